@@ -1,0 +1,126 @@
+/**
+ * The WebSocket feed (spec §6.1): envelope, the five listing events, control messages, the subscribe
+ * op and the close codes. `seq` is int64 and is parsed losslessly (json.ts).
+ */
+import { z } from 'zod';
+import { appId, cents, id, nonNegativeInt, positiveCents, seq, timestamp } from './primitives.ts';
+import { leanListingShape, listingDetailShape } from './resources.ts';
+import { parseJsonWithInt64 } from './json.ts';
+
+export const WS_PATH = '/public/v1/ws';
+export const WS_CLOSE = { unauthorized: 4401, tooManyConnections: 4429 } as const;
+
+export const LISTING_EVENT_NAMES = [
+  'listing.created',
+  'listing.price_changed',
+  'listing.amount_changed',
+  'listing.removed',
+  'listing.sold',
+] as const;
+export type ListingEventName = (typeof LISTING_EVENT_NAMES)[number];
+
+const { id: _leanId, ...leanWithoutId } = leanListingShape;
+export const listingCreatedData = z.looseObject({ listing_id: id, ...leanWithoutId, ...listingDetailShape });
+export const listingPriceChangedData = z.looseObject({
+  listing_id: id,
+  app_id: appId,
+  price_before: positiveCents,
+  price_after: positiveCents,
+});
+export const listingAmountChangedData = z.looseObject({ listing_id: id, app_id: appId, new_amount: nonNegativeInt });
+export const listingRemovedData = z.looseObject({ listing_id: id, app_id: appId });
+export const listingSoldData = z.looseObject({
+  listing_id: id,
+  app_id: appId,
+  market_hash_name: z.string(),
+  price: cents,
+  amount: z.number().int().positive(),
+  listed_at: timestamp,
+  sold_at: timestamp,
+});
+
+const envelope = <E extends ListingEventName, D extends z.ZodType>(event: E, data: D) =>
+  z.looseObject({ event: z.literal(event), data, seq, ts: timestamp });
+
+export const listingEvent = z.discriminatedUnion('event', [
+  envelope('listing.created', listingCreatedData),
+  envelope('listing.price_changed', listingPriceChangedData),
+  envelope('listing.amount_changed', listingAmountChangedData),
+  envelope('listing.removed', listingRemovedData),
+  envelope('listing.sold', listingSoldData),
+]);
+export type ListingEvent = z.infer<typeof listingEvent>;
+export type ListingCreatedData = z.infer<typeof listingCreatedData>;
+
+export const subscribedData = z.looseObject({
+  events: z.union([z.literal('all'), z.array(z.string())]),
+  app_ids: z.union([z.literal('all'), z.array(z.number().int())]),
+});
+export const connectedMessage = z.looseObject({ event: z.literal('connected'), data: z.null(), ts: timestamp });
+export const subscribedMessage = z.looseObject({
+  event: z.literal('subscribed'),
+  data: subscribedData,
+  ts: timestamp.optional(),
+});
+/** Content of the error message's data is not shown; we send `{ message }`. */
+export const errorMessage = z.looseObject({
+  event: z.literal('error'),
+  data: z.looseObject({ message: z.string() }).nullable(),
+  ts: timestamp.optional(),
+});
+export const controlMessage = z.discriminatedUnion('event', [connectedMessage, subscribedMessage, errorMessage]);
+export type ControlMessage = z.infer<typeof controlMessage>;
+
+/** Client → server. Each message replaces the connection's filter; missing or empty = unfiltered. */
+export const subscribeOp = z.strictObject({
+  op: z.literal('subscribe'),
+  events: z.array(z.string().min(1)).optional(),
+  app_ids: z.array(appId).optional(),
+});
+export type SubscribeOp = z.infer<typeof subscribeOp>;
+
+/** An envelope whose event name we do not know: carries its seq so ordering stays correct. */
+export const unknownEventEnvelope = z.looseObject({ event: z.string(), data: z.unknown(), seq, ts: timestamp });
+
+export type ServerFrame =
+  | { kind: 'control'; message: ControlMessage }
+  | { kind: 'listing'; event: ListingEvent }
+  | { kind: 'unknown'; event: string; seq: bigint | null };
+
+export class FrameParseError extends Error {
+  readonly frame: string;
+  constructor(message: string, frame: string) {
+    super(message);
+    this.name = 'FrameParseError';
+    this.frame = frame.length > 500 ? `${frame.slice(0, 500)}…` : frame;
+  }
+}
+
+const listingNames = new Set<string>(LISTING_EVENT_NAMES);
+const controlNames = new Set(['connected', 'subscribed', 'error']);
+
+/** Parses one text frame from the feed. Unknown event names are not errors (spec §6.1, §9.3). */
+export function parseServerFrame(text: string): ServerFrame {
+  let raw: unknown;
+  try {
+    raw = parseJsonWithInt64(text, ['seq']);
+  } catch {
+    throw new FrameParseError('frame is not JSON', text);
+  }
+  if (raw === null || typeof raw !== 'object' || typeof (raw as { event?: unknown }).event !== 'string') {
+    throw new FrameParseError('frame has no event name', text);
+  }
+  const name = (raw as { event: string }).event;
+  if (controlNames.has(name)) {
+    const parsed = controlMessage.safeParse(raw);
+    if (!parsed.success) throw new FrameParseError(`invalid ${name} message: ${parsed.error.message}`, text);
+    return { kind: 'control', message: parsed.data };
+  }
+  if (listingNames.has(name)) {
+    const parsed = listingEvent.safeParse(raw);
+    if (!parsed.success) throw new FrameParseError(`invalid ${name} event: ${parsed.error.message}`, text);
+    return { kind: 'listing', event: parsed.data };
+  }
+  const s = (raw as { seq?: unknown }).seq;
+  return { kind: 'unknown', event: name, seq: typeof s === 'bigint' ? s : null };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { bpsOf, formatCents, parseCents } from '../../../src/shared/money.ts';
+import { bandsWithin, scrapePercent, wearBandOf } from '../../../src/shared/wear.ts';
+
+describe('money', () => {
+  it('formats cents through Intl', () => {
+    expect(formatCents(123456, 'USD', 'en-US')).toBe('$1,234.56');
+    expect(formatCents(5, 'USD', 'en-US')).toBe('$0.05');
+  });
+  it('parses typed prices exactly', () => {
+    expect(parseCents('0.29')).toBe(29);
+    expect(parseCents('12')).toBe(1200);
+    expect(parseCents('12.3')).toBe(1230);
+    expect(parseCents('$1,234.50')).toBe(123450);
+    for (const bad of ['', 'abc', '1.234', '-5', '1e3']) expect(parseCents(bad), bad).toBeNull();
+  });
+  it('takes basis points in integers', () => {
+    expect(bpsOf(1000, 200)).toBe(20);
+    expect(bpsOf(25, 200)).toBe(1);
+  });
+});
+
+describe('wear', () => {
+  it('maps floats to bands with exclusive upper bounds', () => {
+    expect(wearBandOf(0).code).toBe('FN');
+    expect(wearBandOf(0.0699).code).toBe('FN');
+    expect(wearBandOf(0.07).code).toBe('MW');
+    expect(wearBandOf(0.15).code).toBe('FT');
+    expect(wearBandOf(0.38).code).toBe('WW');
+    expect(wearBandOf(0.45).code).toBe('BS');
+    expect(wearBandOf(1).code).toBe('BS');
+  });
+  it('lists the bands a float range allows', () => {
+    expect(bandsWithin(0, 0.08).map((b) => b.code)).toEqual(['FN', 'MW']);
+    expect(bandsWithin(0.06, 0.8).map((b) => b.code)).toEqual(['FN', 'MW', 'FT', 'WW', 'BS']);
+  });
+  it('shows sticker wear as scrape percent', () => {
+    expect(scrapePercent(null)).toBe('0%');
+    expect(scrapePercent(0.456)).toBe('46%');
+  });
+});
