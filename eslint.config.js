@@ -1,0 +1,115 @@
+// ESLint flat config. Formatting is Prettier's job: nothing here is a formatting rule.
+// The important part is LAYERING: which folder may import what, enforced with no-restricted-imports.
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// ---- layering -------------------------------------------------------------------------------
+// ESLint does not merge the options of one rule across config objects (the last match wins), so each
+// folder gets exactly one no-restricted-imports entry built from the pieces below.
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const nodeBuiltinNames = [
+  ...new Set(builtinModules.filter((m) => !m.startsWith('node:')).map((m) => m.split('/')[0])),
+];
+
+const NODE = {
+  regex: `^(node:|(${nodeBuiltinNames.map(escape).join('|')})(/|$))`,
+  message:
+    'Node built-ins are not allowed in src/renderer, src/shared or src/preload: that code runs in a browser or sandbox' +
+    ' (the renderer reaches Node only through the preload bridge).',
+};
+const NATIVE = {
+  regex: '^(better-sqlite3|@napi-rs/keyring|ws)(/|$)',
+  message: 'Native/Node-only modules (better-sqlite3, @napi-rs/keyring, ws) belong to src/core or src/main.',
+};
+const ELECTRON = {
+  regex: '^electron(/|$)',
+  message: "'electron' may be imported only in src/main and src/preload.",
+};
+/** A relative (or src/-rooted) import that reaches into one of the given top-level src folders. */
+const LAYER = (from, folders) => ({
+  regex: `^(\\.{1,2}/(.*/)?|(.*/)?src/)(${folders.join('|')})(/|$)`,
+  message:
+    `${from} must not import src/${folders.length > 1 ? `{${folders.join(',')}}` : folders[0]}` +
+    ' (layering: shared code lives in src/shared; folders named core/main/demo/cli/renderer/preload are reserved).',
+});
+
+const layering = {
+  'src/renderer/**': [
+    ELECTRON,
+    NODE,
+    NATIVE,
+    LAYER('src/renderer', ['core', 'main', 'preload', 'demo', 'cli']),
+  ],
+  'src/shared/**': [
+    ELECTRON,
+    NODE,
+    NATIVE,
+    LAYER('src/shared', ['core', 'main', 'preload', 'renderer', 'demo', 'cli']),
+  ],
+  'src/core/**': [ELECTRON, LAYER('src/core', ['demo', 'main', 'preload', 'renderer', 'cli'])],
+  'src/demo/**': [ELECTRON, LAYER('src/demo', ['core', 'main', 'preload', 'renderer', 'cli'])],
+  // sandboxed preload: a single bundle that can require nothing but electron
+  'src/preload/**': [NODE, NATIVE, LAYER('src/preload', ['core', 'main', 'renderer', 'demo', 'cli'])],
+  'src/main/**': [LAYER('src/main', ['renderer', 'preload'])],
+  'src/cli/**': [ELECTRON, LAYER('src/cli', ['main', 'preload', 'renderer'])],
+};
+
+const layeringConfigs = Object.entries(layering).map(([glob, patterns]) => ({
+  name: `skindesk/layering ${glob}`,
+  files: [glob],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+}));
+
+// ---- config ---------------------------------------------------------------------------------
+
+export default defineConfig([
+  {
+    name: 'skindesk/ignores',
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      '.tools/**',
+      'test-results/**',
+      'playwright-report/**',
+      'test/fixtures/lint/**',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    name: 'skindesk/base',
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    name: 'skindesk/commonjs',
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    ...reactHooks.configs.flat.recommended,
+    name: 'skindesk/renderer',
+    files: ['src/renderer/**/*.{ts,tsx}', 'test/unit/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  ...layeringConfigs,
+]);
