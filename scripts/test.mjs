@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `npm test`: the one test command. Runs every check in order, streams their output, stops at the first
+// failure (non-zero exit), then prints one summary line per step and, last, the test counts:
+//   tests: X passed, Y failed[, Z skipped]
+// Counts come from the JSON reports of vitest and Playwright; a skipped test is never counted as passed,
+// and a test file that fails to load counts as one failed test.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(join(root, 'package.json'));
+const reports = join(root, 'test-results');
+const vitestJson = join(reports, 'vitest.json');
+const playwrightJson = join(reports, 'playwright.json');
+
+/** Absolute path of a package's CLI script, run with this same Node (not whatever `node` is on PATH). */
+function bin(pkg, name = pkg) {
+  const manifestPath = require.resolve(`${pkg}/package.json`);
+  const { bin: bins } = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const rel = typeof bins === 'string' ? bins : bins[name];
+  return join(dirname(manifestPath), rel);
+}
+
+const steps = [
+  { name: 'lint', cmd: [bin('eslint'), '--max-warnings=0', '.'] },
+  { name: 'typecheck', cmd: [bin('typescript', 'tsc'), '-p', 'tsconfig.json', '--noEmit'] },
+  {
+    name: 'vitest',
+    cmd: [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+  },
+  { name: 'build', cmd: [bin('electron-vite'), 'build'] },
+  {
+    name: 'e2e',
+    cmd: [bin('@playwright/test', 'playwright'), 'test'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
+  },
+];
+
+function run(step) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, step.cmd, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...step.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
+    });
+    child.on('error', (err) => {
+      console.error(`[test] ${step.name}: ${err.message}`);
+      done(1);
+    });
+    child.on('close', (code, signal) => done(signal ? 1 : (code ?? 1)));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** vitest JSON (jest-compatible): files that failed to load have no assertion results. */
+function vitestCounts(report) {
+  const loadFailures = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+  ).length;
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + loadFailures,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+/** Playwright JSON: expected = passed, flaky = passed on retry, unexpected = failed; `errors` are
+ * failures outside any test (a spec file that does not load, a global setup that throws). */
+function playwrightCounts(report) {
+  const stats = report.stats ?? {};
+  return {
+    passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+    failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
+    skipped: stats.skipped ?? 0,
+  };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+async function main() {
+  mkdirSync(reports, { recursive: true });
+  for (const file of [vitestJson, playwrightJson]) rmSync(file, { force: true });
+
+  const results = [];
+  let exitCode = 0;
+  for (const step of steps) {
+    console.log(`\n[test] ▶ ${step.name}`);
+    const started = Date.now();
+    const code = await run(step);
+    results.push({ name: step.name, code, ms: Date.now() - started });
+    if (code !== 0) {
+      exitCode = code;
+      break;
+    }
+  }
+
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const notes = [];
+  for (const [name, file, count] of [
+    ['vitest', vitestJson, vitestCounts],
+    ['e2e', playwrightJson, playwrightCounts],
+  ]) {
+    const result = results.find((r) => r.name === name);
+    if (!result) continue; // not reached
+    const report = existsSync(file) ? readJson(file) : undefined;
+    if (!report) {
+      notes.push(`${name}: no JSON report (${file}); its tests are not counted`);
+      continue;
+    }
+    const c = count(report);
+    totals.passed += c.passed;
+    totals.failed += c.failed;
+    totals.skipped += c.skipped;
+  }
+
+  console.log('\n[test] summary');
+  for (const step of steps) {
+    const r = results.find((x) => x.name === step.name);
+    const status = !r ? 'not run' : r.code === 0 ? 'passed' : `FAILED (exit ${r.code})`;
+    console.log(`  ${step.name.padEnd(10)} ${status.padEnd(18)} ${r ? seconds(r.ms) : ''}`.trimEnd());
+  }
+  for (const note of notes) console.log(`  note: ${note}`);
+  const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  process.exitCode = exitCode;
+}
+
+await main();
