@@ -43,7 +43,7 @@ function run(step) {
     const child = spawn(process.execPath, step.cmd, {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, ...step.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
+      env: { ...process.env, ...step.env },
     });
     child.on('error', (err) => {
       console.error(`[test] ${step.name}: ${err.message}`);
