@@ -1,0 +1,76 @@
+/**
+ * The book query: one filter shape for the query engine, the UI (over IPC), the CLI `search` and
+ * watchlists. Pure data, validated at every boundary; the engine in src/core/query turns it into SQL.
+ */
+import { z } from 'zod';
+import { appId } from './api/primitives.ts';
+
+const unit = z.number().min(0).max(1);
+const percent = z.number().min(0).max(100);
+const range = <T extends z.ZodType<number>>(t: T) =>
+  z
+    .strictObject({ min: t.optional(), max: t.optional() })
+    .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { message: 'min must not exceed max' });
+
+export const stickerFilter = z.strictObject({
+  /** Case-insensitive substring of the sticker name. */
+  name: z.string().min(1).max(200).optional(),
+  slot: z.number().int().min(0).max(5).optional(),
+  /** Highest sticker wear accepted (0 = pristine). */
+  max_wear: unit.optional(),
+});
+export const keychainFilter = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  pattern: z.number().int().nonnegative().optional(),
+});
+
+export const BOOK_SORT_FIELDS = ['price', 'float', 'created_at', 'fade', 'blue', 'id'] as const;
+export const bookSortField = z.enum(BOOK_SORT_FIELDS);
+
+/** Equality filters on per-game string fields (rust_/dota_/tf2_ and cs_ strings). */
+export const GAME_STRING_FIELDS = [
+  'cs_weapon', 'cs_type', 'cs_wear', 'cs_rarity', 'cs_collection',
+  'rust_category', 'rust_type', 'rust_collection',
+  'dota_rarity', 'dota_hero', 'dota_quality', 'dota_type', 'dota_slot', 'dota_collection', 'dota_event',
+  'tf2_quality', 'tf2_effect', 'tf2_wear', 'tf2_warpaint', 'tf2_sheen', 'tf2_collection', 'tf2_grade',
+  'tf2_paint_color', 'tf2_type',
+] as const;
+export type GameStringField = (typeof GAME_STRING_FIELDS)[number];
+
+export const bookFilter = z.strictObject({
+  app_id: appId.optional(),
+  /** Case-insensitive substring of market_hash_name. */
+  name: z.string().min(1).max(200).optional(),
+  price: range(z.number().int().nonnegative()).optional(),
+  float: range(unit).optional(),
+  paint_seeds: z.array(z.number().int().nonnegative()).max(1000).optional(),
+  paint_index: z.number().int().nonnegative().optional(),
+  fade: range(percent).optional(),
+  blue: range(percent).optional(),
+  stattrak: z.boolean().optional(),
+  souvenir: z.boolean().optional(),
+  stickers: z
+    .strictObject({
+      /** Every entry must be matched by a sticker of the listing. */
+      all: z.array(stickerFilter).max(5).optional(),
+      min_count: z.number().int().min(0).max(6).optional(),
+      max_count: z.number().int().min(0).max(6).optional(),
+    })
+    .optional(),
+  keychains: z.array(keychainFilter).max(2).optional(),
+  fields: z.partialRecord(z.enum(GAME_STRING_FIELDS), z.string().min(1).max(200)).optional(),
+  commodity: z.boolean().optional(),
+});
+export type BookFilter = z.infer<typeof bookFilter>;
+
+export const bookQuery = z.strictObject({
+  filter: bookFilter.default({}),
+  sort: z.strictObject({ field: bookSortField, dir: z.enum(['asc', 'desc']) }).default({ field: 'created_at', dir: 'desc' }),
+  /** Keyset cursor returned by the previous page (opaque). */
+  after: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(1000).default(200),
+  /** Also return the total count of matching rows. */
+  count: z.boolean().default(false),
+});
+export type BookQuery = z.infer<typeof bookQuery>;
+export type BookQueryInput = z.input<typeof bookQuery>;
