@@ -1,0 +1,138 @@
+/**
+ * The one error type of the REST client. Every failure of a call becomes an ApiError whose `kind` says
+ * what happened (the server refused with a code, rate limiting, the network, a timeout, a 5xx, a
+ * response that broke the contract, or a request we refused to send) and whose message is plain words
+ * naming the route. No ApiError ever carries the API key: messages are redacted when built, and the raw
+ * causes (whose text can quote request headers) are reduced to a redacted code and message.
+ */
+import { ERROR_EXPLANATIONS, isErrorCode } from '../../shared/api/index.ts';
+
+export type ApiErrorKind =
+  | 'api'
+  | 'rate_limited'
+  | 'network'
+  | 'timeout'
+  | 'server'
+  | 'invalid_response'
+  | 'invalid_request';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  /** `METHOD /path` of the call, e.g. `POST /public/v1/purchase`. */
+  route: string;
+  message: string;
+  code?: string | null;
+  status?: number | null;
+  retryAfterMs?: number | null;
+  details?: Record<string, unknown> | null;
+  /** Whether the server may have received (and acted on) the request. */
+  maybeDelivered?: boolean;
+  /** Low-level cause, e.g. `ECONNRESET: socket hang up` (already redacted). */
+  causeText?: string | null;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  /** The spec's error code (`LISTING_NOT_FOUND`, `RATE_LIMITED`, …) when the server sent one. */
+  readonly code: string | null;
+  readonly status: number | null;
+  readonly route: string;
+  /** For `rate_limited`: how long the server asked us to wait. */
+  readonly retryAfterMs: number | null;
+  readonly details: Record<string, unknown> | null;
+  /**
+   * False only when the request certainly never reached the server (refused connection, unknown host,
+   * refused locally). Writes whose outcome matters (purchases) must be reconciled when this is true and
+   * the kind is `network`, `timeout`, `server` or `invalid_response`.
+   */
+  readonly maybeDelivered: boolean;
+  readonly causeText: string | null;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.kind = init.kind;
+    this.code = init.code ?? null;
+    this.status = init.status ?? null;
+    this.route = init.route;
+    this.retryAfterMs = init.retryAfterMs ?? null;
+    this.details = init.details ?? null;
+    this.maybeDelivered = init.maybeDelivered ?? false;
+    this.causeText = init.causeText ?? null;
+  }
+
+  /** The outcome of the call is not known: the server may or may not have applied it. */
+  get outcomeUnknown(): boolean {
+    return (
+      this.maybeDelivered &&
+      (this.kind === 'network' || this.kind === 'timeout' || this.kind === 'server' || this.kind === 'invalid_response')
+    );
+  }
+
+  /** Plain-words explanation for people (UI, CLI), from the contract's table when the code is known. */
+  get explanation(): string {
+    if (this.code !== null && isErrorCode(this.code)) return ERROR_EXPLANATIONS[this.code];
+    switch (this.kind) {
+      case 'network':
+        return 'The marketplace could not be reached.';
+      case 'timeout':
+        return 'The marketplace did not answer in time.';
+      case 'server':
+        return 'The marketplace had an internal error.';
+      case 'invalid_response':
+        return 'The marketplace answered with something Skindesk does not understand.';
+      case 'invalid_request':
+        return 'Skindesk refused to send an invalid request.';
+      case 'rate_limited':
+        return ERROR_EXPLANATIONS.RATE_LIMITED;
+      default:
+        return this.message;
+    }
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      code: this.code,
+      status: this.status,
+      route: this.route,
+      message: this.message,
+      retryAfterMs: this.retryAfterMs,
+      details: this.details,
+      maybeDelivered: this.maybeDelivered,
+      causeText: this.causeText,
+    };
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+const REDACTED = '[redacted]';
+
+/**
+ * Removes every secret from a text. Also removes the secret's URL-encoded and JSON-escaped forms, and
+ * anything after `Bearer ` (a header echoed back by a server or a library error names the key that way).
+ */
+export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {
+      if (form) out = out.split(form).join(REDACTED);
+    }
+  }
+  return out.replace(/Bearer\s+[^\s"',;]+/gi, `Bearer ${REDACTED}`);
+}
+
+/** Redacts every string inside a JSON-like value (error details echoed back by the server). */
+export function redactDeep(value: unknown, secrets: readonly (string | null | undefined)[]): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
+  }
+  return value;
+}

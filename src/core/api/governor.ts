@@ -1,0 +1,350 @@
+/**
+ * The rate governor: one strict sliding-window limiter per endpoint (per API key, since one governor
+ * belongs to one client and one key), with a priority queue in front of each.
+ *
+ * Why strict sliding windows: the service counts per key and per route, and a burst that straddles a
+ * fixed-window boundary (p-throttle's overshoot) still gets a 429. Here a request is released only when
+ * fewer than `limit` requests were released in the last `windowMs + marginMs`, so no window of any
+ * alignment ever holds more than `limit` sends, however many callers ask at once. The margin absorbs
+ * network jitter between our send time and the server's arrival time.
+ *
+ * Why the server wins: after a restart the server still counts calls we no longer remember, and other
+ * clients with the same key share its budget. `X-RateLimit-Remaining: 0` blocks until
+ * `X-RateLimit-Reset`, a lower Remaining caps our local headroom until then, and `Retry-After` blocks the
+ * endpoint outright for as long as it says.
+ */
+import { type Clock, systemClock } from './clock.ts';
+
+export type Priority = 'interactive' | 'background';
+
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface GovernorOptions {
+  clock?: Clock;
+  /** Extra spacing added to every window, for jitter between our clock and the server's arrival times. */
+  marginMs?: number;
+  /** Ceiling on how long a server `X-RateLimit-Reset` may block us (a guard against a wild header). */
+  maxResetWaitMs?: number;
+}
+
+export interface EndpointStats {
+  key: string;
+  limit: number;
+  windowMs: number;
+  /** Requests released within the current window. */
+  used: number;
+  /** Requests that may be released right now (local window and server budget both counted). */
+  headroom: number;
+  /** What the server last said remains, while its window lasts. */
+  serverRemaining: number | null;
+  queuedInteractive: number;
+  queuedBackground: number;
+  inFlight: number;
+  /** Epoch ms until which the endpoint is blocked (Retry-After or an exhausted server budget), else null. */
+  blockedUntil: number | null;
+  sent: number;
+  rateLimited: number;
+  waits: number;
+  waitedMs: number;
+}
+
+export interface GovernorStats {
+  endpoints: EndpointStats[];
+  totals: { sent: number; rateLimited: number; waits: number; waitedMs: number; queued: number };
+}
+
+/** What a response said about the server's own count. */
+export interface ServerRateInfo {
+  status: number;
+  /** `X-RateLimit-Remaining`. */
+  remaining: number | null;
+  /** `X-RateLimit-Reset` in epoch ms. */
+  resetAtMs: number | null;
+  /** `Retry-After` in ms. */
+  retryAfterMs: number | null;
+}
+
+/** Handed out by `acquire`; report the response (or its absence) through it exactly once. */
+export interface Permit {
+  readonly key: string;
+  /** When the request was released (clock ms). */
+  readonly grantedAt: number;
+  /** Feeds the response's rate-limit headers back; ends the permit's in-flight accounting. */
+  complete(info?: ServerRateInfo): void;
+}
+
+interface Waiter {
+  priority: Priority;
+  order: number;
+  enqueuedAt: number;
+  resolve: (permit: Permit) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, background: 1 };
+
+class EndpointLimiter {
+  readonly key: string;
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Release times within the window, ascending. */
+  #released: number[] = [];
+  #queue: Waiter[] = [];
+  #order = 0;
+  #inFlight = 0;
+  #blockedUntil = 0;
+  /** The server's budget until its reset: how many more sends it allows before `resetAt`. */
+  #server: { remaining: number; resetAt: number } | null = null;
+  #cancelWake: (() => void) | null = null;
+  #wakeAt = Number.POSITIVE_INFINITY;
+  readonly counters = { sent: 0, rateLimited: 0, waits: 0, waitedMs: 0 };
+  readonly #clock: Clock;
+  readonly #marginMs: number;
+  readonly #maxResetWaitMs: number;
+
+  constructor(key: string, limit: WindowLimit | null, clock: Clock, marginMs: number, maxResetWaitMs: number) {
+    this.key = key;
+    // An endpoint without a published limit still honours whatever the server tells us.
+    this.limit = limit?.limit ?? Number.POSITIVE_INFINITY;
+    this.windowMs = limit?.windowMs ?? 0;
+    this.#clock = clock;
+    this.#marginMs = limit ? marginMs : 0;
+    this.#maxResetWaitMs = maxResetWaitMs;
+  }
+
+  acquire(priority: Priority, signal?: AbortSignal): Promise<Permit> {
+    return new Promise<Permit>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason ?? new DOMException('The operation was aborted', 'AbortError'));
+        return;
+      }
+      const waiter: Waiter = {
+        priority,
+        order: this.#order++,
+        enqueuedAt: this.#clock.now(),
+        resolve,
+        reject,
+        signal,
+        onAbort: undefined,
+      };
+      if (signal) {
+        waiter.onAbort = () => {
+          this.#queue = this.#queue.filter((w) => w !== waiter);
+          reject(signal.reason ?? new DOMException('The operation was aborted', 'AbortError'));
+          this.#pump();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      // Stable priority insert: interactive ahead of every background waiter, FIFO within a priority.
+      const rank = PRIORITY_RANK[priority];
+      const at = this.#queue.findIndex((w) => PRIORITY_RANK[w.priority] > rank);
+      if (at === -1) this.#queue.push(waiter);
+      else this.#queue.splice(at, 0, waiter);
+      this.#pump();
+    });
+  }
+
+  /** Earliest clock time at which one more request may be released. */
+  #earliestRelease(now: number): number {
+    let at = Math.max(now, this.#blockedUntil);
+    const span = this.windowMs + this.#marginMs;
+    while (this.#released.length > 0 && (this.#released[0] as number) + span <= now) this.#released.shift();
+    if (this.#released.length >= this.limit) {
+      // The (limit)-th most recent release must leave the window before another may go.
+      const pivot = this.#released[this.#released.length - this.limit] as number;
+      at = Math.max(at, pivot + span);
+    }
+    if (this.#server) {
+      if (now >= this.#server.resetAt) this.#server = null;
+      else if (this.#server.remaining <= 0) at = Math.max(at, this.#server.resetAt);
+    }
+    return at;
+  }
+
+  #pump(): void {
+    for (;;) {
+      const head = this.#queue[0];
+      if (!head) {
+        this.#disarm();
+        return;
+      }
+      const now = this.#clock.now();
+      const at = this.#earliestRelease(now);
+      if (at > now) {
+        this.#arm(at);
+        return;
+      }
+      this.#queue.shift();
+      this.#release(head, now);
+    }
+  }
+
+  #release(waiter: Waiter, now: number): void {
+    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+    this.#released.push(now);
+    if (this.#server) this.#server.remaining -= 1;
+    this.#inFlight += 1;
+    this.counters.sent += 1;
+    const waited = now - waiter.enqueuedAt;
+    if (waited > 0) {
+      this.counters.waits += 1;
+      this.counters.waitedMs += waited;
+    }
+    let done = false;
+    waiter.resolve({
+      key: this.key,
+      grantedAt: now,
+      complete: (info) => {
+        if (done) return;
+        done = true;
+        this.#inFlight -= 1;
+        if (info) this.#observe(info);
+        this.#pump();
+      },
+    });
+  }
+
+  #observe(info: ServerRateInfo): void {
+    const now = this.#clock.now();
+    if (info.status === 429) {
+      this.counters.rateLimited += 1;
+      // Without Retry-After, wait until our own window would allow the next send, and at least a second.
+      const wait = info.retryAfterMs ?? Math.max(1000, this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
+    } else if (info.retryAfterMs !== null) {
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + info.retryAfterMs);
+    }
+    if (info.remaining !== null && info.resetAtMs !== null) {
+      const resetAt = Math.min(info.resetAtMs + this.#marginMs, now + this.#maxResetWaitMs);
+      if (resetAt > now) {
+        // Requests released after this one may not have been counted in `remaining` yet: assume they were.
+        const remaining = Math.max(0, info.remaining - this.#inFlight);
+        const current = this.#server && this.#server.resetAt > now ? this.#server : null;
+        this.#server = current
+          ? { remaining: Math.min(current.remaining, remaining), resetAt: Math.max(current.resetAt, resetAt) }
+          : { remaining, resetAt };
+      }
+    }
+  }
+
+  #arm(at: number): void {
+    if (this.#cancelWake && this.#wakeAt <= at) return;
+    this.#disarm();
+    this.#wakeAt = at;
+    this.#cancelWake = this.#clock.setTimer(at - this.#clock.now(), () => {
+      this.#cancelWake = null;
+      this.#wakeAt = Number.POSITIVE_INFINITY;
+      this.#pump();
+    });
+  }
+
+  #disarm(): void {
+    this.#cancelWake?.();
+    this.#cancelWake = null;
+    this.#wakeAt = Number.POSITIVE_INFINITY;
+  }
+
+  stats(): EndpointStats {
+    const now = this.#clock.now();
+    const earliest = this.#earliestRelease(now);
+    const used = this.#released.length;
+    const localRoom = Math.max(0, this.limit - used);
+    const serverRoom = this.#server ? Math.max(0, this.#server.remaining) : Number.POSITIVE_INFINITY;
+    const blocked = Math.max(this.#blockedUntil, this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0);
+    return {
+      key: this.key,
+      limit: this.limit,
+      windowMs: this.windowMs,
+      used,
+      headroom: earliest > now ? 0 : Math.min(localRoom, serverRoom),
+      serverRemaining: this.#server ? this.#server.remaining : null,
+      queuedInteractive: this.#queue.filter((w) => w.priority === 'interactive').length,
+      queuedBackground: this.#queue.filter((w) => w.priority === 'background').length,
+      inFlight: this.#inFlight,
+      blockedUntil: blocked > now ? blocked : null,
+      ...this.counters,
+    };
+  }
+}
+
+export class RateGovernor {
+  readonly #limiters = new Map<string, EndpointLimiter>();
+  readonly #clock: Clock;
+  readonly #marginMs: number;
+  readonly #maxResetWaitMs: number;
+
+  constructor(options: GovernorOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
+    this.#marginMs = options.marginMs ?? 100;
+    this.#maxResetWaitMs = options.maxResetWaitMs ?? 10 * 60_000;
+  }
+
+  /** Registers an endpoint's published limit (null: not limited locally, server headers still apply). */
+  define(key: string, limit: WindowLimit | null): void {
+    if (!this.#limiters.has(key)) {
+      this.#limiters.set(key, new EndpointLimiter(key, limit, this.#clock, this.#marginMs, this.#maxResetWaitMs));
+    }
+  }
+
+  /**
+   * Waits for this endpoint's turn. Interactive callers are served before queued background callers;
+   * equal priorities are served in arrival order. Rejects with the signal's reason when it aborts.
+   */
+  acquire(key: string, priority: Priority = 'interactive', signal?: AbortSignal): Promise<Permit> {
+    return this.#limiter(key).acquire(priority, signal);
+  }
+
+  stats(): GovernorStats {
+    const endpoints = [...this.#limiters.values()].map((l) => l.stats());
+    const totals = { sent: 0, rateLimited: 0, waits: 0, waitedMs: 0, queued: 0 };
+    for (const e of endpoints) {
+      totals.sent += e.sent;
+      totals.rateLimited += e.rateLimited;
+      totals.waits += e.waits;
+      totals.waitedMs += e.waitedMs;
+      totals.queued += e.queuedInteractive + e.queuedBackground;
+    }
+    return { endpoints, totals };
+  }
+
+  #limiter(key: string): EndpointLimiter {
+    let limiter = this.#limiters.get(key);
+    if (!limiter) {
+      limiter = new EndpointLimiter(key, null, this.#clock, this.#marginMs, this.#maxResetWaitMs);
+      this.#limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+}
+
+/** Reads the rate-limit headers of a response (spec part 8). Retry-After may be seconds or an HTTP date. */
+export function readRateHeaders(status: number, headers: Headers, nowMs: number): ServerRateInfo {
+  const int = (name: string): number | null => {
+    const raw = headers.get(name);
+    if (raw === null || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return null;
+    return Number(raw);
+  };
+  const remaining = int('x-ratelimit-remaining');
+  const reset = int('x-ratelimit-reset');
+  let retryAfterMs: number | null = null;
+  const retryAfter = headers.get('retry-after');
+  if (retryAfter !== null) {
+    const seconds = int('retry-after');
+    if (seconds !== null) retryAfterMs = Math.ceil(seconds * 1000);
+    else {
+      const date = Date.parse(retryAfter);
+      if (!Number.isNaN(date)) retryAfterMs = Math.max(0, date - nowMs);
+    }
+  }
+  return {
+    status,
+    remaining: remaining === null ? null : Math.floor(remaining),
+    resetAtMs: reset === null ? null : reset * 1000,
+    retryAfterMs,
+  };
+}
