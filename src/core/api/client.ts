@@ -1,0 +1,578 @@
+/**
+ * The REST client: one typed method per endpoint of the contract, every request checked against the
+ * contract before it is sent and every response parsed with the contract's schema, all traffic paced by
+ * the rate governor. Failures are ApiErrors (see errors.ts); the API key never appears in any of them.
+ *
+ * Retry policy, deliberately narrow: a GET answered 429 waits for Retry-After (the governor blocks the
+ * endpoint) and is sent again, up to `rateLimitRetries` times. Nothing else is retried here, and writes
+ * (POST, PATCH) are never retried: a purchase retried after a timeout can buy twice. Purchases that must
+ * survive ambiguity go through the journal (purchase-journal.ts, purchaser.ts).
+ */
+import type { z } from 'zod';
+import {
+  ENDPOINTS,
+  buildPath,
+  errorBody,
+  parseJsonWithInt64,
+  rateLimitKey,
+  type BodyOf,
+  type BookSnapshot,
+  type EndpointName,
+  type QueryOf,
+  type ResponseOf,
+} from '../../shared/api/index.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { ApiError, redact, redactDeep } from './errors.ts';
+import { EtagCache } from './etag-cache.ts';
+import {
+  type ExportFormat,
+  type ExportProgress,
+  type ExportResult,
+  ExportFileError,
+  ExportFormatError,
+  writeExport,
+} from './export-stream.ts';
+import { type GovernorStats, type Priority, RateGovernor, readRateHeaders } from './governor.ts';
+import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string | null;
+  /** WebSocket URL; discovered from the info route when absent. */
+  wsUrl?: string;
+  /** Per request, from sending to the last byte of the body (default 10 000). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Share one governor between clients that use the same key (the server counts per key). */
+  governor?: RateGovernor;
+  /** How many times a GET answered 429 is sent again after Retry-After (default 5). */
+  rateLimitRetries?: number;
+  /** Byte budget of the ETag cache (default 256 MiB of response text). */
+  etagCacheBytes?: number;
+}
+
+export interface CallOptions {
+  priority?: Priority;
+  signal?: AbortSignal;
+  /** For ETag routes: skip the cache and ask for a full body. */
+  fresh?: boolean;
+}
+
+export interface CallInput<N extends EndpointName> {
+  query?: QueryOf<N>;
+  body?: BodyOf<N>;
+  id?: number;
+}
+
+export interface CallResult<N extends EndpointName> {
+  data: ResponseOf<N>;
+  /** True when the server answered 304 and `data` is the body cached from an earlier 200. */
+  fromCache: boolean;
+  etag: string | null;
+  status: number;
+}
+
+export interface BookResult {
+  snapshot: BookSnapshot;
+  /**
+   * True when the server answered 304 Not Modified: `snapshot` is the very object returned by an earlier
+   * call (same `seq`), so a caller that already loaded it has nothing to do.
+   */
+  fromCache: boolean;
+  etag: string | null;
+}
+
+type Query = Record<string, string | undefined>;
+type ListingsCursorQuery = Omit<NonNullable<QueryOf<'listings'>>, 'page'>;
+
+/** Causes that prove the request never left this machine. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+/** Header values must be visible ASCII; anything else would make fetch throw an error quoting the key. */
+const API_KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
+
+function routeOf(name: EndpointName): string {
+  return rateLimitKey(name);
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+function causeOf(err: unknown): { code: string | null; message: string } {
+  let node: unknown = err;
+  // fetch wraps the socket error: TypeError('fetch failed', { cause: Error{ code: 'ECONNRESET' } }).
+  for (let depth = 0; depth < 4 && node instanceof Error; depth++) {
+    const code = (node as { code?: unknown }).code;
+    if (typeof code === 'string') return { code, message: node.message };
+    if (!(node.cause instanceof Error)) break;
+    node = node.cause;
+  }
+  return { code: null, message: err instanceof Error ? err.message : String(err) };
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly governor: RateGovernor;
+  readonly clock: Clock;
+  readonly #apiKey: string | null;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+  readonly #rateLimitRetries: number;
+  readonly #cache: EtagCache;
+  #wsUrl: string | null;
+  #serverOffsetMs: number | null = null;
+
+  constructor(opts: ApiClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(opts.baseUrl);
+    } catch {
+      throw new TypeError('baseUrl is not a valid URL');
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError('baseUrl must be http or https');
+    if (opts.apiKey !== null && !API_KEY_PATTERN.test(opts.apiKey)) {
+      // Never quote the key: say only what is wrong with it.
+      throw new TypeError('the API key must be 1 to 512 visible ASCII characters without spaces');
+    }
+    this.baseUrl = base.href.replace(/\/+$/, '');
+    this.#apiKey = opts.apiKey;
+    this.#wsUrl = opts.wsUrl ?? null;
+    this.#fetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+    this.clock = opts.clock ?? systemClock;
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#rateLimitRetries = opts.rateLimitRetries ?? 5;
+    this.#cache = new EtagCache(opts.etagCacheBytes);
+    this.governor = opts.governor ?? new RateGovernor({ clock: this.clock });
+    for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
+      this.governor.define(rateLimitKey(name), ENDPOINTS[name].rateLimit);
+    }
+  }
+
+  get hasApiKey(): boolean {
+    return this.#apiKey !== null;
+  }
+
+  /** Headroom per endpoint, 429s received, waits: for the status bar and the soak suite. */
+  governorStats(): GovernorStats {
+    return this.governor.stats();
+  }
+
+  /** Server clock minus ours, from the last response's Date header (second resolution); null until seen. */
+  serverTimeOffsetMs(): number | null {
+    return this.#serverOffsetMs;
+  }
+
+  /** Generic typed call of any endpoint; see `callDetailed` for the cache flag. */
+  async call<N extends EndpointName>(name: N, input: CallInput<N> = {}, opts: CallOptions = {}): Promise<ResponseOf<N>> {
+    return (await this.callDetailed(name, input, opts)).data;
+  }
+
+  async callDetailed<N extends EndpointName>(
+    name: N,
+    input: CallInput<N> = {},
+    opts: CallOptions = {},
+  ): Promise<CallResult<N>> {
+    const def = ENDPOINTS[name];
+    const route = routeOf(name);
+    const { url, init } = this.#prepare(name, input);
+    const cacheKey = url;
+    const cached = def.etag && !opts.fresh ? this.#cache.get(cacheKey) : undefined;
+    if (cached) (init.headers as Record<string, string>)['if-none-match'] = cached.etag;
+
+    for (let attempt = 0; ; attempt++) {
+      const { status, headers, text } = await this.#exchange(name, url, init, opts);
+      if (status === 429) {
+        const error = this.#errorFromResponse(route, status, headers, text);
+        if (def.method === 'GET' && attempt < this.#rateLimitRetries) continue; // the governor waits Retry-After
+        throw error;
+      }
+      if (status === 304) {
+        if (!cached) {
+          throw new ApiError({ kind: 'invalid_response', route, status, message: `${route}: 304 without a cached body to revalidate`, maybeDelivered: true });
+        }
+        return { data: cached.value as ResponseOf<N>, fromCache: true, etag: cached.etag, status };
+      }
+      if (status < 200 || status > 299) throw this.#errorFromResponse(route, status, headers, text);
+      const data = this.#parseBody(name, route, status, text);
+      const etag = headers.get('etag');
+      if (def.etag && etag) {
+        this.#cache.set(cacheKey, { etag, value: data, bytes: text.length, storedAt: this.clock.now() });
+      }
+      return { data, fromCache: false, etag, status };
+    }
+  }
+
+  /** Checks the input against the contract and builds the request; throws `invalid_request` before anything is sent. */
+  #prepare<N extends EndpointName>(name: N, input: CallInput<N>): { url: string; init: RequestInit } {
+    const def = ENDPOINTS[name];
+    const route = routeOf(name);
+    const refuse = (message: string, details?: Record<string, unknown>) =>
+      new ApiError({ kind: 'invalid_request', route, message: `${route}: ${message}`, details: details ?? null });
+
+    let path: string;
+    try {
+      path = buildPath(name, { id: input.id });
+    } catch (err) {
+      throw refuse((err as Error).message);
+    }
+    let query: Query = {};
+    if (def.query) {
+      const parsed = (def.query as z.ZodType).safeParse(input.query ?? {});
+      if (!parsed.success) throw refuse(`invalid query: ${describeIssues(parsed.error)}`, { issues: parsed.error.issues });
+      query = parsed.data as Query;
+    } else if (input.query !== undefined && Object.keys(input.query as object).length > 0) {
+      throw refuse('this route takes no query parameters');
+    }
+    let body: string | undefined;
+    if (def.body) {
+      const parsed = (def.body as z.ZodType).safeParse(input.body);
+      if (!parsed.success) throw refuse(`invalid body: ${describeIssues(parsed.error)}`, { issues: parsed.error.issues });
+      body = JSON.stringify(parsed.data);
+    } else if (input.body !== undefined) {
+      throw refuse('this route takes no body');
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (def.auth) {
+      if (this.#apiKey === null) throw refuse('no API key is set (SKINDESK_API_KEY or the keychain)');
+      headers.authorization = `Bearer ${this.#apiKey}`;
+    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const params = new URLSearchParams();
+    for (const key of Object.keys(query).sort()) {
+      const value = query[key];
+      if (value !== undefined) params.set(key, value);
+    }
+    const qs = params.toString();
+    return {
+      url: `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`,
+      init: { method: def.method, headers, body },
+    };
+  }
+
+  /**
+   * One governed round trip: waits for the endpoint's turn, sends, reads the whole body under the
+   * timeout, feeds the rate headers back to the governor.
+   */
+  async #exchange(
+    name: EndpointName,
+    url: string,
+    init: RequestInit,
+    opts: CallOptions,
+  ): Promise<{ status: number; headers: Headers; text: string }> {
+    const route = routeOf(name);
+    const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'interactive', opts.signal);
+    const controller = new AbortController();
+    let timedOut = false;
+    const cancelTimer = this.clock.setTimer(this.#timeoutMs, () => {
+      timedOut = true;
+      controller.abort();
+    });
+    const onCallerAbort = () => controller.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let response: Response | undefined;
+    try {
+      response = await this.#fetch(url, { ...init, signal: controller.signal });
+      this.#noteServerDate(response.headers);
+      const text = await response.text();
+      const status = response.status;
+      permit.complete(readRateHeaders(status, response.headers, this.clock.now()));
+      return { status, headers: response.headers, text };
+    } catch (err) {
+      if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+      else permit.complete();
+      if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
+      throw this.#transportError(route, err, timedOut, response !== undefined);
+    } finally {
+      cancelTimer();
+      opts.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  #transportError(route: string, err: unknown, timedOut: boolean, gotHeaders: boolean): ApiError {
+    if (timedOut) {
+      return new ApiError({
+        kind: 'timeout',
+        route,
+        message: `${route}: no complete answer within ${this.#timeoutMs} ms`,
+        maybeDelivered: true,
+      });
+    }
+    const cause = causeOf(err);
+    const causeText = this.#redact(cause.code ? `${cause.code}: ${cause.message}` : cause.message);
+    return new ApiError({
+      kind: 'network',
+      route,
+      message: `${route}: network failure (${causeText})`,
+      maybeDelivered: gotHeaders || cause.code === null || !NOT_SENT_CODES.has(cause.code),
+      causeText,
+    });
+  }
+
+  #errorFromResponse(route: string, status: number, headers: Headers, text: string): ApiError {
+    let code: string | null = null;
+    let serverMessage = '';
+    let details: Record<string, unknown> | null = null;
+    try {
+      const parsed = errorBody.safeParse(JSON.parse(text));
+      if (parsed.success) {
+        code = parsed.data.error.code;
+        serverMessage = parsed.data.error.message;
+        details = (parsed.data.error.details as Record<string, unknown> | undefined) ?? null;
+      }
+    } catch {
+      // Not JSON (a proxy's HTML page, say): the status alone classifies it.
+    }
+    const info = readRateHeaders(status, headers, this.clock.now());
+    const kind = status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'api';
+    const label = code ? `${code} (HTTP ${status})` : `HTTP ${status}`;
+    const message = this.#redact(`${route}: ${label}${serverMessage ? ` — ${serverMessage}` : ''}`);
+    return new ApiError({
+      kind,
+      route,
+      status,
+      code: code ?? (status === 429 ? 'RATE_LIMITED' : null),
+      message,
+      retryAfterMs: info.retryAfterMs,
+      details: details ? (redactDeep(details, [this.#apiKey]) as Record<string, unknown>) : null,
+      maybeDelivered: status >= 500,
+    });
+  }
+
+  #parseBody<N extends EndpointName>(name: N, route: string, status: number, text: string): ResponseOf<N> {
+    const def = ENDPOINTS[name];
+    const invalid = (message: string) =>
+      new ApiError({ kind: 'invalid_response', route, status, message: this.#redact(`${route}: ${message}`), maybeDelivered: true });
+    let raw: unknown;
+    try {
+      raw = def.int64Keys.length > 0 ? parseJsonWithInt64(text, def.int64Keys) : JSON.parse(text);
+    } catch {
+      throw invalid('the response is not valid JSON');
+    }
+    const parsed = (def.response as z.ZodType).safeParse(raw);
+    if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed.error)}`);
+    return parsed.data as ResponseOf<N>;
+  }
+
+  #noteServerDate(headers: Headers): void {
+    const date = headers.get('date');
+    if (!date) return;
+    const ms = Date.parse(date);
+    if (!Number.isNaN(ms)) this.#serverOffsetMs = ms - this.clock.now();
+  }
+
+  #redact(text: string): string {
+    return redact(text, [this.#apiKey]);
+  }
+
+  // ---- discovery ------------------------------------------------------------------------------
+
+  /**
+   * The WebSocket URL: the one given in the options, else built from the info route's `websocket.path`
+   * on the REST host (http → ws, https → wss). Cached after the first discovery.
+   */
+  async discoverWsUrl(opts: CallOptions = {}): Promise<string> {
+    if (this.#wsUrl) return this.#wsUrl;
+    const info = await this.info(opts);
+    const path = info.websocket.path;
+    let url: URL;
+    if (/^wss?:\/\//i.test(path)) url = new URL(path);
+    else {
+      url = new URL(this.baseUrl);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      url.pathname = path.startsWith('/') ? path : `/${path}`;
+      url.search = '';
+    }
+    this.#wsUrl = url.href;
+    return this.#wsUrl;
+  }
+
+  // ---- typed methods, one per endpoint --------------------------------------------------------
+
+  info(opts?: CallOptions) {
+    return this.call('info', {}, opts);
+  }
+  listings(query: QueryOf<'listings'>, opts?: CallOptions) {
+    return this.call('listings', { query }, opts);
+  }
+  listing(id: number, opts?: CallOptions) {
+    return this.call('listing', { id }, opts);
+  }
+  prices(query: QueryOf<'prices'>, opts?: CallOptions) {
+    return this.call('prices', { query }, opts);
+  }
+  /** Cached by ETag: an unchanged set comes back from the cache after a 304. */
+  pricesAll(query: QueryOf<'pricesAll'> = {}, opts?: CallOptions) {
+    return this.call('pricesAll', { query }, opts);
+  }
+  /**
+   * The whole book with its `seq`, parsed losslessly (seq is a bigint). Conditional by ETag unless
+   * `fresh`; `fromCache` tells a 304 (the snapshot already returned before) from a new one.
+   */
+  async book(query: QueryOf<'book'> = {}, opts: CallOptions = {}): Promise<BookResult> {
+    const result = await this.callDetailed('book', { query }, opts);
+    return { snapshot: result.data, fromCache: result.fromCache, etag: result.etag };
+  }
+  sales(query: QueryOf<'sales'> = {}, opts?: CallOptions) {
+    return this.call('sales', { query }, opts);
+  }
+  /** Cached by ETag like pricesAll. */
+  salesAverages(query: QueryOf<'salesAverages'> = {}, opts?: CallOptions) {
+    return this.call('salesAverages', { query }, opts);
+  }
+  /**
+   * One raw purchase call, never retried. Use `Purchaser.buy` (journaled, reconciled) for anything that
+   * must not buy twice or lose track of an outcome.
+   */
+  purchase(body: BodyOf<'purchase'>, opts?: CallOptions) {
+    return this.call('purchase', { body }, opts);
+  }
+  steamInventory(query: QueryOf<'steamInventory'>, opts?: CallOptions) {
+    return this.call('steamInventory', { query }, opts);
+  }
+  sell(body: BodyOf<'sell'>, opts?: CallOptions) {
+    return this.call('sell', { body }, opts);
+  }
+  list(body: BodyOf<'list'>, opts?: CallOptions) {
+    return this.call('list', { body }, opts);
+  }
+  editListing(body: BodyOf<'editListing'>, opts?: CallOptions) {
+    return this.call('editListing', { body }, opts);
+  }
+  delist(body: BodyOf<'delist'>, opts?: CallOptions) {
+    return this.call('delist', { body }, opts);
+  }
+  myListings(query: QueryOf<'myListings'>, opts?: CallOptions) {
+    return this.call('myListings', { query }, opts);
+  }
+  myListingsValue(query: QueryOf<'myListingsValue'> = {}, opts?: CallOptions) {
+    return this.call('myListingsValue', { query }, opts);
+  }
+  backpack(query: QueryOf<'backpack'>, opts?: CallOptions) {
+    return this.call('backpack', { query }, opts);
+  }
+  deposit(body: BodyOf<'deposit'>, opts?: CallOptions) {
+    return this.call('deposit', { body }, opts);
+  }
+  withdraw(body: BodyOf<'withdraw'>, opts?: CallOptions) {
+    return this.call('withdraw', { body }, opts);
+  }
+  trades(query: QueryOf<'trades'>, opts?: CallOptions) {
+    return this.call('trades', { query }, opts);
+  }
+  user(opts?: CallOptions) {
+    return this.call('user', {}, opts);
+  }
+  orders(query: QueryOf<'orders'>, opts?: CallOptions) {
+    return this.call('orders', { query }, opts);
+  }
+  transactions(query: QueryOf<'transactions'> = {}, opts?: CallOptions) {
+    return this.call('transactions', { query }, opts);
+  }
+  cryptoWithdraw(body: BodyOf<'cryptoWithdraw'>, opts?: CallOptions) {
+    return this.call('cryptoWithdraw', { body }, opts);
+  }
+  cryptoWithdrawal(id: number, opts?: CallOptions) {
+    return this.call('cryptoWithdrawal', { id }, opts);
+  }
+
+  // ---- paging ---------------------------------------------------------------------------------
+
+  /** Every page of an offset-paged route, from page 1 until `total_pages` (background priority by default). */
+  pages<N extends OffsetPagedName>(name: N, query: Omit<NonNullable<QueryOf<N>>, 'page'>, options?: PageOptions) {
+    return offsetPages(this.#pageCaller, name, query, options);
+  }
+  /** The rows of every page of an offset-paged route, one at a time. */
+  rows<N extends OffsetPagedName>(
+    name: N,
+    query: Omit<NonNullable<QueryOf<N>>, 'page'>,
+    options?: PageOptions,
+  ): AsyncGenerator<RowOf<N>, void, undefined> {
+    return offsetRows(this.#pageCaller, name, query, options);
+  }
+  /** `GET /listings` by cursor, following `next_cursor` until null: stable while the book changes. */
+  listingsByCursor(query: ListingsCursorQuery, options?: PageOptions) {
+    return cursorPages(this.#pageCaller, query, options);
+  }
+
+  readonly #pageCaller = <N extends EndpointName>(
+    name: N,
+    input: { query?: QueryOf<N> },
+    opts: { priority: Priority; signal?: AbortSignal },
+  ): Promise<ResponseOf<N>> => this.call(name, input, opts);
+
+  // ---- export ---------------------------------------------------------------------------------
+
+  /**
+   * Streams `GET /orders/export` into `file` (CSV or JSON by `query.format`, CSV by default), checking
+   * each row against the contract and reporting progress per chunk; the body is never held in memory
+   * whole. The timeout applies to the wait for the headers and then to every silence between chunks.
+   */
+  async exportOrders(
+    file: string,
+    query: QueryOf<'ordersExport'> = {},
+    onProgress?: (progress: ExportProgress) => void,
+    opts: CallOptions = {},
+  ): Promise<ExportResult> {
+    const name = 'ordersExport';
+    const route = routeOf(name);
+    const { url, init } = this.#prepare(name, { query });
+    (init.headers as Record<string, string>).accept = 'text/csv, application/json';
+    const format: ExportFormat = query.format ?? 'csv';
+    for (let attempt = 0; ; attempt++) {
+      const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'background', opts.signal);
+      const controller = new AbortController();
+      let timedOut = false;
+      let cancelTimer = () => {};
+      const armIdle = () => {
+        cancelTimer();
+        cancelTimer = this.clock.setTimer(this.#timeoutMs, () => {
+          timedOut = true;
+          controller.abort();
+        });
+      };
+      const onCallerAbort = () => controller.abort(opts.signal?.reason);
+      opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      armIdle();
+      let response: Response | undefined;
+      try {
+        response = await this.#fetch(url, { ...init, signal: controller.signal });
+        this.#noteServerDate(response.headers);
+        permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+        if (response.status !== 200) {
+          const text = await response.text();
+          const error = this.#errorFromResponse(route, response.status, response.headers, text);
+          if (response.status === 429 && attempt < this.#rateLimitRetries) continue;
+          throw error;
+        }
+        if (!response.body) throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: empty body` });
+        const length = Number(response.headers.get('content-length'));
+        return await writeExport(response.body, file, {
+          format,
+          totalBytes: Number.isFinite(length) && length > 0 ? length : null,
+          onProgress,
+          onChunk: armIdle,
+        });
+      } catch (err) {
+        if (!response) permit.complete();
+        if (err instanceof ApiError) throw err;
+        if (err instanceof ExportFormatError) {
+          throw new ApiError({ kind: 'invalid_response', route, status: 200, message: this.#redact(`${route}: ${err.message}`), maybeDelivered: true });
+        }
+        if (err instanceof TypeError && /decode|encoded data/i.test(err.message)) {
+          throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: the export is not valid UTF-8`, maybeDelivered: true });
+        }
+        if (err instanceof ExportFileError) throw err; // a local disk problem, not the network's
+        if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
+        throw this.#transportError(route, err, timedOut, response !== undefined);
+      } finally {
+        cancelTimer();
+        opts.signal?.removeEventListener('abort', onCallerAbort);
+      }
+    }
+  }
+}
