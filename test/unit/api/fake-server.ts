@@ -1,0 +1,86 @@
+/**
+ * A purpose-built HTTP server for client tests: each test scripts the answers per endpoint and reads
+ * back what was requested. Loopback only, random port.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matchEndpoint, type EndpointName } from '../../../src/shared/api/index.ts';
+
+export interface RecordedRequest {
+  name: EndpointName | null;
+  method: string;
+  url: URL;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+
+export interface FakeServer {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Requests to one endpoint. */
+  calls(name: EndpointName): RecordedRequest[];
+  on(name: EndpointName, handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { code, message } }, headers);
+}
+
+export async function startFakeServer(): Promise<FakeServer> {
+  const handlers = new Map<EndpointName, Handler>();
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const match = matchEndpoint(req.method ?? 'GET', url.pathname);
+      const recorded: RecordedRequest = {
+        name: match?.name ?? null,
+        method: req.method ?? 'GET',
+        url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(recorded);
+      const handler = match ? handlers.get(match.name) : undefined;
+      if (!handler) {
+        sendError(res, 404, 'NOT_FOUND', 'no handler');
+        return;
+      }
+      Promise.resolve(handler(recorded, res)).catch((err: unknown) => {
+        if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', String(err));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    calls: (name) => requests.filter((r) => r.name === name),
+    on: (name, handler) => void handlers.set(name, handler),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const TS = '2026-11-21T09:00:00.000Z';
+export const metadataFor = (page: number, totalPages: number, totalItems: number, limit: number) => ({
+  total_pages: totalPages,
+  total_items: totalItems,
+  current_page: page,
+  current_limit: limit,
+});

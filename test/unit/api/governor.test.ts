@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/api/clock.ts';
+import { RateGovernor, readRateHeaders, type Permit, type Priority } from '../../../src/core/api/governor.ts';
+import { ENDPOINTS, rateLimitKey, type EndpointName } from '../../../src/shared/api/index.ts';
+
+/** Deterministic PRNG (mulberry32): the bursts are random but every run is the same run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Largest number of releases inside any window of `windowMs` (checked at every release). */
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while ((sorted[hi] as number) - (sorted[lo] as number) >= windowMs) lo++;
+    max = Math.max(max, hi - lo + 1);
+  }
+  return max;
+}
+
+describe('RateGovernor: strict sliding window', () => {
+  const limited: EndpointName[] = ['listings', 'book', 'sales', 'orders', 'purchase', 'prices', 'steamInventory'];
+
+  it.each(limited)('never releases more than the limit of %s in any window, across bursts of concurrent callers', async (name) => {
+    const limit = ENDPOINTS[name].rateLimit;
+    if (!limit) throw new Error('expected a limited endpoint');
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    const key = rateLimitKey(name);
+    governor.define(key, limit);
+    const random = prng(limit.limit * 7919 + limit.windowMs);
+    const released: number[] = [];
+    const total = limit.limit * 3 + 7;
+    const pending: Promise<void>[] = [];
+    let issued = 0;
+    // Bursts of concurrent callers at random moments; each request "takes" a random latency.
+    while (issued < total) {
+      const burst = Math.min(total - issued, 1 + Math.floor(random() * limit.limit * 1.5));
+      for (let i = 0; i < burst; i++, issued++) {
+        const priority: Priority = random() < 0.3 ? 'interactive' : 'background';
+        pending.push(
+          governor.acquire(key, priority).then((permit) => {
+            released.push(permit.grantedAt);
+            clock.setTimer(Math.floor(random() * 300), () => permit.complete({ status: 200, remaining: null, resetAtMs: null, retryAfterMs: null }));
+          }),
+        );
+      }
+      await clock.advance(Math.floor(random() * limit.windowMs * 0.7));
+    }
+    // Let the queue drain: bounded, since every wait is at most one window.
+    for (let i = 0; i < total * 3 && released.length < total; i++) await clock.advance(limit.windowMs / 4);
+    await Promise.all(pending);
+    expect(released).toHaveLength(total);
+    expect(maxInAnyWindow(released, limit.windowMs)).toBe(limit.limit);
+    // Strict: the (i + limit)-th release is at least one full window after the i-th.
+    const sorted = [...released].sort((a, b) => a - b);
+    for (let i = 0; i + limit.limit < sorted.length; i++) {
+      expect((sorted[i + limit.limit] as number) - (sorted[i] as number)).toBeGreaterThanOrEqual(limit.windowMs);
+    }
+    const stats = governor.stats().endpoints.find((e) => e.key === key);
+    expect(stats?.sent).toBe(total);
+    expect(stats?.waits).toBeGreaterThan(0);
+  });
+
+  it('adds the jitter margin to every window', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 100 });
+    governor.define('k', { limit: 1, windowMs: 1000 });
+    const first = await governor.acquire('k');
+    first.complete();
+    const second = governor.acquire('k');
+    await clock.advance(1000);
+    let released = false;
+    void second.then(() => (released = true));
+    await clock.advance(0);
+    expect(released).toBe(false);
+    await clock.advance(100);
+    expect((await second).grantedAt - first.grantedAt).toBe(1100);
+  });
+});
+
+describe('RateGovernor: the server wins', () => {
+  const ok = { status: 200, remaining: null, resetAtMs: null, retryAfterMs: null };
+
+  it('Retry-After: 7 → no request to that endpoint for 7 seconds, other endpoints unaffected', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('GET /a', { limit: 60, windowMs: 60_000 });
+    governor.define('GET /b', { limit: 60, windowMs: 60_000 });
+    const first = await governor.acquire('GET /a');
+    const t429 = clock.now();
+    first.complete(readRateHeaders(429, new Headers({ 'retry-after': '7' }), clock.now()));
+    const releases: number[] = [];
+    const waiting = Array.from({ length: 5 }, () => governor.acquire('GET /a').then((p: Permit) => releases.push(p.grantedAt)));
+    const other = await governor.acquire('GET /b');
+    expect(other.grantedAt).toBe(t429);
+    for (let s = 0; s < 7; s++) {
+      await clock.advance(999);
+      expect(releases).toEqual([]);
+      await clock.advance(1);
+    }
+    await Promise.all(waiting);
+    expect(Math.min(...releases)).toBeGreaterThanOrEqual(t429 + 7000);
+    const stats = governor.stats();
+    expect(stats.totals.rateLimited).toBe(1);
+    expect(stats.endpoints.find((e) => e.key === 'GET /a')?.rateLimited).toBe(1);
+  });
+
+  it('X-RateLimit-Remaining: 0 blocks until X-RateLimit-Reset even when the local window is empty (after a restart)', async () => {
+    const clock = new ManualClock(1_800_000_000_000);
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    const permit = await governor.acquire('k');
+    const resetSec = Math.floor(clock.now() / 1000) + 40;
+    permit.complete(readRateHeaders(200, new Headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetSec) }), clock.now()));
+    expect(governor.stats().endpoints[0]?.headroom).toBe(0);
+    const next = governor.acquire('k');
+    let grantedAt = 0;
+    void next.then((p) => (grantedAt = p.grantedAt));
+    await clock.advance(39_999);
+    expect(grantedAt).toBe(0);
+    await clock.advance(1);
+    await next;
+    expect(grantedAt).toBe(resetSec * 1000);
+    (await next).complete(ok);
+  });
+
+  it('a lower X-RateLimit-Remaining caps the local headroom until the reset', async () => {
+    const clock = new ManualClock(1_800_000_000_000);
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    const resetSec = Math.floor(clock.now() / 1000) + 20;
+    const first = await governor.acquire('k');
+    first.complete(readRateHeaders(200, new Headers({ 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': String(resetSec) }), clock.now()));
+    expect(governor.stats().endpoints[0]?.serverRemaining).toBe(2);
+    const releases: number[] = [];
+    const all = Array.from({ length: 4 }, () => governor.acquire('k').then((p) => (releases.push(p.grantedAt), p.complete(ok))));
+    await clock.advance(0);
+    expect(releases).toEqual([clock.now(), clock.now()]);
+    await clock.advance(20_000);
+    await Promise.all(all);
+    expect(releases.slice(2)).toEqual([resetSec * 1000, resetSec * 1000]);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(readRateHeaders(429, new Headers({ 'retry-after': '7' }), now).retryAfterMs).toBe(7000);
+    const date = new Date(now + 12_000).toUTCString();
+    expect(readRateHeaders(429, new Headers({ 'retry-after': date }), now).retryAfterMs).toBe(12_000);
+    expect(readRateHeaders(429, new Headers({ 'retry-after': 'soon' }), now).retryAfterMs).toBeNull();
+  });
+});
+
+describe('RateGovernor: priorities', () => {
+  it('interactive calls overtake queued background calls; each priority stays in arrival order', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('GET /listings', { limit: 1, windowMs: 1000 });
+    const order: string[] = [];
+    const take = (label: string, priority: Priority) =>
+      governor.acquire('GET /listings', priority).then((p) => {
+        order.push(label);
+        p.complete();
+      });
+    const all = [take('bg1', 'background'), take('bg2', 'background'), take('bg3', 'background'), take('bg4', 'background')];
+    await clock.advance(0);
+    expect(order).toEqual(['bg1']);
+    expect(governor.stats().endpoints[0]).toMatchObject({ queuedBackground: 3, queuedInteractive: 0, headroom: 0 });
+    all.push(take('ui1', 'interactive'), take('ui2', 'interactive'));
+    await clock.advance(0);
+    expect(governor.stats().endpoints[0]?.queuedInteractive).toBe(2);
+    for (let i = 0; i < 5; i++) await clock.advance(1000);
+    await Promise.all(all);
+    expect(order).toEqual(['bg1', 'ui1', 'ui2', 'bg2', 'bg3', 'bg4']);
+  });
+
+  it('an aborted waiter leaves the queue and the others keep their turn', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 1, windowMs: 1000 });
+    (await governor.acquire('k')).complete();
+    const controller = new AbortController();
+    const aborted = governor.acquire('k', 'interactive', controller.signal);
+    const next = governor.acquire('k', 'background');
+    controller.abort(new Error('user closed the dialog'));
+    await expect(aborted).rejects.toThrow('user closed the dialog');
+    await clock.advance(1000);
+    expect((await next).grantedAt).toBe(clock.now());
+  });
+});
