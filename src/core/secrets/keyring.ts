@@ -1,0 +1,59 @@
+import { AsyncEntry } from '@napi-rs/keyring';
+import { type SecretName, type SecretStore, SecretStoreError, assertStorableSecret, describeSecret } from './store.ts';
+
+/** The keychain service name every Skindesk secret is filed under (account = the secret's name). */
+export const KEYRING_SERVICE = 'skindesk';
+
+export interface KeyringSecretStoreOptions {
+  /** Keychain service name (default `skindesk`). */
+  service?: string;
+}
+
+/**
+ * Secrets in the OS keychain through @napi-rs/keyring: macOS Keychain, Windows Credential Manager, the
+ * Secret Service (GNOME Keyring, KWallet) on Linux. On Linux without a running Secret Service every call
+ * rejects with SecretStoreError('unavailable'), which the app shows in Settings.
+ */
+export class KeyringSecretStore implements SecretStore {
+  readonly kind = 'keyring';
+  readonly service: string;
+
+  constructor(options: KeyringSecretStoreOptions = {}) {
+    this.service = options.service ?? KEYRING_SERVICE;
+  }
+
+  async get(name: SecretName): Promise<string | null> {
+    try {
+      return await this.#entry(name).getPassword();
+    } catch (err) {
+      throw unavailable('read', name, err);
+    }
+  }
+
+  async set(name: SecretName, value: string): Promise<void> {
+    assertStorableSecret(name, value);
+    try {
+      await this.#entry(name).setPassword(value);
+    } catch (err) {
+      throw unavailable('store', name, err);
+    }
+  }
+
+  async delete(name: SecretName): Promise<boolean> {
+    try {
+      return await this.#entry(name).deleteCredential();
+    } catch (err) {
+      throw unavailable('delete', name, err);
+    }
+  }
+
+  #entry(name: SecretName): AsyncEntry {
+    return new AsyncEntry(this.service, name);
+  }
+}
+
+/** The library's message names the platform problem ("Secret Service: no result found"), never the value. */
+function unavailable(action: string, name: SecretName, err: unknown): SecretStoreError {
+  const cause = err instanceof Error ? err.message : String(err);
+  return new SecretStoreError('unavailable', `could not ${action} the ${describeSecret(name)} in the system keychain: ${cause}`);
+}
