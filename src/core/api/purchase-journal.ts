@@ -1,0 +1,209 @@
+/**
+ * The purchase journal: every purchase is written down before it is sent (the intent, under an id we
+ * generate) and again when its outcome is known. The marketplace has no idempotency key, so after a
+ * crash, a timeout or a 5xx this table is what lets us reconcile from the order history instead of
+ * guessing — and what stops an order from being claimed by two intents.
+ *
+ * It lives in its own table of whatever SQLite database it is given (the app's store adopts it in its
+ * migrations; the CLI opens the same file), created with IF NOT EXISTS so either can come first.
+ */
+import type Database from 'better-sqlite3';
+
+export type PurchaseState = 'intent' | 'bought' | 'not_bought' | 'unknown';
+/** How the outcome was learned: from the purchase response itself, or from the order history. */
+export type PurchaseResolution = 'response' | 'reconciled';
+
+export interface PurchaseIntent {
+  intentId: string;
+  createdAtMs: number;
+  listingId: number;
+  amount: number;
+  maxPrice: number;
+  appId: number | null;
+  marketHashName: string | null;
+  /** Seq of the feed event that triggered an automatic purchase (int64, exact). */
+  triggerSeq: bigint | null;
+  /** The watchlist rule that triggered an automatic purchase. */
+  watchlistId: number | null;
+  /** Who asked: 'app', 'cli', 'auto'… */
+  source: string;
+}
+
+export interface PurchaseOutcomeRecord {
+  state: Exclude<PurchaseState, 'intent'>;
+  orderId: number | null;
+  resolution: PurchaseResolution;
+  errorKind?: string | null;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  note?: string | null;
+}
+
+export interface JournalEntry extends PurchaseIntent {
+  state: PurchaseState;
+  orderId: number | null;
+  resolution: PurchaseResolution | null;
+  errorKind: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  note: string | null;
+  resolvedAtMs: number | null;
+}
+
+interface Row {
+  intent_id: string;
+  created_at_ms: number;
+  listing_id: number;
+  amount: number;
+  max_price: number;
+  app_id: number | null;
+  market_hash_name: string | null;
+  trigger_seq: string | null;
+  watchlist_id: number | null;
+  source: string;
+  state: PurchaseState;
+  order_id: number | null;
+  resolution: PurchaseResolution | null;
+  error_kind: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  note: string | null;
+  resolved_at_ms: number | null;
+}
+
+export const PURCHASE_JOURNAL_SCHEMA = `
+CREATE TABLE IF NOT EXISTS purchase_journal (
+  intent_id        TEXT PRIMARY KEY,
+  created_at_ms    INTEGER NOT NULL,
+  listing_id       INTEGER NOT NULL,
+  amount           INTEGER NOT NULL CHECK (amount > 0),
+  max_price        INTEGER NOT NULL CHECK (max_price > 0),
+  app_id           INTEGER,
+  market_hash_name TEXT,
+  trigger_seq      TEXT,
+  watchlist_id     INTEGER,
+  source           TEXT NOT NULL,
+  state            TEXT NOT NULL CHECK (state IN ('intent', 'bought', 'not_bought', 'unknown')),
+  order_id         INTEGER,
+  resolution       TEXT CHECK (resolution IN ('response', 'reconciled')),
+  error_kind       TEXT,
+  error_code       TEXT,
+  error_message    TEXT,
+  note             TEXT,
+  resolved_at_ms   INTEGER
+);
+CREATE INDEX IF NOT EXISTS purchase_journal_by_state ON purchase_journal (state, created_at_ms);
+CREATE UNIQUE INDEX IF NOT EXISTS purchase_journal_order_once ON purchase_journal (order_id) WHERE order_id IS NOT NULL;
+`;
+
+function toEntry(row: Row): JournalEntry {
+  return {
+    intentId: row.intent_id,
+    createdAtMs: row.created_at_ms,
+    listingId: row.listing_id,
+    amount: row.amount,
+    maxPrice: row.max_price,
+    appId: row.app_id,
+    marketHashName: row.market_hash_name,
+    triggerSeq: row.trigger_seq === null ? null : BigInt(row.trigger_seq),
+    watchlistId: row.watchlist_id,
+    source: row.source,
+    state: row.state,
+    orderId: row.order_id,
+    resolution: row.resolution,
+    errorKind: row.error_kind,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    note: row.note,
+    resolvedAtMs: row.resolved_at_ms,
+  };
+}
+
+export class PurchaseJournal {
+  readonly #db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #resolve: Database.Statement;
+  readonly #get: Database.Statement<[string], Row>;
+  readonly #unresolved: Database.Statement<[], Row>;
+  readonly #claimed: Database.Statement<[], { order_id: number }>;
+  readonly #recent: Database.Statement<[number], Row>;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    db.exec(PURCHASE_JOURNAL_SCHEMA);
+    this.#insert = db.prepare(`
+      INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
+        market_hash_name, trigger_seq, watchlist_id, source, state)
+      VALUES (@intent_id, @created_at_ms, @listing_id, @amount, @max_price, @app_id,
+        @market_hash_name, @trigger_seq, @watchlist_id, @source, 'intent')`);
+    this.#resolve = db.prepare(`
+      UPDATE purchase_journal SET state = @state, order_id = @order_id, resolution = @resolution,
+        error_kind = @error_kind, error_code = @error_code, error_message = @error_message, note = @note,
+        resolved_at_ms = @resolved_at_ms
+      WHERE intent_id = @intent_id`);
+    this.#get = db.prepare('SELECT * FROM purchase_journal WHERE intent_id = ?');
+    this.#unresolved = db.prepare(
+      "SELECT * FROM purchase_journal WHERE state IN ('intent', 'unknown') ORDER BY created_at_ms, intent_id",
+    );
+    this.#claimed = db.prepare('SELECT order_id FROM purchase_journal WHERE order_id IS NOT NULL');
+    this.#recent = db.prepare('SELECT * FROM purchase_journal ORDER BY created_at_ms DESC, intent_id DESC LIMIT ?');
+  }
+
+  /** Written (and committed) before the purchase is sent. */
+  recordIntent(intent: PurchaseIntent): void {
+    this.#insert.run({
+      intent_id: intent.intentId,
+      created_at_ms: intent.createdAtMs,
+      listing_id: intent.listingId,
+      amount: intent.amount,
+      max_price: intent.maxPrice,
+      app_id: intent.appId,
+      market_hash_name: intent.marketHashName,
+      trigger_seq: intent.triggerSeq === null ? null : intent.triggerSeq.toString(),
+      watchlist_id: intent.watchlistId,
+      source: intent.source,
+    });
+  }
+
+  /**
+   * Records the outcome. Throws when `orderId` is already claimed by another intent (the unique index):
+   * one order can never account for two purchases.
+   */
+  recordOutcome(intentId: string, outcome: PurchaseOutcomeRecord, resolvedAtMs: number): void {
+    const info = this.#resolve.run({
+      intent_id: intentId,
+      state: outcome.state,
+      order_id: outcome.orderId,
+      resolution: outcome.resolution,
+      error_kind: outcome.errorKind ?? null,
+      error_code: outcome.errorCode ?? null,
+      error_message: outcome.errorMessage ?? null,
+      note: outcome.note ?? null,
+      resolved_at_ms: resolvedAtMs,
+    });
+    if (info.changes !== 1) throw new Error(`no purchase intent ${intentId} in the journal`);
+  }
+
+  get(intentId: string): JournalEntry | null {
+    const row = this.#get.get(intentId);
+    return row ? toEntry(row) : null;
+  }
+
+  /** Intents without a definite outcome (crashed before one, or left unknown), oldest first. */
+  unresolved(): JournalEntry[] {
+    return this.#unresolved.all().map(toEntry);
+  }
+
+  /** Order ids already accounted for by some intent. */
+  claimedOrderIds(): Set<number> {
+    return new Set(this.#claimed.all().map((r) => r.order_id));
+  }
+
+  recent(limit = 50): JournalEntry[] {
+    return this.#recent.all(limit).map(toEntry);
+  }
+
+  get database(): Database.Database {
+    return this.#db;
+  }
+}

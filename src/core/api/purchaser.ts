@@ -1,0 +1,388 @@
+/**
+ * Purchases that never happen twice and never lose their outcome.
+ *
+ * Each purchase is journaled before it is sent and resolved after. A clear answer from the server
+ * decides it (200 → bought, an error code → not bought). A timeout, a dropped connection, a 5xx or an
+ * unreadable 200 leaves the outcome open, and the marketplace has no idempotency key, so nothing is
+ * retried: the outcome is reconciled from `GET /orders` instead, before any other purchase is sent.
+ *
+ * Matching rule (reconciliation). An order row accounts for the intent when all of these hold:
+ *   - `side` is `bought`;
+ *   - `amount` equals the intent's amount and `price` (per copy) is at most its `max_price`;
+ *   - `market_hash_name` and `app_id` equal the listing's, when those are known (given by the caller, or
+ *     read from `GET /listings/{id}` before sending);
+ *   - `created_at` is no earlier than the intent's creation time, converted to the server's clock (from
+ *     its Date header) minus a skew tolerance (default 30 s);
+ *   - its `order_id` is not already claimed by another journal entry.
+ * Exactly one matching order → bought (that order). More than one → unknown (the ids are noted). None
+ * → read again after a pause, because the server may still be applying the purchase; none in every
+ * read, the last one at least `settleMs` after the failure and reaching back past the intent → not
+ * bought. Orders unreadable → unknown, and the intent stays in the journal to be reconciled again
+ * (`reconcileUnresolved`, run automatically before the next purchase).
+ *
+ * The backpack is not consulted: its rows carry neither an order id nor an asset id, so they cannot tie
+ * an item to one purchase; the order history can.
+ */
+import { randomUUID } from 'node:crypto';
+import { purchaseLine, type OrderItem, type PurchaseResult } from '../../shared/api/index.ts';
+import type { ApiClient } from './client.ts';
+import type { Clock } from './clock.ts';
+import { ApiError } from './errors.ts';
+import type { JournalEntry, PurchaseJournal, PurchaseOutcomeRecord } from './purchase-journal.ts';
+
+export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
+
+export interface PurchaseRequest {
+  listingId: number;
+  /** Copies to buy (default 1). */
+  amount?: number;
+  /** Ceiling per copy in cents. */
+  maxPrice: number;
+  /** Share-link token of a private listing. */
+  privateToken?: string;
+  /** The listing's item, when the caller knows it (the app does, from the book): used to match orders. */
+  marketHashName?: string;
+  appId?: number;
+  triggerSeq?: bigint;
+  watchlistId?: number;
+  source?: string;
+}
+
+export interface PurchaseOutcome {
+  status: PurchaseStatus;
+  intentId: string;
+  orderId: number | null;
+  /** The purchase response, when the server's answer was read. */
+  result: PurchaseResult | null;
+  /** Why it is not bought, or why the outcome is unknown. */
+  error: ApiError | null;
+  /** True when the outcome came from the order history rather than the purchase response. */
+  reconciled: boolean;
+  note: string | null;
+}
+
+export interface PurchaserOptions {
+  client: ApiClient;
+  journal: PurchaseJournal;
+  /** Pauses before each read of the order history after an ambiguous failure (default 1 s, 2 s, 4 s). */
+  reconcileDelaysMs?: readonly number[];
+  /** A "nothing found" read counts only this long after the failure (default 3 s). */
+  settleMs?: number;
+  /** Tolerance between our clock and the server's order timestamps (default 30 s). */
+  clockSkewToleranceMs?: number;
+  /** Order pages (100 rows each) read per reconciliation at most (default 10). */
+  maxOrderPages?: number;
+  /** Read the listing's item before buying when the caller did not give it (default true). */
+  lookupListing?: boolean;
+}
+
+/** Buys run together; a reconciliation runs alone, after in-flight buys finish and before new ones start. */
+class ExclusiveGate {
+  #shared = 0;
+  #exclusive = false;
+  #waiting: { exclusive: boolean; go: () => void }[] = [];
+
+  async shared<T>(work: () => Promise<T>): Promise<T> {
+    await this.#enter(false);
+    try {
+      return await work();
+    } finally {
+      this.#shared -= 1;
+      this.#next();
+    }
+  }
+
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    await this.#enter(true);
+    try {
+      return await work();
+    } finally {
+      this.#exclusive = false;
+      this.#next();
+    }
+  }
+
+  #enter(exclusive: boolean): Promise<void> {
+    // A waiting exclusive holder blocks newcomers, so reconciliation cannot be starved by new buys.
+    const blocked = this.#exclusive || this.#waiting.length > 0 || (exclusive && this.#shared > 0);
+    if (!blocked) {
+      if (exclusive) this.#exclusive = true;
+      else this.#shared += 1;
+      return Promise.resolve();
+    }
+    return new Promise((go) => this.#waiting.push({ exclusive, go }));
+  }
+
+  #next(): void {
+    while (this.#waiting.length > 0 && !this.#exclusive) {
+      const head = this.#waiting[0] as { exclusive: boolean; go: () => void };
+      if (head.exclusive) {
+        if (this.#shared > 0) return;
+        this.#waiting.shift();
+        this.#exclusive = true;
+        head.go();
+        return;
+      }
+      this.#waiting.shift();
+      this.#shared += 1;
+      head.go();
+    }
+  }
+}
+
+type MatchResult =
+  | { kind: 'found'; orderId: number }
+  | { kind: 'ambiguous'; orderIds: number[] }
+  | { kind: 'none'; complete: boolean };
+
+function errorFields(error: ApiError | null): Pick<PurchaseOutcomeRecord, 'errorKind' | 'errorCode' | 'errorMessage'> {
+  return { errorKind: error?.kind ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null };
+}
+
+export class Purchaser {
+  readonly #client: ApiClient;
+  readonly #journal: PurchaseJournal;
+  readonly #clock: Clock;
+  readonly #delays: readonly number[];
+  readonly #settleMs: number;
+  readonly #skewMs: number;
+  readonly #maxOrderPages: number;
+  readonly #lookup: boolean;
+  readonly #gate = new ExclusiveGate();
+  /** Order ids from the server's answer that could not be stored because another entry holds them. */
+  readonly #orderOverrides = new Map<string, number>();
+  #checkedJournal = false;
+
+  constructor(options: PurchaserOptions) {
+    this.#client = options.client;
+    this.#journal = options.journal;
+    this.#clock = options.client.clock;
+    this.#delays = options.reconcileDelaysMs ?? [1000, 2000, 4000];
+    this.#settleMs = options.settleMs ?? 3000;
+    this.#skewMs = options.clockSkewToleranceMs ?? 30_000;
+    this.#maxOrderPages = options.maxOrderPages ?? 10;
+    this.#lookup = options.lookupListing ?? true;
+  }
+
+  /** Buys one listing through the journal; resolves to bought, not bought or unknown — never throws ApiError. */
+  async buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    if (!this.#checkedJournal) {
+      this.#checkedJournal = true;
+      // Intents left open by an earlier run (a crash, an unreadable order history) are settled first.
+      if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
+    }
+    const line = {
+      listing_id: request.listingId,
+      amount: request.amount ?? 1,
+      max_price: request.maxPrice,
+      ...(request.privateToken === undefined ? {} : { private_token: request.privateToken }),
+    };
+    const entry = await this.#gate.shared(async () => {
+      const item = await this.#describe(request);
+      const intent = {
+        intentId: randomUUID(),
+        createdAtMs: this.#clock.now(),
+        listingId: request.listingId,
+        amount: line.amount,
+        maxPrice: request.maxPrice,
+        appId: item.appId,
+        marketHashName: item.marketHashName,
+        triggerSeq: request.triggerSeq ?? null,
+        watchlistId: request.watchlistId ?? null,
+        source: request.source ?? 'app',
+      };
+      this.#journal.recordIntent(intent);
+      const checked = purchaseLine.safeParse(line);
+      if (!checked.success) {
+        const error = new ApiError({
+          kind: 'invalid_request',
+          route: 'POST /public/v1/purchase',
+          message: `POST /public/v1/purchase: invalid purchase: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        });
+        return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(error) }), error, result: null };
+      }
+      try {
+        const result = await this.#client.purchase({ items: [checked.data] }, { priority: 'interactive' });
+        return { ...this.#settle(intent.intentId, { state: 'bought', orderId: result.order_id, resolution: 'response' }), error: null, result };
+      } catch (err) {
+        const error = err instanceof ApiError ? err : null;
+        if (error && !error.outcomeUnknown) {
+          return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(error) }), error, result: null };
+        }
+        // Open outcome: mark it unknown now, so a crash during reconciliation leaves it to be re-checked.
+        const open =
+          error ??
+          new ApiError({
+            kind: 'network',
+            route: 'POST /public/v1/purchase',
+            message: `POST /public/v1/purchase: interrupted (${err instanceof Error ? err.name : 'unknown'})`,
+            maybeDelivered: true,
+          });
+        return { ...this.#settle(intent.intentId, { state: 'unknown', orderId: null, resolution: 'response', ...errorFields(open) }), error: open, result: null, open: true };
+      }
+    });
+    if (!('open' in entry)) return this.#outcome(entry.intentId, entry.result, entry.error);
+    return this.#gate.exclusive(async () => {
+      const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;
+      return this.#reconcile(journalEntry, entry.error, this.#clock.now(), this.#delays);
+    });
+  }
+
+  /**
+   * Reconciles journal entries left as intent or unknown (oldest first), one at a time; by default only
+   * those of the last 24 hours (older ones are for a person to check against the orders page).
+   */
+  async reconcileUnresolved(maxAgeMs = 24 * 3600_000): Promise<PurchaseOutcome[]> {
+    return this.#gate.exclusive(async () => {
+      const outcomes: PurchaseOutcome[] = [];
+      const now = this.#clock.now();
+      for (const entry of this.#journal.unresolved()) {
+        if (now - entry.createdAtMs > maxAgeMs) continue;
+        const error = entry.errorKind
+          ? new ApiError({
+              kind: entry.errorKind as ApiError['kind'],
+              route: 'POST /public/v1/purchase',
+              code: entry.errorCode,
+              message: entry.errorMessage ?? 'outcome unknown',
+              maybeDelivered: true,
+            })
+          : null;
+        // An intent older than the whole pause schedule has long settled on the server: read at once.
+        const age = now - entry.createdAtMs;
+        const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
+        outcomes.push(await this.#reconcile(entry, error, entry.createdAtMs, delays));
+      }
+      return outcomes;
+    });
+  }
+
+  async #describe(request: PurchaseRequest): Promise<{ appId: number | null; marketHashName: string | null }> {
+    if (request.marketHashName !== undefined || !this.#lookup) {
+      return { appId: request.appId ?? null, marketHashName: request.marketHashName ?? null };
+    }
+    try {
+      const listing = await this.#client.listing(request.listingId, { priority: 'interactive' });
+      return { appId: listing.app_id, marketHashName: listing.market_hash_name };
+    } catch {
+      // Best effort only (a private listing is not readable without its token): the purchase decides.
+      return { appId: request.appId ?? null, marketHashName: null };
+    }
+  }
+
+  #settle(intentId: string, record: PurchaseOutcomeRecord): { intentId: string } {
+    try {
+      this.#journal.recordOutcome(intentId, record, this.#clock.now());
+    } catch (err) {
+      if (record.orderId === null || (err as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+      // The server's own answer names an order another intent claimed by reconciliation: the answer wins
+      // for this purchase, and the clash is written down for a person to look at.
+      const note = `order ${record.orderId} is also claimed by another journal entry — check orders`;
+      this.#journal.recordOutcome(intentId, { ...record, orderId: null, note }, this.#clock.now());
+      this.#orderOverrides.set(intentId, record.orderId);
+    }
+    return { intentId };
+  }
+
+  #outcome(intentId: string, result: PurchaseResult | null, error: ApiError | null): PurchaseOutcome {
+    const entry = this.#journal.get(intentId) as JournalEntry;
+    return {
+      status: entry.state === 'intent' ? 'unknown' : entry.state,
+      intentId,
+      orderId: entry.orderId ?? this.#orderOverrides.get(intentId) ?? null,
+      result,
+      error,
+      reconciled: entry.resolution === 'reconciled',
+      note: entry.note,
+    };
+  }
+
+  async #reconcile(
+    entry: JournalEntry,
+    error: ApiError | null,
+    failedAt: number,
+    delays: readonly number[],
+  ): Promise<PurchaseOutcome> {
+    let lastFailure: unknown = null;
+    let settledNone = false;
+    for (const delay of delays) {
+      if (delay > 0) await this.#clock.sleep(delay);
+      let match: MatchResult;
+      try {
+        match = await this.#findOrder(entry);
+      } catch (err) {
+        lastFailure = err;
+        settledNone = false;
+        continue;
+      }
+      if (match.kind === 'found') {
+        this.#journal.recordOutcome(
+          entry.intentId,
+          { state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) },
+          this.#clock.now(),
+        );
+        return this.#outcome(entry.intentId, null, error);
+      }
+      if (match.kind === 'ambiguous') {
+        const note = `unknown — check orders: orders ${match.orderIds.join(', ')} all match this purchase`;
+        this.#journal.recordOutcome(entry.intentId, { state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) }, this.#clock.now());
+        return this.#outcome(entry.intentId, null, error);
+      }
+      lastFailure = null;
+      settledNone = match.complete && this.#clock.now() - failedAt >= this.#settleMs;
+    }
+    if (settledNone) {
+      this.#journal.recordOutcome(
+        entry.intentId,
+        { state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) },
+        this.#clock.now(),
+      );
+      return this.#outcome(entry.intentId, null, error);
+    }
+    const why =
+      lastFailure instanceof ApiError
+        ? `the order history could not be read (${lastFailure.message})`
+        : 'the order history did not settle the outcome';
+    this.#journal.recordOutcome(
+      entry.intentId,
+      { state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) },
+      this.#clock.now(),
+    );
+    return this.#outcome(entry.intentId, null, error);
+  }
+
+  /** Reads the order history newest first, back to just before the intent, and applies the matching rule. */
+  async #findOrder(entry: JournalEntry): Promise<MatchResult> {
+    const claimed = this.#journal.claimedOrderIds();
+    const offset = this.#client.serverTimeOffsetMs() ?? 0;
+    const since = entry.createdAtMs + offset - this.#skewMs;
+    const candidates = new Set<number>();
+    let complete = false;
+    let pages = 0;
+    for await (const page of this.#client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages: this.#maxOrderPages })) {
+      pages += 1;
+      for (const row of page.orders) {
+        if (Date.parse(row.created_at) < since) {
+          complete = true;
+          continue;
+        }
+        if (this.#matches(entry, row) && !claimed.has(row.order_id)) candidates.add(row.order_id);
+      }
+      if (complete) break;
+      if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
+    }
+    if (pages === 0) complete = true;
+    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates][0] as number };
+    if (candidates.size > 1) return { kind: 'ambiguous', orderIds: [...candidates].sort((a, b) => a - b) };
+    return { kind: 'none', complete };
+  }
+
+  #matches(entry: JournalEntry, row: OrderItem): boolean {
+    return (
+      row.side === 'bought' &&
+      row.amount === entry.amount &&
+      row.price <= entry.maxPrice &&
+      (entry.marketHashName === null || row.market_hash_name === entry.marketHashName) &&
+      (entry.appId === null || row.app_id === entry.appId)
+    );
+  }
+}

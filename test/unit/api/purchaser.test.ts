@@ -1,0 +1,252 @@
+import Database from 'better-sqlite3';
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/core/api/client.ts';
+import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { Purchaser } from '../../../src/core/api/purchaser.ts';
+import { fullListingExample } from '../shared/fixtures.ts';
+import { metadataFor, sendError, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from './fake-server.ts';
+
+const KEY = 'test-key-123';
+const NAME = 'AK-47 | Redline (Field-Tested)';
+
+type PurchaseMode = 'normal' | 'apply-then-drop' | 'apply-then-500' | 'fail-500' | 'drop' | 'hang' | 'price-changed';
+
+/** A market with one account's order history, whose purchase route can misbehave on purpose. */
+class TinyMarket {
+  orders: { order_item_id: number; order_id: number; side: 'bought' | 'sold'; app_id: number; market_hash_name: string; price: number; amount: number; created_at: string }[] = [];
+  listings = new Map<number, { price: number; amount: number; name: string }>([
+    [101, { price: 1250, amount: 3, name: NAME }],
+    [102, { price: 900, amount: 1, name: 'AWP | Asiimov (Field-Tested)' }],
+  ]);
+  mode: PurchaseMode = 'normal';
+  /** Per-listing overrides of `mode`, and of how long the answer takes. */
+  modeFor = new Map<number, PurchaseMode>();
+  delayFor = new Map<number, number>();
+  /** What happened, in order: requests received and purchase answers sent. */
+  log: string[] = [];
+  ordersMode: 'normal' | 'fail' = 'normal';
+  nextOrderId = 500;
+  server!: FakeServer;
+
+  async start(): Promise<void> {
+    this.server = await startFakeServer();
+    this.server.on('listing', (req, res) => {
+      const id = Number(req.url.pathname.split('/').pop());
+      const l = this.listings.get(id);
+      if (!l) return sendError(res, 404, 'LISTING_NOT_FOUND', 'gone');
+      sendJson(res, 200, { ...fullListingExample, id, price: l.price, amount: l.amount, market_hash_name: l.name });
+    });
+    this.server.on('orders', (req, res) => {
+      this.log.push('orders');
+      if (this.ordersMode === 'fail') return sendError(res, 503, 'INTERNAL_ERROR', 'orders unavailable');
+      const page = Number(req.url.searchParams.get('page'));
+      const limit = Number(req.url.searchParams.get('limit'));
+      const newestFirst = [...this.orders].reverse();
+      const totalPages = Math.ceil(newestFirst.length / limit);
+      sendJson(res, 200, { orders: newestFirst.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, totalPages, newestFirst.length, limit) });
+    });
+    this.server.on('purchase', async (req, res) => {
+      const line = (JSON.parse(req.body) as { items: { listing_id: number }[] }).items[0];
+      this.log.push(`purchase ${line?.listing_id}`);
+      const delay = this.delayFor.get(line?.listing_id ?? 0) ?? 0;
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      this.#purchase(req, res);
+      this.log.push(`answered ${line?.listing_id}`);
+    });
+  }
+
+  /** An order placed earlier (on the website, say). */
+  addOrder(name: string, price: number, amount: number, createdAt: Date): number {
+    const orderId = this.nextOrderId++;
+    this.orders.push({ order_item_id: orderId * 10, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount, created_at: createdAt.toISOString() });
+    return orderId;
+  }
+
+  #purchase(req: RecordedRequest, res: ServerResponse): void {
+    const line = (JSON.parse(req.body) as { items: { listing_id: number; amount: number; max_price: number }[] }).items[0];
+    if (!line) return sendError(res, 400, 'VALIDATION_ERROR', 'no items');
+    const mode = this.modeFor.get(line.listing_id) ?? this.mode;
+    if (mode === 'hang') return;
+    if (mode === 'drop') return void res.socket?.destroy();
+    if (mode === 'fail-500') return sendError(res, 500, 'INTERNAL_ERROR', 'boom');
+    const listing = this.listings.get(line.listing_id);
+    if (!listing || listing.amount < line.amount) return sendError(res, 404, 'LISTING_NOT_FOUND', 'no such listing');
+    if (mode === 'price-changed' || listing.price > line.max_price) return sendError(res, 409, 'LISTING_PRICE_CHANGED', 'price is higher now');
+    listing.amount -= line.amount;
+    const orderId = this.addOrder(listing.name, listing.price, line.amount, new Date());
+    if (mode === 'apply-then-drop') return void res.socket?.destroy();
+    if (mode === 'apply-then-500') return sendError(res, 502, 'INTERNAL_ERROR', 'gateway lost the answer');
+    sendJson(res, 200, {
+      order_id: orderId,
+      created_at: new Date().toISOString(),
+      items: [{ order_item_id: orderId * 10, app_id: 730, market_hash_name: listing.name, steam_asset_id: '1', price: listing.price, amount: line.amount }],
+    });
+  }
+
+  get purchasesApplied(): number {
+    return this.orders.filter((o) => o.order_id >= 500).length;
+  }
+}
+
+let market: TinyMarket;
+let db: Database.Database;
+let journal: PurchaseJournal;
+const makePurchaser = (timeoutMs = 2000, extra: Partial<ConstructorParameters<typeof Purchaser>[0]> = {}) =>
+  new Purchaser({
+    client: new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs }),
+    journal,
+    reconcileDelaysMs: [30, 30, 30],
+    settleMs: 50,
+    ...extra,
+  });
+
+beforeEach(async () => {
+  market = new TinyMarket();
+  await market.start();
+  db = new Database(':memory:');
+  journal = new PurchaseJournal(db);
+});
+afterEach(async () => {
+  await market.server.close();
+  db.close();
+});
+
+describe('journaled purchases', () => {
+  it('a clean purchase is bought, journaled intent-first with its trigger seq and watchlist id', async () => {
+    const purchaser = makePurchaser();
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, triggerSeq: 1900000000000000123n, watchlistId: 7, source: 'auto' });
+    expect(outcome).toMatchObject({ status: 'bought', reconciled: false, error: null });
+    expect(outcome.orderId).toBe(500);
+    expect(outcome.result?.order_id).toBe(500);
+    const entry = journal.get(outcome.intentId);
+    expect(entry).toMatchObject({
+      state: 'bought', orderId: 500, resolution: 'response', listingId: 101, amount: 1, maxPrice: 1300,
+      marketHashName: NAME, appId: 730, triggerSeq: 1900000000000000123n, watchlistId: 7, source: 'auto',
+    });
+    // The listing was described before buying (for matching), and the purchase sent once.
+    expect(market.server.requests.map((r) => r.name)).toEqual(['listing', 'purchase']);
+  });
+
+  it('a refusal with a spec code is not bought, with the code journaled; nothing is reconciled', async () => {
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1000, marketHashName: NAME });
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null, reconciled: false });
+    expect(outcome.error?.code).toBe('LISTING_PRICE_CHANGED');
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'not_bought', errorCode: 'LISTING_PRICE_CHANGED', resolution: 'response' });
+    expect(market.server.calls('orders')).toHaveLength(0);
+  });
+
+  it('server applies the purchase then drops the connection → exactly one purchase, reported bought', async () => {
+    market.mode = 'apply-then-drop';
+    const outcome = await makePurchaser().buy({ listingId: 101, amount: 2, maxPrice: 1300 });
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500, reconciled: true });
+    expect(outcome.error?.kind).toBe('network');
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    expect(market.purchasesApplied).toBe(1);
+    expect(market.listings.get(101)?.amount).toBe(1);
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500, resolution: 'reconciled' });
+  });
+
+  it('applied then answered 502 → bought from the order history; the write is not retried', async () => {
+    market.mode = 'apply-then-500';
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500, reconciled: true });
+    expect(market.server.calls('purchase')).toHaveLength(1);
+  });
+
+  it('a 500 that applied nothing → not bought after the order history settles', async () => {
+    market.mode = 'fail-500';
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null, reconciled: true });
+    expect(outcome.error?.kind).toBe('server');
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    expect(market.server.calls('orders').length).toBeGreaterThanOrEqual(1);
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'not_bought', resolution: 'reconciled', errorKind: 'server' });
+  });
+
+  it('a timeout with an unreadable order history → unknown, kept for later reconciliation', async () => {
+    market.mode = 'hang';
+    market.ordersMode = 'fail';
+    const outcome = await makePurchaser(200).buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome.status).toBe('unknown');
+    expect(outcome.error?.kind).toBe('timeout');
+    expect(outcome.note).toContain('check orders');
+    expect(journal.unresolved().map((e) => e.intentId)).toEqual([outcome.intentId]);
+  });
+
+  it('an older identical order (before the intent) is not mistaken for this purchase', async () => {
+    market.addOrder(NAME, 1250, 1, new Date(Date.now() - 10 * 60_000));
+    market.mode = 'fail-500';
+    const outcome = await makePurchaser(2000, { clockSkewToleranceMs: 1000 }).buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome.status).toBe('not_bought');
+  });
+
+  it('two orders that both match → unknown naming both, never a guess', async () => {
+    market.mode = 'drop';
+    const purchaser = makePurchaser();
+    const now = new Date();
+    const a = market.addOrder(NAME, 1250, 1, now);
+    const b = market.addOrder(NAME, 1200, 1, now);
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome.status).toBe('unknown');
+    expect(outcome.note).toContain(`${a}, ${b}`);
+  });
+
+  it('an order claimed by another journal entry is not claimed twice', async () => {
+    const purchaser = makePurchaser();
+    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(first.orderId).toBe(500);
+    market.mode = 'drop';
+    const second = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(second.status).toBe('not_bought');
+    expect(journal.claimedOrderIds()).toEqual(new Set([500]));
+  });
+
+  it('a refused connection was never sent: not bought at once', async () => {
+    const url = market.server.baseUrl;
+    await market.server.close();
+    const purchaser = new Purchaser({ client: new ApiClient({ baseUrl: url, apiKey: KEY }), journal, reconcileDelaysMs: [30] });
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome).toMatchObject({ status: 'not_bought', reconciled: false });
+    expect(outcome.error).toMatchObject({ kind: 'network', maybeDelivered: false });
+    await market.start(); // afterEach closes it
+  });
+
+  it('an intent left open by a crash is reconciled before the next purchase is sent', async () => {
+    // A previous run wrote the intent, the server applied it, and the process died before the outcome.
+    const crashedAt = Date.now() - 60_000;
+    journal.recordIntent({
+      intentId: 'crashed-1', createdAtMs: crashedAt, listingId: 102, amount: 1, maxPrice: 1000, appId: 730,
+      marketHashName: 'AWP | Asiimov (Field-Tested)', triggerSeq: null, watchlistId: null, source: 'app',
+    });
+    const crashedOrder = market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(crashedAt + 200));
+    const purchaser = makePurchaser();
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome.status).toBe('bought');
+    expect(journal.get('crashed-1')).toMatchObject({ state: 'bought', orderId: crashedOrder, resolution: 'reconciled' });
+    const names = market.server.requests.map((r) => r.name);
+    expect(names.indexOf('orders')).toBeLessThan(names.indexOf('purchase'));
+  });
+
+  it('concurrent buys each go once; an open outcome is reconciled after in-flight buys end and before new ones start', async () => {
+    market.listings.set(103, { price: 500, amount: 1, name: 'Sticker | Crown (Foil)' });
+    market.modeFor.set(101, 'apply-then-drop');
+    market.delayFor.set(102, 150);
+    const purchaser = makePurchaser(2000, { reconcileDelaysMs: [0, 30] });
+    const first = purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    const second = purchaser.buy({ listingId: 102, maxPrice: 1000, marketHashName: 'AWP | Asiimov (Field-Tested)' });
+    await new Promise((r) => setTimeout(r, 75)); // 101 has failed, 102 is still in flight
+    const third = purchaser.buy({ listingId: 103, maxPrice: 600, marketHashName: 'Sticker | Crown (Foil)' });
+    const outcomes = await Promise.all([first, second, third]);
+    expect(outcomes.map((o) => o.status)).toEqual(['bought', 'bought', 'bought']);
+    expect(outcomes[0]?.reconciled).toBe(true);
+    expect(new Set(outcomes.map((o) => o.orderId)).size).toBe(3);
+    expect(market.server.calls('purchase')).toHaveLength(3);
+    const log = market.log;
+    const firstOrders = log.indexOf('orders');
+    const lastOrders = log.lastIndexOf('orders');
+    expect(firstOrders).toBeGreaterThan(log.indexOf('answered 102'));
+    expect(log.indexOf('purchase 103')).toBeGreaterThan(lastOrders);
+    expect(log.slice(firstOrders, lastOrders).some((e) => e.startsWith('purchase'))).toBe(false);
+  });
+});
