@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command.ts';
+import { buyCommand } from './buy.ts';
 
 /** Every command of the CLI; each lives in its own module. */
-export const COMMANDS: CliCommand[] = [];
+export const COMMANDS: CliCommand[] = [buyCommand];

@@ -1,0 +1,150 @@
+/**
+ * `skindesk buy`: one journaled purchase from a script. Prints exactly one JSON line
+ * `{"status":"bought"|"not_bought"|"unknown","order_id":…,"error":…}` and exits 0 only when bought, so
+ * a script can branch on the exit code and read the line for details.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ApiClient } from '../../core/api/client.ts';
+import type { ApiError } from '../../core/api/errors.ts';
+import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
+import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
+import { defaultDatabaseFile } from '../../core/paths.ts';
+import { type FlagSpec, parseFlags } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+
+/** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
+export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_bought: 1, unknown: 3 };
+
+const positiveInt = (what: string) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, `${what} must be a positive integer`)
+    .transform(Number);
+
+const flags: FlagSpec = {
+  'base-url': { type: 'string' },
+  listing: { type: 'string' },
+  amount: { type: 'string' },
+  'max-price': { type: 'string' },
+  'private-token': { type: 'string' },
+  db: { type: 'string' },
+};
+
+const schema = z.strictObject({
+  'base-url': z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  listing: positiveInt('the listing id'),
+  amount: positiveInt('the amount').optional(),
+  'max-price': positiveInt('the maximum price (cents per copy)'),
+  'private-token': z.string().min(1).optional(),
+  db: z.string().min(1).optional(),
+});
+
+export interface BuyLine {
+  status: PurchaseStatus;
+  order_id: number | null;
+  error: { kind: string; code: string | null; message: string } | null;
+}
+
+function errorJson(error: ApiError | null, note: string | null, status: PurchaseStatus): BuyLine['error'] {
+  if (status === 'bought') return null;
+  if (!error) return { kind: 'unknown', code: null, message: note ?? 'outcome unknown — check orders' };
+  const message = status === 'unknown' && note ? `${note} (${error.message})` : error.message;
+  return { kind: error.kind, code: error.code, message };
+}
+
+/**
+ * The key: SKINDESK_API_KEY, else the OS keychain through core/secrets when that module is present
+ * (it is optional here so the command works on machines without a keychain).
+ */
+async function resolveApiKey(): Promise<string | null> {
+  const fromEnv = process.env.SKINDESK_API_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const secrets = new URL('../../core/secrets/index.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(secrets))) return null;
+  const mod = (await import(secrets.href)) as { resolveApiKey?: () => unknown };
+  if (typeof mod.resolveApiKey !== 'function') return null;
+  const found = await mod.resolveApiKey();
+  if (typeof found === 'string') return found || null;
+  if (found && typeof found === 'object') {
+    const key = (found as { key?: unknown; apiKey?: unknown }).key ?? (found as { apiKey?: unknown }).apiKey;
+    if (typeof key === 'string' && key) return key;
+  }
+  return null;
+}
+
+function print(line: BuyLine): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+export const buyCommand: CliCommand = {
+  name: 'buy',
+  summary: 'buy one listing through the purchase journal; prints one JSON line',
+  usage: [
+    'Usage: skindesk buy --base-url URL --listing ID [--amount N] --max-price CENTS [--private-token T] [--db FILE]',
+    '',
+    'Buys a listing (never more than once: the purchase is journaled, and after a timeout or a server',
+    'error the outcome is read back from the order history instead of retrying).',
+    '',
+    '  --base-url URL        the marketplace REST address, e.g. https://market.example',
+    '  --listing ID          listing id',
+    '  --amount N            copies to buy (default 1)',
+    '  --max-price CENTS     highest price per copy you accept, in cents',
+    '  --private-token T     share-link token of a private listing',
+    '  --db FILE             journal database (default: the app\'s database in its data folder)',
+    '',
+    'The API key comes from SKINDESK_API_KEY or the OS keychain.',
+    'Prints {"status":"bought"|"not_bought"|"unknown","order_id":…,"error":…}.',
+    'Exit code: 0 bought, 1 not bought, 3 unknown (check orders), 2 bad flags.',
+  ].join('\n'),
+
+  async run(argv) {
+    const opts = parseFlags(argv, flags, schema);
+    const apiKey = await resolveApiKey();
+    if (!apiKey) {
+      print({
+        status: 'not_bought',
+        order_id: null,
+        error: { kind: 'invalid_request', code: 'UNAUTHORIZED', message: 'no API key: set SKINDESK_API_KEY or store one in the keychain' },
+      });
+      return BUY_EXIT_CODES.not_bought;
+    }
+    let db: Database.Database | null = null;
+    let purchaser: Purchaser;
+    try {
+      const file = opts.db ?? defaultDatabaseFile();
+      mkdirSync(dirname(file), { recursive: true });
+      db = new Database(file);
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      const client = new ApiClient({ baseUrl: opts['base-url'], apiKey });
+      purchaser = new Purchaser({ client, journal: new PurchaseJournal(db) });
+    } catch (err) {
+      db?.close();
+      // Nothing was sent: the journal or the client could not even be set up.
+      print({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message: (err as Error).message } });
+      return BUY_EXIT_CODES.not_bought;
+    }
+    try {
+      const outcome = await purchaser.buy({
+        listingId: opts.listing,
+        amount: opts.amount ?? 1,
+        maxPrice: opts['max-price'],
+        privateToken: opts['private-token'],
+        source: 'cli',
+      });
+      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome.error, outcome.note, outcome.status) });
+      return BUY_EXIT_CODES[outcome.status];
+    } catch (err) {
+      // A local failure in the middle of a purchase (the journal's disk, say): it may have been sent.
+      const message = `${(err as Error).message} — check orders`;
+      print({ status: 'unknown', order_id: null, error: { kind: 'local', code: null, message } });
+      return BUY_EXIT_CODES.unknown;
+    } finally {
+      db.close();
+    }
+  },
+};
