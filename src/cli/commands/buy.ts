@@ -4,15 +4,15 @@
  * a script can branch on the exit code and read the line for details.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
 import type { ApiError } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
+import { resolveApiKey } from '../../core/secrets/index.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 
@@ -56,24 +56,12 @@ function errorJson(error: ApiError | null, note: string | null, status: Purchase
   return { kind: error.kind, code: error.code, message };
 }
 
-/**
- * The key: SKINDESK_API_KEY, else the OS keychain through core/secrets when that module is present
- * (it is optional here so the command works on machines without a keychain).
- */
-async function resolveApiKey(): Promise<string | null> {
-  const fromEnv = process.env.SKINDESK_API_KEY?.trim();
-  if (fromEnv) return fromEnv;
-  const secrets = new URL('../../core/secrets/index.ts', import.meta.url);
-  if (!existsSync(fileURLToPath(secrets))) return null;
-  const mod = (await import(secrets.href)) as { resolveApiKey?: () => unknown };
-  if (typeof mod.resolveApiKey !== 'function') return null;
-  const found = await mod.resolveApiKey();
-  if (typeof found === 'string') return found || null;
-  if (found && typeof found === 'object') {
-    const key = (found as { key?: unknown; apiKey?: unknown }).key ?? (found as { apiKey?: unknown }).apiKey;
-    if (typeof key === 'string' && key) return key;
-  }
-  return null;
+/** The key: SKINDESK_API_KEY, else the OS keychain entry the app stored (core/secrets' lookup order). */
+async function findApiKey(): Promise<{ key: string | null; why: string }> {
+  const found = await resolveApiKey();
+  if (found.value) return { key: found.value, why: '' };
+  const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
+  return { key: null, why };
 }
 
 function print(line: BuyLine): void {
@@ -103,12 +91,12 @@ export const buyCommand: CliCommand = {
 
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
-    const apiKey = await resolveApiKey();
+    const { key: apiKey, why } = await findApiKey();
     if (!apiKey) {
       print({
         status: 'not_bought',
         order_id: null,
-        error: { kind: 'invalid_request', code: 'UNAUTHORIZED', message: 'no API key: set SKINDESK_API_KEY or store one in the keychain' },
+        error: { kind: 'invalid_request', code: 'UNAUTHORIZED', message: `no API key: set SKINDESK_API_KEY or save one in the app${why}` },
       });
       return BUY_EXIT_CODES.not_bought;
     }

@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fullListingExample } from '../../unit/shared/fixtures.ts';
+import { metadataFor, sendError, sendJson, startFakeServer, type FakeServer } from '../../unit/api/fake-server.ts';
+
+const BIN = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
+const KEY = 'cli-secret-key-42';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+    const child = spawn(process.execPath, [BIN, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let server: FakeServer;
+let dir: string;
+let orders: { order_item_id: number; order_id: number; side: 'bought'; app_id: number; market_hash_name: string; price: number; amount: number; created_at: string }[];
+let purchaseMode: 'ok' | 'apply-then-drop' | 'price-changed';
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'skindesk-cli-buy-'));
+  orders = [];
+  purchaseMode = 'ok';
+  server = await startFakeServer();
+  server.on('listing', (_req, res) => sendJson(res, 200, { ...fullListingExample, id: 77 }));
+  server.on('orders', (req, res) => {
+    const limit = Number(req.url.searchParams.get('limit'));
+    sendJson(res, 200, { orders: [...orders].reverse(), metadata: metadataFor(1, orders.length ? 1 : 0, orders.length, limit) });
+  });
+  server.on('purchase', (req, res) => {
+    const line = (JSON.parse(req.body) as { items: { amount: number; max_price: number; private_token?: string }[] }).items[0];
+    if (!line) return sendError(res, 400, 'VALIDATION_ERROR', 'no items');
+    if (purchaseMode === 'price-changed' || line.max_price < fullListingExample.price) {
+      return sendError(res, 409, 'LISTING_PRICE_CHANGED', 'the price went up');
+    }
+    const orderId = 900 + orders.length;
+    const createdAt = new Date().toISOString();
+    orders.push({ order_item_id: orderId, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: fullListingExample.market_hash_name, price: fullListingExample.price, amount: line.amount, created_at: createdAt });
+    if (purchaseMode === 'apply-then-drop') return void res.socket?.destroy();
+    sendJson(res, 200, {
+      order_id: orderId,
+      created_at: createdAt,
+      items: [{ order_item_id: orderId, app_id: 730, market_hash_name: fullListingExample.market_hash_name, steam_asset_id: '1', price: fullListingExample.price, amount: line.amount }],
+    });
+  });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const buyArgs = (extra: string[] = []) => ['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', join(dir, 'journal.db'), ...extra];
+
+function parseLine(run: Run): { status: string; order_id: number | null; error: { kind: string; code: string | null; message: string } | null } {
+  const lines = run.stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] as string);
+}
+
+describe('skindesk buy', () => {
+  it('bought: one JSON line, exit 0, the journal in --db records it', async () => {
+    const run = await runCli(buyArgs(['--amount', '2', '--private-token', 'share-abc']), { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(0);
+    expect(parseLine(run)).toEqual({ status: 'bought', order_id: 900, error: null });
+    const body = JSON.parse(server.calls('purchase')[0]?.body ?? '{}');
+    expect(body).toEqual({ items: [{ listing_id: 77, amount: 2, max_price: 1300, private_token: 'share-abc' }] });
+    const db = new Database(join(dir, 'journal.db'), { readonly: true });
+    const rows = db.prepare('SELECT state, order_id, source, amount FROM purchase_journal').all();
+    db.close();
+    expect(rows).toEqual([{ state: 'bought', order_id: 900, source: 'cli', amount: 2 }]);
+  });
+
+  it('not bought: the spec code in the line, exit 1', async () => {
+    purchaseMode = 'price-changed';
+    const run = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    const line = parseLine(run);
+    expect(line).toMatchObject({ status: 'not_bought', order_id: null, error: { kind: 'api', code: 'LISTING_PRICE_CHANGED' } });
+  });
+
+  it('connection dropped after the purchase applied: reconciled to bought, sent once', async () => {
+    purchaseMode = 'apply-then-drop';
+    const run = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(parseLine(run)).toEqual({ status: 'bought', order_id: 900, error: null });
+    expect(run.code).toBe(0);
+    expect(server.calls('purchase')).toHaveLength(1);
+  });
+
+  it('the key never reaches stdout or stderr, and is sent only as the bearer header', async () => {
+    purchaseMode = 'price-changed';
+    const run = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(`${run.stdout}${run.stderr}`).not.toContain(KEY);
+    expect(server.calls('purchase')[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('bad flags: usage on stderr, exit 2, nothing sent', async () => {
+    const run = await runCli(['buy', '--base-url', server.baseUrl, '--listing', 'abc', '--max-price', '10'], { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--listing');
+    expect(server.requests).toHaveLength(0);
+  });
+});
