@@ -1,0 +1,6 @@
+/** Trades: one tracker fed by the webhook receiver and the `GET /trades` poller. */
+export * from './instant.ts';
+export * from './tracker.ts';
+export * from './delivery-log.ts';
+export * from './webhook-receiver.ts';
+export * from './poller.ts';

@@ -1,0 +1,260 @@
+/**
+ * Polls `GET /trades` into the tracker: the only source when no webhook receiver runs, and the safety
+ * net when one does (the service drops a webhook URL after 20 failed deliveries, and a delivery retried
+ * 6 times is gone for good).
+ *
+ * Cadence: every `activeIntervalMs` while the tracker holds trades in flight (or shortly after a write
+ * that creates trades), every `idleIntervalMs` otherwise. The REST client's governor keeps the route
+ * within its 1 request per second, however many pages a poll walks.
+ *
+ * Paging: trades come newest created first, and a trade's status changes long after its creation, so
+ * page 1 alone is not enough. A poll walks on while the oldest row of the page is a trade it never saw
+ * (more new ones may follow) or while some trade held as in flight is older than the page's oldest row
+ * (its current state is further down). Rows shift down as trades are created during the walk, so a row
+ * may be seen twice (harmless: ties are ignored) but never skipped. Every `fullSweepEveryMs`, and on the
+ * first poll, it walks every page, in case a trade held as final changed after all.
+ */
+import { EventEmitter } from 'node:events';
+import type { QueryOf, ResponseOf, Trade } from '../../shared/api/index.ts';
+import { type Clock, systemClock } from '../api/clock.ts';
+import type { Priority } from '../api/governor.ts';
+import { instantKey } from './instant.ts';
+import type { TradeTracker } from './tracker.ts';
+
+/** What the poller needs of the REST client (`ApiClient` satisfies it); tests pass a fake. */
+export interface TradesSource {
+  call(
+    name: 'trades',
+    input: { query: QueryOf<'trades'> },
+    opts: { priority: Priority; signal?: AbortSignal },
+  ): Promise<ResponseOf<'trades'>>;
+}
+
+export interface TradePollerOptions {
+  source: TradesSource;
+  tracker: TradeTracker;
+  clock?: Clock;
+  /** While trades are in flight (default 5 s). */
+  activeIntervalMs?: number;
+  /** While nothing is in flight (default 2 minutes). */
+  idleIntervalMs?: number;
+  /** After `nudge()`, keep the active cadence this long even before the new trades show up (default 1 minute). */
+  nudgeGraceMs?: number;
+  /** How often a poll walks every page (default 15 minutes). */
+  fullSweepEveryMs?: number;
+  /** Rows per page: the route allows only 500 or 1000 (default 500). */
+  pageLimit?: '500' | '1000';
+  /** Bound on pages per poll, against a server that never ends (default 200, i.e. 100k trades at 500). */
+  maxPages?: number;
+}
+
+export interface PollReport {
+  full: boolean;
+  pages: number;
+  rows: number;
+  applied: number;
+  older: number;
+  tie: number;
+  inFlightAfter: number;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export interface PollerStats {
+  polls: number;
+  fullSweeps: number;
+  pagesFetched: number;
+  failures: number;
+  consecutiveFailures: number;
+  lastPollAt: number | null;
+  lastError: string | null;
+  nextPollAt: number | null;
+}
+
+export interface TradePollerEvents {
+  poll: [PollReport];
+  poll_error: [Error];
+}
+
+interface QueuedPoll {
+  full: boolean;
+  promise: Promise<PollReport>;
+}
+
+export class TradePoller extends EventEmitter<TradePollerEvents> {
+  readonly #source: TradesSource;
+  readonly #tracker: TradeTracker;
+  readonly #clock: Clock;
+  readonly #activeMs: number;
+  readonly #idleMs: number;
+  readonly #graceMs: number;
+  readonly #fullSweepMs: number;
+  readonly #pageLimit: '500' | '1000';
+  readonly #maxPages: number;
+  #running = false;
+  #abort: AbortController | null = null;
+  #cancelTimer: (() => void) | null = null;
+  #chain: Promise<unknown> = Promise.resolve();
+  #queued: QueuedPoll | null = null;
+  #lastFullSweepAt: number | null = null;
+  #activeUntil = 0;
+  readonly #stats: PollerStats = {
+    polls: 0,
+    fullSweeps: 0,
+    pagesFetched: 0,
+    failures: 0,
+    consecutiveFailures: 0,
+    lastPollAt: null,
+    lastError: null,
+    nextPollAt: null,
+  };
+
+  constructor(options: TradePollerOptions) {
+    super();
+    this.#source = options.source;
+    this.#tracker = options.tracker;
+    this.#clock = options.clock ?? systemClock;
+    this.#activeMs = options.activeIntervalMs ?? 5_000;
+    this.#idleMs = options.idleIntervalMs ?? 120_000;
+    this.#graceMs = options.nudgeGraceMs ?? 60_000;
+    this.#fullSweepMs = options.fullSweepEveryMs ?? 15 * 60_000;
+    this.#pageLimit = options.pageLimit ?? '500';
+    this.#maxPages = options.maxPages ?? 200;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Starts polling: the first poll (a full sweep) right away, then on the cadence. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#schedule(0);
+  }
+
+  /** Stops the timer and aborts a poll in progress; resolves when nothing runs any more. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#cancelTimer?.();
+    this.#cancelTimer = null;
+    this.#stats.nextPollAt = null;
+    this.#abort?.abort(new DOMException('the trade poller stopped', 'AbortError'));
+    await this.#chain;
+  }
+
+  /**
+   * A write just created trades (sell, deposit, withdraw): poll now and keep the fast cadence for a
+   * while, even before the tracker sees the new trades in flight.
+   */
+  nudge(): void {
+    this.#activeUntil = this.#clock.now() + this.#graceMs;
+    if (this.#running) this.#schedule(0);
+  }
+
+  /**
+   * Polls once now. Calls made while a poll runs are queued and coalesced into one follow-up poll
+   * (a full sweep if any of them asked for one). Rejects with the failure, which is also emitted.
+   */
+  pollNow(options: { full?: boolean } = {}): Promise<PollReport> {
+    if (this.#queued) {
+      this.#queued.full ||= options.full === true;
+      return this.#queued.promise;
+    }
+    const queued: QueuedPoll = { full: options.full === true, promise: Promise.resolve() as never };
+    queued.promise = this.#chain.then(() => {
+      this.#queued = null;
+      return this.#poll(queued.full);
+    });
+    this.#queued = queued;
+    this.#chain = queued.promise.catch(() => undefined);
+    return queued.promise;
+  }
+
+  stats(): PollerStats {
+    return { ...this.#stats };
+  }
+
+  /** The interval the next poll waits, given what the tracker holds now. */
+  currentIntervalMs(): number {
+    const active = this.#tracker.inFlightCount() > 0 || this.#clock.now() < this.#activeUntil;
+    return active ? this.#activeMs : this.#idleMs;
+  }
+
+  #schedule(delayMs: number): void {
+    this.#cancelTimer?.();
+    this.#stats.nextPollAt = this.#clock.now() + delayMs;
+    this.#cancelTimer = this.#clock.setTimer(delayMs, () => {
+      this.#cancelTimer = null;
+      this.#stats.nextPollAt = null;
+      const dueForSweep =
+        this.#lastFullSweepAt === null || this.#clock.now() - this.#lastFullSweepAt >= this.#fullSweepMs;
+      // A failure was already counted and emitted as `poll_error` inside #poll; the timer re-arms there.
+      this.pollNow({ full: dueForSweep }).catch(() => undefined);
+    });
+  }
+
+  async #poll(full: boolean): Promise<PollReport> {
+    const startedAt = this.#clock.now();
+    const abort = new AbortController();
+    this.#abort = abort;
+    const report: PollReport = { full, pages: 0, rows: 0, applied: 0, older: 0, tie: 0, inFlightAfter: 0, startedAt, finishedAt: startedAt };
+    try {
+      for (let page = 1; page <= this.#maxPages; page++) {
+        const response = await this.#source.call(
+          'trades',
+          { query: { page: String(page), limit: this.#pageLimit } },
+          { priority: 'background', signal: abort.signal },
+        );
+        report.pages++;
+        this.#stats.pagesFetched++;
+        const rows = response.trades;
+        const oldest = rows.at(-1);
+        const oldestWasUnknown = oldest !== undefined && this.#tracker.get(oldest.id) === null;
+        const counts = this.#tracker.applyMany(rows, 'poll');
+        report.rows += rows.length;
+        report.applied += counts.applied;
+        report.older += counts.older;
+        report.tie += counts.tie;
+        if (oldest === undefined || page >= response.metadata.total_pages) break;
+        if (!full && !oldestWasUnknown && !this.#inFlightOlderThan(oldest)) break;
+      }
+      if (full) {
+        this.#lastFullSweepAt = startedAt;
+        this.#stats.fullSweeps++;
+      }
+      this.#stats.polls++;
+      this.#stats.consecutiveFailures = 0;
+      this.#stats.lastPollAt = startedAt;
+      report.inFlightAfter = this.#tracker.inFlightCount();
+      report.finishedAt = this.#clock.now();
+      this.emit('poll', report);
+      return report;
+    } catch (err) {
+      if (abort.signal.aborted) throw err; // stopped on purpose: not a failure
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.#stats.failures++;
+      this.#stats.consecutiveFailures++;
+      this.#stats.lastError = error.message;
+      this.emit('poll_error', error);
+      throw error;
+    } finally {
+      if (this.#abort === abort) this.#abort = null;
+      if (this.#running && !abort.signal.aborted && !this.#queued) this.#schedule(this.#nextDelayMs());
+    }
+  }
+
+  /** The cadence, doubled per consecutive failure up to the idle interval (a failing server is not hammered). */
+  #nextDelayMs(): number {
+    const base = this.currentIntervalMs();
+    const failures = this.#stats.consecutiveFailures;
+    if (failures === 0) return base;
+    return Math.min(base * 2 ** (failures - 1), Math.max(base, this.#idleMs));
+  }
+
+  /** Whether some trade held as in flight was created before `row` (so its state is on a later page). */
+  #inFlightOlderThan(row: Trade): boolean {
+    const boundary = instantKey(row.created_at);
+    return this.#tracker.inFlight().some((t) => t.id !== row.id && instantKey(t.created_at) < boundary);
+  }
+}

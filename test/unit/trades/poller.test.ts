@@ -1,0 +1,176 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/core/api/client.ts';
+import { ManualClock } from '../../../src/core/api/clock.ts';
+import { type PollReport, TradePoller, type TradesSource } from '../../../src/core/trades/poller.ts';
+import { TradeTracker } from '../../../src/core/trades/tracker.ts';
+import type { Trade, TradeStatus } from '../../../src/shared/api/index.ts';
+import { FakeTradesSource } from './fake-trades-source.ts';
+import { T0, isoAt, makeTrade } from './fixtures.ts';
+
+function setup(options: { pageLimit?: '500' | '1000' } = {}) {
+  const clock = new ManualClock(T0);
+  const tracker = new TradeTracker({ db: new Database(':memory:'), clock });
+  const source = new FakeTradesSource(() => clock.now());
+  const poller = new TradePoller({
+    source,
+    tracker,
+    clock,
+    activeIntervalMs: 5_000,
+    idleIntervalMs: 120_000,
+    nudgeGraceMs: 60_000,
+    fullSweepEveryMs: 15 * 60_000,
+    ...options,
+  });
+  const reports: PollReport[] = [];
+  poller.on('poll', (r) => reports.push(r));
+  return { clock, tracker, source, poller, reports };
+}
+
+/** A trade created at `createdMs`, last updated at `updatedMs`. */
+function trade(id: number, status: TradeStatus, createdMs: number, updatedMs = createdMs): Trade {
+  return makeTrade(id, status, updatedMs, { created_at: isoAt(createdMs) });
+}
+
+describe('TradePoller', () => {
+  it('type-checks against the real REST client', () => {
+    const client: TradesSource = new ApiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
+    expect(typeof client.call).toBe('function');
+  });
+
+  it('polls often while trades are in flight and rarely otherwise', async () => {
+    const { clock, source, poller } = setup();
+    source.put(trade(1, 'Active', T0 - 1000));
+    poller.start();
+    await clock.advance(0);
+    expect(source.calls.map((c) => c.at - T0)).toEqual([0]);
+
+    await clock.advance(15_000);
+    expect(source.calls.map((c) => c.at - T0)).toEqual([0, 5_000, 10_000, 15_000]);
+
+    source.put(trade(1, 'Accepted', T0 - 1000, T0 + 16_000));
+    await clock.advance(5_000); // sees Accepted: nothing in flight any more
+    const afterFinal = source.calls.length;
+    await clock.advance(119_000);
+    expect(source.calls.length).toBe(afterFinal);
+    await clock.advance(1_000);
+    expect(source.calls.length).toBe(afterFinal + 1);
+    await poller.stop();
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('switches to the fast cadence right after a nudge, before the new trade is seen', async () => {
+    const { clock, source, poller } = setup();
+    poller.start();
+    await clock.advance(0);
+    expect(source.calls).toHaveLength(1);
+    await clock.advance(10_000);
+    expect(source.calls).toHaveLength(1); // idle
+
+    poller.nudge();
+    await clock.advance(0);
+    expect(source.calls).toHaveLength(2);
+    await clock.advance(60_000);
+    expect(source.calls).toHaveLength(2 + 12); // every 5 s for the grace minute
+    await clock.advance(120_000);
+    expect(source.calls).toHaveLength(15); // back to idle
+    await poller.stop();
+  });
+
+  it('walks every page on the first poll, then only as far as needed', async () => {
+    const { source, poller, tracker, reports } = setup();
+    // 1200 trades: 3 pages of 500. The oldest one is still in flight.
+    for (let i = 1; i <= 1200; i++) source.put(trade(i, i === 1 ? 'InEscrow' : 'Accepted', T0 - 10_000_000 + i * 1000));
+    await poller.pollNow({ full: true });
+    expect(reports.at(-1)).toMatchObject({ full: true, pages: 3, rows: 1200, applied: 1200 });
+    expect(tracker.count()).toBe(1200);
+
+    // Incremental: the in-flight trade 1 sits on page 3, so the poll must reach it.
+    source.put(trade(1, 'Accepted', T0 - 10_000_000 + 1000, T0 + 1));
+    const second = await poller.pollNow();
+    expect(second).toMatchObject({ full: false, pages: 3, applied: 1 });
+    expect(tracker.get(1)?.status).toBe('Accepted');
+
+    // Nothing in flight and nothing new: page 1 is enough.
+    expect(await poller.pollNow()).toMatchObject({ pages: 1, applied: 0 });
+
+    // 600 new trades: page 1's oldest row is unknown, so page 2 too; page 2 ends on known trades.
+    for (let i = 1201; i <= 1800; i++) source.put(trade(i, 'Active', T0 + i));
+    expect(await poller.pollNow()).toMatchObject({ pages: 2, applied: 600 });
+    expect(tracker.count()).toBe(1800);
+  });
+
+  it('does a full sweep again after fullSweepEveryMs, catching a change to a trade held as final', async () => {
+    const { clock, source, poller, tracker, reports } = setup();
+    for (let i = 1; i <= 700; i++) source.put(trade(i, 'Accepted', T0 - 10_000_000 + i * 1000));
+    poller.start();
+    await clock.advance(0);
+    expect(reports.at(-1)).toMatchObject({ full: true, pages: 2 });
+    source.put(trade(1, 'Reversed', T0 - 10_000_000 + 1000, T0 + 60_000));
+    await clock.advance(14 * 60_000);
+    expect(tracker.get(1)?.status).toBe('Accepted'); // incremental polls stop at page 1
+    expect(reports.filter((r) => r.full)).toHaveLength(1);
+    await clock.advance(2 * 60_000); // the first idle poll after 15 minutes (at 16) sweeps
+    expect(reports.at(-1)).toMatchObject({ full: true, pages: 2 });
+    expect(tracker.get(1)?.status).toBe('Reversed');
+    await poller.stop();
+  });
+
+  it('reports failures, backs off while they last, and recovers', async () => {
+    const { clock, source, poller } = setup();
+    source.put(trade(1, 'Active', T0));
+    const errors: string[] = [];
+    poller.on('poll_error', (e) => errors.push(e.message));
+    poller.start();
+    await clock.advance(0);
+    source.failNext = 3;
+    await clock.advance(5_000); // fails (1)
+    await clock.advance(5_000); // fails (2), next in 10 s
+    await clock.advance(10_000); // fails (3), next in 20 s
+    await clock.advance(20_000); // succeeds
+    expect(source.calls.map((c) => c.at - T0)).toEqual([0, 5_000, 10_000, 20_000, 40_000]);
+    expect(errors).toEqual(Array(3).fill('GET /public/v1/trades: HTTP 503'));
+    expect(poller.stats()).toMatchObject({ failures: 3, consecutiveFailures: 0, lastError: 'GET /public/v1/trades: HTTP 503' });
+    await clock.advance(5_000);
+    expect(source.calls).toHaveLength(6);
+    await poller.stop();
+  });
+
+  it('coalesces polls asked for before or while one runs', async () => {
+    const { source, poller } = setup();
+    source.put(trade(1, 'Active', T0));
+    const a = poller.pollNow();
+    const b = poller.pollNow({ full: true });
+    expect(a).toBe(b);
+    expect((await a).full).toBe(true);
+    expect(source.calls).toHaveLength(1);
+
+    let open: () => void = () => undefined;
+    source.gate = new Promise<void>((resolve) => (open = resolve));
+    const running = poller.pollNow();
+    await new Promise((r) => setImmediate(r));
+    expect(source.calls).toHaveLength(2); // the poll is waiting on the server
+    const next1 = poller.pollNow();
+    const next2 = poller.pollNow();
+    expect(next1).toBe(next2);
+    expect(next1).not.toBe(running);
+    source.gate = null;
+    open();
+    await Promise.all([running, next1]);
+    expect(source.calls).toHaveLength(3);
+  });
+
+  it('stop() aborts a poll in progress without counting it as a failure', async () => {
+    const { clock, source, poller } = setup();
+    const errors: Error[] = [];
+    poller.on('poll_error', (e) => errors.push(e));
+    source.gate = new Promise<void>(() => undefined); // the server never answers
+    poller.start();
+    await clock.advance(0);
+    expect(source.calls).toHaveLength(1);
+    await poller.stop();
+    expect(errors).toEqual([]);
+    expect(poller.stats()).toMatchObject({ failures: 0, nextPollAt: null });
+    expect(clock.pendingTimers).toBe(0);
+  });
+});
