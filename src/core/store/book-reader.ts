@@ -1,0 +1,72 @@
+/**
+ * Reads of the local book shared by the CLI and the app: the lean book in id order, one listing with
+ * its details, and the mirror's status. Works on a read-only connection while a writer is syncing.
+ */
+import type { FullListing, LeanListing, ListingDetail } from '../../shared/api/index.ts';
+import type { Db } from './database.ts';
+import { readSyncState } from './sync-state.ts';
+
+export interface MirrorStatus {
+  /** Highest seq applied, as a decimal string (int64 does not fit a JSON number); null before any sync. */
+  last_seq: string | null;
+  listings: number;
+  detailed: number;
+  tombstones: number;
+  /** ISO time of the last snapshot merged completely. */
+  last_snapshot_at: string | null;
+  resyncs: number;
+  divergence_repaired: number;
+}
+
+export function readStatus(db: Db): MirrorStatus {
+  const state = readSyncState(db);
+  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+  return {
+    last_seq: state.lastSeq === null ? null : state.lastSeq.toString(),
+    listings: count('SELECT count(*) FROM listings WHERE alive = 1'),
+    detailed: count('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL'),
+    tombstones: count('SELECT count(*) FROM listings WHERE alive = 0'),
+    last_snapshot_at: state.lastSnapshotAt === null ? null : new Date(state.lastSnapshotAt).toISOString(),
+    resyncs: state.resyncs,
+    divergence_repaired: state.divergenceRepaired,
+  };
+}
+
+const LEAN_SELECT = `SELECT l.id, l.app_id, n.name AS market_hash_name, l.price, l.amount, l.commodity, l.created_at
+  FROM listings l JOIN item_names n ON n.name_id = l.name_id`;
+
+type LeanRow = Omit<LeanListing, 'commodity'> & { commodity: number };
+const toLean = (r: LeanRow): LeanListing => ({ ...r, commodity: r.commodity === 1 }) as LeanListing;
+
+/** The live book in id order, lean fields only (spec §2.2), streamed row by row. */
+export function* iterateBook(db: Db, options: { appId?: number } = {}): Generator<LeanListing> {
+  const stmt =
+    options.appId === undefined
+      ? db.prepare(`${LEAN_SELECT} WHERE l.alive = 1 ORDER BY l.id`)
+      : db.prepare(`${LEAN_SELECT} WHERE l.alive = 1 AND l.app_id = ? ORDER BY l.id`);
+  const rows = (options.appId === undefined ? stmt.iterate() : stmt.iterate(options.appId)) as IterableIterator<LeanRow>;
+  for (const row of rows) yield toLean(row);
+}
+
+export interface StoredListing extends LeanListing {
+  /** The detail fields when known (backfill, the creation event or an on-demand fetch), else null. */
+  detail: Partial<ListingDetail> | null;
+}
+
+/** One live listing with its details, or null when the book does not hold it. */
+export function readListing(db: Db, id: number): StoredListing | null {
+  const row = db
+    .prepare(`${LEAN_SELECT.replace('FROM', ', d.detail AS detail_json FROM')} LEFT JOIN listing_details d ON d.id = l.id
+      WHERE l.id = ? AND l.alive = 1`)
+    .get(id) as (LeanRow & { detail_json: string | null }) | undefined;
+  if (!row) return null;
+  const { detail_json, ...lean } = row;
+  return { ...toLean(lean), detail: detail_json === null ? null : (JSON.parse(detail_json) as Partial<ListingDetail>) };
+}
+
+/** A stored listing as the full listing shape of §2.3 when its details are known. */
+export function asFullListing(listing: StoredListing): FullListing | null {
+  if (listing.detail === null) return null;
+  const { detail, ...lean } = listing;
+  return { ...lean, ...detail } as FullListing;
+}

@@ -1,0 +1,369 @@
+/**
+ * The writer side of the local book. Every change to a listing goes through one guard: a write applies
+ * only when its seq is above the `last_seq` the row already carries (tombstones included), so duplicated,
+ * reordered and late events, and snapshots older than what a row already saw, can never move it back.
+ *
+ * Rows of a merged snapshot are written only when they differ, which leaves their `last_seq` below the
+ * snapshot's seq; that is sound because every event at or below the last merged snapshot's seq
+ * (`coveredSeq`) is dropped before it reaches SQL — the snapshot already contains it. The effective seq of
+ * a row is therefore max(last_seq, coveredSeq), and the guard compares against exactly that.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { LeanListing, ListingDetail, ListingEvent } from '../../shared/api/index.ts';
+import { DETAIL_COLUMNS } from './columns.ts';
+import type { Db } from './database.ts';
+import { detailColumnValues, pickDetail, stickerRows } from './details.ts';
+import { NameTable } from './names.ts';
+import { OrphanUpdates } from './orphans.ts';
+import { readSyncState, type SyncState } from './sync-state.ts';
+
+export const REMOVED_REASON = { removed: 1, soldOut: 2, missingFromSnapshot: 3, outsideScope: 4 } as const;
+
+/** What one batch of events did. */
+export interface ApplyOutcome {
+  /** Events that changed the book. */
+  applied: number;
+  /** Rejected by the guard: the listing already carries this seq or a later one. */
+  stale: number;
+  /** At or below the last merged snapshot, which already contains them. */
+  covered: number;
+  /** Updates for listings not held; kept a short while in case their creation arrives late. */
+  unknown: number;
+  /** Sales recorded in the sold history. */
+  sold: number;
+  /** Listings whose row changed (including removals), in order of first change. */
+  changedIds: number[];
+  /** Highest seq in the batch, or null for an empty batch. */
+  maxSeq: bigint | null;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+const LEAN_INSERT_COLUMNS = [
+  'id',
+  'app_id',
+  'name_id',
+  'price',
+  'amount',
+  'commodity',
+  'created_at',
+  'created_ms',
+  'last_seq',
+  'alive',
+  'first_seen_at',
+  'updated_at',
+];
+const LEAN_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id, price = excluded.price,
+  amount = excluded.amount, commodity = excluded.commodity, created_at = excluded.created_at,
+  created_ms = excluded.created_ms, last_seq = excluded.last_seq, alive = 1, removed_reason = NULL,
+  removed_at = NULL, updated_at = excluded.updated_at`;
+/** The guard, for upserts: the incoming state must be newer than what the row carries. */
+const UPSERT_GUARD = 'excluded.last_seq > listings.last_seq';
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export class BookStore {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly itemNames: NameTable;
+  readonly stickerNames: NameTable;
+  readonly orphans = new OrphanUpdates();
+  /** Events at or below this seq are contained in a merged (or merging) snapshot. */
+  #coveredSeq: bigint | null;
+  #persistedCoveredSeq: bigint | null;
+
+  readonly #upsertCreated: Statement;
+  readonly #upsertSnapshotRow: Statement;
+  readonly #setPrice: Statement;
+  readonly #setAmount: Statement;
+  readonly #tombstone: Statement;
+  readonly #exists: Statement;
+  readonly #markDetailed: Statement;
+  readonly #putAttrs: Statement;
+  readonly #putDetailJson: Statement;
+  readonly #deleteStickers: Statement;
+  readonly #insertSticker: Statement;
+  readonly #recordSale: Statement;
+  readonly #raiseLastSeq: Statement;
+
+  constructor(db: Db, clock: Clock = { now: () => Date.now() }) {
+    this.db = db;
+    this.clock = clock;
+    this.itemNames = new NameTable(db, 'item_names');
+    this.stickerNames = new NameTable(db, 'sticker_names');
+    const state = readSyncState(db);
+    this.#coveredSeq = state.lastSnapshotSeq;
+    this.#persistedCoveredSeq = state.lastSnapshotSeq;
+
+    const detailCols = DETAIL_COLUMNS.map((c) => c.field);
+    this.#upsertCreated = db.prepare(
+      `INSERT INTO listings (${[...LEAN_INSERT_COLUMNS, 'detailed_at'].join(', ')})
+       VALUES (${placeholders(LEAN_INSERT_COLUMNS.length + 1)})
+       ON CONFLICT(id) DO UPDATE SET ${LEAN_UPDATE}, detailed_at = coalesce(listings.detailed_at, excluded.detailed_at)
+       WHERE ${UPSERT_GUARD}`,
+    );
+    this.#upsertSnapshotRow = db.prepare(
+      `INSERT INTO listings (${LEAN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(LEAN_INSERT_COLUMNS.length)})
+       ON CONFLICT(id) DO UPDATE SET ${LEAN_UPDATE}
+       WHERE ${UPSERT_GUARD} AND (listings.alive = 0 OR listings.price IS NOT excluded.price
+         OR listings.amount IS NOT excluded.amount OR listings.name_id IS NOT excluded.name_id
+         OR listings.app_id <> excluded.app_id OR listings.commodity IS NOT excluded.commodity
+         OR listings.created_at IS NOT excluded.created_at)`,
+    );
+    this.#setPrice = db.prepare(
+      'UPDATE listings SET price = ?, last_seq = ?, updated_at = ? WHERE id = ? AND alive = 1 AND last_seq < ?',
+    );
+    this.#setAmount = db.prepare(
+      'UPDATE listings SET amount = ?, last_seq = ?, updated_at = ? WHERE id = ? AND alive = 1 AND last_seq < ?',
+    );
+    // A removal of a listing never held still leaves a tombstone: its creation may yet arrive, late.
+    this.#tombstone = db.prepare(
+      `INSERT INTO listings (id, app_id, last_seq, alive, removed_reason, amount, first_seen_at, updated_at, removed_at)
+       VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET alive = 0, removed_reason = excluded.removed_reason,
+         amount = coalesce(excluded.amount, listings.amount), last_seq = excluded.last_seq,
+         updated_at = excluded.updated_at,
+         removed_at = CASE WHEN listings.alive = 1 THEN excluded.removed_at ELSE listings.removed_at END
+       WHERE ${UPSERT_GUARD}`,
+    );
+    this.#exists = db.prepare('SELECT 1 FROM listings WHERE id = ?').pluck();
+    this.#markDetailed = db.prepare('UPDATE listings SET detailed_at = ? WHERE id = ? AND detailed_at IS NULL');
+    this.#putAttrs = db.prepare(
+      `INSERT OR REPLACE INTO listing_attrs (id, ${detailCols.join(', ')}) VALUES (${placeholders(detailCols.length + 1)})`,
+    );
+    this.#putDetailJson = db.prepare('INSERT OR REPLACE INTO listing_details (id, detail) VALUES (?, ?)');
+    this.#deleteStickers = db.prepare('DELETE FROM listing_stickers WHERE listing_id = ?');
+    this.#insertSticker = db.prepare(
+      'INSERT OR REPLACE INTO listing_stickers (listing_id, kind, position, slot, name_id, wear, pattern) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.#recordSale = db.prepare(
+      `INSERT OR IGNORE INTO sold_history (listing_id, seq, app_id, market_hash_name, price, amount, listed_at,
+         sold_at, sold_ms, paint_wear, paint_seed, paint_index, stickers)
+       SELECT @id, @seq, @app_id, @name, @price, @amount, @listed_at, @sold_at, @sold_ms, a.cs_paint_wear,
+         a.cs_paint_seed, a.cs_paint_index, json_extract(d.detail, '$.cs_stickers')
+       FROM (SELECT 1) LEFT JOIN listing_attrs a ON a.id = @id LEFT JOIN listing_details d ON d.id = @id`,
+    );
+    this.#raiseLastSeq = db.prepare(
+      'UPDATE sync_state SET last_seq = max(coalesce(last_seq, @seq), @seq) WHERE id = 1',
+    );
+  }
+
+  get coveredSeq(): bigint | null {
+    return this.#coveredSeq;
+  }
+
+  state(): SyncState {
+    return readSyncState(this.db);
+  }
+
+  /**
+   * Runs `fn` in one write transaction. On failure the name caches are re-read (ids handed out inside
+   * the rolled-back transaction no longer exist) and the error is rethrown.
+   */
+  write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (err) {
+      this.itemNames.reload();
+      this.stickerNames.reload();
+      throw err;
+    }
+  }
+
+  /** Applies a batch of feed events in one transaction; the watermark commits with the rows. */
+  applyEvents(events: readonly ListingEvent[]): ApplyOutcome {
+    const outcome: ApplyOutcome = {
+      applied: 0,
+      stale: 0,
+      covered: 0,
+      unknown: 0,
+      sold: 0,
+      changedIds: [],
+      maxSeq: null,
+    };
+    if (events.length === 0) return outcome;
+    const now = this.clock.now();
+    this.orphans.expire(now);
+    this.write(() => {
+      const changed = new Set<number>();
+      for (const event of events) {
+        if (outcome.maxSeq === null || event.seq > outcome.maxSeq) outcome.maxSeq = event.seq;
+        this.#applyOne(event, now, outcome, changed);
+      }
+      if (outcome.maxSeq !== null) this.#raiseLastSeq.run({ seq: outcome.maxSeq });
+      outcome.changedIds = [...changed];
+    });
+    return outcome;
+  }
+
+  #applyOne(event: ListingEvent, now: number, outcome: ApplyOutcome, changed: Set<number>): void {
+    if (event.event === 'listing.sold') {
+      const d = event.data;
+      const info = this.#recordSale.run({
+        id: d.listing_id,
+        seq: event.seq,
+        app_id: d.app_id,
+        name: d.market_hash_name,
+        price: d.price,
+        amount: d.amount,
+        listed_at: d.listed_at,
+        sold_at: d.sold_at,
+        sold_ms: Date.parse(d.sold_at),
+      });
+      outcome.sold += info.changes;
+      return;
+    }
+    const id = event.data.listing_id;
+    if (this.#coveredSeq !== null && event.seq <= this.#coveredSeq) {
+      outcome.covered++;
+      // Details never change, so a covered creation still saves a detail fetch later.
+      if (event.event === 'listing.created') this.fillDetails(id, event.data, now);
+      return;
+    }
+    let changes: number;
+    switch (event.event) {
+      case 'listing.created': {
+        const d = event.data;
+        changes = this.#upsertCreated.run(
+          id,
+          d.app_id,
+          this.itemNames.idOf(d.market_hash_name),
+          d.price,
+          d.amount,
+          d.commodity ? 1 : 0,
+          d.created_at,
+          Date.parse(d.created_at),
+          event.seq,
+          1,
+          now,
+          now,
+          now,
+        ).changes;
+        if (changes > 0) this.#writeDetailRows(id, d);
+        else this.fillDetails(id, d, now);
+        break;
+      }
+      case 'listing.price_changed':
+        changes = this.#setPrice.run(event.data.price_after, event.seq, now, id, event.seq).changes;
+        break;
+      case 'listing.amount_changed':
+        changes =
+          event.data.new_amount === 0
+            ? this.#tombstone.run(id, event.data.app_id, event.seq, REMOVED_REASON.soldOut, 0, now, now, now).changes
+            : this.#setAmount.run(event.data.new_amount, event.seq, now, id, event.seq).changes;
+        break;
+      case 'listing.removed':
+        changes = this.#tombstone.run(id, event.data.app_id, event.seq, REMOVED_REASON.removed, null, now, now, now)
+          .changes;
+        break;
+    }
+    if (changes > 0) {
+      outcome.applied++;
+      changed.add(id);
+      if (event.event === 'listing.created') {
+        // Updates that overtook this creation on the wire apply now, through the same guard.
+        for (const late of this.orphans.take(id)) this.#applyOne(late, now, outcome, changed);
+      }
+      return;
+    }
+    if (
+      (event.event === 'listing.price_changed' || event.event === 'listing.amount_changed') &&
+      this.#exists.get(id) === undefined
+    ) {
+      outcome.unknown++;
+      this.orphans.hold(event, now);
+      return;
+    }
+    outcome.stale++;
+  }
+
+  /**
+   * Stores the detail fields of a listing the book holds without them (backfill, on-demand fetch, a
+   * covered creation). Returns whether anything was written.
+   */
+  fillDetails(id: number, source: Partial<ListingDetail>, now = this.clock.now()): boolean {
+    if (this.#markDetailed.run(now, id).changes === 0) return false;
+    this.#writeDetailRows(id, source);
+    return true;
+  }
+
+  #writeDetailRows(id: number, source: Partial<ListingDetail>): void {
+    const detail = pickDetail(source);
+    this.#putAttrs.run(id, ...detailColumnValues(detail));
+    this.#putDetailJson.run(id, JSON.stringify(detail));
+    this.#deleteStickers.run(id);
+    for (const s of stickerRows(detail)) {
+      this.#insertSticker.run(id, s.kind, s.position, s.slot, this.stickerNames.idOf(s.name), s.wear, s.pattern);
+    }
+  }
+
+  /** Upserts one snapshot row at `seq` (guarded, written only when it differs). Inside a transaction. */
+  upsertSnapshotRow(row: LeanListing, seq: bigint, now: number): boolean {
+    return (
+      this.#upsertSnapshotRow.run(
+        row.id,
+        row.app_id,
+        this.itemNames.idOf(row.market_hash_name),
+        row.price,
+        row.amount,
+        row.commodity ? 1 : 0,
+        row.created_at,
+        Date.parse(row.created_at),
+        seq,
+        1,
+        now,
+        now,
+      ).changes > 0
+    );
+  }
+
+  /** Called by a snapshot merge when it starts: events at or below its seq are in it. */
+  beginCoverage(seq: bigint): void {
+    if (this.#coveredSeq === null || seq > this.#coveredSeq) this.#coveredSeq = seq;
+  }
+
+  /** A merge that did not finish: only what was committed as merged stays covered. */
+  abandonCoverage(): void {
+    this.#coveredSeq = this.#persistedCoveredSeq;
+  }
+
+  /** A merge committed: its seq is the new persisted coverage. */
+  commitCoverage(seq: bigint): void {
+    if (this.#persistedCoveredSeq === null || seq > this.#persistedCoveredSeq) this.#persistedCoveredSeq = seq;
+    this.beginCoverage(seq);
+  }
+
+  addDivergenceRepaired(count: number): void {
+    if (count <= 0) return;
+    this.db.prepare('UPDATE sync_state SET divergence_repaired = divergence_repaired + ? WHERE id = 1').run(count);
+  }
+
+  /**
+   * Deletes tombstones older than `windowMs` whose seq is covered by the last merged snapshot: any event
+   * that could still reach them is dropped as covered, so they protect nothing any more. Bounded per
+   * call; returns how many were pruned.
+   */
+  pruneTombstones(windowMs: number, limit = 20_000): number {
+    const covered = this.#persistedCoveredSeq;
+    if (covered === null) return 0;
+    const cutoff = this.clock.now() - windowMs;
+    return this.write(() => {
+      const ids = this.db
+        .prepare('SELECT id FROM listings WHERE alive = 0 AND removed_at < ? AND last_seq <= ? LIMIT ?')
+        .pluck()
+        .all(cutoff, covered, limit) as number[];
+      if (ids.length === 0) return 0;
+      const del = this.db.prepare('DELETE FROM listings WHERE id = ? AND alive = 0');
+      const delAttrs = this.db.prepare('DELETE FROM listing_attrs WHERE id = ?');
+      const delDetail = this.db.prepare('DELETE FROM listing_details WHERE id = ?');
+      for (const id of ids) {
+        del.run(id);
+        delAttrs.run(id);
+        delDetail.run(id);
+        this.#deleteStickers.run(id);
+      }
+      return ids.length;
+    });
+  }
+}

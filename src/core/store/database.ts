@@ -1,0 +1,47 @@
+/**
+ * Opens the Skindesk database: one SQLite file shared by the app and the CLI. WAL so readers (the UI,
+ * `skindesk book`) never wait for the writer and never see a half-committed batch; synchronous=NORMAL
+ * because WAL keeps the file consistent after a crash (a power cut may lose the last commits, which the
+ * next sync re-reads, but never corrupts the book).
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrations.ts';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Open without the right to write (readers in another process, `skindesk book`). */
+  readonly?: boolean;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (options.readonly) {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('query_only = ON');
+    db.pragma('busy_timeout = 5000');
+    applyReadPragmas(db);
+    migrate(db, { readonly: true });
+    return db;
+  }
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = OFF');
+  // Checkpoint in bigger steps than the default 1000 pages: a 1M-row snapshot otherwise pays for
+  // hundreds of small checkpoints inside the write path.
+  db.pragma('wal_autocheckpoint = 4000');
+  applyReadPragmas(db);
+  migrate(db, { readonly: false });
+  return db;
+}
+
+function applyReadPragmas(db: Db): void {
+  // 64 MB page cache and in-memory temp b-trees (sorts of filtered result sets).
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('mmap_size = 268435456');
+}

@@ -1,0 +1,15 @@
+export { openDatabase, type Db, type OpenOptions } from './database.ts';
+export { SCHEMA_VERSION, SchemaVersionError } from './migrations.ts';
+export { BookStore, REMOVED_REASON, type ApplyOutcome, type Clock } from './book-store.ts';
+export {
+  SnapshotMerge,
+  mergeSnapshot,
+  yieldToEventLoop,
+  MERGE_BUDGET_MS,
+  type MergeSummary,
+  type RunMergeOptions,
+} from './snapshot-merge.ts';
+export { readSyncState, serializeScope, type SyncState } from './sync-state.ts';
+export { readStatus, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
+export { Caches, type CacheEntry } from './caches.ts';
+export { EQUALITY_FIELDS, type EqualityField } from './columns.ts';

@@ -1,0 +1,196 @@
+/**
+ * Versioned schema migrations. The version lives in SQLite's `user_version`; each migration runs in its
+ * own transaction, so a crash mid-upgrade leaves the previous version intact. Migrations are append-only:
+ * a released one is never edited, a change is a new entry.
+ */
+import type Database from 'better-sqlite3';
+import { DETAIL_COLUMNS, EQUALITY_COLUMNS, FLAG_COLUMNS, NUMERIC_COLUMNS, sqlType } from './columns.ts';
+
+interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** Partial indexes cover live rows only: tombstones never slow a query or a count. */
+const LIVE = 'WHERE alive = 1';
+
+const listingsTable = `
+CREATE TABLE listings (
+  id INTEGER PRIMARY KEY,
+  app_id INTEGER NOT NULL,
+  -- NULL only on tombstones of listings we never held (a removal that arrived before its creation)
+  name_id INTEGER,
+  price INTEGER,
+  amount INTEGER,
+  commodity INTEGER,
+  created_at TEXT,
+  created_ms INTEGER,
+  -- int64 seq of the last event or snapshot applied to this row: the guard compares against it
+  last_seq INTEGER NOT NULL,
+  alive INTEGER NOT NULL,
+  -- 1 removed, 2 sold out (amount 0), 3 missing from a snapshot, 4 outside the mirrored games
+  removed_reason INTEGER,
+  first_seen_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  removed_at INTEGER,
+  detailed_at INTEGER
+);`;
+
+// The filterable detail fields live beside the listing, not in it: a snapshot row or a price change never
+// pays for their indexes, and a filter on them drives from their index straight to the listing ids.
+const attrsTable = `
+CREATE TABLE listing_attrs (
+  id INTEGER PRIMARY KEY,
+${DETAIL_COLUMNS.map((c) => `  ${c.field} ${sqlType(c.kind)}`).join(',\n')}
+);`;
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'book mirror: listings with tombstones, names, details, stickers, sold history, sync state, caches',
+    sql: `
+CREATE TABLE item_names (
+  name_id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  name_lc TEXT NOT NULL
+);
+CREATE TABLE sticker_names (
+  name_id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  name_lc TEXT NOT NULL
+);
+${listingsTable}
+${attrsTable}
+CREATE INDEX listings_price ON listings(price, id) ${LIVE};
+CREATE INDEX listings_app_price ON listings(app_id, price, id) ${LIVE};
+CREATE INDEX listings_created ON listings(created_ms, id) ${LIVE};
+CREATE INDEX listings_name_price ON listings(name_id, price, id) ${LIVE};
+CREATE INDEX listings_detailed ON listings(id) WHERE alive = 1 AND detailed_at IS NOT NULL;
+CREATE INDEX listings_tombstones ON listings(removed_at) WHERE alive = 0;
+${[...NUMERIC_COLUMNS, ...EQUALITY_COLUMNS]
+  .map((c) => `CREATE INDEX attrs_${c.field} ON listing_attrs(${c.field}) WHERE ${c.field} IS NOT NULL;`)
+  .join('\n')}
+${FLAG_COLUMNS.map((c) => `CREATE INDEX attrs_${c.field} ON listing_attrs(id) WHERE ${c.field} = 1;`).join('\n')}
+
+-- The full detail fields of §2.3 as JSON (icons, links, sticker objects...): read by the detail view.
+CREATE TABLE listing_details (
+  id INTEGER PRIMARY KEY,
+  detail TEXT NOT NULL
+);
+
+-- Stickers (kind 0) and keychains (kind 1) as rows, so a filter by name, slot, wear or pattern is an
+-- index lookup instead of a JSON scan of a million rows.
+CREATE TABLE listing_stickers (
+  listing_id INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  name_id INTEGER NOT NULL,
+  wear REAL,
+  pattern INTEGER,
+  PRIMARY KEY (listing_id, kind, position)
+) WITHOUT ROWID;
+CREATE INDEX listing_stickers_name ON listing_stickers(kind, name_id, listing_id);
+
+CREATE TABLE sold_history (
+  listing_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  amount INTEGER NOT NULL,
+  listed_at TEXT NOT NULL,
+  sold_at TEXT NOT NULL,
+  sold_ms INTEGER NOT NULL,
+  paint_wear REAL,
+  paint_seed INTEGER,
+  paint_index INTEGER,
+  stickers TEXT,
+  PRIMARY KEY (listing_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX sold_history_name ON sold_history(market_hash_name, sold_ms);
+CREATE INDEX sold_history_time ON sold_history(sold_ms);
+
+CREATE TABLE sync_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  -- highest seq applied (events or snapshots); committed with the rows it covers
+  last_seq INTEGER,
+  -- seq of the last snapshot merged completely: every event at or below it is already in the book
+  last_snapshot_seq INTEGER,
+  last_snapshot_at INTEGER,
+  resyncs INTEGER NOT NULL DEFAULT 0,
+  divergence_repaired INTEGER NOT NULL DEFAULT 0,
+  -- the REST base URL and the games this book mirrors; a change starts a fresh mirror
+  source TEXT,
+  scope TEXT,
+  backfill_cursor INTEGER,
+  backfill_pass_started_at INTEGER,
+  backfill_pass_completed_at INTEGER
+);
+INSERT INTO sync_state (id) VALUES (1);
+
+CREATE TABLE prices (
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  market_price INTEGER NOT NULL,
+  recommended_price INTEGER NOT NULL,
+  lowest_listing_price INTEGER,
+  stock INTEGER,
+  listing_count INTEGER,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (app_id, market_hash_name)
+) WITHOUT ROWID;
+
+CREATE TABLE sale_averages (
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  average_price INTEGER NOT NULL,
+  sales INTEGER NOT NULL,
+  volume INTEGER NOT NULL,
+  PRIMARY KEY (app_id, market_hash_name)
+) WITHOUT ROWID;
+
+-- Everything else the app shows offline (user record, balance, my listings, orders...): JSON by key.
+CREATE TABLE cache_entries (
+  key TEXT PRIMARY KEY,
+  body TEXT NOT NULL,
+  etag TEXT,
+  fetched_at INTEGER NOT NULL
+);
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export class SchemaVersionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchemaVersionError';
+  }
+}
+
+export function migrate(db: Database.Database, options: { readonly: boolean }): void {
+  const current = Number(db.pragma('user_version', { simple: true }));
+  if (current > SCHEMA_VERSION) {
+    throw new SchemaVersionError(
+      `the database was written by a newer Skindesk (schema ${current}, this build knows ${SCHEMA_VERSION}); update Skindesk or use another --db file`,
+    );
+  }
+  if (current === SCHEMA_VERSION) return;
+  if (options.readonly) {
+    throw new SchemaVersionError(
+      current === 0
+        ? 'the database is empty: run `skindesk sync` first'
+        : `the database is at schema ${current} and needs an upgrade: run \`skindesk sync\` once`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Interned names. A million listings share some tens of thousands of market hash names, so listings
+ * carry a small integer and a name filter searches the short names table (case-insensitively, through
+ * `name_lc`) instead of a million strings.
+ */
+import type { Db } from './database.ts';
+
+export type NameTableName = 'item_names' | 'sticker_names';
+
+export class NameTable {
+  readonly #ids = new Map<string, number>();
+  readonly #insert;
+  readonly #select;
+  readonly #db: Db;
+  readonly #table: NameTableName;
+
+  constructor(db: Db, table: NameTableName) {
+    this.#db = db;
+    this.#table = table;
+    this.#insert = db.prepare(`INSERT INTO ${table} (name, name_lc) VALUES (?, ?) ON CONFLICT(name) DO NOTHING`);
+    this.#select = db.prepare(`SELECT name_id FROM ${table} WHERE name = ?`).pluck();
+    this.reload();
+  }
+
+  /** The id of `name`, adding it when new. Call inside the write transaction that uses the id. */
+  idOf(name: string): number {
+    const known = this.#ids.get(name);
+    if (known !== undefined) return known;
+    const info = this.#insert.run(name, name.toLowerCase());
+    const id = info.changes > 0 ? Number(info.lastInsertRowid) : (this.#select.get(name) as number);
+    this.#ids.set(name, id);
+    return id;
+  }
+
+  /**
+   * Re-reads the table. Needed after a rolled-back transaction: ids handed out inside it no longer exist.
+   */
+  reload(): void {
+    this.#ids.clear();
+    const rows = this.#db.prepare(`SELECT name, name_id FROM ${this.#table}`).raw().all() as [string, number][];
+    for (const [name, id] of rows) this.#ids.set(name, id);
+  }
+}

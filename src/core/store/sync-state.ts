@@ -1,0 +1,65 @@
+/** The single `sync_state` row: watermark, snapshot coverage, counters, backfill position. */
+import type { Db } from './database.ts';
+
+export interface SyncState {
+  /** Highest seq applied (events or snapshots), or null before the first sync. */
+  lastSeq: bigint | null;
+  /** Seq of the last snapshot merged completely. */
+  lastSnapshotSeq: bigint | null;
+  lastSnapshotAt: number | null;
+  resyncs: number;
+  divergenceRepaired: number;
+  /** The REST base URL the book mirrors. */
+  source: string | null;
+  /** Mirrored games; null = every game. */
+  scope: number[] | null;
+  backfillCursor: number | null;
+  backfillPassStartedAt: number | null;
+  backfillPassCompletedAt: number | null;
+}
+
+interface Row {
+  last_seq: bigint | null;
+  last_snapshot_seq: bigint | null;
+  last_snapshot_at: bigint | null;
+  resyncs: bigint;
+  divergence_repaired: bigint;
+  source: string | null;
+  scope: string | null;
+  backfill_cursor: bigint | null;
+  backfill_pass_started_at: bigint | null;
+  backfill_pass_completed_at: bigint | null;
+}
+
+const num = (v: bigint | null): number | null => (v === null ? null : Number(v));
+
+export function readSyncState(db: Db): SyncState {
+  // safeIntegers: the seq columns are int64 and must not round through a double.
+  const row = db.prepare('SELECT * FROM sync_state WHERE id = 1').safeIntegers(true).get() as Row | undefined;
+  if (!row) throw new Error('sync_state row is missing: the database is damaged');
+  return {
+    lastSeq: row.last_seq,
+    lastSnapshotSeq: row.last_snapshot_seq,
+    lastSnapshotAt: num(row.last_snapshot_at),
+    resyncs: Number(row.resyncs),
+    divergenceRepaired: Number(row.divergence_repaired),
+    source: row.source,
+    scope: parseScope(row.scope),
+    backfillCursor: num(row.backfill_cursor),
+    backfillPassStartedAt: num(row.backfill_pass_started_at),
+    backfillPassCompletedAt: num(row.backfill_pass_completed_at),
+  };
+}
+
+export function serializeScope(scope: readonly number[] | null): string | null {
+  return scope === null ? null : JSON.stringify([...scope].sort((a, b) => a - b));
+}
+
+function parseScope(text: string | null): number[] | null {
+  if (text === null) return null;
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value) || !value.every((v) => Number.isInteger(v))) {
+    throw new Error('sync_state.scope is not a list of app ids: the database is damaged');
+  }
+  return value as number[];
+}

@@ -1,0 +1,144 @@
+/**
+ * The seq guard: one rule (apply only above the listing's last_seq, tombstones included) covering
+ * duplicates, reordering, late events and int64 seqs above 2^53.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readStatus, readSyncState } from '../../../src/core/store/index.ts';
+import {
+  amountChangedEvent,
+  createRng,
+  createdEvent,
+  makeFullListing,
+  priceChangedEvent,
+  removedEvent,
+  soldEvent,
+} from '../../bench/generate.ts';
+import { book, openTestStore, type TestStore } from './helpers.ts';
+
+let t: TestStore;
+beforeEach(() => {
+  t = openTestStore();
+});
+afterEach(() => t.close());
+
+const rng = createRng(7);
+const listing = (id: number) => ({ ...makeFullListing(rng, id), app_id: 730 as const });
+
+describe('event guard', () => {
+  it('applies a creation and later updates, and ignores duplicates', () => {
+    const l = listing(1);
+    const ev = [createdEvent(l, 10n), priceChangedEvent(1, 730, l.price, 999, 11n), amountChangedEvent(1, 730, 3, 12n)];
+    const first = t.store.applyEvents(ev);
+    expect(first.applied).toBe(3);
+    const again = t.store.applyEvents(ev);
+    expect(again.applied).toBe(0);
+    expect(again.stale).toBe(3);
+    expect(book(t.db)).toEqual([expect.objectContaining({ id: 1, price: 999, amount: 3 })]);
+  });
+
+  it('keeps the newer state when two events of a listing arrive out of order', () => {
+    const l = listing(1);
+    t.store.applyEvents([createdEvent(l, 10n)]);
+    const out = t.store.applyEvents([priceChangedEvent(1, 730, 5, 700, 20n), priceChangedEvent(1, 730, 5, 500, 15n)]);
+    expect(out.applied).toBe(1);
+    expect(out.stale).toBe(1);
+    expect(book(t.db)[0]?.price).toBe(700);
+  });
+
+  it('never lets a late update bring a removed listing back', () => {
+    const l = listing(1);
+    t.store.applyEvents([createdEvent(l, 10n), removedEvent(1, 730, 30n)]);
+    const late = t.store.applyEvents([priceChangedEvent(1, 730, 5, 123, 20n), createdEvent(l, 10n)]);
+    expect(late.applied).toBe(0);
+    expect(book(t.db)).toEqual([]);
+    expect(readStatus(t.db).tombstones).toBe(1);
+  });
+
+  it('leaves a tombstone for a removal that overtakes the creation', () => {
+    const l = listing(2);
+    t.store.applyEvents([removedEvent(2, 730, 31n)]);
+    const out = t.store.applyEvents([createdEvent(l, 30n)]);
+    expect(out.applied).toBe(0);
+    expect(book(t.db)).toEqual([]);
+  });
+
+  it('turns amount_changed to 0 into a tombstone and keeps it across a late amount update', () => {
+    t.store.applyEvents([createdEvent(listing(3), 10n), amountChangedEvent(3, 730, 0, 12n)]);
+    expect(book(t.db)).toEqual([]);
+    t.store.applyEvents([amountChangedEvent(3, 730, 1, 11n)]);
+    expect(book(t.db)).toEqual([]);
+    expect(readStatus(t.db).tombstones).toBe(1);
+  });
+
+  it('ignores updates of unknown listings, but applies them after a creation that arrives late', () => {
+    const out = t.store.applyEvents([priceChangedEvent(4, 730, 5, 4321, 41n), amountChangedEvent(9, 730, 2, 42n)]);
+    expect(out.unknown).toBe(2);
+    expect(book(t.db)).toEqual([]);
+    t.store.applyEvents([createdEvent(listing(4), 40n)]);
+    expect(book(t.db)).toEqual([expect.objectContaining({ id: 4, price: 4321 })]);
+  });
+
+  it('compares seqs above 2^53 exactly', () => {
+    // 2^60 + 1 and 2^60 + 2 are the same double: a number-based guard would treat the second as a duplicate.
+    const base = 2n ** 60n;
+    expect(Number(base + 1n)).toBe(Number(base + 2n));
+    t.store.applyEvents([createdEvent(listing(5), base)]);
+    const out = t.store.applyEvents([
+      priceChangedEvent(5, 730, 5, 111, base + 1n),
+      priceChangedEvent(5, 730, 5, 222, base + 2n),
+    ]);
+    expect(out.applied).toBe(2);
+    expect(book(t.db)[0]?.price).toBe(222);
+    const stale = t.store.applyEvents([priceChangedEvent(5, 730, 5, 111, base + 1n)]);
+    expect(stale.stale).toBe(1);
+    expect(book(t.db)[0]?.price).toBe(222);
+    expect(readSyncState(t.db).lastSeq).toBe(base + 2n);
+    expect(readStatus(t.db).last_seq).toBe((base + 2n).toString());
+  });
+
+  it('handles the largest int64 seq', () => {
+    const max = 2n ** 63n - 1n;
+    t.store.applyEvents([createdEvent(listing(6), max - 1n), priceChangedEvent(6, 730, 1, 77, max)]);
+    expect(book(t.db)[0]?.price).toBe(77);
+    expect(readStatus(t.db).last_seq).toBe('9223372036854775807');
+  });
+
+  it('commits the watermark with the rows, and rolls both back together', () => {
+    t.store.applyEvents([createdEvent(listing(7), 50n)]);
+    const bad = { ...priceChangedEvent(7, 730, 1, 2, 60n) };
+    (bad.data as { price_after: unknown }).price_after = { not: 'a number' };
+    expect(() => t.store.applyEvents([priceChangedEvent(7, 730, 1, 55, 55n), bad])).toThrow();
+    expect(readSyncState(t.db).lastSeq).toBe(50n);
+    expect(book(t.db)[0]?.price).not.toBe(55);
+  });
+
+  it('records sales with the float, seed and stickers of the listing when known', () => {
+    const l = { ...listing(8), cs_paint_wear: 0.0123, cs_paint_seed: 661 };
+    t.store.applyEvents([createdEvent(l, 70n)]);
+    const sale = soldEvent(l, 1, 71n);
+    t.store.applyEvents([amountChangedEvent(8, 730, 0, 72n), sale, sale]);
+    const rows = t.db.prepare('SELECT * FROM sold_history').all() as Record<string, unknown>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ listing_id: 8, price: l.price, paint_wear: 0.0123, paint_seed: 661 });
+    expect(JSON.parse(rows[0]?.stickers as string)).toEqual(l.cs_stickers);
+  });
+
+  it('stores the details of a creation and their stickers as rows', () => {
+    const l = {
+      ...listing(9),
+      cs_stickers: [
+        { slot: 0, sticker_id: 1, name: 'Sticker | Titan (Holo) | Katowice 2014', image: 'x', wear: 0.05, scale: 1, rotation: 0, tint_id: null, offset_x: 0, offset_y: 0, offset_z: 0, pattern: null },
+        { slot: 2, sticker_id: 2, name: 'Sticker | Crown (Foil)', image: 'y', wear: 0.5, scale: 1, rotation: 0, tint_id: null, offset_x: 0, offset_y: 0, offset_z: 0, pattern: null },
+      ],
+    };
+    t.store.applyEvents([createdEvent(l, 80n)]);
+    const stickers = t.db
+      .prepare('SELECT s.slot, n.name, s.wear FROM listing_stickers s JOIN sticker_names n USING (name_id) ORDER BY slot')
+      .all();
+    expect(stickers).toEqual([
+      { slot: 0, name: 'Sticker | Titan (Holo) | Katowice 2014', wear: 0.05 },
+      { slot: 2, name: 'Sticker | Crown (Foil)', wear: 0.5 },
+    ]);
+    expect(readStatus(t.db).detailed).toBe(1);
+  });
+});

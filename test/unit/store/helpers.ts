@@ -1,0 +1,59 @@
+/** Shared set-up for the store tests: a fresh database file per test and a controllable clock. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BookStore, iterateBook, openDatabase, type Db } from '../../../src/core/store/index.ts';
+import type { LeanListing } from '../../../src/shared/api/index.ts';
+
+export interface TestStore {
+  db: Db;
+  store: BookStore;
+  file: string;
+  clock: { t: number; now(): number };
+  close(): void;
+}
+
+export function tempDir(prefix = 'skindesk-store-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function openTestStore(): TestStore {
+  const tmp = tempDir();
+  const file = join(tmp.dir, 'book.db');
+  const db = openDatabase(file);
+  const clock = {
+    t: Date.UTC(2026, 0, 1),
+    now() {
+      return this.t;
+    },
+  };
+  const store = new BookStore(db, clock);
+  return {
+    db,
+    store,
+    file,
+    clock,
+    close() {
+      db.close();
+      tmp.remove();
+    },
+  };
+}
+
+export function book(db: Db, appId?: number): LeanListing[] {
+  return [...iterateBook(db, appId === undefined ? {} : { appId })];
+}
+
+export function lean(id: number, over: Partial<LeanListing> = {}): LeanListing {
+  return {
+    id,
+    app_id: 730,
+    market_hash_name: `Item ${id}`,
+    price: 100 + id,
+    amount: 1,
+    commodity: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    ...over,
+  };
+}

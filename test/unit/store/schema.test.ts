@@ -1,0 +1,94 @@
+/** Migrations, the detail-column list against the contract, and the offline caches. */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
+import { Caches, SCHEMA_VERSION, SchemaVersionError, openDatabase } from '../../../src/core/store/index.ts';
+import { listingDetailShape } from '../../../src/shared/api/index.ts';
+import { tempDir } from './helpers.ts';
+
+const dirs: { remove(): void }[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+function dbFile(): string {
+  const t = tempDir();
+  dirs.push(t);
+  return join(t.dir, 'nested', 'skindesk.db');
+}
+
+describe('migrations', () => {
+  it('creates the schema once, in WAL mode, and reopens without re-running', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.prepare("INSERT INTO cache_entries (key, body, fetched_at) VALUES ('k', '1', 1)").run();
+    db.close();
+    const again = openDatabase(file);
+    expect(again.prepare('SELECT count(*) FROM cache_entries').pluck().get()).toBe(1);
+    again.close();
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => openDatabase(file)).toThrow(SchemaVersionError);
+  });
+
+  it('opens read-only only a database that exists and is migrated', () => {
+    const file = dbFile();
+    expect(() => openDatabase(file, { readonly: true })).toThrow();
+    openDatabase(file).close();
+    const ro = openDatabase(file, { readonly: true });
+    expect(() => ro.prepare("INSERT INTO cache_entries (key, body, fetched_at) VALUES ('k', '1', 1)").run()).toThrow();
+    ro.close();
+  });
+});
+
+describe('detail columns', () => {
+  it('name real detail fields of the contract with a matching type', () => {
+    const kindOf = (schema: z.ZodType): string => {
+      const inner = schema instanceof z.ZodNullable ? (schema.unwrap() as z.ZodType) : schema;
+      if (inner instanceof z.ZodString) return 'text';
+      if (inner instanceof z.ZodBoolean) return 'bool';
+      if (inner instanceof z.ZodNumber) return inner.format === 'safeint' || inner.isInt ? 'int' : 'real';
+      return 'other';
+    };
+    for (const c of DETAIL_COLUMNS) {
+      const schema = (listingDetailShape as Record<string, z.ZodType>)[c.field];
+      expect(schema, c.field).toBeDefined();
+      expect(kindOf(schema as z.ZodType), c.field).toBe(c.kind);
+    }
+  });
+});
+
+describe('caches', () => {
+  it('keeps prices, averages and other answers for offline use', () => {
+    const db = openDatabase(dbFile());
+    const caches = new Caches(db);
+    const price = {
+      app_id: 730 as const,
+      market_hash_name: 'AK-47 | Redline (Field-Tested)',
+      market_price: 1200,
+      recommended_price: 1150,
+      lowest_listing_price: null,
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    caches.replacePrices([price, { ...price, app_id: 570 as const, market_hash_name: 'Hook' }]);
+    caches.replacePrices([{ ...price, market_price: 1300, stock: 3, listing_count: 2 }], 730);
+    expect(caches.prices()).toEqual([
+      { ...price, market_price: 1300, stock: 3, listing_count: 2 },
+      { ...price, app_id: 570, market_hash_name: 'Hook', stock: null, listing_count: null },
+    ]);
+    caches.replaceAverages([{ app_id: 730, market_hash_name: 'X', average_price: 5, sales: 2, volume: 3 }]);
+    expect(caches.averages(730)).toHaveLength(1);
+    caches.put('user', { id: 1, name: 'me' }, '"etag1"', 42);
+    expect(caches.get('user')).toEqual({ value: { id: 1, name: 'me' }, etag: '"etag1"', fetchedAt: 42 });
+    caches.delete('user');
+    expect(caches.get('user')).toBeNull();
+    db.close();
+  });
+});

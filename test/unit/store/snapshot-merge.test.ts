@@ -1,0 +1,124 @@
+/** Snapshot merges: through the same guard, never emptying the table, removing what the service removed. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SnapshotMerge, mergeSnapshot, readStatus, readSyncState } from '../../../src/core/store/index.ts';
+import { createRng, createdEvent, makeFullListing, priceChangedEvent, removedEvent } from '../../bench/generate.ts';
+import { book, lean, openTestStore, type TestStore } from './helpers.ts';
+
+let t: TestStore;
+beforeEach(() => {
+  t = openTestStore();
+});
+afterEach(() => t.close());
+
+const merge = (seq: bigint, listings = [lean(1), lean(2), lean(3)], scope: number[] | null = null, resync = false) =>
+  mergeSnapshot(t.store, { seq, listings }, { scope, resync, source: 'http://market.test' });
+
+describe('snapshot merge', () => {
+  it('loads a first snapshot and records its seq, time and source', async () => {
+    const s = await merge(100n);
+    expect(s).toMatchObject({ rows: 3, changed: 3, removed: 0 });
+    expect(book(t.db).map((l) => l.id)).toEqual([1, 2, 3]);
+    const state = readSyncState(t.db);
+    expect(state).toMatchObject({ lastSeq: 100n, lastSnapshotSeq: 100n, source: 'http://market.test', resyncs: 0 });
+    expect(state.lastSnapshotAt).toBe(t.clock.t);
+  });
+
+  it('writes only rows that differ, and removes rows the snapshot no longer has', async () => {
+    await merge(100n);
+    const s = await merge(200n, [lean(1), lean(3, { price: 5 }), lean(4)], null, true);
+    expect(s).toMatchObject({ rows: 3, changed: 2, removed: 1 });
+    expect(s.changedIds?.sort()).toEqual([2, 3, 4]);
+    expect(book(t.db).map((l) => [l.id, l.price])).toEqual([
+      [1, 101],
+      [3, 5],
+      [4, 104],
+    ]);
+    expect(readStatus(t.db)).toMatchObject({ listings: 3, tombstones: 1, resyncs: 1 });
+  });
+
+  it('keeps rows that an event moved past the snapshot, and listings created after it', async () => {
+    await merge(100n);
+    const rng = createRng(3);
+    t.store.applyEvents([
+      priceChangedEvent(1, 730, 101, 777, 300n),
+      createdEvent({ ...makeFullListing(rng, 50), app_id: 730 }, 301n),
+    ]);
+    // A snapshot at 250 does not know either change: the guard keeps both.
+    await merge(250n, [lean(1), lean(2), lean(3)]);
+    const rows = book(t.db);
+    expect(rows.find((l) => l.id === 1)?.price).toBe(777);
+    expect(rows.some((l) => l.id === 50)).toBe(true);
+  });
+
+  it('drops events at or below a merged snapshot: the snapshot already holds them', async () => {
+    await merge(100n);
+    await merge(200n, [lean(1, { price: 42 }), lean(2), lean(3)]);
+    // Applied after a merge that skipped an unchanged row, a stale event would otherwise pass the row guard.
+    const out = t.store.applyEvents([priceChangedEvent(2, 730, 1, 999, 150n), removedEvent(3, 730, 199n)]);
+    expect(out.covered).toBe(2);
+    expect(book(t.db).map((l) => l.price)).toEqual([42, 102, 103]);
+  });
+
+  it('brings back a tombstoned listing that a newer snapshot still holds', async () => {
+    await merge(100n);
+    t.store.applyEvents([removedEvent(2, 730, 150n)]);
+    await merge(160n);
+    expect(book(t.db).map((l) => l.id)).toEqual([1, 2, 3]);
+  });
+
+  it('removes listings of games outside the mirrored scope', async () => {
+    await merge(100n, [lean(1), lean(2, { app_id: 570 }), lean(3, { app_id: 440 })]);
+    const s = await merge(200n, [lean(1), lean(2, { app_id: 570 }), lean(3, { app_id: 440 })], [730, 570]);
+    expect(s).toMatchObject({ rows: 2, removed: 1 });
+    expect(book(t.db).map((l) => l.id)).toEqual([1, 2]);
+    expect(readSyncState(t.db).scope).toEqual([570, 730]);
+  });
+
+  it('never shows readers an empty or half book while a large resync merges', async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => lean(i + 1));
+    await merge(100n, many);
+    const seen: number[] = [];
+    const changedPrices = many.map((l) => ({ ...l, price: l.price + 1 }));
+    await mergeSnapshot(
+      t.store,
+      { seq: 200n, listings: changedPrices },
+      {
+        scope: null,
+        resync: true,
+        budgetMs: 1,
+        pause: async () => {
+          seen.push(t.db.prepare('SELECT count(*) FROM listings WHERE alive = 1').pluck().get() as number);
+        },
+      },
+    );
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((n) => n === 20_000)).toBe(true);
+  });
+
+  it('keeps the previous coverage when a merge is abandoned half-way', async () => {
+    await merge(100n);
+    const m = new SnapshotMerge(t.store, 500n, null);
+    m.addRows([lean(1, { price: 1 })], 0);
+    expect(t.store.coveredSeq).toBe(500n);
+    m.abandon();
+    expect(t.store.coveredSeq).toBe(100n);
+    expect(readSyncState(t.db).lastSnapshotSeq).toBe(100n);
+    // A later event between the two seqs applies again: the abandoned snapshot covers nothing.
+    expect(t.store.applyEvents([priceChangedEvent(2, 730, 1, 9, 300n)]).applied).toBe(1);
+  });
+
+  it('prunes tombstones past the window once a snapshot covers them', async () => {
+    await merge(100n);
+    t.store.applyEvents([removedEvent(1, 730, 150n)]);
+    expect(t.store.pruneTombstones(60_000)).toBe(0); // not covered by a snapshot yet
+    await merge(200n, [lean(2), lean(3)]);
+    expect(t.store.pruneTombstones(60_000)).toBe(0); // inside the window
+    t.clock.t += 120_000;
+    expect(t.store.pruneTombstones(60_000)).toBe(1);
+    expect(readStatus(t.db).tombstones).toBe(0);
+    // A late creation of the pruned listing is below the coverage and stays out.
+    const rng = createRng(1);
+    expect(t.store.applyEvents([createdEvent({ ...makeFullListing(rng, 1), id: 1 }, 120n)]).covered).toBe(1);
+    expect(book(t.db).map((l) => l.id)).toEqual([2, 3]);
+  });
+});
