@@ -57,6 +57,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** For ETag routes: skip the cache and ask for a full body. */
   fresh?: boolean;
+  /** Overrides the client's timeout for this call (a whole-book download on a slow line, say). */
+  timeoutMs?: number;
 }
 
 export interface CallInput<N extends EndpointName> {
@@ -268,7 +270,8 @@ export class ApiClient {
     const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'interactive', opts.signal);
     const controller = new AbortController();
     let timedOut = false;
-    const cancelTimer = this.clock.setTimer(this.#timeoutMs, () => {
+    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
+    const cancelTimer = this.clock.setTimer(timeoutMs, () => {
       timedOut = true;
       controller.abort();
     });
@@ -286,19 +289,19 @@ export class ApiClient {
       if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
       else permit.complete();
       if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-      throw this.#transportError(route, err, timedOut, response !== undefined);
+      throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
     } finally {
       cancelTimer();
       opts.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
-  #transportError(route: string, err: unknown, timedOut: boolean, gotHeaders: boolean): ApiError {
-    if (timedOut) {
+  #transportError(route: string, err: unknown, timedOutAfterMs: number | null, gotHeaders: boolean): ApiError {
+    if (timedOutAfterMs !== null) {
       return new ApiError({
         kind: 'timeout',
         route,
-        message: `${route}: no complete answer within ${this.#timeoutMs} ms`,
+        message: `${route}: no complete answer within ${timedOutAfterMs} ms`,
         maybeDelivered: true,
       });
     }
@@ -528,9 +531,10 @@ export class ApiClient {
       const controller = new AbortController();
       let timedOut = false;
       let cancelTimer = () => {};
+      const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
       const armIdle = () => {
         cancelTimer();
-        cancelTimer = this.clock.setTimer(this.#timeoutMs, () => {
+        cancelTimer = this.clock.setTimer(timeoutMs, () => {
           timedOut = true;
           controller.abort();
         });
@@ -568,7 +572,7 @@ export class ApiClient {
         }
         if (err instanceof ExportFileError) throw err; // a local disk problem, not the network's
         if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-        throw this.#transportError(route, err, timedOut, response !== undefined);
+        throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
       } finally {
         cancelTimer();
         opts.signal?.removeEventListener('abort', onCallerAbort);

@@ -129,6 +129,13 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(error).toMatchObject({ kind: 'timeout', maybeDelivered: true });
   });
 
+  it('a per-call timeout overrides the client default', async () => {
+    server.on('user', () => undefined);
+    const error = await failure(client.user({ timeoutMs: 120 }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('120 ms');
+  });
+
   it('a dropped connection is a network failure that may have been delivered', async () => {
     server.on('user', (_req, res) => void res.socket?.destroy());
     const error = await failure(client.user());
