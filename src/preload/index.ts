@@ -1,8 +1,24 @@
-import { contextBridge } from 'electron';
-
 // Sandboxed preload, bundled to a single CommonJS file (out/preload/index.cjs).
-// Only named, validated functions are ever exposed here — never ipcRenderer itself.
-// The bridge API is added by the Electron shell issue; until then the object is empty.
-const api = Object.freeze({});
+// It exposes exactly the functions generated from the IPC contract as window.skindesk — never
+// ipcRenderer itself, never a generic "send any channel" function.
+import { contextBridge, ipcRenderer } from 'electron';
+import { z } from 'zod';
+import { type IpcTransport, callChannel, createSkindeskApi, pushChannel } from '../shared/ipc/index.ts';
 
-contextBridge.exposeInMainWorld('skindesk', api);
+// zod would otherwise probe `new Function` for its fast path, which the CSP forbids (and reports).
+z.config({ jitless: true });
+
+const transport: IpcTransport = {
+  invoke: (name, input) => ipcRenderer.invoke(callChannel(name), input),
+  listen: (name, listener) => {
+    const channel = pushChannel(name);
+    // The event object is not passed on: it carries `sender`, a handle the page must never hold.
+    const forward = (_event: Electron.IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on(channel, forward);
+    return () => {
+      ipcRenderer.removeListener(channel, forward);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('skindesk', createSkindeskApi(transport));

@@ -5,3 +5,4 @@ export * from './api.ts';
 export * from './dispatch.ts';
 export * from './coalesce.ts';
 export * from './wire.ts';
+export * from './csp.ts';

@@ -1,0 +1,28 @@
+/**
+ * The main process log: electron-log writing to the user's log folder, every message passed through the
+ * core's redactor first, so the API key (or any secret the app holds) never reaches a log file.
+ */
+import log from 'electron-log/main';
+import type { Redactor } from '../core/app/redaction.ts';
+
+export interface MainLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export function createMainLog(redactor: Redactor): MainLog {
+  log.transports.file.level = 'info';
+  log.transports.console.level = process.env['SKINDESK_LOG_CONSOLE'] ? 'debug' : 'warn';
+  log.hooks.push((message) => {
+    message.data = message.data.map((part) => redactor.redactValue(part));
+    return message;
+  });
+  return {
+    info: (m) => log.info(m),
+    warn: (m) => log.warn(m),
+    error: (m) => log.error(m),
+  };
+}
+
+export { log as electronLog };

@@ -1,0 +1,65 @@
+/**
+ * Process-wide hardening, applied once before any window exists: the app:// scheme, a deny-all permission
+ * policy, the CSP header on every http(s) response, and rules for every webContents ever created (no
+ * navigation, no new windows, no webviews).
+ */
+import { readFile } from 'node:fs/promises';
+import { app, protocol, session, shell, type Session } from 'electron';
+import { checkExternalLink } from '../core/app/external-links.ts';
+import { staticFileHeaders } from '../core/app/static-files.ts';
+import { APP_SCHEME, resolveAppFile } from './app-protocol.ts';
+import { withCspHeader } from './csp-header.ts';
+import type { MainLog } from './logging.ts';
+
+/** Must run before `app.whenReady()`: privileges are fixed at startup. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
+}
+
+/** Serves out/renderer under app://skindesk/, every response with the CSP header. */
+export function serveRenderer(ses: Session, rendererDir: string, csp: string): void {
+  ses.protocol.handle(APP_SCHEME, async (request) => {
+    const file = resolveAppFile(rendererDir, request.url);
+    if (!file) return new Response('not found', { status: 404 });
+    try {
+      return new Response(await readFile(file), { status: 200, headers: staticFileHeaders(file, csp) });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+}
+
+export function hardenSession(ses: Session, csp: string): void {
+  // No web permission (camera, notifications, geolocation, clipboard-read, ...) is granted to page content.
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.setDevicePermissionHandler(() => false);
+  // The dev server's responses get the same CSP as app:// ones.
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: withCspHeader(details.responseHeaders, csp) });
+  });
+}
+
+/** Rules for every webContents, including ones we did not create ourselves (devtools excluded by Electron). */
+export function hardenAllWebContents(log: MainLog, extraLinkHosts: () => readonly string[]): void {
+  app.on('web-contents-created', (_event, contents) => {
+    // The app is a single page: any navigation away from it is refused.
+    contents.on('will-navigate', (event, url) => {
+      event.preventDefault();
+      log.warn(`refused navigation to ${url}`);
+    });
+    contents.on('will-redirect', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    // No new windows. A plain link to an allowlisted https site opens in the user's browser instead.
+    contents.setWindowOpenHandler(({ url }) => {
+      const verdict = checkExternalLink(url, extraLinkHosts());
+      if (verdict.ok) void shell.openExternal(verdict.url);
+      else log.warn(`refused to open a window for ${url}: ${verdict.reason}`);
+      return { action: 'deny' };
+    });
+  });
+}
+
+export { session };

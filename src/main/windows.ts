@@ -1,0 +1,100 @@
+/**
+ * Every window comes from one factory with the same locked-down webPreferences; the main window also
+ * remembers its size and position (window-state.ts).
+ */
+import { join } from 'node:path';
+import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
+import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState } from './window-state.ts';
+
+export interface WindowFactoryOptions {
+  preloadPath: string;
+  /** The renderer's address for a route (app:// when packaged, the dev server in `npm run dev`). */
+  urlFor(route: string): string;
+}
+
+/** The webPreferences of every Skindesk window. Only this object may be used for a BrowserWindow. */
+export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    enableBlinkFeatures: '',
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    safeDialogs: true,
+  };
+}
+
+export class WindowFactory {
+  readonly #options: WindowFactoryOptions;
+  /** webContents ids of our windows: the IPC sender check accepts only these. */
+  readonly #ours = new Set<number>();
+
+  constructor(options: WindowFactoryOptions) {
+    this.#options = options;
+  }
+
+  isOurWindow = (webContentsId: number): boolean => this.#ours.has(webContentsId);
+
+  windows(): BrowserWindow[] {
+    return BrowserWindow.getAllWindows().filter((w) => !w.isDestroyed() && this.#ours.has(w.webContents.id));
+  }
+
+  /** A window on `route` (e.g. '' for the app, '#/item/123' for a detached item view). */
+  create(route: string, bounds: Partial<Pick<BrowserWindowConstructorOptions, 'x' | 'y' | 'width' | 'height'>> = {}): BrowserWindow {
+    const win = new BrowserWindow({
+      width: 1100,
+      height: 760,
+      ...bounds,
+      minWidth: 960,
+      minHeight: 600,
+      title: 'Skindesk',
+      backgroundColor: '#1a1b1e',
+      show: false,
+      webPreferences: secureWebPreferences(this.#options.preloadPath),
+    });
+    const id = win.webContents.id;
+    this.#ours.add(id);
+    win.on('closed', () => this.#ours.delete(id));
+    win.once('ready-to-show', () => win.show());
+    void win.loadURL(this.#options.urlFor(route));
+    return win;
+  }
+
+  /** The main window, at its remembered place; its place is saved when it moves, resizes or closes. */
+  createMain(stateFile: string): BrowserWindow {
+    const areas = screen.getAllDisplays().map((d) => d.workArea);
+    const state = fitToDisplays(readWindowState(stateFile), areas);
+    const win = this.create('', { x: state.x, y: state.y, width: state.width, height: state.height });
+    if (state.maximized) win.once('ready-to-show', () => win.maximize());
+    let timer: NodeJS.Timeout | undefined;
+    const save = () => {
+      if (win.isDestroyed()) return;
+      const b = win.getNormalBounds();
+      writeWindowState(stateFile, { ...b, maximized: win.isMaximized() });
+    };
+    const saveSoon = () => {
+      clearTimeout(timer);
+      timer = setTimeout(save, 500);
+    };
+    for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) win.on(event as 'resize', saveSoon);
+    win.on('close', () => {
+      clearTimeout(timer);
+      save();
+    });
+    return win;
+  }
+}
+
+export const WINDOW_STATE_FILE = 'window-state.json';
+export function windowStateFile(userData: string): string {
+  return join(userData, WINDOW_STATE_FILE);
+}
+export { DEFAULT_WINDOW_STATE };
