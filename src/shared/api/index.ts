@@ -6,3 +6,4 @@ export * from './limits.ts';
 export * from './events.ts';
 export * from './webhooks.ts';
 export * from './endpoints.ts';
+export * from './price-decay.ts';
