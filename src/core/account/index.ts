@@ -1,0 +1,8 @@
+/** The account screens' engine: cached reads, pre-send checks, price-decay math, crypto withdrawals. */
+export * from './account-reads.ts';
+export * from './crypto-address.ts';
+export * from './crypto-withdrawal.ts';
+export * from './inventory-tokens.ts';
+export * from './portfolio.ts';
+export * from './presend-checks.ts';
+export * from './price-decay.ts';
