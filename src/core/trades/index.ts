@@ -4,3 +4,5 @@ export * from './tracker.ts';
 export * from './delivery-log.ts';
 export * from './webhook-receiver.ts';
 export * from './poller.ts';
+export * from './status-words.ts';
+export * from './trade-feeds.ts';

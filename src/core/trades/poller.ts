@@ -153,6 +153,17 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
   }
 
   /**
+   * The tracker's picture changed (a webhook showed a new trade in flight): if the next poll is further
+   * away than the current cadence allows, bring it forward. Never delays a poll, never polls at once.
+   */
+  refreshCadence(): void {
+    const next = this.#stats.nextPollAt;
+    if (!this.#running || next === null) return;
+    const interval = this.currentIntervalMs();
+    if (next - this.#clock.now() > interval) this.#schedule(interval);
+  }
+
+  /**
    * Polls once now. Calls made while a poll runs are queued and coalesced into one follow-up poll
    * (a full sweep if any of them asked for one). Rejects with the failure, which is also emitted.
    */

@@ -173,4 +173,21 @@ describe('TradePoller', () => {
     expect(poller.stats()).toMatchObject({ failures: 0, nextPollAt: null });
     expect(clock.pendingTimers).toBe(0);
   });
+
+  it('refreshCadence brings an idle wait forward once trades are in flight, and never delays', async () => {
+    const { clock, source, poller, tracker } = setup();
+    poller.start();
+    await clock.advance(0);
+    expect(poller.stats().nextPollAt).toBe(T0 + 120_000);
+    poller.refreshCadence();
+    expect(poller.stats().nextPollAt).toBe(T0 + 120_000); // nothing in flight: unchanged
+    await clock.advance(1_000);
+    tracker.apply(trade(9, 'Active', T0), 'webhook');
+    poller.refreshCadence();
+    expect(poller.stats().nextPollAt).toBe(T0 + 6_000);
+    await clock.advance(5_000);
+    expect(source.calls).toHaveLength(2);
+    await poller.stop();
+  });
 });
+

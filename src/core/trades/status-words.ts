@@ -1,0 +1,56 @@
+/**
+ * Trade statuses in plain words, for the timeline and the OS notification on each status change. The
+ * spec names the statuses but not their meaning; these readings follow the trade-offer platform's own
+ * terms (an offer is sent, may need a mobile confirmation, may be held in escrow, and ends accepted or not).
+ */
+import { FINAL_TRADE_STATUSES, type Trade, type TradeStatus } from '../../shared/api/index.ts';
+import type { TradeChange } from './tracker.ts';
+
+export const TRADE_STATUS_WORDS: Record<TradeStatus, string> = {
+  Active: 'the trade offer is waiting for you to accept it on the platform',
+  CreatedNeedsConfirmation: 'the trade offer waits for your mobile confirmation',
+  InEscrow: 'the platform is holding the trade in escrow',
+  Countered: 'the other side answered with a counter-offer',
+  Accepted: 'the trade was accepted',
+  Declined: 'the trade offer was declined',
+  Expired: 'the trade offer expired before it was accepted',
+  Canceled: 'the trade offer was canceled',
+  CanceledBySecondFactor: 'the trade offer was canceled at the mobile confirmation',
+  InvalidItems: 'the items in the offer are no longer available',
+  Reversed: 'the platform reversed the trade',
+  Invalid: 'the trade offer is invalid',
+};
+
+const TYPE_WORDS: Record<string, string> = {
+  SELL: 'Sale offer',
+  DEPOSIT: 'Deposit',
+  WITHDRAW: 'Withdrawal',
+};
+
+export interface TradeNotification {
+  title: string;
+  body: string;
+  /** True for statuses that end the trade. */
+  final: boolean;
+}
+
+function itemsSummary(trade: Trade): string {
+  const copies = trade.items.reduce((s, it) => s + it.amount, 0);
+  const first = trade.items[0]?.market_hash_name;
+  if (!first) return 'no items';
+  if (trade.items.length === 1) return copies === 1 ? first : `${copies} × ${first}`;
+  return `${first} and ${trade.items.length - 1} more (${copies} items)`;
+}
+
+/** The notification for a tracker change, or null when the status did not change (nothing to tell). */
+export function describeStatusChange(change: TradeChange): TradeNotification | null {
+  if (!change.statusChanged) return null;
+  const { trade } = change;
+  const kind = TYPE_WORDS[trade.type] ?? `Trade (${trade.type})`;
+  const words = TRADE_STATUS_WORDS[trade.status];
+  return {
+    title: `${kind} #${trade.id}: ${trade.status}`,
+    body: `${itemsSummary(trade)}: ${words}.${trade.error ? ` ${trade.error}` : ''}`,
+    final: FINAL_TRADE_STATUSES.includes(trade.status),
+  };
+}
