@@ -254,6 +254,12 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
         done = true;
         reject(new Rejection('malformed', 400, `request aborted: ${err.message}`));
       });
+      // A sender that hangs up mid-body: settle, so no handler waits forever.
+      req.on('close', () => {
+        if (done) return;
+        done = true;
+        reject(new Rejection('malformed', 400, 'connection closed before the body ended'));
+      });
     });
   }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryLog } from '../../../src/core/trades/delivery-log.ts';
 import { TradeTracker } from '../../../src/core/trades/tracker.ts';
@@ -200,4 +201,17 @@ describe('WebhookReceiver', () => {
     expect(h.logs.length).toBeGreaterThan(0);
     for (const text of [...h.logs, bodies, JSON.stringify(h.receiver.stats())]) expect(text).not.toContain(SECRET);
   });
+
+  it('settles a delivery whose sender hangs up mid-body', async () => {
+    const h = await start();
+    const { port } = h.receiver.address();
+    const rejected = new Promise<string>((resolve) => h.receiver.once('rejected', resolve));
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write('POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"id":');
+      setTimeout(() => socket.destroy(), 20);
+    });
+    expect(await rejected).toBe('malformed');
+    expect(h.receiver.stats().rejected.malformed).toBe(1);
+  });
 });
+
