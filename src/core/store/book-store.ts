@@ -23,6 +23,8 @@ export const REMOVED_REASON = { removed: 1, soldOut: 2, missingFromSnapshot: 3, 
 export interface ApplyOutcome {
   /** Events that changed the book. */
   applied: number;
+  /** Of those, removals (tombstones written). */
+  removed: number;
   /** Rejected by the guard: the listing already carries this seq or a later one. */
   stale: number;
   /** At or below the last merged snapshot, which already contains them. */
@@ -175,6 +177,7 @@ export class BookStore {
   applyEvents(events: readonly ListingEvent[]): ApplyOutcome {
     const outcome: ApplyOutcome = {
       applied: 0,
+      removed: 0,
       stale: 0,
       covered: 0,
       unknown: 0,
@@ -260,6 +263,9 @@ export class BookStore {
     }
     if (changes > 0) {
       outcome.applied++;
+      if (event.event === 'listing.removed' || (event.event === 'listing.amount_changed' && event.data.new_amount === 0)) {
+        outcome.removed++;
+      }
       changed.add(id);
       if (event.event === 'listing.created') {
         // Updates that overtook this creation on the wire apply now, through the same guard.
@@ -337,6 +343,39 @@ export class BookStore {
   addDivergenceRepaired(count: number): void {
     if (count <= 0) return;
     this.db.prepare('UPDATE sync_state SET divergence_repaired = divergence_repaired + ? WHERE id = 1').run(count);
+  }
+
+  /**
+   * Empties the book and forgets every seq (the service's sequence restarted, or the mirror now follows
+   * another market): afterwards the next snapshot loads as a first one. In bounded steps, yielding.
+   */
+  async wipeBook(signal?: AbortSignal): Promise<void> {
+    const step = (table: string, key: string) =>
+      this.write(
+        () => this.db.prepare(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} LIMIT 20000)`).run().changes,
+      );
+    for (const [table, key] of [
+      ['listing_stickers', 'listing_id'],
+      ['listing_details', 'id'],
+      ['listing_attrs', 'id'],
+      ['listings', 'id'],
+    ] as const) {
+      while (step(table, key) > 0) {
+        signal?.throwIfAborted();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    this.write(() =>
+      this.db
+        .prepare(
+          `UPDATE sync_state SET last_seq = NULL, last_snapshot_seq = NULL, last_snapshot_at = NULL,
+             backfill_cursor = NULL, backfill_pass_started_at = NULL, backfill_pass_completed_at = NULL WHERE id = 1`,
+        )
+        .run(),
+    );
+    this.#coveredSeq = null;
+    this.#persistedCoveredSeq = null;
+    this.orphans.clear();
   }
 
   /**

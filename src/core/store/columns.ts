@@ -5,6 +5,7 @@
  * test/unit/store/columns.test.ts checks this list against the contract so the two never drift.
  */
 import type { ListingDetail } from '../../shared/api/index.ts';
+import { GAME_STRING_FIELDS } from '../../shared/query.ts';
 
 export type DetailKey = keyof ListingDetail;
 export type ColumnKind = 'real' | 'int' | 'bool' | 'text';
@@ -29,43 +30,10 @@ export const FLAG_COLUMNS = [
   { field: 'cs_is_highlight', kind: 'bool' },
 ] as const satisfies readonly DetailColumn[];
 
-/** String fields answered by equality (`--where dota_hero=Pudge`), each with its own partial index. */
-export const EQUALITY_COLUMNS = [
-  { field: 'cs_weapon', kind: 'text' },
-  { field: 'cs_type', kind: 'text' },
-  { field: 'cs_wear', kind: 'text' },
-  { field: 'cs_rarity', kind: 'text' },
-  { field: 'cs_collection', kind: 'text' },
-  { field: 'rust_category', kind: 'text' },
-  { field: 'rust_type', kind: 'text' },
-  { field: 'rust_collection', kind: 'text' },
-  { field: 'dota_rarity', kind: 'text' },
-  { field: 'dota_hero', kind: 'text' },
-  { field: 'dota_quality', kind: 'text' },
-  { field: 'dota_type', kind: 'text' },
-  { field: 'dota_slot', kind: 'text' },
-  { field: 'dota_collection', kind: 'text' },
-  { field: 'dota_event', kind: 'text' },
-  { field: 'tf2_quality', kind: 'text' },
-  { field: 'tf2_effect', kind: 'text' },
-  { field: 'tf2_wear', kind: 'text' },
-  { field: 'tf2_warpaint', kind: 'text' },
-  { field: 'tf2_sheen', kind: 'text' },
-  { field: 'tf2_collection', kind: 'text' },
-  { field: 'tf2_grade', kind: 'text' },
-  { field: 'tf2_paint_color', kind: 'text' },
-  { field: 'tf2_type', kind: 'text' },
-] as const satisfies readonly DetailColumn[];
-
-export type EqualityField = (typeof EQUALITY_COLUMNS)[number]['field'];
-export const EQUALITY_FIELDS: readonly EqualityField[] = EQUALITY_COLUMNS.map((c) => c.field);
+/** String fields answered by equality (the shared query's `fields`), each with its own partial index. */
+export const EQUALITY_COLUMNS: readonly DetailColumn[] = GAME_STRING_FIELDS.map((field) => ({ field, kind: 'text' }));
 
 export const DETAIL_COLUMNS: readonly DetailColumn[] = [...NUMERIC_COLUMNS, ...FLAG_COLUMNS, ...EQUALITY_COLUMNS];
-
-const SQL_TYPE: Record<ColumnKind, string> = { real: 'REAL', int: 'INTEGER', bool: 'INTEGER', text: 'TEXT' };
-export function sqlType(kind: ColumnKind): string {
-  return SQL_TYPE[kind];
-}
 
 /** The value stored in a detail column: booleans as 0/1, absent as NULL. */
 export function columnValue(kind: ColumnKind, value: unknown): number | string | null {

@@ -12,4 +12,3 @@ export {
 export { readSyncState, serializeScope, type SyncState } from './sync-state.ts';
 export { readStatus, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
 export { Caches, type CacheEntry } from './caches.ts';
-export { EQUALITY_FIELDS, type EqualityField } from './columns.ts';

@@ -4,13 +4,26 @@
  * a released one is never edited, a change is a new entry.
  */
 import type Database from 'better-sqlite3';
-import { DETAIL_COLUMNS, EQUALITY_COLUMNS, FLAG_COLUMNS, NUMERIC_COLUMNS, sqlType } from './columns.ts';
 
 interface Migration {
   version: number;
   description: string;
   sql: string;
 }
+
+/**
+ * The detail columns as version 1 created them. Frozen here (not read from columns.ts) because a released
+ * migration must never change; a field added to the query shape needs a new migration, and
+ * test/unit/store/schema.test.ts fails until it has one.
+ */
+const V1_NUMERIC = ['cs_paint_wear REAL', 'cs_paint_seed INTEGER', 'cs_paint_index INTEGER', 'cs_fade_percentage REAL', 'cs_blue_percentage REAL'];
+const V1_FLAGS = ['cs_is_stattrak', 'cs_is_souvenir', 'cs_is_highlight'];
+const V1_STRINGS = ['cs_weapon', 'cs_type', 'cs_wear', 'cs_rarity', 'cs_collection', 'rust_category', 'rust_type',
+  'rust_collection', 'dota_rarity', 'dota_hero', 'dota_quality', 'dota_type', 'dota_slot', 'dota_collection',
+  'dota_event', 'tf2_quality', 'tf2_effect', 'tf2_wear', 'tf2_warpaint', 'tf2_sheen', 'tf2_collection', 'tf2_grade',
+  'tf2_paint_color', 'tf2_type'];
+const v1AttrColumns = [...V1_NUMERIC, ...V1_FLAGS.map((f) => `${f} INTEGER`), ...V1_STRINGS.map((f) => `${f} TEXT`)];
+const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_STRINGS];
 
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
 const LIVE = 'WHERE alive = 1';
@@ -42,7 +55,7 @@ CREATE TABLE listings (
 const attrsTable = `
 CREATE TABLE listing_attrs (
   id INTEGER PRIMARY KEY,
-${DETAIL_COLUMNS.map((c) => `  ${c.field} ${sqlType(c.kind)}`).join(',\n')}
+${v1AttrColumns.map((c) => `  ${c}`).join(',\n')}
 );`;
 
 const MIGRATIONS: readonly Migration[] = [
@@ -68,10 +81,8 @@ CREATE INDEX listings_created ON listings(created_ms, id) ${LIVE};
 CREATE INDEX listings_name_price ON listings(name_id, price, id) ${LIVE};
 CREATE INDEX listings_detailed ON listings(id) WHERE alive = 1 AND detailed_at IS NOT NULL;
 CREATE INDEX listings_tombstones ON listings(removed_at) WHERE alive = 0;
-${[...NUMERIC_COLUMNS, ...EQUALITY_COLUMNS]
-  .map((c) => `CREATE INDEX attrs_${c.field} ON listing_attrs(${c.field}) WHERE ${c.field} IS NOT NULL;`)
-  .join('\n')}
-${FLAG_COLUMNS.map((c) => `CREATE INDEX attrs_${c.field} ON listing_attrs(id) WHERE ${c.field} = 1;`).join('\n')}
+${v1Indexed.map((c) => `CREATE INDEX attrs_${c} ON listing_attrs(${c}) WHERE ${c} IS NOT NULL;`).join('\n')}
+${V1_FLAGS.map((c) => `CREATE INDEX attrs_${c} ON listing_attrs(id) WHERE ${c} = 1;`).join('\n')}
 
 -- The full detail fields of §2.3 as JSON (icons, links, sticker objects...): read by the detail view.
 CREATE TABLE listing_details (

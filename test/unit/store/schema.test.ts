@@ -49,6 +49,13 @@ describe('migrations', () => {
 });
 
 describe('detail columns', () => {
+  it('all exist in a freshly migrated database (a new field needs a new migration)', () => {
+    const db = openDatabase(dbFile());
+    const have = new Set((db.prepare('PRAGMA table_info(listing_attrs)').all() as { name: string }[]).map((c) => c.name));
+    for (const c of DETAIL_COLUMNS) expect(have.has(c.field), c.field).toBe(true);
+    db.close();
+  });
+
   it('name real detail fields of the contract with a matching type', () => {
     const kindOf = (schema: z.ZodType): string => {
       const inner = schema instanceof z.ZodNullable ? (schema.unwrap() as z.ZodType) : schema;

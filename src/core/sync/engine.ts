@@ -1,0 +1,705 @@
+/**
+ * The sync engine: keeps the local book equal to the marketplace's, following the spec's local-book
+ * protocol (§6.1) hardened where it is weak:
+ *
+ *  - Every event is buffered from the moment the socket opens; the snapshot is asked for only after
+ *    `subscribed`, and after the first event when one comes quickly, so there is proof it is new enough.
+ *  - A snapshot is accepted only at or above the highest seq already seen (on this socket, and applied
+ *    before); a cached or 304 snapshot that is older is asked for again after the server's cache expires.
+ *  - Everything is applied through the store's seq guard, so snapshots and events commute: a reconnect
+ *    or a periodic anti-entropy snapshot merges into the live table without emptying it.
+ *  - The buffer is bounded; overflowing it discards it and demands a snapshot at least as new as the
+ *    lost events (a visible resync, never a silent gap).
+ *  - Liveness by ping; reconnect with full-jitter backoff; 4401 stops with an authentication failure,
+ *    4429 backs off longer.
+ */
+import { EventEmitter } from 'node:events';
+import {
+  LIMITS,
+  LISTING_EVENT_NAMES,
+  WS_CLOSE,
+  type ListingEvent,
+  type ServerFrame,
+  type SubscribeOp,
+} from '../../shared/api/index.ts';
+import { ApiError } from '../api/errors.ts';
+import type { ApplyOutcome, BookStore } from '../store/book-store.ts';
+import { readStatus } from '../store/book-reader.ts';
+import { mergeSnapshot, type MergeSummary } from '../store/snapshot-merge.ts';
+import { RECONNECT_BACKOFF, TOO_MANY_CONNECTIONS_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { DivergenceTracker } from './divergence.ts';
+import { EventQueue } from './event-queue.ts';
+import { FeedConnection, type FeedClose } from './feed.ts';
+import type { BookSource, BookSnapshotResult } from './sources.ts';
+
+export type EngineState = 'opening' | 'connecting' | 'live' | 'resyncing' | 'offline' | 'stopped';
+
+export interface EngineStatus {
+  state: EngineState;
+  /** When `state` was entered (ms since the epoch). */
+  since: number;
+  /** Highest seq applied, as a decimal string. */
+  lastSeq: string | null;
+  /** Last moment the mirror was known to match the marketplace (ms), null before the first sync. */
+  bookAsOf: number | null;
+  /** Live listings in the mirror. */
+  rows: number;
+  eventsPerSecond: number;
+  /** Plain words: why the state is offline or resyncing. */
+  problem: string | null;
+  /** The key was refused (4401 or HTTP 401): the engine stopped and will not retry. */
+  authFailed: boolean;
+  /** When the next reconnect is due (ms), while offline. */
+  nextRetryAt: number | null;
+  bufferedEvents: number;
+  resyncs: number;
+  divergenceRepaired: number;
+}
+
+/** One change of the book, shaped like the IPC `bookChanged` push. */
+export interface BookChange {
+  version: number;
+  lastSeq: string | null;
+  /** So much changed (a large snapshot merge) that readers should refetch everything. */
+  reset: boolean;
+  upserted: number;
+  removed: number;
+  ids: number[];
+  idsTruncated: boolean;
+}
+
+export const BOOK_CHANGE_MAX_IDS = 1000;
+
+export interface SyncEngineOptions {
+  /** Games to mirror; null mirrors every game. */
+  appIds?: readonly number[] | null;
+  /** REST base URL, recorded as the mirror's source. */
+  sourceUrl?: string | null;
+  pingIntervalMs?: number;
+  livenessTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  maxBufferedEvents?: number;
+  liveBatchSize?: number;
+  antiEntropyMs?: number;
+  /** Wait before asking again for a snapshot that was too old (the server caches /book this long). */
+  snapshotRetryMs?: number;
+  /** After `subscribed`, how long to wait for a first event to prove the snapshot's freshness. */
+  firstEventWaitMs?: number;
+  divergenceGraceMs?: number;
+  tombstoneWindowMs?: number;
+  mergeBudgetMs?: number;
+  reconnect?: BackoffPolicy;
+  tooManyConnections?: BackoffPolicy;
+  random?: () => number;
+}
+
+type Resolved = Required<Omit<SyncEngineOptions, 'appIds' | 'sourceUrl'>>;
+
+const DEFAULTS: Resolved = {
+  pingIntervalMs: 10_000,
+  livenessTimeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  maxBufferedEvents: 200_000,
+  liveBatchSize: 4_000,
+  antiEntropyMs: 60_000,
+  snapshotRetryMs: LIMITS.bookCacheMs + 1_000,
+  firstEventWaitMs: 1_500,
+  divergenceGraceMs: 5_000,
+  tombstoneWindowMs: 30 * 60_000,
+  mergeBudgetMs: 25,
+  reconnect: RECONNECT_BACKOFF,
+  tooManyConnections: TOO_MANY_CONNECTIONS_BACKOFF,
+  random: Math.random,
+};
+
+type EngineEvents = {
+  status: [status: EngineStatus];
+  book: [change: BookChange];
+  /** A problem worth a log line that did not stop the engine (a bad frame, a failed snapshot fetch). */
+  warning: [message: string];
+  /** The store failed: the engine stopped. */
+  error: [error: Error];
+};
+
+type Phase = 'subscribing' | 'buffering' | 'live';
+
+interface Session {
+  feed: FeedConnection;
+  abort: AbortController;
+  phase: Phase;
+  buffer: ListingEvent[];
+  /** Highest seq seen on this socket. */
+  maxSeen: bigint | null;
+  eventsSeen: number;
+  /** A snapshot must be at least this new: events up to it were dropped (overflow, bad frame). */
+  requiredSeq: bigint | null;
+  snapshotting: boolean;
+  reachedLive: boolean;
+  onFirstEvent: (() => void) | null;
+}
+
+interface SessionEnd {
+  close: FeedClose;
+  reachedLive: boolean;
+}
+
+class AuthFailure extends Error {}
+
+const maxSeq = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b);
+
+export class SyncEngine extends EventEmitter<EngineEvents> {
+  readonly #store: BookStore;
+  readonly #source: BookSource;
+  readonly #o: Resolved;
+  readonly #scope: ReadonlySet<number> | null;
+  readonly #scopeList: readonly number[] | null;
+  readonly #sourceUrl: string | null;
+  readonly #queue = new EventQueue();
+  readonly #divergence = new DivergenceTracker();
+  #running = false;
+  #stopper = new AbortController();
+  #loop: Promise<void> | null = null;
+  #session: Session | null = null;
+  #flushScheduled = false;
+  #timers: NodeJS.Timeout[] = [];
+  #antiEntropyTimer: NodeJS.Timeout | null = null;
+  #version = 0;
+  #state: EngineState = 'opening';
+  #since = Date.now();
+  #problem: string | null = null;
+  #authFailed = false;
+  #nextRetryAt: number | null = null;
+  #bookAsOf: number | null = null;
+  #rows = 0;
+  #rowsCountedAt = 0;
+  #rateBuckets: [number, number][] = [];
+  #stopped = false;
+
+  constructor(store: BookStore, source: BookSource, options: SyncEngineOptions = {}) {
+    super();
+    this.#store = store;
+    this.#source = source;
+    const { appIds = null, sourceUrl = null, ...rest } = options;
+    this.#o = { ...DEFAULTS, ...(Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<Resolved>) };
+    this.#scopeList = appIds === null ? null : [...new Set(appIds)].sort((a, b) => a - b);
+    this.#scope = this.#scopeList === null ? null : new Set(this.#scopeList);
+    this.#sourceUrl = sourceUrl;
+    const state = store.state();
+    this.#bookAsOf = state.lastSnapshotAt;
+    this.#countRows(true);
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  status(): EngineStatus {
+    const state = this.#store.state();
+    if (this.#state === 'live') this.#bookAsOf = Date.now();
+    return {
+      state: this.#state,
+      since: this.#since,
+      lastSeq: state.lastSeq === null ? null : state.lastSeq.toString(),
+      bookAsOf: this.#bookAsOf,
+      rows: this.#countRows(false),
+      eventsPerSecond: this.#eventsPerSecond(),
+      problem: this.#problem,
+      authFailed: this.#authFailed,
+      nextRetryAt: this.#nextRetryAt,
+      bufferedEvents: (this.#session?.buffer.length ?? 0) + this.#queue.length,
+      resyncs: state.resyncs,
+      divergenceRepaired: state.divergenceRepaired,
+    };
+  }
+
+  /** Starts following the feed at `wsUrl`; returns at once (progress arrives as `status` events). */
+  start(wsUrl: string, apiKey: string): void {
+    if (this.#running) throw new Error('the sync engine is already running');
+    this.#running = true;
+    this.#stopped = false;
+    this.#authFailed = false;
+    this.#stopper = new AbortController();
+    this.#timers.push(setInterval(() => this.#emitStatus(), 1_000));
+    this.#timers.push(setInterval(() => this.#pruneTombstones(), 60_000));
+    this.#loop = this.#run(wsUrl, apiKey).catch((err: unknown) => this.#fail(err));
+  }
+
+  /** Stops: closes the socket, applies every event already received, and resolves when all is written. */
+  async stop(): Promise<void> {
+    if (!this.#running && this.#loop === null) return;
+    this.#running = false;
+    this.#stopper.abort(new Error('stopped'));
+    this.#session?.abort.abort(new Error('stopped'));
+    this.#session?.feed.close();
+    await this.#loop;
+    this.#loop = null;
+    this.#clearTimers();
+    this.#flushAll();
+    this.#setState('stopped', this.#authFailed ? this.#problem : null);
+    this.#stopped = true;
+  }
+
+  // ---- connection loop ------------------------------------------------------------------------
+
+  async #run(wsUrl: string, apiKey: string): Promise<void> {
+    let attempt = 0;
+    while (this.#running) {
+      this.#nextRetryAt = null;
+      this.#setState(this.#rows > 0 ? 'resyncing' : 'connecting', this.#problem);
+      const end = await this.#runSession(wsUrl, apiKey);
+      this.#flushAll();
+      if (!this.#running) return;
+      if (this.#authFailed) return;
+      if (end.close.code === WS_CLOSE.unauthorized) {
+        this.#authFailed = true;
+        this.#running = false;
+        this.#setState('stopped', 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.');
+        return;
+      }
+      if (end.reachedLive) attempt = 0;
+      const tooMany = end.close.code === WS_CLOSE.tooManyConnections;
+      const delay = backoffDelay(tooMany ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
+      this.#nextRetryAt = Date.now() + delay;
+      this.#setState('offline', describeClose(end.close, delay));
+      try {
+        await sleep(delay, this.#stopper.signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  #runSession(wsUrl: string, apiKey: string): Promise<SessionEnd> {
+    return new Promise((resolve) => {
+      const subscribe: SubscribeOp = {
+        op: 'subscribe',
+        events: [...LISTING_EVENT_NAMES],
+        ...(this.#scopeList === null ? {} : { app_ids: [...this.#scopeList] as SubscribeOp['app_ids'] }),
+      };
+      const feed = new FeedConnection({
+        url: wsUrl,
+        apiKey,
+        subscribe,
+        pingIntervalMs: this.#o.pingIntervalMs,
+        livenessTimeoutMs: this.#o.livenessTimeoutMs,
+        connectTimeoutMs: this.#o.connectTimeoutMs,
+      });
+      const s: Session = {
+        feed,
+        abort: new AbortController(),
+        phase: 'subscribing',
+        buffer: [],
+        maxSeen: null,
+        eventsSeen: 0,
+        requiredSeq: null,
+        snapshotting: false,
+        reachedLive: false,
+        onFirstEvent: null,
+      };
+      this.#session = s;
+      feed.on('frame', (frame) => this.#onFrame(s, frame));
+      feed.on('invalidFrame', (err) => {
+        // Its effect on the book is unknown: only a snapshot newer than everything seen repairs that.
+        this.emit('warning', `the feed sent a frame that breaks the contract (${err.message}); re-reading the book`);
+        this.#demandSnapshot(s, 'a malformed event arrived');
+      });
+      feed.on('close', (close) => {
+        s.abort.abort(new Error('socket closed'));
+        this.#cancelAntiEntropy();
+        if (this.#session === s) this.#session = null;
+        resolve({ close, reachedLive: s.reachedLive });
+      });
+      if (!this.#running) {
+        resolve({ close: { code: null, reason: 'stopped', silent: false }, reachedLive: false });
+        return;
+      }
+      feed.open();
+    });
+  }
+
+  // ---- frames ---------------------------------------------------------------------------------
+
+  #onFrame(s: Session, frame: ServerFrame): void {
+    if (frame.kind === 'control') {
+      const m = frame.message;
+      if (m.event === 'subscribed' || (m.event === 'error' && s.phase === 'subscribing')) {
+        if (m.event === 'error') {
+          this.emit('warning', `the feed refused our subscription (${m.data?.message ?? 'no reason given'}); filtering locally`);
+        }
+        if (s.phase === 'subscribing') {
+          s.phase = 'buffering';
+          void this.#snapshotCycle(s);
+        }
+      } else if (m.event === 'error') {
+        this.emit('warning', `the feed reported an error: ${m.data?.message ?? 'no reason given'}`);
+      }
+      return;
+    }
+    if (frame.kind === 'unknown') {
+      s.maxSeen = maxSeq(s.maxSeen, frame.seq);
+      return;
+    }
+    const event = frame.event;
+    s.maxSeen = maxSeq(s.maxSeen, event.seq);
+    s.eventsSeen++;
+    if (s.onFirstEvent) s.onFirstEvent();
+    if (this.#scope !== null && !this.#scope.has(event.data.app_id)) return;
+    if (event.event !== 'listing.sold') this.#divergence.note(event.data.listing_id, event.seq);
+    if (s.phase === 'live') {
+      this.#queue.push(event);
+      if (this.#queue.length > this.#o.maxBufferedEvents) this.#overflow(s);
+      else this.#scheduleFlush();
+    } else {
+      s.buffer.push(event);
+      if (s.buffer.length > this.#o.maxBufferedEvents) this.#overflow(s);
+    }
+  }
+
+  #overflow(s: Session): void {
+    this.emit('warning', `more than ${this.#o.maxBufferedEvents} events waited to be applied; re-reading the book`);
+    this.#demandSnapshot(s, 'events arrived faster than the book could take them');
+  }
+
+  /** Drops what is pending and requires a snapshot at least as new as everything seen so far. */
+  #demandSnapshot(s: Session, why: string): void {
+    s.requiredSeq = maxSeq(s.requiredSeq, s.maxSeen);
+    s.buffer = [];
+    if (s.phase === 'live') {
+      this.#queue.clear();
+      s.phase = 'buffering';
+      this.#cancelAntiEntropy();
+      this.#setState('resyncing', `${why}; re-reading the book`);
+      void this.#snapshotCycle(s);
+    } else {
+      this.#setState('resyncing', `${why}; re-reading the book`);
+    }
+  }
+
+  // ---- snapshots ------------------------------------------------------------------------------
+
+  /** Fetches and merges snapshots until one covers everything this session requires, then goes live. */
+  async #snapshotCycle(s: Session): Promise<void> {
+    if (s.snapshotting) return;
+    s.snapshotting = true;
+    try {
+      for (;;) {
+        if (s.eventsSeen === 0) await this.#waitFirstEvent(s);
+        const hadBook = this.#rows > 0 || this.#store.state().lastSnapshotSeq !== null;
+        this.#setState(hadBook ? 'resyncing' : 'connecting', this.#problem);
+        const snapshot = await this.#fetchFreshSnapshot(s);
+        const summary = await this.#merge(snapshot, hadBook, s.abort.signal);
+        if (s.requiredSeq !== null && snapshot.seq < s.requiredSeq) continue; // events were lost meanwhile
+        // Buffered events go first; those at or below the snapshot are dropped as covered by the store
+        // (creations among them still give their details).
+        this.#queue.prepend(s.buffer);
+        s.buffer = [];
+        s.requiredSeq = null;
+        s.phase = 'live';
+        s.reachedLive = true;
+        this.#problem = null;
+        this.#setState('live', null);
+        this.#scheduleFlush();
+        this.#scheduleAntiEntropy(s, summary.provenFresh ? this.#o.antiEntropyMs : this.#o.snapshotRetryMs);
+        return;
+      }
+    } catch (err) {
+      if (s.abort.signal.aborted) return;
+      if (err instanceof AuthFailure) {
+        this.#authFailed = true;
+        this.#running = false;
+        this.#setState('stopped', err.message);
+        s.feed.close();
+        return;
+      }
+      throw err;
+    } finally {
+      s.snapshotting = false;
+    }
+  }
+
+  #waitFirstEvent(s: Session): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.#o.firstEventWaitMs);
+      function done() {
+        clearTimeout(timer);
+        s.onFirstEvent = null;
+        s.abort.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      s.onFirstEvent = done;
+      s.abort.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /**
+   * Asks for /book until the answer is at least as new as everything already seen: on this socket
+   * before the request, and applied to the book before. Older answers (the server caches /book for 10 s,
+   * and a 304 returns the previous one) are asked for again once that cache has expired.
+   */
+  async #fetchFreshSnapshot(s: Session): Promise<BookSnapshotResult & { provenFresh: boolean }> {
+    let behindOwnHistory = 0;
+    let firstBehindAt = 0;
+    for (let attempt = 0; ; attempt++) {
+      const seenOnSocket = s.maxSeen;
+      const floor = maxSeq(maxSeq(seenOnSocket, s.requiredSeq), this.#store.state().lastSeq);
+      let snapshot: BookSnapshotResult;
+      try {
+        snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
+      } catch (err) {
+        if (s.abort.signal.aborted) throw err;
+        if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
+          throw new AuthFailure('The marketplace refused the API key when reading the book (HTTP 401). Check the key; sync stopped.');
+        }
+        const wait = err instanceof ApiError && err.retryAfterMs ? Math.max(err.retryAfterMs, 1_000) : this.#o.snapshotRetryMs;
+        this.emit('warning', `reading the book failed: ${(err as Error).message}; trying again in ${Math.round(wait / 1000)} s`);
+        this.#setState(this.#state, `reading the book failed (${(err as Error).message}); trying again`);
+        await sleep(wait, s.abort.signal);
+        continue;
+      }
+      if (floor === null || snapshot.seq >= floor) {
+        return { ...snapshot, provenFresh: seenOnSocket !== null && snapshot.seq >= seenOnSocket };
+      }
+      const behindSocket = seenOnSocket !== null && snapshot.seq < maxSeq(seenOnSocket, s.requiredSeq)!;
+      if (!behindSocket) {
+        // Older than what the book already applied but not than this socket: a cache, or the service's
+        // sequence restarted. A snapshot read well after the cache must have expired settles it.
+        if (behindOwnHistory++ === 0) firstBehindAt = Date.now();
+        else if (Date.now() - firstBehindAt >= LIMITS.bookCacheMs) {
+          this.emit('warning', 'the marketplace sequence went backwards (seq restarted); rebuilding the book');
+          await this.#store.wipeBook(s.abort.signal);
+          this.#countRows(true);
+          this.#emitBook({ reset: true, upserted: 0, removed: 0, ids: null });
+          return { ...snapshot, provenFresh: false };
+        }
+      }
+      this.#setState(this.#state, `the book snapshot (seq ${snapshot.seq}) is older than events already seen; asking again`);
+      await sleep(this.#o.snapshotRetryMs, s.abort.signal);
+    }
+  }
+
+  async #merge(
+    snapshot: BookSnapshotResult & { provenFresh: boolean },
+    hadBook: boolean,
+    signal: AbortSignal,
+  ): Promise<MergeSummary & { provenFresh: boolean }> {
+    const summary = await mergeSnapshot(this.#store, snapshot, {
+      scope: this.#scopeList,
+      resync: hadBook,
+      source: this.#sourceUrl,
+      budgetMs: this.#o.mergeBudgetMs,
+      signal,
+    });
+    this.#bookAsOf = Date.now();
+    this.#countRows(true);
+    this.#emitBook({
+      reset: summary.changedIds === null || summary.changedIds.length > BOOK_CHANGE_MAX_IDS,
+      upserted: summary.changed,
+      removed: summary.removed,
+      ids: summary.changedIds,
+    });
+    return { ...summary, provenFresh: snapshot.provenFresh };
+  }
+
+  // ---- anti-entropy ---------------------------------------------------------------------------
+
+  #scheduleAntiEntropy(s: Session, delayMs: number): void {
+    this.#cancelAntiEntropy();
+    if (!this.#running) return;
+    this.#antiEntropyTimer = setTimeout(() => void this.#antiEntropy(s).catch((err: unknown) => this.#fail(err)), delayMs);
+  }
+
+  #cancelAntiEntropy(): void {
+    if (this.#antiEntropyTimer) clearTimeout(this.#antiEntropyTimer);
+    this.#antiEntropyTimer = null;
+  }
+
+  /**
+   * A periodic snapshot merged through the same guard while live events keep flowing: listings the
+   * feed lost track of are repaired, and what was repaired (beyond events still in flight) is counted.
+   */
+  async #antiEntropy(s: Session): Promise<void> {
+    if (s.phase !== 'live' || s.snapshotting || this.#session !== s) return;
+    s.snapshotting = true;
+    let next = this.#o.antiEntropyMs;
+    try {
+      this.#divergence.begin();
+      const seenBefore = s.maxSeen;
+      let snapshot: BookSnapshotResult;
+      try {
+        snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
+      } catch (err) {
+        if (s.abort.signal.aborted) return;
+        this.emit('warning', `the periodic book check could not read the book: ${(err as Error).message}`);
+        return;
+      }
+      if (s.phase !== 'live') return;
+      if (seenBefore !== null && snapshot.seq < seenBefore) {
+        next = this.#o.snapshotRetryMs; // a cached answer: try again once the cache has moved on
+        return;
+      }
+      const summary = await this.#merge({ ...snapshot, provenFresh: seenBefore !== null }, false, s.abort.signal);
+      const changedIds = summary.changedIds;
+      const changedCount = summary.changed + summary.removed;
+      if (changedCount > 0) {
+        await sleep(this.#o.divergenceGraceMs, s.abort.signal).catch(() => {});
+        const repaired = this.#divergence.settle(snapshot.seq, changedIds, changedCount);
+        if (repaired > 0) {
+          this.#store.addDivergenceRepaired(repaired);
+          this.emit('warning', `the periodic book check repaired ${repaired} listing(s) the feed had not updated`);
+        }
+      }
+    } finally {
+      this.#divergence.cancel();
+      s.snapshotting = false;
+      if (this.#session === s && s.phase === 'live') this.#scheduleAntiEntropy(s, next);
+    }
+  }
+
+  // ---- applying events ------------------------------------------------------------------------
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      try {
+        this.#flushBatch();
+      } catch (err) {
+        this.#fail(err);
+        return;
+      }
+      if (this.#queue.length > 0) this.#scheduleFlush();
+    });
+  }
+
+  #flushBatch(): void {
+    if (this.#queue.length === 0) return;
+    const batch = this.#queue.take(this.#o.liveBatchSize);
+    const outcome = this.#store.applyEvents(batch);
+    this.#noteRate(batch.length);
+    if (outcome.changedIds.length > 0) this.#emitEvents(outcome);
+  }
+
+  #flushAll(): void {
+    try {
+      while (this.#queue.length > 0) this.#flushBatch();
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  #emitEvents(outcome: ApplyOutcome): void {
+    this.#emitBook({
+      reset: false,
+      upserted: outcome.applied - outcome.removed,
+      removed: outcome.removed,
+      ids: outcome.changedIds,
+    });
+  }
+
+  #emitBook(change: { reset: boolean; upserted: number; removed: number; ids: readonly number[] | null }): void {
+    this.#version++;
+    const ids = change.ids ?? [];
+    const lastSeq = this.#store.state().lastSeq;
+    this.emit('book', {
+      version: this.#version,
+      lastSeq: lastSeq === null ? null : lastSeq.toString(),
+      reset: change.reset,
+      upserted: change.upserted,
+      removed: change.removed,
+      ids: ids.slice(0, BOOK_CHANGE_MAX_IDS),
+      idsTruncated: change.ids === null || ids.length > BOOK_CHANGE_MAX_IDS,
+    });
+  }
+
+  // ---- status ---------------------------------------------------------------------------------
+
+  #setState(state: EngineState, problem: string | null): void {
+    if (state !== this.#state) {
+      if (this.#state === 'live') this.#bookAsOf = Date.now();
+      this.#state = state;
+      this.#since = Date.now();
+    }
+    this.#problem = problem;
+    this.#emitStatus();
+  }
+
+  #emitStatus(): void {
+    if (this.#stopped) return;
+    this.emit('status', this.status());
+  }
+
+  /** The live row count; a count(*) over a million rows is not free, so at most every few seconds. */
+  #countRows(force: boolean): number {
+    const now = Date.now();
+    if (force || now - this.#rowsCountedAt > 5_000) {
+      this.#rows = readStatus(this.#store.db).listings;
+      this.#rowsCountedAt = now;
+    }
+    return this.#rows;
+  }
+
+  #noteRate(count: number): void {
+    const second = Math.floor(Date.now() / 1000);
+    const last = this.#rateBuckets[this.#rateBuckets.length - 1];
+    if (last && last[0] === second) last[1] += count;
+    else this.#rateBuckets.push([second, count]);
+    while (this.#rateBuckets.length > 0 && (this.#rateBuckets[0] as [number, number])[0] < second - 5) this.#rateBuckets.shift();
+  }
+
+  #eventsPerSecond(): number {
+    const now = Math.floor(Date.now() / 1000);
+    let sum = 0;
+    for (const [second, count] of this.#rateBuckets) if (second >= now - 5 && second < now) sum += count;
+    return sum / 5;
+  }
+
+  #pruneTombstones(): void {
+    try {
+      this.#store.pruneTombstones(this.#o.tombstoneWindowMs, 5_000);
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  #fail(err: unknown): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    this.emit('error', error);
+    this.#problem = `the local book could not be written: ${error.message}`;
+    void this.stop();
+  }
+
+  #clearTimers(): void {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+    this.#cancelAntiEntropy();
+  }
+}
+
+function describeClose(close: FeedClose, delayMs: number): string {
+  const again = `reconnecting in ${Math.max(1, Math.round(delayMs / 1000))} s`;
+  if (close.silent) return `the feed went silent (no answer to pings); ${again}`;
+  if (close.code === WS_CLOSE.tooManyConnections) {
+    return `the marketplace refused a fourth connection with this key (4429); ${again}`;
+  }
+  if (close.code === null) return `the connection to the feed could not be made; ${again}`;
+  return `the feed closed (code ${close.code}${close.reason ? `: ${close.reason}` : ''}); ${again}`;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * One WebSocket connection to the listing feed (spec §6.1): Bearer header, the subscribe op, parsed
+ * frames, and liveness. The spec has no server heartbeat, so we ping and terminate a socket that has
+ * sent nothing (no frame, no pong) for longer than `livenessTimeoutMs`: a pulled cable or a half-open
+ * connection is noticed in seconds, not when the OS gives up.
+ */
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import { FrameParseError, parseServerFrame, type ServerFrame, type SubscribeOp } from '../../shared/api/index.ts';
+
+export interface FeedOptions {
+  url: string;
+  apiKey: string;
+  subscribe: SubscribeOp;
+  pingIntervalMs: number;
+  livenessTimeoutMs: number;
+  /** Opening handshake limit. */
+  connectTimeoutMs: number;
+}
+
+export interface FeedClose {
+  /** The WebSocket close code (4401, 4429, 1006...), or null when we ended it ourselves. */
+  code: number | null;
+  reason: string;
+  /** Terminated by us because the socket went silent. */
+  silent: boolean;
+}
+
+type FeedEvents = {
+  open: [];
+  frame: [frame: ServerFrame];
+  /** A frame that breaks the contract: its effect on the book is unknown. */
+  invalidFrame: [error: FrameParseError];
+  close: [close: FeedClose];
+};
+
+export class FeedConnection extends EventEmitter<FeedEvents> {
+  readonly #options: FeedOptions;
+  #ws: WebSocket | null = null;
+  #lastHeardAt = 0;
+  #pingTimer: NodeJS.Timeout | null = null;
+  #connectTimer: NodeJS.Timeout | null = null;
+  #silent = false;
+  #closedByUs = false;
+  #closed = false;
+
+  constructor(options: FeedOptions) {
+    super();
+    this.#options = options;
+  }
+
+  open(): void {
+    const ws = new WebSocket(this.#options.url, {
+      headers: { authorization: `Bearer ${this.#options.apiKey}` },
+      handshakeTimeout: this.#options.connectTimeoutMs,
+      perMessageDeflate: false,
+    });
+    this.#ws = ws;
+    this.#lastHeardAt = Date.now();
+    this.#connectTimer = setTimeout(() => {
+      this.#silent = true;
+      ws.terminate();
+    }, this.#options.connectTimeoutMs + 1000);
+    ws.on('open', () => {
+      if (this.#connectTimer) clearTimeout(this.#connectTimer);
+      this.#heard();
+      ws.send(JSON.stringify(this.#options.subscribe));
+      this.#pingTimer = setInterval(() => this.#checkLiveness(), this.#options.pingIntervalMs);
+      this.emit('open');
+    });
+    ws.on('pong', () => this.#heard());
+    ws.on('ping', () => this.#heard());
+    ws.on('message', (data, isBinary) => {
+      this.#heard();
+      if (isBinary) {
+        this.emit('invalidFrame', new FrameParseError('binary frame', '<binary>'));
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      let frame: ServerFrame;
+      try {
+        frame = parseServerFrame(text);
+      } catch (err) {
+        if (err instanceof FrameParseError) {
+          this.emit('invalidFrame', err);
+          return;
+        }
+        throw err;
+      }
+      this.emit('frame', frame);
+    });
+    // 'error' always precedes 'close'; the close carries what callers need.
+    ws.on('error', () => {});
+    ws.on('close', (code, reason) => {
+      this.#stopTimers();
+      if (this.#closed) return;
+      this.#closed = true;
+      this.emit('close', {
+        code: this.#closedByUs || this.#silent ? null : code,
+        reason: this.#silent ? 'the feed went silent' : reason.toString('utf8'),
+        silent: this.#silent,
+      });
+    });
+  }
+
+  /** Closes the socket normally (stop, or a deliberate reconnect). */
+  close(): void {
+    this.#closedByUs = true;
+    this.#stopTimers();
+    const ws = this.#ws;
+    if (!ws) return;
+    if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    else if (ws.readyState === WebSocket.OPEN) {
+      ws.close(1000, 'client closing');
+      // A peer that never answers the close handshake must not keep us waiting.
+      setTimeout(() => ws.terminate(), 1000).unref();
+    }
+  }
+
+  #heard(): void {
+    this.#lastHeardAt = Date.now();
+  }
+
+  #checkLiveness(): void {
+    const ws = this.#ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.#lastHeardAt > this.#options.livenessTimeoutMs) {
+      this.#silent = true;
+      ws.terminate();
+      return;
+    }
+    ws.ping();
+  }
+
+  #stopTimers(): void {
+    if (this.#pingTimer) clearInterval(this.#pingTimer);
+    if (this.#connectTimer) clearTimeout(this.#connectTimer);
+    this.#pingTimer = null;
+    this.#connectTimer = null;
+  }
+}

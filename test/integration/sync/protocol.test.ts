@@ -1,0 +1,291 @@
+/**
+ * The local-book protocol against a fake market, edge case by edge case. Each test ends by comparing
+ * the mirrored book with the market's true book, row for row.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../../../src/core/store/index.ts';
+import { SyncEngine, type EngineStatus, type SyncEngineOptions } from '../../../src/core/sync/engine.ts';
+import type { ListingEvent } from '../../../src/shared/api/index.ts';
+import { createRng, makeFullListing } from '../../bench/generate.ts';
+import { book, tempDir } from '../../unit/store/helpers.ts';
+import { FAKE_KEY, FakeMarket, eventually } from './fake-market.ts';
+
+let market: FakeMarket;
+let dir: { dir: string; remove(): void };
+let db: Db;
+let store: BookStore;
+let engine: SyncEngine | null;
+const rng = createRng(42);
+let nextId = 1;
+
+const FAST: SyncEngineOptions = {
+  pingIntervalMs: 40,
+  livenessTimeoutMs: 250,
+  connectTimeoutMs: 2_000,
+  snapshotRetryMs: 80,
+  firstEventWaitMs: 30,
+  antiEntropyMs: 60_000,
+  divergenceGraceMs: 30,
+  reconnect: { baseMs: 20, capMs: 100, floorMs: 0 },
+  tooManyConnections: { baseMs: 400, capMs: 800, floorMs: 400 },
+};
+
+function seed(n: number, appId?: number): void {
+  for (let i = 0; i < n; i++) {
+    const l = makeFullListing(rng, nextId++);
+    market.create(appId === undefined ? l : { ...l, app_id: appId as 730 });
+  }
+}
+
+function startEngine(options: SyncEngineOptions = {}): SyncEngine {
+  engine = new SyncEngine(store, market.bookSource(), { ...FAST, ...options });
+  engine.start(market.url, FAKE_KEY);
+  return engine;
+}
+
+const isLive = () => engine?.status().state === 'live';
+/** Live, every event applied, and the mirror equal to the market (frames may still be in flight before). */
+const caughtUp = (appId?: number) =>
+  isLive() &&
+  readSyncState(db).lastSeq === market.seq &&
+  engine?.status().bufferedEvents === 0 &&
+  JSON.stringify(book(db)) === JSON.stringify(market.leanBook(appId));
+
+function shuffle<T>(list: T[]): T[] {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [list[i], list[j]] = [list[j] as T, list[i] as T];
+  }
+  return list;
+}
+
+/** A burst of random activity on the market: creations, reprices, amount changes, removals. */
+function activity(n: number): ListingEvent[] {
+  const out: ListingEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    const ids = [...market.book.keys()];
+    const r = rng();
+    const id = ids[Math.floor(rng() * ids.length)];
+    if (r < 0.25 || id === undefined) out.push(market.create(makeFullListing(rng, nextId++)));
+    else if (r < 0.6) out.push(market.reprice(id, 1 + Math.floor(rng() * 100_000)));
+    else if (r < 0.8) out.push(market.setAmount(id, Math.floor(rng() * 3)));
+    else out.push(market.remove(id));
+  }
+  return out;
+}
+
+beforeEach(async () => {
+  market = await FakeMarket.start();
+  dir = tempDir('skindesk-sync-');
+  db = openDatabase(join(dir.dir, 'book.db'));
+  store = new BookStore(db);
+  engine = null;
+  nextId = 1;
+});
+
+afterEach(async () => {
+  await engine?.stop();
+  db.close();
+  dir.remove();
+  await market.close();
+});
+
+describe('sync protocol', () => {
+  it('loads the snapshot after subscribing and then follows live events', async () => {
+    seed(40);
+    startEngine();
+    await eventually(isLive, 'live');
+    expect(book(db)).toEqual(market.leanBook());
+    market.send(...activity(60));
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+    const sock = market.sockets[0];
+    expect(sock?.subscribe).toMatchObject({ op: 'subscribe', events: expect.arrayContaining(['listing.created']) });
+  });
+
+  it('ends with the true book despite reordered and duplicated events', async () => {
+    seed(30);
+    startEngine();
+    await eventually(isLive, 'live');
+    const events = activity(200);
+    const noisy = shuffle([...events, ...events.filter(() => rng() < 0.3)]);
+    market.send(...noisy);
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('keeps a removed listing removed when an older update arrives after the removal', async () => {
+    seed(5);
+    startEngine();
+    await eventually(isLive, 'live');
+    const reprice = market.reprice(3, 99_999);
+    const removal = market.remove(3);
+    market.send(removal, reprice);
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db).some((l) => l.id === 3)).toBe(false);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('applies events that arrive while a slow snapshot is being read', async () => {
+    seed(30);
+    market.answerBook = async () => {
+      const taken = market.snapshot();
+      market.send(...activity(80)); // the market moves on while the snapshot travels
+      await new Promise((r) => setTimeout(r, 200));
+      return taken;
+    };
+    startEngine();
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('asks again when the snapshot is older than events already seen (a stale cached answer)', async () => {
+    seed(20);
+    const stale = market.snapshot();
+    market.send(...activity(10)); // nobody listening yet
+    let staleAnswers = 2;
+    market.answerBook = () => (staleAnswers-- > 0 ? stale : market.snapshot());
+    startEngine();
+    await market.waitForSubscribed();
+    // The engine sees newer events before it asks, so the stale snapshot must be refused.
+    market.send(...activity(5));
+    await eventually(() => caughtUp(), 'caught up');
+    expect(market.bookRequests).toBeGreaterThanOrEqual(3);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('reconnects during the snapshot, re-reads it and never shows an empty book', async () => {
+    seed(25);
+    startEngine();
+    await eventually(isLive, 'live');
+    let dropOnce = true;
+    market.answerBook = async () => {
+      if (dropOnce) {
+        dropOnce = false;
+        for (const s of market.sockets) s.ws.terminate();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return market.snapshot();
+    };
+    const counts: number[] = [];
+    const watcher = setInterval(() => counts.push(readStatus(db).listings), 5);
+    for (const s of market.sockets) s.ws.terminate();
+    market.send(...activity(20));
+    await eventually(() => market.connections >= 3, 'two reconnects');
+    market.send(...activity(20));
+    await eventually(() => caughtUp(), 'caught up');
+    clearInterval(watcher);
+    expect(counts.every((n) => n > 0)).toBe(true);
+    expect(book(db)).toEqual(market.leanBook());
+    expect(readStatus(db).resyncs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stops with an authentication failure on close code 4401 and does not retry', async () => {
+    market.refuseWith = 4401;
+    const statuses: EngineStatus[] = [];
+    const e = startEngine();
+    e.on('status', (s) => statuses.push(s));
+    await eventually(() => e.status().state === 'stopped', 'stopped');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(market.connections).toBe(1);
+    expect(e.status()).toMatchObject({ authFailed: true, state: 'stopped' });
+    expect(e.status().problem).toMatch(/API key/);
+    expect(statuses.some((s) => s.authFailed)).toBe(true);
+  });
+
+  it('backs off longer after 4429 (too many connections)', async () => {
+    seed(3);
+    market.refuseWith = 4429;
+    const e = startEngine();
+    await eventually(() => e.status().state === 'offline', 'offline');
+    const { nextRetryAt, problem } = e.status();
+    expect(problem).toMatch(/4429/);
+    expect((nextRetryAt ?? 0) - Date.now()).toBeGreaterThan(250);
+    market.refuseWith = null;
+    await eventually(isLive, 'live after the back-off', 5_000);
+    expect(market.connections).toBe(2);
+  });
+
+  it('terminates a half-open socket that stops answering pings, and reconnects', async () => {
+    seed(10);
+    startEngine();
+    await eventually(isLive, 'live');
+    const first = market.sockets[0];
+    if (!first) throw new Error('no socket');
+    first.answersPings = false;
+    await eventually(() => market.connections >= 2 && isLive(), 'reconnected', 5_000);
+    market.send(...activity(10));
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('compares seqs above 2^53 exactly, end to end', async () => {
+    await market.close();
+    market = await FakeMarket.start(2n ** 62n);
+    seed(10);
+    startEngine();
+    await eventually(isLive, 'live');
+    // Consecutive seqs that are equal as doubles; sent newest first.
+    const events = activity(40);
+    market.send(...events.reverse());
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+    expect(readStatus(db).last_seq).toBe(market.seq.toString());
+  });
+
+  it('turns a buffer overflow into a visible resync instead of a silent gap', async () => {
+    seed(20);
+    const warnings: string[] = [];
+    market.answerBook = async () => {
+      const taken = market.snapshot();
+      market.send(...activity(60));
+      await new Promise((r) => setTimeout(r, 100));
+      return taken;
+    };
+    const e = startEngine({ maxBufferedEvents: 25 });
+    e.on('warning', (w) => warnings.push(w));
+    const states: string[] = [];
+    e.on('status', (s) => states.push(`${s.state}:${s.problem ?? ''}`));
+    await eventually(() => market.bookRequests >= 2, 'a second snapshot');
+    market.answerBook = null;
+    await eventually(() => caughtUp(), 'caught up');
+    expect(warnings.some((w) => /re-reading the book/.test(w))).toBe(true);
+    expect(states.some((s) => s.startsWith('resyncing:') && /faster than the book/.test(s))).toBe(true);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('repairs what the feed lost with a periodic snapshot and counts it', async () => {
+    seed(30);
+    startEngine({ antiEntropyMs: 150 });
+    await eventually(isLive, 'live');
+    // Changes the feed never delivers: a lost reprice and a lost removal.
+    market.reprice(2, 4242);
+    market.remove(5);
+    await eventually(() => readStatus(db).divergence_repaired === 2, 'two repairs counted', 5_000);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('mirrors only the subscribed games', async () => {
+    seed(10, 730);
+    seed(10, 570);
+    startEngine({ appIds: [570] });
+    await eventually(isLive, 'live');
+    expect(market.sockets[0]?.subscribe).toMatchObject({ app_ids: [570] });
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 730 }));
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 570 }));
+    await eventually(() => caughtUp(570), 'caught up');
+    expect(book(db)).toEqual(market.leanBook(570));
+  });
+
+  it('re-reads the book after a frame that breaks the contract', async () => {
+    seed(10);
+    startEngine();
+    await eventually(isLive, 'live');
+    const before = market.bookRequests;
+    market.reprice(4, 1); // lost inside the malformed frame below
+    market.sendRaw(JSON.stringify({ event: 'listing.price_changed', seq: Number(market.seq), ts: 'x', data: { listing_id: 4 } }));
+    await eventually(() => market.bookRequests > before && caughtUp(), 'resynced');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+});
