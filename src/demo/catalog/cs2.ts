@@ -1,0 +1,274 @@
+/**
+ * Counter-Strike 2 items from real data (src/demo/catalog/cs2-catalog.json, generated from
+ * @ianlucas/cs2-lib by scripts/gen-cs2-catalog.mjs): every skin in every wear its float range allows,
+ * StatTrak™ and Souvenir versions where the game has them, plus stickers, charms, cases, agents and
+ * patches as commodities. Floats lie inside both the skin's range and the wear named in the item name.
+ */
+import type { Sticker } from '../../shared/api/index.ts';
+import { bandsWithin, type WearBand } from '../../shared/wear.ts';
+import { hashString, mix32, Random, unitFromHash } from '../random.ts';
+import data from './cs2-catalog.json' with { type: 'json' };
+import { detailWith, round, spread } from './detail.ts';
+import type { ItemInstance, ItemSpec } from './types.ts';
+
+interface SkinRecord {
+  weapon: string;
+  paint: string;
+  paint_index: number;
+  wear_min: number;
+  wear_max: number;
+  rarity: string;
+  collection: string | null;
+  type: string;
+  stattrak: boolean;
+  souvenir: boolean;
+  image: string;
+}
+/** [id, name, rarity, image hash] */
+type Tuple = [number, string, string, string];
+interface Cs2CatalogFile {
+  source: string;
+  image_base: string;
+  skins: SkinRecord[];
+  stickers: Tuple[];
+  keychains: Tuple[];
+  cases: Tuple[];
+  agents: Tuple[];
+  patches: Tuple[];
+}
+
+const file = data as unknown as Cs2CatalogFile;
+export const CS2_DATA_SOURCE = file.source;
+const imageUrl = (hash: string) => (hash ? `${file.image_base}${hash}.webp` : `${file.image_base}placeholder.webp`);
+
+export const CS2_MAX_STICKERS = 5;
+const MAX_PAINT_SEED = 1000;
+const MAX_KEYCHAIN_PATTERN = 100_000;
+
+const RARITY_PRICE: Record<string, number> = {
+  'Consumer Grade': 6,
+  'Industrial Grade': 14,
+  'Mil-Spec Grade': 45,
+  Restricted: 260,
+  Classified: 1_300,
+  Covert: 5_000,
+  Contraband: 180_000,
+};
+const WEAR_PRICE: Record<WearBand['code'], number> = { FN: 1.8, MW: 1.25, FT: 1, WW: 0.85, BS: 0.75 };
+
+interface Attachable {
+  id: number;
+  name: string;
+  image: string;
+}
+const STICKERS: Attachable[] = file.stickers.map(([id, name, , image]) => ({ id, name, image: imageUrl(image) }));
+const KEYCHAINS: Attachable[] = file.keychains.map(([id, name, , image]) => ({ id, name, image: imageUrl(image) }));
+
+function inspectLink(instance: ItemInstance): string {
+  const d = `${mix32(instance.assetId)}${mix32(instance.assetId + 1)}`;
+  return `steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S${instance.ownerSteamId}A${instance.assetId}D${d}`;
+}
+
+function stickersFor(rng: Random): Sticker[] {
+  // Most skins carry none; a few are fully stickered.
+  const roll = rng.next();
+  const count = roll < 0.62 ? 0 : roll < 0.8 ? 1 : roll < 0.89 ? 2 : roll < 0.94 ? 3 : roll < 0.97 ? 4 : 5;
+  const slots = [0, 1, 2, 3, 4];
+  const out: Sticker[] = [];
+  for (let i = 0; i < count; i++) {
+    const slot = slots.splice(rng.int(0, slots.length - 1), 1)[0] ?? i;
+    const sticker = rng.pick(STICKERS);
+    out.push({
+      slot,
+      sticker_id: sticker.id,
+      name: sticker.name,
+      image: sticker.image,
+      wear: rng.chance(0.7) ? 0 : round(rng.float(0.01, 0.95), 4),
+      scale: null,
+      rotation: null,
+      tint_id: null,
+      offset_x: null,
+      offset_y: null,
+      offset_z: null,
+      pattern: null,
+    });
+  }
+  return out.sort((a, b) => a.slot - b.slot);
+}
+
+function keychainsFor(rng: Random): Sticker[] {
+  if (!rng.chance(0.12) || KEYCHAINS.length === 0) return [];
+  const keychain = rng.pick(KEYCHAINS);
+  return [
+    {
+      slot: 0,
+      sticker_id: keychain.id,
+      name: keychain.name,
+      image: keychain.image,
+      wear: null,
+      scale: null,
+      rotation: null,
+      tint_id: null,
+      offset_x: round(rng.float(-4, 4), 4),
+      offset_y: round(rng.float(-1, 1), 4),
+      offset_z: round(rng.float(-1, 1), 4),
+      pattern: rng.int(0, MAX_KEYCHAIN_PATTERN),
+    },
+  ];
+}
+
+const isFade = (paint: string) => /(^|\s)Fade$/.test(paint) && paint !== 'Marble Fade';
+const isCaseHardened = (paint: string) => paint === 'Case Hardened';
+
+interface SkinVersion {
+  skin: SkinRecord;
+  band: WearBand;
+  floatMin: number;
+  floatMax: number;
+  stattrak: boolean;
+  souvenir: boolean;
+}
+
+/** One copy's randomness: derived from its asset id, never from a shared stream. */
+const copyRandom = (instance: ItemInstance, salt: string) => new Random(mix32(instance.assetId ^ hashString(salt)));
+
+function skinSpec(v: SkinVersion): ItemSpec {
+  const { skin, band } = v;
+  const star = skin.type === 'Knife' || skin.type === 'Gloves' ? '★ ' : '';
+  const quality = v.stattrak ? 'StatTrak™ ' : v.souvenir ? 'Souvenir ' : '';
+  const name = `${star}${quality}${skin.weapon} | ${skin.paint} (${band.name})`;
+  const key = hashString(`${skin.weapon}|${skin.paint}`);
+  const rarityPrice = star ? (skin.type === 'Knife' ? 16_000 : 13_000) : (RARITY_PRICE[skin.rarity] ?? 50);
+  const skinFactor = spread(unitFromHash(key), 1.6, 0.2, 12);
+  const price = Math.max(
+    3,
+    Math.round(rarityPrice * skinFactor * WEAR_PRICE[band.code] * (v.stattrak ? 2.3 : 1) * (v.souvenir ? 3.5 : 1)),
+  );
+  const stickerable = !star;
+  const fade = isFade(skin.paint);
+  const caseHardened = isCaseHardened(skin.paint);
+  const icon = imageUrl(skin.image);
+  const rollCopy = (instance: ItemInstance) => {
+    const rng = copyRandom(instance, 'cs2-skin');
+    const position = rng.next();
+    const paintWear = Math.min(v.floatMin + position * (v.floatMax - v.floatMin), v.floatMax - 1e-9);
+    const paintSeed = rng.int(0, MAX_PAINT_SEED);
+    return { rng, position, paintWear, paintSeed };
+  };
+  return {
+    appId: 730,
+    name,
+    commodity: false,
+    basePrice: price,
+    weight: 60 / Math.sqrt(price),
+    iconUrl: icon,
+    describe(instance) {
+      const { rng, paintWear, paintSeed } = rollCopy(instance);
+      return detailWith(instance, icon, {
+        cs_weapon: skin.weapon,
+        cs_type: skin.type,
+        cs_wear: band.name,
+        cs_rarity: skin.rarity,
+        cs_collection: skin.collection,
+        cs_is_stattrak: v.stattrak,
+        cs_is_souvenir: v.souvenir,
+        cs_is_highlight: false,
+        cs_inspect_link: inspectLink(instance),
+        cs_paint_wear: paintWear,
+        cs_paint_seed: paintSeed,
+        cs_paint_index: skin.paint_index,
+        cs_fade_percentage: fade ? round(80 + 20 * unitFromHash(paintSeed * 7919 + skin.paint_index), 1) : null,
+        cs_blue_percentage: caseHardened ? round(85 * unitFromHash(paintSeed * 104729 + skin.paint_index) ** 3, 1) : null,
+        cs_stickers: stickerable ? stickersFor(rng) : [],
+        cs_keychains: stickerable ? keychainsFor(rng) : [],
+      });
+    },
+    premium(instance) {
+      const { position, paintSeed } = rollCopy(instance);
+      // A low float within its wear is worth more; so are high fades and very blue Case Hardened.
+      let factor = 1 + 0.3 * (1 - position) ** 6;
+      if (fade) factor += 0.25 * unitFromHash(paintSeed * 7919 + skin.paint_index);
+      if (caseHardened) factor += 4 * unitFromHash(paintSeed * 104729 + skin.paint_index) ** 9;
+      return factor;
+    },
+  };
+}
+
+function commoditySpec(
+  name: string,
+  type: string,
+  rarity: string,
+  image: string,
+  basePrice: number,
+  weight: number,
+): ItemSpec {
+  const icon = imageUrl(image);
+  return {
+    appId: 730,
+    name,
+    commodity: true,
+    basePrice,
+    weight,
+    iconUrl: icon,
+    describe: (instance) => detailWith(instance, icon, { cs_type: type, cs_rarity: rarity, cs_is_stattrak: false, cs_is_souvenir: false, cs_is_highlight: false }),
+  };
+}
+
+const STICKER_RARITY_PRICE: Record<string, number> = { 'High Grade': 9, Remarkable: 45, Exotic: 160, Extraordinary: 700, 'Base Grade': 5 };
+
+function stickerPrice(name: string, rarity: string): number {
+  let price = (STICKER_RARITY_PRICE[rarity] ?? 9) * spread(unitFromHash(hashString(name)), 1.2, 0.3, 6);
+  if (/Katowice 2014|Cologne 2014/.test(name)) price *= 60;
+  else if (/Katowice 2015|Cologne 2015|DreamHack 2014/.test(name)) price *= 8;
+  if (/\(Holo/.test(name)) price *= 3;
+  if (/\(Foil|\(Gold/.test(name)) price *= 7;
+  return Math.max(3, Math.round(price));
+}
+
+export function cs2Items(): ItemSpec[] {
+  const specs: ItemSpec[] = [];
+  const seen = new Set<string>();
+  const push = (spec: ItemSpec) => {
+    // The library lists a few skins twice (re-released finishes); one market hash name is one item.
+    if (seen.has(spec.name)) return;
+    seen.add(spec.name);
+    specs.push(spec);
+  };
+  for (const skin of file.skins) {
+    for (const band of bandsWithin(skin.wear_min, skin.wear_max)) {
+      const floatMin = Math.max(band.min, skin.wear_min);
+      const floatMax = Math.min(band.max, skin.wear_max);
+      if (!(floatMax > floatMin)) continue;
+      const base = { skin, band, floatMin, floatMax };
+      push(skinSpec({ ...base, stattrak: false, souvenir: false }));
+      if (skin.stattrak) push(skinSpec({ ...base, stattrak: true, souvenir: false }));
+      if (skin.souvenir) push(skinSpec({ ...base, stattrak: false, souvenir: true }));
+    }
+  }
+  for (const [, name, rarity, image] of file.stickers) {
+    const price = stickerPrice(name, rarity);
+    push(commoditySpec(name, 'Sticker', rarity, image, price, 8 / Math.sqrt(price)));
+  }
+  for (const [, name, rarity, image] of file.keychains) {
+    const slab = name.startsWith('Sticker Slab');
+    const price = Math.round((slab ? 90 : 700) * spread(unitFromHash(hashString(name)), 1.2, 0.3, 8));
+    push(commoditySpec(name, 'Charm', rarity, image, price, 20 / Math.sqrt(price)));
+  }
+  for (const [id, name, rarity, image] of file.cases) {
+    const souvenir = name.includes('Souvenir Package');
+    // Older containers (lower ids) are rarer and dearer.
+    const age = 1 + 8 * (1 - Math.min(1, id / 20_000));
+    const price = Math.round((souvenir ? 400 : 80) * age * spread(unitFromHash(hashString(name)), 1, 0.4, 5));
+    push(commoditySpec(name, 'Container', rarity, image, price, 150 / Math.sqrt(price)));
+  }
+  for (const [, name, rarity, image] of file.agents) {
+    const price = Math.round(900 * spread(unitFromHash(hashString(name)), 1, 0.3, 5));
+    push(commoditySpec(name, 'Agent', rarity, image, price, 40 / Math.sqrt(price)));
+  }
+  for (const [, name, rarity, image] of file.patches) {
+    const price = Math.round(120 * spread(unitFromHash(hashString(name)), 1, 0.3, 5));
+    push(commoditySpec(name, 'Patch', rarity, image, price, 20 / Math.sqrt(price)));
+  }
+  return specs;
+}
+

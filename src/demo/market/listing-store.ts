@@ -1,0 +1,219 @@
+/**
+ * Every listing the market has, in struct-of-arrays form so a million of them cost tens of megabytes and
+ * a full scan takes milliseconds. Rows are appended in id order (ids only ever grow), so the row order is
+ * the id order: newest-first is a backwards scan and a cursor is a binary search. Rows that left the
+ * market stay until `compact` drops them.
+ */
+import { APP_IDS, type AppId, type ListingStatus, type PriceDecayRequest } from '../../shared/api/index.ts';
+
+/** Listing status codes. REMOVED (delisted) is not a status the API shows: such rows are gone. */
+export const ACTIVE = 1;
+export const PRIVATE = 2;
+export const DISABLED = 3;
+export const FILLED = 4;
+export const REMOVED = 5;
+export type StatusCode = typeof ACTIVE | typeof PRIVATE | typeof DISABLED | typeof FILLED | typeof REMOVED;
+export const STATUS_NAME: Record<StatusCode, ListingStatus | null> = {
+  [ACTIVE]: 'ACTIVE',
+  [PRIVATE]: 'PRIVATE',
+  [DISABLED]: 'DISABLED',
+  [FILLED]: 'FILLED',
+  [REMOVED]: null,
+};
+export const STATUS_CODE: Record<ListingStatus, StatusCode> = { ACTIVE, PRIVATE, DISABLED, FILLED };
+/** Still on the market in some form (listed items count against the account's ceiling). */
+export const isLive = (status: number) => status === ACTIVE || status === PRIVATE || status === DISABLED;
+
+export const APP_CODE: Record<AppId, number> = { 730: 0, 252490: 1, 570: 2, 440: 3 };
+export const appOfCode = (code: number): AppId => APP_IDS[code] ?? 730;
+
+/** Price decay of one listing: the request's curve plus when it started. */
+export interface DecayState extends PriceDecayRequest {
+  startedAt: number;
+}
+
+/** Rare per-listing facts kept beside the columns (only listings that need them have an entry). */
+export interface ListingExtra {
+  privateToken?: string;
+  decay?: DecayState;
+  /** From the backpack row the copy came from; otherwise derived from the asset. */
+  tradeLockedUntil?: number | null;
+  /** The backpack row a non-commodity copy came from, so delisting puts it back under the same id. */
+  backpackId?: number;
+}
+
+export interface NewListingRow {
+  id: number;
+  appId: AppId;
+  item: number;
+  price: number;
+  amount: number;
+  createdAt: number;
+  assetId: number;
+  seller: number;
+  status: StatusCode;
+}
+
+export class ListingStore {
+  size = 0;
+  private capacity: number;
+  id: Uint32Array;
+  app: Uint8Array;
+  item: Uint32Array;
+  price: Uint32Array;
+  amount: Uint32Array;
+  createdAt: Float64Array;
+  asset: Float64Array;
+  seller: Uint32Array;
+  status: Uint8Array;
+  readonly extra = new Map<number, ListingExtra>();
+  /** Public, active listings per app code: the book's size. */
+  readonly activeByApp = new Int32Array(APP_IDS.length);
+  private deadRows = 0;
+
+  constructor(initialCapacity = 1024) {
+    this.capacity = Math.max(16, initialCapacity);
+    this.id = new Uint32Array(this.capacity);
+    this.app = new Uint8Array(this.capacity);
+    this.item = new Uint32Array(this.capacity);
+    this.price = new Uint32Array(this.capacity);
+    this.amount = new Uint32Array(this.capacity);
+    this.createdAt = new Float64Array(this.capacity);
+    this.asset = new Float64Array(this.capacity);
+    this.seller = new Uint32Array(this.capacity);
+    this.status = new Uint8Array(this.capacity);
+  }
+
+  get activeCount(): number {
+    let total = 0;
+    for (const n of this.activeByApp) total += n;
+    return total;
+  }
+
+  activeCountFor(appId: AppId | undefined): number {
+    return appId === undefined ? this.activeCount : (this.activeByApp[APP_CODE[appId]] ?? 0);
+  }
+
+  append(row: NewListingRow): number {
+    if (this.size > 0 && row.id <= this.id[this.size - 1]!) throw new Error('listing ids must grow');
+    if (this.size === this.capacity) this.grow(this.capacity * 2);
+    const i = this.size++;
+    this.id[i] = row.id;
+    this.app[i] = APP_CODE[row.appId];
+    this.item[i] = row.item;
+    this.price[i] = row.price;
+    this.amount[i] = row.amount;
+    this.createdAt[i] = row.createdAt;
+    this.asset[i] = row.assetId;
+    this.seller[i] = row.seller;
+    this.status[i] = row.status;
+    if (row.status === ACTIVE) this.activeByApp[this.app[i]!]!++;
+    return i;
+  }
+
+  /** Row index of a listing id, or -1. */
+  indexOf(id: number): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.id[mid]!;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Index of the last row whose id is below `id` (-1 when none): where a cursor continues. */
+  lastIndexBelow(id: number): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.id[mid]! < id) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  setStatus(index: number, status: StatusCode): void {
+    const before = this.status[index]!;
+    if (before === status) return;
+    const app = this.app[index]!;
+    if (before === ACTIVE) this.activeByApp[app]!--;
+    if (status === ACTIVE) this.activeByApp[app]!++;
+    if (status === REMOVED || status === FILLED) this.deadRows++;
+    if (before === REMOVED || before === FILLED) this.deadRows--;
+    this.status[index] = status;
+    if (status === REMOVED) this.extra.delete(this.id[index]!);
+  }
+
+  extraOf(id: number): ListingExtra | undefined {
+    return this.extra.get(id);
+  }
+
+  extraFor(id: number): ListingExtra {
+    let e = this.extra.get(id);
+    if (!e) {
+      e = {};
+      this.extra.set(id, e);
+    }
+    return e;
+  }
+
+  /** True when enough rows are dead that dropping them is worth a copy. */
+  get wantsCompaction(): boolean {
+    return this.size > 50_000 && this.deadRows > this.size / 4;
+  }
+
+  /** Drops rows for which `keep` is false (always keeps live rows). Row indexes change. */
+  compact(keepDead: (index: number) => boolean): void {
+    let w = 0;
+    let dead = 0;
+    for (let r = 0; r < this.size; r++) {
+      const s = this.status[r]!;
+      const live = s !== REMOVED && s !== FILLED;
+      if (!live && !keepDead(r)) {
+        this.extra.delete(this.id[r]!);
+        continue;
+      }
+      if (!live) dead++;
+      if (w !== r) {
+        this.id[w] = this.id[r]!;
+        this.app[w] = this.app[r]!;
+        this.item[w] = this.item[r]!;
+        this.price[w] = this.price[r]!;
+        this.amount[w] = this.amount[r]!;
+        this.createdAt[w] = this.createdAt[r]!;
+        this.asset[w] = this.asset[r]!;
+        this.seller[w] = this.seller[r]!;
+        this.status[w] = s;
+      }
+      w++;
+    }
+    this.size = w;
+    this.deadRows = dead;
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Uint32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(capacity);
+      b.set(a.subarray(0, this.size) as never);
+      return b;
+    };
+    this.id = copy(this.id, (n) => new Uint32Array(n));
+    this.app = copy(this.app, (n) => new Uint8Array(n));
+    this.item = copy(this.item, (n) => new Uint32Array(n));
+    this.price = copy(this.price, (n) => new Uint32Array(n));
+    this.amount = copy(this.amount, (n) => new Uint32Array(n));
+    this.createdAt = copy(this.createdAt, (n) => new Float64Array(n));
+    this.asset = copy(this.asset, (n) => new Float64Array(n));
+    this.seller = copy(this.seller, (n) => new Uint32Array(n));
+    this.status = copy(this.status, (n) => new Uint8Array(n));
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,503 @@
+/**
+ * The market's state and the primitive moves everything else is built from: listings appear, change
+ * price or amount, sell and leave (each publishing its event when the listing is public); money moves
+ * with a running balance; items enter and leave backpacks. Operations (purchase, list, sell, trades...)
+ * live in their own modules and call these, so every event and ledger line has one origin.
+ *
+ * Everything runs on the one JavaScript thread and no operation awaits in the middle, so each operation
+ * is atomic by construction — the "transaction" the spec talks about.
+ */
+import { createHmac } from 'node:crypto';
+import {
+  SALE_FEE_BPS,
+  type FullListing,
+  type LeanListing,
+  type MyListing,
+  type PriceDecayRequest,
+} from '../../shared/api/index.ts';
+import { bpsOf } from '../../shared/money.ts';
+import { demoCatalog, type Catalog, type CatalogItem } from '../catalog/index.ts';
+import { DAY, HOUR, IsoFormatter, iso, type Clock } from '../clock.ts';
+import { Random, unitFromHash } from '../random.ts';
+import { EventFeed } from './feed.ts';
+import {
+  ACTIVE,
+  FILLED,
+  PRIVATE,
+  REMOVED,
+  STATUS_NAME,
+  ListingStore,
+  appOfCode,
+  isLive,
+  type DecayState,
+  type ListingExtra,
+  type StatusCode,
+} from './listing-store.ts';
+import type { Account, BackpackRow, OrderItemRecord, TradeRecord, TransactionRecord } from './records.ts';
+import { SalesLog } from './sales.ts';
+import { InventoryTokens } from './tokens.ts';
+
+/** Seller numbers from here up are the anonymous crowd behind most of the book (no API key). */
+export const ANONYMOUS_SELLER_BASE = 1000;
+export const ANONYMOUS_SELLERS = 40_000;
+/** A sale's money is final after this long (market time, divided by the time scale). */
+export const SETTLEMENT_MS = 8 * DAY;
+/** Simulated accounts keep only their recent history so a long benchmark does not grow without bound. */
+const SIMULATED_HISTORY_CAP = 5_000;
+const FIRST_IDS = {
+  listing: 100_000_000,
+  order: 5_000_000,
+  orderItem: 9_000_000,
+  trade: 700_000,
+  deposit: 400_000,
+  withdraw: 800_000,
+  withdrawal: 30_000,
+  backpack: 2_000_000,
+  transaction: 12_000_000,
+  sale: 60_000_000,
+  asset: 31_000_000_000,
+  offer: 7_100_000_000,
+};
+export type IdKind = keyof typeof FIRST_IDS;
+
+export interface MarketOptions {
+  seed: number;
+  seqStart: bigint;
+  clock: Clock;
+}
+
+export type TradeListener = (account: Account, trade: TradeRecord) => void;
+
+export class Market {
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly catalog: Catalog = demoCatalog();
+  readonly store = new ListingStore(4096);
+  readonly feed: EventFeed;
+  readonly sales = new SalesLog();
+  readonly tokens: InventoryTokens;
+  readonly accounts: Account[] = [];
+  /** Listing ids with a price decay; their published price is refreshed by the activity engine. */
+  readonly decaying = new Set<number>();
+  /** Separate random streams, so API calls never shift the simulated market's sequence. */
+  readonly random: { keys: Random; tokens: Random; outcomes: Random };
+  private readonly byKey = new Map<string, Account>();
+  private readonly counters: Record<IdKind, number> = { ...FIRST_IDS };
+  private readonly secret: Buffer;
+  private readonly tradeListeners = new Set<TradeListener>();
+  private readonly isoBulk = new IsoFormatter();
+
+  constructor(options: MarketOptions) {
+    this.seed = options.seed;
+    this.clock = options.clock;
+    this.secret = createHmac('sha256', 'skindesk-demo-market').update(String(options.seed)).digest();
+    this.tokens = new InventoryTokens(this.secret);
+    this.feed = new EventFeed(options.seqStart, Random.derive(options.seed, 'seq'), () => iso(this.clock.now()));
+    this.random = {
+      keys: Random.derive(options.seed, 'keys'),
+      tokens: Random.derive(options.seed, 'tokens'),
+      outcomes: Random.derive(options.seed, 'outcomes'),
+    };
+  }
+
+  nextId(kind: IdKind): number {
+    return ++this.counters[kind];
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ---- accounts -------------------------------------------------------------------------------
+
+  registerAccount(spec: { name: string; simulated: boolean; balance: number; twoFactor?: boolean; legacyKey?: boolean }): Account {
+    const id = this.accounts.length + 1;
+    const apiKey = `demo_${this.random.keys.hex(20)}`;
+    const account: Account = {
+      id,
+      name: spec.name,
+      steamId: `7656119${String(8_100_000_000 + id * 7_919).padStart(10, '0')}`,
+      apiKey,
+      webhookSecret: spec.legacyKey ? null : this.webhookSecretFor(apiKey),
+      simulated: spec.simulated,
+      twoFactorCode: spec.twoFactor ? String(this.random.keys.int(100_000, 999_999)) : null,
+      balance: 0,
+      backpack: new Map(),
+      inventory: new Map(),
+      orderItems: [],
+      transactions: [],
+      trades: [],
+      withdrawals: new Map(),
+      webhook: { url: null, consecutiveFailures: 0 },
+      notices: [],
+    };
+    this.accounts.push(account);
+    this.byKey.set(apiKey, account);
+    if (spec.balance > 0) this.moveBalance(account, 'DEPOSIT', spec.balance, 'Opening balance', null, this.now() - 60 * DAY);
+    return account;
+  }
+
+  accountByKey(key: string): Account | undefined {
+    return this.byKey.get(key);
+  }
+
+  account(id: number): Account | undefined {
+    return this.accounts[id - 1];
+  }
+
+  /** Rotates an account's key (and so its webhook secret); the old key stops working at once. */
+  rerollKey(account: Account): void {
+    this.byKey.delete(account.apiKey);
+    account.apiKey = `demo_${this.random.keys.hex(20)}`;
+    account.webhookSecret = this.webhookSecretFor(account.apiKey);
+    this.byKey.set(account.apiKey, account);
+  }
+
+  /** The signing secret is derived from the API key (spec §5.5). */
+  private webhookSecretFor(apiKey: string): string {
+    return `whsec_${createHmac('sha256', this.secret).update(`webhook:${apiKey}`).digest('hex').slice(0, 40)}`;
+  }
+
+  steamIdOfSeller(seller: number): string {
+    const account = this.account(seller);
+    if (account) return account.steamId;
+    return `7656119${String(8_000_000_000 + seller * 104_729).padStart(10, '0').slice(-10)}`;
+  }
+
+  onTradeChanged(listener: TradeListener): () => void {
+    this.tradeListeners.add(listener);
+    return () => this.tradeListeners.delete(listener);
+  }
+
+  notifyTrade(account: Account, trade: TradeRecord): void {
+    for (const listener of this.tradeListeners) listener(account, trade);
+  }
+
+  // ---- listings -------------------------------------------------------------------------------
+
+  createListing(input: {
+    seller: number;
+    item: CatalogItem;
+    price: number;
+    amount: number;
+    assetId?: number;
+    status?: StatusCode;
+    createdAt?: number;
+    extra?: ListingExtra;
+  }): number {
+    const id = this.nextId('listing');
+    const status = input.status ?? ACTIVE;
+    const index = this.store.append({
+      id,
+      appId: input.item.appId,
+      item: input.item.index,
+      price: input.price,
+      amount: input.amount,
+      createdAt: input.createdAt ?? this.now(),
+      assetId: input.assetId ?? this.nextId('asset'),
+      seller: input.seller,
+      status,
+    });
+    if (input.extra && Object.keys(input.extra).length > 0) this.store.extra.set(id, { ...input.extra });
+    if (input.extra?.decay) this.decaying.add(id);
+    if (status === ACTIVE) {
+      const { id: listingId, ...rest } = this.fullRow(index);
+      this.feed.publish('listing.created', { listing_id: listingId, ...rest });
+    }
+    return index;
+  }
+
+  setListingPrice(index: number, price: number): void {
+    const before = this.store.price[index]!;
+    if (before === price) return;
+    this.store.price[index] = price;
+    if (this.store.status[index] === ACTIVE) {
+      this.feed.publish('listing.price_changed', {
+        listing_id: this.store.id[index]!,
+        app_id: appOfCode(this.store.app[index]!),
+        price_before: before,
+        price_after: price,
+      });
+    }
+  }
+
+  /** Sets a new stock level; 0 means sold out (the listing becomes FILLED). */
+  setListingAmount(index: number, amount: number): void {
+    const store = this.store;
+    if (store.amount[index] === amount) return;
+    const wasActive = store.status[index] === ACTIVE;
+    store.amount[index] = amount;
+    if (wasActive) {
+      this.feed.publish('listing.amount_changed', {
+        listing_id: store.id[index]!,
+        app_id: appOfCode(store.app[index]!),
+        new_amount: amount,
+      });
+    }
+    if (amount === 0) {
+      store.setStatus(index, FILLED);
+      this.decaying.delete(store.id[index]!);
+    }
+  }
+
+  removeListing(index: number): void {
+    const store = this.store;
+    const status = store.status[index]!;
+    if (!isLive(status)) return;
+    const id = store.id[index]!;
+    store.setStatus(index, REMOVED);
+    this.decaying.delete(id);
+    if (status === ACTIVE) this.feed.publish('listing.removed', { listing_id: id, app_id: appOfCode(store.app[index]!) });
+  }
+
+  /** Starts, replaces or ends (null) a listing's price decay; the price jumps to the curve's start. */
+  setDecay(index: number, decay: PriceDecayRequest | null): void {
+    const id = this.store.id[index]!;
+    if (decay) {
+      const state: DecayState = { ...decay, startedAt: this.now() };
+      this.store.extraFor(id).decay = state;
+      this.decaying.add(id);
+      this.setListingPrice(index, decay.start_price);
+    } else {
+      const extra = this.store.extraOf(id);
+      if (extra) delete extra.decay;
+      this.decaying.delete(id);
+    }
+  }
+
+  /** Re-publishes the current point of every decaying listing's curve (price_changed when it moved). */
+  refreshDecayingPrices(): number {
+    let changed = 0;
+    for (const id of [...this.decaying]) {
+      const index = this.store.indexOf(id);
+      const decay = index < 0 ? undefined : this.store.extraOf(id)?.decay;
+      if (!decay) {
+        this.decaying.delete(id);
+        continue;
+      }
+      const price = decayedPrice(decay, this.now());
+      if (price !== this.store.price[index]) {
+        this.setListingPrice(index, price);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Sells `amount` copies of a listing: stock event, sale event (public listings only), sales history,
+   * and the seller's money and order line when the seller is an account. The buyer's side is the
+   * caller's (purchase.ts, activity.ts). Returns the unit price paid.
+   */
+  sellFromListing(index: number, amount: number, orderId: number): { price: number; sellerOrderItem: OrderItemRecord | null } {
+    const store = this.store;
+    const id = store.id[index]!;
+    const price = store.price[index]!;
+    const isPublic = store.status[index] === ACTIVE;
+    const item = this.catalog.items[store.item[index]!]!;
+    const now = this.now();
+    this.setListingAmount(index, store.amount[index]! - amount);
+    if (isPublic) {
+      this.feed.publish('listing.sold', {
+        listing_id: id,
+        app_id: item.appId,
+        market_hash_name: item.name,
+        price,
+        amount,
+        listed_at: iso(store.createdAt[index]!),
+        sold_at: iso(now),
+      });
+    }
+    this.sales.record({ id: this.nextId('sale'), appId: item.appId, item: item.index, name: item.name, price, amount, soldAt: now, refunded: false });
+    const seller = this.account(store.seller[index]!);
+    let sellerOrderItem: OrderItemRecord | null = null;
+    if (seller) {
+      const total = price * amount;
+      const fee = bpsOf(total, SALE_FEE_BPS);
+      sellerOrderItem = this.recordOrderItem(seller, {
+        orderId,
+        side: 'sold',
+        appId: item.appId,
+        item: item.index,
+        name: item.name,
+        price,
+        amount,
+        createdAt: now,
+        settlesAt: now + this.clock.scaled(SETTLEMENT_MS),
+      });
+      this.moveBalance(seller, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId);
+      if (fee > 0) this.moveBalance(seller, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId);
+    }
+    return { price, sellerOrderItem };
+  }
+
+  // ---- views ----------------------------------------------------------------------------------
+
+  itemAt(index: number): CatalogItem {
+    return this.catalog.items[this.store.item[index]!]!;
+  }
+
+  lean(index: number): LeanListing {
+    const s = this.store;
+    const item = this.itemAt(index);
+    return {
+      id: s.id[index]!,
+      app_id: item.appId,
+      market_hash_name: item.name,
+      price: s.price[index]!,
+      amount: s.amount[index]!,
+      commodity: item.commodity,
+      created_at: iso(s.createdAt[index]!),
+    };
+  }
+
+  /** Lean row as JSON text, for the book snapshot (no object per row; reuses the item's fragments). */
+  leanJson(index: number): string {
+    const s = this.store;
+    const item = this.catalog.items[s.item[index]!]!;
+    return `{"id":${s.id[index]}${item.jsonHead}${s.price[index]},"amount":${s.amount[index]}${item.jsonTail}${this.isoBulk.format(s.createdAt[index]!)}"}`;
+  }
+
+  fullRow(index: number): FullListing {
+    const s = this.store;
+    const item = this.itemAt(index);
+    const detail = item.describe({ assetId: s.asset[index]!, createdAt: s.createdAt[index]!, ownerSteamId: this.steamIdOfSeller(s.seller[index]!) });
+    const lock = this.tradeLockOf(index);
+    return { ...this.lean(index), ...detail, trade_locked_until: lock === null ? null : iso(lock) };
+  }
+
+  myRow(index: number): MyListing & { status: string; private_token?: string } {
+    const s = this.store;
+    const id = s.id[index]!;
+    const item = this.itemAt(index);
+    const extra = s.extraOf(id);
+    const owner = this.account(s.seller[index]!);
+    const row: MyListing & { status: string; private_token?: string } = {
+      ...this.lean(index),
+      available_amount: item.commodity && owner ? this.unlockedCopies(owner, item.index) : 0,
+      price_decay: extra?.decay
+        ? {
+            start_price: extra.decay.start_price,
+            end_price: extra.decay.end_price,
+            total_hours: extra.decay.total_hours,
+            elapsed_hours: Math.min(extra.decay.total_hours, Math.max(0, (this.now() - extra.decay.startedAt) / HOUR)),
+          }
+        : null,
+      status: STATUS_NAME[s.status[index] as StatusCode] ?? 'FILLED',
+    };
+    if (s.status[index] === PRIVATE && extra?.privateToken) row.private_token = extra.privateToken;
+    return row;
+  }
+
+  /** When the copy's trade hold ends, or null when none applies now. */
+  tradeLockOf(index: number): number | null {
+    const s = this.store;
+    const extra = s.extraOf(s.id[index]!);
+    const now = this.now();
+    if (extra && extra.tradeLockedUntil !== undefined) {
+      return extra.tradeLockedUntil !== null && extra.tradeLockedUntil > now ? extra.tradeLockedUntil : null;
+    }
+    if (s.app[index] !== 0) return null;
+    // Some CS2 copies on the crowd's listings are still inside the platform's trade protection.
+    const u = unitFromHash(s.asset[index]! + 0x5bd1e995);
+    if (u >= 0.08) return null;
+    const until = s.createdAt[index]! + (1 + Math.floor((u / 0.08) * 7)) * DAY;
+    return until > now ? until : null;
+  }
+
+  /** Items an account has on the market (listed, private or disabled): what the ceiling counts. */
+  listedItemCount(accountId: number): number {
+    const s = this.store;
+    let total = 0;
+    for (let i = 0; i < s.size; i++) if (s.seller[i] === accountId && isLive(s.status[i]!)) total += s.amount[i]!;
+    return total;
+  }
+
+  /** Row indexes of an account's listings, newest first. */
+  listingsOf(accountId: number, keep: (index: number) => boolean = () => true): number[] {
+    const s = this.store;
+    const out: number[] = [];
+    for (let i = s.size - 1; i >= 0; i--) if (s.seller[i] === accountId && s.status[i] !== REMOVED && keep(i)) out.push(i);
+    return out;
+  }
+
+  // ---- money and history ----------------------------------------------------------------------
+
+  moveBalance(account: Account, type: string, amount: number, description: string, referenceId: number | null, at = this.now()): TransactionRecord {
+    account.balance += amount;
+    const record: TransactionRecord = {
+      id: this.nextId('transaction'),
+      type,
+      amount,
+      balance: account.balance,
+      description,
+      referenceId,
+      createdAt: at,
+    };
+    account.transactions.push(record);
+    if (account.simulated) trimHistory(account.transactions);
+    return record;
+  }
+
+  recordOrderItem(account: Account, fields: Omit<OrderItemRecord, 'orderItemId'>): OrderItemRecord {
+    const record: OrderItemRecord = { orderItemId: this.nextId('orderItem'), ...fields };
+    account.orderItems.push(record);
+    if (account.simulated) trimHistory(account.orderItems);
+    return record;
+  }
+
+  // ---- backpack -------------------------------------------------------------------------------
+
+  /**
+   * Puts copies into a backpack. Unlocked commodity copies join an existing unlocked row of the same
+   * item (one row is one quantity); anything else gets its own row.
+   */
+  addToBackpack(account: Account, item: CatalogItem, amount: number, options: { assetId?: number; tradeLockedUntil?: number | null; rowId?: number } = {}): BackpackRow {
+    const lock = options.tradeLockedUntil ?? null;
+    if (item.commodity && lock === null) {
+      for (const row of account.backpack.values()) {
+        if (row.item === item.index && row.tradeLockedUntil === null) {
+          row.amount += amount;
+          return row;
+        }
+      }
+    }
+    const id = options.rowId !== undefined && !account.backpack.has(options.rowId) ? options.rowId : this.nextId('backpack');
+    const row: BackpackRow = {
+      id,
+      item: item.index,
+      amount,
+      assetId: options.assetId ?? this.nextId('asset'),
+      tradeLockedUntil: lock,
+      createdAt: this.now(),
+    };
+    account.backpack.set(id, row);
+    return row;
+  }
+
+  takeFromBackpack(account: Account, row: BackpackRow, amount: number): void {
+    row.amount -= amount;
+    if (row.amount <= 0) account.backpack.delete(row.id);
+  }
+
+  isTradeLocked(row: { tradeLockedUntil: number | null }): boolean {
+    return row.tradeLockedUntil !== null && row.tradeLockedUntil > this.now();
+  }
+
+  /** Copies of an item in the backpack outside any trade hold: what can still join a listing. */
+  unlockedCopies(account: Account, item: number): number {
+    let total = 0;
+    for (const row of account.backpack.values()) if (row.item === item && !this.isTradeLocked(row)) total += row.amount;
+    return total;
+  }
+}
+
+export function decayedPrice(decay: DecayState, now: number): number {
+  const progress = Math.min(1, Math.max(0, (now - decay.startedAt) / (decay.total_hours * HOUR)));
+  return Math.max(1, Math.round(decay.start_price - (decay.start_price - decay.end_price) * progress));
+}
+
+function trimHistory(list: unknown[]): void {
+  if (list.length > SIMULATED_HISTORY_CAP * 1.2) list.splice(0, list.length - SIMULATED_HISTORY_CAP);
+}
+

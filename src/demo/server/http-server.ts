@@ -1,0 +1,197 @@
+/**
+ * The REST side of the demo market: one request handler for every route of spec part 4. Order of checks
+ * per request: route → rate limit (per account, or per IP without a valid key; X-RateLimit-* headers on
+ * every limited route) → authentication (401) → query and body validated by the contract's own schemas
+ * (400 VALIDATION_ERROR) → the route. Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import {
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  ERROR_STATUS,
+  LISTING_EVENT_NAMES,
+  WEBHOOK_EVENTS,
+  WS_PATH,
+  matchEndpoint,
+  rateLimitKey,
+  webhookHeaderNames,
+  type EndpointName,
+  type ErrorBody,
+} from '../../shared/api/index.ts';
+import { MarketError } from '../market/errors.ts';
+import type { Market } from '../market/market.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { drained, type RouteContext, type RouteReply, type RouteTable } from './route-kit.ts';
+import { bearerKey } from './ws-feed.ts';
+
+export const API_VERSION = '1.0.0-demo';
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function infoBody() {
+  return {
+    version: API_VERSION,
+    websocket: { path: WS_PATH, auth: 'Authorization: Bearer <API_KEY> header, or api_key=<API_KEY> query parameter' },
+    events: [...LISTING_EVENT_NAMES],
+    rest: ENDPOINT_NAMES.map((name) => `${ENDPOINTS[name].method} ${ENDPOINTS[name].path}`),
+    webhooks: { events: [...WEBHOOK_EVENTS], headers: Object.values(webhookHeaderNames()) },
+  };
+}
+
+function issuesOf(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+function validation(message: string, issues: { path: string; message: string }[]): MarketError {
+  return new MarketError('VALIDATION_ERROR', message, { issues });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw validation('the request body is larger than 1 MiB', []);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: MarketError, headers: Record<string, string> = {}): void {
+  const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+  sendJson(res, ERROR_STATUS[err.code], body, headers);
+}
+
+/** If-None-Match matches an ETag (weak comparison, lists and `*` allowed). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+async function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): Promise<void> {
+  for (const chunk of chunks) {
+    if (res.destroyed) return;
+    if (!res.write(chunk)) await drained(res);
+  }
+}
+
+export function createRequestHandler(market: Market, routes: RouteTable, limiter: RateLimiter) {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://demo.invalid');
+    const method = req.method ?? 'GET';
+    const match = matchEndpoint(method, url.pathname);
+    if (!match) {
+      const message = url.pathname === WS_PATH ? `${WS_PATH} accepts WebSocket upgrades only` : `no route ${method} ${url.pathname}`;
+      sendError(res, new MarketError('NOT_FOUND', message));
+      return;
+    }
+    const name: EndpointName = match.name;
+    const def = ENDPOINTS[name];
+    const key = bearerKey(req.headers.authorization);
+    const account = key ? (market.accountByKey(key) ?? null) : null;
+    const headers: Record<string, string> = {};
+    if (def.rateLimit) {
+      const caller = account ? `account:${account.id}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
+      const decision = limiter.take(`${caller} ${rateLimitKey(name)}`, def.rateLimit);
+      headers['X-RateLimit-Limit'] = String(decision.limit);
+      headers['X-RateLimit-Remaining'] = String(decision.remaining);
+      headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000));
+      if (!decision.allowed) {
+        sendError(res, new MarketError('RATE_LIMITED', `rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, { retry_after: decision.retryAfter }), {
+          ...headers,
+          'Retry-After': String(decision.retryAfter),
+        });
+        return;
+      }
+    }
+    try {
+      if (name === 'info') {
+        sendJson(res, 200, infoBody(), headers);
+        return;
+      }
+      if (def.auth && !account) {
+        sendError(res, new MarketError('UNAUTHORIZED', key ? 'the API key is not valid' : 'send Authorization: Bearer <API_KEY>'), headers);
+        return;
+      }
+
+      let query: unknown;
+      if (def.query) {
+        const parsed = def.query.safeParse(Object.fromEntries(url.searchParams));
+        if (!parsed.success) throw validation('invalid query parameters', issuesOf(parsed.error));
+        query = parsed.data;
+      }
+      let body: unknown;
+      if (def.body) {
+        const text = await readBody(req);
+        let raw: unknown;
+        try {
+          raw = JSON.parse(text);
+        } catch {
+          throw validation(text.trim() === '' ? 'a JSON body is required' : 'the body is not valid JSON', []);
+        }
+        const parsed = def.body.safeParse(raw);
+        if (!parsed.success) throw validation('invalid request body', issuesOf(parsed.error));
+        body = parsed.data;
+      }
+
+      const route = routes[name as Exclude<EndpointName, 'info'>] as (ctx: RouteContext<EndpointName>) => RouteReply;
+      const reply = route({ account: account!, query, body, id: match.id ?? 0, req } as RouteContext<EndpointName>);
+      await send(req, res, reply, headers);
+    } catch (err) {
+      // Refusals keep the rate-limit headers the request already earned.
+      if (err instanceof MarketError && !res.headersSent) sendError(res, err, headers);
+      else throw err;
+    }
+  }
+
+  async function send(req: IncomingMessage, res: ServerResponse, reply: RouteReply, headers: Record<string, string>): Promise<void> {
+    switch (reply.kind) {
+      case 'json':
+        sendJson(res, reply.status ?? 200, reply.body, headers);
+        return;
+      case 'cached': {
+        const common = { ...headers, ...reply.headers, ETag: reply.body.etag, 'Cache-Control': `private, max-age=${reply.maxAgeSeconds}` };
+        if (etagMatches(req.headers['if-none-match'], reply.body.etag)) {
+          res.writeHead(304, common);
+          res.end();
+          return;
+        }
+        res.writeHead(200, { ...common, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': reply.body.length });
+        await writeChunks(res, reply.body.chunks);
+        res.end();
+        return;
+      }
+      case 'stream':
+        res.writeHead(200, {
+          ...headers,
+          'Content-Type': reply.contentType,
+          ...(reply.filename ? { 'Content-Disposition': `attachment; filename="${reply.filename}"` } : {}),
+        });
+        await reply.write(res);
+        res.end();
+        return;
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((err: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (err instanceof MarketError) {
+        sendError(res, err);
+        return;
+      }
+      process.stderr.write(`demo market: internal error on ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${(err as Error).stack ?? String(err)}\n`);
+      sendError(res, new MarketError('INTERNAL_ERROR', 'internal error'));
+    });
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The cached whole-market answers (spec §4.2): the book (10 s, valid at the seq it was built at),
+ * prices/all (60 s) and sales/averages (10 min). Each carries an ETag for If-None-Match → 304. Cache
+ * ages run on the market clock, so tests can step past them with `advanceClock` instead of waiting.
+ *
+ * The book is written as bytes (json-writer.ts), synchronously, so the snapshot is exactly the state
+ * after event `seq` — nothing can happen between reading the seq and reading the rows.
+ */
+import { createHash } from 'node:crypto';
+import { LIMITS, type AppId, type PriceRowWithStock } from '../../shared/api/index.ts';
+import { iso } from '../clock.ts';
+import { recommendedPrice } from '../market/items.ts';
+import { ACTIVE, APP_CODE } from '../market/listing-store.ts';
+import type { Market } from '../market/market.ts';
+import { JsonChunkWriter } from './json-writer.ts';
+
+export interface CachedBody {
+  etag: string;
+  chunks: Buffer[];
+  length: number;
+  builtAt: number;
+}
+
+export interface BookSnapshot extends CachedBody {
+  seq: bigint;
+  listings: number;
+}
+
+const ROW_OPEN = Buffer.from('{"id":');
+const AMOUNT_KEY = Buffer.from(',"amount":');
+const ROW_CLOSE = Buffer.from('"}');
+
+const filterKey = (appId: AppId | undefined) => (appId === undefined ? 'all' : String(appId));
+
+/** Pre-encoded `,"app_id":…,"market_hash_name":…,"price":` and `,"commodity":…,"created_at":"` per item. */
+class ItemFragments {
+  private readonly heads: (Buffer | undefined)[] = [];
+  private readonly tails: (Buffer | undefined)[] = [];
+  private readonly market: Market;
+
+  constructor(market: Market) {
+    this.market = market;
+  }
+
+  head(item: number): Buffer {
+    return (this.heads[item] ??= Buffer.from(this.market.catalog.items[item]!.jsonHead));
+  }
+
+  tail(item: number): Buffer {
+    return (this.tails[item] ??= Buffer.from(this.market.catalog.items[item]!.jsonTail));
+  }
+}
+
+/** Live per-item totals over the book: stock, listing count, lowest price. Cheap to recompute. */
+export interface BookAggregates {
+  stock: Uint32Array;
+  listings: Uint32Array;
+  /** 0 when nobody sells the item. */
+  lowest: Uint32Array;
+  at: number;
+}
+
+export class MarketSnapshots {
+  private readonly market: Market;
+  private readonly fragments: ItemFragments;
+  private readonly books = new Map<string, BookSnapshot>();
+  private readonly pricesAll = new Map<string, CachedBody>();
+  private readonly averages = new Map<string, CachedBody>();
+  private aggregates: (BookAggregates & { seq: bigint }) | null = null;
+  /** Number of book snapshots built (not served from cache): lets tests see the cache work. */
+  bookBuilds = 0;
+
+  constructor(market: Market) {
+    this.market = market;
+    this.fragments = new ItemFragments(market);
+  }
+
+  book(appId: AppId | undefined): BookSnapshot {
+    const key = filterKey(appId);
+    const cached = this.books.get(key);
+    if (cached && this.market.now() - cached.builtAt < LIMITS.bookCacheMs) return cached;
+    const fresh = this.buildBook(appId);
+    this.books.set(key, fresh);
+    return fresh;
+  }
+
+  pricesAllBody(appId: AppId | undefined): CachedBody {
+    return this.cached(this.pricesAll, appId, LIMITS.pricesAllCacheMs, () => {
+      const agg = this.bookAggregates();
+      const at = iso(this.market.now());
+      const prices: PriceRowWithStock[] = [];
+      for (const index of this.market.catalog.sortedByName) {
+        const item = this.market.catalog.items[index]!;
+        if (appId !== undefined && item.appId !== appId) continue;
+        prices.push({
+          app_id: item.appId,
+          market_hash_name: item.name,
+          market_price: item.basePrice,
+          recommended_price: recommendedPrice(item),
+          lowest_listing_price: agg.lowest[index] ? agg.lowest[index]! : null,
+          updated_at: at,
+          stock: agg.stock[index]!,
+          listing_count: agg.listings[index]!,
+        });
+      }
+      return { prices, generated_at: at };
+    }, (body) => (body as { prices: PriceRowWithStock[] }).prices.map((p) => `${p.market_price}|${p.lowest_listing_price}|${p.stock}|${p.listing_count}`).join(','));
+  }
+
+  averagesBody(appId: AppId | undefined): CachedBody {
+    return this.cached(this.averages, appId, LIMITS.averagesCacheMs, () => ({
+      averages: this.market.sales.averages(this.market.now(), appId),
+      window_days: LIMITS.averagesWindowDays,
+      generated_at: iso(this.market.now()),
+    }), (body) => JSON.stringify((body as { averages: unknown }).averages));
+  }
+
+  /** Stock, listing count and lowest price per item, recomputed when the book moved (at most once a second). */
+  bookAggregates(): BookAggregates {
+    const market = this.market;
+    const now = market.now();
+    if (this.aggregates && (this.aggregates.seq === market.feed.seq || now - this.aggregates.at < 1000)) return this.aggregates;
+    const n = market.catalog.items.length;
+    const stock = new Uint32Array(n);
+    const listings = new Uint32Array(n);
+    const lowest = new Uint32Array(n);
+    const s = market.store;
+    for (let i = 0; i < s.size; i++) {
+      if (s.status[i] !== ACTIVE) continue;
+      const item = s.item[i]!;
+      stock[item]! += s.amount[i]!;
+      listings[item]!++;
+      const price = s.price[i]!;
+      if (lowest[item] === 0 || price < lowest[item]!) lowest[item] = price;
+    }
+    this.aggregates = { stock, listings, lowest, at: now, seq: market.feed.seq };
+    return this.aggregates;
+  }
+
+  private buildBook(appId: AppId | undefined): BookSnapshot {
+    const market = this.market;
+    const s = market.store;
+    const seq = market.feed.seq;
+    const appCode = appId === undefined ? -1 : APP_CODE[appId];
+    const w = new JsonChunkWriter();
+    w.reserve(64);
+    w.ascii(`{"seq":${seq.toString()},"listings":[`);
+    let rows = 0;
+    for (let i = s.size - 1; i >= 0; i--) {
+      if (s.status[i] !== ACTIVE || (appCode >= 0 && s.app[i] !== appCode)) continue;
+      const item = s.item[i]!;
+      const head = this.fragments.head(item);
+      const tail = this.fragments.tail(item);
+      w.reserve(head.length + tail.length + 96);
+      if (rows++ > 0) w.byte(44); // ,
+      w.bytes(ROW_OPEN);
+      w.uint(s.id[i]!);
+      w.bytes(head);
+      w.uint(s.price[i]!);
+      w.bytes(AMOUNT_KEY);
+      w.uint(s.amount[i]!);
+      w.bytes(tail);
+      w.isoTimestamp(s.createdAt[i]!);
+      w.bytes(ROW_CLOSE);
+    }
+    w.reserve(4);
+    w.ascii(']}');
+    const chunks = w.finish();
+    this.bookBuilds++;
+    return {
+      seq,
+      listings: rows,
+      etag: `"book-${filterKey(appId)}-${seq.toString()}"`,
+      chunks,
+      length: chunks.reduce((sum, c) => sum + c.length, 0),
+      builtAt: market.now(),
+    };
+  }
+
+  private cached(
+    cache: Map<string, CachedBody>,
+    appId: AppId | undefined,
+    ttl: number,
+    build: () => unknown,
+    fingerprint: (body: unknown) => string,
+  ): CachedBody {
+    const key = filterKey(appId);
+    const hit = cache.get(key);
+    if (hit && this.market.now() - hit.builtAt < ttl) return hit;
+    const data = build();
+    const body = Buffer.from(JSON.stringify(data));
+    // The ETag names the content apart from its timestamps (hence weak), so a rebuild that changed
+    // nothing still answers 304.
+    const etag = `W/"${createHash('sha1').update(key).update(fingerprint(data)).digest('base64url')}"`;
+    const fresh: CachedBody = { etag, chunks: [body], length: body.length, builtAt: this.market.now() };
+    cache.set(key, fresh);
+    return fresh;
+  }
+}

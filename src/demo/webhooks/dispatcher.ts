@@ -1,0 +1,190 @@
+/**
+ * Webhook deliveries (spec §6.2): every status change of an account's trade is POSTed to the account's
+ * URL as `trade.updated`, signed with HMAC-SHA256 over `<timestamp>.<raw body>`. A delivery succeeds on
+ * a 2xx within 10 s; anything else (other status, redirect — never followed —, time-out, connection
+ * error) fails and is retried up to 6 attempts in all, backing off from 5 s, with the same delivery id.
+ * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
+ * notice. Retries go to whatever URL is set when they run: a changed URL receives them, a cleared one
+ * drops them. Time-outs and back-off are market timers (scaled by --time-scale).
+ */
+import { createHmac } from 'node:crypto';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { LIMITS, SIGNATURE_SCHEME, signedPayload, webhookHeaderNames, type Trade } from '../../shared/api/index.ts';
+import { iso } from '../clock.ts';
+import type { Market } from '../market/market.ts';
+import type { Account, TradeRecord } from '../market/records.ts';
+import { Random } from '../random.ts';
+import { checkWebhookUrl, type WebhookUrlPolicy } from './url-policy.ts';
+
+export interface DeliveryAttempt {
+  deliveryId: string;
+  accountId: number;
+  tradeId: number;
+  attempt: number;
+  url: string;
+  /** HTTP status, or null when no response came (time-out, connection error). */
+  status: number | null;
+  ok: boolean;
+  error: string | null;
+  at: number;
+}
+
+interface Delivery {
+  id: string;
+  accountId: number;
+  tradeId: number;
+  body: string;
+  attempts: number;
+}
+
+const MAX_LOG = 2_000;
+
+export function backoffMs(failedAttempts: number): number {
+  return Math.min(LIMITS.webhookBackoffCapMs, LIMITS.webhookInitialBackoffMs * LIMITS.webhookBackoffFactor ** (failedAttempts - 1));
+}
+
+export function signWebhook(secret: string, timestampSeconds: string, rawBody: string): string {
+  return `${SIGNATURE_SCHEME}${createHmac('sha256', secret).update(signedPayload(timestampSeconds, rawBody)).digest('hex')}`;
+}
+
+export class WebhookDispatcher {
+  private readonly market: Market;
+  private readonly policy: WebhookUrlPolicy;
+  private readonly viewTrade: (trade: TradeRecord) => Trade;
+  private readonly headers = webhookHeaderNames();
+  private readonly ids: Random;
+  private readonly inFlight = new Set<ClientRequest>();
+  private readonly timers = new Set<() => void>();
+  private readonly unsubscribe: () => void;
+  private closed = false;
+  /** Recent attempts, oldest first (tests and the harness read it). */
+  readonly log: DeliveryAttempt[] = [];
+
+  constructor(market: Market, policy: WebhookUrlPolicy, viewTrade: (trade: TradeRecord) => Trade) {
+    this.market = market;
+    this.policy = policy;
+    this.viewTrade = viewTrade;
+    this.ids = Random.derive(market.seed, 'webhooks');
+    this.unsubscribe = market.onTradeChanged((account, trade) => this.enqueue(account, trade));
+  }
+
+  /** Saves (or, with null, clears) an account's webhook URL after checking it. */
+  async setUrl(account: Account, url: string | null): Promise<void> {
+    if (url === null) {
+      account.webhook.url = null;
+      return;
+    }
+    const checked = await checkWebhookUrl(url, this.policy);
+    account.webhook.url = checked.url.href;
+    account.webhook.consecutiveFailures = 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+    for (const req of this.inFlight) req.destroy();
+    this.inFlight.clear();
+  }
+
+  private enqueue(account: Account, trade: TradeRecord): void {
+    // Nothing is delivered until both a URL and a signing secret exist (spec §5.5, §6.2).
+    if (this.closed || !account.webhook.url || !account.webhookSecret) return;
+    const id = `evt_${this.ids.hex(12)}`;
+    const body = JSON.stringify({ id, event: 'trade.updated', ts: iso(this.market.now()), data: this.viewTrade(trade) });
+    void this.attempt({ id, accountId: account.id, tradeId: trade.id, body, attempts: 0 });
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    const account = this.market.account(delivery.accountId);
+    const url = account?.webhook.url;
+    if (this.closed || !account || !url || !account.webhookSecret) return;
+    delivery.attempts++;
+    const result = await this.post(url, delivery, account.webhookSecret);
+    this.record({ deliveryId: delivery.id, accountId: account.id, tradeId: delivery.tradeId, attempt: delivery.attempts, url, ...result, at: this.market.now() });
+    if (this.closed) return;
+    if (result.ok) {
+      account.webhook.consecutiveFailures = 0;
+      return;
+    }
+    if (delivery.attempts < LIMITS.webhookAttempts) {
+      const cancel = this.market.clock.after(backoffMs(delivery.attempts), () => {
+        this.timers.delete(cancel);
+        void this.attempt(delivery);
+      });
+      this.timers.add(cancel);
+      return;
+    }
+    account.webhook.consecutiveFailures++;
+    if (account.webhook.consecutiveFailures >= LIMITS.webhookFailuresBeforeRemoval && account.webhook.url !== null) {
+      account.webhook.url = null;
+      account.notices.push({
+        kind: 'webhook_removed',
+        at: this.market.now(),
+        message: `Your webhook URL ${url} was removed after ${LIMITS.webhookFailuresBeforeRemoval} failed deliveries in a row.`,
+      });
+    }
+  }
+
+  private async post(url: string, delivery: Delivery, secret: string): Promise<{ status: number | null; ok: boolean; error: string | null }> {
+    let checked;
+    try {
+      // Checked again on every attempt: a name may have come to resolve somewhere it must not.
+      checked = await checkWebhookUrl(url, this.policy);
+    } catch (err) {
+      return { status: null, ok: false, error: (err as Error).message };
+    }
+    const target = checked.url;
+    const pinned = checked.addresses[0]!;
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      const family = isIP(pinned);
+      if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned, family }]);
+      else callback(null, pinned, family);
+    };
+    const timestamp = String(Math.floor(this.market.now() / 1000));
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(delivery.body)),
+      'user-agent': 'SkindeskDemoMarket-Webhooks/1',
+      [this.headers.event]: 'trade.updated',
+      [this.headers.delivery]: delivery.id,
+      [this.headers.timestamp]: timestamp,
+      [this.headers.signature]: signWebhook(secret, timestamp, delivery.body),
+      [this.headers.attempt]: String(delivery.attempts),
+    };
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve) => {
+      let settled = false;
+      let cancelTimeout = () => {};
+      const finish = (outcome: { status: number | null; ok: boolean; error: string | null }) => {
+        if (settled) return;
+        settled = true;
+        cancelTimeout();
+        this.inFlight.delete(req);
+        resolve(outcome);
+      };
+      const req = send(target, { method: 'POST', headers, lookup, agent: false }, (res) => {
+        const status = res.statusCode ?? 0;
+        res.resume();
+        // Redirects are failures and are never followed.
+        finish({ status, ok: status >= 200 && status < 300, error: status >= 300 && status < 400 ? 'redirect (not followed)' : null });
+      });
+      this.inFlight.add(req);
+      cancelTimeout = this.market.clock.after(LIMITS.webhookTimeoutMs, () => {
+        finish({ status: null, ok: false, error: 'no response within 10 s' });
+        req.destroy();
+      });
+      req.on('error', (err) => finish({ status: null, ok: false, error: err.message }));
+      req.end(delivery.body);
+    });
+  }
+
+  private record(attempt: DeliveryAttempt): void {
+    this.log.push(attempt);
+    if (this.log.length > MAX_LOG) this.log.splice(0, this.log.length - MAX_LOG);
+  }
+}
