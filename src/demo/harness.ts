@@ -190,6 +190,21 @@ export class DemoHarness {
     this.parts.feed.flush();
   }
 
+  /** Puts copies into an account's external inventory (one stack); returns its asset id. */
+  giveInventory(accountId: number, name: string, amount = 1, options: { tradable?: boolean } = {}): number {
+    const market = this.parts.market;
+    const item = this.item(name);
+    const assetId = market.nextId('asset');
+    this.account(accountId).inventory.set(assetId, { assetId, item: item.index, amount: item.commodity ? amount : 1, tradable: options.tradable ?? true, heldBy: null });
+    return assetId;
+  }
+
+  /** Puts copies into an account's backpack; returns the backpack row id. */
+  giveBackpack(accountId: number, name: string, amount = 1, options: { tradeLockedUntil?: number | null } = {}): number {
+    const item = this.item(name);
+    return this.parts.market.addToBackpack(this.account(accountId), item, item.commodity ? amount : 1, { tradeLockedUntil: options.tradeLockedUntil ?? null }).id;
+  }
+
   // ---- time -------------------------------------------------------------------------------------
 
   /** Moves the market clock forward (token expiry, decay progress, cache ages, settlement). */
@@ -236,6 +251,12 @@ export class DemoHarness {
     const account = this.account(accountId);
     this.parts.market.rerollKey(account);
     return account.apiKey;
+  }
+
+  private item(name: string) {
+    const item = this.parts.market.catalog.byName.get(name);
+    if (!item) throw new RangeError(`no catalog item named ${name}`);
+    return item;
   }
 
   private account(id: number): Account {

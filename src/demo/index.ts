@@ -96,7 +96,7 @@ export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<
   const snapshots = new MarketSnapshots(market);
   const services = { market, trades, withdrawals, snapshots };
   const routes = { ...marketDataRoutes(services), ...tradingRoutes(services), ...accountRoutes(services) };
-  const server = createServer(createRequestHandler(market, routes, new RateLimiter(o.rateLimitScale)));
+  const server = createServer(createRequestHandler(market, routes, new RateLimiter(o.rateLimitScale, o.rateLimits)));
   const feed = new WebSocketFeed(market, server, { reorder: o.reorder, duplicate: o.duplicate });
   const webhooks = new WebhookDispatcher(
     market,

@@ -28,6 +28,8 @@ export interface DemoMarketOptions {
 
   /** Divides every rate-limit window (tests only; the CLI always runs the spec's limits). */
   rateLimitScale?: number;
+  /** false: never answer 429 (headers are still sent). For tests that are not about rate limits. */
+  rateLimits?: boolean;
   /** Apply the production webhook URL rule (https, public addresses only) instead of demo mode. */
   strictWebhookUrls?: boolean;
   /** Name resolution for webhook URLs (tests). */
@@ -66,6 +68,7 @@ export function resolveOptions(options: DemoMarketOptions): ResolvedDemoOptions 
     seed: options.seed ?? DEMO_DEFAULTS.seed,
     webhookUrl: options.webhookUrl ?? null,
     rateLimitScale: options.rateLimitScale ?? 1,
+    rateLimits: options.rateLimits ?? true,
     strictWebhookUrls: options.strictWebhookUrls ?? false,
     webhookLookup: options.webhookLookup,
   };

@@ -68,7 +68,8 @@ export class SalesLog {
     return { rows, total };
   }
 
-  /** Volume-weighted average per item over the last 30 days: sum(price*amount)/sum(amount). */
+  /** Volume-weighted average per item, sum(price*amount)/sum(amount), over the last 30 days counted in
+   * whole UTC days (every sale from the day 30 days ago onwards). */
   averages(now: number, appId?: AppId): AverageRow[] {
     const firstDay = Math.floor((now - LIMITS.averagesWindowDays * DAY) / DAY);
     const rows: AverageRow[] = [];

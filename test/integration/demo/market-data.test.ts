@@ -1,0 +1,275 @@
+/**
+ * Market data routes (spec §4.2): listings with full per-game detail and stable cursor paging, one
+ * listing, prices, prices/all, the book, sales and averages — with their caches, ETags and 304s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, type FullListing } from '../../../src/shared/api/index.ts';
+import { wearBandOf } from '../../../src/shared/wear.ts';
+import type { DemoMarket } from '../../../src/demo/index.ts';
+import cs2Data from '../../../src/demo/catalog/cs2-catalog.json' with { type: 'json' };
+import { api, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
+
+let market: DemoMarket;
+let a: Api;
+beforeAll(async () => {
+  market = await startTestMarket({ listings: 3_000, seed: 11 });
+  a = api(market);
+});
+afterAll(() => market.close());
+
+const skins = new Map((cs2Data as unknown as { skins: { weapon: string; paint: string; wear_min: number; wear_max: number }[] }).skins.map((s) => [`${s.weapon} | ${s.paint}`, s]));
+
+async function allListings(query: Record<string, string | number> = {}): Promise<FullListing[]> {
+  const rows: FullListing[] = [];
+  let cursor: number | null = null;
+  for (let guard = 0; guard < 100; guard++) {
+    const body = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 1000, ...query, ...(cursor ? { cursor } : {}) })));
+    rows.push(...body.listings);
+    cursor = body.next_cursor;
+    if (cursor === null) return rows;
+  }
+  throw new Error('paging did not end');
+}
+
+describe('GET /listings', () => {
+  it('validates limit (500 or 1000, required), page, cursor and app_id', async () => {
+    for (const query of [{}, { limit: 100 }, { limit: 5 }, { limit: 1000, page: 0 }, { limit: 1000, cursor: '01' }, { limit: 1000, app_id: 1 }, { limit: 1000, app_id: 'x' }]) {
+      expectError(await a.get('/public/v1/listings', query), 'VALIDATION_ERROR', 400);
+    }
+    expectError(await a.get('/public/v1/listings', { limit: 500, page: 1, cursor: 100000001 }), 'VALIDATION_ERROR', 400);
+  });
+
+  it('returns the active public book newest first, with metadata, matching the server state', async () => {
+    const first = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500 })));
+    expect(first.listings).toHaveLength(500);
+    const ids = first.listings.map((l) => l.id);
+    expect([...ids].sort((x, y) => y - x)).toEqual(ids);
+    expect(first.metadata).toEqual({ total_pages: Math.ceil(market.state.bookSize() / 500), total_items: market.state.bookSize(), current_page: 1, current_limit: 500 });
+    const second = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500, page: 2 })));
+    expect(second.listings[0]!.id).toBeLessThan(ids.at(-1)!);
+    expect(second.metadata.current_page).toBe(2);
+    const rows = await allListings();
+    expect(rows.map((r) => r.id)).toEqual(market.state.book().listings.map((l) => l.id));
+  });
+
+  it('filters by app_id, leaving other games\' fields null', async () => {
+    for (const appId of [730, 252490, 570, 440] as const) {
+      const rows = await allListings({ app_id: appId });
+      expect(rows.length).toBe(market.state.book(appId).listings.length);
+      expect(rows.every((r) => r.app_id === appId)).toBe(true);
+      const prefix = { 730: 'cs_', 252490: 'rust_', 570: 'dota_', 440: 'tf2_' }[appId];
+      for (const row of rows.slice(0, 50)) {
+        for (const field of LISTING_DETAIL_FIELDS) {
+          if (/^(cs|rust|dota|tf2)_/.test(field) && !field.startsWith(prefix)) expect(row[field], field).toBeNull();
+        }
+      }
+    }
+  });
+
+  it('pages stably by cursor while the book changes underneath', async () => {
+    const before = new Set(market.state.book().listings.map((l) => l.id));
+    const seen: number[] = [];
+    let cursor: number | null = null;
+    for (let guard = 0; guard < 20; guard++) {
+      const body = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500, ...(cursor ? { cursor } : {}) })));
+      seen.push(...body.listings.map((l) => l.id));
+      // the market moves between pages: new listings, reprices, sales, delists
+      market.runActivity(300);
+      cursor = body.next_cursor;
+      if (cursor === null) break;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort((x, y) => y - x)).toEqual(seen);
+    // every listing that was there at the start and is still there was seen
+    const still = market.state.book().listings.filter((l) => before.has(l.id)).map((l) => l.id);
+    const seenSet = new Set(seen);
+    expect(still.filter((id) => !seenSet.has(id))).toEqual([]);
+  });
+
+  it('describes CS2 copies faithfully: float inside the skin range and the named wear, fade/blue only where they apply, 0–5 stickers', async () => {
+    const rows = (await allListings({ app_id: 730 })).filter((r) => r.cs_paint_wear !== null);
+    expect(rows.length).toBeGreaterThan(200);
+    let stickered = 0;
+    for (const row of rows) {
+      const base = row.market_hash_name.replace(/^★ /, '').replace(/^(StatTrak™|Souvenir) /, '').replace(/ \([^)]+\)$/, '');
+      const skin = skins.get(base);
+      expect(skin, base).toBeDefined();
+      expect(row.cs_paint_wear!).toBeGreaterThanOrEqual(skin!.wear_min);
+      expect(row.cs_paint_wear!).toBeLessThan(skin!.wear_max);
+      expect(wearBandOf(row.cs_paint_wear!).name).toBe(row.cs_wear);
+      expect(row.market_hash_name.endsWith(`(${row.cs_wear})`)).toBe(true);
+      expect(row.cs_is_stattrak).toBe(row.market_hash_name.includes('StatTrak™'));
+      expect(row.cs_is_souvenir).toBe(row.market_hash_name.startsWith('Souvenir '));
+      const paint = base.split(' | ')[1]!;
+      expect(row.cs_fade_percentage !== null, row.market_hash_name).toBe(/(^| )Fade$/.test(paint) && paint !== 'Marble Fade');
+      expect(row.cs_blue_percentage !== null).toBe(paint === 'Case Hardened');
+      expect(row.cs_paint_seed!).toBeGreaterThanOrEqual(0);
+      expect(row.cs_paint_seed!).toBeLessThanOrEqual(1000);
+      expect(row.cs_paint_index).toBeGreaterThan(0);
+      expect(row.cs_inspect_link).toContain(`A${row.steam_asset_id}D`);
+      expect(row.cs_stickers!.length).toBeLessThanOrEqual(5);
+      expect(new Set(row.cs_stickers!.map((s) => s.slot)).size).toBe(row.cs_stickers!.length);
+      for (const s of row.cs_stickers!) expect(s.wear! >= 0 && s.wear! <= 1).toBe(true);
+      expect(row.cs_keychains!.length).toBeLessThanOrEqual(1);
+      if (row.cs_stickers!.length > 0) stickered++;
+    }
+    expect(stickered).toBeGreaterThan(0);
+  });
+
+  it('fills the other games\' own fields', async () => {
+    const rust = (await allListings({ app_id: 252490 }))[0]!;
+    expect(rust.rust_category && rust.rust_type).toBeTruthy();
+    const dota = (await allListings({ app_id: 570 }))[0]!;
+    expect(dota.dota_rarity && dota.dota_quality && dota.dota_type).toBeTruthy();
+    const tf2 = await allListings({ app_id: 440 });
+    expect(tf2.every((r) => Array.isArray(r.tf2_classes) && r.tf2_quality && r.tf2_attributes)).toBe(true);
+  });
+});
+
+describe('GET /listings/{id}', () => {
+  it('returns one full listing, and 404 LISTING_NOT_FOUND once it is sold or delisted', async () => {
+    const sold = market.createListing({ appId: 730 });
+    const delisted = market.createListing({ appId: 570 });
+    for (const l of [sold, delisted]) {
+      const row = parseAs(fullListing, expectOk(await a.get(`/public/v1/listings/${l.listing.id}`)));
+      expect(row).toMatchObject(l.listing);
+    }
+    market.buyListing(sold.listing.id);
+    market.delistListing(delisted.listing.id);
+    expectError(await a.get(`/public/v1/listings/${sold.listing.id}`), 'LISTING_NOT_FOUND', 404);
+    expectError(await a.get(`/public/v1/listings/${delisted.listing.id}`), 'LISTING_NOT_FOUND', 404);
+    expectError(await a.get('/public/v1/listings/99999999'), 'LISTING_NOT_FOUND', 404);
+  });
+
+  it('hides a private listing from everyone but its seller', async () => {
+    const mine = market.createListing({ private: true, seller: 1 });
+    const theirs = market.createListing({ private: true });
+    expectOk(await a.get(`/public/v1/listings/${mine.listing.id}`));
+    expectError(await a.get(`/public/v1/listings/${theirs.listing.id}`), 'LISTING_NOT_FOUND', 404);
+    expectError(await api(market, market.accounts[1]!.apiKey).get(`/public/v1/listings/${mine.listing.id}`), 'LISTING_NOT_FOUND', 404);
+  });
+});
+
+describe('GET /prices', () => {
+  it('pages price rows alphabetically, with lowest_listing_price from the book', async () => {
+    expectError(await a.get('/public/v1/prices', { page: 1 }), 'VALIDATION_ERROR', 400);
+    expectError(await a.get('/public/v1/prices', { page: 1, limit: 20 }), 'VALIDATION_ERROR', 400);
+    const body = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', { page: 3, limit: 100, app_id: 570 })));
+    const names = body.prices.map((p) => p.market_hash_name);
+    expect([...names].sort()).toEqual(names);
+    expect(body.metadata.current_page).toBe(3);
+    expect(body.prices.every((p) => p.app_id === 570 && !('stock' in p))).toBe(true);
+    const book = market.state.book(570).listings;
+    for (const p of body.prices) {
+      const prices = book.filter((l) => l.market_hash_name === p.market_hash_name).map((l) => l.price);
+      expect(p.lowest_listing_price).toBe(prices.length ? Math.min(...prices) : null);
+    }
+    const beyond = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', { page: 999, limit: 100, app_id: 570 })));
+    expect(beyond.prices).toEqual([]);
+  });
+});
+
+describe('GET /prices/all', () => {
+  it('gives every price with stock and listing_count, cached 60 s with an ETag and 304', async () => {
+    const res = await a.get('/public/v1/prices/all', { app_id: 252490 });
+    const body = parseAs(ENDPOINTS.pricesAll.response, expectOk(res));
+    const book = market.state.book(252490).listings;
+    for (const p of body.prices) {
+      const rows = book.filter((l) => l.market_hash_name === p.market_hash_name);
+      expect(p.stock).toBe(rows.reduce((s, l) => s + l.amount, 0));
+      expect(p.listing_count).toBe(rows.length);
+    }
+    const etag = res.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect((await a.get('/public/v1/prices/all', { app_id: 252490 }, { 'if-none-match': etag })).status).toBe(304);
+    // inside 60 s the cached copy is served even though the market moved
+    market.runActivity(400);
+    const again = parseAs(ENDPOINTS.pricesAll.response, expectOk(await a.get('/public/v1/prices/all', { app_id: 252490 })));
+    expect(again.generated_at).toBe(body.generated_at);
+    market.advanceClock(61_000);
+    const fresh = await a.get('/public/v1/prices/all', { app_id: 252490 }, { 'if-none-match': etag });
+    const freshBody = parseAs(ENDPOINTS.pricesAll.response, expectOk(fresh));
+    expect(freshBody.generated_at).not.toBe(body.generated_at);
+    expect(fresh.headers.get('etag')).not.toBe(etag);
+  });
+});
+
+describe('GET /book', () => {
+  it('is the whole active book at the seq of the last event, cached 10 s with ETag and 304', async () => {
+    market.runActivity(50);
+    const truth = market.state.book();
+    const res = await a.get('/public/v1/book');
+    const body = parseAs(ENDPOINTS.book.response, expectOk(res));
+    expect(body.seq).toBe(truth.seq);
+    expect(body.listings).toEqual(truth.listings);
+    expect(Object.keys(body.listings[0]!).sort()).toEqual(['amount', 'app_id', 'commodity', 'created_at', 'id', 'market_hash_name', 'price']);
+    const etag = res.headers.get('etag')!;
+    expect((await a.get('/public/v1/book', {}, { 'if-none-match': etag })).status).toBe(304);
+    // cached: the same snapshot (valid at its seq) although events were published since
+    market.runActivity(50);
+    const cached = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book')));
+    expect(cached.seq).toBe(body.seq);
+    expect(market.state.seq()).toBeGreaterThan(body.seq);
+    market.advanceClock(10_001);
+    const fresh = await a.get('/public/v1/book', {}, { 'if-none-match': etag });
+    const freshBody = parseAs(ENDPOINTS.book.response, expectOk(fresh));
+    expect(freshBody.seq).toBe(market.state.seq());
+    expect(freshBody.listings).toEqual(market.state.book().listings);
+  });
+
+  it('filters by app_id', async () => {
+    market.advanceClock(10_001);
+    const body = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book', { app_id: 440 })));
+    expect(body.listings).toEqual(market.state.book(440).listings);
+  });
+});
+
+describe('GET /sales and /sales/averages', () => {
+  it('lists recent sales newest first, filtered by app_id and exact market_hash_name', async () => {
+    const l = market.createListing({ appId: 730 });
+    market.buyListing(l.listing.id);
+    const body = parseAs(ENDPOINTS.sales.response, expectOk(await a.get('/public/v1/sales', { page: 1, limit: 100 })));
+    expect(body.sales[0]).toMatchObject({ market_hash_name: l.listing.market_hash_name, price: l.listing.price });
+    const times = body.sales.map((s) => s.sold_at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const byName = parseAs(ENDPOINTS.sales.response, expectOk(await a.get('/public/v1/sales', { market_hash_name: l.listing.market_hash_name, limit: 100 })));
+    expect(byName.sales.every((s) => s.market_hash_name === l.listing.market_hash_name)).toBe(true);
+    const byApp = parseAs(ENDPOINTS.sales.response, expectOk(await a.get('/public/v1/sales', { app_id: 570, limit: 50 })));
+    expect(byApp.sales.length).toBeGreaterThan(0);
+    expect(byApp.sales.every((s) => s.app_id === 570)).toBe(true);
+  });
+
+  it('averages volume-weighted over 30 days without refunded sales, cached 10 min with ETag and 304', async () => {
+    const res = await a.get('/public/v1/sales/averages', { app_id: 570 });
+    const body = parseAs(ENDPOINTS.salesAverages.response, expectOk(res));
+    expect(body.window_days).toBe(30);
+    // recompute one item that has a refunded sale from the sales route
+    const sales: { price: number; amount: number; sold_at: string; refunded?: boolean; market_hash_name: string }[] = [];
+    for (let p = 1; p < 500; p++) {
+      const page = expectOk(await a.get('/public/v1/sales', { app_id: 570, page: p, limit: 100 })) as { sales: typeof sales };
+      sales.push(...page.sales);
+      if (page.sales.length < 100) break;
+    }
+    const refundedName = sales.find((s) => s.refunded)?.market_hash_name ?? sales[0]!.market_hash_name;
+    // the window counts whole UTC days: every sale from the day 30 days ago onwards
+    const firstDay = Math.floor((Date.parse(body.generated_at) - 30 * 86_400_000) / 86_400_000);
+    const counted = sales.filter((s) => s.market_hash_name === refundedName && !s.refunded && Math.floor(Date.parse(s.sold_at) / 86_400_000) >= firstDay);
+    const row = body.averages.find((r) => r.market_hash_name === refundedName)!;
+    expect(row).toBeDefined();
+    const volume = counted.reduce((s, x) => s + x.amount, 0);
+    expect(row.volume).toBe(volume);
+    expect(row.sales).toBe(counted.length);
+    expect(row.average_price).toBe(Math.round(counted.reduce((s, x) => s + x.price * x.amount, 0) / volume));
+    expect(sales.some((s) => s.market_hash_name === refundedName && s.refunded)).toBe(true);
+    const etag = res.headers.get('etag')!;
+    expect((await a.get('/public/v1/sales/averages', { app_id: 570 }, { 'if-none-match': etag })).status).toBe(304);
+    const l = market.createListing({ appId: 570 });
+    market.buyListing(l.listing.id);
+    const cached = parseAs(ENDPOINTS.salesAverages.response, expectOk(await a.get('/public/v1/sales/averages', { app_id: 570 })));
+    expect(cached.generated_at).toBe(body.generated_at);
+    market.advanceClock(10 * 60_000 + 1);
+    const fresh = await a.get('/public/v1/sales/averages', { app_id: 570 }, { 'if-none-match': etag });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('etag')).not.toBe(etag);
+  });
+});
