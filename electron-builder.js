@@ -10,8 +10,8 @@
 const env = process.env;
 const notarize = Boolean(
   (env.APPLE_API_KEY && env.APPLE_API_KEY_ID && env.APPLE_API_ISSUER) ||
-    (env.APPLE_ID && env.APPLE_APP_SPECIFIC_PASSWORD && env.APPLE_TEAM_ID) ||
-    (env.APPLE_KEYCHAIN && env.APPLE_KEYCHAIN_PROFILE),
+  (env.APPLE_ID && env.APPLE_APP_SPECIFIC_PASSWORD && env.APPLE_TEAM_ID) ||
+  (env.APPLE_KEYCHAIN && env.APPLE_KEYCHAIN_PROFILE),
 );
 
 /** @type {import('electron-builder').Configuration} */
@@ -89,7 +89,9 @@ const config = {
   },
   appImage: { artifactName: '${productName}-${version}-${arch}.${ext}' },
 
-  publish: [{ provider: 'generic', url: env.SKINDESK_UPDATE_URL ?? 'https://updates.skindesk.invalid/releases/' }],
+  publish: [
+    { provider: 'generic', url: env.SKINDESK_UPDATE_URL ?? 'https://updates.skindesk.invalid/releases/' },
+  ],
 };
 
 export default config;

@@ -5,7 +5,10 @@
  */
 export type ResponseHeaders = Record<string, string[] | string>;
 
-export function withCspHeader(headers: ResponseHeaders | undefined, policy: string): Record<string, string[]> {
+export function withCspHeader(
+  headers: ResponseHeaders | undefined,
+  policy: string,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     // a CSP sent by the server is replaced, not merged: ours is the policy

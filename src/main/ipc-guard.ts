@@ -31,10 +31,19 @@ export function guardedHandler(
     const verdict = checkSender(event, policy);
     if (!verdict.ok) {
       onRefusal(name, verdict.reason, event.senderFrame?.url ?? null);
-      return { ok: false, error: new SkindeskError({ code: 'FORBIDDEN_SENDER', message: verdict.reason }).toPayload() };
+      return {
+        ok: false,
+        error: new SkindeskError({ code: 'FORBIDDEN_SENDER', message: verdict.reason }).toPayload(),
+      };
     }
     if (args.length > 1) {
-      return { ok: false, error: new SkindeskError({ code: 'INVALID_INPUT', message: `${name} takes one argument` }).toPayload() };
+      return {
+        ok: false,
+        error: new SkindeskError({
+          code: 'INVALID_INPUT',
+          message: `${name} takes one argument`,
+        }).toPayload(),
+      };
     }
     return dispatch(name, args[0]);
   };

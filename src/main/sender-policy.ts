@@ -48,10 +48,12 @@ export function urlHasOrigin(url: string, origins: readonly AppOrigin[]): boolea
 export function checkSender(event: IpcEventLike, policy: SenderPolicy): SenderVerdict {
   const frame = event.senderFrame;
   if (!frame) return { ok: false, reason: 'the sending frame is gone (navigated away or destroyed)' };
-  if (!policy.isOurWindow(event.sender.id)) return { ok: false, reason: 'the sender is not one of our windows' };
+  if (!policy.isOurWindow(event.sender.id))
+    return { ok: false, reason: 'the sender is not one of our windows' };
   if (frame.parent !== null || frame !== event.sender.mainFrame) {
     return { ok: false, reason: 'the sender is a sub-frame, not the window itself' };
   }
-  if (!urlHasOrigin(frame.url, policy.origins)) return { ok: false, reason: 'the sending page is not served by the app' };
+  if (!urlHasOrigin(frame.url, policy.origins))
+    return { ok: false, reason: 'the sending page is not served by the app' };
   return { ok: true };
 }

@@ -13,7 +13,9 @@ export interface WindowFactoryOptions {
 }
 
 /** The webPreferences of every Skindesk window. Only this object may be used for a BrowserWindow. */
-export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+export function secureWebPreferences(
+  preloadPath: string,
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
     preload: preloadPath,
     contextIsolation: true,
@@ -48,7 +50,10 @@ export class WindowFactory {
   }
 
   /** A window on `route` (e.g. '' for the app, '#/item/123' for a detached item view). */
-  create(route: string, bounds: Partial<Pick<BrowserWindowConstructorOptions, 'x' | 'y' | 'width' | 'height'>> = {}): BrowserWindow {
+  create(
+    route: string,
+    bounds: Partial<Pick<BrowserWindowConstructorOptions, 'x' | 'y' | 'width' | 'height'>> = {},
+  ): BrowserWindow {
     const win = new BrowserWindow({
       width: 1100,
       height: 760,
@@ -84,7 +89,8 @@ export class WindowFactory {
       clearTimeout(timer);
       timer = setTimeout(save, 500);
     };
-    for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) win.on(event as 'resize', saveSoon);
+    for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const)
+      win.on(event as 'resize', saveSoon);
     win.on('close', () => {
       clearTimeout(timer);
       save();

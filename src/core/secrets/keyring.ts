@@ -1,5 +1,11 @@
 import { AsyncEntry } from '@napi-rs/keyring';
-import { type SecretName, type SecretStore, SecretStoreError, assertStorableSecret, describeSecret } from './store.ts';
+import {
+  type SecretName,
+  type SecretStore,
+  SecretStoreError,
+  assertStorableSecret,
+  describeSecret,
+} from './store.ts';
 
 /** The keychain service name every Skindesk secret is filed under (account = the secret's name). */
 export const KEYRING_SERVICE = 'skindesk';
@@ -55,5 +61,8 @@ export class KeyringSecretStore implements SecretStore {
 /** The library's message names the platform problem ("Secret Service: no result found"), never the value. */
 function unavailable(action: string, name: SecretName, err: unknown): SecretStoreError {
   const cause = err instanceof Error ? err.message : String(err);
-  return new SecretStoreError('unavailable', `could not ${action} the ${describeSecret(name)} in the system keychain: ${cause}`);
+  return new SecretStoreError(
+    'unavailable',
+    `could not ${action} the ${describeSecret(name)} in the system keychain: ${cause}`,
+  );
 }

@@ -19,7 +19,10 @@ export interface ResolveSecretOptions {
  * An unreachable keychain is not an error here (CI has none), but its reason is returned so the caller
  * can say why no key was found.
  */
-export async function resolveSecret(name: SecretName, options: ResolveSecretOptions = {}): Promise<ResolvedSecret> {
+export async function resolveSecret(
+  name: SecretName,
+  options: ResolveSecretOptions = {},
+): Promise<ResolvedSecret> {
   const fromEnv = await (options.env ?? new EnvSecretStore()).get(name);
   if (fromEnv !== null) return { value: fromEnv, source: 'env', keychainProblem: null };
   try {

@@ -26,12 +26,16 @@ export interface IpcTransport {
   listen(name: IpcPushName, listener: (payload: unknown) => void): () => void;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every field optional" is exactly {} extends T
-type CallFunction<N extends IpcCallName> = {} extends IpcInput<N>
-  ? (input?: IpcInput<N>) => Promise<IpcResponse<IpcOutput<N>>>
-  : (input: IpcInput<N>) => Promise<IpcResponse<IpcOutput<N>>>;
+/** Calls whose input has only optional fields may be called without an argument. */
+type AllOptional<T> = Record<never, never> extends T ? true : false;
+type CallFunction<N extends IpcCallName> =
+  AllOptional<IpcInput<N>> extends true
+    ? (input?: IpcInput<N>) => Promise<IpcResponse<IpcOutput<N>>>
+    : (input: IpcInput<N>) => Promise<IpcResponse<IpcOutput<N>>>;
 
-export type PushSubscriber<P extends IpcPushName> = (listener: (payload: IpcPushPayload<P>) => void) => () => void;
+export type PushSubscriber<P extends IpcPushName> = (
+  listener: (payload: IpcPushPayload<P>) => void,
+) => () => void;
 
 /** `on` + the push name: `onBookChanged`, `onSyncStatus`, ... */
 export type PushFunctionName<P extends IpcPushName> = `on${Capitalize<P>}`;
@@ -64,20 +68,24 @@ export function createSkindeskApi(transport: IpcTransport): SkindeskApi {
       try {
         raw = await transport.invoke(name, input);
       } catch (err) {
-        return transportFailure(`the app did not answer ${name}: ${err instanceof Error ? err.message : String(err)}`);
+        return transportFailure(
+          `the app did not answer ${name}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       const envelope = ipcResponse.safeParse(raw);
       if (!envelope.success) return transportFailure(`the app answered ${name} with a malformed envelope`);
       if (!envelope.data.ok) return envelope.data;
       const value = output.safeParse(envelope.data.value);
-      if (!value.success) return transportFailure(`the app answered ${name} with data that does not match the contract`);
+      if (!value.success)
+        return transportFailure(`the app answered ${name} with data that does not match the contract`);
       return { ok: true, value: value.data };
     };
   }
   for (const name of IPC_PUSH_NAMES) {
     const payload: z.ZodType = IPC_PUSHES[name].payload;
     api[pushFunctionName(name)] = (listener: (payload: unknown) => void) => {
-      if (typeof listener !== 'function') throw new TypeError(`${pushFunctionName(name)} needs a listener function`);
+      if (typeof listener !== 'function')
+        throw new TypeError(`${pushFunctionName(name)} needs a listener function`);
       return transport.listen(name, (raw) => {
         const parsed = payload.safeParse(raw);
         // A malformed push is dropped, not delivered: the next one carries the current state again.

@@ -101,8 +101,12 @@ export const bookRow = z.strictObject({
   stattrak: z.boolean().nullable(),
   souvenir: z.boolean().nullable(),
   /** Stickers and keychains by slot, with wear (0 = pristine); null until the listing's detail is known. */
-  stickers: z.array(z.strictObject({ slot: z.number().int(), name: z.string(), wear: nullableNumber })).nullable(),
-  keychains: z.array(z.strictObject({ slot: z.number().int(), name: z.string(), pattern: nullableNumber })).nullable(),
+  stickers: z
+    .array(z.strictObject({ slot: z.number().int(), name: z.string(), wear: nullableNumber }))
+    .nullable(),
+  keychains: z
+    .array(z.strictObject({ slot: z.number().int(), name: z.string(), pattern: nullableNumber }))
+    .nullable(),
 });
 export type BookRow = z.infer<typeof bookRow>;
 
@@ -183,7 +187,12 @@ export const IPC_CALLS = {
     summary: 'One window of the mirrored book: filter, sort, keyset paging, optional total count.',
     input: bookQuery,
     output: bookPage,
-    example: { filter: { app_id: 730, price: { max: 10_000 } }, sort: { field: 'price', dir: 'asc' }, limit: 50, count: true },
+    example: {
+      filter: { app_id: 730, price: { max: 10_000 } },
+      sort: { field: 'price', dir: 'asc' },
+      limit: 50,
+      count: true,
+    },
   }),
   getListing: call({
     summary: 'Everything the mirror holds about one listing, or null when it is not in the book.',
@@ -230,7 +239,9 @@ export const IPC_CALLS = {
       baseUrl: z
         .url()
         .max(2048)
-        .refine((u) => /^https?:\/\//i.test(u), { message: 'the marketplace URL must start with https:// (or http:// for a local server)' })
+        .refine((u) => /^https?:\/\//i.test(u), {
+          message: 'the marketplace URL must start with https:// (or http:// for a local server)',
+        })
         .nullable(),
     }),
     output: settingsView,
@@ -337,7 +348,15 @@ export const IPC_PUSHES = {
     payload: bookChanged,
     intervalMs: 17,
     merge: mergeBookChanges,
-    example: { version: 1, lastSeq: '42', reset: false, upserted: 1, removed: 0, ids: [7], idsTruncated: false },
+    example: {
+      version: 1,
+      lastSeq: '42',
+      reset: false,
+      upserted: 1,
+      removed: 0,
+      ids: [7],
+      idsTruncated: false,
+    },
   }),
   syncStatus: push({
     summary: 'Connection and sync state for the status bar.',
@@ -363,7 +382,7 @@ export const IPC_PUSHES = {
     example: { state: 'running', detailed: 10, total: 100, problem: null },
   }),
   tradesUpdated: push({
-    summary: "Changed trades of the account (newest state of each).",
+    summary: 'Changed trades of the account (newest state of each).',
     payload: tradesUpdated,
     intervalMs: 100,
     merge: mergeTradeUpdates,
@@ -374,7 +393,13 @@ export const IPC_PUSHES = {
     payload: notification,
     intervalMs: 0,
     merge: latest,
-    example: { id: 'n1', level: 'info', title: 'Demo market', message: 'Connected to the demo market.', at: EXAMPLE_TS },
+    example: {
+      id: 'n1',
+      level: 'info',
+      title: 'Demo market',
+      message: 'Connected to the demo market.',
+      at: EXAMPLE_TS,
+    },
   }),
   settingsChanged: push({
     summary: 'Settings or secret state changed (from any window).',

@@ -32,6 +32,8 @@ export interface CspOptions {
 export function contentSecurityPolicy(options: CspOptions = {}): string {
   const extra = options.extraConnect ?? [];
   return CSP_DIRECTIVES.filter(([name]) => !(options.meta && HEADER_ONLY.has(name)))
-    .map(([name, value]) => (name === 'connect-src' && extra.length > 0 ? `${name} ${value} ${extra.join(' ')}` : `${name} ${value}`))
+    .map(([name, value]) =>
+      name === 'connect-src' && extra.length > 0 ? `${name} ${value} ${extra.join(' ')}` : `${name} ${value}`,
+    )
     .join('; ');
 }

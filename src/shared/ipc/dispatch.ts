@@ -14,7 +14,9 @@ import {
 } from './contract.ts';
 import { type IpcErrorPayload, type IpcResponse, SkindeskError, describeIssues } from './errors.ts';
 
-export type IpcHandler<N extends IpcCallName> = (input: IpcParsedInput<N>) => Promise<IpcOutput<N>> | IpcOutput<N>;
+export type IpcHandler<N extends IpcCallName> = (
+  input: IpcParsedInput<N>,
+) => Promise<IpcOutput<N>> | IpcOutput<N>;
 /** One handler per call of the contract: a missing one is a type error. */
 export type IpcHandlers = { readonly [N in IpcCallName]: IpcHandler<N> };
 
@@ -34,12 +36,19 @@ function failure(init: ConstructorParameters<typeof SkindeskError>[0]): IpcRespo
 export function createDispatcher(handlers: IpcHandlers, options: DispatchOptions): IpcDispatch {
   return async (name, rawInput) => {
     if (!isIpcCallName(name)) {
-      return failure({ code: 'UNKNOWN_CALL', message: `there is no call named ${JSON.stringify(String(name).slice(0, 60))}` });
+      return failure({
+        code: 'UNKNOWN_CALL',
+        message: `there is no call named ${JSON.stringify(String(name).slice(0, 60))}`,
+      });
     }
     const def = IPC_CALLS[name];
     const input = (def.input as z.ZodType).safeParse(rawInput);
     if (!input.success) {
-      return failure({ code: 'INVALID_INPUT', message: `invalid input for ${name}`, issues: describeIssues(input.error) });
+      return failure({
+        code: 'INVALID_INPUT',
+        message: `invalid input for ${name}`,
+        issues: describeIssues(input.error),
+      });
     }
     let value: unknown;
     try {
@@ -51,7 +60,10 @@ export function createDispatcher(handlers: IpcHandlers, options: DispatchOptions
     }
     const output = (def.output as z.ZodType).safeParse(value);
     if (!output.success) {
-      options.onFailure?.(name, new Error(`${name} answered outside its contract: ${JSON.stringify(describeIssues(output.error))}`));
+      options.onFailure?.(
+        name,
+        new Error(`${name} answered outside its contract: ${JSON.stringify(describeIssues(output.error))}`),
+      );
       return failure({ code: 'INTERNAL', message: `the app produced an invalid answer to ${name}` });
     }
     return { ok: true, value: output.data };

@@ -3,7 +3,15 @@
 // cannot: the files pattern, asarUnpack of the native addons, the afterPack fuse hook and the updater's
 // publish settings all work together.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,23 +26,43 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function fakeElectronDist(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const sentinel = Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX');
-  writeFileSync(join(dir, 'electron'), Buffer.concat([Buffer.alloc(4096, 1), sentinel, Buffer.from([1, 9]), Buffer.from('101100011'), Buffer.alloc(4096, 1)]), {
-    mode: 0o755,
-  });
+  writeFileSync(
+    join(dir, 'electron'),
+    Buffer.concat([
+      Buffer.alloc(4096, 1),
+      sentinel,
+      Buffer.from([1, 9]),
+      Buffer.from('101100011'),
+      Buffer.alloc(4096, 1),
+    ]),
+    {
+      mode: 0o755,
+    },
+  );
   copyFileSync(require.resolve('electron/LICENSE'), join(dir, 'LICENSE'));
   writeFileSync(join(dir, 'version'), (require('electron/package.json') as { version: string }).version);
 }
 
 describe('electron-builder dry run (linux dir target, fake Electron)', () => {
   it('packs the app into an asar, unpacks the native addons, flips the fuses and writes the update feed', async (ctx) => {
-    if (process.platform !== 'linux' || process.arch !== 'x64') ctx.skip('the fake Electron distribution is a linux-x64 layout');
+    if (process.platform !== 'linux' || process.arch !== 'x64')
+      ctx.skip('the fake Electron distribution is a linux-x64 layout');
     const dist = join(work, 'electron-dist');
     const output = join(work, 'out');
     fakeElectronDist(dist);
     const cli = join(dirname(require.resolve('electron-builder/package.json')), 'cli.js');
     const result = spawnSync(
       process.execPath,
-      [cli, '--linux', 'dir', '--x64', `--config.electronDist=${dist}`, `--config.directories.output=${output}`, '--publish', 'never'],
+      [
+        cli,
+        '--linux',
+        'dir',
+        '--x64',
+        `--config.electronDist=${dist}`,
+        `--config.directories.output=${output}`,
+        '--publish',
+        'never',
+      ],
       {
         cwd: root,
         encoding: 'utf8',
@@ -49,9 +77,13 @@ describe('electron-builder dry run (linux dir target, fake Electron)', () => {
     expect(existsSync(join(resources, 'app.asar'))).toBe(true);
     const unpacked = join(resources, 'app.asar.unpacked', 'node_modules');
     expect(existsSync(join(unpacked, 'better-sqlite3', 'prebuilds', 'linux-x64.node'))).toBe(true);
-    expect(existsSync(join(unpacked, '@napi-rs', 'keyring-linux-x64-gnu', 'keyring.linux-x64-gnu.node'))).toBe(true);
+    expect(
+      existsSync(join(unpacked, '@napi-rs', 'keyring-linux-x64-gnu', 'keyring.linux-x64-gnu.node')),
+    ).toBe(true);
 
-    const { listPackage } = require('@electron/asar') as { listPackage(file: string, options: object): string[] };
+    const { listPackage } = require('@electron/asar') as {
+      listPackage(file: string, options: object): string[];
+    };
     const files = listPackage(join(resources, 'app.asar'), {}).map((f) => f.replaceAll('\\', '/'));
     expect(files).toContain('/package.json');
     expect(files.some((f) => f.startsWith('/node_modules/better-sqlite3/'))).toBe(true);

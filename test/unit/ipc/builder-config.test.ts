@@ -39,14 +39,18 @@ describe('electron-builder configuration', () => {
     await expect(
       builder.validateConfiguration({ ...config, nsis: { perMachine: 'sometimes' } }, new DebugLogger(false)),
     ).rejects.toThrow(/perMachine/);
-    await expect(builder.validateConfiguration({ ...config, notAnOption: true }, new DebugLogger(false))).rejects.toThrow(
-      /notAnOption/,
-    );
+    await expect(
+      builder.validateConfiguration({ ...config, notAnOption: true }, new DebugLogger(false)),
+    ).rejects.toThrow(/notAnOption/);
   });
 
   it('Windows: per-user nsis with a choosable folder', () => {
     expect(section('win').target).toEqual([{ target: 'nsis', arch: ['x64', 'arm64'] }]);
-    expect(section('nsis')).toMatchObject({ oneClick: false, perMachine: false, allowToChangeInstallationDirectory: true });
+    expect(section('nsis')).toMatchObject({
+      oneClick: false,
+      perMachine: false,
+      allowToChangeInstallationDirectory: true,
+    });
   });
 
   it('macOS: dmg + zip, hardened runtime with entitlements, notarization only from the environment', () => {
@@ -72,18 +76,26 @@ describe('electron-builder configuration', () => {
   });
 
   it('publishes updates to a placeholder that the environment overrides', async () => {
-    expect(config.publish).toEqual([{ provider: 'generic', url: 'https://updates.skindesk.invalid/releases/' }]);
+    expect(config.publish).toEqual([
+      { provider: 'generic', url: 'https://updates.skindesk.invalid/releases/' },
+    ]);
     process.env.SKINDESK_UPDATE_URL = 'https://downloads.example.com/skindesk/';
     try {
-      const fresh = (await import(`${pathToFileURL(join(root, 'electron-builder.js')).href}?override`)) as { default: Config };
-      expect(fresh.default.publish).toEqual([{ provider: 'generic', url: 'https://downloads.example.com/skindesk/' }]);
+      const fresh = (await import(`${pathToFileURL(join(root, 'electron-builder.js')).href}?override`)) as {
+        default: Config;
+      };
+      expect(fresh.default.publish).toEqual([
+        { provider: 'generic', url: 'https://downloads.example.com/skindesk/' },
+      ]);
     } finally {
       delete process.env.SKINDESK_UPDATE_URL;
     }
   });
 
   it('no postinstall runs install-app-deps (it downloads Electron headers)', () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(Object.values(manifest.scripts).join('\n')).not.toMatch(/install-app-deps/);
   });
 });
@@ -95,9 +107,12 @@ describe('icons', () => {
     return [data.readUInt32BE(16), data.readUInt32BE(20)];
   };
 
-  it.each([16, 24, 32, 48, 64, 128, 256, 512, 1024])('resources/icons/%ix%i.png is a PNG of that size', (size) => {
-    expect(pngSize(join(root, 'resources/icons', `${size}x${size}.png`))).toEqual([size, size]);
-  });
+  it.each([16, 24, 32, 48, 64, 128, 256, 512, 1024])(
+    'resources/icons/%ix%i.png is a PNG of that size',
+    (size) => {
+      expect(pngSize(join(root, 'resources/icons', `${size}x${size}.png`))).toEqual([size, size]);
+    },
+  );
 
   it('icon.png is 1024 px and not empty (its centre is opaque)', () => {
     const file = join(root, 'resources/icon.png');
@@ -118,7 +133,8 @@ describe('icons', () => {
     expect(icns.subarray(0, 4).toString('ascii')).toBe('icns');
     expect(icns.readUInt32BE(4)).toBe(icns.length);
     const types: string[] = [];
-    for (let o = 8; o < icns.length; o += icns.readUInt32BE(o + 4)) types.push(icns.subarray(o, o + 4).toString('ascii'));
+    for (let o = 8; o < icns.length; o += icns.readUInt32BE(o + 4))
+      types.push(icns.subarray(o, o + 4).toString('ascii'));
     expect(types).toEqual(expect.arrayContaining(['icp4', 'icp5', 'ic07', 'ic08', 'ic09', 'ic10']));
   });
 });
@@ -134,7 +150,16 @@ describe('afterPack fuse hook', () => {
   function fakeElectron(file: string) {
     const shipped = '101100011'; // RunAsNode, NODE_OPTIONS, inspect on; asar-only and integrity off
     const sentinel = Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX');
-    writeFileSync(file, Buffer.concat([Buffer.alloc(1000, 7), sentinel, Buffer.from([1, 9]), Buffer.from(shipped), Buffer.alloc(1000, 7)]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.alloc(1000, 7),
+        sentinel,
+        Buffer.from([1, 9]),
+        Buffer.from(shipped),
+        Buffer.alloc(1000, 7),
+      ]),
+    );
   }
 
   it('turns RunAsNode, NODE_OPTIONS and inspect off and asar-only + integrity on in the packaged binary', async () => {
@@ -158,12 +183,20 @@ describe('afterPack fuse hook', () => {
   });
 
   it('finds the executable for each platform', async () => {
-    const { packagedElectronPath } = (await import(pathToFileURL(join(root, 'scripts/after-pack-fuses.mjs')).href)) as {
+    const { packagedElectronPath } = (await import(
+      pathToFileURL(join(root, 'scripts/after-pack-fuses.mjs')).href
+    )) as {
       packagedElectronPath: (context: unknown) => string;
     };
     const packager = { appInfo: { productFilename: 'Skindesk' }, executableName: 'skindesk' };
-    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'darwin', packager })).toBe('/o/Skindesk.app');
-    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'win32', packager })).toBe('/o/Skindesk.exe');
-    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'linux', packager })).toBe('/o/skindesk');
+    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'darwin', packager })).toBe(
+      '/o/Skindesk.app',
+    );
+    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'win32', packager })).toBe(
+      '/o/Skindesk.exe',
+    );
+    expect(packagedElectronPath({ appOutDir: '/o', electronPlatformName: 'linux', packager })).toBe(
+      '/o/skindesk',
+    );
   });
 });

@@ -80,7 +80,15 @@ describe('PushCoalescer', () => {
     expect(sent).toHaveLength(1);
     timers.advance(IPC_PUSHES.bookChanged.intervalMs);
     expect(sent).toHaveLength(2);
-    expect(sent[1]).toEqual({ version: 3, lastSeq: '3', reset: true, upserted: 3, removed: 0, ids: [2, 3], idsTruncated: false });
+    expect(sent[1]).toEqual({
+      version: 3,
+      lastSeq: '3',
+      reset: true,
+      upserted: 3,
+      removed: 0,
+      ids: [2, 3],
+      idsTruncated: false,
+    });
   });
 
   it('caps the ids of a merged batch and says so', () => {
@@ -89,7 +97,13 @@ describe('PushCoalescer', () => {
     const coalescer = new PushCoalescer((_n, p) => sent.push(p as BookChanged), timers);
     coalescer.publish('bookChanged', change(1, [1]));
     for (let i = 0; i < 3; i++) {
-      coalescer.publish('bookChanged', change(2 + i, Array.from({ length: 600 }, (_, k) => 10_000 * (i + 1) + k)));
+      coalescer.publish(
+        'bookChanged',
+        change(
+          2 + i,
+          Array.from({ length: 600 }, (_, k) => 10_000 * (i + 1) + k),
+        ),
+      );
     }
     timers.advance(50);
     expect(sent[1]?.ids).toHaveLength(BOOK_CHANGE_MAX_IDS);
@@ -108,7 +122,8 @@ describe('PushCoalescer', () => {
     coalescer.publish('syncStatus', { ...status, rows: 1 });
     coalescer.publish('syncStatus', { ...status, rows: 2 });
     coalescer.publish('syncStatus', { ...status, rows: 3 });
-    for (let i = 0; i < 3; i++) coalescer.publish('notification', { ...IPC_PUSHES.notification.example, id: `n${i}` });
+    for (let i = 0; i < 3; i++)
+      coalescer.publish('notification', { ...IPC_PUSHES.notification.example, id: `n${i}` });
     timers.advance(1000);
     expect(statuses).toEqual([
       { ...status, rows: 1 },

@@ -41,7 +41,9 @@ const ODD_VALUES: unknown[] = [
 function invalidInputsFor(name: IpcCallName): unknown[] {
   const schema = IPC_CALLS[name].input as z.ZodType;
   const example = IPC_CALLS[name].example as Record<string, unknown>;
-  const candidates: unknown[] = [...ODD_VALUES.filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))];
+  const candidates: unknown[] = [
+    ...ODD_VALUES.filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)),
+  ];
   candidates.push({ ...example, unexpected_field: 1 });
   candidates.push(Object.assign(Object.create(null), example, { __proto__: { polluted: true } }));
   if (schema instanceof z.ZodObject) {
@@ -55,10 +57,9 @@ function invalidInputsFor(name: IpcCallName): unknown[] {
 }
 
 function spyHandlers() {
-  const spies = Object.fromEntries(IPC_CALL_NAMES.map((n) => [n, vi.fn(async () => ({}))])) as unknown as Record<
-    IpcCallName,
-    ReturnType<typeof vi.fn>
-  >;
+  const spies = Object.fromEntries(
+    IPC_CALL_NAMES.map((n) => [n, vi.fn(async () => ({}))]),
+  ) as unknown as Record<IpcCallName, ReturnType<typeof vi.fn>>;
   return { spies, handlers: spies as unknown as IpcHandlers };
 }
 
@@ -71,7 +72,14 @@ describe('the contract', () => {
   it('declares calls and pushes', () => {
     expect(IPC_CALL_NAMES.length).toBeGreaterThanOrEqual(10);
     expect(IPC_PUSH_NAMES).toEqual(
-      expect.arrayContaining(['bookChanged', 'syncStatus', 'backfillProgress', 'tradesUpdated', 'notification', 'settingsChanged']),
+      expect.arrayContaining([
+        'bookChanged',
+        'syncStatus',
+        'backfillProgress',
+        'tradesUpdated',
+        'notification',
+        'settingsChanged',
+      ]),
     );
   });
 
@@ -88,7 +96,9 @@ describe('the contract', () => {
   });
 
   it('marks the calls that carry a secret', () => {
-    const sensitive = IPC_CALL_NAMES.filter((n) => (IPC_CALLS[n] as { sensitiveInput?: boolean }).sensitiveInput);
+    const sensitive = IPC_CALL_NAMES.filter(
+      (n) => (IPC_CALLS[n] as { sensitiveInput?: boolean }).sensitiveInput,
+    );
     expect(sensitive.sort()).toEqual(['setApiKey', 'setWebhookSecret']);
   });
 });
@@ -132,10 +142,19 @@ describe('dispatch rejects bad input before the handler runs', () => {
 describe('dispatch runs valid calls and checks their answers', () => {
   it('passes the parsed input (defaults filled) and returns the answer', async () => {
     const { spies, handlers } = spyHandlers();
-    spies.queryBook!.mockResolvedValue({ rows: [], next: null, total: 0, version: 3, lastSeq: '9007199254740993' });
+    spies.queryBook!.mockResolvedValue({
+      rows: [],
+      next: null,
+      total: 0,
+      version: 3,
+      lastSeq: '9007199254740993',
+    });
     const dispatch = createDispatcher(handlers, { describeError });
     const response = await dispatch('queryBook', { filter: { app_id: 730 } });
-    expect(response).toEqual({ ok: true, value: { rows: [], next: null, total: 0, version: 3, lastSeq: '9007199254740993' } });
+    expect(response).toEqual({
+      ok: true,
+      value: { rows: [], next: null, total: 0, version: 3, lastSeq: '9007199254740993' },
+    });
     expect(spies.queryBook).toHaveBeenCalledWith({
       filter: { app_id: 730 },
       sort: { field: 'created_at', dir: 'desc' },
@@ -156,11 +175,19 @@ describe('dispatch runs valid calls and checks their answers', () => {
 
   it('passes a SkindeskError thrown by a handler through describeError', async () => {
     const { spies, handlers } = spyHandlers();
-    spies.openExternal!.mockRejectedValue(new SkindeskError({ code: 'REFUSED', message: 'not on the allowlist' }));
+    spies.openExternal!.mockRejectedValue(
+      new SkindeskError({ code: 'REFUSED', message: 'not on the allowlist' }),
+    );
     const dispatch = createDispatcher(handlers, { describeError });
     expect(await dispatch('openExternal', { url: 'https://example.com/' })).toEqual({
       ok: false,
-      error: { code: 'REFUSED', message: 'not on the allowlist', apiCode: null, issues: [], outcomeUnknown: false },
+      error: {
+        code: 'REFUSED',
+        message: 'not on the allowlist',
+        apiCode: null,
+        issues: [],
+        outcomeUnknown: false,
+      },
     });
   });
 });
@@ -188,14 +215,18 @@ describe('createSkindeskApi', () => {
     const expected = [...IPC_CALL_NAMES, ...IPC_PUSH_NAMES.map(pushFunctionName)].sort();
     expect(Object.keys(api).sort()).toEqual(expected);
     expect(Object.isFrozen(api)).toBe(true);
-    for (const key of expected) expect(typeof (api as unknown as Record<string, unknown>)[key]).toBe('function');
+    for (const key of expected)
+      expect(typeof (api as unknown as Record<string, unknown>)[key]).toBe('function');
   });
 
   it('round-trips a call and defaults a missing input to {}', async () => {
     const { spies, handlers } = spyHandlers();
     spies.getAppInfo!.mockResolvedValue({ name: 'Skindesk', version: '0.1.0', platform: 'linux' });
     const api = createSkindeskApi(loopback(handlers).transport);
-    expect(await api.getAppInfo()).toEqual({ ok: true, value: { name: 'Skindesk', version: '0.1.0', platform: 'linux' } });
+    expect(await api.getAppInfo()).toEqual({
+      ok: true,
+      value: { name: 'Skindesk', version: '0.1.0', platform: 'linux' },
+    });
   });
 
   it('delivers valid pushes, drops malformed ones, and unsubscribes', () => {
@@ -219,7 +250,10 @@ describe('createSkindeskApi', () => {
       listen: () => () => {},
     };
     const api = createSkindeskApi(broken);
-    expect(await api.getStatus()).toMatchObject({ ok: false, error: { code: 'DISCONNECTED', message: /socket closed/ } });
+    expect(await api.getStatus()).toMatchObject({
+      ok: false,
+      error: { code: 'DISCONNECTED', message: /socket closed/ },
+    });
     expect(await api.getAppInfo()).toMatchObject({ ok: false, error: { code: 'DISCONNECTED' } });
   });
 });

@@ -22,7 +22,9 @@ describe('content security policy', () => {
   });
 
   it('adds connect sources only where asked', () => {
-    expect(contentSecurityPolicy({ extraConnect: ['ws://127.0.0.1:5000'] })).toMatch(/connect-src 'self' ws:\/\/127\.0\.0\.1:5000;/);
+    expect(contentSecurityPolicy({ extraConnect: ['ws://127.0.0.1:5000'] })).toMatch(
+      /connect-src 'self' ws:\/\/127\.0\.0\.1:5000;/,
+    );
     expect(contentSecurityPolicy({ meta: true })).not.toMatch(/frame-ancestors/);
   });
 });

@@ -9,7 +9,12 @@ import { Redactor } from '../../../src/core/app/redaction.ts';
 import { resolveStaticFile, staticFileHeaders } from '../../../src/core/app/static-files.ts';
 import { appUrl, resolveAppFile } from '../../../src/main/app-protocol.ts';
 import { withCspHeader } from '../../../src/main/csp-header.ts';
-import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState } from '../../../src/main/window-state.ts';
+import {
+  DEFAULT_WINDOW_STATE,
+  fitToDisplays,
+  readWindowState,
+  writeWindowState,
+} from '../../../src/main/window-state.ts';
 
 const root = resolve('/srv/renderer');
 
@@ -20,12 +25,16 @@ describe('static files', () => {
     expect(resolveStaticFile(root, '/assets/a%20b.css')).toBe(join(root, 'assets/a b.css'));
   });
 
-  it.each(['/../secret', '/..%2f..%2fetc%2fpasswd', '/assets/..%2F..%2Fx', '/%00', '/a%5c..%5c..%5cx', '/%E0%A4%A'])(
-    'refuses %s',
-    (path) => {
-      expect(resolveStaticFile(root, path)).toBeNull();
-    },
-  );
+  it.each([
+    '/../secret',
+    '/..%2f..%2fetc%2fpasswd',
+    '/assets/..%2F..%2Fx',
+    '/%00',
+    '/a%5c..%5c..%5cx',
+    '/%E0%A4%A',
+  ])('refuses %s', (path) => {
+    expect(resolveStaticFile(root, path)).toBeNull();
+  });
 
   it('serves every file with the CSP and nosniff', () => {
     const headers = staticFileHeaders('/x/index.html', "default-src 'self'");
@@ -76,7 +85,10 @@ describe('window state', () => {
 
 describe('CSP header', () => {
   it('replaces any server CSP with ours and keeps other headers', () => {
-    const merged = withCspHeader({ 'content-security-policy': ['default-src *'], 'X-Other': 'v' }, "default-src 'self'");
+    const merged = withCspHeader(
+      { 'content-security-policy': ['default-src *'], 'X-Other': 'v' },
+      "default-src 'self'",
+    );
     expect(merged).toEqual({ 'X-Other': ['v'], 'Content-Security-Policy': ["default-src 'self'"] });
   });
 });
@@ -114,7 +126,11 @@ describe('Redactor', () => {
     const redactor = new Redactor();
     redactor.add('sk_live_ABCDEF123456');
     const error = new Error('request with sk_live_ABCDEF123456 failed');
-    const out = redactor.redactValue({ msg: 'key=sk_live_ABCDEF123456', list: [error], header: 'Bearer other-token' });
+    const out = redactor.redactValue({
+      msg: 'key=sk_live_ABCDEF123456',
+      list: [error],
+      header: 'Bearer other-token',
+    });
     const text = JSON.stringify(out) + String((out as { list: Error[] }).list[0]?.message);
     expect(text).not.toContain('sk_live_ABCDEF123456');
     expect(text).not.toContain('other-token');

@@ -3,7 +3,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { APP_ORIGIN } from '../../../src/main/app-protocol.ts';
 import { type IpcMainLike, guardedHandler, registerIpcHandlers } from '../../../src/main/ipc-guard.ts';
-import { type FrameLike, type IpcEventLike, type SenderPolicy, checkSender } from '../../../src/main/sender-policy.ts';
+import {
+  type FrameLike,
+  type IpcEventLike,
+  type SenderPolicy,
+  checkSender,
+} from '../../../src/main/sender-policy.ts';
 import { IPC_CALL_NAMES, type IpcDispatch, callChannel } from '../../../src/shared/ipc/index.ts';
 
 const OUR_WINDOW = 7;
@@ -53,7 +58,9 @@ describe('checkSender', () => {
   it('refuses a frame that is not the main frame even without a parent link', () => {
     const main = frame('app://skindesk/index.html');
     const other = frame('app://skindesk/index.html');
-    expect(checkSender({ senderFrame: other, sender: { id: OUR_WINDOW, mainFrame: main } }, policy).ok).toBe(false);
+    expect(checkSender({ senderFrame: other, sender: { id: OUR_WINDOW, mainFrame: main } }, policy).ok).toBe(
+      false,
+    );
   });
 
   it('refuses a webContents that is not one of our windows, even showing our page', () => {
@@ -65,11 +72,16 @@ describe('checkSender', () => {
 
   it('refuses when the frame is gone', () => {
     const main = frame('app://skindesk/index.html');
-    expect(checkSender({ senderFrame: null, sender: { id: OUR_WINDOW, mainFrame: main } }, policy).ok).toBe(false);
+    expect(checkSender({ senderFrame: null, sender: { id: OUR_WINDOW, mainFrame: main } }, policy).ok).toBe(
+      false,
+    );
   });
 
   it('accepts the dev server only when the policy lists it', () => {
-    const dev: SenderPolicy = { ...policy, origins: [APP_ORIGIN, { protocol: 'http:', host: 'localhost:5173' }] };
+    const dev: SenderPolicy = {
+      ...policy,
+      origins: [APP_ORIGIN, { protocol: 'http:', host: 'localhost:5173' }],
+    };
     expect(checkSender(eventFrom('http://localhost:5173/'), dev).ok).toBe(true);
     expect(checkSender(eventFrom('http://localhost:5174/'), dev).ok).toBe(false);
   });
@@ -79,7 +91,9 @@ describe('guarded IPC handlers', () => {
   it('never dispatches for a foreign frame and answers FORBIDDEN_SENDER', async () => {
     const dispatch = vi.fn<IpcDispatch>(async () => ({ ok: true, value: {} }));
     const refusals: string[] = [];
-    const handler = guardedHandler('getSettings', dispatch, policy, (call, reason) => refusals.push(`${call}: ${reason}`));
+    const handler = guardedHandler('getSettings', dispatch, policy, (call, reason) =>
+      refusals.push(`${call}: ${reason}`),
+    );
     const response = await handler(eventFrom('https://evil.example/'), {});
     expect(response).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
     expect(dispatch).not.toHaveBeenCalled();
@@ -89,7 +103,10 @@ describe('guarded IPC handlers', () => {
   it('dispatches a trusted call with its single argument', async () => {
     const dispatch = vi.fn<IpcDispatch>(async () => ({ ok: true, value: 'done' }));
     const handler = guardedHandler('getListing', dispatch, policy, () => {});
-    expect(await handler(eventFrom('app://skindesk/index.html'), { id: 3 })).toEqual({ ok: true, value: 'done' });
+    expect(await handler(eventFrom('app://skindesk/index.html'), { id: 3 })).toEqual({
+      ok: true,
+      value: 'done',
+    });
     expect(dispatch).toHaveBeenCalledWith('getListing', { id: 3 });
   });
 

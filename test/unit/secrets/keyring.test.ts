@@ -14,8 +14,11 @@ function missingTools(): string | null {
   const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter(
     (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
   );
-  if (process.platform !== 'linux') return `the Secret Service test runs on Linux only (this is ${process.platform})`;
-  return missing.length > 0 ? `${missing.join(' and ')} not installed (apt install dbus-x11 gnome-keyring)` : null;
+  if (process.platform !== 'linux')
+    return `the Secret Service test runs on Linux only (this is ${process.platform})`;
+  return missing.length > 0
+    ? `${missing.join(' and ')} not installed (apt install dbus-x11 gnome-keyring)`
+    : null;
 }
 
 describe('KeyringSecretStore with a real Secret Service', () => {

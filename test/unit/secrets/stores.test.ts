@@ -12,7 +12,10 @@ import {
 class BrokenKeychain implements SecretStore {
   readonly kind = 'keyring';
   async get(): Promise<string | null> {
-    throw new SecretStoreError('unavailable', 'could not read the API key in the system keychain: no Secret Service');
+    throw new SecretStoreError(
+      'unavailable',
+      'could not read the API key in the system keychain: no Secret Service',
+    );
   }
   async set(): Promise<void> {
     throw new Error('not reached');
@@ -66,13 +69,21 @@ describe('resolveApiKey', () => {
   it('prefers the environment over the keychain', async () => {
     const keychain = new MemorySecretStore({ 'api-key': 'keychain-key-1' });
     const env = new EnvSecretStore({ SKINDESK_API_KEY: 'env-key-1' });
-    expect(await resolveApiKey({ env, keychain })).toEqual({ value: 'env-key-1', source: 'env', keychainProblem: null });
+    expect(await resolveApiKey({ env, keychain })).toEqual({
+      value: 'env-key-1',
+      source: 'env',
+      keychainProblem: null,
+    });
   });
 
   it('falls back to the keychain', async () => {
     const keychain = new MemorySecretStore({ 'api-key': 'keychain-key-1' });
     const env = new EnvSecretStore({});
-    expect(await resolveApiKey({ env, keychain })).toEqual({ value: 'keychain-key-1', source: 'keychain', keychainProblem: null });
+    expect(await resolveApiKey({ env, keychain })).toEqual({
+      value: 'keychain-key-1',
+      source: 'keychain',
+      keychainProblem: null,
+    });
   });
 
   it('reports an unreachable keychain instead of failing', async () => {

@@ -1,0 +1,397 @@
+/**
+ * The app services: the implementation of every IPC call over the core, independent of the transport.
+ * Electron main and the browser test host both build one AppCore and connect its `dispatch` and pushes
+ * to their transport; nothing here knows which one it serves.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
+import { readStatus } from '../store/index.ts';
+import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
+import {
+  type BackfillProgress,
+  type IpcCallName,
+  type IpcDispatch,
+  type IpcInput,
+  type IpcOutput,
+  type IpcHandlers,
+  type IpcPushName,
+  type IpcPushPayload,
+  type Notification,
+  PushCoalescer,
+  type PushSink,
+  type SettingsView,
+  SkindeskError,
+  type SyncStatus,
+  createDispatcher,
+} from '../../shared/ipc/index.ts';
+import { describeAppError } from './errors.ts';
+import { checkExternalLink } from './external-links.ts';
+import { type AppLog, silentLog } from './log.ts';
+import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } from './market.ts';
+import type { AppPlatform } from './platform.ts';
+import { Redactor } from './redaction.ts';
+import { MarketSession } from './session.ts';
+import { SettingsStore } from './settings.ts';
+import { type BookQueries, createBookQueries } from './book-queries.ts';
+
+export interface AppCoreOptions {
+  /** Folder for settings and the book mirrors (Electron: userData). */
+  dataDir: string;
+  secrets: SecretStore;
+  platform: AppPlatform;
+  startDemoMarket: StartDemoMarket;
+  /** The app's version, for getAppInfo. */
+  version: string;
+  log?: AppLog;
+  redactor?: Redactor;
+  /** Passed to the sync engine (tests shorten its timers). */
+  syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  /** How often backfill progress is recomputed from the mirror (default 2 s). */
+  progressIntervalMs?: number;
+}
+
+interface SecretSnapshot {
+  apiKey: string | null;
+  webhookSecret: string | null;
+  problem: string | null;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export class AppCore {
+  readonly redactor: Redactor;
+  readonly settings: SettingsStore;
+  readonly handlers: IpcHandlers;
+  readonly dispatch: IpcDispatch;
+  readonly #options: AppCoreOptions;
+  readonly #log: AppLog;
+  readonly #sinks = new Set<PushSink>();
+  readonly #coalescer: PushCoalescer;
+  #session: MarketSession;
+  #queries: BookQueries;
+  #secrets: SecretSnapshot;
+  /** The app's book version: monotonic across market switches (each engine counts from 0). */
+  #bookVersion = 0;
+  #switching: Promise<void> = Promise.resolve();
+  #progressTimer: NodeJS.Timeout;
+  #lastProgress: BackfillProgress | null = null;
+  #closed = false;
+
+  /** Opens the mirror from disk (synchronously readable at once), then connects in the background. */
+  static async start(options: AppCoreOptions): Promise<AppCore> {
+    const redactor = options.redactor ?? new Redactor();
+    const secrets = await readSecrets(options.secrets);
+    redactor.add(secrets.apiKey);
+    redactor.add(secrets.webhookSecret);
+    const core = new AppCore(options, redactor, secrets);
+    void core.#session.connect();
+    return core;
+  }
+
+  private constructor(options: AppCoreOptions, redactor: Redactor, secrets: SecretSnapshot) {
+    this.#options = options;
+    this.#log = options.log ?? silentLog;
+    this.redactor = redactor;
+    this.#secrets = secrets;
+    this.settings = new SettingsStore(options.dataDir);
+    this.#coalescer = new PushCoalescer((name, payload) => {
+      for (const sink of this.#sinks) sink(name, payload);
+    });
+    this.#session = this.#openSession(chooseMarket(this.settings.get(), secrets.apiKey !== null));
+    this.#queries = createBookQueries(this.#session.db);
+    this.handlers = this.#createHandlers();
+    this.dispatch = createDispatcher(this.handlers, {
+      describeError: (error) => describeAppError(error, this.redactor),
+      onFailure: (call, error) =>
+        this.#log.warn(
+          `${call} failed: ${this.redactor.redact(error instanceof Error ? error.message : String(error))}`,
+        ),
+    });
+    if (this.settings.loadProblem) this.notify('warning', 'Settings', this.settings.loadProblem);
+    if (secrets.problem) this.notify('warning', 'Keychain', secrets.problem);
+    this.#progressTimer = setInterval(() => this.#publishProgress(), options.progressIntervalMs ?? 2_000);
+    this.#progressTimer.unref();
+  }
+
+  /**
+   * A typed call through the same dispatcher the transports use (input parsed, output checked); throws
+   * SkindeskError on failure. For tests and host-side tools.
+   */
+  async call<N extends IpcCallName>(name: N, input: IpcInput<N>): Promise<IpcOutput<N>> {
+    const response = await this.dispatch(name, input);
+    if (!response.ok) throw new SkindeskError(response.error);
+    return response.value as IpcOutput<N>;
+  }
+
+  // ---- pushes ---------------------------------------------------------------------------------
+
+  /** Receives every push (coalesced per the contract). Returns the unsubscribe. */
+  subscribe(sink: PushSink): () => void {
+    this.#sinks.add(sink);
+    return () => this.#sinks.delete(sink);
+  }
+
+  /** For core services added later (trade tracker, alerts): publish a push to every transport. */
+  publish<P extends IpcPushName>(name: P, payload: IpcPushPayload<P>): void {
+    this.#coalescer.publish(name, payload);
+  }
+
+  notify(level: Notification['level'], title: string, message: string): void {
+    this.publish('notification', {
+      id: randomUUID(),
+      level,
+      title,
+      message: this.redactor.redact(message),
+      at: new Date().toISOString(),
+    });
+  }
+
+  // ---- state ------------------------------------------------------------------------------------
+
+  /** The current market session (mirror, client, engine, demo): for the hosts' assertions and tools. */
+  get session(): MarketSession {
+    return this.#session;
+  }
+
+  status(): SyncStatus {
+    return this.#toSyncStatus(this.#session.status());
+  }
+
+  /** Resolves when the book is live (for tests and the test host); rejects after `timeoutMs`. */
+  whenLive(timeoutMs = 30_000): Promise<SyncStatus> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const status = this.status();
+        if (status.state === 'live') {
+          cleanup();
+          resolve(status);
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(
+          new Error(`the book did not become live within ${timeoutMs} ms (state: ${this.status().state})`),
+        );
+      }, timeoutMs);
+      const off = this.subscribe((name) => {
+        if (name === 'syncStatus') check();
+      });
+      const poll = setInterval(check, 100);
+      const cleanup = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        off();
+      };
+      check();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#progressTimer);
+    await this.#switching;
+    this.#coalescer.close();
+    this.#sinks.clear();
+    await this.#session.close();
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------------
+
+  #openSession(choice: MarketChoice): MarketSession {
+    const session: MarketSession = new MarketSession({
+      choice,
+      dataDir: this.#options.dataDir,
+      apiKey: this.#secrets.apiKey,
+      startDemoMarket: this.#options.startDemoMarket,
+      syncOptions: this.#options.syncOptions,
+      log: this.#log,
+      redactor: this.redactor,
+      events: {
+        // a closing session still reports; only the current one speaks for the app
+        book: (change) => {
+          if (session === this.#session) this.#publishBook(change);
+        },
+        status: (status) => {
+          if (session === this.#session) this.publish('syncStatus', this.#toSyncStatus(status));
+        },
+        problem: (message) => {
+          if (session === this.#session) this.notify('error', 'Marketplace', message);
+        },
+      },
+    });
+    return session;
+  }
+
+  /** Re-evaluates the startup rule after a settings or key change; reconnects when the answer changed. */
+  #reconsiderMarket(force: boolean): Promise<void> {
+    const run = async () => {
+      if (this.#closed) return;
+      const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null);
+      if (!force && sameChoice(choice, this.#session.choice)) {
+        this.#session.relabel(choice);
+        this.publish('syncStatus', this.status());
+        return;
+      }
+      const old = this.#session;
+      const next = this.#openSession(choice);
+      this.#session = next;
+      this.#queries = createBookQueries(next.db);
+      await old
+        .close()
+        .catch((err: unknown) => this.#log.warn(`closing the previous market failed: ${String(err)}`));
+      this.#publishBook({
+        version: 0,
+        lastSeq: next.status().lastSeq,
+        reset: true,
+        upserted: 0,
+        removed: 0,
+        ids: [],
+        idsTruncated: false,
+      });
+      this.publish('syncStatus', this.status());
+      this.notify(
+        'info',
+        'Market',
+        choice.mode === 'demo' ? 'Switched to the demo market.' : `Connecting to ${choice.baseUrl}.`,
+      );
+      await next.connect();
+    };
+    this.#switching = this.#switching.then(run, run);
+    return this.#switching;
+  }
+
+  #publishBook(change: BookChange): void {
+    this.#bookVersion++;
+    this.publish('bookChanged', { ...change, version: this.#bookVersion });
+  }
+
+  #publishProgress(): void {
+    if (this.#closed) return;
+    const progress = this.#backfillProgress();
+    const last = this.#lastProgress;
+    if (
+      last &&
+      last.detailed === progress.detailed &&
+      last.total === progress.total &&
+      last.state === progress.state
+    )
+      return;
+    this.#lastProgress = progress;
+    this.publish('backfillProgress', progress);
+  }
+
+  #backfillProgress(): BackfillProgress {
+    const mirror = readStatus(this.#session.db);
+    return { state: 'idle', detailed: mirror.detailed, total: mirror.listings, problem: null };
+  }
+
+  #toSyncStatus(status: EngineStatus): SyncStatus {
+    const choice = this.#session.choice;
+    return {
+      market: {
+        mode: choice.mode,
+        baseUrl: this.#session.baseUrl,
+        demoReason: choice.mode === 'demo' ? choice.reason : null,
+      },
+      state: status.state,
+      since: new Date(status.since).toISOString(),
+      lastSeq: status.lastSeq,
+      bookAsOf: iso(status.bookAsOf),
+      rows: status.rows,
+      eventsPerSecond: Math.round(status.eventsPerSecond * 100) / 100,
+      problem: status.problem === null ? null : this.redactor.redact(status.problem),
+    };
+  }
+
+  // ---- settings and secrets -------------------------------------------------------------------
+
+  async #settingsView(): Promise<SettingsView> {
+    const settings = this.settings.get();
+    return {
+      market: { useDemo: settings.market.useDemo, baseUrl: settings.market.baseUrl },
+      apiKey: secretState(this.#secrets.apiKey),
+      webhookSecret: secretState(this.#secrets.webhookSecret),
+      secretStorage: { kind: this.#options.secrets.kind, problem: this.#secrets.problem },
+    };
+  }
+
+  async #changeSecret(name: SecretName, value: string | null): Promise<SettingsView> {
+    const store = this.#options.secrets;
+    const key = name === 'api-key' ? 'apiKey' : 'webhookSecret';
+    const previous = this.#secrets[key];
+    if (value === null) await store.delete(name);
+    else await store.set(name, value);
+    this.redactor.add(value);
+    this.#secrets = { ...this.#secrets, [key]: value, problem: null };
+    if (previous !== value) this.redactor.forget(previous);
+    const view = await this.#settingsView();
+    this.publish('settingsChanged', view);
+    // a new key for the market in use means a new session even if the choice stays "real"
+    if (name === 'api-key') void this.#reconsiderMarket(this.#session.choice.mode === 'real');
+    return view;
+  }
+
+  // ---- handlers ---------------------------------------------------------------------------------
+
+  #createHandlers(): IpcHandlers {
+    return {
+      getAppInfo: () => ({ name: 'Skindesk', version: this.#options.version, platform: process.platform }),
+      getStatus: () => this.status(),
+      getBackfillProgress: () => this.#backfillProgress(),
+      getRateLimits: () => {
+        const client = this.#session.client;
+        if (!client) return { endpoints: [], rateLimited: 0, queued: 0 };
+        const stats = client.governorStats();
+        return {
+          endpoints: stats.endpoints.map((e) => ({
+            key: e.key,
+            limit: e.limit,
+            windowMs: e.windowMs,
+            headroom: e.headroom,
+            blockedUntil: iso(e.blockedUntil),
+          })),
+          rateLimited: stats.totals.rateLimited,
+          queued: stats.totals.queued,
+        };
+      },
+      queryBook: (query) => ({ ...this.#queries.query(query), version: this.#bookVersion }),
+      getListing: async ({ id }) => this.#queries.listing(id, this.#session),
+      getSettings: () => this.#settingsView(),
+      setApiKey: ({ apiKey }) => this.#changeSecret('api-key', apiKey),
+      clearApiKey: () => this.#changeSecret('api-key', null),
+      setWebhookSecret: ({ secret }) => this.#changeSecret('webhook-secret', secret),
+      clearWebhookSecret: () => this.#changeSecret('webhook-secret', null),
+      setMarket: async ({ useDemo, baseUrl }) => {
+        this.settings.update((s) => {
+          s.market.useDemo = useDemo;
+          s.market.baseUrl = baseUrl;
+        });
+        const view = await this.#settingsView();
+        this.publish('settingsChanged', view);
+        void this.#reconsiderMarket(false);
+        return view;
+      },
+      openExternal: async ({ url }) => {
+        const baseUrl = this.settings.get().market.baseUrl;
+        const extraHosts = baseUrl ? [new URL(baseUrl).hostname] : [];
+        const verdict = checkExternalLink(url, extraHosts);
+        if (!verdict.ok)
+          throw new SkindeskError({ code: 'REFUSED', message: `Not opened: ${verdict.reason}.` });
+        await this.#options.platform.openExternal(verdict.url);
+        return { opened: true };
+      },
+    };
+  }
+}
+
+/** Reads both secrets once at startup; an unreachable keychain means "not set", with the reason kept. */
+async function readSecrets(store: SecretStore): Promise<SecretSnapshot> {
+  try {
+    const [apiKey, webhookSecret] = await Promise.all([store.get('api-key'), store.get('webhook-secret')]);
+    return { apiKey, webhookSecret, problem: null };
+  } catch (err) {
+    if (err instanceof SecretStoreError) return { apiKey: null, webhookSecret: null, problem: err.message };
+    throw err;
+  }
+}

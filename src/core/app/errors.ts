@@ -1,0 +1,40 @@
+/**
+ * Turns whatever a handler threw into what the renderer may see: a typed code and plain words, never a
+ * secret (every message passes the redactor) and never a stack trace.
+ */
+import { ApiError } from '../api/errors.ts';
+import { SecretStoreError } from '../secrets/store.ts';
+import { type IpcErrorPayload, SkindeskError } from '../../shared/ipc/index.ts';
+import type { Redactor } from './redaction.ts';
+
+export function describeAppError(error: unknown, redactor: Redactor): IpcErrorPayload {
+  if (error instanceof SkindeskError) {
+    const payload = error.toPayload();
+    return { ...payload, message: redactor.redact(payload.message) };
+  }
+  if (error instanceof ApiError) {
+    return {
+      code: 'MARKET',
+      message: redactor.redact(error.code ? error.explanation : `${error.explanation} (${error.message})`),
+      apiCode: error.code,
+      issues: [],
+      outcomeUnknown: error.outcomeUnknown,
+    };
+  }
+  if (error instanceof SecretStoreError) {
+    return {
+      code: 'SECRET_STORE',
+      message: redactor.redact(error.message),
+      apiCode: null,
+      issues: [],
+      outcomeUnknown: false,
+    };
+  }
+  return {
+    code: 'INTERNAL',
+    message: 'Something went wrong inside Skindesk; the log has the details.',
+    apiCode: null,
+    issues: [],
+    outcomeUnknown: false,
+  };
+}

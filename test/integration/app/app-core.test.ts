@@ -1,0 +1,235 @@
+// The app services over the real core and the real demo market: the startup rule, live book windows,
+// coalesced pushes, settings and secrets (the key never comes back), market switching, external links,
+// and the mirror opening from disk before the network is up.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  AppCore,
+  type AppCoreOptions,
+  RecordingPlatform,
+  type StartDemoMarket,
+} from '../../../src/core/app/index.ts';
+import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
+import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
+
+const dirs: string[] = [];
+const cores: AppCore[] = [];
+const demos: DemoMarket[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skindesk-app-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const startDemo: StartDemoMarket = async ({ seqStart }) => {
+  const demo = await startDemoMarket({ port: 0, listings: 400, rate: 40, seed: 11, seqStart, timeScale: 20 });
+  demos.push(demo);
+  return demo;
+};
+
+async function startCore(overrides: Partial<AppCoreOptions> = {}) {
+  const pushes: { name: IpcPushName; payload: unknown; at: number }[] = [];
+  const core = await AppCore.start({
+    dataDir: overrides.dataDir ?? tempDir(),
+    secrets: overrides.secrets ?? new MemorySecretStore(),
+    platform: overrides.platform ?? new RecordingPlatform(),
+    startDemoMarket: overrides.startDemoMarket ?? startDemo,
+    version: '0.0.0-test',
+    progressIntervalMs: 200,
+    ...overrides,
+  });
+  cores.push(core);
+  core.subscribe((name, payload) => pushes.push({ name, payload, at: Date.now() }));
+  return { core, pushes };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const got = probe();
+    if (got) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+afterEach(async () => {
+  while (cores.length) await cores.pop()?.close();
+  while (demos.length) await demos.pop()?.close();
+});
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('AppCore on the demo market', () => {
+  it('with no key, starts the demo market, goes live and serves book windows', async () => {
+    const { core, pushes } = await startCore();
+    const live = await core.whenLive(20_000);
+    expect(live.market).toMatchObject({ mode: 'demo', demoReason: 'no_api_key' });
+    expect(live.market.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(live.lastSeq).toMatch(/^\d{16,19}$/);
+
+    const page = await core.call('queryBook', {
+      sort: { field: 'price', dir: 'asc' },
+      limit: 25,
+      count: true,
+    });
+    expect(page.rows).toHaveLength(25);
+    expect(page.total).toBeGreaterThan(300);
+    expect(page.next).not.toBeNull();
+    const prices = page.rows.map((r) => r.price);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const second = await core.call('queryBook', {
+      sort: { field: 'price', dir: 'asc' },
+      limit: 25,
+      after: page.next ?? undefined,
+    });
+    expect(second.rows[0]?.price).toBeGreaterThanOrEqual(prices.at(-1) ?? 0);
+    expect(new Set([...page.rows, ...second.rows].map((r) => r.id)).size).toBe(50);
+
+    // live: book changes arrive as coalesced pushes with growing versions
+    await until('book changes', () => pushes.filter((p) => p.name === 'bookChanged').length >= 3);
+    const changes = pushes.filter((p) => p.name === 'bookChanged').map((p) => p.payload as BookChanged);
+    const versions = changes.map((c) => c.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    const statuses = pushes
+      .filter((p) => p.name === 'syncStatus')
+      .map((p) => (p.payload as SyncStatus).state);
+    expect(statuses).toContain('live');
+  });
+
+  it('fetches the full detail of a listing on demand and remembers it', async () => {
+    const { core } = await startCore();
+    await core.whenLive(20_000);
+    const page = await core.call('queryBook', { filter: { app_id: 730 }, limit: 1 });
+    const id = page.rows[0]?.id;
+    if (id === undefined) throw new Error('no CS2 listing in the demo book');
+    const detail = await core.call('getListing', { id });
+    expect(detail.alive).toBe(true);
+    expect(detail.listing).toMatchObject({ id, app_id: 730 });
+    expect(typeof detail.listing?.cs_paint_wear === 'number' || detail.listing?.cs_paint_wear === null).toBe(
+      true,
+    );
+    expect(await core.call('getListing', { id: 999_999_999 })).toEqual({ listing: null, alive: false });
+  });
+
+  it('stores the key, tells the renderer only set + last 4, and never sends it back', async () => {
+    const secrets = new MemorySecretStore();
+    const { core, pushes } = await startCore({ secrets });
+    const key = 'sk_live_SECRETVALUE_9876';
+    const view = await core.call('setApiKey', { apiKey: key });
+    expect(view.apiKey).toEqual({ set: true, last4: '9876' });
+    expect(await secrets.get('api-key')).toBe(key);
+    const settings = await core.call('getSettings', {});
+    expect(settings).toMatchObject({
+      apiKey: { set: true, last4: '9876' },
+      market: { useDemo: false, baseUrl: null },
+    });
+    // a key without a marketplace URL keeps the demo market, and says why
+    await until('demo with reason', () => core.status().market.demoReason === 'no_market_url' || undefined);
+    expect(core.redactor.redact(`Bearer x ${key}`)).not.toContain('SECRETVALUE');
+    const webhook = await core.call('setWebhookSecret', { secret: 'whsec_SECRETVALUE_1111' });
+    expect(webhook.webhookSecret).toEqual({ set: true, last4: '1111' });
+    const cleared = await core.call('clearApiKey', {});
+    expect(cleared.apiKey).toEqual({ set: false, last4: null });
+    expect(await secrets.get('api-key')).toBeNull();
+    expect(JSON.stringify(pushes)).not.toContain('SECRETVALUE');
+  });
+
+  it('switches to a real market by URL and key, and back to the demo', async () => {
+    const real = await startDemoMarket({ port: 0, listings: 150, rate: 20, seed: 3 });
+    demos.push(real);
+    const { core } = await startCore();
+    await core.whenLive(20_000);
+    await core.dispatch('setApiKey', { apiKey: real.apiKey });
+    const view = await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl });
+    expect(view.market).toEqual({ useDemo: false, baseUrl: real.baseUrl });
+    await until(
+      'real market live',
+      () => {
+        const s = core.status();
+        return s.market.mode === 'real' &&
+          s.state === 'live' &&
+          s.market.baseUrl === real.baseUrl.replace(/\/$/, '')
+          ? s
+          : undefined;
+      },
+      20_000,
+    );
+    const page = await core.call('queryBook', { count: true, limit: 1 });
+    expect(page.total).toBeGreaterThan(100);
+    expect(page.total).toBeLessThan(300);
+
+    await core.dispatch('setMarket', { useDemo: true, baseUrl: real.baseUrl });
+    await until(
+      'back on the demo',
+      () => {
+        const s = core.status();
+        return s.market.mode === 'demo' && s.market.demoReason === 'chosen_in_settings' && s.state === 'live'
+          ? s
+          : undefined;
+      },
+      20_000,
+    );
+  });
+
+  it('opens only allowlisted https links, through the platform', async () => {
+    const platform = new RecordingPlatform();
+    const { core } = await startCore({ platform });
+    expect(await core.call('openExternal', { url: 'https://steamcommunity.com/market/' })).toEqual({
+      opened: true,
+    });
+    const refused = await core.dispatch('openExternal', { url: 'https://evil.example/' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'REFUSED' } });
+    const notHttps = await core.dispatch('openExternal', { url: 'file:///etc/passwd' });
+    expect(notHttps.ok).toBe(false);
+    expect(platform.opened).toEqual(['https://steamcommunity.com/market/']);
+  });
+});
+
+describe('AppCore startup', () => {
+  it('opens the mirror from disk before the network is up', async () => {
+    const dataDir = tempDir();
+    const first = await startCore({ dataDir });
+    await first.core.whenLive(20_000);
+    const before = await first.core.call('queryBook', { count: true, limit: 5 });
+    await first.core.close();
+    cores.splice(cores.indexOf(first.core), 1);
+
+    // the network never comes up this time: the last book must still be readable at once
+    const never: StartDemoMarket = () => new Promise(() => {});
+    const second = await startCore({ dataDir, startDemoMarket: never });
+    const status = second.core.status();
+    expect(status.state).toBe('connecting');
+    expect(status.rows).toBeGreaterThan(0);
+    const cached = await second.core.call('queryBook', { count: true, limit: 5 });
+    expect(cached.total).toBe(before.total);
+    expect(cached.rows.length).toBe(5);
+  });
+
+  it('reports an unreachable keychain and runs on the demo market', async () => {
+    const broken = {
+      kind: 'keyring' as const,
+      get: async () => {
+        const { SecretStoreError } = await import('../../../src/core/secrets/index.ts');
+        throw new SecretStoreError(
+          'unavailable',
+          'could not read the API key in the system keychain: no Secret Service',
+        );
+      },
+      set: async () => {},
+      delete: async () => false,
+    };
+    const { core } = await startCore({ secrets: broken, startDemoMarket: () => new Promise(() => {}) });
+    const settings = await core.call('getSettings', {});
+    expect(settings.secretStorage).toEqual({
+      kind: 'keyring',
+      problem: expect.stringMatching(/no Secret Service/),
+    });
+    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'no_api_key' });
+  });
+});
