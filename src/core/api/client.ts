@@ -13,10 +13,12 @@ import {
   ENDPOINTS,
   buildPath,
   errorBody,
+  type listingEdit,
   parseJsonWithInt64,
   rateLimitKey,
   type BodyOf,
   type BookSnapshot,
+  type BulkResult,
   type EndpointName,
   type QueryOf,
   type ResponseOf,
@@ -86,6 +88,8 @@ export interface BookResult {
 }
 
 type Query = Record<string, string | undefined>;
+/** One entry of a bulk PATCH /list body. */
+export type ListingEditInput = z.input<typeof listingEdit>;
 type ListingsCursorQuery = Omit<NonNullable<QueryOf<'listings'>>, 'page'>;
 
 /** Causes that prove the request never left this machine. */
@@ -448,6 +452,22 @@ export class ApiClient {
   }
   delist(body: BodyOf<'delist'>, opts?: CallOptions) {
     return this.call('delist', { body }, opts);
+  }
+  /** Bulk edit (up to 50): one result per edit, in the order sent; a failed row carries its code. */
+  async editListings(edits: ListingEditInput[], opts?: CallOptions): Promise<BulkResult[]> {
+    return this.#bulkResults('editListing', await this.call('editListing', { body: { listings: edits } }, opts));
+  }
+  /** Bulk delist (up to 50): one result per id, in the order sent. */
+  async delistMany(listingIds: number[], opts?: CallOptions): Promise<BulkResult[]> {
+    return this.#bulkResults('delist', await this.call('delist', { body: { listing_ids: listingIds } }, opts));
+  }
+  #bulkResults(name: EndpointName, response: unknown): BulkResult[] {
+    const results = (response as { results?: unknown }).results;
+    if (!Array.isArray(results)) {
+      const route = routeOf(name);
+      throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: a bulk request was answered without results`, maybeDelivered: true });
+    }
+    return results as BulkResult[];
   }
   myListings(query: QueryOf<'myListings'>, opts?: CallOptions) {
     return this.call('myListings', { query }, opts);
