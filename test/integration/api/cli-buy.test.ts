@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDemoMarket } from '../../../src/demo/index.ts';
 import { fullListingExample } from '../../unit/shared/fixtures.ts';
 import { metadataFor, sendError, sendJson, startFakeServer, type FakeServer } from '../../unit/api/fake-server.ts';
 
@@ -120,5 +121,25 @@ describe('skindesk buy', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--listing');
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('skindesk buy against the demo market', () => {
+  it('buys a listing (exit 0), then the same listing is not bought (exit 1, LISTING_NOT_FOUND)', async () => {
+    const demo = await startDemoMarket({ listings: 500, rate: 0 });
+    try {
+      const listing = demo.createListing({ appId: 730, price: 420 }).listing;
+      const args = ['buy', '--base-url', demo.baseUrl, '--listing', String(listing.id), '--max-price', '450', '--db', join(dir, 'demo.db')];
+      const first = await runCli(args, { SKINDESK_API_KEY: demo.apiKey });
+      const line = parseLine(first);
+      expect(first.code).toBe(0);
+      expect(line).toMatchObject({ status: 'bought', error: null });
+      expect(demo.state.account(1)?.orderItems.some((o) => o.orderId === line.order_id)).toBe(true);
+      const second = await runCli(args, { SKINDESK_API_KEY: demo.apiKey });
+      expect(second.code).toBe(1);
+      expect(parseLine(second)).toMatchObject({ status: 'not_bought', order_id: null, error: { code: 'LISTING_NOT_FOUND' } });
+    } finally {
+      await demo.close();
+    }
   });
 });
