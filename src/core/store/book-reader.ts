@@ -4,6 +4,7 @@
  */
 import type { FullListing, LeanListing, ListingDetail } from '../../shared/api/index.ts';
 import type { Db } from './database.ts';
+import { restoreDetail } from './details.ts';
 import { readSyncState } from './sync-state.ts';
 
 export interface MirrorStatus {
@@ -50,18 +51,16 @@ export function* iterateBook(db: Db, options: { appId?: number } = {}): Generato
 
 export interface StoredListing extends LeanListing {
   /** The detail fields when known (backfill, the creation event or an on-demand fetch), else null. */
-  detail: Partial<ListingDetail> | null;
+  detail: ListingDetail | null;
 }
 
 /** One live listing with its details, or null when the book does not hold it. */
 export function readListing(db: Db, id: number): StoredListing | null {
-  const row = db
-    .prepare(`${LEAN_SELECT.replace('FROM', ', d.detail AS detail_json FROM')} LEFT JOIN listing_details d ON d.id = l.id
-      WHERE l.id = ? AND l.alive = 1`)
-    .get(id) as (LeanRow & { detail_json: string | null }) | undefined;
+  const row = db.prepare(`${LEAN_SELECT} WHERE l.id = ? AND l.alive = 1`).get(id) as LeanRow | undefined;
   if (!row) return null;
-  const { detail_json, ...lean } = row;
-  return { ...toLean(lean), detail: detail_json === null ? null : (JSON.parse(detail_json) as Partial<ListingDetail>) };
+  const attrs = db.prepare('SELECT * FROM listing_attrs WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+  const blob = db.prepare('SELECT detail FROM listing_details WHERE id = ?').pluck().get(id) as string | undefined;
+  return { ...toLean(row), detail: attrs && blob !== undefined ? restoreDetail(attrs, blob) : null };
 }
 
 /** A stored listing as the full listing shape of §2.3 when its details are known. */

@@ -12,7 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { LeanListing, ListingDetail, ListingEvent } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
-import { detailColumnValues, pickDetail, stickerRows } from './details.ts';
+import { detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
 import { NameTable } from './names.ts';
 import { OrphanUpdates } from './orphans.ts';
 import { readSyncState, type SyncState } from './sync-state.ts';
@@ -297,7 +297,7 @@ export class BookStore {
   #writeDetailRows(id: number, source: Partial<ListingDetail>): void {
     const detail = pickDetail(source);
     this.#putAttrs.run(id, ...detailColumnValues(detail));
-    this.#putDetailJson.run(id, JSON.stringify(detail));
+    this.#putDetailJson.run(id, detailBlob(detail));
     this.#deleteStickers.run(id);
     for (const s of stickerRows(detail)) {
       this.#insertSticker.run(id, s.kind, s.position, s.slot, this.stickerNames.idOf(s.name), s.wear, s.pattern);

@@ -165,28 +165,50 @@ export class SnapshotMerge {
   /** Records the snapshot as merged: coverage, watermark, time and counters in one transaction. */
   commit(options: CommitOptions): MergeSummary {
     const t0 = performance.now();
-    const now = this.#store.clock.now();
+    this.#store.write(() => this.#recordMerged(options));
+    this.#noteStep(t0);
+    return this.#finish();
+  }
+
+  /**
+   * Merges everything in ONE transaction: other connections keep reading the previous book until it
+   * commits, then see the new one whole. For a writer that runs off the UI's thread (the sync worker),
+   * where a long transaction blocks nobody and avoids rewriting index pages at every small commit.
+   */
+  mergeAtomically(rows: readonly LeanListing[], options: CommitOptions): MergeSummary {
+    const t0 = performance.now();
     this.#store.write(() => {
-      this.#store.db
-        .prepare(
-          `UPDATE sync_state SET
-             last_snapshot_seq = max(coalesce(last_snapshot_seq, @seq), @seq),
-             last_seq = max(coalesce(last_seq, @seq), @seq),
-             last_snapshot_at = @now,
-             resyncs = resyncs + @resync,
-             scope = @scope,
-             source = coalesce(@source, source)
-           WHERE id = 1`,
-        )
-        .run({
-          seq: this.seq,
-          now,
-          resync: options.resync ? 1 : 0,
-          scope: serializeScope(this.#scopeList),
-          source: options.source ?? null,
-        });
+      this.addRows(rows, 0, Number.POSITIVE_INFINITY);
+      this.removeMissing(Number.POSITIVE_INFINITY);
+      this.#recordMerged(options);
     });
     this.#noteStep(t0);
+    return this.#finish();
+  }
+
+  #recordMerged(options: CommitOptions): void {
+    const now = this.#store.clock.now();
+    this.#store.db
+      .prepare(
+        `UPDATE sync_state SET
+           last_snapshot_seq = max(coalesce(last_snapshot_seq, @seq), @seq),
+           last_seq = max(coalesce(last_seq, @seq), @seq),
+           last_snapshot_at = @now,
+           resyncs = resyncs + @resync,
+           scope = @scope,
+           source = coalesce(@source, source)
+         WHERE id = 1`,
+      )
+      .run({
+        seq: this.seq,
+        now,
+        resync: options.resync ? 1 : 0,
+        scope: serializeScope(this.#scopeList),
+        source: options.source ?? null,
+      });
+  }
+
+  #finish(): MergeSummary {
     this.#store.commitCoverage(this.seq);
     this.#finished = true;
     return {
@@ -215,6 +237,8 @@ export class SnapshotMerge {
 
 export interface RunMergeOptions extends CommitOptions {
   scope: readonly number[] | null;
+  /** One transaction (see SnapshotMerge.mergeAtomically) instead of budgeted steps. */
+  atomic?: boolean;
   budgetMs?: number;
   signal?: AbortSignal;
   /** Called between transactions; the default yields to the event loop. */
@@ -232,6 +256,10 @@ export async function mergeSnapshot(
   const merge = new SnapshotMerge(store, snapshot.seq, options.scope);
   const pause = options.pause ?? yieldToEventLoop;
   try {
+    if (options.atomic) {
+      options.signal?.throwIfAborted();
+      return merge.mergeAtomically(snapshot.listings, options);
+    }
     let i = 0;
     while (i < snapshot.listings.length) {
       options.signal?.throwIfAborted();

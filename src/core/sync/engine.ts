@@ -87,6 +87,13 @@ export interface SyncEngineOptions {
   firstEventWaitMs?: number;
   divergenceGraceMs?: number;
   tombstoneWindowMs?: number;
+  /**
+   * 'atomic': each snapshot merges in one transaction (fast; readers on other connections switch from the
+   * old book to the new one at once) — for an engine running off the UI thread, as the sync worker does.
+   * 'stepped': budgeted transactions of `mergeBudgetMs`, yielding between them — for an engine sharing
+   * its thread with readers.
+   */
+  mergeMode?: 'atomic' | 'stepped';
   mergeBudgetMs?: number;
   reconnect?: BackoffPolicy;
   tooManyConnections?: BackoffPolicy;
@@ -106,6 +113,7 @@ const DEFAULTS: Resolved = {
   firstEventWaitMs: 1_500,
   divergenceGraceMs: 5_000,
   tombstoneWindowMs: 30 * 60_000,
+  mergeMode: 'atomic',
   mergeBudgetMs: 25,
   reconnect: RECONNECT_BACKOFF,
   tooManyConnections: TOO_MANY_CONNECTIONS_BACKOFF,
@@ -487,6 +495,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       resync: hadBook,
       source: this.#sourceUrl,
       budgetMs: this.#o.mergeBudgetMs,
+      atomic: this.#o.mergeMode === 'atomic',
       signal,
     });
     this.#bookAsOf = Date.now();

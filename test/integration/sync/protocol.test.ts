@@ -38,8 +38,10 @@ function seed(n: number, appId?: number): void {
   }
 }
 
+let mergeMode: 'atomic' | 'stepped' = 'atomic';
+
 function startEngine(options: SyncEngineOptions = {}): SyncEngine {
-  engine = new SyncEngine(store, market.bookSource(), { ...FAST, ...options });
+  engine = new SyncEngine(store, market.bookSource(), { ...FAST, mergeMode, mergeBudgetMs: 2, ...options });
   engine.start(market.url, FAKE_KEY);
   return engine;
 }
@@ -91,7 +93,11 @@ afterEach(async () => {
   await market.close();
 });
 
-describe('sync protocol', () => {
+describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode) => {
+  beforeEach(() => {
+    mergeMode = mode;
+  });
+
   it('loads the snapshot after subscribing and then follows live events', async () => {
     seed(40);
     startEngine();

@@ -3,7 +3,7 @@
  * duplicates, reordering, late events and int64 seqs above 2^53.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readStatus, readSyncState } from '../../../src/core/store/index.ts';
+import { asFullListing, readListing, readStatus, readSyncState } from '../../../src/core/store/index.ts';
 import {
   amountChangedEvent,
   createRng,
@@ -140,5 +140,8 @@ describe('event guard', () => {
       { slot: 2, name: 'Sticker | Crown (Foil)', wear: 0.5 },
     ]);
     expect(readStatus(t.db).detailed).toBe(1);
+    // Read back whole: columns, JSON and restored nulls give the listing exactly as it arrived.
+    const stored = readListing(t.db, 9);
+    expect(stored && asFullListing(stored)).toEqual(l);
   });
 });
