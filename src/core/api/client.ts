@@ -25,7 +25,7 @@ import {
 } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { ApiError, redact, redactDeep } from './errors.ts';
-import { EtagCache } from './etag-cache.ts';
+import { EtagCache, type EtagCacheOptions } from './etag-cache.ts';
 import {
   type ExportFormat,
   type ExportProgress,
@@ -50,8 +50,8 @@ export interface ApiClientOptions {
   governor?: RateGovernor;
   /** How many times a GET answered 429 is sent again after Retry-After (default 5). */
   rateLimitRetries?: number;
-  /** Byte budget of the ETag cache (default 256 MiB of response text). */
-  etagCacheBytes?: number;
+  /** The ETag cache's budgets (see etag-cache.ts: big bodies are held weakly, never pinned). */
+  etagCache?: EtagCacheOptions;
 }
 
 export interface CallOptions {
@@ -152,7 +152,7 @@ export class ApiClient {
     this.clock = opts.clock ?? systemClock;
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#rateLimitRetries = opts.rateLimitRetries ?? 5;
-    this.#cache = new EtagCache(opts.etagCacheBytes);
+    this.#cache = new EtagCache(opts.etagCache);
     this.governor = opts.governor ?? new RateGovernor({ clock: this.clock });
     for (const name of Object.keys(ENDPOINTS) as EndpointName[]) {
       this.governor.define(rateLimitKey(name), ENDPOINTS[name].rateLimit);
