@@ -191,7 +191,18 @@ export class Purchaser {
         watchlistId: request.watchlistId ?? null,
         source: request.source ?? 'app',
       };
-      this.#journal.recordIntent(intent);
+      try {
+        this.#journal.recordIntent(intent);
+      } catch (err) {
+        // No intent on disk, so nothing may be sent: a purchase we could not account for is the one risk
+        // the journal exists to remove.
+        const error = new ApiError({
+          kind: 'invalid_request',
+          route: 'POST /public/v1/purchase',
+          message: `POST /public/v1/purchase: not sent, the purchase journal could not be written (${(err as Error).message})`,
+        });
+        return { intentId: intent.intentId, error, result: null, unjournaled: true };
+      }
       const checked = purchaseLine.safeParse(line);
       if (!checked.success) {
         const error = new ApiError({
@@ -221,6 +232,9 @@ export class Purchaser {
         return { ...this.#settle(intent.intentId, { state: 'unknown', orderId: null, resolution: 'response', ...errorFields(open) }), error: open, result: null, open: true };
       }
     });
+    if ('unjournaled' in entry) {
+      return { status: 'not_bought', intentId: entry.intentId, orderId: null, result: null, error: entry.error, reconciled: false, note: null };
+    }
     if (!('open' in entry)) return this.#outcome(entry.intentId, entry.result, entry.error);
     return this.#gate.exclusive(async () => {
       const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;

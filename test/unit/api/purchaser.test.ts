@@ -202,6 +202,18 @@ describe('journaled purchases', () => {
     expect(journal.claimedOrderIds()).toEqual(new Set([500]));
   });
 
+  it('a journal that cannot be written means nothing is sent', async () => {
+    const readonlyDb = new Database(':memory:');
+    const readonlyJournal = new PurchaseJournal(readonlyDb);
+    readonlyDb.pragma('query_only = ON');
+    const purchaser = new Purchaser({ client: new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY }), journal: readonlyJournal });
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
+    expect(outcome.error?.message).toContain('journal could not be written');
+    expect(market.server.calls('purchase')).toHaveLength(0);
+    readonlyDb.close();
+  });
+
   it('a refused connection was never sent: not bought at once', async () => {
     const url = market.server.baseUrl;
     await market.server.close();
