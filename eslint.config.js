@@ -43,20 +43,29 @@ const layering = {
     ELECTRON,
     NODE,
     NATIVE,
-    LAYER('src/renderer', ['core', 'main', 'preload', 'demo', 'cli']),
+    LAYER('src/renderer', ['core', 'main', 'preload', 'demo', 'cli', 'web-host']),
   ],
   'src/shared/**': [
     ELECTRON,
     NODE,
     NATIVE,
-    LAYER('src/shared', ['core', 'main', 'preload', 'renderer', 'demo', 'cli']),
+    LAYER('src/shared', ['core', 'main', 'preload', 'renderer', 'demo', 'cli', 'web-host']),
   ],
-  'src/core/**': [ELECTRON, LAYER('src/core', ['demo', 'main', 'preload', 'renderer', 'cli'])],
-  'src/demo/**': [ELECTRON, LAYER('src/demo', ['core', 'main', 'preload', 'renderer', 'cli'])],
+  'src/core/**': [ELECTRON, LAYER('src/core', ['demo', 'main', 'preload', 'renderer', 'cli', 'web-host'])],
+  'src/demo/**': [ELECTRON, LAYER('src/demo', ['core', 'main', 'preload', 'renderer', 'cli', 'web-host'])],
   // sandboxed preload: a single bundle that can require nothing but electron
-  'src/preload/**': [NODE, NATIVE, LAYER('src/preload', ['core', 'main', 'renderer', 'demo', 'cli'])],
-  'src/main/**': [LAYER('src/main', ['renderer', 'preload'])],
-  'src/cli/**': [ELECTRON, LAYER('src/cli', ['main', 'preload', 'renderer'])],
+  'src/preload/**': [NODE, NATIVE, LAYER('src/preload', ['core', 'main', 'renderer', 'demo', 'cli', 'web-host'])],
+  'src/main/**': [LAYER('src/main', ['renderer', 'preload', 'web-host'])],
+  'src/cli/**': [ELECTRON, LAYER('src/cli', ['main', 'preload', 'renderer', 'web-host'])],
+  // the browser test host: Node, a composition root like src/main (core, demo, shared), never electron
+  'src/web-host/**': [ELECTRON, LAYER('src/web-host', ['main', 'preload', 'renderer', 'cli'])],
+  // ...except its bridge script, which runs in the page like the preload: shared only, no Node
+  'src/web-host/browser/**': [
+    ELECTRON,
+    NODE,
+    NATIVE,
+    LAYER('src/web-host/browser', ['core', 'main', 'preload', 'renderer', 'demo', 'cli']),
+  ],
 };
 
 const layeringConfigs = Object.entries(layering).map(([glob, patterns]) => ({
@@ -109,6 +118,11 @@ export default defineConfig([
     ...reactHooks.configs.flat.recommended,
     name: 'skindesk/renderer',
     files: ['src/renderer/**/*.{ts,tsx}', 'test/unit/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    name: 'skindesk/web-host-browser',
+    files: ['src/web-host/browser/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
   ...layeringConfigs,

@@ -1,80 +1,131 @@
+/**
+ * Electron main process: the composition root of the desktop app. It owns the windows and the process
+ * hardening; everything the renderer can ask for is implemented by AppCore (src/core/app), which this
+ * file connects to Electron IPC. Startup: hardening → app services (the mirror opens from disk before
+ * any network) → IPC → main window.
+ */
 import { join } from 'node:path';
-import { app, BrowserWindow, session } from 'electron';
-
-// Electron main process: owns the window. A later issue adds the IPC services, the database and the feed.
+import { app, dialog, ipcMain, session, shell } from 'electron';
+import { AppCore, Redactor } from '../core/app/index.ts';
+import { KeyringSecretStore } from '../core/secrets/index.ts';
+import { startDemoMarket } from '../demo/index.ts';
+import { contentSecurityPolicy, pushChannel } from '../shared/ipc/index.ts';
+import { APP_ORIGIN, appUrl } from './app-protocol.ts';
+import { registerIpcHandlers } from './ipc-guard.ts';
+import { createMainLog } from './logging.ts';
+import { hardenAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './security.ts';
+import { type AppOrigin, urlHasOrigin } from './sender-policy.ts';
+import { startUpdater } from './updater.ts';
+import { WindowFactory, windowStateFile } from './windows.ts';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
-const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const rendererDir = join(import.meta.dirname, '../renderer');
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
-    title: 'Skindesk',
-    backgroundColor: '#1a1b1e',
-    show: false,
-    webPreferences: {
-      preload: preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webviewTag: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      spellcheck: false,
-    },
-  });
-  win.once('ready-to-show', () => win.show());
+// Tests and side-by-side installs: a separate profile (settings, mirrors, window state, logs).
+const userDataOverride = process.env['SKINDESK_USER_DATA'];
+if (userDataOverride) app.setPath('userData', userDataOverride);
 
-  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (!app.isPackaged && devServerUrl) {
-    void win.loadURL(devServerUrl);
-  } else {
-    void win.loadFile(rendererIndex);
-  }
-  return win;
+// Before ready: every renderer sandboxed, and the app:// scheme privileged.
+app.enableSandbox();
+registerAppScheme();
+
+/** The dev server (npm run dev) is trusted only in unpackaged runs. */
+function devServerOrigin(): { url: string; origin: AppOrigin } | null {
+  const url = process.env['ELECTRON_RENDERER_URL'];
+  if (app.isPackaged || !url) return null;
+  const parsed = new URL(url);
+  return { url, origin: { protocol: parsed.protocol, host: parsed.host } };
 }
 
-function hardenSessionAndContents(): void {
-  // No web permission (camera, notifications, geolocation, ...) is ever granted to page content.
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+async function main(): Promise<void> {
+  await app.whenReady();
+  const redactor = new Redactor();
+  const log = createMainLog(redactor);
+  const csp = contentSecurityPolicy();
+  const dev = devServerOrigin();
+  const origins = [APP_ORIGIN, ...(dev ? [dev.origin] : [])];
 
-  app.on('web-contents-created', (_event, contents) => {
-    // The app is a single page: any navigation away from it is refused.
-    contents.on('will-navigate', (event) => event.preventDefault());
-    contents.on('will-redirect', (event) => event.preventDefault());
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    // No new windows (window.open, target=_blank). Opening vetted links in the user's browser
-    // comes later, through an allow-listed IPC call — never by passing any URL to shell.openExternal.
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  hardenSession(session.defaultSession, csp);
+  serveRenderer(session.defaultSession, rendererDir, csp);
+
+  let core: AppCore;
+  try {
+    core = await AppCore.start({
+      dataDir: app.getPath('userData'),
+      secrets: new KeyringSecretStore(),
+      platform: { openExternal: (url) => shell.openExternal(url) },
+      startDemoMarket: ({ seqStart }) => startDemoMarket({ port: 0, host: '127.0.0.1', seqStart }),
+      version: app.getVersion(),
+      log,
+      redactor,
+    });
+  } catch (err) {
+    const message = redactor.redact(err instanceof Error ? err.message : String(err));
+    log.error(`startup failed: ${message}`);
+    dialog.showErrorBox('Skindesk cannot start', message);
+    app.exit(1);
+    return;
+  }
+
+  hardenAllWebContents(log, () => {
+    const baseUrl = core.settings.get().market.baseUrl;
+    return baseUrl ? [new URL(baseUrl).hostname] : [];
+  });
+
+  const windows = new WindowFactory({
+    preloadPath,
+    urlFor: (route) => (dev ? new URL(route, dev.url).href : appUrl(`index.html${route}`)),
+  });
+  registerIpcHandlers(
+    ipcMain,
+    core.dispatch,
+    { origins, isOurWindow: windows.isOurWindow },
+    (call, reason, url) => log.warn(`refused IPC ${call} from ${url ?? 'an unknown frame'}: ${reason}`),
+  );
+  // Pushes go only to our windows while they show our page.
+  core.subscribe((name, payload) => {
+    for (const win of windows.windows()) {
+      if (urlHasOrigin(win.webContents.getURL(), origins)) win.webContents.send(pushChannel(name), payload);
+    }
+  });
+
+  const stateFile = windowStateFile(app.getPath('userData'));
+  windows.createMain(stateFile);
+  startUpdater(log);
+
+  app.on('second-instance', () => {
+    const [win] = windows.windows();
+    if (!win) return void windows.createMain(stateFile);
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('activate', () => {
+    if (windows.windows().length === 0) windows.createMain(stateFile);
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Close the core (stop the feed, flush the mirror, stop the demo market) before the process exits.
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    core
+      .close()
+      .catch((err: unknown) => log.error(`shutdown: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
   });
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    const [win] = BrowserWindow.getAllWindows();
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
-  });
-
-  app.on('window-all-closed', () => {
-    if (process.platform !== 'darwin') app.quit();
-  });
-
-  void app.whenReady().then(() => {
-    hardenSessionAndContents();
-    createWindow();
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow();
-    });
+  main().catch((err: unknown) => {
+    console.error(err);
+    app.exit(1);
   });
 }

@@ -4,7 +4,7 @@
  * navigation, no new windows, no webviews).
  */
 import { readFile } from 'node:fs/promises';
-import { app, protocol, session, shell, type Session } from 'electron';
+import { app, protocol, shell, type Session } from 'electron';
 import { checkExternalLink } from '../core/app/external-links.ts';
 import { staticFileHeaders } from '../core/app/static-files.ts';
 import { APP_SCHEME, resolveAppFile } from './app-protocol.ts';
@@ -61,5 +61,3 @@ export function hardenAllWebContents(log: MainLog, extraLinkHosts: () => readonl
     });
   });
 }
-
-export { session };

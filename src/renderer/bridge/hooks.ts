@@ -1,0 +1,111 @@
+/**
+ * React hooks over the bridge: a call's result with loading and error state, and pushes.
+ */
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
+import type {
+  IpcCallName,
+  IpcInput,
+  IpcOutput,
+  IpcPushName,
+  IpcPushPayload,
+} from '../../shared/ipc/index.ts';
+import { SkindeskError, call, subscribe } from './skindesk.ts';
+
+export interface CallState<T> {
+  data: T | undefined;
+  error: SkindeskError | null;
+  loading: boolean;
+  /** Calls again (e.g. after a push said the data changed). */
+  reload: () => void;
+}
+
+function asSkindeskError(err: unknown): SkindeskError {
+  return err instanceof SkindeskError ? err : new SkindeskError({ code: 'INTERNAL', message: String(err) });
+}
+
+/**
+ * The result of `name(input)`, called on mount and whenever `key` (default: the input as JSON) changes.
+ * Overlapping reloads are collapsed: while one call runs, further reloads make one more call after it.
+ */
+export function useCall<N extends IpcCallName>(
+  name: N,
+  input: IpcInput<N>,
+  key?: string,
+): CallState<IpcOutput<N>> {
+  const [data, setData] = useState<IpcOutput<N> | undefined>(undefined);
+  const [error, setError] = useState<SkindeskError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const inputRef = useRef(input);
+  // runs before the effects below, so a (re)load always sends the input of the latest render
+  useLayoutEffect(() => {
+    inputRef.current = input;
+  });
+  const running = useRef(false);
+  const again = useRef(false);
+  const alive = useRef(true);
+  const effectKey = key ?? JSON.stringify(input);
+
+  const run = useCallback(async () => {
+    if (running.current) {
+      again.current = true;
+      return;
+    }
+    running.current = true;
+    try {
+      do {
+        again.current = false;
+        try {
+          const value = await call(name, inputRef.current);
+          if (alive.current) {
+            setData(value);
+            setError(null);
+          }
+        } catch (err) {
+          if (alive.current) setError(asSkindeskError(err));
+        }
+      } while (again.current && alive.current);
+    } finally {
+      running.current = false;
+      if (alive.current) setLoading(false);
+    }
+  }, [name]);
+
+  useEffect(() => {
+    alive.current = true;
+    void run();
+    return () => {
+      alive.current = false;
+    };
+  }, [run, effectKey]);
+
+  return { data, error, loading, reload: () => void run() };
+}
+
+/** Calls `listener` for every push `name` while mounted. */
+export function usePush<P extends IpcPushName>(
+  name: P,
+  listener: (payload: IpcPushPayload<P>) => void,
+): void {
+  const onPush = useEffectEvent(listener);
+  useEffect(() => {
+    try {
+      return subscribe(name, (payload) => onPush(payload));
+    } catch {
+      return undefined; // no bridge: useCall reports it
+    }
+  }, [name]);
+}
+
+/**
+ * State kept current by a push, starting from a call that returns the same shape (getStatus and
+ * syncStatus, getSettings and settingsChanged, ...).
+ */
+export function useLiveValue<N extends IpcCallName, P extends IpcPushName>(
+  initial: N,
+  push: P,
+): { value: IpcOutput<N> | IpcPushPayload<P> | undefined; error: SkindeskError | null } {
+  const first = useCall(initial, {} as IpcInput<N>);
+  const [pushed, setPushed] = useState<IpcPushPayload<P> | undefined>(undefined);
+  usePush(push, setPushed);
+  return { value: pushed ?? first.data, error: first.error };
+}
