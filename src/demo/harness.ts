@@ -217,6 +217,11 @@ export class DemoHarness {
     this.parts.trades.forcedOutcome = outcome;
   }
 
+  /** true: trades stop moving by themselves and move only through `moveTrade` (false resumes for new steps). */
+  holdTrades(hold: boolean): void {
+    this.parts.trades.autoProgress = !hold;
+  }
+
   /** Moves one trade to a status now (and fires its webhook). */
   moveTrade(tradeId: number, status: TradeStatus): void {
     this.parts.trades.move(this.trade(tradeId), status);
@@ -235,6 +240,11 @@ export class DemoHarness {
 
   webhookUrl(accountId = 1): string | null {
     return this.account(accountId).webhook.url;
+  }
+
+  /** Webhook deliveries not finished yet (being sent or waiting for a retry). */
+  get pendingWebhooks(): number {
+    return this.parts.webhooks.pending;
   }
 
   /** Every webhook delivery attempt so far, oldest first. */

@@ -39,6 +39,8 @@ export class TradeEngine {
   private readonly timers = new Map<number, () => void>();
   /** When set, every offer that reaches the user's answer ends this way (tests). */
   forcedOutcome: TradeOutcome | null = null;
+  /** When false, trades move only through `move` (tests that need one status change at a time). */
+  autoProgress = true;
 
   constructor(market: Market) {
     this.market = market;
@@ -143,6 +145,8 @@ export class TradeEngine {
 
   private schedule(trade: TradeRecord, marketMs: number, fn: () => void): void {
     this.timers.get(trade.id)?.();
+    this.timers.delete(trade.id);
+    if (!this.autoProgress) return;
     const cancel = this.market.clock.after(marketMs, () => {
       this.timers.delete(trade.id);
       fn();

@@ -60,6 +60,7 @@ export class WebhookDispatcher {
   private readonly timers = new Set<() => void>();
   private readonly unsubscribe: () => void;
   private closed = false;
+  private unfinished = 0;
   /** Recent attempts, oldest first (tests and the harness read it). */
   readonly log: DeliveryAttempt[] = [];
 
@@ -69,6 +70,11 @@ export class WebhookDispatcher {
     this.viewTrade = viewTrade;
     this.ids = Random.derive(market.seed, 'webhooks');
     this.unsubscribe = market.onTradeChanged((account, trade) => this.enqueue(account, trade));
+  }
+
+  /** Deliveries not yet finished (sending, or waiting for a retry). */
+  get pending(): number {
+    return this.unfinished;
   }
 
   /** Saves (or, with null, clears) an account's webhook URL after checking it. */
@@ -96,19 +102,25 @@ export class WebhookDispatcher {
     if (this.closed || !account.webhook.url || !account.webhookSecret) return;
     const id = `evt_${this.ids.hex(12)}`;
     const body = JSON.stringify({ id, event: 'trade.updated', ts: iso(this.market.now()), data: this.viewTrade(trade) });
+    this.unfinished++;
     void this.attempt({ id, accountId: account.id, tradeId: trade.id, body, attempts: 0 });
   }
 
+  /** One attempt; schedules the next or finishes the delivery (the `unfinished` count follows). */
   private async attempt(delivery: Delivery): Promise<void> {
     const account = this.market.account(delivery.accountId);
     const url = account?.webhook.url;
-    if (this.closed || !account || !url || !account.webhookSecret) return;
+    if (this.closed || !account || !url || !account.webhookSecret) {
+      this.unfinished--;
+      return;
+    }
     delivery.attempts++;
     const result = await this.post(url, delivery, account.webhookSecret);
     this.record({ deliveryId: delivery.id, accountId: account.id, tradeId: delivery.tradeId, attempt: delivery.attempts, url, ...result, at: this.market.now() });
     if (this.closed) return;
     if (result.ok) {
       account.webhook.consecutiveFailures = 0;
+      this.unfinished--;
       return;
     }
     if (delivery.attempts < LIMITS.webhookAttempts) {
@@ -119,6 +131,7 @@ export class WebhookDispatcher {
       this.timers.add(cancel);
       return;
     }
+    this.unfinished--;
     account.webhook.consecutiveFailures++;
     if (account.webhook.consecutiveFailures >= LIMITS.webhookFailuresBeforeRemoval && account.webhook.url !== null) {
       account.webhook.url = null;

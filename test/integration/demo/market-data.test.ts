@@ -3,7 +3,7 @@
  * listing, prices, prices/all, the book, sales and averages — with their caches, ETags and 304s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, type FullListing } from '../../../src/shared/api/index.ts';
+import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, type FullListing, type ResponseOf } from '../../../src/shared/api/index.ts';
 import { wearBandOf } from '../../../src/shared/wear.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import cs2Data from '../../../src/demo/catalog/cs2-catalog.json' with { type: 'json' };
@@ -17,13 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => market.close());
 
+type ListingsPage = ResponseOf<'listings'>;
 const skins = new Map((cs2Data as unknown as { skins: { weapon: string; paint: string; wear_min: number; wear_max: number }[] }).skins.map((s) => [`${s.weapon} | ${s.paint}`, s]));
 
 async function allListings(query: Record<string, string | number> = {}): Promise<FullListing[]> {
   const rows: FullListing[] = [];
   let cursor: number | null = null;
   for (let guard = 0; guard < 100; guard++) {
-    const body = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 1000, ...query, ...(cursor ? { cursor } : {}) })));
+    const res = await a.get('/public/v1/listings', { limit: 1000, ...query, ...(cursor ? { cursor } : {}) });
+    const body: ListingsPage = parseAs(ENDPOINTS.listings.response, expectOk(res));
     rows.push(...body.listings);
     cursor = body.next_cursor;
     if (cursor === null) return rows;
@@ -33,7 +35,8 @@ async function allListings(query: Record<string, string | number> = {}): Promise
 
 describe('GET /listings', () => {
   it('validates limit (500 or 1000, required), page, cursor and app_id', async () => {
-    for (const query of [{}, { limit: 100 }, { limit: 5 }, { limit: 1000, page: 0 }, { limit: 1000, cursor: '01' }, { limit: 1000, app_id: 1 }, { limit: 1000, app_id: 'x' }]) {
+    const bad: Record<string, string | number>[] = [{}, { limit: 100 }, { limit: 5 }, { limit: 1000, page: 0 }, { limit: 1000, cursor: '01' }, { limit: 1000, app_id: 1 }, { limit: 1000, app_id: 'x' }];
+    for (const query of bad) {
       expectError(await a.get('/public/v1/listings', query), 'VALIDATION_ERROR', 400);
     }
     expectError(await a.get('/public/v1/listings', { limit: 500, page: 1, cursor: 100000001 }), 'VALIDATION_ERROR', 400);
@@ -71,7 +74,8 @@ describe('GET /listings', () => {
     const seen: number[] = [];
     let cursor: number | null = null;
     for (let guard = 0; guard < 20; guard++) {
-      const body = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500, ...(cursor ? { cursor } : {}) })));
+      const res = await a.get('/public/v1/listings', { limit: 500, ...(cursor ? { cursor } : {}) });
+      const body: ListingsPage = parseAs(ENDPOINTS.listings.response, expectOk(res));
       seen.push(...body.listings.map((l) => l.id));
       // the market moves between pages: new listings, reprices, sales, delists
       market.runActivity(300);
