@@ -93,6 +93,19 @@ export class DemoHarness {
       return { seq: this.parts.market.feed.seq, listings };
     },
     bookSize: (): number => this.parts.market.store.activeCount,
+    /** Listings per status (REMOVED counts delisted rows not yet compacted away). */
+    statusCounts: (): Record<string, number> => {
+      const { store } = this.parts.market;
+      const counts: Record<string, number> = {};
+      for (let i = 0; i < store.size; i++) {
+        const name = STATUS_NAME[store.status[i] as StatusCode] ?? 'REMOVED';
+        counts[name] = (counts[name] ?? 0) + 1;
+      }
+      return counts;
+    },
+    decayingCount: (): number => this.parts.market.decaying.size,
+    /** Every event frame as published (before any delivery reordering), until the returned stop(). */
+    onEvent: (listener: (frame: string) => void): (() => void) => this.parts.market.feed.subscribe((e) => listener(e.frame)),
     /** Any listing the market still holds (also private, disabled, filled). */
     listing: (id: number): ListingTruth | null => {
       const market = this.parts.market;

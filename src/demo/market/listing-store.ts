@@ -42,6 +42,9 @@ export interface ListingExtra {
   backpackId?: number;
 }
 
+/** Rows per segment: the unit in which the book snapshot caches its encoded rows (see server/snapshots.ts). */
+export const SEGMENT_SHIFT = 12;
+
 export interface NewListingRow {
   id: number;
   appId: AppId;
@@ -69,6 +72,10 @@ export class ListingStore {
   readonly extra = new Map<number, ListingExtra>();
   /** Public, active listings per app code: the book's size. */
   readonly activeByApp = new Int32Array(APP_IDS.length);
+  /** Bumped whenever a row of the segment changes in a way the book shows (price, amount, status, new row). */
+  readonly segmentVersion: number[] = [];
+  /** Bumped when rows move (compaction): every cached segment is stale. */
+  layoutVersion = 0;
   private deadRows = 0;
 
   constructor(initialCapacity = 1024) {
@@ -108,7 +115,23 @@ export class ListingStore {
     this.seller[i] = row.seller;
     this.status[i] = row.status;
     if (row.status === ACTIVE) this.activeByApp[this.app[i]!]!++;
+    this.touch(i);
     return i;
+  }
+
+  setPrice(index: number, price: number): void {
+    this.price[index] = price;
+    this.touch(index);
+  }
+
+  setAmount(index: number, amount: number): void {
+    this.amount[index] = amount;
+    this.touch(index);
+  }
+
+  private touch(index: number): void {
+    const segment = index >>> SEGMENT_SHIFT;
+    this.segmentVersion[segment] = (this.segmentVersion[segment] ?? 0) + 1;
   }
 
   /** Row index of a listing id, or -1. */
@@ -149,6 +172,7 @@ export class ListingStore {
     if (status === REMOVED || status === FILLED) this.deadRows++;
     if (before === REMOVED || before === FILLED) this.deadRows--;
     this.status[index] = status;
+    this.touch(index);
     if (status === REMOVED) this.extra.delete(this.id[index]!);
   }
 
@@ -197,6 +221,8 @@ export class ListingStore {
     }
     this.size = w;
     this.deadRows = dead;
+    this.segmentVersion.length = 0;
+    this.layoutVersion++;
   }
 
   private grow(capacity: number): void {

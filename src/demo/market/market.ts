@@ -210,7 +210,7 @@ export class Market {
   setListingPrice(index: number, price: number): void {
     const before = this.store.price[index]!;
     if (before === price) return;
-    this.store.price[index] = price;
+    this.store.setPrice(index, price);
     if (this.store.status[index] === ACTIVE) {
       this.feed.publish('listing.price_changed', {
         listing_id: this.store.id[index]!,
@@ -226,7 +226,7 @@ export class Market {
     const store = this.store;
     if (store.amount[index] === amount) return;
     const wasActive = store.status[index] === ACTIVE;
-    store.amount[index] = amount;
+    store.setAmount(index, amount);
     if (wasActive) {
       this.feed.publish('listing.amount_changed', {
         listing_id: store.id[index]!,

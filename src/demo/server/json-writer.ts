@@ -92,6 +92,15 @@ export class JsonChunkWriter {
     return this.done;
   }
 
+  /** Everything written since the last call, as one exact-size copy; the scratch space is reused. */
+  take(): Buffer {
+    const parts = [...this.done, this.buf.subarray(0, this.pos)];
+    const out = parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts);
+    this.done.length = 0;
+    this.pos = 0;
+    return out;
+  }
+
   private two(value: number): void {
     this.buf[this.pos++] = ZERO + Math.floor(value / 10);
     this.buf[this.pos++] = ZERO + (value % 10);

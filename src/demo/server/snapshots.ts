@@ -4,13 +4,16 @@
  * ages run on the market clock, so tests can step past them with `advanceClock` instead of waiting.
  *
  * The book is written as bytes (json-writer.ts), synchronously, so the snapshot is exactly the state
- * after event `seq` — nothing can happen between reading the seq and reading the rows.
+ * after event `seq` — nothing can happen between reading the seq and reading the rows. Rows are encoded
+ * per segment of 4096 store rows and the encoded segments are kept: a new snapshot re-encodes only the
+ * segments that changed since (the store bumps a segment's version on every visible change), so under
+ * a quiet market a million-row snapshot costs little more than listing its segments.
  */
 import { createHash } from 'node:crypto';
 import { LIMITS, type AppId, type PriceRowWithStock } from '../../shared/api/index.ts';
 import { iso } from '../clock.ts';
 import { recommendedPrice } from '../market/items.ts';
-import { ACTIVE, APP_CODE } from '../market/listing-store.ts';
+import { ACTIVE, APP_CODE, SEGMENT_SHIFT } from '../market/listing-store.ts';
 import type { Market } from '../market/market.ts';
 import { JsonChunkWriter } from './json-writer.ts';
 
@@ -26,7 +29,7 @@ export interface BookSnapshot extends CachedBody {
   listings: number;
 }
 
-const ROW_OPEN = Buffer.from('{"id":');
+const ROW_OPEN = Buffer.from(',{"id":');
 const AMOUNT_KEY = Buffer.from(',"amount":');
 const ROW_CLOSE = Buffer.from('"}');
 
@@ -60,6 +63,19 @@ export interface BookAggregates {
   at: number;
 }
 
+interface EncodedSegment {
+  version: number;
+  rows: number;
+  /** Rows newest first, each preceded by a comma. */
+  bytes: Buffer;
+}
+
+/** Encoded segments of one filter (all apps, or one app), valid for one store layout. */
+interface SegmentCache {
+  layout: number;
+  segments: (EncodedSegment | undefined)[];
+}
+
 export class MarketSnapshots {
   private readonly market: Market;
   private readonly fragments: ItemFragments;
@@ -67,6 +83,8 @@ export class MarketSnapshots {
   private readonly pricesAll = new Map<string, CachedBody>();
   private readonly averages = new Map<string, CachedBody>();
   private aggregates: (BookAggregates & { seq: bigint }) | null = null;
+  private readonly segmentCaches = new Map<string, SegmentCache>();
+  private readonly scratch = new JsonChunkWriter(2 * 1024 * 1024);
   /** Number of book snapshots built (not served from cache): lets tests see the cache work. */
   bookBuilds = 0;
 
@@ -137,22 +155,60 @@ export class MarketSnapshots {
     return this.aggregates;
   }
 
+  /** Encodes every segment of the full book now (startup), so the first snapshot is quick too. */
+  warmBook(): void {
+    this.buildBook(undefined);
+  }
+
   private buildBook(appId: AppId | undefined): BookSnapshot {
     const market = this.market;
-    const s = market.store;
+    const store = market.store;
     const seq = market.feed.seq;
+    const key = filterKey(appId);
+    let cache = this.segmentCaches.get(key);
+    if (!cache || cache.layout !== store.layoutVersion) {
+      cache = { layout: store.layoutVersion, segments: [] };
+      this.segmentCaches.set(key, cache);
+    }
     const appCode = appId === undefined ? -1 : APP_CODE[appId];
-    const w = new JsonChunkWriter();
-    w.reserve(64);
-    w.ascii(`{"seq":${seq.toString()},"listings":[`);
+    const chunks: Buffer[] = [Buffer.from(`{"seq":${seq.toString()},"listings":[`)];
     let rows = 0;
-    for (let i = s.size - 1; i >= 0; i--) {
+    for (let segment = (store.size - 1) >>> SEGMENT_SHIFT; store.size > 0 && segment >= 0; segment--) {
+      const version = store.segmentVersion[segment] ?? 0;
+      let encoded = cache.segments[segment];
+      if (!encoded || encoded.version !== version) {
+        encoded = this.encodeSegment(segment, appCode, version);
+        cache.segments[segment] = encoded;
+      }
+      if (encoded.rows === 0) continue;
+      // every row carries a leading comma; the very first one of the answer must not
+      chunks.push(rows === 0 ? encoded.bytes.subarray(1) : encoded.bytes);
+      rows += encoded.rows;
+    }
+    chunks.push(Buffer.from(']}'));
+    this.bookBuilds++;
+    return {
+      seq,
+      listings: rows,
+      etag: `"book-${key}-${seq.toString()}"`,
+      chunks,
+      length: chunks.reduce((sum, c) => sum + c.length, 0),
+      builtAt: market.now(),
+    };
+  }
+
+  private encodeSegment(segment: number, appCode: number, version: number): EncodedSegment {
+    const s = this.market.store;
+    const w = this.scratch;
+    const first = segment << SEGMENT_SHIFT;
+    const last = Math.min(s.size, first + (1 << SEGMENT_SHIFT)) - 1;
+    let rows = 0;
+    for (let i = last; i >= first; i--) {
       if (s.status[i] !== ACTIVE || (appCode >= 0 && s.app[i] !== appCode)) continue;
       const item = s.item[i]!;
       const head = this.fragments.head(item);
       const tail = this.fragments.tail(item);
       w.reserve(head.length + tail.length + 96);
-      if (rows++ > 0) w.byte(44); // ,
       w.bytes(ROW_OPEN);
       w.uint(s.id[i]!);
       w.bytes(head);
@@ -162,19 +218,9 @@ export class MarketSnapshots {
       w.bytes(tail);
       w.isoTimestamp(s.createdAt[i]!);
       w.bytes(ROW_CLOSE);
+      rows++;
     }
-    w.reserve(4);
-    w.ascii(']}');
-    const chunks = w.finish();
-    this.bookBuilds++;
-    return {
-      seq,
-      listings: rows,
-      etag: `"book-${filterKey(appId)}-${seq.toString()}"`,
-      chunks,
-      length: chunks.reduce((sum, c) => sum + c.length, 0),
-      builtAt: market.now(),
-    };
+    return { version, rows, bytes: w.take() };
   }
 
   private cached(
