@@ -4,7 +4,8 @@ import { defineConfig, devices } from '@playwright/test';
 const executablePath = process.env['SKINDESK_CHROMIUM'] ?? '/usr/bin/chromium';
 
 export default defineConfig({
-  testDir: 'test/e2e',
+  // each project names its own folder (test/e2e, test/electron); reports name files relative to test/
+  testDir: 'test',
   // Playwright empties outputDir at start: keep it a sub-folder so other reports in test-results/ survive
   outputDir: 'test-results/e2e',
   fullyParallel: false,
@@ -22,6 +23,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
+      testDir: 'test/e2e',
       use: {
         ...devices['Desktop Chrome'],
         viewport: { width: 1280, height: 800 },
@@ -38,6 +40,12 @@ export default defineConfig({
           ],
         },
       },
+    },
+    {
+      // test/electron: Playwright's Electron support (skipped, with the reason, when the binary is missing)
+      name: 'electron',
+      testDir: 'test/electron',
+      timeout: 120_000,
     },
   ],
 });

@@ -1,26 +1,15 @@
 #!/usr/bin/env node
 // `npm start`: build the app (electron-vite build → out/) and open it in Electron.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { electronBinary } from './electron-binary.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'package.json'));
 
-/** The Electron executable, or undefined when the npm package was installed without its binary. */
-function electronBinary() {
-  const pkgDir = dirname(require.resolve('electron/package.json'));
-  const pathFile = join(pkgDir, 'path.txt');
-  if (!existsSync(pathFile)) return undefined;
-  const rel = readFileSync(pathFile, 'utf8').trim();
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const binary = override ? join(override, rel) : join(pkgDir, 'dist', rel);
-  return existsSync(binary) ? binary : undefined;
-}
-
 // Checked before building: `require('electron')` would try to download a missing binary.
-const electron = electronBinary();
+const electron = electronBinary(root);
 if (!electron) {
   console.error(
     [

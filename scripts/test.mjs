@@ -84,6 +84,23 @@ function playwrightCounts(report) {
   };
 }
 
+/** Why Playwright tests were skipped: the `skip` annotations' descriptions, with how many tests each. */
+function playwrightSkipReasons(report) {
+  const reasons = new Map();
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'skipped') continue;
+        const note = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
+        reasons.set(`${spec.file}: ${note}`, (reasons.get(`${spec.file}: ${note}`) ?? 0) + 1);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+  return [...reasons].map(([reason, n]) => `skipped ${n} (${reason})`);
+}
+
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 async function main() {
@@ -117,6 +134,7 @@ async function main() {
       continue;
     }
     const c = count(report);
+    if (name === 'e2e') notes.push(...playwrightSkipReasons(report));
     totals.passed += c.passed;
     totals.failed += c.failed;
     totals.skipped += c.skipped;
