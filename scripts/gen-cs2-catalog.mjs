@@ -109,7 +109,8 @@ for (const item of all) {
     rarity: WEAPON_RARITY[item.rarity] ?? 'Covert',
     collection: item.collectionName ?? null,
     type: weaponType(item),
-    stattrak: item.type !== 'glove' && statTrakIds.has(item.id),
+    // Every case knife exists in StatTrak™; the library does not list every finish among case specials.
+    stattrak: item.type === 'melee' || (item.type === 'weapon' && statTrakIds.has(item.id)),
     souvenir: souvenirIds.has(item.id),
     image: imageHash(item.image),
   });

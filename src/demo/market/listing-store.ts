@@ -77,8 +77,12 @@ export class ListingStore {
   /** Bumped when rows move (compaction): every cached segment is stale. */
   layoutVersion = 0;
   private deadRows = 0;
+  /** Listing ids per seller, for sellers numbered below `trackSellersBelow` (accounts, not the crowd). */
+  private readonly bySeller = new Map<number, number[]>();
+  private readonly trackSellersBelow: number;
 
-  constructor(initialCapacity = 1024) {
+  constructor(initialCapacity = 1024, trackSellersBelow = 0) {
+    this.trackSellersBelow = trackSellersBelow;
     this.capacity = Math.max(16, initialCapacity);
     this.id = new Uint32Array(this.capacity);
     this.app = new Uint8Array(this.capacity);
@@ -116,7 +120,34 @@ export class ListingStore {
     this.status[i] = row.status;
     if (row.status === ACTIVE) this.activeByApp[this.app[i]!]!++;
     this.touch(i);
+    if (row.seller < this.trackSellersBelow) {
+      const ids = this.bySeller.get(row.seller);
+      if (ids) ids.push(row.id);
+      else this.bySeller.set(row.seller, [row.id]);
+    }
     return i;
+  }
+
+  /**
+   * Row indexes of a tracked seller's listings still in the store, newest first. Ids of rows that
+   * compaction dropped are forgotten on the way.
+   */
+  indexesOfSeller(seller: number): number[] {
+    const ids = this.bySeller.get(seller);
+    if (!ids) return [];
+    const out: number[] = [];
+    let kept = ids.length;
+    for (let k = ids.length - 1; k >= 0; k--) {
+      const index = this.indexOf(ids[k]!);
+      if (index < 0) {
+        ids[k] = -1;
+        kept--;
+        continue;
+      }
+      out.push(index);
+    }
+    if (kept < ids.length) this.bySeller.set(seller, ids.filter((id) => id >= 0));
+    return out;
   }
 
   setPrice(index: number, price: number): void {

@@ -72,7 +72,7 @@ export class Market {
   readonly seed: number;
   readonly clock: Clock;
   readonly catalog: Catalog = demoCatalog();
-  readonly store = new ListingStore(4096);
+  readonly store = new ListingStore(4096, ANONYMOUS_SELLER_BASE);
   readonly feed: EventFeed;
   readonly sales = new SalesLog();
   readonly tokens: InventoryTokens;
@@ -409,16 +409,14 @@ export class Market {
   listedItemCount(accountId: number): number {
     const s = this.store;
     let total = 0;
-    for (let i = 0; i < s.size; i++) if (s.seller[i] === accountId && isLive(s.status[i]!)) total += s.amount[i]!;
+    for (const i of s.indexesOfSeller(accountId)) if (isLive(s.status[i]!)) total += s.amount[i]!;
     return total;
   }
 
-  /** Row indexes of an account's listings, newest first. */
+  /** Row indexes of an account's listings (delisted ones excluded), newest first. */
   listingsOf(accountId: number, keep: (index: number) => boolean = () => true): number[] {
     const s = this.store;
-    const out: number[] = [];
-    for (let i = s.size - 1; i >= 0; i--) if (s.seller[i] === accountId && s.status[i] !== REMOVED && keep(i)) out.push(i);
-    return out;
+    return s.indexesOfSeller(accountId).filter((i) => s.status[i] !== REMOVED && keep(i));
   }
 
   // ---- money and history ----------------------------------------------------------------------
