@@ -47,6 +47,12 @@ async function main(): Promise<void> {
 
   hardenSession(session.defaultSession, csp);
   serveRenderer(session.defaultSession, rendererDir, csp);
+  // before anything can create a webContents; the marketplace's own host joins the link allowlist
+  let started: AppCore | null = null;
+  hardenAllWebContents(log, () => {
+    const baseUrl = started?.settings.get().market.baseUrl;
+    return baseUrl ? [new URL(baseUrl).hostname] : [];
+  });
 
   let core: AppCore;
   try {
@@ -67,11 +73,7 @@ async function main(): Promise<void> {
     app.exit(1);
     return;
   }
-
-  hardenAllWebContents(log, () => {
-    const baseUrl = core.settings.get().market.baseUrl;
-    return baseUrl ? [new URL(baseUrl).hostname] : [];
-  });
+  started = core;
 
   const windows = new WindowFactory({
     preloadPath,

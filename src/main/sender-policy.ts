@@ -9,6 +9,19 @@
 export interface FrameLike {
   readonly url: string;
   readonly parent: FrameLike | null;
+  readonly processId?: number;
+  readonly routingId?: number;
+}
+
+/** The same frame: the same object, or (should Electron hand out a new wrapper) the same process and routing id. */
+function sameFrame(a: FrameLike, b: FrameLike): boolean {
+  if (a === b) return true;
+  return (
+    a.processId !== undefined &&
+    a.routingId !== undefined &&
+    a.processId === b.processId &&
+    a.routingId === b.routingId
+  );
 }
 
 /** The parts of Electron's IpcMainInvokeEvent the check reads. */
@@ -50,7 +63,7 @@ export function checkSender(event: IpcEventLike, policy: SenderPolicy): SenderVe
   if (!frame) return { ok: false, reason: 'the sending frame is gone (navigated away or destroyed)' };
   if (!policy.isOurWindow(event.sender.id))
     return { ok: false, reason: 'the sender is not one of our windows' };
-  if (frame.parent !== null || frame !== event.sender.mainFrame) {
+  if (frame.parent !== null || !sameFrame(frame, event.sender.mainFrame)) {
     return { ok: false, reason: 'the sender is a sub-frame, not the window itself' };
   }
   if (!urlHasOrigin(frame.url, policy.origins))

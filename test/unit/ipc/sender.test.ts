@@ -63,6 +63,19 @@ describe('checkSender', () => {
     );
   });
 
+  it('recognises the main frame by process and routing id when Electron hands out another wrapper', () => {
+    const main = { url: 'app://skindesk/index.html', parent: null, processId: 4, routingId: 1 };
+    const sameFrameOtherWrapper = { ...main };
+    const otherFrame = { ...main, routingId: 2 };
+    expect(
+      checkSender({ senderFrame: sameFrameOtherWrapper, sender: { id: OUR_WINDOW, mainFrame: main } }, policy)
+        .ok,
+    ).toBe(true);
+    expect(
+      checkSender({ senderFrame: otherFrame, sender: { id: OUR_WINDOW, mainFrame: main } }, policy).ok,
+    ).toBe(false);
+  });
+
   it('refuses a webContents that is not one of our windows, even showing our page', () => {
     expect(checkSender(eventFrom('app://skindesk/index.html', 99), policy)).toEqual({
       ok: false,
