@@ -64,7 +64,7 @@ export function BookPreview() {
     <Stack gap="xs">
       <Group justify="space-between">
         <Text size="sm" c="dimmed" data-testid="book-summary">
-          {page.data?.total ?? 0} listings · newest first
+          {status?.rows ?? 0} listings · newest first
         </Text>
         {status && (
           <Text size="xs" c="dimmed" ff="monospace">
