@@ -70,7 +70,7 @@ ws_url is the WebSocket feed's full address; api_key and webhook_secret belong t
 
 Flags:
   --port N              TCP port (default ${DEMO_DEFAULTS.port}; 0 picks a free port)
-  --host H              address to listen on (default ${DEMO_DEFAULTS.host}, loopback only)
+  --host H              address to listen on (default ${DEMO_DEFAULTS.host})
   --listings N          listings on the book at startup, up to 5000000 (default ${DEMO_DEFAULTS.listings})
   --rate EVENTS_PER_S   simulated market events per second: new listings, reprices, purchases, delists
                         (default ${DEMO_DEFAULTS.rate}; 0 = a still market; 5000 and more for benchmarks)
@@ -102,7 +102,7 @@ function waitForStopSignal(): Promise<NodeJS.Signals> {
 
 export const demoCommand: CliCommand = {
   name: 'demo',
-  summary: 'Run the demo marketplace (the whole API with a live simulated market) on this machine',
+  summary: 'run the demo marketplace (the whole API over a live simulated market); prints one JSON line',
   usage: USAGE,
   async run(argv) {
     const flags = parseFlags(argv, FLAGS, schema);
