@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
-import { readStatus } from '../store/index.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
 import {
   type BackfillProgress,
@@ -46,7 +45,7 @@ export interface AppCoreOptions {
   redactor?: Redactor;
   /** Passed to the sync engine (tests shorten its timers). */
   syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
-  /** How often backfill progress is recomputed from the mirror (default 2 s). */
+  /** How often backfill progress is recomputed from the mirror (default 5 s). */
   progressIntervalMs?: number;
 }
 
@@ -109,7 +108,7 @@ export class AppCore {
     });
     if (this.settings.loadProblem) this.notify('warning', 'Settings', this.settings.loadProblem);
     if (secrets.problem) this.notify('warning', 'Keychain', secrets.problem);
-    this.#progressTimer = setInterval(() => this.#publishProgress(), options.progressIntervalMs ?? 2_000);
+    this.#progressTimer = setInterval(() => this.#publishProgress(), options.progressIntervalMs ?? 5_000);
     this.#progressTimer.unref();
   }
 
@@ -281,9 +280,18 @@ export class AppCore {
     this.publish('backfillProgress', progress);
   }
 
+  /**
+   * How much of the book has its detail. The total comes from the engine's (cached) row count and the
+   * detailed count from its own partial index, so this stays cheap on a million-row book. No detail
+   * backfill runs yet, so the state is 'idle'; details arrive with creation events and on demand.
+   */
   #backfillProgress(): BackfillProgress {
-    const mirror = readStatus(this.#session.db);
-    return { state: 'idle', detailed: mirror.detailed, total: mirror.listings, problem: null };
+    const detailed = this.#session.db
+      .prepare('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL')
+      .pluck()
+      .get() as number;
+    const total = this.#session.status().rows;
+    return { state: 'idle', detailed: Math.min(detailed, total), total, problem: null };
   }
 
   #toSyncStatus(status: EngineStatus): SyncStatus {

@@ -115,6 +115,11 @@ describe('AppCore on the demo market', () => {
       true,
     );
     expect(await core.call('getListing', { id: 999_999_999 })).toEqual({ listing: null, alive: false });
+    // the fetched detail counts towards the detail coverage of the book
+    const progress = await core.call('getBackfillProgress', {});
+    expect(progress).toMatchObject({ state: 'idle', problem: null });
+    expect(progress.detailed).toBeGreaterThan(0);
+    expect(progress.total).toBeGreaterThanOrEqual(progress.detailed);
   });
 
   it('stores the key, tells the renderer only set + last 4, and never sends it back', async () => {
