@@ -16,6 +16,7 @@ import {
   type PriceDecayRequest,
 } from '../../shared/api/index.ts';
 import { bpsOf } from '../../shared/money.ts';
+import { decayPriceAt } from '../../shared/api/price-decay.ts';
 import { demoCatalog, type Catalog, type CatalogItem } from '../catalog/index.ts';
 import { DAY, HOUR, IsoFormatter, iso, type Clock } from '../clock.ts';
 import { Random, unitFromHash } from '../random.ts';
@@ -491,8 +492,7 @@ export class Market {
 }
 
 export function decayedPrice(decay: DecayState, now: number): number {
-  const progress = Math.min(1, Math.max(0, (now - decay.startedAt) / (decay.total_hours * HOUR)));
-  return Math.max(1, Math.round(decay.start_price - (decay.start_price - decay.end_price) * progress));
+  return decayPriceAt(decay, (now - decay.startedAt) / HOUR);
 }
 
 function trimHistory(list: unknown[]): void {
