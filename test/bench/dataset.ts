@@ -23,8 +23,8 @@ export function bookSnapshotText(n: number, seq: bigint, seed = DATASET_SEED): s
 export function fillAllDetails(store: BookStore, n: number, seed = DATASET_SEED): void {
   const rng = createRng(seed);
   const now = Date.now();
-  for (let start = 1; start <= n; start += 5_000) {
-    const end = Math.min(n, start + 4_999);
+  for (let start = 1; start <= n; start += 50_000) {
+    const end = Math.min(n, start + 49_999);
     store.write(() => {
       for (let id = start; id <= end; id++) store.fillDetails(id, makeFullListing(rng, id, BASE_TIME_MS + id * 1000), now);
     });

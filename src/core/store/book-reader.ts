@@ -25,7 +25,7 @@ export function readStatus(db: Db): MirrorStatus {
   return {
     last_seq: state.lastSeq === null ? null : state.lastSeq.toString(),
     listings: count('SELECT count(*) FROM listings WHERE alive = 1'),
-    detailed: count('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL'),
+    detailed: count('SELECT count(*) FROM listing_attrs WHERE alive = 1'),
     tombstones: count('SELECT count(*) FROM listings WHERE alive = 0'),
     last_snapshot_at: state.lastSnapshotAt === null ? null : new Date(state.lastSnapshotAt).toISOString(),
     resyncs: state.resyncs,

@@ -12,7 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { LeanListing, ListingDetail, ListingEvent } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
-import { detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
+import { STICKER_KIND, detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
 import { NameTable } from './names.ts';
 import { OrphanUpdates } from './orphans.ts';
 import { readSyncState, type SyncState } from './sync-state.ts';
@@ -37,6 +37,15 @@ export interface ApplyOutcome {
   changedIds: number[];
   /** Highest seq in the batch, or null for an empty batch. */
   maxSeq: bigint | null;
+}
+
+/** The listing's own fields copied into its detail rows (see listing_attrs in migrations.ts). */
+interface ListingKeys {
+  alive: number;
+  app_id: number;
+  name_id: number;
+  commodity: number;
+  created_ms: number;
 }
 
 export interface Clock {
@@ -130,14 +139,19 @@ export class BookStore {
        WHERE ${UPSERT_GUARD}`,
     );
     this.#exists = db.prepare('SELECT 1 FROM listings WHERE id = ?').pluck();
-    this.#markDetailed = db.prepare('UPDATE listings SET detailed_at = ? WHERE id = ? AND detailed_at IS NULL');
+    this.#markDetailed = db.prepare(
+      `UPDATE listings SET detailed_at = ? WHERE id = ? AND detailed_at IS NULL AND name_id IS NOT NULL
+       RETURNING alive, app_id, name_id, commodity, created_ms`,
+    );
     this.#putAttrs = db.prepare(
-      `INSERT OR REPLACE INTO listing_attrs (id, ${detailCols.join(', ')}) VALUES (${placeholders(detailCols.length + 1)})`,
+      `INSERT OR REPLACE INTO listing_attrs (id, alive, app_id, name_id, commodity, created_ms, sticker_count,
+         ${detailCols.join(', ')}) VALUES (${placeholders(detailCols.length + 7)})`,
     );
     this.#putDetailJson = db.prepare('INSERT OR REPLACE INTO listing_details (id, detail) VALUES (?, ?)');
     this.#deleteStickers = db.prepare('DELETE FROM listing_stickers WHERE listing_id = ?');
     this.#insertSticker = db.prepare(
-      'INSERT OR REPLACE INTO listing_stickers (listing_id, kind, position, slot, name_id, wear, pattern) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT OR REPLACE INTO listing_stickers (listing_id, kind, position, alive, slot, name_id, wear, pattern)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#recordSale = db.prepare(
       `INSERT OR IGNORE INTO sold_history (listing_id, seq, app_id, market_hash_name, price, amount, listed_at,
@@ -228,23 +242,28 @@ export class BookStore {
     switch (event.event) {
       case 'listing.created': {
         const d = event.data;
+        const nameId = this.itemNames.idOf(d.market_hash_name);
+        const createdMs = Date.parse(d.created_at);
         changes = this.#upsertCreated.run(
           id,
           d.app_id,
-          this.itemNames.idOf(d.market_hash_name),
+          nameId,
           d.price,
           d.amount,
           d.commodity ? 1 : 0,
           d.created_at,
-          Date.parse(d.created_at),
+          createdMs,
           event.seq,
           1,
           now,
           now,
           now,
         ).changes;
-        if (changes > 0) this.#writeDetailRows(id, d);
-        else this.fillDetails(id, d, now);
+        if (changes > 0) {
+          this.#writeDetailRows(id, d, { alive: 1, app_id: d.app_id, name_id: nameId, commodity: d.commodity ? 1 : 0, created_ms: createdMs });
+        } else {
+          this.fillDetails(id, d, now);
+        }
         break;
       }
       case 'listing.price_changed':
@@ -289,18 +308,30 @@ export class BookStore {
    * covered creation). Returns whether anything was written.
    */
   fillDetails(id: number, source: Partial<ListingDetail>, now = this.clock.now()): boolean {
-    if (this.#markDetailed.run(now, id).changes === 0) return false;
-    this.#writeDetailRows(id, source);
+    const listing = this.#markDetailed.get(now, id) as ListingKeys | undefined;
+    if (!listing) return false;
+    this.#writeDetailRows(id, source, listing);
     return true;
   }
 
-  #writeDetailRows(id: number, source: Partial<ListingDetail>): void {
+  #writeDetailRows(id: number, source: Partial<ListingDetail>, listing: ListingKeys): void {
     const detail = pickDetail(source);
-    this.#putAttrs.run(id, ...detailColumnValues(detail));
+    const stickers = stickerRows(detail);
+    const stickerCount = listing.app_id === 730 ? stickers.filter((s) => s.kind === STICKER_KIND.sticker).length : null;
+    this.#putAttrs.run(
+      id,
+      listing.alive,
+      listing.app_id,
+      listing.name_id,
+      listing.commodity,
+      listing.created_ms,
+      stickerCount,
+      ...detailColumnValues(detail),
+    );
     this.#putDetailJson.run(id, detailBlob(detail));
     this.#deleteStickers.run(id);
-    for (const s of stickerRows(detail)) {
-      this.#insertSticker.run(id, s.kind, s.position, s.slot, this.stickerNames.idOf(s.name), s.wear, s.pattern);
+    for (const s of stickers) {
+      this.#insertSticker.run(id, s.kind, s.position, listing.alive, s.slot, this.stickerNames.idOf(s.name), s.wear, s.pattern);
     }
   }
 

@@ -514,7 +514,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #scheduleAntiEntropy(s: Session, delayMs: number): void {
     this.#cancelAntiEntropy();
     if (!this.#running) return;
-    this.#antiEntropyTimer = setTimeout(() => void this.#antiEntropy(s).catch((err: unknown) => this.#fail(err)), delayMs);
+    this.#antiEntropyTimer = setTimeout(() => {
+      this.#antiEntropy(s).catch((err: unknown) => {
+        if (!s.abort.signal.aborted) this.#fail(err);
+      });
+    }, delayMs);
   }
 
   #cancelAntiEntropy(): void {
@@ -673,7 +677,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   #fail(err: unknown): void {
     const error = err instanceof Error ? err : new Error(String(err));
-    this.emit('error', error);
+    // An 'error' event nobody listens to would throw and take the process down with it.
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+    else this.emit('warning', `sync stopped: ${error.message}`);
     this.#problem = `the local book could not be written: ${error.message}`;
     void this.stop();
   }

@@ -1,0 +1,505 @@
+/**
+ * The query engine: one function answering the book grid, the CLI `search` and watchlists. It turns
+ * the shared filter (src/shared/query.ts) into one SQL statement over the indexed mirror:
+ *
+ *  - lean filters and sorts (app, price, created_at, name) run on partial indexes of `listings`;
+ *  - detail filters (float, seed, paint index, fade, blue, flags, game fields) on `listing_attrs`;
+ *  - a name filter first searches the few tens of thousands of distinct names, then the listings of the
+ *    matching names; stickers and keychains are rows with an index by name.
+ *
+ * Paging is keyset (sort value, id): every page costs the same however deep. Sorting by a detail field
+ * (float, fade, blue) lists only listings that have it.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { AppId } from '../../shared/api/index.ts';
+import { bookQuery, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
+import type { Db } from '../store/database.ts';
+import { STICKER_KIND } from '../store/details.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+export interface QueryRow {
+  id: number;
+  app_id: AppId;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  commodity: boolean;
+  created_at: string;
+  paint_wear: number | null;
+  paint_seed: number | null;
+  paint_index: number | null;
+  fade: number | null;
+  blue: number | null;
+  stattrak: boolean | null;
+  souvenir: boolean | null;
+  stickers: { slot: number; name: string; wear: number | null }[] | null;
+  keychains: { slot: number; name: string; pattern: number | null }[] | null;
+}
+
+export interface QueryResult {
+  rows: QueryRow[];
+  /** Cursor of the next page (pass as `after`), null at the end. */
+  next: string | null;
+  /** Matching rows in total when `count` was asked for, else null. */
+  total: number | null;
+}
+
+type SortField = BookQuery['sort']['field'];
+
+/**
+ * Each sort: its column, the table it lives on, and the partial index that lists live rows in that
+ * order (what an order-driven plan walks). `id` walks the table itself.
+ */
+const SORTS: Record<SortField, { column: string; table: 'l' | 'a'; index: string | null }> = {
+  price: { column: 'price', table: 'l', index: 'listings_price' },
+  created_at: { column: 'created_ms', table: 'l', index: 'listings_created' },
+  id: { column: 'id', table: 'l', index: null },
+  float: { column: 'cs_paint_wear', table: 'a', index: 'attrs_cs_paint_wear' },
+  fade: { column: 'cs_fade_percentage', table: 'a', index: 'attrs_cs_fade_percentage' },
+  blue: { column: 'cs_blue_percentage', table: 'a', index: 'attrs_cs_blue_percentage' },
+};
+
+/**
+ * A candidate set at or below this size is materialised and sorted (cheap); above it, the plan walks the
+ * sort order and stops after one page instead. At 1M listings and 100-row pages the two cost about the
+ * same here (~10k row visits), so neither path can go far wrong.
+ */
+export const SET_LIMIT = 10_000;
+
+const SELECT_COLUMNS = `l.id, l.app_id, n.name AS market_hash_name, l.price, l.amount, l.commodity, l.created_at,
+  l.created_ms, a.id AS detailed, a.cs_paint_wear, a.cs_paint_seed, a.cs_paint_index, a.cs_fade_percentage,
+  a.cs_blue_percentage, a.cs_is_stattrak, a.cs_is_souvenir`;
+
+interface RawRow {
+  id: number;
+  app_id: AppId;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  commodity: number;
+  created_at: string;
+  created_ms: number;
+  detailed: number | null;
+  cs_paint_wear: number | null;
+  cs_paint_seed: number | null;
+  cs_paint_index: number | null;
+  cs_fade_percentage: number | null;
+  cs_blue_percentage: number | null;
+  cs_is_stattrak: number | null;
+  cs_is_souvenir: number | null;
+}
+
+interface Cond {
+  sql: string;
+  params: unknown[];
+}
+
+/** The filter split by table: `listings` (l) and `listing_attrs` (a). */
+interface Parts {
+  /** Conditions on listings, price included. */
+  lean: Cond[];
+  /** Price conditions: the only filter that exists on listings alone (details never change, price does). */
+  price: Cond[];
+  /** Conditions on details; when present only detailed listings can match. */
+  attrs: Cond[];
+  /** The same game/name/commodity conditions on the copies in listing_attrs. */
+  attrsCopies: Cond[];
+  /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
+  leanApp: Cond[];
+  /**
+   * Sticker and keychain conditions, each as the WHERE of a listing_stickers scan: a set of listing ids
+   * that can drive the query (`attrs` holds the same condition as a per-listing EXISTS).
+   */
+  stickerSets: Cond[];
+  /** The filter can match nothing (a CS field asked of a Dota listing, say). */
+  impossible: boolean;
+}
+
+const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, rust: 252490 };
+
+/** Case-insensitive substring match of names: trigram index from 3 characters, a scan below that. */
+function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
+  const lowered = needle.toLowerCase();
+  if ([...lowered].length >= 3) {
+    return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [`"${lowered.replaceAll('"', '""')}"`] };
+  }
+  return { sql: `SELECT name_id FROM ${table} WHERE instr(name_lc, ?) > 0`, params: [lowered] };
+}
+
+function splitFilter(f: BookFilter, sortGame: number | null): Parts {
+  const parts: Parts = { lean: [], price: [], attrs: [], attrsCopies: [], leanApp: [], stickerSets: [], impossible: false };
+  const games = new Set<number>(sortGame === null ? [] : [sortGame]);
+  const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
+  const attr = (game: number | null, sql: string, ...params: unknown[]) => {
+    if (game !== null) games.add(game);
+    parts.attrs.push({ sql, params });
+  };
+  const copy = (sql: string, ...params: unknown[]) => parts.attrsCopies.push({ sql, params });
+  const stickerSet = (cond: string[], params: unknown[]) => {
+    parts.stickerSets.push({ sql: cond.join(' AND '), params });
+    const correlated = cond.map((c) => `s.${c}`).join(' AND ');
+    attr(730, `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, ...params);
+  };
+
+  if (f.app_id !== undefined) {
+    lean('l.app_id = ?', f.app_id);
+    parts.leanApp.push({ sql: 'l.app_id = ?', params: [f.app_id] });
+  }
+  if (f.name !== undefined) {
+    const m = nameMatch('item_names', f.name);
+    lean(`l.name_id IN (${m.sql})`, ...m.params);
+    copy(`a.name_id IN (${m.sql})`, ...m.params);
+  }
+  if (f.commodity !== undefined) {
+    lean(`l.commodity = ${f.commodity ? 1 : 0}`);
+    copy(`a.commodity = ${f.commodity ? 1 : 0}`);
+  }
+  if (f.price?.min !== undefined) parts.price.push({ sql: 'l.price >= ?', params: [f.price.min] });
+  if (f.price?.max !== undefined) parts.price.push({ sql: 'l.price <= ?', params: [f.price.max] });
+  parts.lean.push(...parts.price);
+
+  const range = (column: string, r: { min?: number; max?: number } | undefined) => {
+    if (!r) return;
+    attr(730, `a.${column} IS NOT NULL`);
+    if (r.min !== undefined) attr(730, `a.${column} >= ?`, r.min);
+    if (r.max !== undefined) attr(730, `a.${column} <= ?`, r.max);
+  };
+  range('cs_paint_wear', f.float);
+  range('cs_fade_percentage', f.fade);
+  range('cs_blue_percentage', f.blue);
+  if (f.paint_seeds !== undefined) {
+    if (f.paint_seeds.length === 0) parts.impossible = true;
+    else attr(730, `a.cs_paint_seed IN (${f.paint_seeds.map(() => '?').join(', ')})`, ...f.paint_seeds);
+  }
+  if (f.paint_index !== undefined) attr(730, 'a.cs_paint_index = ?', f.paint_index);
+  if (f.stattrak !== undefined) attr(730, `a.cs_is_stattrak = ${f.stattrak ? 1 : 0}`);
+  if (f.souvenir !== undefined) attr(730, `a.cs_is_souvenir = ${f.souvenir ? 1 : 0}`);
+  for (const [field, value] of Object.entries(f.fields ?? {})) {
+    // `field` is one of GAME_STRING_FIELDS (checked by the schema), so it is safe as an identifier.
+    if (value !== undefined) attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ?`, value);
+  }
+  const stickers = f.stickers;
+  for (const st of stickers?.all ?? []) {
+    const cond = [`kind = ${STICKER_KIND.sticker}`, 'alive = 1'];
+    const params: unknown[] = [];
+    if (st.name !== undefined) {
+      const m = nameMatch('sticker_names', st.name);
+      cond.push(`name_id IN (${m.sql})`);
+      params.push(...m.params);
+    }
+    if (st.slot !== undefined) {
+      cond.push('slot = ?');
+      params.push(st.slot);
+    }
+    if (st.max_wear !== undefined) {
+      cond.push('wear <= ?');
+      params.push(st.max_wear);
+    }
+    stickerSet(cond, params);
+  }
+  // Literal (validated integers): the partial index on sticker_count serves only a condition it can see.
+  if (stickers?.min_count !== undefined) attr(730, `a.sticker_count >= ${stickers.min_count}`);
+  if (stickers?.max_count !== undefined) attr(730, `a.sticker_count <= ${stickers.max_count}`);
+  for (const k of f.keychains ?? []) {
+    const cond = [`kind = ${STICKER_KIND.keychain}`, 'alive = 1'];
+    const params: unknown[] = [];
+    if (k.pattern !== undefined) {
+      cond.push('pattern = ?');
+      params.push(k.pattern);
+    }
+    if (k.name !== undefined) {
+      const m = nameMatch('sticker_names', k.name);
+      cond.push(`name_id IN (${m.sql})`);
+      params.push(...m.params);
+    }
+    stickerSet(cond, params);
+  }
+  if (games.size > 1 || (f.app_id !== undefined && games.size === 1 && !games.has(f.app_id))) parts.impossible = true;
+  // A detail field of one game already implies the game; repeating it would only make SQLite pick the
+  // (huge) per-game index over the selective one.
+  if (f.app_id !== undefined && games.size === 0) copy('a.app_id = ?', f.app_id);
+  return parts;
+}
+
+/** Prepared statements by SQL text: a UI repeats the same few shapes with new values. */
+class StatementCache {
+  readonly #db: Db;
+  readonly #cache = new Map<string, Statement>();
+  constructor(db: Db) {
+    this.#db = db;
+  }
+  get(sql: string): Statement {
+    let stmt = this.#cache.get(sql);
+    if (stmt) {
+      this.#cache.delete(sql);
+      this.#cache.set(sql, stmt);
+      return stmt;
+    }
+    stmt = this.#db.prepare(sql);
+    this.#cache.set(sql, stmt);
+    if (this.#cache.size > 256) this.#cache.delete(this.#cache.keys().next().value as string);
+    return stmt;
+  }
+}
+
+const caches = new WeakMap<Db, StatementCache>();
+function statements(db: Db): StatementCache {
+  let c = caches.get(db);
+  if (!c) {
+    c = new StatementCache(db);
+    caches.set(db, c);
+  }
+  return c;
+}
+
+const ALIVE_L: Cond = { sql: 'l.alive = 1', params: [] };
+const ALIVE_A: Cond = { sql: 'a.alive = 1', params: [] };
+const where = (conds: readonly Cond[]) => conds.map((c) => c.sql).join(' AND ');
+const paramsOf = (conds: readonly Cond[]) => conds.flatMap((c) => c.params);
+
+/** Rows matching `conds` on one table, counted up to SET_LIMIT + 1 (a covering-index walk). */
+function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: readonly Cond[]): number {
+  const all = [table === 'listings l' ? ALIVE_L : ALIVE_A, ...conds];
+  return statements(db)
+    .get(`SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${where(all)} LIMIT ${SET_LIMIT + 1})`)
+    .pluck()
+    .get(...paramsOf(all)) as number;
+}
+
+export type PlanKind = 'empty' | 'set:listings' | 'set:attrs' | 'order';
+
+export interface CompiledQuery {
+  query: BookQuery;
+  plan: PlanKind;
+  sql: string;
+  params: unknown[];
+  /** Exact count SQL, or null when the count is already known from the estimate (or not asked for). */
+  countSql: string | null;
+  countParams: unknown[];
+  /** The count when the estimate already established it exactly. */
+  knownTotal: number | null;
+}
+
+/**
+ * Plans and writes the SQL of a query. Cheap capped counts tell how big each table's candidate set is;
+ * a small set drives the join and is sorted, otherwise the sort order's index drives and the scan stops
+ * after one page. Plans are pinned with CROSS JOIN (SQLite keeps the left table outer) and INDEXED BY,
+ * because SQLite's own choice ignores the LIMIT and would sort tens of thousands of rows for 100.
+ */
+export function compileQuery(db: Db, input: BookQueryInput | BookQuery): CompiledQuery {
+  const q = bookQuery.parse(input);
+  const sort = SORTS[q.sort.field];
+  const parts = splitFilter(q.filter, sort.table === 'a' ? 730 : null);
+  const usesAttrs = parts.attrs.length > 0 || sort.table === 'a';
+  const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
+  const sortExpr = `${sort.table}.${sort.column}`;
+  const idExpr = `${sort.table}.id`;
+  const empty: CompiledQuery = { query: q, plan: 'empty', sql: '', params: [], countSql: null, countParams: [], knownTotal: q.count ? 0 : null };
+  if (parts.impossible) return empty;
+
+  const keyset: Cond[] = [];
+  if (q.after !== undefined) {
+    const cursor = decodeCursor(q.sort.field, q.after);
+    keyset.push(
+      q.sort.field === 'id'
+        ? { sql: `l.id ${dir === 'ASC' ? '>' : '<'} ?`, params: [cursor.id] }
+        : { sql: `(${sortExpr}, ${idExpr}) ${dir === 'ASC' ? '>' : '<'} (?, ?)`, params: [cursor.value, cursor.id] },
+    );
+  }
+  const orderBy = q.sort.field === 'id' ? `l.id ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
+  const names = 'CROSS JOIN item_names n ON n.name_id = l.name_id';
+  /** The listings index that yields live rows in the sort order under this filter. */
+  const leanOrderIndex = (): string | null => {
+    if (q.sort.field !== 'price' || q.filter.app_id === undefined) return sort.index;
+    return q.filter.commodity === true ? 'listings_commodity_price' : 'listings_app_price';
+  };
+
+  if (!usesAttrs) {
+    const conds = [ALIVE_L, ...parts.lean];
+    const estimate = parts.lean.length > 0 ? cappedCount(db, 'listings l', parts.lean) : SET_LIMIT + 1;
+    if (estimate === 0) return empty;
+    const small = estimate <= SET_LIMIT;
+    const index = leanOrderIndex();
+    const from = !small && index !== null ? `listings l INDEXED BY ${index}` : 'listings l';
+    const all = [...conds, ...keyset];
+    return {
+      query: q,
+      plan: small ? 'set:listings' : 'order',
+      sql: `SELECT ${SELECT_COLUMNS} FROM ${from} LEFT JOIN listing_attrs a ON a.id = l.id ${names}
+        WHERE ${where(all)} ORDER BY ${orderBy} LIMIT ?`,
+      params: [...paramsOf(all), q.limit + 1],
+      countSql: q.count && !small ? `SELECT count(*) FROM listings l WHERE ${where(conds)}` : null,
+      countParams: paramsOf(conds),
+      knownTotal: q.count && small ? estimate : null,
+    };
+  }
+
+  // Details are involved: only detailed listings can match, and game/name/commodity are checked on the
+  // copies in listing_attrs, so only game (for the per-game price index) and price need `listings`.
+  const attrConds = [...parts.attrs, ...parts.attrsCopies];
+  if (sort.table === 'a') attrConds.push({ sql: `${sortExpr} IS NOT NULL`, params: [] });
+  const plainAttrConds = attrConds.filter((c) => !c.sql.startsWith('EXISTS'));
+  const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
+  const withKeyset = [...all, ...keyset];
+  const attrsFirst = 'listing_attrs a CROSS JOIN listings l ON l.id = a.id';
+  const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
+
+  // Candidate drivers: the detail columns, each sticker/keychain condition, the price range.
+  const drivers: { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[] }[] = [];
+  if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
+    drivers.push({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds), from: attrsFirst, params: [] });
+  }
+  for (const set of parts.stickerSets) {
+    const estimate = statements(db)
+      .get(`SELECT count(*) FROM (SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql} LIMIT ${SET_LIMIT + 1})`)
+      .pluck()
+      .get(...set.params) as number;
+    drivers.push({
+      kind: 'stickers',
+      estimate,
+      from: `(SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
+      params: set.params,
+    });
+  }
+  if (parts.price.length > 0) {
+    drivers.push({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean), from: listingsFirst, params: [] });
+  }
+  if (drivers.some((d) => d.estimate === 0)) return empty;
+  const smallest = drivers.reduce((a, b) => (b.estimate < a.estimate ? b : a));
+
+  let plan: PlanKind;
+  let from: string;
+  let fromParams: unknown[] = [];
+  if (smallest.estimate <= SET_LIMIT) {
+    plan = smallest.kind === 'listings' ? 'set:listings' : 'set:attrs';
+    from = smallest.from;
+    fromParams = smallest.params;
+  } else {
+    plan = 'order';
+    const index = sort.table === 'a' ? sort.index : leanOrderIndex();
+    if (sort.table === 'a') from = `listing_attrs a INDEXED BY ${index} CROSS JOIN listings l ON l.id = a.id`;
+    else from = index === null ? listingsFirst : `listings l INDEXED BY ${index} CROSS JOIN listing_attrs a ON a.id = l.id`;
+  }
+
+  let countSql: string | null = null;
+  let countParams: unknown[] = [];
+  let knownTotal: number | null = null;
+  if (q.count) {
+    const onlySet = parts.price.length === 0 && plainAttrConds.length === parts.attrsCopies.length && parts.stickerSets.length === 1;
+    if (drivers.length === 1 && smallest.estimate <= SET_LIMIT) knownTotal = smallest.estimate;
+    else if (onlySet && parts.attrsCopies.length === 0) {
+      // One sticker/keychain condition and nothing else: count its listings straight from the index.
+      const set = parts.stickerSets[0] as Cond;
+      countSql = `SELECT count(DISTINCT listing_id) FROM listing_stickers WHERE ${set.sql}`;
+      countParams = set.params;
+    } else if (parts.price.length === 0 && parts.stickerSets.length === 0) {
+      const conds = [ALIVE_A, ...attrConds];
+      countSql = `SELECT count(*) FROM listing_attrs a WHERE ${where(conds)}`;
+      countParams = paramsOf(conds);
+    } else {
+      countSql = `SELECT count(*) FROM ${smallest.from} WHERE ${where(all)}`;
+      countParams = [...smallest.params, ...paramsOf(all)];
+    }
+  }
+  return {
+    query: q,
+    plan,
+    sql: `SELECT ${SELECT_COLUMNS} FROM ${from} ${names} WHERE ${where(withKeyset)} ORDER BY ${orderBy} LIMIT ?`,
+    params: [...fromParams, ...paramsOf(withKeyset), q.limit + 1],
+    countSql,
+    countParams,
+    knownTotal,
+  };
+}
+
+/** Answers one page of a book query. `input` is validated against the shared schema first. */
+export function queryBook(db: Db, input: BookQueryInput | BookQuery): QueryResult {
+  const compiled = compileQuery(db, input);
+  const q = compiled.query;
+  if (compiled.plan === 'empty') return { rows: [], next: null, total: compiled.knownTotal };
+  const cache = statements(db);
+  const total =
+    compiled.countSql === null ? compiled.knownTotal : (cache.get(compiled.countSql).pluck().get(...compiled.countParams) as number);
+  const raw = cache.get(compiled.sql).all(...compiled.params) as RawRow[];
+  const more = raw.length > q.limit;
+  const page = more ? raw.slice(0, q.limit) : raw;
+  const rows = withStickers(db, page);
+  const last = page[page.length - 1];
+  const next = more && last ? encodeCursor(q.sort.field, { value: sortValue(q.sort.field, last), id: last.id }) : null;
+  return { rows, next, total };
+}
+
+function sortValue(field: SortField, r: RawRow): number {
+  switch (field) {
+    case 'price':
+      return r.price;
+    case 'created_at':
+      return r.created_ms;
+    case 'id':
+      return r.id;
+    case 'float':
+      return r.cs_paint_wear as number;
+    case 'fade':
+      return r.cs_fade_percentage as number;
+    case 'blue':
+      return r.cs_blue_percentage as number;
+  }
+}
+
+const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
+
+/** Adds stickers and keychains to a page with one query (not one per row). */
+function withStickers(db: Db, page: RawRow[]): QueryRow[] {
+  const detailed = page.filter((r) => r.detailed !== null).map((r) => r.id);
+  const byListing = new Map<number, { kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[]>();
+  if (detailed.length > 0) {
+    const rows = statements(db)
+      .get(
+        `SELECT s.listing_id, s.kind, s.slot, n.name, s.wear, s.pattern FROM listing_stickers s
+         JOIN sticker_names n ON n.name_id = s.name_id
+         WHERE s.listing_id IN (SELECT value FROM json_each(?)) ORDER BY s.listing_id, s.kind, s.position`,
+      )
+      .all(JSON.stringify(detailed)) as { listing_id: number; kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[];
+    for (const s of rows) {
+      let list = byListing.get(s.listing_id);
+      if (!list) byListing.set(s.listing_id, (list = []));
+      list.push(s);
+    }
+  }
+  return page.map((r) => {
+    const isDetailed = r.detailed !== null;
+    const own = byListing.get(r.id) ?? [];
+    return {
+      id: r.id,
+      app_id: r.app_id,
+      market_hash_name: r.market_hash_name,
+      price: r.price,
+      amount: r.amount,
+      commodity: r.commodity === 1,
+      created_at: r.created_at,
+      paint_wear: r.cs_paint_wear,
+      paint_seed: r.cs_paint_seed,
+      paint_index: r.cs_paint_index,
+      fade: r.cs_fade_percentage,
+      blue: r.cs_blue_percentage,
+      stattrak: flag(r.cs_is_stattrak),
+      souvenir: flag(r.cs_is_souvenir),
+      stickers: isDetailed
+        ? own.filter((s) => s.kind === STICKER_KIND.sticker).map((s) => ({ slot: s.slot, name: s.name, wear: s.wear }))
+        : null,
+      keychains: isDetailed
+        ? own.filter((s) => s.kind === STICKER_KIND.keychain).map((s) => ({ slot: s.slot, name: s.name, pattern: s.pattern }))
+        : null,
+    };
+  });
+}
+
+/**
+ * Refreshes the planner's statistics, histograms included (sqlite_stat4), so range conditions are
+ * costed by their real selectivity. A full ANALYZE (about a second and a half at 1M listings): a sampled
+ * one skips the histograms and leaves the planner guessing. Run by the writer after large changes.
+ */
+export function refreshQueryStatistics(db: Db): void {
+  db.pragma('analysis_limit = 0');
+  db.exec('ANALYZE');
+}
