@@ -258,15 +258,20 @@ const where = (conds: readonly Cond[]) => conds.map((c) => c.sql).join(' AND ');
 const paramsOf = (conds: readonly Cond[]) => conds.flatMap((c) => c.params);
 
 /** Rows matching `conds` on one table, counted up to SET_LIMIT + 1 (a covering-index walk). */
-function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: readonly Cond[]): number {
+function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: readonly Cond[], cap: number): number {
   const all = [table === 'listings l' ? ALIVE_L : ALIVE_A, ...conds];
   return statements(db)
-    .get(`SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${where(all)} LIMIT ${SET_LIMIT + 1})`)
+    .get(`SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${where(all)} LIMIT ${cap + 1})`)
     .pluck()
     .get(...paramsOf(all)) as number;
 }
 
 export type PlanKind = 'empty' | 'set:listings' | 'set:attrs' | 'order';
+
+export interface PlanOptions {
+  /** Overrides SET_LIMIT (tests use it to force each kind of plan on a small book). */
+  setLimit?: number;
+}
 
 export interface CompiledQuery {
   query: BookQuery;
@@ -286,8 +291,9 @@ export interface CompiledQuery {
  * after one page. Plans are pinned with CROSS JOIN (SQLite keeps the left table outer) and INDEXED BY,
  * because SQLite's own choice ignores the LIMIT and would sort tens of thousands of rows for 100.
  */
-export function compileQuery(db: Db, input: BookQueryInput | BookQuery): CompiledQuery {
+export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options: PlanOptions = {}): CompiledQuery {
   const q = bookQuery.parse(input);
+  const setLimit = options.setLimit ?? SET_LIMIT;
   const sort = SORTS[q.sort.field];
   const parts = splitFilter(q.filter, sort.table === 'a' ? 730 : null);
   const usesAttrs = parts.attrs.length > 0 || sort.table === 'a';
@@ -316,9 +322,9 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
 
   if (!usesAttrs) {
     const conds = [ALIVE_L, ...parts.lean];
-    const estimate = parts.lean.length > 0 ? cappedCount(db, 'listings l', parts.lean) : SET_LIMIT + 1;
+    const estimate = parts.lean.length > 0 ? cappedCount(db, 'listings l', parts.lean, setLimit) : setLimit + 1;
     if (estimate === 0) return empty;
-    const small = estimate <= SET_LIMIT;
+    const small = estimate <= setLimit;
     const index = leanOrderIndex();
     const from = !small && index !== null ? `listings l INDEXED BY ${index}` : 'listings l';
     const all = [...conds, ...keyset];
@@ -347,11 +353,11 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
   // Candidate drivers: the detail columns, each sticker/keychain condition, the price range.
   const drivers: { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[] }[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
-    drivers.push({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds), from: attrsFirst, params: [] });
+    drivers.push({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, setLimit), from: attrsFirst, params: [] });
   }
   for (const set of parts.stickerSets) {
     const estimate = statements(db)
-      .get(`SELECT count(*) FROM (SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql} LIMIT ${SET_LIMIT + 1})`)
+      .get(`SELECT count(*) FROM (SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql} LIMIT ${setLimit + 1})`)
       .pluck()
       .get(...set.params) as number;
     drivers.push({
@@ -362,7 +368,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
     });
   }
   if (parts.price.length > 0) {
-    drivers.push({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean), from: listingsFirst, params: [] });
+    drivers.push({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean, setLimit), from: listingsFirst, params: [] });
   }
   if (drivers.some((d) => d.estimate === 0)) return empty;
   const smallest = drivers.reduce((a, b) => (b.estimate < a.estimate ? b : a));
@@ -370,7 +376,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
   let plan: PlanKind;
   let from: string;
   let fromParams: unknown[] = [];
-  if (smallest.estimate <= SET_LIMIT) {
+  if (smallest.estimate <= setLimit) {
     plan = smallest.kind === 'listings' ? 'set:listings' : 'set:attrs';
     from = smallest.from;
     fromParams = smallest.params;
@@ -386,7 +392,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
   let knownTotal: number | null = null;
   if (q.count) {
     const onlySet = parts.price.length === 0 && plainAttrConds.length === parts.attrsCopies.length && parts.stickerSets.length === 1;
-    if (drivers.length === 1 && smallest.estimate <= SET_LIMIT) knownTotal = smallest.estimate;
+    if (drivers.length === 1 && smallest.estimate <= setLimit) knownTotal = smallest.estimate;
     else if (onlySet && parts.attrsCopies.length === 0) {
       // One sticker/keychain condition and nothing else: count its listings straight from the index.
       const set = parts.stickerSets[0] as Cond;
@@ -413,8 +419,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery): Compile
 }
 
 /** Answers one page of a book query. `input` is validated against the shared schema first. */
-export function queryBook(db: Db, input: BookQueryInput | BookQuery): QueryResult {
-  const compiled = compileQuery(db, input);
+export function queryBook(db: Db, input: BookQueryInput | BookQuery, options: PlanOptions = {}): QueryResult {
+  const compiled = compileQuery(db, input, options);
   const q = compiled.query;
   if (compiled.plan === 'empty') return { rows: [], next: null, total: compiled.knownTotal };
   const cache = statements(db);

@@ -1,0 +1,195 @@
+/**
+ * The query engine against a brute-force reference: every filter combination, every sort, every plan
+ * kind (forced by the set limit), keyset paging through whole result sets, and the count.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvalidCursorError, compileQuery, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
+import { mergeSnapshot } from '../../../src/core/store/index.ts';
+import type { FullListing } from '../../../src/shared/api/index.ts';
+import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
+import { createRng, createdEvent, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
+import { openTestStore, type TestStore } from '../store/helpers.ts';
+
+let t: TestStore;
+/** The live listings and whether their details are in the mirror. */
+const live = new Map<number, { listing: FullListing; detailed: boolean }>();
+
+beforeAll(async () => {
+  t = openTestStore();
+  const rng = createRng(99);
+  const all = Array.from({ length: 3000 }, (_, i) => makeFullListing(rng, i + 1));
+  // Most arrive by snapshot (lean) and get details by backfill; a few are left without details.
+  await mergeSnapshot(t.store, { seq: 100n, listings: all.map(leanOf) }, { scope: null, resync: false });
+  t.store.write(() => {
+    for (const l of all) if (l.id % 10 !== 0) t.store.fillDetails(l.id, l);
+  });
+  for (const l of all) live.set(l.id, { listing: l, detailed: l.id % 10 !== 0 });
+  // Newer ones arrive as events, and some listings are removed (tombstones must never match).
+  const later = Array.from({ length: 200 }, (_, i) => makeFullListing(rng, 3001 + i));
+  t.store.applyEvents(later.map((l, i) => createdEvent(l, 200n + BigInt(i))));
+  for (const l of later) live.set(l.id, { listing: l, detailed: true });
+  const removed = [5, 77, 1234, 3050];
+  t.store.applyEvents(removed.map((id, i) => removedEvent(id, live.get(id)?.listing.app_id ?? 730, 1000n + BigInt(i))));
+  for (const id of removed) live.delete(id);
+  refreshQueryStatistics(t.db);
+});
+afterAll(() => t.close());
+
+const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase());
+const inRange = (v: number | null | undefined, r?: { min?: number; max?: number }) =>
+  v !== null && v !== undefined && (r?.min === undefined || v >= r.min) && (r?.max === undefined || v <= r.max);
+
+/** The reference semantics, written plainly. */
+function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
+  if (f.app_id !== undefined && l.app_id !== f.app_id) return false;
+  if (f.name !== undefined && !has(l.market_hash_name, f.name)) return false;
+  if (f.commodity !== undefined && l.commodity !== f.commodity) return false;
+  if (f.price && !inRange(l.price, f.price)) return false;
+  const needsDetail =
+    f.float || f.fade || f.blue || f.paint_seeds || f.paint_index !== undefined || f.stattrak !== undefined ||
+    f.souvenir !== undefined || f.stickers || f.keychains || f.fields;
+  if (!needsDetail) return true;
+  if (!detailed) return false;
+  if (f.float && !inRange(l.cs_paint_wear, f.float)) return false;
+  if (f.fade && !inRange(l.cs_fade_percentage, f.fade)) return false;
+  if (f.blue && !inRange(l.cs_blue_percentage, f.blue)) return false;
+  if (f.paint_seeds && !f.paint_seeds.includes(l.cs_paint_seed as number)) return false;
+  if (f.paint_index !== undefined && l.cs_paint_index !== f.paint_index) return false;
+  if (f.stattrak !== undefined && l.cs_is_stattrak !== f.stattrak) return false;
+  if (f.souvenir !== undefined && l.cs_is_souvenir !== f.souvenir) return false;
+  for (const [field, value] of Object.entries(f.fields ?? {})) if ((l as Record<string, unknown>)[field] !== value) return false;
+  if (f.stickers) {
+    if (l.app_id !== 730) return false;
+    const stickers = l.cs_stickers ?? [];
+    for (const s of f.stickers.all ?? []) {
+      const ok = stickers.some(
+        (x) =>
+          (s.name === undefined || has(x.name, s.name)) &&
+          (s.slot === undefined || x.slot === s.slot) &&
+          (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
+      );
+      if (!ok) return false;
+    }
+    if (f.stickers.min_count !== undefined && stickers.length < f.stickers.min_count) return false;
+    if (f.stickers.max_count !== undefined && stickers.length > f.stickers.max_count) return false;
+  }
+  for (const k of f.keychains ?? []) {
+    const ok = (l.cs_keychains ?? []).some(
+      (x) => (k.name === undefined || has(x.name, k.name)) && (k.pattern === undefined || x.pattern === k.pattern),
+    );
+    if (!ok) return false;
+  }
+  return true;
+}
+
+type Sort = NonNullable<BookQueryInput['sort']>;
+const SORT_VALUE: Record<Sort['field'], (l: FullListing) => number | null> = {
+  price: (l) => l.price,
+  created_at: (l) => Date.parse(l.created_at),
+  id: (l) => l.id,
+  float: (l) => l.cs_paint_wear,
+  fade: (l) => l.cs_fade_percentage,
+  blue: (l) => l.cs_blue_percentage,
+};
+
+function reference(filter: BookFilter, sort: Sort): number[] {
+  const value = SORT_VALUE[sort.field];
+  const detailSort = sort.field === 'float' || sort.field === 'fade' || sort.field === 'blue';
+  const rows = [...live.values()]
+    .filter(({ listing, detailed }) => matches(listing, detailed, filter))
+    .filter(({ listing, detailed }) => !detailSort || (detailed && value(listing) !== null))
+    .map(({ listing }) => listing);
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  rows.sort((a, b) => sign * ((value(a) as number) - (value(b) as number) || a.id - b.id));
+  return rows.map((l) => l.id);
+}
+
+/** Every id of a query, following `next` page by page. */
+function allPages(query: BookQueryInput, setLimit: number): { ids: number[]; total: number | null } {
+  const ids: number[] = [];
+  let page = queryBook(t.db, { ...query, count: true }, { setLimit });
+  const total = page.total;
+  for (let guard = 0; guard < 1000; guard++) {
+    ids.push(...page.rows.map((r) => r.id));
+    if (!page.next) break;
+    page = queryBook(t.db, { ...query, after: page.next }, { setLimit });
+  }
+  return { ids, total };
+}
+
+const FILTERS: [string, BookFilter][] = [
+  ['everything', {}],
+  ['one game', { app_id: 570 }],
+  ['name', { name: 'redline' }],
+  ['short name', { name: 'ak' }],
+  ['price band', { price: { min: 500, max: 5000 } }],
+  ['game + price', { app_id: 730, price: { max: 2000 } }],
+  ['float range', { float: { min: 0.1, max: 0.2 } }],
+  ['float + price', { float: { max: 0.07 }, price: { min: 100 } }],
+  ['seeds', { paint_seeds: [1, 2, 3, 500, 661, 999] }],
+  ['paint index', { paint_index: 8 }],
+  ['fade', { fade: { min: 90 } }],
+  ['blue', { blue: { max: 50 } }],
+  ['stattrak', { stattrak: true }],
+  ['not souvenir cs', { app_id: 730, souvenir: false }],
+  ['sticker name', { stickers: { all: [{ name: 'katowice' }] } }],
+  ['two stickers', { stickers: { all: [{ name: 'holo' }, { name: 'cologne' }] } }],
+  ['sticker slot and wear', { stickers: { all: [{ slot: 1, max_wear: 0.3 }] } }],
+  ['sticker count', { stickers: { min_count: 3, max_count: 4 } }],
+  ['keychain', { keychains: [{ name: 'charm' }] }],
+  ['dota hero', { fields: { dota_hero: 'Pudge' } }],
+  ['tf2 quality + price', { fields: { tf2_quality: 'Unusual' }, price: { min: 10 } }],
+  ['commodity', { commodity: true }],
+  ['game contradicts field', { app_id: 570, float: { max: 0.5 } }],
+  ['name + float + stattrak', { name: 'ak-47', float: { max: 0.38 }, stattrak: false }],
+];
+const SORTS: Sort[] = [
+  { field: 'price', dir: 'asc' },
+  { field: 'created_at', dir: 'desc' },
+  { field: 'float', dir: 'asc' },
+  { field: 'id', dir: 'desc' },
+  { field: 'fade', dir: 'desc' },
+];
+
+describe('queryBook', () => {
+  it('sees the whole book it was given', () => {
+    expect(reference({}, { field: 'id', dir: 'asc' })).toHaveLength(3196);
+  });
+
+  for (const [name, filter] of FILTERS) {
+    it(`matches the reference: ${name}`, () => {
+      for (const sort of SORTS) {
+        const expected = reference(filter, sort);
+        // 0 forces order-driven plans, 1e9 set-driven ones, 50 mixes them per driver.
+        for (const setLimit of [0, 50, 1_000_000_000]) {
+          const got = allPages({ filter, sort, limit: 97 }, setLimit);
+          expect(got.ids, `${name} / ${sort.field} ${sort.dir} / setLimit ${setLimit}`).toEqual(expected);
+          expect(got.total, `${name} / total`).toBe(expected.length);
+        }
+      }
+    });
+  }
+
+  it('returns lean and detail columns, stickers and keychains of a page', () => {
+    const [row] = queryBook(t.db, { filter: { stickers: { min_count: 1 } }, sort: { field: 'id', dir: 'asc' }, limit: 1 }).rows;
+    if (!row) throw new Error('no row');
+    const l = live.get(row.id)?.listing as FullListing;
+    expect(row).toMatchObject({ ...leanOf(l), paint_wear: l.cs_paint_wear, paint_seed: l.cs_paint_seed, stattrak: l.cs_is_stattrak });
+    expect(row.stickers).toEqual(l.cs_stickers?.map((s) => ({ slot: s.slot, name: s.name, wear: s.wear })));
+    const undetailed = queryBook(t.db, { filter: { app_id: 730 }, sort: { field: 'id', dir: 'asc' }, limit: 20 }).rows.find(
+      (r) => r.id % 10 === 0,
+    );
+    expect(undetailed).toMatchObject({ paint_wear: null, stickers: null, keychains: null });
+  });
+
+  it('refuses a cursor made for another sort', () => {
+    const first = queryBook(t.db, { sort: { field: 'price', dir: 'asc' }, limit: 10 });
+    expect(() => queryBook(t.db, { sort: { field: 'float', dir: 'asc' }, after: first.next as string })).toThrow(InvalidCursorError);
+  });
+
+  it('plans a selective filter as a small set and a broad one as an ordered walk', () => {
+    expect(compileQuery(t.db, { filter: { paint_index: 8 } }, { setLimit: 100 }).plan).toBe('set:attrs');
+    expect(compileQuery(t.db, { filter: { price: { max: 4 } } }, { setLimit: 1000 }).plan).toBe('set:listings');
+    expect(compileQuery(t.db, { filter: { app_id: 730 } }, { setLimit: 100 }).plan).toBe('order');
+  });
+});
