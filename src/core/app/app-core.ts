@@ -3,6 +3,8 @@
  * Electron main and the browser test host both build one AppCore and connect its `dispatch` and pushes
  * to their transport; nothing here knows which one it serves.
  */
+import { createMarketHandlers } from './handlers/market.ts';
+import { createAccountHandlers } from './handlers/account.ts';
 import { randomUUID } from 'node:crypto';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
@@ -344,6 +346,8 @@ export class AppCore {
 
   #createHandlers(): IpcHandlers {
     return {
+      ...createMarketHandlers(this),
+      ...createAccountHandlers(this),
       getAppInfo: () => ({ name: 'Skindesk', version: this.#options.version, platform: process.platform }),
       getStatus: () => this.status(),
       getBackfillProgress: () => this.#backfillProgress(),

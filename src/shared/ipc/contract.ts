@@ -6,12 +6,19 @@
  * bridge generate `window.skindesk` from the same table, and the renderer's types are inferred from it.
  * Everything that crosses is JSON-safe: int64 `seq` values travel as decimal strings.
  *
- * Adding a call: add an entry to IPC_CALLS (with an `example` input the tests use), then a handler in
- * src/core/app (the type of the handler table makes a missing one a compile error).
+ * Adding a call: add an entry to the area's table (calls-market.ts for the market screens,
+ * calls-account.ts for the account screens, IPC_CALLS below for the app itself) with an `example` input
+ * the tests use, then a handler in src/core/app/handlers/<area>.ts (the type of the handler table makes a
+ * missing one a compile error).
  */
 import { z } from 'zod';
 import { appId, fullListing, id, seqString, timestamp, trade } from '../api/index.ts';
 import { bookQuery } from '../query.ts';
+import { call } from './call.ts';
+import { MARKET_CALLS } from './calls-market.ts';
+import { ACCOUNT_CALLS } from './calls-account.ts';
+
+export type { CallDef } from './call.ts';
 
 // ---- value shapes used by several calls and pushes ------------------------------------------------
 
@@ -143,22 +150,9 @@ const apiKeyInput = z.string().min(1).max(512);
 
 // ---- calls ------------------------------------------------------------------------------------
 
-export interface CallDef<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  input: I;
-  output: O;
-  /** One line: what the call does. */
-  summary: string;
-  /** A valid input, for the contract tests and as documentation. */
-  example: z.input<I>;
-  /** The input holds a secret: it is never logged, and errors never quote it. */
-  sensitiveInput?: boolean;
-}
-
-function call<I extends z.ZodType, O extends z.ZodType>(def: CallDef<I, O>): CallDef<I, O> {
-  return def;
-}
-
 export const IPC_CALLS = {
+  ...MARKET_CALLS,
+  ...ACCOUNT_CALLS,
   getAppInfo: call({
     summary: 'Name, version and platform of the running app.',
     input: noInput,
