@@ -1,0 +1,2 @@
+// Importing a screen module registers it (see registry.ts). One line per area.
+export { allScreens, registerScreen, type ScreenDef } from './registry.ts';
