@@ -19,13 +19,23 @@ export interface MirrorStatus {
   divergence_repaired: number;
 }
 
+/** Live listings whose details are in the mirror (a walk of the listings_detailed partial index). */
+export function countDetailed(db: Db): number {
+  return db.prepare('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL').pluck().get() as number;
+}
+
+/** Live listings (a walk of the smallest partial index). */
+export function countLive(db: Db): number {
+  return db.prepare('SELECT count(*) FROM listings WHERE alive = 1').pluck().get() as number;
+}
+
 export function readStatus(db: Db): MirrorStatus {
   const state = readSyncState(db);
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
     last_seq: state.lastSeq === null ? null : state.lastSeq.toString(),
-    listings: count('SELECT count(*) FROM listings WHERE alive = 1'),
-    detailed: count('SELECT count(*) FROM listing_attrs WHERE alive = 1'),
+    listings: countLive(db),
+    detailed: countDetailed(db),
     tombstones: count('SELECT count(*) FROM listings WHERE alive = 0'),
     last_snapshot_at: state.lastSnapshotAt === null ? null : new Date(state.lastSnapshotAt).toISOString(),
     resyncs: state.resyncs,

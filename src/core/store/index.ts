@@ -10,5 +10,5 @@ export {
   type RunMergeOptions,
 } from './snapshot-merge.ts';
 export { readSyncState, serializeScope, type SyncState } from './sync-state.ts';
-export { readStatus, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
+export { readStatus, countDetailed, countLive, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
 export { Caches, type CacheEntry } from './caches.ts';

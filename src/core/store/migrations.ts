@@ -89,6 +89,7 @@ CREATE INDEX listings_app_price ON listings(app_id, price, id) ${LIVE};
 CREATE INDEX listings_commodity_price ON listings(app_id, price, id) WHERE alive = 1 AND commodity = 1;
 CREATE INDEX listings_created ON listings(created_ms, id) ${LIVE};
 CREATE INDEX listings_name_price ON listings(name_id, price, id) ${LIVE};
+CREATE INDEX listings_detailed ON listings(id) WHERE alive = 1 AND detailed_at IS NOT NULL;
 CREATE INDEX listings_tombstones ON listings(removed_at) WHERE alive = 0;
 
 CREATE INDEX attrs_app ON listing_attrs(app_id) ${LIVE};

@@ -1,0 +1,225 @@
+/**
+ * Detail backfill. Snapshot rows carry price state only, so the per-game fields (float, seed, stickers,
+ * heroes...) are fetched with `GET /listings` cursor paging: newest first, 1 000 rows a page, paced by
+ * the client's governor to the 1/s limit at background priority. The cursor is saved with each page's
+ * rows, so a restart resumes where it stopped. A pass ends at the last page or as soon as every live
+ * listing has its details; a new pass starts when a snapshot brings listings without them (newest first
+ * finds those in the first pages).
+ */
+import { EventEmitter } from 'node:events';
+import { ApiError } from '../api/errors.ts';
+import type { BookStore } from '../store/book-store.ts';
+import { countDetailed, countLive } from '../store/book-reader.ts';
+import type { ListingsSource } from './sources.ts';
+
+export interface BackfillProgress {
+  state: 'idle' | 'running' | 'done' | 'failed';
+  /** Live listings whose details are in the mirror. */
+  detailed: number;
+  /** Live listings. */
+  total: number;
+  problem: string | null;
+  /** Estimated time until every live listing has its details (ms), null when unknown. */
+  etaMs: number | null;
+  /** Details stored per second, recently. */
+  rowsPerSecond: number;
+  /** Pages read in the current pass. */
+  pages: number;
+}
+
+export interface BackfillOptions {
+  appIds?: readonly number[] | null;
+  pageSize?: 1000 | 500;
+  /** After a pass, how long to wait before checking again for listings without details. */
+  idleMs?: number;
+  /** Wait after a failed page (unless the server says how long). */
+  retryMs?: number;
+  /** Recount detailed/total from the database at most this often (counting a million rows is not free). */
+  recountMs?: number;
+}
+
+type BackfillEvents = {
+  progress: [progress: BackfillProgress];
+  warning: [message: string];
+};
+
+export class DetailBackfill extends EventEmitter<BackfillEvents> {
+  readonly #store: BookStore;
+  readonly #source: ListingsSource;
+  readonly #scope: ReadonlySet<number> | null;
+  readonly #appId: number | undefined;
+  readonly #pageSize: 1000 | 500;
+  readonly #idleMs: number;
+  readonly #retryMs: number;
+  readonly #recountMs: number;
+  #running = false;
+  #abort = new AbortController();
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+  #progress: BackfillProgress = {
+    state: 'idle',
+    detailed: 0,
+    total: 0,
+    problem: null,
+    etaMs: null,
+    rowsPerSecond: 0,
+    pages: 0,
+  };
+  #countedAt = 0;
+  #ratePerMs = 0;
+
+  constructor(store: BookStore, source: ListingsSource, options: BackfillOptions = {}) {
+    super();
+    this.#store = store;
+    this.#source = source;
+    const appIds = options.appIds ?? null;
+    this.#scope = appIds === null ? null : new Set(appIds);
+    this.#appId = appIds !== null && appIds.length === 1 ? appIds[0] : undefined;
+    this.#pageSize = options.pageSize ?? 1000;
+    this.#idleMs = options.idleMs ?? 60_000;
+    this.#retryMs = options.retryMs ?? 5_000;
+    this.#recountMs = options.recountMs ?? 10_000;
+    this.#recount(true);
+  }
+
+  progress(): BackfillProgress {
+    return { ...this.#progress };
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#abort = new AbortController();
+    this.#loop = this.#run().catch((err: unknown) => {
+      this.#set({ state: 'failed', problem: `the detail backfill stopped: ${(err as Error).message}` });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#abort.abort(new Error('stopped'));
+    this.#wake?.();
+    await this.#loop;
+    this.#loop = null;
+  }
+
+  /** Something may have brought listings without details (a snapshot merge): look again now. */
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      this.#recount(true);
+      if (this.#progress.detailed >= this.#progress.total) {
+        this.#set({ state: this.#progress.total > 0 ? 'done' : 'idle', etaMs: this.#progress.total > 0 ? 0 : null, problem: null });
+        await this.#idle(this.#idleMs);
+        continue;
+      }
+      const complete = await this.#pass();
+      if (complete) await this.#idle(this.#idleMs);
+    }
+  }
+
+  /** Reads pages from the saved cursor until the end of the book or until nothing lacks details. */
+  async #pass(): Promise<boolean> {
+    const signal = this.#abort.signal;
+    let cursor = this.#store.state().backfillCursor;
+    if (cursor === null) this.#saveCursor(null, 'start');
+    this.#set({ state: 'running', pages: 0, problem: null });
+    while (this.#running) {
+      let page;
+      const askedAt = Date.now();
+      try {
+        page = await this.#source.fetchListingsPage(
+          { limit: this.#pageSize, ...(cursor === null ? {} : { cursor }), ...(this.#appId === undefined ? {} : { appId: this.#appId }) },
+          signal,
+        );
+      } catch (err) {
+        if (signal.aborted) return false;
+        if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
+          this.#set({ state: 'failed', problem: 'the marketplace refused the API key when reading listings' });
+          this.#running = false;
+          return false;
+        }
+        const wait = err instanceof ApiError && err.retryAfterMs ? err.retryAfterMs : this.#retryMs;
+        this.emit('warning', `reading listing details failed: ${(err as Error).message}`);
+        this.#set({ problem: `reading listing details failed (${(err as Error).message}); trying again` });
+        await this.#idle(wait);
+        continue;
+      }
+      const next = page.nextCursor;
+      const filled = this.#store.write(() => {
+        let n = 0;
+        const now = this.#store.clock.now();
+        for (const listing of page.listings) {
+          if (this.#scope !== null && !this.#scope.has(listing.app_id)) continue;
+          if (this.#store.fillDetails(listing.id, listing, now)) n++;
+        }
+        this.#saveCursor(next, next === null ? 'complete' : 'page');
+        return n;
+      });
+      cursor = next;
+      this.#noteRate(filled, Date.now() - askedAt);
+      this.#progress.detailed += filled;
+      this.#progress.pages++;
+      this.#recount(false);
+      const remaining = Math.max(0, this.#progress.total - this.#progress.detailed);
+      if (next === null || remaining === 0) {
+        if (next !== null) this.#store.write(() => this.#saveCursor(null, 'complete'));
+        this.#recount(true);
+        const done = this.#progress.detailed >= this.#progress.total;
+        this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
+        return true;
+      }
+      this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
+    }
+    return false;
+  }
+
+  #saveCursor(cursor: number | null, moment: 'start' | 'page' | 'complete'): void {
+    const now = this.#store.clock.now();
+    const db = this.#store.db;
+    if (moment === 'start') {
+      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_pass_started_at = ? WHERE id = 1').run(now);
+    } else if (moment === 'complete') {
+      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_pass_completed_at = ? WHERE id = 1').run(now);
+    } else {
+      db.prepare('UPDATE sync_state SET backfill_cursor = ? WHERE id = 1').run(cursor);
+    }
+  }
+
+  /** Details stored per ms, smoothed; a page's time includes the wait for the rate limit. */
+  #noteRate(filled: number, elapsedMs: number): void {
+    const sample = filled / Math.max(elapsedMs, 1);
+    this.#ratePerMs = this.#ratePerMs === 0 ? sample : this.#ratePerMs * 0.8 + sample * 0.2;
+    this.#progress.rowsPerSecond = Math.round(this.#ratePerMs * 1000);
+  }
+
+  #recount(force: boolean): void {
+    const now = Date.now();
+    if (!force && now - this.#countedAt < this.#recountMs) return;
+    this.#countedAt = now;
+    this.#progress.total = countLive(this.#store.db);
+    this.#progress.detailed = countDetailed(this.#store.db);
+  }
+
+  #set(change: Partial<BackfillProgress>): void {
+    this.#progress = { ...this.#progress, ...change };
+    this.emit('progress', this.progress());
+  }
+
+  #idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
+      timer = setTimeout(done, ms);
+      this.#wake = done;
+      if (!this.#running) done();
+    });
+  }
+}

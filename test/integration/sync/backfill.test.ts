@@ -1,0 +1,112 @@
+/** Detail backfill: cursor paging newest first, progress, resuming after a restart, stopping early. */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
+import type { ListingsSource } from '../../../src/core/sync/sources.ts';
+import { BookStore, asFullListing, mergeSnapshot, openDatabase, readListing, readStatus, type Db } from '../../../src/core/store/index.ts';
+import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
+import { tempDir } from '../../unit/store/helpers.ts';
+import { FakeMarket, eventually } from './fake-market.ts';
+
+let market: FakeMarket;
+let dir: { dir: string; remove(): void };
+let file: string;
+let db: Db;
+let store: BookStore;
+const rng = createRng(5);
+
+beforeEach(async () => {
+  market = await FakeMarket.start();
+  dir = tempDir('skindesk-backfill-');
+  file = join(dir.dir, 'book.db');
+  db = openDatabase(file);
+  store = new BookStore(db);
+  for (let id = 1; id <= 2_500; id++) market.create(makeFullListing(rng, id));
+  await mergeSnapshot(store, market.snapshot(), { scope: null, resync: false });
+});
+
+afterEach(async () => {
+  db.close();
+  dir.remove();
+  await market.close();
+});
+
+/** Wraps the fake's listings source to record the cursors asked for. */
+function recording(source: ListingsSource, cursors: (number | undefined)[]): ListingsSource {
+  return {
+    ...source,
+    fetchListingsPage: (query, signal) => {
+      cursors.push(query.cursor);
+      return source.fetchListingsPage(query, signal);
+    },
+  };
+}
+
+describe('detail backfill', () => {
+  it('fills every listing newest first and reports progress with an ETA', async () => {
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, recording(market.listingsSource(), cursors), { idleMs: 60_000 });
+    const seen: BackfillProgress[] = [];
+    backfill.on('progress', (p) => seen.push(p));
+    expect(backfill.progress()).toMatchObject({ detailed: 0, total: 2_500 });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'backfill done');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501]);
+    expect(readStatus(db)).toMatchObject({ listings: 2_500, detailed: 2_500 });
+    const running = seen.filter((p) => p.state === 'running' && p.pages > 0);
+    expect(running.length).toBeGreaterThan(0);
+    expect(running.every((p) => p.etaMs !== null && p.detailed > 0 && p.total === 2_500)).toBe(true);
+    const stored = readListing(db, 1_234);
+    expect(stored && asFullListing(stored)).toEqual(market.book.get(1_234));
+  });
+
+  it('resumes from the saved cursor after a restart', async () => {
+    let pages = 0;
+    const failing: ListingsSource = {
+      ...market.listingsSource(),
+      fetchListingsPage: async (query, signal) => {
+        if (pages++ >= 1) throw new Error('network down');
+        return market.listingsSource().fetchListingsPage(query, signal);
+      },
+    };
+    const first = new DetailBackfill(store, failing, { retryMs: 60_000 });
+    first.start();
+    await eventually(() => readStatus(db).detailed === 1_000, 'first page stored');
+    await first.stop();
+    expect(store.state().backfillCursor).toBe(1_501);
+
+    db.close();
+    db = openDatabase(file);
+    store = new BookStore(db);
+    const cursors: (number | undefined)[] = [];
+    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { idleMs: 60_000 });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'backfill done');
+    await second.stop();
+    expect(cursors[0]).toBe(1_501);
+    expect(readStatus(db).detailed).toBe(2_500);
+  });
+
+  it('asks nothing when creation events already brought every detail, and wakes up when told', async () => {
+    const cursors: (number | undefined)[] = [];
+    store.write(() => {
+      for (const l of market.book.values()) store.fillDetails(l.id, l);
+    });
+    const backfill = new DetailBackfill(store, recording(market.listingsSource(), cursors), { idleMs: 60_000 });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'done');
+    expect(cursors).toEqual([]);
+    // A snapshot brings a listing without details: the first (newest) page has it, the pass stops there.
+    const newest = makeFullListing(rng, 9_000);
+    market.create(newest);
+    await mergeSnapshot(store, market.snapshot(), { scope: null, resync: true });
+    backfill.nudge();
+    await eventually(() => readStatus(db).detailed === 2_501, 'new listing detailed');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined]);
+    // A creation event carries its details itself.
+    store.applyEvents([createdEvent(makeFullListing(rng, 9_001), market.nextSeq())]);
+    expect(readStatus(db).detailed).toBe(2_502);
+  });
+});
