@@ -211,13 +211,12 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      const timer = setTimeout(() => done(), ms);
       const done = () => {
         clearTimeout(timer);
         this.#wake = null;
         resolve();
       };
-      timer = setTimeout(done, ms);
       this.#wake = done;
       if (!this.#running) done();
     });
