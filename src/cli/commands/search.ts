@@ -1,0 +1,150 @@
+/**
+ * `skindesk search`: the query engine from the command line — the same filters, sorts and keyset paging
+ * the app's book grid uses — printing matching listings as JSON lines (lean fields plus float, seed,
+ * paint index, fade, blue, StatTrak, souvenir, stickers and keychains when their details are known).
+ */
+import { z } from 'zod';
+import { queryBook } from '../../core/query/index.ts';
+import { BOOK_SORT_FIELDS, type BookFilter, type BookQueryInput } from '../../shared/query.ts';
+import { parseFlags, type FlagSpec } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+import { StdoutWriter, appIdFlag, openBookDb } from './book.ts';
+
+/** The natural direction of each sort: cheapest, lowest float, newest, highest fade and blue. */
+const DEFAULT_DIRECTION: Record<(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc'> = {
+  price: 'asc',
+  float: 'asc',
+  created_at: 'desc',
+  fade: 'desc',
+  blue: 'desc',
+  id: 'asc',
+};
+
+const cents = z
+  .string()
+  .regex(/^\d{1,12}$/, 'must be a whole number of cents')
+  .transform(Number);
+const unit = z
+  .string()
+  .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, 'must be a number from 0 to 1')
+  .transform(Number);
+const sort = z
+  .string()
+  .regex(new RegExp(`^(${BOOK_SORT_FIELDS.join('|')})(:(asc|desc))?$`), `must be one of ${BOOK_SORT_FIELDS.join(', ')}, optionally :asc or :desc`)
+  .transform((v) => {
+    const [field, dir] = v.split(':') as [(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc' | undefined];
+    return { field, dir: dir ?? DEFAULT_DIRECTION[field] };
+  });
+
+export const SEARCH_MAX_LIMIT = 1_000_000;
+
+const flags: FlagSpec = {
+  db: { type: 'string' },
+  'app-id': { type: 'string' },
+  name: { type: 'string' },
+  'min-price': { type: 'string' },
+  'max-price': { type: 'string' },
+  'float-min': { type: 'string' },
+  'float-max': { type: 'string' },
+  seed: { type: 'string', multiple: true },
+  sticker: { type: 'string', multiple: true },
+  sort: { type: 'string' },
+  limit: { type: 'string' },
+  format: { type: 'string' },
+};
+
+const schema = z
+  .strictObject({
+    db: z.string().min(1).optional(),
+    'app-id': appIdFlag.optional(),
+    name: z.string().min(1).max(200).optional(),
+    'min-price': cents.optional(),
+    'max-price': cents.optional(),
+    'float-min': unit.optional(),
+    'float-max': unit.optional(),
+    seed: z
+      .array(z.string().regex(/^\d{1,9}$/, 'must be a paint seed (a whole number)').transform(Number))
+      .max(1000)
+      .optional(),
+    sticker: z.array(z.string().min(1).max(200)).max(5).optional(),
+    sort: sort.optional(),
+    limit: z
+      .string()
+      .regex(/^[1-9]\d*$/, 'must be a positive integer')
+      .transform(Number)
+      .pipe(z.number().max(SEARCH_MAX_LIMIT))
+      .default(100),
+    format: z.literal('jsonl').default('jsonl'),
+  })
+  .refine((o) => o['min-price'] === undefined || o['max-price'] === undefined || o['min-price'] <= o['max-price'], {
+    message: 'min-price must not exceed max-price',
+    path: ['min-price'],
+  })
+  .refine((o) => o['float-min'] === undefined || o['float-max'] === undefined || o['float-min'] <= o['float-max'], {
+    message: 'float-min must not exceed float-max',
+    path: ['float-min'],
+  });
+
+export const searchCommand: CliCommand = {
+  name: 'search',
+  summary: 'search the local book with the query engine (JSON lines)',
+  usage: [
+    'Usage: skindesk search --db FILE [--app-id N] [--name S] [--min-price C] [--max-price C]',
+    '                       [--float-min X] [--float-max X] [--seed N]... [--sticker S]...',
+    '                       [--sort FIELD] [--limit N] [--format jsonl]',
+    '',
+    "  --db FILE          the book database (default: the app's database in its data folder)",
+    '  --app-id N         one game (730, 252490, 570 or 440)',
+    '  --name S           case-insensitive part of the market hash name',
+    '  --min-price C      lowest price, in cents',
+    '  --max-price C      highest price, in cents',
+    '  --float-min X      lowest float (paint wear, 0 to 1)',
+    '  --float-max X      highest float',
+    '  --seed N           paint seed; repeat for several (any of them matches)',
+    '  --sticker S        part of a sticker name; repeat to require several stickers',
+    `  --sort FIELD       ${BOOK_SORT_FIELDS.join(', ')} (default created_at); add :asc or :desc to turn it`,
+    '                     (defaults: price and float ascending, created_at, fade and blue descending)',
+    `  --limit N          at most N listings (default 100, up to ${SEARCH_MAX_LIMIT})`,
+    '  --format jsonl     one JSON object per line',
+    '',
+    'Filters on float, seed and stickers match only listings whose details are in the book',
+    '(see `skindesk status`: detailed). Sorting by float, fade or blue lists only listings that have one.',
+  ].join('\n'),
+
+  async run(argv) {
+    const opts = parseFlags(argv, flags, schema);
+    const filter: BookFilter = {};
+    if (opts['app-id'] !== undefined) filter.app_id = opts['app-id'] as BookFilter['app_id'];
+    if (opts.name !== undefined) filter.name = opts.name;
+    if (opts['min-price'] !== undefined || opts['max-price'] !== undefined) {
+      filter.price = { min: opts['min-price'], max: opts['max-price'] };
+    }
+    if (opts['float-min'] !== undefined || opts['float-max'] !== undefined) {
+      filter.float = { min: opts['float-min'], max: opts['float-max'] };
+    }
+    if (opts.seed) filter.paint_seeds = opts.seed;
+    if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
+    const db = openBookDb(opts.db);
+    const out = new StdoutWriter();
+    try {
+      let remaining = opts.limit;
+      let after: string | undefined;
+      while (remaining > 0 && !out.closed) {
+        const query: BookQueryInput = {
+          filter,
+          ...(opts.sort ? { sort: opts.sort } : {}),
+          limit: Math.min(remaining, 1000),
+          ...(after === undefined ? {} : { after }),
+        };
+        const page = queryBook(db, query);
+        await out.write(page.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        remaining -= page.rows.length;
+        if (!page.next) break;
+        after = page.next;
+      }
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};

@@ -1,0 +1,153 @@
+/**
+ * `skindesk sync`: keeps the local book equal to the marketplace's until SIGINT/SIGTERM or --duration,
+ * then applies every event already received, closes the database and exits 0. Progress goes to stderr.
+ * The sync itself runs in the same worker thread the app uses (src/core/sync/mirror-worker.ts).
+ */
+import { z } from 'zod';
+import { defaultDatabaseFile } from '../../core/paths.ts';
+import { resolveApiKey } from '../../core/secrets/index.ts';
+import { openDatabase } from '../../core/store/index.ts';
+import type { BackfillProgress } from '../../core/sync/backfill.ts';
+import type { EngineStatus } from '../../core/sync/engine.ts';
+import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
+import { parseFlags, type FlagSpec } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+import { appIdFlag } from './book.ts';
+
+/** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
+export const SYNC_EXIT = { ok: 0, failed: 1 } as const;
+
+const flags: FlagSpec = {
+  'base-url': { type: 'string' },
+  'ws-url': { type: 'string' },
+  db: { type: 'string' },
+  'app-id': { type: 'string', multiple: true },
+  duration: { type: 'string' },
+};
+
+const schema = z.strictObject({
+  'base-url': z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  'ws-url': z.url({ protocol: /^wss?$/, error: 'must be a ws(s) URL' }).optional(),
+  db: z.string().min(1).optional(),
+  'app-id': z.array(appIdFlag).optional(),
+  duration: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')
+    .transform(Number)
+    .pipe(z.number().positive())
+    .optional(),
+});
+
+const count = (n: number) => n.toLocaleString('en-US');
+function eta(ms: number | null): string {
+  if (ms === null) return '';
+  const s = Math.round(ms / 1000);
+  return s < 90 ? ` (ETA ${s}s)` : s < 5400 ? ` (ETA ${Math.round(s / 60)}m)` : ` (ETA ${(s / 3600).toFixed(1)}h)`;
+}
+
+function progressLine(status: EngineStatus, backfill: BackfillProgress | null): string {
+  const parts = [
+    status.state,
+    `${count(status.rows)} listings`,
+    backfill ? `details ${count(backfill.detailed)}/${count(backfill.total)}${backfill.state === 'running' ? eta(backfill.etaMs) : ''}` : null,
+    status.lastSeq === null ? null : `seq ${status.lastSeq}`,
+    `${status.eventsPerSecond.toFixed(1)} events/s`,
+    status.problem,
+  ];
+  return `skindesk sync: ${parts.filter((p) => p !== null).join(' · ')}\n`;
+}
+
+export const syncCommand: CliCommand = {
+  name: 'sync',
+  summary: 'mirror the marketplace book into the local database until stopped',
+  usage: [
+    'Usage: skindesk sync --base-url URL [--ws-url URL] [--db FILE] [--app-id N]... [--duration SECONDS]',
+    '',
+    'Loads the book, follows the live feed and fills in listing details in the background. On SIGINT,',
+    'SIGTERM or after --duration it applies every event received, closes the database and exits 0.',
+    'Progress goes to stderr.',
+    '',
+    '  --base-url URL        the marketplace REST address, e.g. https://market.example',
+    '  --ws-url URL          the WebSocket feed (default: discovered from the REST address)',
+    "  --db FILE             the book database (default: the app's database in its data folder)",
+    '  --app-id N            mirror only this game; repeat for several (default: every game)',
+    '  --duration SECONDS    stop by itself after this long',
+    '',
+    'The API key comes from SKINDESK_API_KEY or the OS keychain.',
+    'Exit code: 0 stopped as asked, 1 the sync failed (key refused, database unusable), 2 bad flags.',
+  ].join('\n'),
+
+  async run(argv) {
+    const opts = parseFlags(argv, flags, schema);
+    const found = await resolveApiKey();
+    if (!found.value) {
+      const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
+      process.stderr.write(`skindesk sync: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
+      return SYNC_EXIT.failed;
+    }
+    const file = opts.db ?? defaultDatabaseFile();
+    openDatabase(file).close(); // creates or upgrades the schema here, where a failure is easy to report
+
+    const mirror = new MirrorWorker({
+      dbPath: file,
+      baseUrl: opts['base-url'],
+      apiKey: found.value,
+      wsUrl: opts['ws-url'] ?? null,
+      appIds: opts['app-id'] ?? null,
+    });
+    let lastLine = '';
+    let lastPrintAt = 0;
+    let failure: string | null = null;
+    const print = (force: boolean) => {
+      const status = mirror.status;
+      if (!status) return;
+      const line = progressLine(status, mirror.backfill);
+      const now = Date.now();
+      const stateChanged = line.split(' · ')[0] !== lastLine.split(' · ')[0];
+      if (force || stateChanged || now - lastPrintAt >= 5_000) {
+        if (line !== lastLine || now - lastPrintAt >= 5_000) process.stderr.write(line);
+        lastLine = line;
+        lastPrintAt = now;
+      }
+    };
+
+    let finish: (why: 'stop' | 'failed') => void = () => {};
+    const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
+    // One signal stops cleanly; the handlers are removed then, so a second one ends the process at once.
+    const onSignal = () => finish('stop');
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const timer = opts.duration === undefined ? null : setTimeout(() => finish('stop'), opts.duration * 1000);
+    mirror.on('status', (status) => {
+      print(false);
+      if (status.authFailed) {
+        failure = status.problem ?? 'the marketplace refused the API key';
+        finish('failed');
+      }
+    });
+    mirror.on('backfill', () => print(false));
+    mirror.on('warning', (message) => process.stderr.write(`skindesk sync: ${message}\n`));
+    mirror.on('error', (error) => {
+      failure = error.message;
+      finish('failed');
+    });
+    mirror.on('exit', (code) => {
+      failure ??= `the sync worker stopped unexpectedly (exit code ${code})`;
+      finish('failed');
+    });
+    mirror.start();
+    const outcome = await finished;
+    if (timer) clearTimeout(timer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    mirror.removeAllListeners('exit');
+    process.stderr.write('skindesk sync: stopping — applying received events and closing the database\n');
+    await mirror.stop();
+    print(true);
+    if (outcome === 'failed') {
+      process.stderr.write(`skindesk sync: ${failure ?? 'failed'}\n`);
+      return SYNC_EXIT.failed;
+    }
+    return SYNC_EXIT.ok;
+  },
+};
