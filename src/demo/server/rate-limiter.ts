@@ -2,6 +2,10 @@
  * Fixed-window rate limits per caller and endpoint (spec part 8): the caller is the API key's account,
  * or the IP address for requests without a valid key. Answers what the X-RateLimit-* headers and a 429's
  * Retry-After need.
+ *
+ * It also audits callers, for the soak suite's "no request exceeded a rate limit, every Retry-After was
+ * honoured": per caller+endpoint key it counts requests refused because the window was full, and
+ * requests that arrived while a Retry-After the caller had already received was still running.
  */
 import type { RateLimit } from '../../shared/api/index.ts';
 
@@ -15,16 +19,38 @@ export interface RateDecision {
   retryAfter: number;
 }
 
+/** What one caller+endpoint key did wrong. */
+export interface RateAuditEntry {
+  /** Requests beyond the limit (answered 429 because the window was full). */
+  refused: number;
+  /** Requests that arrived before a Retry-After the caller had been given ran out. */
+  earlyRetries: number;
+}
+
+export interface RateAudit extends RateAuditEntry {
+  /** Keys with anything to report, `<caller> <endpoint>` → counts. */
+  keys: Record<string, RateAuditEntry>;
+}
+
 interface Window {
   start: number;
   count: number;
   windowMs: number;
 }
 
+/**
+ * A request sent before the caller could have read the 429 is not ignoring it: requests arriving within
+ * this long after the 429 was written out are not counted as early retries.
+ */
+export const RETRY_AFTER_GRACE_MS = 250;
+
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly windowScale: number;
   private readonly enforce: boolean;
+  private readonly audits = new Map<string, RateAuditEntry>();
+  /** Per key: a Retry-After in force, from (answer delivered + grace) until it runs out. */
+  private readonly retryBlocks = new Map<string, { from: number; until: number }>();
 
   /**
    * `windowScale` > 1 shortens every window; `enforce` false counts and reports but never refuses.
@@ -36,6 +62,7 @@ export class RateLimiter {
   }
 
   take(key: string, rule: RateLimit, now = Date.now()): RateDecision {
+    this.checkRetryAfter(key, now);
     const windowMs = Math.max(1, Math.round(rule.windowMs / this.windowScale));
     let w = this.windows.get(key);
     if (!w || now - w.start >= w.windowMs) {
@@ -44,8 +71,10 @@ export class RateLimiter {
       if (this.windows.size > 50_000) this.prune(now);
     }
     const resetAt = w.start + w.windowMs;
-    const allowed = w.count < rule.limit || !this.enforce;
+    const withinLimit = w.count < rule.limit;
+    const allowed = withinLimit || !this.enforce;
     if (allowed) w.count++;
+    if (!withinLimit) this.entry(key).refused++;
     return {
       allowed,
       limit: rule.limit,
@@ -55,7 +84,49 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Records that a 429 telling the caller to wait `retryAfterSeconds` was written out at `deliveredAt`.
+   * Requests on `key` arriving after the grace and before the wait ran out are counted as early retries.
+   */
+  noteRetryAfter(key: string, deliveredAt: number, retryAfterSeconds: number): void {
+    const until = deliveredAt + retryAfterSeconds * 1000;
+    const held = this.retryBlocks.get(key);
+    this.retryBlocks.set(key, {
+      from: held && held.until > deliveredAt ? Math.min(held.from, deliveredAt + RETRY_AFTER_GRACE_MS) : deliveredAt + RETRY_AFTER_GRACE_MS,
+      until: Math.max(until, held?.until ?? 0),
+    });
+  }
+
+  /** Refusals and early retries so far, of every key starting with `prefix` (all keys by default). */
+  audit(prefix = ''): RateAudit {
+    const out: RateAudit = { refused: 0, earlyRetries: 0, keys: {} };
+    for (const [key, entry] of this.audits) {
+      if (!key.startsWith(prefix)) continue;
+      out.refused += entry.refused;
+      out.earlyRetries += entry.earlyRetries;
+      out.keys[key] = { ...entry };
+    }
+    return out;
+  }
+
+  private checkRetryAfter(key: string, now: number): void {
+    const block = this.retryBlocks.get(key);
+    if (!block) return;
+    if (now >= block.until) this.retryBlocks.delete(key);
+    else if (now >= block.from) this.entry(key).earlyRetries++;
+  }
+
+  private entry(key: string): RateAuditEntry {
+    let entry = this.audits.get(key);
+    if (!entry) {
+      entry = { refused: 0, earlyRetries: 0 };
+      this.audits.set(key, entry);
+    }
+    return entry;
+  }
+
   private prune(now: number): void {
     for (const [key, w] of this.windows) if (now - w.start >= w.windowMs) this.windows.delete(key);
+    for (const [key, block] of this.retryBlocks) if (now >= block.until) this.retryBlocks.delete(key);
   }
 }
