@@ -6,8 +6,9 @@
  * website's part (set a webhook URL, reroll a key, read notices). Soak and chaos tests extend this
  * class; nothing here is reachable over HTTP.
  */
-import type { AppId, LeanListing, FullListing, PriceDecayRequest, TradeStatus } from '../shared/api/index.ts';
-import type { Clock } from './clock.ts';
+import type { AppId, LeanListing, FullListing, OrderItem, PriceDecayRequest, Trade, TradeStatus } from '../shared/api/index.ts';
+import type { ChaosController } from './chaos/controller.ts';
+import { iso, type Clock } from './clock.ts';
 import type { ActivityEngine, ActivityKind } from './market/activity.ts';
 import { MarketError } from './market/errors.ts';
 import { newPrivateToken } from './market/listing-management.ts';
@@ -31,6 +32,7 @@ export interface DemoParts {
   feed: WebSocketFeed;
   webhooks: WebhookDispatcher;
   snapshots: MarketSnapshots;
+  chaos: ChaosController;
 }
 
 /** An API key holder of the demo market. */
@@ -121,6 +123,20 @@ export class DemoHarness {
       };
     },
     account: (id: number): Account | undefined => this.parts.market.account(id),
+    /** An account's trades as GET /trades shows them (oldest first), without spending its rate limit. */
+    trades: (accountId = 1): Trade[] => this.account(accountId).trades.map((t) => this.parts.trades.view(t)),
+    /** An account's order rows as GET /orders shows them (oldest first). */
+    orders: (accountId = 1): OrderItem[] =>
+      this.account(accountId).orderItems.map((o) => ({
+        order_item_id: o.orderItemId,
+        order_id: o.orderId,
+        side: o.side,
+        app_id: o.appId,
+        market_hash_name: o.name,
+        price: o.price,
+        amount: o.amount,
+        created_at: iso(o.createdAt),
+      })),
     /** Book snapshots built so far (cache misses). */
     bookBuilds: (): number => this.parts.snapshots.bookBuilds,
     websocket: () => this.parts.feed.stats,
@@ -269,10 +285,13 @@ export class DemoHarness {
     return this.account(accountId).notices;
   }
 
-  /** Rerolls an account's API key (and webhook secret); returns the new key. */
-  rerollApiKey(accountId = 1): string {
+  /**
+   * Rerolls an account's API key (and webhook secret); returns the new key. `key` chooses it (a run that
+   * greps its artefacts for the key wants one nobody could mistake).
+   */
+  rerollApiKey(accountId = 1, key?: string): string {
     const account = this.account(accountId);
-    this.parts.market.rerollKey(account);
+    this.parts.market.rerollKey(account, key);
     return account.apiKey;
   }
 

@@ -6,6 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WS_PATH } from '../shared/api/index.ts';
+import { ChaosController } from './chaos/controller.ts';
+import { DemoChaos } from './chaos/index.ts';
+import { WebhookInjector } from './chaos/webhook-injector.ts';
 import { Clock } from './clock.ts';
 import { DemoHarness, type DemoParts } from './harness.ts';
 import { ActivityEngine } from './market/activity.ts';
@@ -29,6 +32,19 @@ export { DemoHarness } from './harness.ts';
 export { MarketError } from './market/errors.ts';
 export { signWebhook, backoffMs, type DeliveryAttempt } from './webhooks/dispatcher.ts';
 export { checkWebhookUrl, isPublicAddress } from './webhooks/url-policy.ts';
+export {
+  CHAOS_LEVELS,
+  INJECTION_KINDS,
+  chaosLevel,
+  type ChaosChange,
+  type ChaosLevel,
+  type ChaosSettings,
+  type ChaosStats,
+  DemoChaos,
+  type InjectionKind,
+  type InjectionRecord,
+} from './chaos/index.ts';
+export type { RateAudit, RateAuditEntry } from './server/rate-limiter.ts';
 
 export class DemoMarket extends DemoHarness {
   /** REST base address; routes are `${baseUrl}/public/v1/...`. */
@@ -40,14 +56,39 @@ export class DemoMarket extends DemoHarness {
   /** Milliseconds from the start call until the server listened (catalog, book, accounts). */
   readonly startupMs: number;
   readonly options: ResolvedDemoOptions;
+  /** Fault injection (all off unless `options.chaos` or `chaos.set` turns some on). */
+  readonly chaos: DemoChaos;
   private readonly server: Server;
+  private readonly limiter: RateLimiter;
   private closing: Promise<void> | null = null;
+  private restarting: Promise<void> | null = null;
 
-  constructor(parts: DemoParts, server: Server, options: ResolvedDemoOptions, startupMs: number) {
+  constructor(parts: DemoParts, server: Server, options: ResolvedDemoOptions, startupMs: number, limiter: RateLimiter, controller: ChaosController) {
     super(parts);
     this.server = server;
     this.options = options;
     this.startupMs = startupMs;
+    this.limiter = limiter;
+    const injector = new WebhookInjector({
+      market: parts.market,
+      dispatcher: parts.webhooks,
+      chaos: controller,
+      viewTrade: (accountId, tradeId) => {
+        const trade = parts.market.account(accountId)?.trades.find((t) => t.id === tradeId);
+        return trade ? parts.trades.view(trade) : null;
+      },
+    });
+    this.chaos = new DemoChaos({
+      controller,
+      injector,
+      account: (id) => {
+        const account = parts.market.account(id);
+        if (!account) throw new RangeError(`no account ${id}`);
+        return account;
+      },
+      dropWebSockets: (mode, account) => parts.feed.drop(mode, account),
+      restartServer: (downMs) => this.restartServer(downMs, controller),
+    });
     const address = server.address() as AddressInfo;
     this.port = address.port;
     this.host = options.host;
@@ -67,19 +108,54 @@ export class DemoMarket extends DemoHarness {
     return this.parts.market.accounts[0]!.webhookSecret!;
   }
 
+  /**
+   * What the rate limiter saw of one account (default: the demo user): requests refused because they
+   * exceeded a limit, and requests that came back before a Retry-After they had been given ran out.
+   */
+  rateAudit(accountId = 1) {
+    return this.limiter.audit(`account:${accountId} `);
+  }
+
+  private restartServer(downMs: number, controller: ChaosController): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    this.restarting ??= (async () => {
+      controller.stats.restarts++;
+      this.parts.feed.terminateAll();
+      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+      this.server.closeAllConnections();
+      await closed;
+      await controller.sleep(downMs);
+      if (this.closing) return;
+      await new Promise<void>((resolve, reject) => {
+        this.server.once('error', reject);
+        this.server.listen(this.port, this.options.host, () => {
+          this.server.off('error', reject);
+          resolve();
+        });
+      });
+    })().finally(() => {
+      this.restarting = null;
+    });
+    return this.restarting;
+  }
+
   /** Stops the simulation, every timer and connection, then the server. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const { activity, feed, webhooks, trades, withdrawals, clock } = this.parts;
+      const { activity, feed, webhooks, trades, withdrawals, clock, chaos } = this.parts;
+      chaos.close();
+      await this.restarting?.catch(() => {});
       activity.stop();
       feed.close();
       webhooks.close();
       trades.close();
       withdrawals.close();
       clock.close();
-      const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-      this.server.closeAllConnections();
-      await closed;
+      if (this.server.listening) {
+        const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+        this.server.closeAllConnections();
+        await closed;
+      }
     })();
     return this.closing;
   }
@@ -98,16 +174,20 @@ export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<
   snapshots.warmBook();
   const services = { market, trades, withdrawals, snapshots };
   const routes = { ...marketDataRoutes(services), ...tradingRoutes(services), ...accountRoutes(services) };
-  const server = createServer(createRequestHandler(market, routes, new RateLimiter(o.rateLimitScale, o.rateLimits)));
-  const feed = new WebSocketFeed(market, server, { reorder: o.reorder, duplicate: o.duplicate });
+  const chaos = new ChaosController(o.seed, o.chaos);
+  const limiter = new RateLimiter(o.rateLimitScale, o.rateLimits);
+  const server = createServer(createRequestHandler(market, routes, limiter, chaos));
+  const feed = new WebSocketFeed(market, server, { reorder: o.reorder, duplicate: o.duplicate, chaos });
   const webhooks = new WebhookDispatcher(
     market,
     { allowLoopback: !o.strictWebhookUrls, ...(o.webhookLookup ? { lookup: o.webhookLookup } : {}) },
     (trade) => trades.view(trade),
+    chaos,
   );
   const activity = new ActivityEngine(market, { rate: o.rate, targetListings: o.listings, traders });
-  const parts: DemoParts = { market, clock, trades, withdrawals, activity, feed, webhooks, snapshots };
+  const parts: DemoParts = { market, clock, trades, withdrawals, activity, feed, webhooks, snapshots, chaos };
   const shutdown = () => {
+    chaos.close();
     activity.stop();
     feed.close();
     webhooks.close();
@@ -130,5 +210,5 @@ export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<
     throw err;
   }
   activity.start();
-  return new DemoMarket(parts, server, o, performance.now() - started);
+  return new DemoMarket(parts, server, o, performance.now() - started, limiter, chaos);
 }

@@ -2,6 +2,7 @@
  * Options of the demo market, shared by `startDemoMarket` and `skindesk demo` (whose flags mirror the
  * first group one to one). The second group exists for tests and embedding only.
  */
+import { type ChaosChange, mergeSettings, calmSettings } from './chaos/settings.ts';
 import { MAX_SEQ_START } from './market/feed.ts';
 import type { AddressLookup } from './webhooks/url-policy.ts';
 
@@ -25,6 +26,8 @@ export interface DemoMarketOptions {
   seed?: number;
   /** Webhook URL of the demo user. */
   webhookUrl?: string | null;
+  /** Chaos switches on from the start (src/demo/chaos; all off by default). */
+  chaos?: ChaosChange;
 
   /** Divides every rate-limit window (tests only; the CLI always runs the spec's limits). */
   rateLimitScale?: number;
@@ -67,6 +70,7 @@ export function resolveOptions(options: DemoMarketOptions): ResolvedDemoOptions 
     timeScale: options.timeScale ?? DEMO_DEFAULTS.timeScale,
     seed: options.seed ?? DEMO_DEFAULTS.seed,
     webhookUrl: options.webhookUrl ?? null,
+    chaos: options.chaos ?? {},
     rateLimitScale: options.rateLimitScale ?? 1,
     rateLimits: options.rateLimits ?? true,
     strictWebhookUrls: options.strictWebhookUrls ?? false,
@@ -84,5 +88,6 @@ export function resolveOptions(options: DemoMarketOptions): ResolvedDemoOptions 
   check(Number.isFinite(o.timeScale) && o.timeScale > 0, 'time scale must be a positive number');
   check(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff, 'seed must be an integer from 0 to 4294967295');
   check(Number.isFinite(o.rateLimitScale) && o.rateLimitScale > 0, 'rateLimitScale must be a positive number');
+  mergeSettings(calmSettings(), o.chaos); // throws RangeError naming a bad switch
   return o;
 }

@@ -147,9 +147,12 @@ export class Market {
   }
 
   /** Rotates an account's key (and so its webhook secret); the old key stops working at once. */
-  rerollKey(account: Account): void {
+  rerollKey(account: Account, key?: string): void {
+    if (key !== undefined && (!/^[\x21-\x7e]{16,512}$/.test(key) || this.byKey.has(key))) {
+      throw new RangeError('an API key must be 16 to 512 visible ASCII characters and not in use');
+    }
     this.byKey.delete(account.apiKey);
-    account.apiKey = `demo_${this.random.keys.hex(20)}`;
+    account.apiKey = key ?? `demo_${this.random.keys.hex(20)}`;
     account.webhookSecret = this.webhookSecretFor(account.apiKey);
     this.byKey.set(account.apiKey, account);
   }

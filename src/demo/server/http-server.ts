@@ -3,6 +3,11 @@
  * per request: route → rate limit (per account, or per IP without a valid key; X-RateLimit-* headers on
  * every limited route) → authentication (401) → query and body validated by the contract's own schemas
  * (400 VALIDATION_ERROR) → the route. Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
+ *
+ * Chaos (src/demo/chaos), when switched on: after the rate limit a request may meet a 429 storm, an
+ * injected 500 or a hang (nothing applied); after its route, the answer may be delayed, or — for a
+ * purchase — lost after the purchase was applied. Every 429 written out is noted in the rate limiter, so
+ * a caller that comes back before its Retry-After ran out is counted.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
@@ -19,6 +24,7 @@ import {
   type EndpointName,
   type ErrorBody,
 } from '../../shared/api/index.ts';
+import type { ChaosController } from '../chaos/controller.ts';
 import { MarketError } from '../market/errors.ts';
 import type { Market } from '../market/market.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -82,7 +88,14 @@ async function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): Prom
   }
 }
 
-export function createRequestHandler(market: Market, routes: RouteTable, limiter: RateLimiter) {
+export function createRequestHandler(market: Market, routes: RouteTable, limiter: RateLimiter, chaos: ChaosController | null = null) {
+  /** Sends a 429 and tells the limiter when the caller has it, so early retries can be counted. */
+  function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>): void {
+    res.once('finish', () => limiter.noteRetryAfter(key, Date.now(), retryAfter));
+    sendError(res, err, { ...headers, 'Retry-After': String(retryAfter) });
+  }
+
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://demo.invalid');
     const method = req.method ?? 'GET';
@@ -97,17 +110,32 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
     const key = bearerKey(req.headers.authorization);
     const account = key ? (market.accountByKey(key) ?? null) : null;
     const headers: Record<string, string> = {};
+    const limitKey = `${account ? `account:${account.id}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`} ${rateLimitKey(name)}`;
     if (def.rateLimit) {
-      const caller = account ? `account:${account.id}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
-      const decision = limiter.take(`${caller} ${rateLimitKey(name)}`, def.rateLimit);
+      const decision = limiter.take(limitKey, def.rateLimit);
       headers['X-RateLimit-Limit'] = String(decision.limit);
       headers['X-RateLimit-Remaining'] = String(decision.remaining);
       headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000));
       if (!decision.allowed) {
-        sendError(res, new MarketError('RATE_LIMITED', `rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, { retry_after: decision.retryAfter }), {
-          ...headers,
-          'Retry-After': String(decision.retryAfter),
-        });
+        const err = new MarketError('RATE_LIMITED', `rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, { retry_after: decision.retryAfter });
+        sendRateLimited(res, limitKey, err, decision.retryAfter, headers);
+        return;
+      }
+    }
+    if (chaos) {
+      const fault = chaos.beforeRoute(name, def.rateLimit !== null);
+      if (fault.kind === 'storm') {
+        const err = new MarketError('RATE_LIMITED', `the service is shedding load; retry in ${fault.retryAfterSeconds} s`, { retry_after: fault.retryAfterSeconds });
+        sendRateLimited(res, limitKey, err, fault.retryAfterSeconds, headers);
+        return;
+      }
+      if (fault.kind === 'error') {
+        sendError(res, new MarketError('INTERNAL_ERROR', 'internal error (injected by the demo market\'s chaos switches)'), headers);
+        return;
+      }
+      if (fault.kind === 'hang') {
+        await chaos.sleep(fault.ms);
+        res.destroy();
         return;
       }
     }
@@ -143,6 +171,19 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
 
       const route = routes[name as Exclude<EndpointName, 'info'>] as (ctx: RouteContext<EndpointName>) => RouteReply;
       const reply = route({ account: account!, query, body, id: match.id ?? 0, req } as RouteContext<EndpointName>);
+      if (chaos) {
+        const plan = chaos.answerPlan(name);
+        if (plan.lose) {
+          // Applied (the route ran), but the answer never arrives: at once, or after a client time-out.
+          await chaos.sleep(plan.lose.holdMs);
+          res.destroy();
+          return;
+        }
+        if (plan.delayMs > 0 && !(await chaos.sleep(plan.delayMs))) {
+          res.destroy();
+          return;
+        }
+      }
       await send(req, res, reply, headers);
     } catch (err) {
       // Refusals keep the rate-limit headers the request already earned.

@@ -6,6 +6,10 @@
  * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
  * notice. Retries go to whatever URL is set when they run: a changed URL receives them, a cleared one
  * drops them. Time-outs and back-off are market timers (scaled by --time-scale).
+ *
+ * Chaos (src/demo/chaos): an attempt can be delayed (so later changes of the trade overtake it), fail
+ * without being sent, have its 2xx lost (so the receiver sees the id again on the retry), or be sent
+ * twice at once. Deliveries the receiver accepted are kept by the chaos controller for replays.
  */
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
@@ -13,6 +17,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { LIMITS, SIGNATURE_SCHEME, signedPayload, webhookHeaderNames, type Trade } from '../../shared/api/index.ts';
+import type { ChaosController } from '../chaos/controller.ts';
 import { iso } from '../clock.ts';
 import type { Market } from '../market/market.ts';
 import type { Account, TradeRecord } from '../market/records.ts';
@@ -30,6 +35,15 @@ export interface DeliveryAttempt {
   ok: boolean;
   error: string | null;
   at: number;
+}
+
+/** What one POST to a receiver came to. */
+export interface PostResult {
+  status: number | null;
+  ok: boolean;
+  error: string | null;
+  /** The start of the receiver's answer (at most 1 KiB). */
+  answer: string;
 }
 
 interface Delivery {
@@ -64,8 +78,11 @@ export class WebhookDispatcher {
   /** Recent attempts, oldest first (tests and the harness read it). */
   readonly log: DeliveryAttempt[] = [];
 
-  constructor(market: Market, policy: WebhookUrlPolicy, viewTrade: (trade: TradeRecord) => Trade) {
+  private readonly chaos: ChaosController | null;
+
+  constructor(market: Market, policy: WebhookUrlPolicy, viewTrade: (trade: TradeRecord) => Trade, chaos: ChaosController | null = null) {
     this.market = market;
+    this.chaos = chaos;
     this.policy = policy;
     this.viewTrade = viewTrade;
     this.ids = Random.derive(market.seed, 'webhooks');
@@ -108,6 +125,8 @@ export class WebhookDispatcher {
 
   /** One attempt; schedules the next or finishes the delivery (the `unfinished` count follows). */
   private async attempt(delivery: Delivery): Promise<void> {
+    const plan = this.chaos?.webhookAttempt() ?? null;
+    if (plan && plan.delayMs > 0) await this.chaos!.sleep(plan.delayMs);
     const account = this.market.account(delivery.accountId);
     const url = account?.webhook.url;
     if (this.closed || !account || !url || !account.webhookSecret) {
@@ -115,8 +134,36 @@ export class WebhookDispatcher {
       return;
     }
     delivery.attempts++;
-    const result = await this.post(url, delivery, account.webhookSecret);
-    this.record({ deliveryId: delivery.id, accountId: account.id, tradeId: delivery.tradeId, attempt: delivery.attempts, url, ...result, at: this.market.now() });
+    const headers = this.signedHeaders(delivery, account.webhookSecret);
+    let result: PostResult;
+    if (plan?.fail) {
+      result = { status: null, ok: false, error: 'connection failed (demo chaos)', answer: '' };
+    } else {
+      const copy = plan?.duplicate ? this.postSigned(url, headers, delivery.body) : null;
+      result = await this.postSigned(url, headers, delivery.body);
+      if (copy) {
+        this.chaos!.stats.webhooks.duplicated++;
+        await copy;
+      }
+      if (result.ok) {
+        this.chaos?.captureDelivery({ accountId: account.id, deliveryId: delivery.id, url, headers, body: delivery.body, acceptedAt: Date.now() });
+        if (plan?.loseAnswer) {
+          this.chaos!.stats.webhooks.lostAnswers++;
+          result = { ...result, ok: false, error: 'the answer was lost (demo chaos)' };
+        }
+      }
+    }
+    this.record({
+      deliveryId: delivery.id,
+      accountId: account.id,
+      tradeId: delivery.tradeId,
+      attempt: delivery.attempts,
+      url,
+      status: result.status,
+      ok: result.ok,
+      error: result.error,
+      at: this.market.now(),
+    });
     if (this.closed) return;
     if (result.ok) {
       account.webhook.consecutiveFailures = 0;
@@ -143,23 +190,10 @@ export class WebhookDispatcher {
     }
   }
 
-  private async post(url: string, delivery: Delivery, secret: string): Promise<{ status: number | null; ok: boolean; error: string | null }> {
-    let checked;
-    try {
-      // Checked again on every attempt: a name may have come to resolve somewhere it must not.
-      checked = await checkWebhookUrl(url, this.policy);
-    } catch (err) {
-      return { status: null, ok: false, error: (err as Error).message };
-    }
-    const target = checked.url;
-    const pinned = checked.addresses[0]!;
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      const family = isIP(pinned);
-      if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned, family }]);
-      else callback(null, pinned, family);
-    };
+  /** The five headers of one attempt, signed now. */
+  private signedHeaders(delivery: Delivery, secret: string): Record<string, string> {
     const timestamp = String(Math.floor(this.market.now() / 1000));
-    const headers = {
+    return {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(delivery.body)),
       'user-agent': 'SkindeskDemoMarket-Webhooks/1',
@@ -169,11 +203,32 @@ export class WebhookDispatcher {
       [this.headers.signature]: signWebhook(secret, timestamp, delivery.body),
       [this.headers.attempt]: String(delivery.attempts),
     };
+  }
+
+  /**
+   * POSTs a body with the given headers to a receiver under the delivery rules (URL policy checked again,
+   * no redirects, 10 s market-time limit). Also what chaos uses to send copies, replays and forgeries.
+   */
+  async postSigned(url: string, headers: Record<string, string>, body: string): Promise<PostResult> {
+    let checked;
+    try {
+      // Checked again on every attempt: a name may have come to resolve somewhere it must not.
+      checked = await checkWebhookUrl(url, this.policy);
+    } catch (err) {
+      return { status: null, ok: false, error: (err as Error).message, answer: '' };
+    }
+    const target = checked.url;
+    const pinned = checked.addresses[0]!;
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      const family = isIP(pinned);
+      if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: pinned, family }]);
+      else callback(null, pinned, family);
+    };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
       let settled = false;
       let cancelTimeout = () => {};
-      const finish = (outcome: { status: number | null; ok: boolean; error: string | null }) => {
+      const finish = (outcome: PostResult) => {
         if (settled) return;
         settled = true;
         cancelTimeout();
@@ -182,17 +237,23 @@ export class WebhookDispatcher {
       };
       const req = send(target, { method: 'POST', headers, lookup, agent: false }, (res) => {
         const status = res.statusCode ?? 0;
-        res.resume();
         // Redirects are failures and are never followed.
-        finish({ status, ok: status >= 200 && status < 300, error: status >= 300 && status < 400 ? 'redirect (not followed)' : null });
+        const outcome = { status, ok: status >= 200 && status < 300, error: status >= 300 && status < 400 ? 'redirect (not followed)' : null };
+        let answer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (answer.length < 1024) answer += chunk.slice(0, 1024 - answer.length);
+        });
+        res.on('end', () => finish({ ...outcome, answer }));
+        res.on('error', () => finish({ ...outcome, answer }));
       });
       this.inFlight.add(req);
       cancelTimeout = this.market.clock.after(LIMITS.webhookTimeoutMs, () => {
-        finish({ status: null, ok: false, error: 'no response within 10 s' });
+        finish({ status: null, ok: false, error: 'no response within 10 s', answer: '' });
         req.destroy();
       });
-      req.on('error', (err) => finish({ status: null, ok: false, error: err.message }));
-      req.end(delivery.body);
+      req.on('error', (err) => finish({ status: null, ok: false, error: err.message, answer: '' }));
+      req.end(body);
     });
   }
 
