@@ -1,0 +1,131 @@
+/**
+ * End to end, as a user runs it: `skindesk sync` (a real child process, its sync worker, the REST client
+ * and the WebSocket) against the demo market with reordering and duplicates on; then `skindesk book`
+ * must print exactly the server's own book and `skindesk status` its seq.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDemoMarket, type DemoMarket } from '../../../src/demo/index.ts';
+import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
+import type { LeanListing } from '../../../src/shared/api/index.ts';
+import { tempDir } from '../../unit/store/helpers.ts';
+import { eventually } from './fake-market.ts';
+
+const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
+
+let demo: DemoMarket;
+let dir: { dir: string; remove(): void };
+let dbFile: string;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  demo = await startDemoMarket({ port: 0, listings: 4_000, rate: 400, reorder: 0.1, duplicate: 0.1, seed: 11 });
+  dir = tempDir('skindesk-e2e-');
+  dbFile = join(dir.dir, 'book.db');
+});
+
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await demo.close();
+  dir.remove();
+});
+
+function cli(args: string[], env: Record<string, string> = {}): ChildProcess & { output: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const output = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return Object.assign(child, { output });
+}
+
+/** The mirror's state read by the test itself (read-only, while the sync writes). */
+function mirrorStatus() {
+  try {
+    const db = openDatabase(dbFile, { readonly: true });
+    try {
+      return readStatus(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+const lean = (l: LeanListing) => ({
+  id: l.id,
+  app_id: l.app_id,
+  market_hash_name: l.market_hash_name,
+  price: l.price,
+  amount: l.amount,
+  commodity: l.commodity,
+  created_at: l.created_at,
+});
+
+describe('skindesk sync against the demo market', () => {
+  it('mirrors the book exactly despite reordered and duplicated events, and stops cleanly on SIGTERM', async () => {
+    const sync = cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: demo.apiKey });
+    await eventually(() => (mirrorStatus()?.listings ?? 0) > 0, 'the snapshot loaded', 20_000);
+    // Let the live feed (with reordering and duplicates) run, then quiesce the market.
+    await new Promise((r) => setTimeout(r, 2_000));
+    demo.pauseActivity();
+    demo.flushFeed();
+    const finalSeq = demo.state.seq().toString();
+    await eventually(() => mirrorStatus()?.last_seq === finalSeq, 'the mirror caught up with the last seq', 20_000);
+    sync.kill('SIGTERM');
+    const ran = await sync.output;
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toMatch(/live/);
+    expect(ran.stderr).toMatch(/stopping/);
+
+    const printed = await cli(['book', '--db', dbFile]).output;
+    expect(printed.code, printed.stderr).toBe(0);
+    const mirrored = printed.stdout.trim().split('\n').map((line) => JSON.parse(line) as LeanListing);
+    const truth = demo.state
+      .book()
+      .listings.map(lean)
+      .sort((a, b) => a.id - b.id);
+    expect(mirrored.length).toBe(truth.length);
+    expect(mirrored).toEqual(truth);
+
+    const status = JSON.parse((await cli(['status', '--db', dbFile]).output).stdout) as Record<string, unknown>;
+    expect(status).toMatchObject({ last_seq: finalSeq, listings: truth.length });
+    expect(Object.keys(status)).toEqual([
+      'last_seq',
+      'listings',
+      'detailed',
+      'tombstones',
+      'last_snapshot_at',
+      'resyncs',
+      'divergence_repaired',
+    ]);
+  });
+
+  it('stops by itself after --duration and exits 0; book prints CSV with a header', async () => {
+    const started = Date.now();
+    const ran = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '3'], {
+      SKINDESK_API_KEY: demo.apiKey,
+    }).output;
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    const csv = (await cli(['book', '--db', dbFile, '--format', 'csv', '--app-id', '730']).output).stdout.trim().split('\n');
+    expect(csv[0]).toBe('id,app_id,market_hash_name,price,amount,commodity,created_at');
+    expect(csv.length).toBeGreaterThan(1);
+    expect(csv.slice(1).every((line) => line.split(',')[1] === '730')).toBe(true);
+  });
+
+  it('stops with exit 1 when the marketplace refuses the key', async () => {
+    const ran = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '20'], {
+      SKINDESK_API_KEY: 'wrong-key-123',
+    }).output;
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/API key/);
+  });
+});
