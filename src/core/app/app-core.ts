@@ -149,6 +149,11 @@ export class AppCore {
 
   // ---- state ------------------------------------------------------------------------------------
 
+  /** The host's services (opening links through the OS): for handlers that vet their own URLs. */
+  get platform(): AppPlatform {
+    return this.#options.platform;
+  }
+
   /** The current market session (mirror, client, engine, demo): for the hosts' assertions and tools. */
   get session(): MarketSession {
     return this.#session;

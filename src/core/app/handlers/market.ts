@@ -1,8 +1,164 @@
 /** Handlers of the market screens' calls (src/shared/ipc/calls-market.ts). */
-import type { MARKET_CALLS } from '../../../shared/ipc/calls-market.ts';
+import { dirname } from 'node:path';
+import type { MARKET_CALLS, PurchaseReport } from '../../../shared/ipc/calls-market.ts';
+import { SkindeskError, type SyncState } from '../../../shared/ipc/index.ts';
+import { PurchaseJournal } from '../../api/purchase-journal.ts';
+import { Purchaser } from '../../api/purchaser.ts';
+import type { ApiClient } from '../../api/client.ts';
+import { readListing } from '../../store/index.ts';
 import type { AppCore } from '../app-core.ts';
+import { BookWindows } from '../market-book/book-windows.ts';
+import { readBalance } from '../market-buying/balance.ts';
+import { type CartLine, buyCart } from '../market-buying/cart-purchase.ts';
+import { describePurchase } from '../market-buying/purchase-words.ts';
+import { checkInspectLink } from '../market-links/inspect-link.ts';
+import { readPriceContext } from '../market-prices/price-context.ts';
+import { readSalesHistory } from '../market-prices/sales-history.ts';
+import { ScreenStateStore } from '../market-screens/screen-state.ts';
+import type { MarketSession } from '../session.ts';
 import type { AreaHandlers } from './types.ts';
 
-export function createMarketHandlers(_core: AppCore): AreaHandlers<typeof MARKET_CALLS> {
-  return {};
+/** States in which orders may be sent: the book is current (live) or being re-read (resyncing). */
+const TRADING_STATES: readonly SyncState[] = ['live', 'resyncing'];
+
+function refuseTradingUnlessLive(core: AppCore): void {
+  const status = core.status();
+  if (TRADING_STATES.includes(status.state)) return;
+  const why =
+    status.state === 'offline'
+      ? 'the app is offline and shows the cached book'
+      : `the book is not live yet (${status.state})`;
+  throw new SkindeskError({
+    code: 'UNAVAILABLE',
+    message: `Trading is off: ${why}. Prices on screen may be out of date; buying resumes when the book is live again.`,
+  });
+}
+
+/** One purchaser (and journal) per market client: a market switch brings a new client. */
+const purchasers = new WeakMap<ApiClient, { purchaser: Purchaser; journal: PurchaseJournal }>();
+function purchasing(session: MarketSession): { client: ApiClient; purchaser: Purchaser; journal: PurchaseJournal } {
+  const client = session.client;
+  if (!client) throw new SkindeskError({ code: 'UNAVAILABLE', message: 'Not connected to the marketplace yet.' });
+  let held = purchasers.get(client);
+  if (!held) {
+    const journal = new PurchaseJournal(session.db);
+    held = { journal, purchaser: new Purchaser({ client, journal }) };
+    purchasers.set(client, held);
+  }
+  return { client, ...held };
+}
+
+export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_CALLS> {
+  const windows = new BookWindows();
+  let bookVersion = 0;
+  core.subscribe((name, payload) => {
+    if (name === 'bookChanged') bookVersion = (payload as { version: number }).version;
+  });
+  let screenState: ScreenStateStore | null = null;
+  const screens = () => (screenState ??= new ScreenStateStore(dirname(core.settings.file)));
+
+  return {
+    queryBookWindow: async (input) => {
+      const session = core.session;
+      const version = bookVersion;
+      const answer = await windows.window(session.db, version, input);
+      const lastSeq = core.status().lastSeq;
+      return { ...answer, version, lastSeq };
+    },
+
+    getBalance: ({ refresh }) => readBalance(core.session, refresh),
+
+    buyListings: async ({ lines }) => {
+      refuseTradingUnlessLive(core);
+      const session = core.session;
+      const { client, purchaser, journal } = purchasing(session);
+      const known = lines.map((line) => readListing(session.db, line.listingId));
+      const cartLines: CartLine[] = lines.map((line, i) => ({
+        listingId: line.listingId,
+        amount: line.amount,
+        maxPrice: line.maxPrice,
+        ...(line.privateToken === undefined ? {} : { privateToken: line.privateToken }),
+        marketHashName: known[i]?.market_hash_name ?? null,
+        appId: known[i]?.app_id ?? null,
+      }));
+
+      let outcome;
+      if (cartLines.length === 1) {
+        const line = cartLines[0] as CartLine;
+        outcome = await purchaser.buy({
+          listingId: line.listingId,
+          amount: line.amount,
+          maxPrice: line.maxPrice,
+          ...(line.privateToken === undefined ? {} : { privateToken: line.privateToken }),
+          ...(line.marketHashName === null ? {} : { marketHashName: line.marketHashName }),
+          ...(line.appId === null ? {} : { appId: line.appId }),
+          source: 'app',
+        });
+      } else {
+        // open outcomes of earlier purchases are settled first, as a single purchase would
+        if (journal.unresolved().length > 0) await purchaser.reconcileUnresolved();
+        outcome = await buyCart(client, journal, cartLines);
+      }
+
+      const bought = outcome.status === 'bought';
+      const spent = bought
+        ? outcome.result
+          ? outcome.result.items.reduce((sum, item) => sum + item.price * item.amount, 0)
+          : cartLines.reduce((sum, l, i) => sum + Math.min(known[i]?.price ?? l.maxPrice, l.maxPrice) * l.amount, 0)
+        : 0;
+      const words = describePurchase({
+        status: outcome.status,
+        orderId: outcome.orderId,
+        error: outcome.error,
+        note: outcome.note,
+        spent,
+        lines: cartLines.map((l) => ({ listingId: l.listingId, name: l.marketHashName, amount: l.amount, maxPrice: l.maxPrice })),
+      });
+      // a purchase (or an unknown outcome) moves the balance: read it again at once
+      const balance = await readBalance(session, outcome.status !== 'not_bought');
+      const report: PurchaseReport = {
+        status: outcome.status,
+        orderId: outcome.orderId,
+        title: words.title,
+        message: words.message,
+        apiCode: outcome.error?.code ?? null,
+        failedListingId: words.failedListingId,
+        spent,
+        boughtListingIds: bought ? cartLines.map((l) => l.listingId) : [],
+        balance,
+      };
+      const level = outcome.status === 'bought' ? 'success' : outcome.status === 'unknown' ? 'warning' : 'error';
+      core.notify(level, words.title, words.message);
+      return report;
+    },
+
+    getPriceContext: ({ refresh, ...item }) => readPriceContext(core.session, item, refresh),
+
+    getSalesHistory: ({ refresh, ...item }) => readSalesHistory(core.session, item, refresh),
+
+    openInspectLink: async ({ listingId }) => {
+      const stored = readListing(core.session.db, listingId);
+      if (!stored) throw new SkindeskError({ code: 'REFUSED', message: 'That listing is no longer in the book.' });
+      const link = stored.detail?.cs_inspect_link ?? stored.detail?.tf2_inspect_link ?? null;
+      const verdict = checkInspectLink(link);
+      if (!verdict.ok) throw new SkindeskError({ code: 'REFUSED', message: `Not opened: ${verdict.reason}.` });
+      await core.platform.openExternal(verdict.url);
+      return { opened: true };
+    },
+
+    getMarketScreenState: () => screens().get(),
+    setLastBookView: (view) => {
+      screens().setLastView(view);
+      return { saved: true };
+    },
+    saveFilterPreset: (preset) => {
+      try {
+        return screens().savePreset(preset);
+      } catch (err) {
+        if (err instanceof RangeError) throw new SkindeskError({ code: 'REFUSED', message: `Not saved: ${err.message}.` });
+        throw err;
+      }
+    },
+    deleteFilterPreset: ({ name }) => screens().deletePreset(name),
+  };
 }

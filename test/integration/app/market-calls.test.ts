@@ -1,0 +1,244 @@
+// The market screens' calls over the real core and the real demo market: book windows by position
+// equal a full keyset walk at every offset, purchases (one listing, a cart, a price that went up, a
+// listing that is gone) come back in plain words with the balance, the price context and sales history
+// are read and cached, inspect links are vetted, and the filter state survives a restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
+import { BookWindows } from '../../../src/core/app/market-book/book-windows.ts';
+import { ScreenStateStore } from '../../../src/core/app/market-screens/screen-state.ts';
+import { queryBook } from '../../../src/core/query/index.ts';
+import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
+import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import type { BookQuery } from '../../../src/shared/query.ts';
+
+let dataDir: string;
+let core: AppCore;
+let demo: DemoMarket | null = null;
+const platform = new RecordingPlatform();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-market-'));
+  core = await AppCore.start({
+    dataDir,
+    secrets: new MemorySecretStore(),
+    platform,
+    startDemoMarket: async ({ seqStart }) => {
+      demo = await startDemoMarket({ port: 0, listings: 900, rate: 0, seed: 21, seqStart, rateLimits: false });
+      return demo;
+    },
+    version: '0.0.0-test',
+  });
+  await core.whenLive(20_000);
+  // snapshot rows carry no detail; listings created now arrive on the feed with float, seed, stickers
+  const created = Array.from({ length: 60 }, () => market().createListing({ appId: 730 }).listing.id);
+  await until('the created listings in the mirror with their details', () =>
+    created.every((id) => core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id)),
+  );
+});
+
+afterAll(async () => {
+  await core?.close();
+  await demo?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function market(): DemoMarket {
+  if (!demo) throw new Error('the demo market did not start');
+  return demo;
+}
+
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Every row id of a view, by keyset pages: the reference the windows must equal. */
+function walkAll(query: Pick<BookQuery, 'filter' | 'sort'>): number[] {
+  const ids: number[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const answer = queryBook(core.session.db, { ...query, limit: 1000, ...(after ? { after } : {}) });
+    ids.push(...answer.rows.map((r) => r.id));
+    if (!answer.next) break;
+    after = answer.next;
+  }
+  return ids;
+}
+
+describe('book windows by position', () => {
+  it('equal a full keyset walk at any offset, for several sorts and filters (small strides and chunks)', async () => {
+    const windows = new BookWindows({ stride: 7, chunk: 50 });
+    const views: Pick<BookQuery, 'filter' | 'sort'>[] = [
+      { filter: {}, sort: { field: 'price', dir: 'asc' } },
+      { filter: {}, sort: { field: 'created_at', dir: 'desc' } },
+      { filter: { app_id: 730 }, sort: { field: 'float', dir: 'asc' } },
+      { filter: { price: { min: 100 } }, sort: { field: 'id', dir: 'desc' } },
+    ];
+    for (const view of views) {
+      const all = walkAll(view);
+      expect(all.length).toBeGreaterThan(20);
+      for (const offset of [0, 1, 6, 7, 8, 13, 14, 50, all.length - 9, all.length - 1]) {
+        const answer = await windows.window(core.session.db, 1, { ...view, offset, limit: 9 });
+        expect(answer.total).toBe(all.length);
+        expect(answer.rows.map((r) => r.id)).toEqual(all.slice(offset, offset + 9));
+      }
+      const beyond = await windows.window(core.session.db, 1, { ...view, offset: all.length + 5, limit: 9 });
+      expect(beyond.rows).toEqual([]);
+    }
+  });
+
+  it('answers over IPC with the total, the book version and the last seq', async () => {
+    const view = { filter: {}, sort: { field: 'price' as const, dir: 'desc' as const } };
+    const all = walkAll(view);
+    const answer = await core.call('queryBookWindow', { ...view, offset: 250, limit: 40 });
+    expect(answer.total).toBe(all.length);
+    expect(answer.rows.map((r) => r.id)).toEqual(all.slice(250, 290));
+    expect(answer.lastSeq).toMatch(/^\d+$/);
+  });
+});
+
+describe('buying', () => {
+  it('buys one listing: bought in plain words, the balance drops by the price, the row leaves the book', async () => {
+    const before = await core.call('getBalance', { refresh: true });
+    expect(before.balance).toBeGreaterThan(0);
+    const listing = market().createListing({ appId: 730, price: 321 });
+    await until('the listing in the book', () => queryBook(core.session.db, { filter: {}, sort: { field: 'id', dir: 'desc' }, limit: 5 }).rows.some((r) => r.id === listing.listing.id));
+
+    const report = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 321 }] });
+    expect(report).toMatchObject({ status: 'bought', title: 'Bought', apiCode: null, spent: 321, boughtListingIds: [listing.listing.id] });
+    expect(report.orderId).toBeGreaterThan(0);
+    expect(report.message).toContain(listing.listing.market_hash_name);
+    expect(report.balance.balance).toBe((before.balance as number) - 321);
+    await until('the bought row to leave the mirror', async () => !(await core.call('getListing', { id: listing.listing.id })).alive);
+
+    const again = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 321 }] });
+    expect(again).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_NOT_FOUND', title: 'Listing is gone — not bought', spent: 0 });
+    expect(again.message).toMatch(/sold or delisted/);
+    expect(again.balance.balance).toBe(report.balance.balance);
+  });
+
+  it('explains LISTING_PRICE_CHANGED when the seller raised the price above the maximum', async () => {
+    const listing = market().createListing({ appId: 570, price: 500 });
+    market().repriceListing(listing.listing.id, 650);
+    const report = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 500 }] });
+    expect(report).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_PRICE_CHANGED', failedListingId: listing.listing.id });
+    expect(report.title).toBe('Price went up — not bought');
+    expect(report.message).toContain('$5.00');
+    expect(report.message).toMatch(/nothing was charged/i);
+  });
+
+  it('buys a cart of several listings in one order, or nothing when one line fails', async () => {
+    const a = market().createListing({ appId: 440, price: 111 });
+    const b = market().createListing({ appId: 252490, price: 222 });
+    const c = market().createListing({ appId: 730, price: 333 });
+    market().repriceListing(c.listing.id, 999);
+    const before = (await core.call('getBalance', { refresh: true })).balance as number;
+
+    const failing = await core.call('buyListings', {
+      lines: [
+        { listingId: a.listing.id, maxPrice: 111 },
+        { listingId: c.listing.id, maxPrice: 333 },
+      ],
+    });
+    expect(failing).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_PRICE_CHANGED', failedListingId: c.listing.id });
+    expect(failing.message).toMatch(/all or nothing/);
+    expect(market().state.listing(a.listing.id)?.status).toBe('ACTIVE');
+
+    const report = await core.call('buyListings', {
+      lines: [
+        { listingId: a.listing.id, maxPrice: 111 },
+        { listingId: b.listing.id, maxPrice: 250 },
+      ],
+    });
+    expect(report).toMatchObject({ status: 'bought', spent: 333, boughtListingIds: [a.listing.id, b.listing.id] });
+    expect(report.balance.balance).toBe(before - 333);
+    const journal = core.session.db
+      .prepare("SELECT listing_id, state, order_id FROM purchase_journal WHERE source = 'app-cart' AND state = 'bought' ORDER BY listing_id")
+      .all() as { listing_id: number; state: string; order_id: number | null }[];
+    expect(journal.map((j) => j.listing_id)).toEqual([a.listing.id, b.listing.id].sort((x, y) => x - y));
+    expect(journal.filter((j) => j.order_id === report.orderId)).toHaveLength(1);
+  });
+
+  it('buys a private listing with its share token, and not without it', async () => {
+    const listing = market().createListing({ appId: 730, price: 444, private: true });
+    const token = listing.privateToken as string;
+    const without = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 444 }] });
+    expect(without).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_NOT_FOUND' });
+    const withToken = await core.call('buyListings', {
+      lines: [{ listingId: listing.listing.id, maxPrice: 444, privateToken: token }],
+    });
+    expect(withToken).toMatchObject({ status: 'bought', spent: 444 });
+  });
+});
+
+describe('price context, sales history and inspect links', () => {
+  it('reads prices and 30-day averages into SQLite and the cheapest listing from the mirror', async () => {
+    const row = queryBook(core.session.db, { filter: { app_id: 730 }, sort: { field: 'price', dir: 'asc' }, limit: 1 }).rows[0];
+    if (!row) throw new Error('no CS2 listing in the book');
+    const context = await core.call('getPriceContext', { app_id: 730, market_hash_name: row.market_hash_name });
+    expect(context.problem).toBeNull();
+    expect(context.market_price).toBeGreaterThan(0);
+    expect(context.recommended_price).toBeGreaterThan(0);
+    expect(context.lowest_in_book).toBe(row.price);
+    expect(context.listings_in_book).toBeGreaterThan(0);
+    expect(context.pricesAsOf).not.toBeNull();
+    expect(context.averagesAsOf).not.toBeNull();
+    const cachedRows = core.session.db.prepare('SELECT count(*) FROM prices WHERE app_id = 730').pluck().get() as number;
+    expect(cachedRows).toBeGreaterThan(10);
+    const etag = core.session.db.prepare("SELECT etag FROM cache_entries WHERE key = 'prices-all:730'").pluck().get();
+    expect(etag).toEqual(expect.any(String));
+    // from the cache, without asking the marketplace
+    const offline = await core.call('getPriceContext', { app_id: 730, market_hash_name: row.market_hash_name, refresh: false });
+    expect(offline.market_price).toBe(context.market_price);
+  });
+
+  it("merges the mirror's sold history with GET /sales, oldest first", async () => {
+    const listing = market().createListing({ appId: 730, price: 777 });
+    const name = listing.listing.market_hash_name;
+    await until('the listing in the mirror', () => queryBook(core.session.db, { filter: { name }, sort: { field: 'id', dir: 'desc' }, limit: 50 }).rows.some((r) => r.id === listing.listing.id));
+    market().buyListing(listing.listing.id);
+    await until('the sale in the sold history', () =>
+      (core.session.db.prepare('SELECT count(*) FROM sold_history WHERE listing_id = ?').pluck().get(listing.listing.id) as number) > 0,
+    );
+    const history = await core.call('getSalesHistory', { app_id: 730, market_hash_name: name });
+    expect(history.sales.some((s) => s.price === 777 && s.source === 'feed')).toBe(true);
+    const times = history.sales.map((s) => Date.parse(s.at));
+    expect([...times].sort((x, y) => x - y)).toEqual(times);
+    expect(history.marketAsOf).not.toBeNull();
+  });
+
+  it('opens a listing’s inspect link through the platform, and refuses a listing that is not in the book', async () => {
+    const row = queryBook(core.session.db, { filter: { app_id: 730, float: { min: 0 } }, sort: { field: 'price', dir: 'asc' }, limit: 1 }).rows[0];
+    if (!row) throw new Error('no detailed CS2 listing');
+    const opened = await core.call('openInspectLink', { listingId: row.id });
+    expect(opened.opened).toBe(true);
+    expect(platform.opened.at(-1)).toMatch(/^steam:\/\/rungame\/730\/\d{17}\/\+csgo_econ_action_preview%20[SM]\d+A\d+D\d+$/);
+    await expect(core.call('openInspectLink', { listingId: 999_999_999 })).rejects.toMatchObject({ code: 'REFUSED' });
+  });
+});
+
+describe('filter state', () => {
+  it('keeps the last view and the presets across a restart of the store', async () => {
+    const view = { filter: { app_id: 730 as const, float: { max: 0.07 } }, sort: { field: 'float' as const, dir: 'asc' as const } };
+    await core.call('setLastBookView', view);
+    await core.call('saveFilterPreset', { name: 'FN floats', view });
+    await core.call('saveFilterPreset', { name: 'Cheap', view: { filter: { price: { max: 100 } }, sort: { field: 'price', dir: 'asc' } } });
+    const state = await core.call('deleteFilterPreset', { name: 'Cheap' });
+    expect(state.presets.map((p) => p.name)).toEqual(['FN floats']);
+    const reopened = new ScreenStateStore(dataDir).get();
+    expect(reopened.lastView).toEqual(view);
+    expect(reopened.presets).toEqual([{ name: 'FN floats', view }]);
+  });
+});
