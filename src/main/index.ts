@@ -5,7 +5,7 @@
  * any network) → IPC → main window.
  */
 import { join } from 'node:path';
-import { app, dialog, ipcMain, session, shell } from 'electron';
+import { BrowserWindow, Notification, app, dialog, ipcMain, session, shell } from 'electron';
 import { AppCore, Redactor } from '../core/app/index.ts';
 import { KeyringSecretStore } from '../core/secrets/index.ts';
 import { startDemoMarket } from '../demo/index.ts';
@@ -59,9 +59,29 @@ async function main(): Promise<void> {
     core = await AppCore.start({
       dataDir: app.getPath('userData'),
       secrets: new KeyringSecretStore(),
-      // reviewed: AppCore calls this only with an https URL on the allowlist (core/app/external-links.ts)
-      platform: { openExternal: (url) => shell.openExternal(url) }, // eng-disable OPEN_EXTERNAL_JS_CHECK
-      startDemoMarket: ({ seqStart }) => startDemoMarket({ port: 0, host: '127.0.0.1', seqStart }),
+      platform: {
+        // reviewed: AppCore calls this only with an https URL on the allowlist (core/app/external-links.ts)
+        openExternal: (url) => shell.openExternal(url), // eng-disable OPEN_EXTERNAL_JS_CHECK
+        notify: (title, body) => {
+          if (Notification.isSupported()) new Notification({ title, body, silent: false }).show();
+        },
+        chooseSaveFile: async ({ title, defaultName, filters }) => {
+          const options = { title, defaultPath: join(app.getPath('downloads'), defaultName), filters };
+          const owner = BrowserWindow.getFocusedWindow();
+          const answer = owner ? await dialog.showSaveDialog(owner, options) : await dialog.showSaveDialog(options);
+          return answer.canceled || !answer.filePath ? null : answer.filePath;
+        },
+      },
+      startDemoMarket: async ({ seqStart }) => {
+        const demo = await startDemoMarket({ port: 0, host: '127.0.0.1', seqStart });
+        return {
+          baseUrl: demo.baseUrl,
+          wsUrl: demo.wsUrl,
+          apiKey: demo.apiKey,
+          webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
+          close: () => demo.close(),
+        };
+      },
       version: app.getVersion(),
       log,
       redactor,

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppCore, type AppLog, RecordingPlatform, Redactor, consoleLog } from '../core/app/index.ts';
+import type { AccountTimings } from '../core/app/account-services/account-session.ts';
 import { MemorySecretStore, type SecretStore } from '../core/secrets/index.ts';
 import type { SyncEngineOptions } from '../core/sync/engine.ts';
 import { type DemoMarket, type DemoMarketOptions, startDemoMarket } from '../demo/index.ts';
@@ -33,6 +34,10 @@ export interface WebHostOptions {
   /** Options of the embedded demo market (port, host and seqStart are the host's). */
   demo?: Omit<DemoMarketOptions, 'port' | 'host' | 'seqStart'>;
   syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  /** Trade poller and withdrawal tracker cadence (e2e tests shorten them). */
+  accountTimings?: AccountTimings;
+  /** Where "save file" dialogs (the order export) write; default `exports` in the data folder. */
+  exportDir?: string;
   /** Default: console, redacted. */
   log?: AppLog;
   version?: string;
@@ -65,9 +70,10 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'skindesk-web-'));
   const redactor = new Redactor();
   const log = options.log ?? consoleLog((text) => redactor.redact(text), 'web-host');
-  const platform = new RecordingPlatform((url) =>
-    log.info(`the page asked to open ${url} (recorded, not opened)`),
-  );
+  const platform = new RecordingPlatform({
+    onOpen: (url) => log.info(`the page asked to open ${url} (recorded, not opened)`),
+    saveDir: options.exportDir ?? join(dataDir, 'exports'),
+  });
   let currentDemo: DemoMarket | null = null;
 
   const bridgeScript = await bundleBridgeScript();
@@ -84,6 +90,7 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
           baseUrl: demo.baseUrl,
           wsUrl: demo.wsUrl,
           apiKey: demo.apiKey,
+          webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
           close: async () => {
             if (currentDemo === demo) currentDemo = null;
             await demo.close();
@@ -94,6 +101,7 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
       log,
       redactor,
       ...(options.syncOptions ? { syncOptions: options.syncOptions } : {}),
+      ...(options.accountTimings ? { accountTimings: options.accountTimings } : {}),
     });
     const token = newAccessToken();
     const appCore = core;

@@ -5,6 +5,8 @@
  */
 import { createMarketHandlers } from './handlers/market.ts';
 import { createAccountHandlers } from './handlers/account.ts';
+import { AccountRuntime } from './account-services/account-runtime.ts';
+import type { AccountTimings } from './account-services/account-session.ts';
 import { randomUUID } from 'node:crypto';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
@@ -49,6 +51,8 @@ export interface AppCoreOptions {
   syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
   /** How often backfill progress is recomputed from the mirror (default 5 s). */
   progressIntervalMs?: number;
+  /** Cadence of the trade poller and withdrawal tracker (tests shorten them). */
+  accountTimings?: AccountTimings;
 }
 
 interface SecretSnapshot {
@@ -64,6 +68,8 @@ export class AppCore {
   readonly settings: SettingsStore;
   readonly handlers: IpcHandlers;
   readonly dispatch: IpcDispatch;
+  /** The account side: trade feeds, withdrawals, cached account reads (one session per market session). */
+  readonly account: AccountRuntime;
   readonly #options: AppCoreOptions;
   readonly #log: AppLog;
   readonly #sinks = new Set<PushSink>();
@@ -85,7 +91,7 @@ export class AppCore {
     redactor.add(secrets.apiKey);
     redactor.add(secrets.webhookSecret);
     const core = new AppCore(options, redactor, secrets);
-    void core.#session.connect();
+    void core.#connect(core.#session);
     return core;
   }
 
@@ -98,7 +104,17 @@ export class AppCore {
     this.#coalescer = new PushCoalescer((name, payload) => {
       for (const sink of this.#sinks) sink(name, payload);
     });
+    this.account = new AccountRuntime({
+      dataDir: options.dataDir,
+      platform: options.platform,
+      publish: (name, payload) => this.publish(name, payload),
+      notify: (level, title, message) => this.notify(level, title, message),
+      log: this.#log,
+      webhookSecret: () => this.#secrets.webhookSecret,
+      ...(options.accountTimings ? { timings: options.accountTimings } : {}),
+    });
     this.#session = this.#openSession(chooseMarket(this.settings.get(), secrets.apiKey !== null));
+    this.account.attach(this.#session);
     this.#queries = createBookQueries(this.#session.db);
     this.handlers = this.#createHandlers();
     this.dispatch = createDispatcher(this.handlers, {
@@ -149,6 +165,10 @@ export class AppCore {
 
   // ---- state ------------------------------------------------------------------------------------
 
+  get log(): AppLog {
+    return this.#log;
+  }
+
   /** The host's services (opening links through the OS): for handlers that vet their own URLs. */
   get platform(): AppPlatform {
     return this.#options.platform;
@@ -197,12 +217,19 @@ export class AppCore {
     this.#closed = true;
     clearInterval(this.#progressTimer);
     await this.#switching;
+    await this.account.close();
     this.#coalescer.close();
     this.#sinks.clear();
     await this.#session.close();
   }
 
   // ---- sessions ---------------------------------------------------------------------------------
+
+  /** Connects a session, then starts what needs its REST client (the trade feeds). */
+  async #connect(session: MarketSession): Promise<void> {
+    await session.connect();
+    await this.account.connected(session);
+  }
 
   #openSession(choice: MarketChoice): MarketSession {
     const session: MarketSession = new MarketSession({
@@ -240,8 +267,11 @@ export class AppCore {
         return;
       }
       const old = this.#session;
+      // the old account side stops writing to the old database before it closes
+      await this.account.detach(old);
       const next = this.#openSession(choice);
       this.#session = next;
+      this.account.attach(next);
       this.#queries = createBookQueries(next.db);
       await old
         .close()
@@ -261,7 +291,7 @@ export class AppCore {
         'Market',
         choice.mode === 'demo' ? 'Switched to the demo market.' : `Connecting to ${choice.baseUrl}.`,
       );
-      await next.connect();
+      await this.#connect(next);
     };
     this.#switching = this.#switching.then(run, run);
     return this.#switching;
@@ -344,6 +374,7 @@ export class AppCore {
     this.publish('settingsChanged', view);
     // a new key for the market in use means a new session even if the choice stays "real"
     if (name === 'api-key') void this.#reconsiderMarket(this.#session.choice.mode === 'real');
+    else this.account.secretChanged();
     return view;
   }
 

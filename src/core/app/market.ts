@@ -14,6 +14,11 @@ export interface DemoMarketHandle {
   readonly wsUrl: string;
   /** The demo account's key: the app uses it instead of the user's. */
   readonly apiKey: string;
+  /**
+   * The demo account's webhook side, when the host offers it: the app registers its local receiver
+   * here (what a user does on the website for the real market) and signs with this secret.
+   */
+  readonly webhooks?: { readonly secret: string; setUrl(url: string | null): Promise<void> };
   close(): Promise<void>;
 }
 

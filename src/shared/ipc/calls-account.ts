@@ -1,3 +1,468 @@
-/** IPC calls of the account screens (portfolio, selling, listings, trades, orders, wallet). Merged into IPC_CALLS. */
-// Entries are built with call() from ./call.ts, each with an `example` input.
-export const ACCOUNT_CALLS = {} as const;
+/**
+ * IPC calls of the account screens (portfolio, selling, listings, trades, orders, wallet). Merged into
+ * IPC_CALLS.
+ *
+ * Reads answer with a `freshness` block: every read is cached in SQLite by the app, so a screen opens
+ * at once (and offline) with the stored copy, and says how old it is and why it could not be refreshed.
+ * Writes take `dryRun: true` to run the app's pre-send checks (limits, token lifetimes, pools) without
+ * sending anything; a real send that fails those checks is refused with code REFUSED, `apiCode` set to
+ * the spec's code of the first problem, and every problem in `issues`.
+ *
+ * External-inventory rows are named by `assetId` (their `steam_asset_id`), never by token: the tokens
+ * stay in the app, which knows how old they are.
+ */
+import { z } from 'zod';
+import {
+  APP_IDS,
+  CRYPTO_FEE_LEVELS,
+  CRYPTO_TICKERS,
+  LIMITS,
+  LISTING_STATUSES,
+  ORDER_SIDES,
+  TRADE_STATUSES,
+  appId,
+  backpackItem,
+  balanceTransaction,
+  cryptoWithdrawal,
+  leanListing,
+  metadata,
+  myListing,
+  orderItem,
+  priceDecayRequest,
+  timestamp,
+  trade,
+  user,
+} from '../api/index.ts';
+import { call } from './call.ts';
+
+// ---- shared shapes -------------------------------------------------------------------------------
+
+/** How fresh a read is. */
+export const freshness = z.strictObject({
+  /** When the data came from the marketplace. */
+  fetchedAt: timestamp,
+  /** Served from the app's SQLite cache instead of a fresh request. */
+  fromCache: z.boolean(),
+  /** Plain words: why the refresh failed and the stored copy is shown (offline, rate limited, ...). */
+  problem: z.string().nullable(),
+});
+export type Freshness = z.infer<typeof freshness>;
+
+const page = z.number().int().min(1).max(100_000);
+const pageLimit = z.union([z.literal(5), z.literal(10), z.literal(25), z.literal(30), z.literal(50), z.literal(100)]);
+const cents = z.number().int().positive().max(100_000_000_00);
+const copies = z.number().int().positive().max(100_000);
+const assetId = z.string().min(1).max(64);
+const listingId = z.number().int().positive();
+
+/** One pre-send problem, in plain words, with the spec's code and where it is. */
+export const sendProblem = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  group: z.number().int().nonnegative().nullable(),
+  entry: z.number().int().nonnegative().nullable(),
+});
+export type SendProblem = z.infer<typeof sendProblem>;
+
+const checked = z.strictObject({ ok: z.boolean(), problems: z.array(sendProblem) });
+
+/** An external-inventory row as the screens see it (no token). */
+export const inventoryRow = z.strictObject({
+  assetId,
+  appId,
+  name: z.string(),
+  amount: z.number().int().positive(),
+  commodity: z.boolean(),
+  tradable: z.boolean(),
+  marketPrice: z.number().int().nonnegative(),
+  recommendedPrice: z.number().int().nonnegative(),
+  iconUrl: z.string(),
+  /** Sent in a sell or deposit offer (its deposit id) since the inventory was read. */
+  inOffer: z.number().int().positive().nullable(),
+});
+export type InventoryRow = z.infer<typeof inventoryRow>;
+
+/** A result row of bulk edit and bulk delist, in the order sent. */
+export const bulkRow = z.strictObject({
+  listingId,
+  ok: z.boolean(),
+  /** The spec's code when the row failed. */
+  error: z.string().nullable(),
+  /** The code in plain words. */
+  explanation: z.string().nullable(),
+});
+export type BulkRow = z.infer<typeof bulkRow>;
+
+export const timelineStep = z.strictObject({
+  status: z.enum(TRADE_STATUSES),
+  /** The trade's updated_at when it had this status. */
+  at: timestamp,
+  /** Which feed saw it first: a signed webhook, a poll of GET /trades, or the answer to our own write. */
+  source: z.enum(['webhook', 'poll', 'action']),
+});
+
+export const trackedTrade = z.strictObject({
+  trade,
+  timeline: z.array(timelineStep),
+  /** The status in plain words. */
+  words: z.string(),
+  inFlight: z.boolean(),
+});
+export type TrackedTrade = z.infer<typeof trackedTrade>;
+
+export const withdrawalView = z.strictObject({
+  withdrawal: cryptoWithdrawal,
+  /** Statuses seen, in order, with when this app first saw each. */
+  statuses: z.array(z.strictObject({ status: z.string(), seenAt: timestamp })),
+  /** Cents returned to the balance (the whole amount once FAILED, else 0). */
+  refunded: z.number().int().nonnegative(),
+});
+export type WithdrawalView = z.infer<typeof withdrawalView>;
+
+export const WEBHOOK_RECEIVER_STATES = ['off', 'no_secret', 'starting', 'listening', 'failed'] as const;
+
+export const tradeFeedSettings = z.strictObject({
+  /** An OS notification (and a toast) on every status change of a trade or crypto withdrawal. */
+  notifyOnStatusChange: z.boolean(),
+  webhook: z.strictObject({
+    enabled: z.boolean(),
+    /** Local port the receiver listens on (127.0.0.1); the https tunnel forwards to it. */
+    port: z.number().int().min(1024).max(65_535),
+    /** The header prefix of the service's webhook headers (`X-Service-` in the spec). */
+    headerPrefix: z
+      .string()
+      .min(2)
+      .max(40)
+      .regex(/^[A-Za-z][A-Za-z0-9-]*-$/, 'letters, digits and dashes, ending in a dash (like X-Service-)'),
+  }),
+});
+export type TradeFeedSettings = z.infer<typeof tradeFeedSettings>;
+
+export const tradeFeedView = z.strictObject({
+  settings: tradeFeedSettings,
+  /** Whether the signing secret is stored (Settings → webhook signing secret). */
+  secretSet: z.boolean(),
+  receiver: z.strictObject({
+    state: z.enum(WEBHOOK_RECEIVER_STATES),
+    /** Where the receiver answers locally; point the tunnel here. */
+    localUrl: z.string().nullable(),
+    problem: z.string().nullable(),
+    accepted: z.number().int().nonnegative(),
+    rejected: z.number().int().nonnegative(),
+  }),
+  poller: z.strictObject({
+    running: z.boolean(),
+    lastPollAt: timestamp.nullable(),
+    nextPollAt: timestamp.nullable(),
+    lastError: z.string().nullable(),
+  }),
+  /** On the demo market the receiver is registered with it automatically (no tunnel needed). */
+  demo: z.boolean(),
+});
+export type TradeFeedView = z.infer<typeof tradeFeedView>;
+
+const decay = priceDecayRequest;
+
+// ---- calls ---------------------------------------------------------------------------------------
+
+export const ACCOUNT_CALLS = {
+  getPortfolio: call({
+    summary:
+      'Balance and user, listed value, backpack and Steam inventory at market prices, and the value over time.',
+    input: z.strictObject({
+      /** Also read the Steam inventory of every game (4 of the route's 5 reads a minute). */
+      readInventories: z.boolean().default(false),
+    }),
+    output: z.strictObject({
+      user: user.nullable(),
+      listed: z
+        .strictObject({
+          listingCount: z.number().int().nonnegative(),
+          itemCount: z.number().int().nonnegative(),
+          value: z.number().int().nonnegative(),
+        })
+        .nullable(),
+      backpack: z.strictObject({ value: z.number().int().nonnegative(), items: z.number().int().nonnegative() }).nullable(),
+      inventory: z.strictObject({
+        value: z.number().int().nonnegative(),
+        /** The games whose Steam inventory has been read, with when. */
+        games: z.array(
+          z.strictObject({
+            appId,
+            value: z.number().int().nonnegative(),
+            items: z.number().int().nonnegative(),
+            fetchedAt: timestamp,
+          }),
+        ),
+      }),
+      total: z.number().int().nonnegative(),
+      history: z.array(
+        z.strictObject({
+          at: timestamp,
+          total: z.number().int().nonnegative(),
+          balance: z.number().int(),
+          listed: z.number().int().nonnegative(),
+          held: z.number().int().nonnegative(),
+        }),
+      ),
+      freshness: freshness.nullable(),
+    }),
+    example: { readInventories: false },
+  }),
+
+  getInventory: call({
+    summary: 'The Steam inventory of one game, with tradable state and the tokens’ remaining lifetime.',
+    input: z.strictObject({ appId, refresh: z.boolean().default(false) }),
+    output: z.strictObject({
+      appId,
+      items: z.array(inventoryRow),
+      freshness,
+      /** When the tokens of this read stop being accepted (30 minutes after the read). */
+      tokensExpireAt: timestamp,
+      /** Expired or about to: read again before selling. */
+      expired: z.boolean(),
+      tradesInFlight: z.number().int().nonnegative(),
+    }),
+    example: { appId: 730, refresh: false },
+  }),
+
+  sellItems: call({
+    summary: 'Sells Steam inventory items: one trade offer per game, then listed at the price per copy.',
+    input: z.strictObject({
+      appId,
+      groups: z
+        .array(
+          z.strictObject({
+            items: z.array(z.strictObject({ assetId, amount: copies })).min(1).max(LIMITS.entriesPerGroup),
+            price: cents,
+          }),
+        )
+        .min(1)
+        .max(LIMITS.groupsPerBody),
+      dryRun: z.boolean().default(false),
+    }),
+    output: z.strictObject({ check: checked, depositIds: z.array(z.number().int().positive()) }),
+    example: { appId: 730, groups: [{ items: [{ assetId: '1001', amount: 1 }], price: 1250 }], dryRun: true },
+  }),
+
+  depositItems: call({
+    summary: 'Moves Steam inventory items into the backpack (a trade offer, no price).',
+    input: z.strictObject({
+      appId,
+      items: z.array(z.strictObject({ assetId, amount: copies })).min(1).max(LIMITS.groupsPerBody * LIMITS.entriesPerGroup),
+      dryRun: z.boolean().default(false),
+    }),
+    output: z.strictObject({ check: checked, depositIds: z.array(z.number().int().positive()) }),
+    example: { appId: 730, items: [{ assetId: '1001', amount: 1 }], dryRun: true },
+  }),
+
+  getBackpack: call({
+    summary: 'One page of the backpack, optionally by game and by name.',
+    input: z.strictObject({
+      page: page.default(1),
+      limit: pageLimit.default(50),
+      appId: appId.nullable().default(null),
+      search: z.string().trim().min(LIMITS.backpackSearchMin).max(LIMITS.backpackSearchMax).nullable().default(null),
+    }),
+    output: z.strictObject({ items: z.array(backpackItem), metadata, freshness }),
+    example: { page: 1, limit: 50, appId: null, search: null },
+  }),
+
+  listItems: call({
+    summary: 'Lists backpack items: each group becomes one listing, at a fixed price or with a price decay.',
+    input: z.strictObject({
+      groups: z
+        .array(
+          z.strictObject({
+            items: z.array(z.strictObject({ id: listingId, amount: copies })).min(1).max(LIMITS.entriesPerGroup),
+            price: cents.nullable().default(null),
+            decay: decay.nullable().default(null),
+          }),
+        )
+        .min(1)
+        .max(LIMITS.groupsPerBody),
+      dryRun: z.boolean().default(false),
+    }),
+    output: z.strictObject({ check: checked, listings: z.array(leanListing) }),
+    example: { groups: [{ items: [{ id: 1, amount: 1 }], price: 1250, decay: null }], dryRun: true },
+  }),
+
+  withdrawItems: call({
+    summary: 'Sends backpack items to the Steam inventory as trade offers.',
+    input: z.strictObject({
+      items: z.array(z.strictObject({ id: listingId, amount: copies })).min(1).max(LIMITS.groupsPerBody),
+    }),
+    output: z.strictObject({ withdrawIds: z.array(z.number().int().positive()) }),
+    example: { items: [{ id: 1, amount: 1 }] },
+  }),
+
+  getMyListings: call({
+    summary: 'One page of the own listings by status.',
+    input: z.strictObject({
+      status: z.enum(LISTING_STATUSES).default('ACTIVE'),
+      page: page.default(1),
+      limit: pageLimit.default(50),
+      appId: appId.nullable().default(null),
+    }),
+    output: z.strictObject({ listings: z.array(myListing), metadata, freshness }),
+    example: { status: 'ACTIVE', page: 1, limit: 50, appId: null },
+  }),
+
+  editListing: call({
+    summary:
+      'Edits one listing: price, amount or decay. Lowering the amount with a price is a partial reprice (the surplus stays listed at the old price as a new listing).',
+    input: z
+      .strictObject({
+        listingId,
+        price: cents.nullable().default(null),
+        amount: copies.nullable().default(null),
+        decay: decay.nullable().default(null),
+      })
+      .refine((e) => e.price !== null || e.amount !== null || e.decay !== null, { message: 'change the price, the amount or the decay' })
+      .refine((e) => e.price === null || e.decay === null, { message: 'a decay replaces the price; send one of them' }),
+    output: z.strictObject({
+      listing: leanListing,
+      /** After a partial reprice: the new listing that holds the surplus at the old price, when found. */
+      split: myListing.nullable(),
+    }),
+    example: { listingId: 1, price: 990, amount: null, decay: null },
+  }),
+
+  bulkEditListings: call({
+    summary: 'Reprices up to 50 listings; each row is applied on its own and reported in a result table.',
+    input: z.strictObject({
+      edits: z
+        .array(
+          z
+            .strictObject({ listingId, price: cents.nullable().default(null), decay: decay.nullable().default(null) })
+            .refine((e) => (e.price === null) !== (e.decay === null), { message: 'send a price or a decay' }),
+        )
+        .min(1)
+        .max(LIMITS.bulkEditOrDelist),
+    }),
+    output: z.strictObject({ results: z.array(bulkRow) }),
+    example: { edits: [{ listingId: 1, price: 990, decay: null }] },
+  }),
+
+  delistListings: call({
+    summary: 'Delists up to 50 listings (items return to the backpack), with a per-row result table.',
+    input: z.strictObject({ listingIds: z.array(listingId).min(1).max(LIMITS.bulkEditOrDelist) }),
+    output: z.strictObject({ results: z.array(bulkRow) }),
+    example: { listingIds: [1, 2] },
+  }),
+
+  getTrades: call({
+    summary: 'The trades the app follows (webhooks and polling feed one tracker), each with its status timeline.',
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(1000).default(200),
+      status: z.enum(TRADE_STATUSES).nullable().default(null),
+      /** Only trades with these deposit ids (the result of a sell or deposit). */
+      depositIds: z.array(z.number().int().positive()).max(100).nullable().default(null),
+    }),
+    output: z.strictObject({
+      trades: z.array(trackedTrade),
+      inFlight: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+    }),
+    example: { limit: 200, status: null, depositIds: null },
+  }),
+
+  refreshTrades: call({
+    summary: 'Polls GET /trades now (within its 1/s limit) and answers when the poll is done.',
+    input: z.strictObject({}),
+    output: z.strictObject({ applied: z.number().int().nonnegative(), inFlight: z.number().int().nonnegative() }),
+    example: {},
+  }),
+
+  getTradeFeeds: call({
+    summary: 'The trade feeds: notification and webhook receiver settings, the receiver’s and the poller’s state.',
+    input: z.strictObject({}),
+    output: tradeFeedView,
+    example: {},
+  }),
+
+  setTradeFeeds: call({
+    summary: 'Changes the trade feed settings; the webhook receiver starts, moves or stops accordingly.',
+    input: tradeFeedSettings,
+    output: tradeFeedView,
+    example: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
+  }),
+
+  getOrders: call({
+    summary: 'One page of the order history, newest first.',
+    input: z.strictObject({ page: page.default(1), limit: pageLimit.default(50) }),
+    output: z.strictObject({ orders: z.array(orderItem), metadata, freshness }),
+    example: { page: 1, limit: 50 },
+  }),
+
+  exportOrders: call({
+    summary:
+      'Exports the order history as CSV or JSON through a save dialog, streamed to disk with progress (exportProgress pushes).',
+    input: z.strictObject({
+      format: z.enum(['csv', 'json']).default('csv'),
+      side: z.enum(ORDER_SIDES).nullable().default(null),
+      appId: appId.nullable().default(null),
+      from: z.iso.date().nullable().default(null),
+      to: z.iso.date().nullable().default(null),
+    }),
+    output: z.discriminatedUnion('saved', [
+      z.strictObject({ saved: z.literal(false) }),
+      z.strictObject({
+        saved: z.literal(true),
+        exportId: z.string(),
+        file: z.string(),
+        rows: z.number().int().nonnegative(),
+        bytes: z.number().int().nonnegative(),
+      }),
+    ]),
+    example: { format: 'csv', side: null, appId: null, from: null, to: null },
+  }),
+
+  getTransactions: call({
+    summary: 'One page of the balance ledger with the running balance, newest first.',
+    input: z.strictObject({ page: page.default(1), limit: pageLimit.default(50) }),
+    output: z.strictObject({ transactions: z.array(balanceTransaction), metadata, freshness }),
+    example: { page: 1, limit: 50 },
+  }),
+
+  getWithdrawals: call({
+    summary: 'Crypto withdrawals the app has made or followed, newest first, with their status history.',
+    input: z.strictObject({}),
+    output: z.strictObject({ withdrawals: z.array(withdrawalView) }),
+    example: {},
+  }),
+
+  checkWithdrawal: call({
+    summary: 'What a crypto withdrawal would cost (fee, minimum) and what is wrong with it, before sending.',
+    input: z.strictObject({
+      ticker: z.enum(CRYPTO_TICKERS),
+      amount: z.number().int().nonnegative().max(100_000_000_00),
+      address: z.string().max(128),
+    }),
+    output: z.strictObject({
+      minimum: z.number().int().positive(),
+      platformFee: z.number().int().nonnegative(),
+      converted: z.number().int().nonnegative(),
+      feeBps: z.number().int().nonnegative(),
+      balance: z.number().int().nullable(),
+      check: checked,
+    }),
+    example: { ticker: 'BTC', amount: 5000, address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+  }),
+
+  createWithdrawal: call({
+    summary: 'Withdraws balance to a crypto address; the app then follows it to SUCCESS or FAILED.',
+    input: z.strictObject({
+      ticker: z.enum(CRYPTO_TICKERS),
+      address: z.string().min(1).max(128),
+      amount: cents,
+      feeLevel: z.enum(CRYPTO_FEE_LEVELS),
+      twoFactorCode: z.string().trim().min(1).max(32).nullable().default(null),
+    }),
+    output: withdrawalView,
+    example: { ticker: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: 5000, feeLevel: 'LOW', twoFactorCode: null },
+  }),
+} as const;
+
+/** The games, in the order the account screens list them. */
+export const ACCOUNT_GAMES = APP_IDS;

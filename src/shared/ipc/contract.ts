@@ -16,7 +16,7 @@ import { appId, fullListing, id, seqString, timestamp, trade } from '../api/inde
 import { bookQuery } from '../query.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
-import { ACCOUNT_CALLS } from './calls-account.ts';
+import { ACCOUNT_CALLS, withdrawalView } from './calls-account.ts';
 
 export type { CallDef } from './call.ts';
 
@@ -334,6 +334,16 @@ export const notification = z.strictObject({
 });
 export type Notification = z.infer<typeof notification>;
 
+export const exportProgress = z.strictObject({
+  exportId: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  bytes: z.number().int().nonnegative(),
+  totalBytes: z.number().int().nonnegative().nullable(),
+  rows: z.number().int().nonnegative(),
+  problem: z.string().nullable(),
+});
+export type ExportProgress = z.infer<typeof exportProgress>;
+
 const EXAMPLE_TS = '2026-01-01T00:00:00.000Z';
 
 export const IPC_PUSHES = {
@@ -394,6 +404,33 @@ export const IPC_PUSHES = {
       message: 'Connected to the demo market.',
       at: EXAMPLE_TS,
     },
+  }),
+  withdrawalUpdated: push({
+    summary: 'A crypto withdrawal moved (PENDING → CONFIRMING → SUCCESS, or FAILED with the refund).',
+    payload: withdrawalView,
+    intervalMs: 0,
+    merge: latest,
+    example: {
+      withdrawal: {
+        withdrawal_id: 1,
+        status: 'PENDING',
+        balance_amount: 5000,
+        token_amount: 0.00076,
+        ticker: 'BTC',
+        created_at: EXAMPLE_TS,
+        tx_hash: null,
+        network_fee: null,
+      },
+      statuses: [{ status: 'PENDING', seenAt: EXAMPLE_TS }],
+      refunded: 0,
+    },
+  }),
+  exportProgress: push({
+    summary: 'Progress of an order export being streamed to disk.',
+    payload: exportProgress,
+    intervalMs: 100,
+    merge: latest,
+    example: { exportId: 'e1', state: 'running', bytes: 1024, totalBytes: null, rows: 10, problem: null },
   }),
   settingsChanged: push({
     summary: 'Settings or secret state changed (from any window).',

@@ -1,0 +1,279 @@
+/**
+ * The account side of the app over its lifetime: one AccountSession per market session, the trade
+ * feeds started once the session is connected (the poller always; the webhook receiver when enabled,
+ * on its local port, with the signing secret from the SecretStore), the tradesUpdated and
+ * withdrawalUpdated pushes, and an OS notification on each status change (configurable).
+ *
+ * AppCore calls attach → connected → detach around each market session, so the feeds never outlive
+ * the database they write to.
+ */
+import { FINAL_TRADE_STATUSES } from '../../../shared/api/index.ts';
+import type { TradeFeedSettings, TradeFeedView } from '../../../shared/ipc/calls-account.ts';
+import {
+  type IpcPushName,
+  type IpcPushPayload,
+  type Notification,
+  SkindeskError,
+} from '../../../shared/ipc/index.ts';
+import { formatCents } from '../../../shared/money.ts';
+import { isWithdrawalFinal } from '../../account/crypto-withdrawal.ts';
+import type { Clock } from '../../api/clock.ts';
+import { describeStatusChange } from '../../trades/status-words.ts';
+import type { TradeChange } from '../../trades/tracker.ts';
+import type { AppLog } from '../log.ts';
+import type { DemoMarketHandle } from '../market.ts';
+import type { AppPlatform } from '../platform.ts';
+import { AccountSession, type AccountTimings, type MarketSide } from './account-session.ts';
+import { TradeFeedSettingsStore } from './trade-feed-settings.ts';
+import { withdrawalViewOf } from './views.ts';
+
+/** What the runtime needs of a market session (MarketSession satisfies it). */
+export interface AttachableMarket extends MarketSide {
+  readonly choice: { mode: 'demo' | 'real' };
+  readonly demo: DemoMarketHandle | null;
+}
+
+export interface AccountRuntimeOptions {
+  dataDir: string;
+  platform: AppPlatform;
+  publish: <P extends IpcPushName>(name: P, payload: IpcPushPayload<P>) => void;
+  notify: (level: Notification['level'], title: string, message: string) => void;
+  log: AppLog;
+  /** The stored webhook signing secret (read when the receiver starts). */
+  webhookSecret: () => string | null;
+  timings?: AccountTimings;
+  clock?: Clock;
+}
+
+interface Current {
+  market: AttachableMarket;
+  account: AccountSession;
+  connected: boolean;
+  /** Trades created before this moment are history: seeing them the first time is not news. */
+  since: number;
+}
+
+type ReceiverState = TradeFeedView['receiver']['state'];
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export class AccountRuntime {
+  readonly settings: TradeFeedSettingsStore;
+  readonly #options: AccountRuntimeOptions;
+  #current: Current | null = null;
+  #receiver: { state: ReceiverState; localUrl: string | null; problem: string | null } = {
+    state: 'off',
+    localUrl: null,
+    problem: null,
+  };
+  /** Feed reconfigurations run one at a time (a port must be free before the next receiver binds it). */
+  #reconfiguring: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(options: AccountRuntimeOptions) {
+    this.#options = options;
+    this.settings = new TradeFeedSettingsStore(options.dataDir);
+    if (this.settings.loadProblem) options.notify('warning', 'Trade feeds', this.settings.loadProblem);
+  }
+
+  // ---- session lifecycle ------------------------------------------------------------------------
+
+  /** A market session was opened (its database is readable, the network is not up yet). */
+  attach(market: AttachableMarket): void {
+    if (this.#closed) return;
+    const account = new AccountSession(market, {
+      demo: market.choice.mode === 'demo',
+      ...(this.#options.clock ? { clock: this.#options.clock } : {}),
+      ...(this.#options.timings ? { timings: this.#options.timings } : {}),
+    });
+    account.withdrawals.on('update', ({ withdrawal, previousStatus }) => {
+      if (this.#current?.account !== account) return;
+      this.#options.publish('withdrawalUpdated', withdrawalViewOf(account.withdrawals, withdrawal));
+      if (previousStatus !== withdrawal.status && isWithdrawalFinal(withdrawal)) this.#notifyWithdrawal(withdrawal);
+    });
+    account.withdrawals.on('poll_error', (error, id) =>
+      this.#options.log.warn(`crypto withdrawal ${id}: ${error.message}`),
+    );
+    this.#current = { market, account, connected: false, since: Date.now() };
+  }
+
+  /** The session's REST client is up: start the trade feeds and resume following unsettled withdrawals. */
+  async connected(market: AttachableMarket): Promise<void> {
+    const current = this.#current;
+    if (!current || current.market !== market || this.#closed || !market.client) return;
+    current.connected = true;
+    for (const pending of current.account.withdrawals.resumePending({ signal: current.account.stopping.signal })) {
+      pending.catch((err: unknown) => this.#quietAbort(err, 'following a crypto withdrawal'));
+    }
+    await this.reconfigure();
+  }
+
+  /** The session is about to close: stop everything that writes to its database. */
+  async detach(market: AttachableMarket): Promise<void> {
+    const current = this.#current;
+    if (!current || current.market !== market) return;
+    this.#current = null;
+    await this.#reconfiguring;
+    await this.#stopFeeds(current);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const current = this.#current;
+    if (current) await this.detach(current.market);
+  }
+
+  /** The account session of the market in use; refused while none is open. */
+  account(): AccountSession {
+    const current = this.#current;
+    if (!current) throw new SkindeskError({ code: 'UNAVAILABLE', message: 'The market is switching; try again in a moment.' });
+    return current.account;
+  }
+
+  get demo(): boolean {
+    return this.#current?.market.choice.mode === 'demo';
+  }
+
+  // ---- settings ------------------------------------------------------------------------------------
+
+  view(): TradeFeedView {
+    const feeds = this.#current?.account.feeds ?? null;
+    const receiverStats = feeds?.receiver?.stats() ?? null;
+    const poller = feeds?.poller.stats() ?? null;
+    return {
+      settings: this.settings.get(),
+      secretSet: this.#secretFor(this.#current)?.length ? true : false,
+      receiver: {
+        ...this.#receiver,
+        accepted: receiverStats?.accepted ?? 0,
+        rejected: receiverStats ? Object.values(receiverStats.rejected).reduce((a, b) => a + b, 0) : 0,
+      },
+      poller: {
+        running: feeds?.poller.running ?? false,
+        lastPollAt: iso(poller?.lastPollAt ?? null),
+        nextPollAt: iso(poller?.nextPollAt ?? null),
+        lastError: poller?.lastError ?? null,
+      },
+      demo: this.demo,
+    };
+  }
+
+  async updateSettings(next: TradeFeedSettings): Promise<TradeFeedView> {
+    this.settings.set(next);
+    await this.reconfigure();
+    return this.view();
+  }
+
+  /** The stored signing secret changed (Settings): the receiver picks it up. */
+  secretChanged(): void {
+    void this.reconfigure();
+  }
+
+  // ---- feeds ---------------------------------------------------------------------------------------
+
+  /** Rebuilds the trade feeds from the settings: the poller always, the receiver when enabled. */
+  reconfigure(): Promise<void> {
+    const run = async () => {
+      const current = this.#current;
+      if (!current?.connected || this.#closed) return;
+      await this.#restartFeeds(current);
+    };
+    this.#reconfiguring = this.#reconfiguring.then(run, run);
+    return this.#reconfiguring;
+  }
+
+  async #restartFeeds(current: Current): Promise<void> {
+    const { webhook } = this.settings.get();
+    const secret = webhook.enabled ? this.#secretFor(current) : null;
+    const feeds = current.account.buildFeeds(
+      secret ? { secret, port: webhook.port, headerPrefix: webhook.headerPrefix, log: (line) => this.#options.log.warn(line) } : null,
+    );
+    feeds.tracker.on('change', (change) => this.#onTradeChange(current, change));
+    const old = current.account.replaceFeeds(feeds);
+    // the old receiver must let go of the port before the new one binds it
+    await old.stop().catch((err: unknown) => this.#options.log.warn(`stopping the trade feeds: ${String(err)}`));
+    if (!webhook.enabled) this.#receiver = { state: 'off', localUrl: null, problem: null };
+    else if (!secret) {
+      this.#receiver = {
+        state: 'no_secret',
+        localUrl: null,
+        problem: 'No webhook signing secret is stored: paste it in Settings (it is shown with your API key on the website).',
+      };
+    } else this.#receiver = { state: 'starting', localUrl: null, problem: null };
+    try {
+      const { webhookUrl } = await feeds.start();
+      if (webhookUrl) this.#receiver = { state: 'listening', localUrl: webhookUrl, problem: null };
+    } catch (err) {
+      // The receiver could not bind; polling carries on alone.
+      feeds.poller.start();
+      const code = (err as NodeJS.ErrnoException).code;
+      this.#receiver = {
+        state: 'failed',
+        localUrl: null,
+        problem:
+          code === 'EADDRINUSE'
+            ? `Port ${webhook.port} is in use by another program; choose another port. Trades are polled meanwhile.`
+            : `The webhook receiver could not start (${err instanceof Error ? err.message : String(err)}). Trades are polled meanwhile.`,
+      };
+    }
+    await this.#registerWithDemo(current);
+  }
+
+  /** On the demo market the app plays the website's part: the receiver's URL is saved with the demo. */
+  async #registerWithDemo(current: Current): Promise<void> {
+    const hooks = current.market.demo?.webhooks;
+    if (!hooks) return;
+    try {
+      await hooks.setUrl(this.#receiver.state === 'listening' ? this.#receiver.localUrl : null);
+    } catch (err) {
+      this.#options.log.warn(`demo webhook URL: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async #stopFeeds(current: Current): Promise<void> {
+    await current.account.stop().catch((err: unknown) => this.#options.log.warn(`stopping the account session: ${String(err)}`));
+    this.#receiver = { state: 'off', localUrl: null, problem: null };
+  }
+
+  #secretFor(current: Current | null): string | null {
+    if (current?.market.demo?.webhooks) return current.market.demo.webhooks.secret;
+    return this.#options.webhookSecret();
+  }
+
+  #onTradeChange(current: Current, change: TradeChange): void {
+    if (this.#current !== current) return;
+    this.#options.publish('tradesUpdated', { trades: [change.trade] });
+    if (!this.settings.get().notifyOnStatusChange) return;
+    // The first sweep brings the whole history: only trades that move while the app watches are news.
+    if (change.previous === null && Date.parse(change.trade.created_at) < current.since) return;
+    const text = describeStatusChange(change);
+    if (!text) return;
+    const level: Notification['level'] = !text.final
+      ? 'info'
+      : change.trade.status === 'Accepted'
+        ? 'success'
+        : FINAL_TRADE_STATUSES.includes(change.trade.status)
+          ? 'warning'
+          : 'info';
+    this.#options.platform.notify(text.title, text.body);
+    this.#options.notify(level, text.title, text.body);
+  }
+
+  #notifyWithdrawal(w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string }): void {
+    if (!this.settings.get().notifyOnStatusChange) return;
+    const title = `Crypto withdrawal #${w.withdrawal_id}: ${w.status}`;
+    const body =
+      w.status === 'SUCCESS'
+        ? `${w.token_amount} ${w.ticker} was sent.`
+        : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
+    this.#options.platform.notify(title, body);
+    this.#options.notify(w.status === 'SUCCESS' ? 'success' : 'warning', title, body);
+  }
+
+  #quietAbort(err: unknown, what: string): void {
+    if (err instanceof DOMException && err.name === 'AbortError') return;
+    if (err instanceof Error && err.name === 'AbortError') return;
+    this.#options.log.warn(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+

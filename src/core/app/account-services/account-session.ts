@@ -1,0 +1,168 @@
+/**
+ * The account side of one market session: cached reads, the trade feeds (tracker, poller, optional
+ * webhook receiver), the crypto withdrawal tracker and the portfolio history, all over the session's
+ * SQLite file, so every account screen opens offline with what was last seen.
+ *
+ * The REST client appears only once the session has connected; until then reads are served from the
+ * cache (a missing client counts as "cannot reach the marketplace") and writes are refused.
+ */
+import {
+  type AppId,
+  type BackpackItem,
+  type EndpointName,
+  type MyListing,
+  type QueryOf,
+  rateLimitKey,
+} from '../../../shared/api/index.ts';
+import { SkindeskError } from '../../../shared/ipc/index.ts';
+import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
+import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
+import { PortfolioHistory } from '../../account/portfolio.ts';
+import type { ApiClient } from '../../api/client.ts';
+import { type Clock, systemClock } from '../../api/clock.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { TradePollerOptions } from '../../trades/poller.ts';
+import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
+import type { Db } from '../../store/index.ts';
+
+/** What an account session needs of the market session (MarketSession satisfies it). */
+export interface MarketSide {
+  readonly db: Db;
+  readonly client: ApiClient | null;
+}
+
+export interface AccountTimings {
+  /** GET /trades cadence (see TradePoller). */
+  poller?: Pick<TradePollerOptions, 'activeIntervalMs' | 'idleIntervalMs' | 'nudgeGraceMs' | 'fullSweepEveryMs'>;
+  /** Between polls of a crypto withdrawal (default 5 s; the route allows 30 a minute). */
+  withdrawalPollMs?: number;
+}
+
+/**
+ * Tables that hold one marketplace account's state. A demo market is a new market on every start (same
+ * ids, different history), so a demo session starts with these emptied; a real account keeps them.
+ */
+const ACCOUNT_TABLES = [
+  'account_cache',
+  'trades',
+  'trade_timeline',
+  'webhook_deliveries',
+  'crypto_withdrawals',
+  'crypto_withdrawal_statuses',
+  'portfolio_points',
+] as const;
+
+function notConnected(name: EndpointName): ApiError {
+  return new ApiError({
+    kind: 'network',
+    route: rateLimitKey(name),
+    message: 'not connected to the marketplace yet',
+    maybeDelivered: false,
+  });
+}
+
+export class AccountSession {
+  readonly market: MarketSide;
+  readonly reads: AccountReads;
+  readonly withdrawals: CryptoWithdrawalTracker;
+  readonly portfolio: PortfolioHistory;
+  /** The latest state seen of each backpack row (the pre-send checks of list draw on it). */
+  readonly backpackSeen = new Map<number, BackpackItem>();
+  /** The latest state seen of each own listing (old price and amount for edits). */
+  readonly listingsSeen = new Map<number, MyListing>();
+  /** Inventory rows (by asset id) sent in an offer since their game's inventory was last read. */
+  readonly inOffer = new Map<string, { appId: AppId; depositId: number }>();
+  /** Aborts withdrawal follow loops when the session ends. */
+  readonly stopping = new AbortController();
+  readonly clock: Clock;
+  readonly timings: AccountTimings;
+  /** Anything the client can call, resolved at call time (the client appears after connecting). */
+  readonly api: AccountApi;
+  #feeds: TradeFeeds;
+
+  constructor(market: MarketSide, options: { demo: boolean; clock?: Clock; timings?: AccountTimings }) {
+    this.market = market;
+    this.clock = options.clock ?? systemClock;
+    this.timings = options.timings ?? {};
+    this.api = {
+      call: (name, input, opts) => {
+        const client = this.market.client;
+        if (!client) return Promise.reject(notConnected(name));
+        return client.call(name, input as never, opts);
+      },
+    };
+    const db = market.db;
+    this.reads = new AccountReads({ api: this.api, db, clock: this.clock });
+    this.withdrawals = new CryptoWithdrawalTracker({
+      source: { call: (name, input, opts) => this.api.call(name, input, opts) },
+      db,
+      clock: this.clock,
+      ...(this.timings.withdrawalPollMs ? { intervalMs: this.timings.withdrawalPollMs } : {}),
+    });
+    this.portfolio = new PortfolioHistory({ db });
+    this.#feeds = this.buildFeeds(null);
+    if (options.demo) this.#forgetAccountState();
+  }
+
+  get feeds(): TradeFeeds {
+    return this.#feeds;
+  }
+
+  /** Builds trade feeds over this session's database (the tracker's state is in SQLite, so rebuilding loses nothing). */
+  buildFeeds(webhook: TradeFeedsOptions['webhook']): TradeFeeds {
+    return new TradeFeeds({
+      db: this.market.db,
+      clock: this.clock,
+      source: { call: (name, input, opts) => this.api.call(name, input, opts) },
+      ...(this.timings.poller ? { poller: this.timings.poller } : {}),
+      webhook,
+    });
+  }
+
+  /** Swaps in new feeds (after a webhook setting changed); the caller stops the old ones. */
+  replaceFeeds(feeds: TradeFeeds): TradeFeeds {
+    const old = this.#feeds;
+    this.#feeds = feeds;
+    return old;
+  }
+
+  /** The REST client for a write; refuses (in plain words) while not connected. */
+  client(): ApiClient {
+    const client = this.market.client;
+    if (!client) {
+      throw new SkindeskError({
+        code: 'UNAVAILABLE',
+        message: 'Not connected to the marketplace yet; nothing was sent. Try again once the status bar says live.',
+      });
+    }
+    return client;
+  }
+
+  rememberBackpack(items: readonly BackpackItem[]): void {
+    for (const item of items) this.backpackSeen.set(item.id, item);
+  }
+
+  rememberListings(listings: readonly MyListing[]): void {
+    for (const listing of listings) this.listingsSeen.set(listing.id, listing);
+  }
+
+  /** Every stored backpack page's rows (for the pre-send checks before any page was read this run). */
+  storedBackpack(query: QueryOf<'backpack'>): BackpackItem[] {
+    return this.reads.cached('backpack', query)?.data.items ?? [];
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort(new DOMException('the account session ended', 'AbortError'));
+    await this.#feeds.stop();
+  }
+
+  #forgetAccountState(): void {
+    const db = this.market.db;
+    db.transaction(() => {
+      for (const table of ACCOUNT_TABLES) {
+        const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+        if (exists) db.prepare(`DELETE FROM ${table}`).run();
+      }
+    })();
+  }
+}

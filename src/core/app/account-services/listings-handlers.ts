@@ -1,0 +1,90 @@
+/**
+ * My listings: pages by status, single edits (price, amount or decay; a partial reprice reports the
+ * listing that now holds the surplus at the old price), bulk reprice and bulk delist with one result
+ * row per listing.
+ */
+import type { LeanListing, MyListing } from '../../../shared/api/index.ts';
+import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
+import { checkBulkSize } from '../../account/presend-checks.ts';
+import type { AreaHandlers } from '../handlers/types.ts';
+import type { AccountRuntime } from './account-runtime.ts';
+import type { AccountSession } from './account-session.ts';
+import { bulkRows, freshnessOf, pageQuery, refusal } from './views.ts';
+
+/** Newest own listings read to find the split-off one (it is created last, so it is near the top). */
+const SPLIT_SEARCH_LIMIT = 25;
+
+/**
+ * After a partial reprice the surplus stays listed at the old price as a new listing (spec §4.4 PATCH
+ * rule 4), which the PATCH answer does not name. It is the newest own listing of the same item holding
+ * exactly the surplus, with an id above every listing seen before the edit (ids only grow).
+ */
+async function findSplit(account: AccountSession, before: MyListing, keep: number, highestSeenId: number): Promise<MyListing | null> {
+  const surplus = before.amount - keep;
+  const read = await account.reads.myListings({ ...pageQuery(1, SPLIT_SEARCH_LIMIT), status: before.status ?? 'ACTIVE' });
+  account.rememberListings(read.data.listings);
+  return (
+    read.data.listings.find(
+      (l) => l.id > highestSeenId && l.id !== before.id && l.market_hash_name === before.market_hash_name && l.amount === surplus,
+    ) ?? null
+  );
+}
+
+export function listingsHandlers(
+  runtime: AccountRuntime,
+): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getMyListings' | 'editListing' | 'bulkEditListings' | 'delistListings'>> {
+  return {
+    getMyListings: async ({ status, page, limit, appId }) => {
+      const account = runtime.account();
+      const read = await account.reads.myListings({
+        ...pageQuery(page, limit),
+        status,
+        ...(appId !== null ? { app_id: String(appId) } : {}),
+      });
+      account.rememberListings(read.data.listings);
+      return { listings: read.data.listings, metadata: read.data.metadata, freshness: freshnessOf(read) };
+    },
+
+    editListing: async ({ listingId, price, amount, decay }) => {
+      const account = runtime.account();
+      const client = account.client();
+      const before = account.listingsSeen.get(listingId) ?? null;
+      const highestSeenId = Math.max(0, ...account.listingsSeen.keys());
+      const answer = await client.editListing(
+        {
+          listing_id: listingId,
+          ...(price !== null ? { price } : {}),
+          ...(amount !== null ? { amount } : {}),
+          ...(decay !== null ? { price_decay: decay } : {}),
+        },
+        { priority: 'interactive' },
+      );
+      const listing = answer as LeanListing;
+      const partialReprice = amount !== null && (price !== null || decay !== null) && before !== null && amount < before.amount;
+      // The edit went through; failing to find the split must not turn it into an error.
+      const split = partialReprice ? await findSplit(account, before, amount, highestSeenId).catch(() => null) : null;
+      return { listing, split };
+    },
+
+    bulkEditListings: async ({ edits }) => {
+      const account = runtime.account();
+      const size = checkBulkSize(edits.length);
+      if (!size.ok) throw refusal(size.problems);
+      const results = await account
+        .client()
+        .editListings(
+          edits.map((e) => ({ listing_id: e.listingId, ...(e.decay ? { price_decay: e.decay } : { price: e.price as number }) })),
+          { priority: 'interactive' },
+        );
+      return { results: bulkRows(edits.map((e) => e.listingId), results) };
+    },
+
+    delistListings: async ({ listingIds }) => {
+      const account = runtime.account();
+      const size = checkBulkSize(listingIds.length);
+      if (!size.ok) throw refusal(size.problems);
+      const results = await account.client().delistMany(listingIds, { priority: 'interactive' });
+      return { results: bulkRows(listingIds, results) };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
+ * inventory at market prices), and the value over time from what this app has seen.
+ */
+import { APP_IDS, type BackpackItem } from '../../../shared/api/index.ts';
+import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
+import type { CachedRead } from '../../account/account-reads.ts';
+import { inventoryValue } from '../../account/portfolio.ts';
+import type { AreaHandlers } from '../handlers/types.ts';
+import type { AccountRuntime } from './account-runtime.ts';
+import type { AccountSession } from './account-session.ts';
+import { freshnessOf, iso } from './views.ts';
+
+/** How far back the chart reaches. */
+const HISTORY_MS = 180 * 24 * 60 * 60_000;
+/** Backpack pages read for its value (100 rows each); the rest of a huge backpack is not counted. */
+const BACKPACK_VALUE_PAGES = 10;
+
+/** A read that may fail: the failure is kept for the freshness note instead of failing the screen. */
+async function attempt<T>(read: () => Promise<CachedRead<T>>): Promise<CachedRead<T> | Error> {
+  try {
+    return await read();
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+async function backpackValue(account: AccountSession): Promise<{ value: number; items: number } | null> {
+  const rows: BackpackItem[] = [];
+  for (let page = 1; page <= BACKPACK_VALUE_PAGES; page++) {
+    const read = await attempt(() => account.reads.backpack({ page: String(page), limit: '100' }, { maxAgeMs: 60_000 }));
+    if (read instanceof Error) return page === 1 ? null : summarize(rows);
+    account.rememberBackpack(read.data.items);
+    rows.push(...read.data.items);
+    if (page >= read.data.metadata.total_pages) break;
+  }
+  return summarize(rows);
+}
+
+function summarize(rows: readonly BackpackItem[]): { value: number; items: number } {
+  return { value: rows.reduce((s, r) => s + r.market_price * r.amount, 0), items: rows.reduce((s, r) => s + r.amount, 0) };
+}
+
+export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio'>> {
+  return {
+    getPortfolio: async ({ readInventories }) => {
+      const account = runtime.account();
+      const [userRead, valueRead] = await Promise.all([
+        attempt(() => account.reads.user()),
+        attempt(() => account.reads.listingsValue()),
+      ]);
+      const backpack = await backpackValue(account);
+      if (readInventories) {
+        // One game at a time: the route allows 5 reads a minute and the governor spaces them.
+        for (const appId of APP_IDS) await attempt(async () => (await account.reads.inventory(appId)) as CachedRead<unknown>);
+      }
+      const games = APP_IDS.flatMap((appId) => {
+        const read = account.reads.cachedInventory(appId);
+        if (!read) return [];
+        const items = read.data.map((r) => r.item);
+        return [{ appId, value: inventoryValue(items), items: items.reduce((s, it) => s + it.amount, 0), fetchedAt: iso(read.fetchedAt) }];
+      });
+      if (userRead instanceof Error && valueRead instanceof Error && backpack === null) throw userRead;
+
+      const user = userRead instanceof Error ? null : userRead.data;
+      const listed = valueRead instanceof Error ? null : valueRead.data;
+      const inventoryTotal = games.reduce((s, g) => s + g.value, 0);
+      const held = (backpack?.value ?? 0) + inventoryTotal;
+      const now = account.clock.now();
+      // A point only from fresh numbers: a chart of cached values would draw flat lines that never happened.
+      if (user && listed && backpack && !(userRead instanceof Error) && !userRead.fromCache) {
+        account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
+      }
+      return {
+        user,
+        listed: listed ? { listingCount: listed.listing_count, itemCount: listed.item_count, value: listed.total_value } : null,
+        backpack,
+        inventory: { value: inventoryTotal, games },
+        total: (user?.balance ?? 0) + (listed?.total_value ?? 0) + held,
+        history: account.portfolio.series(now - HISTORY_MS).map((p) => ({
+          at: iso(p.at),
+          total: Math.max(0, p.balance + p.listedValue + p.inventoryValue),
+          balance: p.balance,
+          listed: p.listedValue,
+          held: p.inventoryValue,
+        })),
+        freshness: userRead instanceof Error ? (valueRead instanceof Error ? null : freshnessOf(valueRead)) : freshnessOf(userRead),
+      };
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The Steam inventory screen: one game's inventory with each token's clock, and selling or depositing
+ * from it. The screen names rows by asset id; the tokens stay here, where their age is known. Every
+ * send is checked first (limits, token lifetime, stacks, trades in flight), and the deposit ids of the
+ * answer are followed as trades (the poller is nudged to its fast cadence).
+ */
+import type { AppId, InventoryItem } from '../../../shared/api/index.ts';
+import type { ACCOUNT_CALLS, InventoryRow } from '../../../shared/ipc/calls-account.ts';
+import type { InventoryRead } from '../../account/account-reads.ts';
+import { type PreSendProblem, checkDeposit, checkSell } from '../../account/presend-checks.ts';
+import type { AreaHandlers } from '../handlers/types.ts';
+import type { AccountRuntime } from './account-runtime.ts';
+import type { AccountSession } from './account-session.ts';
+import { checkedOf, freshnessOf, iso, refusal } from './views.ts';
+
+function rowOf(item: InventoryItem, inOffer: number | null): InventoryRow {
+  return {
+    assetId: item.steam_asset_id,
+    appId: item.app_id,
+    name: item.market_hash_name,
+    amount: item.amount,
+    commodity: item.commodity,
+    tradable: item.tradable,
+    marketPrice: item.market_price,
+    recommendedPrice: item.recommended_price,
+    iconUrl: item.icon_url,
+    inOffer,
+  };
+}
+
+interface Resolved {
+  read: InventoryRead | null;
+  tokens: Map<string, string>;
+  problems: PreSendProblem[];
+  /** Where (group:entry) an asset was missing from the read: already reported, by name. */
+  missingAt: Set<string>;
+}
+
+const at = (p: { group?: number | undefined; entry?: number | undefined }) => `${p.group ?? '-'}:${p.entry ?? '-'}`;
+
+/** Finds each asset's token in the stored inventory read; assets not there, or already in an offer, are problems. */
+function resolveAssets(
+  account: AccountSession,
+  appId: AppId,
+  entries: readonly { assetId: string; group?: number; entry: number }[],
+): Resolved {
+  const read = account.reads.cachedInventory(appId);
+  const problems: PreSendProblem[] = [];
+  const tokens = new Map<string, string>();
+  const missingAt = new Set<string>();
+  if (!read) {
+    problems.push({ code: 'INVALID_ITEM_TOKEN', message: 'the inventory of this game has not been read yet; read it first' });
+    return { read, tokens, problems, missingAt };
+  }
+  const byAsset = new Map(read.data.map((r) => [r.item.steam_asset_id, r.item]));
+  for (const e of entries) {
+    const item = byAsset.get(e.assetId);
+    const where = { ...(e.group !== undefined ? { group: e.group } : {}), entry: e.entry };
+    if (!item) {
+      problems.push({ code: 'INVALID_ITEM_TOKEN', message: `item ${e.assetId} is not in the inventory read; read it again`, ...where });
+      missingAt.add(at(where));
+      continue;
+    }
+    const offer = account.inOffer.get(e.assetId);
+    if (offer) {
+      problems.push({ code: 'INVALID_ITEM_TOKEN', message: `${item.market_hash_name} is already in the offer of deposit ${offer.depositId}`, ...where });
+    }
+    tokens.set(e.assetId, item.token);
+  }
+  return { read, tokens, problems, missingAt };
+}
+
+function markInOffer(account: AccountSession, appId: AppId, assetIds: readonly string[], depositIds: readonly number[]): void {
+  // One offer per game: every row of this request went into the (single) offer of its game.
+  const depositId = depositIds[0];
+  if (depositId === undefined) return;
+  for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId });
+}
+
+export function sellingHandlers(
+  runtime: AccountRuntime,
+): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getInventory' | 'sellItems' | 'depositItems'>> {
+  return {
+    getInventory: async ({ appId, refresh }) => {
+      const account = runtime.account();
+      const read = await account.reads.inventory(appId, refresh ? { maxAgeMs: 0 } : {});
+      if (!read.fromCache) {
+        // A fresh read shows where the offered items are now: forget this game's "in offer" marks.
+        for (const [assetId, offer] of account.inOffer) if (offer.appId === appId) account.inOffer.delete(assetId);
+      }
+      return {
+        appId,
+        items: read.data.map((r) => rowOf(r.item, account.inOffer.get(r.item.steam_asset_id)?.depositId ?? null)),
+        freshness: freshnessOf(read),
+        tokensExpireAt: iso(read.tokensExpireAt),
+        expired: account.reads.inventoryExpired(read),
+        tradesInFlight: account.feeds.tracker.inFlightCount(),
+      };
+    },
+
+    sellItems: async ({ appId, groups, dryRun }) => {
+      const account = runtime.account();
+      const entries = groups.flatMap((g, group) => g.items.map((it, entry) => ({ ...it, group, entry })));
+      const resolved = resolveAssets(account, appId, entries);
+      const body = {
+        listings: groups.map((g) => ({
+          price: g.price,
+          items: g.items.map((it) => ({ token: resolved.tokens.get(it.assetId) ?? '', amount: it.amount })),
+        })),
+      };
+      const problems = resolved.read
+        ? [...resolved.problems, ...checkSell(body, ctx(account, resolved.read)).problems.filter((p) => !unknownToken(p, resolved))]
+        : resolved.problems;
+      const check = checkedOf({ ok: problems.length === 0, problems });
+      if (dryRun) return { check, depositIds: [] };
+      if (!check.ok) throw refusal(problems);
+      const { deposit_ids } = await account.client().sell(body, { priority: 'interactive' });
+      markInOffer(account, appId, entries.map((e) => e.assetId), deposit_ids);
+      account.feeds.poller.nudge();
+      return { check, depositIds: deposit_ids };
+    },
+
+    depositItems: async ({ appId, items, dryRun }) => {
+      const account = runtime.account();
+      const entries = items.map((it, entry) => ({ ...it, entry }));
+      const resolved = resolveAssets(account, appId, entries);
+      const body = { items: items.map((it) => ({ token: resolved.tokens.get(it.assetId) ?? '', amount: it.amount })) };
+      const problems = resolved.read
+        ? [...resolved.problems, ...checkDeposit(body, ctx(account, resolved.read)).problems.filter((p) => !unknownToken(p, resolved))]
+        : resolved.problems;
+      const check = checkedOf({ ok: problems.length === 0, problems });
+      if (dryRun) return { check, depositIds: [] };
+      if (!check.ok) throw refusal(problems);
+      const { deposit_ids } = await account.client().deposit(body, { priority: 'interactive' });
+      markInOffer(account, appId, items.map((it) => it.assetId), deposit_ids);
+      account.feeds.poller.nudge();
+      return { check, depositIds: deposit_ids };
+    },
+  };
+}
+
+function ctx(account: AccountSession, read: InventoryRead) {
+  return { inventory: read.data, tradesInFlight: account.feeds.tracker.inFlightCount(), now: account.clock.now() };
+}
+
+/**
+ * An asset missing from the read was already reported by its id; the core check would report its empty
+ * token at the same place a second time, less clearly.
+ */
+function unknownToken(problem: PreSendProblem, resolved: Resolved): boolean {
+  return problem.code === 'INVALID_ITEM_TOKEN' && resolved.missingAt.has(at(problem));
+}

@@ -1,0 +1,62 @@
+/**
+ * Crypto withdrawals: what one would cost and what is wrong with it (checked as the user types), the
+ * send, and the status followed until SUCCESS or FAILED (a FAILED one is refunded to the balance).
+ */
+import { CRYPTO_PLATFORM_FEE_BPS } from '../../../shared/api/index.ts';
+import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
+import { checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
+import type { AreaHandlers } from '../handlers/types.ts';
+import type { AppLog } from '../log.ts';
+import type { AccountRuntime } from './account-runtime.ts';
+import { checkedOf, refusal, withdrawalViewOf } from './views.ts';
+
+export function walletHandlers(
+  runtime: AccountRuntime,
+  log: AppLog,
+): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getWithdrawals' | 'checkWithdrawal' | 'createWithdrawal'>> {
+  return {
+    getWithdrawals: () => {
+      const { withdrawals } = runtime.account();
+      return { withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)) };
+    },
+
+    checkWithdrawal: ({ ticker, amount, address }) => {
+      const account = runtime.account();
+      const quote = quoteCryptoWithdrawal(amount, ticker);
+      const balance = account.reads.cached('user')?.data.balance ?? null;
+      const check = checkCryptoWithdrawal({ ticker, amount, address }, balance === null ? {} : { balance });
+      return {
+        minimum: quote.minimumCents,
+        platformFee: quote.platformFeeCents,
+        converted: quote.convertedCents,
+        feeBps: CRYPTO_PLATFORM_FEE_BPS,
+        balance,
+        check: checkedOf(check),
+      };
+    },
+
+    createWithdrawal: async ({ ticker, address, amount, feeLevel, twoFactorCode }) => {
+      const account = runtime.account();
+      const client = account.client();
+      // The stored balance may be stale (a sale since), so only the server judges the balance.
+      const check = checkCryptoWithdrawal({ ticker, amount, address });
+      if (!check.ok) throw refusal(check.problems);
+      const withdrawal = await client.cryptoWithdraw(
+        {
+          amount,
+          ticker,
+          address,
+          fee_level: feeLevel,
+          ...(twoFactorCode !== null ? { two_factor_auth_token: twoFactorCode } : {}),
+        },
+        { priority: 'interactive' },
+      );
+      account.withdrawals.record(withdrawal);
+      account.withdrawals.follow(withdrawal.withdrawal_id, { signal: account.stopping.signal }).catch((err: unknown) => {
+        if (account.stopping.signal.aborted) return;
+        log.warn(`crypto withdrawal ${withdrawal.withdrawal_id}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      return withdrawalViewOf(account.withdrawals, withdrawal);
+    },
+  };
+}

@@ -1,0 +1,246 @@
+// The account calls over the real core and the real demo market (fast clock): reads cached in SQLite and
+// served offline, sell → trade followed → listing, list with a decay, partial reprice, bulk delist with a
+// failing row, the order export through the platform's save dialog, crypto withdrawals to SUCCESS and to
+// FAILED with the refund, notifications on status changes, and the webhook receiver feeding the tracker.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppCore, RecordingPlatform, type StartDemoMarket } from '../../../src/core/app/index.ts';
+import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
+import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import { ORDER_EXPORT_COLUMNS } from '../../../src/shared/api/index.ts';
+import { type IpcPushName, SkindeskError } from '../../../src/shared/ipc/index.ts';
+
+let core: AppCore;
+let demo: DemoMarket;
+let dataDir: string;
+const platform = new RecordingPlatform({ saveDir: join(tmpdir(), `skindesk-export-${process.pid}`) });
+const pushes: { name: IpcPushName; payload: unknown }[] = [];
+
+const startDemo: StartDemoMarket = async ({ seqStart }) => {
+  demo = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 21, seqStart, timeScale: 50, rateLimits: false });
+  return {
+    baseUrl: demo.baseUrl,
+    wsUrl: demo.wsUrl,
+    apiKey: demo.apiKey,
+    webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
+    close: () => demo.close(),
+  };
+};
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-account-'));
+  core = await AppCore.start({
+    dataDir,
+    secrets: new MemorySecretStore(),
+    platform,
+    startDemoMarket: startDemo,
+    version: '0.0.0-test',
+    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, withdrawalPollMs: 150 },
+  });
+  core.subscribe((name, payload) => pushes.push({ name, payload }));
+  await core.whenLive(20_000);
+  // the feeds start once connected
+  await until('the trade poller', () => core.account.view().poller.running);
+});
+
+afterAll(async () => {
+  await core?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('account calls on the demo market', () => {
+  it('portfolio: balance, listed value, backpack value, and a point of history', async () => {
+    const p = await core.call('getPortfolio', { readInventories: false });
+    expect(p.user?.name).toBe('Demo Trader');
+    expect(p.user?.balance).toBeGreaterThan(0);
+    expect(p.listed?.listingCount).toBeGreaterThan(0);
+    expect(p.backpack?.items).toBeGreaterThan(0);
+    expect(p.total).toBe(p.user!.balance + p.listed!.value + p.backpack!.value + p.inventory.value);
+    expect(p.history.length).toBeGreaterThanOrEqual(1);
+    expect(p.freshness?.fromCache).toBe(false);
+  });
+
+  it('sell: problems found before sending, then the deposit is followed as a trade until its listing appears', async () => {
+    const inv = await core.call('getInventory', { appId: 730, refresh: true });
+    expect(inv.expired).toBe(false);
+    const locked = inv.items.find((i) => !i.tradable);
+    const skin = inv.items.find((i) => i.tradable && !i.commodity && i.inOffer === null);
+    expect(locked && skin).toBeTruthy();
+
+    const dry = await core.call('sellItems', {
+      appId: 730,
+      groups: [{ items: [{ assetId: locked!.assetId, amount: 1 }], price: 5000 }],
+      dryRun: true,
+    });
+    expect(dry.check.ok).toBe(false);
+    expect(dry.check.problems.map((p) => p.code)).toContain('ITEM_NOT_TRADABLE');
+    const refused = await core
+      .call('sellItems', { appId: 730, groups: [{ items: [{ assetId: locked!.assetId, amount: 1 }], price: 5000 }] })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SkindeskError);
+    expect((refused as SkindeskError).code).toBe('REFUSED');
+    expect((refused as SkindeskError).apiCode).toBe('ITEM_NOT_TRADABLE');
+
+    demo.setTradeOutcome('Accepted');
+    const sold = await core.call('sellItems', { appId: 730, groups: [{ items: [{ assetId: skin!.assetId, amount: 1 }], price: 4321 }] });
+    expect(sold.depositIds).toHaveLength(1);
+    const again = await core.call('getInventory', { appId: 730 });
+    expect(again.items.find((i) => i.assetId === skin!.assetId)?.inOffer).toBe(sold.depositIds[0]);
+
+    const accepted = await until('the sale trade to be accepted', async () => {
+      const { trades } = await core.call('getTrades', { depositIds: sold.depositIds });
+      return trades[0]?.trade.status === 'Accepted' ? trades[0] : undefined;
+    });
+    expect(accepted.timeline.map((s) => s.status)).toContain('Accepted');
+    expect(pushes.some((p) => p.name === 'tradesUpdated')).toBe(true);
+    expect(platform.notifications.some((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))).toBe(true);
+
+    const listings = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+    expect(listings.listings.some((l) => l.market_hash_name === skin!.name && l.price === 4321)).toBe(true);
+  });
+
+  it('lists a backpack row with a price decay, and refuses an overdrawn commodity pool before sending', async () => {
+    const page = await core.call('getBackpack', { limit: 50 });
+    const skin = page.items.find((i) => !i.commodity && i.trade_locked_until === null)!;
+    const pool = page.items.find((i) => i.commodity && i.amount >= 2)!;
+
+    const overdrawn = await core.call('listItems', {
+      groups: [
+        { items: [{ id: pool.id, amount: pool.amount }], price: 100 },
+        { items: [{ id: pool.id, amount: 1 }], price: 90 },
+      ],
+      dryRun: true,
+    });
+    expect(overdrawn.check.problems.map((p) => p.code)).toEqual(['INSUFFICIENT_ITEMS']);
+
+    const decay = { start_price: 9000, end_price: 6000, total_hours: 48 };
+    const listed = await core.call('listItems', { groups: [{ items: [{ id: skin.id, amount: 1 }], decay }] });
+    expect(listed.listings).toHaveLength(1);
+    const mine = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+    const row = mine.listings.find((l) => l.id === listed.listings[0]!.id)!;
+    expect(row.price_decay).toMatchObject(decay);
+  });
+
+  it('a partial reprice reports the second listing holding the surplus at the old price', async () => {
+    const page = await core.call('getBackpack', { limit: 50 });
+    const pool = page.items.find((i) => i.commodity && i.amount >= 4 && i.trade_locked_until === null)!;
+    const [listing] = (await core.call('listItems', { groups: [{ items: [{ id: pool.id, amount: 4 }], price: 500 }] })).listings;
+    await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+
+    const edit = await core.call('editListing', { listingId: listing!.id, amount: 1, price: 450 });
+    expect(edit.listing).toMatchObject({ id: listing!.id, amount: 1, price: 450 });
+    expect(edit.split).toMatchObject({ market_hash_name: pool.market_hash_name, amount: 3, price: 500 });
+    expect(edit.split!.id).not.toBe(listing!.id);
+  });
+
+  it('bulk delist: one row that can no longer be delisted fails alone, in plain words', async () => {
+    const mine = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+    const [a, b] = mine.listings;
+    demo.buyListing(b!.id);
+    const { results } = await core.call('delistListings', { listingIds: [a!.id, b!.id] });
+    expect(results).toEqual([
+      { listingId: a!.id, ok: true, error: null, explanation: null },
+      { listingId: b!.id, ok: false, error: 'LISTING_NOT_FOUND', explanation: expect.stringMatching(/gone/) },
+    ]);
+  });
+
+  it('exports the orders as CSV through the save dialog, with progress', async () => {
+    const orders = await core.call('getOrders', { limit: 100 });
+    const result = await core.call('exportOrders', { format: 'csv' });
+    expect(result.saved).toBe(true);
+    if (!result.saved) return;
+    expect(platform.saved).toContain(result.file);
+    const lines = readFileSync(result.file, 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toBe(ORDER_EXPORT_COLUMNS.join(','));
+    expect(lines).toHaveLength(orders.metadata.total_items + 1);
+    expect(result.rows).toBe(orders.metadata.total_items);
+    const ids = new Set(lines.slice(1).map((l) => Number(l.split(',')[0])));
+    for (const o of orders.orders) expect(ids.has(o.order_item_id)).toBe(true);
+    await until('the done progress push', () =>
+      pushes.some((p) => p.name === 'exportProgress' && (p.payload as { state: string }).state === 'done'),
+    );
+  });
+
+  it('crypto withdrawal: checked as typed, then followed to SUCCESS, and to FAILED with the refund', async () => {
+    const check = await core.call('checkWithdrawal', { ticker: 'ETH', amount: 500, address: 'bc1qnotanethaddress' });
+    expect(check.check.problems.map((p) => p.code).sort()).toEqual(['VALIDATION_ERROR', 'WITHDRAWAL_BELOW_MINIMUM']);
+    expect(check.minimum).toBe(1000);
+
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    demo.setWithdrawalOutcome('SUCCESS');
+    const ok = await core.call('createWithdrawal', { ticker: 'ETH', address, amount: 2500, feeLevel: 'LOW' });
+    expect(ok.withdrawal.status).toBe('PENDING');
+    await until('SUCCESS', async () => {
+      const { withdrawals } = await core.call('getWithdrawals', {});
+      return withdrawals.find((w) => w.withdrawal.withdrawal_id === ok.withdrawal.withdrawal_id && w.withdrawal.status === 'SUCCESS');
+    });
+
+    const before = (await core.call('getPortfolio', {})).user!.balance;
+    demo.setWithdrawalOutcome('FAILED');
+    const bad = await core.call('createWithdrawal', { ticker: 'ETH', address, amount: 3000, feeLevel: 'HIGH' });
+    const failed = await until('FAILED', async () => {
+      const { withdrawals } = await core.call('getWithdrawals', {});
+      return withdrawals.find((w) => w.withdrawal.withdrawal_id === bad.withdrawal.withdrawal_id && w.withdrawal.status === 'FAILED');
+    });
+    expect(failed.refunded).toBe(3000);
+    expect(failed.statuses.map((s) => s.status)).toEqual(['PENDING', 'CONFIRMING', 'FAILED']);
+    expect((await core.call('getPortfolio', {})).user!.balance).toBe(before);
+    expect(platform.notifications.some((n) => n.title === `Crypto withdrawal #${bad.withdrawal.withdrawal_id}: FAILED`)).toBe(true);
+  });
+
+  it('the webhook receiver, registered with the demo market, feeds the same tracker', async () => {
+    const port = await freePort();
+    const view = await core.call('setTradeFeeds', {
+      notifyOnStatusChange: true,
+      webhook: { enabled: true, port, headerPrefix: 'X-Service-' },
+    });
+    expect(view.receiver).toMatchObject({ state: 'listening', localUrl: `http://127.0.0.1:${port}/webhook` });
+    expect(demo.webhookUrl()).toBe(`http://127.0.0.1:${port}/webhook`);
+
+    const page = await core.call('getBackpack', { limit: 50 });
+    const row = page.items.find((i) => i.trade_locked_until === null && i.amount >= 1)!;
+    const { withdrawIds } = await core.call('withdrawItems', { items: [{ id: row.id, amount: 1 }] });
+    const tracked = await until('a webhook-fed timeline step', async () => {
+      const { trades } = await core.call('getTrades', {});
+      const t = trades.find((x) => x.trade.withdraw_id === withdrawIds[0]);
+      return t?.timeline.some((s) => s.source === 'webhook') ? t : undefined;
+    });
+    expect(tracked.trade.type).toBe('WITHDRAW');
+    expect(core.account.view().receiver.accepted).toBeGreaterThan(0);
+
+    await core.call('setTradeFeeds', { notifyOnStatusChange: true, webhook: { enabled: false, port, headerPrefix: 'X-Service-' } });
+    expect(demo.webhookUrl()).toBeNull();
+  });
+
+  it('reads stay available offline, from SQLite, with the reason', async () => {
+    const fresh = await core.call('getOrders', { page: 1, limit: 10 });
+    await demo.close();
+    const offline = await core.call('getOrders', { page: 1, limit: 10 });
+    expect(offline.orders).toEqual(fresh.orders);
+    expect(offline.freshness.fromCache).toBe(true);
+    expect(offline.freshness.problem).toMatch(/could not be reached|did not answer/);
+  });
+});
