@@ -117,8 +117,11 @@ interface Parts {
 
 const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, rust: 252490 };
 
-/** Case-insensitive substring match of names: trigram index from 3 characters, a scan below that. */
-function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
+/**
+ * Case-insensitive substring match of names: trigram index from 3 characters, a scan below that.
+ * Exported for the watchlists' per-listing matcher, which must judge names exactly as this does.
+ */
+export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
   const lowered = needle.toLowerCase();
   if ([...lowered].length >= 3) {
     return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [`"${lowered.replaceAll('"', '""')}"`] };

@@ -35,6 +35,8 @@ export interface ApplyOutcome {
   sold: number;
   /** Listings whose row changed (including removals), in order of first change. */
   changedIds: number[];
+  /** The events that changed the book, in the order applied (watchlists judge these). */
+  events: ListingEvent[];
   /** Highest seq in the batch, or null for an empty batch. */
   maxSeq: bigint | null;
 }
@@ -197,6 +199,7 @@ export class BookStore {
       unknown: 0,
       sold: 0,
       changedIds: [],
+      events: [],
       maxSeq: null,
     };
     if (events.length === 0) return outcome;
@@ -282,6 +285,7 @@ export class BookStore {
     }
     if (changes > 0) {
       outcome.applied++;
+      outcome.events.push(event);
       if (event.event === 'listing.removed' || (event.event === 'listing.amount_changed' && event.data.new_amount === 0)) {
         outcome.removed++;
       }

@@ -123,6 +123,11 @@ const DEFAULTS: Resolved = {
 type EngineEvents = {
   status: [status: EngineStatus];
   book: [change: BookChange];
+  /**
+   * The events of one applied batch that changed the book, right after they committed, with their seq
+   * (duplicates, reordered and stale events never appear: the store's guard rejected them).
+   */
+  applied: [events: readonly ListingEvent[]];
   /** A problem worth a log line that did not stop the engine (a bad frame, a failed snapshot fetch). */
   warning: [message: string];
   /** The store failed: the engine stopped. */
@@ -590,6 +595,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const batch = this.#queue.take(this.#o.liveBatchSize);
     const outcome = this.#store.applyEvents(batch);
     this.#noteRate(batch.length);
+    if (outcome.events.length > 0) this.emit('applied', outcome.events);
     if (outcome.changedIds.length > 0) this.#emitEvents(outcome);
   }
 

@@ -1,0 +1,214 @@
+/**
+ * Guarded purchases for watchlists. A decision is taken synchronously, from facts already in memory or
+ * one indexed read, and written to the auto-buy log before the purchase is handed to the journaled
+ * purchaser — so two triggers can never both pass a guardrail the first one used up, and a restart
+ * remembers what was spent.
+ *
+ * Never twice: a listing gets a second purchase only after the first one ended "not bought" and a newer
+ * event (higher seq) matched it again. Duplicated or reordered events cannot get here (the store's guard),
+ * and the check holds across processes sharing the database (the app and `skindesk watch`).
+ */
+import { EventEmitter } from 'node:events';
+import { rateLimitKey } from '../../shared/api/index.ts';
+import type { Watchlist } from '../../shared/watchlist.ts';
+import type { ApiClient } from '../api/client.ts';
+import type { PurchaseOutcome, Purchaser } from '../api/purchaser.ts';
+import type { BalanceTracker } from './balance.ts';
+import { checkGuardrails, type PurchaseFacts } from './guardrails.ts';
+import type { AutoBuyLogEntry, WatchStore } from './store.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const PURCHASE_KEY = rateLimitKey('purchase');
+
+export interface Market {
+  client: ApiClient;
+  purchaser: Purchaser;
+  balance: BalanceTracker;
+}
+
+export interface BuyRequest {
+  watchlist: Watchlist;
+  mode: 'confirm' | 'auto';
+  alertId: number | null;
+  listingId: number;
+  appId: number;
+  marketHashName: string;
+  /** The price seen in the event: the purchase's max_price. */
+  price: number;
+  /** Copies the listing holds. */
+  available: number;
+  seq: bigint;
+  listingAlive: boolean;
+}
+
+type AutoBuyerEvents = {
+  /** A log entry was written or its outcome arrived. */
+  entry: [entry: AutoBuyLogEntry];
+  killSwitch: [engaged: boolean];
+};
+
+export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
+  readonly #store: WatchStore;
+  readonly #now: () => number;
+  #market: Market | null = null;
+  #bookLive = false;
+  #killSwitch: boolean;
+  readonly #inFlight = new Set<Promise<void>>();
+
+  constructor(store: WatchStore, now: () => number = Date.now) {
+    super();
+    this.#store = store;
+    this.#now = now;
+    this.#killSwitch = store.killSwitch();
+  }
+
+  attachMarket(market: Market | null): void {
+    this.#market = market;
+  }
+
+  get market(): Market | null {
+    return this.#market;
+  }
+
+  setBookLive(live: boolean): void {
+    this.#bookLive = live;
+  }
+
+  get bookLive(): boolean {
+    return this.#bookLive;
+  }
+
+  get killSwitch(): boolean {
+    return this.#killSwitch;
+  }
+
+  /** Engaged: no purchase is sent by any watchlist (purchases already sent cannot be called back). */
+  setKillSwitch(engaged: boolean): void {
+    this.#store.setKillSwitch(engaged);
+    if (this.#killSwitch === engaged) return;
+    this.#killSwitch = engaged;
+    this.emit('killSwitch', engaged);
+  }
+
+  /**
+   * Decides one purchase and, when every guardrail allows it, sends it. Returns the log entry at once
+   * (blocked with the reason, or pending) and the entry with its outcome when the purchase settles (also
+   * announced as an `entry` event).
+   */
+  buy(request: BuyRequest): { entry: AutoBuyLogEntry; settled: Promise<AutoBuyLogEntry> } {
+    const w = request.watchlist;
+    if (w.auto_buy.mode === 'off') throw new Error(`watchlist ${w.id} does not buy`);
+    const rails = w.auto_buy.guardrails;
+    const amount = Math.max(1, Math.min(w.auto_buy.copies, request.available));
+    const now = this.#now();
+    const market = this.#market;
+    const facts: PurchaseFacts = {
+      price: request.price,
+      amount,
+      killSwitch: this.#killSwitch,
+      marketConnected: market !== null,
+      bookLive: this.#bookLive,
+      purchaseThrottled: market !== null && throttled(market.client, now),
+      alreadyAttempted: this.#attempted(request.listingId, request.seq),
+      listingAlive: request.listingAlive,
+      spentTotal: 0,
+      spentDay: 0,
+      purchasesHour: 0,
+      balance: market?.balance.available() ?? null,
+    };
+    // the spend reads only when everything cheaper has passed
+    if (!facts.killSwitch && facts.marketConnected && facts.bookLive && !facts.alreadyAttempted) {
+      facts.spentTotal = this.#store.spend(w.id, 0).spent;
+      facts.spentDay = this.#store.spend(w.id, now - DAY).spent;
+      facts.purchasesHour = this.#store.spend(w.id, now - HOUR).purchases;
+    }
+    const verdict = checkGuardrails(rails, facts);
+    const base = {
+      atMs: now,
+      watchlistId: w.id,
+      alertId: request.alertId,
+      listingId: request.listingId,
+      marketHashName: request.marketHashName,
+      maxPrice: request.price,
+      amount,
+      triggerSeq: request.seq,
+      mode: request.mode,
+    };
+    if (!verdict.ok || market === null) {
+      const entry = this.#store.addLogEntry({
+        ...base,
+        decision: 'blocked',
+        reason: verdict.ok ? 'no_market' : verdict.reason,
+        status: null,
+      });
+      this.emit('entry', entry);
+      return { entry, settled: Promise.resolve(entry) };
+    }
+    const entry = this.#store.addLogEntry({ ...base, decision: 'sent', reason: null, status: 'pending' });
+    const reservation = market.balance.reserve(request.price * amount);
+    const purchase = market.purchaser.buy({
+      listingId: request.listingId,
+      amount,
+      maxPrice: request.price,
+      marketHashName: request.marketHashName,
+      appId: request.appId,
+      triggerSeq: request.seq,
+      watchlistId: w.id,
+      source: `watch:${request.mode}`,
+    });
+    const settled = purchase.then(
+      (outcome) => this.#settle(entry, reservation, market, outcome),
+      (err: unknown) => {
+        // a local failure in the middle of a purchase (the journal's disk, say): it may have been sent
+        market.balance.settle(reservation, 'unknown');
+        return this.#resolve(entry, { status: 'unknown', orderId: null, error: `${(err as Error).message} — check orders`, intentId: null });
+      },
+    );
+    const done: Promise<void> = settled.then(() => {
+      this.#inFlight.delete(done);
+    });
+    this.#inFlight.add(done);
+    // listeners run after the purchase is on its way (its first steps are microtasks queued above)
+    setImmediate(() => this.emit('entry', entry));
+    return { entry, settled };
+  }
+
+  /** Resolves when every purchase sent so far has its outcome. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #attempted(listingId: number, seq: bigint): boolean {
+    return this.#store
+      .attempts(listingId)
+      .some((a) => a.status !== 'not_bought' || a.triggerSeq >= seq);
+  }
+
+  #settle(entry: AutoBuyLogEntry, reservation: number, market: Market, outcome: PurchaseOutcome): AutoBuyLogEntry {
+    const cost = outcome.result?.items.reduce((sum, i) => sum + i.price * i.amount, 0);
+    market.balance.settle(reservation, outcome.status, cost);
+    const error =
+      outcome.status === 'bought'
+        ? null
+        : [outcome.error?.code, outcome.note ?? outcome.error?.message].filter((x) => x).join(': ') || null;
+    return this.#resolve(entry, { status: outcome.status, orderId: outcome.orderId, error, intentId: outcome.intentId });
+  }
+
+  #resolve(pending: AutoBuyLogEntry, outcome: Parameters<WatchStore['resolveLogEntry']>[1]): AutoBuyLogEntry {
+    if (!this.#store.db.open) {
+      // closed meanwhile (a market switch): the journal holds the outcome; report it as it stands
+      return { ...pending, ...outcome, resolvedAtMs: this.#now() };
+    }
+    const entry = this.#store.resolveLogEntry(pending.id, outcome);
+    this.emit('entry', entry);
+    return entry;
+  }
+}
+
+/** The governor would hold a purchase back now: blocked by the server, or no headroom in its window. */
+function throttled(client: ApiClient, now: number): boolean {
+  const e = client.governorStats().endpoints.find((x) => x.key === PURCHASE_KEY);
+  if (!e) return false;
+  return (e.blockedUntil !== null && e.blockedUntil > now) || e.headroom <= 0;
+}

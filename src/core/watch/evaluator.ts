@@ -1,0 +1,209 @@
+/**
+ * Judges listings against the active watchlists: incrementally, one applied batch of feed events at a
+ * time, and once over the whole book (a sweep) when a watchlist is saved or the book comes back live.
+ *
+ * A listing matches a watchlist when it passes the watchlist's book filter (matcher.ts, the query
+ * engine's semantics) and its price is at or under the price condition's ceiling. It matches at most
+ * once per price: the match memory holds the price it matched at, and is cleared when the listing
+ * stops matching, so only a new price (or a return after a non-matching one) matches again.
+ * Duplicated and reordered events never get here: the store's seq guard drops them before they apply.
+ */
+import type { ListingEvent } from '../../shared/api/index.ts';
+import type { BookQueryInput } from '../../shared/query.ts';
+import { type Watchlist, priceCeiling } from '../../shared/watchlist.ts';
+import { queryBook, type QueryRow } from '../query/query-book.ts';
+import type { Db } from '../store/database.ts';
+import { ListingReader, NameMatcher, compileFilter, listingFromCreated, type WatchedListing } from './matcher.ts';
+import type { ReferencePrices } from './reference-prices.ts';
+import type { AlertOrigin, WatchStore } from './store.ts';
+
+export interface WatchMatch {
+  watchlist: Watchlist;
+  listing: WatchedListing;
+  /** The seq of the event that made it match (for a sweep: the listing's own last seq). */
+  seq: bigint;
+  /** The price condition's ceiling for this listing, and the reference it came from (if any). */
+  ceiling: number;
+  referencePrice: number | null;
+  origin: AlertOrigin;
+}
+
+interface Compiled {
+  watchlist: Watchlist;
+  test: (l: WatchedListing) => boolean;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class WatchEvaluator {
+  readonly #db: Db;
+  readonly #store: WatchStore;
+  readonly #prices: ReferencePrices;
+  readonly #reader: ListingReader;
+  readonly #names: NameMatcher;
+  readonly #lastSeq;
+  #active: Compiled[] = [];
+  /** watchlist id → listing id → price it last matched at. */
+  readonly #memory = new Map<number, Map<number, number>>();
+  /** Changes of the memory not yet written (written after any purchase is on its way: see `persist`). */
+  #writes: { watchlistId: number; listingId: number; match: { price: number; seq: bigint } | null }[] = [];
+
+  constructor(db: Db, store: WatchStore, prices: ReferencePrices) {
+    this.#db = db;
+    this.#store = store;
+    this.#prices = prices;
+    this.#reader = new ListingReader(db);
+    this.#names = new NameMatcher(db);
+    this.#lastSeq = db.prepare('SELECT last_seq FROM listings WHERE id = ?').pluck().safeIntegers(true);
+    for (const [w, l, price] of store.matches()) this.#remember(w, l, price);
+  }
+
+  /** The watchlists judged from now on (paused ones are left out by the caller). */
+  setWatchlists(watchlists: readonly Watchlist[]): void {
+    const ids = new Set(watchlists.map((w) => w.id));
+    for (const id of this.#memory.keys()) if (!ids.has(id)) this.#memory.delete(id);
+    this.#active = watchlists.map((watchlist) => ({ watchlist, test: compileFilter(watchlist.filter, this.#names) }));
+  }
+
+  get active(): readonly Watchlist[] {
+    return this.#active.map((c) => c.watchlist);
+  }
+
+  /** Forgets what a watchlist matched (its rule changed: everything is judged afresh). */
+  forget(watchlistId: number): void {
+    this.#memory.delete(watchlistId);
+    this.#writes = this.#writes.filter((w) => w.watchlistId !== watchlistId);
+  }
+
+  /** Judges one applied batch. Only the last state of each listing in the batch counts. */
+  evaluate(events: readonly ListingEvent[]): WatchMatch[] {
+    if (this.#active.length === 0) return [];
+    // listing id → the last creation or price change, and whether the batch touched it again after
+    const last = new Map<number, { event: ListingEvent | null; later: boolean }>();
+    for (const e of events) {
+      if (e.event === 'listing.sold') continue;
+      const relevant = e.event === 'listing.created' || e.event === 'listing.price_changed';
+      const seen = last.get(e.data.listing_id);
+      if (!seen) last.set(e.data.listing_id, { event: relevant ? e : null, later: false });
+      else {
+        seen.later = true;
+        if (relevant) seen.event = e;
+      }
+    }
+    const matches: WatchMatch[] = [];
+    for (const [id, { event, later }] of last) {
+      if (!event) continue;
+      const listing =
+        event.event === 'listing.created' && !later ? listingFromCreated(event.data) : this.#reader.read(id);
+      if (!listing) continue; // gone again within the batch
+      this.#judge(listing, event.seq, 'event', this.#active, matches);
+    }
+    return matches;
+  }
+
+  /**
+   * Judges the whole book for some watchlists (all active ones by default), page by page through the
+   * query engine itself, yielding to the event loop between pages.
+   */
+  async sweep(only?: readonly number[], signal?: AbortSignal): Promise<WatchMatch[]> {
+    const targets = this.#active.filter((c) => only === undefined || only.includes(c.watchlist.id));
+    const matches: WatchMatch[] = [];
+    for (const target of targets) {
+      const w = target.watchlist;
+      const filter = { ...w.filter };
+      if (w.price.kind === 'ceiling') {
+        const max = Math.min(filter.price?.max ?? Number.POSITIVE_INFINITY, w.price.max_price);
+        filter.price = { ...filter.price, max };
+        if (filter.price.min !== undefined && filter.price.min > max) continue;
+      }
+      let after: string | undefined;
+      for (let page = 0; page < 10_000; page++) {
+        if (signal?.aborted || !this.#db.open) return matches;
+        const query: BookQueryInput = { filter, sort: { field: 'id', dir: 'asc' }, limit: 1000, ...(after ? { after } : {}) };
+        const result = queryBook(this.#db, query);
+        for (const row of result.rows) {
+          const seq = this.#lastSeq.get(row.id) as bigint | undefined;
+          if (seq === undefined) continue;
+          this.#judge(fromQueryRow(row), seq, 'sweep', [target], matches, true);
+        }
+        if (!result.next) break;
+        after = result.next;
+        await yieldToLoop();
+      }
+    }
+    return matches;
+  }
+
+  /** `filterPassed`: the caller already applied the filter (a sweep through the query engine). */
+  #judge(listing: WatchedListing, seq: bigint, origin: AlertOrigin, targets: readonly Compiled[], out: WatchMatch[], filterPassed = false): void {
+    for (const { watchlist, test } of targets) {
+      const remembered = this.#memory.get(watchlist.id)?.get(listing.id);
+      let referencePrice: number | null = null;
+      let ceiling: number | null = null;
+      let ok = filterPassed || test(listing);
+      if (ok) {
+        if (watchlist.price.kind === 'below') referencePrice = this.#prices.of(watchlist.price.reference, listing);
+        ceiling = priceCeiling(watchlist.price, referencePrice);
+        ok = ceiling !== null && listing.price <= ceiling;
+      }
+      if (!ok) {
+        if (remembered !== undefined) this.#forgetMatch(watchlist.id, listing.id);
+        continue;
+      }
+      if (remembered === listing.price) continue;
+      this.#remember(watchlist.id, listing.id, listing.price);
+      this.#writes.push({ watchlistId: watchlist.id, listingId: listing.id, match: { price: listing.price, seq } });
+      out.push({ watchlist, listing, seq, ceiling: ceiling as number, referencePrice, origin });
+    }
+  }
+
+  #remember(watchlistId: number, listingId: number, price: number): void {
+    let m = this.#memory.get(watchlistId);
+    if (!m) this.#memory.set(watchlistId, (m = new Map()));
+    m.set(listingId, price);
+  }
+
+  #forgetMatch(watchlistId: number, listingId: number): void {
+    this.#memory.get(watchlistId)?.delete(listingId);
+    this.#writes.push({ watchlistId, listingId, match: null });
+  }
+
+  /**
+   * Writes the match memory's changes in one transaction. Called after the matches were acted on, so a
+   * purchase never waits for this write (the memory in RAM already holds them).
+   */
+  persist(): void {
+    if (this.#writes.length === 0 || !this.#db.open) return;
+    const writes = this.#writes;
+    this.#writes = [];
+    this.#db
+      .transaction(() => {
+        for (const w of writes) {
+          if (w.match) this.#store.putMatch(w.watchlistId, w.listingId, w.match.price, w.match.seq);
+          else this.#store.clearMatch(w.watchlistId, w.listingId);
+        }
+      })
+      .immediate();
+  }
+
+  /** Drops remembered matches of listings that left the book. */
+  prune(): void {
+    this.persist();
+    this.#store.pruneMatches();
+    this.#memory.clear();
+    for (const [w, l, price] of this.#store.matches()) this.#remember(w, l, price);
+  }
+}
+
+/** A query engine row in the matcher's shape (enough for the price condition and the alert). */
+function fromQueryRow(row: QueryRow): WatchedListing {
+  return {
+    id: row.id,
+    app_id: row.app_id,
+    market_hash_name: row.market_hash_name,
+    price: row.price,
+    amount: row.amount,
+    commodity: row.commodity,
+    detail: null,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * OS notifications for watchlist alerts, coalesced: the first alert after a quiet spell is shown at once;
+ * what follows within the window is gathered into one summary at its end, so a flood of matches is one
+ * or two notifications, never a wall of them.
+ */
+import { formatCents } from '../../shared/money.ts';
+import type { WatchAlert } from './store.ts';
+
+export interface AlertNotifierOptions {
+  notify: (title: string, body: string) => void;
+  /** Quiet window after a notification (default 5 s). */
+  windowMs?: number;
+}
+
+export class AlertNotifier {
+  readonly #notify: (title: string, body: string) => void;
+  readonly #windowMs: number;
+  #held: WatchAlert[] = [];
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(options: AlertNotifierOptions) {
+    this.#notify = options.notify;
+    this.#windowMs = options.windowMs ?? 5_000;
+  }
+
+  add(alerts: readonly WatchAlert[]): void {
+    if (alerts.length === 0) return;
+    if (this.#timer === null) {
+      const [first, ...rest] = alerts as [WatchAlert, ...WatchAlert[]];
+      this.#show([first]);
+      this.#held.push(...rest);
+      this.#startWindow();
+    } else {
+      this.#held.push(...alerts);
+    }
+  }
+
+  close(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#held = [];
+  }
+
+  #startWindow(): void {
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      if (this.#held.length === 0) return;
+      const held = this.#held;
+      this.#held = [];
+      this.#show(held);
+      this.#startWindow();
+    }, this.#windowMs);
+    this.#timer.unref();
+  }
+
+  #show(alerts: readonly WatchAlert[]): void {
+    try {
+      if (alerts.length === 1) {
+        const a = alerts[0] as WatchAlert;
+        this.#notify(`Watchlist “${a.watchlistName}”`, `${a.marketHashName} at ${formatCents(a.price)}`);
+        return;
+      }
+      const lists = [...new Set(alerts.map((a) => a.watchlistName))];
+      const names = alerts.slice(0, 3).map((a) => `${a.marketHashName} at ${formatCents(a.price)}`);
+      const more = alerts.length > 3 ? ` and ${alerts.length - 3} more` : '';
+      this.#notify(
+        `${alerts.length} watchlist matches${lists.length === 1 ? ` for “${lists[0]}”` : ''}`,
+        `${names.join('; ')}${more}`,
+      );
+    } catch {
+      // a host without notifications (or a failing one) must not stop alerts from reaching the feed
+    }
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * The watch service: watchlists judged on every applied feed event, alerts (feed, OS notification),
+ * and guarded auto-buy, over one book database. The host feeds it the sync engine's `applied` batches
+ * and `status` changes and hands it the market (REST client and purchaser) once connected; the app and
+ * `skindesk watch` are two such hosts.
+ *
+ * The hot path is kept short: a batch is judged in memory (plus one indexed read per price change), an
+ * automatic purchase is decided and sent first, and everything else (match memory, alert rows,
+ * notifications, listeners) runs on the next turn of the event loop.
+ */
+import { EventEmitter } from 'node:events';
+import type { ListingEvent } from '../../shared/api/index.ts';
+import type { PriceReference, Watchlist, WatchlistInput } from '../../shared/watchlist.ts';
+import type { ApiClient } from '../api/client.ts';
+import type { Purchaser } from '../api/purchaser.ts';
+import type { Db } from '../store/database.ts';
+import type { EngineState } from '../sync/engine.ts';
+import { AutoBuyer } from './auto-buyer.ts';
+import { BalanceTracker } from './balance.ts';
+import { WatchEvaluator, type WatchMatch } from './evaluator.ts';
+import { ListingReader } from './matcher.ts';
+import { AlertNotifier } from './notifier.ts';
+import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
+import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
+
+export interface WatchServiceOptions {
+  db: Db;
+  now?: () => number;
+  /** Judge only the watchlists this accepts (the CLI runs those of its file); default every one. */
+  only?: (watchlist: Watchlist) => boolean;
+  /** Whether purchases may be sent at all (the CLI's --auto-buy); default true. */
+  purchasing?: boolean;
+  /** OS notification (the platform's); alerts are coalesced before they get here. */
+  notify?: (title: string, body: string) => void;
+  notifyWindowMs?: number;
+  onWarning?: (message: string) => void;
+  /** Balance reads (tests shorten them). */
+  balanceRefreshMs?: number;
+}
+
+export class WatchError extends Error {
+  readonly code: 'NOT_FOUND' | 'REFUSED';
+  constructor(code: 'NOT_FOUND' | 'REFUSED', message: string) {
+    super(message);
+    this.name = 'WatchError';
+    this.code = code;
+  }
+}
+
+type WatchServiceEvents = {
+  /** One match, right after it was acted on (before its alert row exists). */
+  match: [match: WatchMatch];
+  /** New alerts, written (one batch per applied batch or sweep). */
+  alerts: [alerts: WatchAlert[]];
+  /** An alert changed state (buying, bought, dismissed...). */
+  alertState: [alert: WatchAlert];
+  /** An auto-buy log entry was written or got its outcome. */
+  purchase: [entry: AutoBuyLogEntry];
+  killSwitch: [engaged: boolean];
+  watchlists: [watchlists: Watchlist[]];
+};
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+export class WatchService extends EventEmitter<WatchServiceEvents> {
+  readonly store: WatchStore;
+  readonly #db: Db;
+  readonly #o: WatchServiceOptions;
+  readonly #now: () => number;
+  readonly #prices: ReferencePrices;
+  readonly #evaluator: WatchEvaluator;
+  readonly #reader: ListingReader;
+  readonly #buyer: AutoBuyer;
+  readonly #notifier: AlertNotifier | null;
+  #refresher: ReferenceRefresher | null = null;
+  #balance: BalanceTracker | null = null;
+  #client: ApiClient | null = null;
+  #state: EngineState | null = null;
+  #sweeping: Promise<void> | null = null;
+  #sweepAgain: number[] | 'all' | null = null;
+  #pruneTimer: NodeJS.Timeout;
+  #closed = false;
+  /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
+  #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
+  #flushScheduled = false;
+
+  constructor(options: WatchServiceOptions) {
+    super();
+    this.#o = options;
+    this.#db = options.db;
+    this.#now = options.now ?? Date.now;
+    this.store = new WatchStore(options.db, this.#now);
+    this.#prices = new ReferencePrices(options.db);
+    this.#evaluator = new WatchEvaluator(options.db, this.store, this.#prices);
+    this.#reader = new ListingReader(options.db);
+    this.#buyer = new AutoBuyer(this.store, this.#now);
+    this.#buyer.on('entry', (entry) => this.#onEntry(entry));
+    this.#buyer.on('killSwitch', (engaged) => this.emit('killSwitch', engaged));
+    this.#notifier = options.notify
+      ? new AlertNotifier({ notify: options.notify, ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }) })
+      : null;
+    this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
+    this.#pruneTimer.unref();
+    this.#reload();
+  }
+
+  // ---- the host's feeds ---------------------------------------------------------------------------
+
+  /** The market to buy on (null: not connected). Call again after a reconnect with a new client. */
+  attachMarket(client: ApiClient | null, purchaser: Purchaser | null): void {
+    if (this.#client === client) return;
+    this.#refresher?.stop();
+    this.#balance?.stop();
+    this.#refresher = null;
+    this.#balance = null;
+    this.#client = client;
+    if (client) {
+      this.#refresher = new ReferenceRefresher({ client, db: this.#db, prices: this.#prices, onWarning: (m) => this.#warn(m) });
+      if (purchaser && this.#o.purchasing !== false) {
+        this.#balance = new BalanceTracker({
+          client,
+          now: this.#now,
+          onWarning: (m) => this.#warn(m),
+          ...(this.#o.balanceRefreshMs === undefined ? {} : { refreshEveryMs: this.#o.balanceRefreshMs }),
+        });
+        this.#buyer.attachMarket({ client, purchaser, balance: this.#balance });
+      } else {
+        this.#buyer.attachMarket(null);
+      }
+    } else {
+      this.#buyer.attachMarket(null);
+    }
+    this.#reload();
+  }
+
+  /** The sync engine's state: auto-buy runs only while live; the book is swept when it becomes live. */
+  onStatus(state: EngineState): void {
+    const was = this.#state;
+    this.#state = state;
+    this.#buyer.setBookLive(state === 'live');
+    if (state === 'live' && was !== 'live') void this.sweep();
+  }
+
+  /** One applied batch of the sync engine (its `applied` event). */
+  onApplied(events: readonly ListingEvent[]): void {
+    if (this.#closed) return;
+    const matches = this.#evaluator.evaluate(events);
+    if (matches.length > 0) this.#act(matches);
+  }
+
+  // ---- watchlists -------------------------------------------------------------------------------
+
+  list(): Watchlist[] {
+    return this.store.list();
+  }
+
+  /** Saves a new watchlist and sweeps the whole book for it. */
+  create(input: WatchlistInput): Watchlist {
+    const w = this.store.create(input);
+    this.#reload();
+    void this.sweep([w.id]);
+    return w;
+  }
+
+  update(id: number, input: WatchlistInput): Watchlist {
+    const w = this.store.update(id, input);
+    this.#evaluator.forget(id);
+    this.#reload();
+    void this.sweep([w.id]);
+    return w;
+  }
+
+  /** Creates, or replaces the one of the same name (the CLI's watchlists file). */
+  upsert(input: WatchlistInput): Watchlist {
+    const existing = this.store.byName(input.name.trim());
+    return existing ? this.update(existing.id, input) : this.create(input);
+  }
+
+  setPaused(id: number, paused: boolean): Watchlist {
+    const w = this.store.setPaused(id, paused);
+    this.#reload();
+    if (!paused) void this.sweep([id]);
+    return w;
+  }
+
+  delete(id: number): boolean {
+    const deleted = this.store.delete(id);
+    this.#evaluator.forget(id);
+    this.#reload();
+    return deleted;
+  }
+
+  /**
+   * Judges the whole book for some watchlists (every active one by default). Matches become alerts;
+   * a sweep never buys by itself (confirm-first alerts can still be bought with one keystroke).
+   */
+  sweep(ids?: readonly number[]): Promise<void> {
+    if (this.#sweeping) {
+      this.#sweepAgain = ids === undefined || this.#sweepAgain === 'all' ? 'all' : [...(this.#sweepAgain ?? []), ...ids];
+      return this.#sweeping;
+    }
+    const run = async () => {
+      let next: readonly number[] | undefined = ids;
+      for (;;) {
+        const matches = await this.#evaluator.sweep(next);
+        if (this.#closed) return;
+        if (matches.length > 0) this.#act(matches);
+        const again = this.#sweepAgain;
+        this.#sweepAgain = null;
+        if (again === null) return;
+        next = again === 'all' ? undefined : again;
+      }
+    };
+    this.#sweeping = run()
+      .catch((err: unknown) => this.#warn(`the watchlist check of the whole book failed: ${(err as Error).message}`))
+      .finally(() => {
+        this.#sweeping = null;
+      });
+    return this.#sweeping;
+  }
+
+  // ---- alerts and buying ------------------------------------------------------------------------
+
+  alerts(limit = 200, afterId = 0): WatchAlert[] {
+    this.#flush();
+    return this.store.alerts(limit, afterId);
+  }
+
+  dismiss(alertId: number): WatchAlert {
+    this.#flush();
+    const alert = this.store.alert(alertId);
+    if (!alert) throw new WatchError('NOT_FOUND', `alert ${alertId} does not exist`);
+    this.store.setAlertState(alertId, 'dismissed');
+    const updated = { ...alert, state: 'dismissed' as const };
+    this.emit('alertState', updated);
+    return updated;
+  }
+
+  /**
+   * Confirm-first: buys the alerted listing at the price seen in the alert, through the same guardrails
+   * as an automatic purchase. Resolves with the log entry once the purchase has its outcome.
+   */
+  async confirm(alertId: number): Promise<AutoBuyLogEntry> {
+    this.#flush();
+    const alert = this.store.alert(alertId);
+    if (!alert) throw new WatchError('NOT_FOUND', `alert ${alertId} does not exist`);
+    const watchlist = this.store.get(alert.watchlistId);
+    if (!watchlist) throw new WatchError('REFUSED', 'Not bought: the watchlist of this alert was deleted.');
+    if (watchlist.auto_buy.mode === 'off') {
+      throw new WatchError('REFUSED', `Not bought: watchlist “${watchlist.name}” does not buy (its auto-buy is off); buy it from the book.`);
+    }
+    if (alert.state !== 'new' && alert.state !== 'blocked') {
+      throw new WatchError('REFUSED', `Not bought: this alert was already handled (${alert.state.replace('_', ' ')}).`);
+    }
+    if (this.#o.purchasing === false) throw new WatchError('REFUSED', 'Not bought: purchasing is off in this session.');
+    // a deliberate keystroke can wait for the first balance read (an automatic purchase never does)
+    if (this.#balance && this.#balance.available() === null) await this.#balance.refresh();
+    const listing = this.#reader.read(alert.listingId);
+    const { entry, settled } = this.#buyer.buy({
+      watchlist,
+      mode: 'confirm',
+      alertId,
+      listingId: alert.listingId,
+      appId: alert.appId,
+      marketHashName: alert.marketHashName,
+      price: alert.price,
+      available: listing?.amount ?? alert.amount,
+      seq: alert.seq,
+      listingAlive: listing !== null,
+    });
+    this.#setAlertState(alert, entry.decision === 'blocked' ? 'blocked' : 'buying');
+    return settled;
+  }
+
+  get killSwitch(): boolean {
+    return this.#buyer.killSwitch;
+  }
+
+  setKillSwitch(engaged: boolean): void {
+    this.#buyer.setKillSwitch(engaged);
+  }
+
+  log(limit = 200): AutoBuyLogEntry[] {
+    return this.store.log(limit);
+  }
+
+  get bookLive(): boolean {
+    return this.#buyer.bookLive;
+  }
+
+  /** Resolves when every purchase sent so far has its outcome (and its alert is written). */
+  async settled(): Promise<void> {
+    await this.#buyer.settled();
+    this.#flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#pruneTimer);
+    this.#refresher?.stop();
+    this.#balance?.stop();
+    this.#notifier?.close();
+    await this.#sweeping;
+    await this.#buyer.settled();
+    this.#flush();
+  }
+
+  // ---- internals --------------------------------------------------------------------------------
+
+  #act(matches: WatchMatch[]): void {
+    const buying = this.#o.purchasing !== false;
+    for (const match of matches) {
+      const w = match.watchlist;
+      let entryId: number | null = null;
+      let state: AlertState = 'new';
+      if (buying && match.origin === 'event' && w.auto_buy.mode === 'auto') {
+        const { entry } = this.#buyer.buy({
+          watchlist: w,
+          mode: 'auto',
+          alertId: null,
+          listingId: match.listing.id,
+          appId: match.listing.app_id,
+          marketHashName: match.listing.market_hash_name,
+          price: match.listing.price,
+          available: match.listing.amount,
+          seq: match.seq,
+          listingAlive: true,
+        });
+        entryId = entry.id;
+        state = entry.decision === 'blocked' ? 'blocked' : 'buying';
+      }
+      this.#pendingAlerts.push({ match, entryId, state });
+    }
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  /** Writes what the hot path left for later: match memory, alert rows; then tells the listeners. */
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#pendingAlerts.length === 0 || !this.#db.open) return;
+    const pending = this.#pendingAlerts;
+    this.#pendingAlerts = [];
+    const alerts = this.#db
+      .transaction(() => {
+        this.#evaluator.persist();
+        return pending.map(({ match, entryId, state }) => {
+          const alert = this.store.addAlert({
+            atMs: this.#now(),
+            watchlistId: match.watchlist.id,
+            watchlistName: match.watchlist.name,
+            listingId: match.listing.id,
+            appId: match.listing.app_id,
+            marketHashName: match.listing.market_hash_name,
+            price: match.listing.price,
+            amount: match.listing.amount,
+            seq: match.seq,
+            referencePrice: match.referencePrice,
+            ceiling: match.ceiling,
+            origin: match.origin,
+          });
+          if (entryId !== null) {
+            this.store.linkAlert(entryId, alert.id);
+            // the outcome may have arrived already
+            const entry = this.store.logEntry(entryId);
+            const final = entry?.status && entry.status !== 'pending' ? entry.status : null;
+            if (final) state = final;
+          }
+          if (state !== 'new') this.store.setAlertState(alert.id, state);
+          return { ...alert, state };
+        });
+      })
+      .immediate();
+    for (const { match } of pending) this.emit('match', match);
+    const notifying = new Set(pending.filter((p) => p.match.watchlist.alerts.notify).map((p) => p.match.watchlist.id));
+    this.#notifier?.add(alerts.filter((a) => notifying.has(a.watchlistId)));
+    this.emit('alerts', alerts);
+  }
+
+  #onEntry(entry: AutoBuyLogEntry): void {
+    if (entry.alertId !== null && entry.status !== null && entry.status !== 'pending' && this.#db.open) {
+      const alert = this.store.alert(entry.alertId);
+      if (alert) this.#setAlertState(alert, entry.status);
+    }
+    this.emit('purchase', entry);
+  }
+
+  #setAlertState(alert: WatchAlert, state: AlertState): void {
+    this.store.setAlertState(alert.id, state);
+    this.emit('alertState', { ...alert, state });
+  }
+
+  /** Re-reads the watchlists after a change: what is judged, which prices are fetched, the balance. */
+  #reload(): void {
+    const all = this.store.list();
+    const only = this.#o.only;
+    const active = all.filter((w) => !w.paused && (only === undefined || only(w)));
+    this.#evaluator.setWatchlists(active);
+    const references = new Set<PriceReference>();
+    for (const w of active) if (w.price.kind === 'below') references.add(w.price.reference);
+    this.#refresher?.setNeeds(references);
+    if (active.some((w) => w.auto_buy.mode !== 'off')) this.#balance?.start();
+    this.emit('watchlists', all);
+  }
+
+  #prune(): void {
+    if (!this.#db.open) return;
+    try {
+      this.#evaluator.prune();
+      this.store.pruneAlerts();
+    } catch (err) {
+      this.#warn(`pruning the watchlist tables failed: ${(err as Error).message}`);
+    }
+  }
+
+  #warn(message: string): void {
+    this.#o.onWarning?.(message);
+  }
+}

@@ -1,0 +1,438 @@
+/**
+ * Reads and writes of the watchlist tables (tables.ts): the watchlists themselves, the match memory,
+ * the alert feed, the auto-buy log and the kill switch. Every definition is parsed with the shared
+ * schema on the way in and on the way out, so a hand-edited row can never reach the evaluator unchecked.
+ */
+import type { Statement } from 'better-sqlite3';
+import { type Watchlist, type WatchlistDefinition, type WatchlistInput, watchlistInput } from '../../shared/watchlist.ts';
+import type { Db } from '../store/database.ts';
+import { ensureWatchTables } from './tables.ts';
+
+export type AlertOrigin = 'event' | 'sweep';
+export const ALERT_STATES = ['new', 'buying', 'bought', 'not_bought', 'unknown', 'blocked', 'dismissed'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+export interface WatchAlert {
+  id: number;
+  atMs: number;
+  watchlistId: number;
+  watchlistName: string;
+  listingId: number;
+  appId: number;
+  marketHashName: string;
+  /** The price seen in the event (the purchase's max_price). */
+  price: number;
+  amount: number;
+  seq: bigint;
+  /** The reference price of a "below" condition, null for a ceiling. */
+  referencePrice: number | null;
+  /** The highest price the condition accepted. */
+  ceiling: number;
+  origin: AlertOrigin;
+  state: AlertState;
+}
+
+export type AutoBuyStatus = 'pending' | 'bought' | 'not_bought' | 'unknown';
+
+export interface AutoBuyLogEntry {
+  id: number;
+  atMs: number;
+  watchlistId: number;
+  alertId: number | null;
+  listingId: number;
+  marketHashName: string;
+  maxPrice: number;
+  amount: number;
+  triggerSeq: bigint;
+  mode: 'confirm' | 'auto';
+  decision: 'sent' | 'blocked';
+  /** Why it was blocked (a guardrail code, see guardrails.ts), null when sent. */
+  reason: string | null;
+  intentId: string | null;
+  status: AutoBuyStatus | null;
+  orderId: number | null;
+  error: string | null;
+  resolvedAtMs: number | null;
+}
+
+export class WatchlistNameTaken extends Error {
+  constructor(name: string) {
+    super(`a watchlist named "${name}" already exists`);
+    this.name = 'WatchlistNameTaken';
+  }
+}
+
+export class WatchlistNotFound extends Error {
+  constructor(id: number) {
+    super(`watchlist ${id} does not exist`);
+    this.name = 'WatchlistNotFound';
+  }
+}
+
+interface WatchlistRow {
+  id: number;
+  definition: string;
+  paused: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+interface AlertRow {
+  id: number;
+  at_ms: number;
+  watchlist_id: number;
+  watchlist_name: string;
+  listing_id: number;
+  app_id: number;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  seq: bigint;
+  reference_price: number | null;
+  ceiling: number;
+  origin: AlertOrigin;
+  state: AlertState;
+}
+
+interface LogRow {
+  id: number;
+  at_ms: number;
+  watchlist_id: number;
+  alert_id: number | null;
+  listing_id: number;
+  market_hash_name: string;
+  max_price: number;
+  amount: number;
+  trigger_seq: bigint;
+  mode: 'confirm' | 'auto';
+  decision: 'sent' | 'blocked';
+  reason: string | null;
+  intent_id: string | null;
+  status: AutoBuyStatus | null;
+  order_id: number | null;
+  error: string | null;
+  resolved_at_ms: number | null;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function toWatchlist(row: WatchlistRow): Watchlist {
+  const definition = watchlistInput.parse(JSON.parse(row.definition));
+  return {
+    ...definition,
+    paused: row.paused === 1,
+    id: row.id,
+    created_at: iso(row.created_at_ms),
+    updated_at: iso(row.updated_at_ms),
+  };
+}
+
+/** Rows read with safeIntegers come back as bigint; everything but the seqs fits a number. */
+function numbers<T extends object>(row: T, keep: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' && !keep.includes(k) ? Number(v) : v;
+  return out as T;
+}
+
+function toAlert(raw: AlertRow): WatchAlert {
+  const r = numbers(raw, ['seq']);
+  return {
+    id: r.id,
+    atMs: r.at_ms,
+    watchlistId: r.watchlist_id,
+    watchlistName: r.watchlist_name,
+    listingId: r.listing_id,
+    appId: r.app_id,
+    marketHashName: r.market_hash_name,
+    price: r.price,
+    amount: r.amount,
+    seq: r.seq,
+    referencePrice: r.reference_price,
+    ceiling: r.ceiling,
+    origin: r.origin,
+    state: r.state,
+  };
+}
+
+function toLogEntry(raw: LogRow): AutoBuyLogEntry {
+  const r = numbers(raw, ['trigger_seq']);
+  return {
+    id: r.id,
+    atMs: r.at_ms,
+    watchlistId: r.watchlist_id,
+    alertId: r.alert_id,
+    listingId: r.listing_id,
+    marketHashName: r.market_hash_name,
+    maxPrice: r.max_price,
+    amount: r.amount,
+    triggerSeq: r.trigger_seq,
+    mode: r.mode,
+    decision: r.decision,
+    reason: r.reason,
+    intentId: r.intent_id,
+    status: r.status,
+    orderId: r.order_id,
+    error: r.error,
+    resolvedAtMs: r.resolved_at_ms,
+  };
+}
+
+export type NewAlert = Omit<WatchAlert, 'id' | 'state'>;
+export interface NewLogEntry
+  extends Omit<AutoBuyLogEntry, 'id' | 'status' | 'orderId' | 'error' | 'resolvedAtMs' | 'intentId'> {
+  status: AutoBuyStatus | null;
+}
+
+/** Alerts kept in the feed; older ones are pruned (the auto-buy log and the journal keep the history). */
+export const ALERTS_KEPT = 2_000;
+
+export class WatchStore {
+  readonly db: Db;
+  readonly #now: () => number;
+  readonly #s: Record<string, Statement>;
+
+  constructor(db: Db, now: () => number = Date.now) {
+    this.db = db;
+    this.#now = now;
+    ensureWatchTables(db);
+    const p = (sql: string) => db.prepare(sql);
+    this.#s = {
+      list: p('SELECT * FROM watchlists ORDER BY id'),
+      get: p('SELECT * FROM watchlists WHERE id = ?'),
+      byName: p('SELECT * FROM watchlists WHERE name = ?'),
+      insert: p(
+        'INSERT INTO watchlists (name, definition, paused, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?)',
+      ),
+      update: p('UPDATE watchlists SET name = ?, definition = ?, paused = ?, updated_at_ms = ? WHERE id = ?'),
+      delete: p('DELETE FROM watchlists WHERE id = ?'),
+      deleteMatches: p('DELETE FROM watch_matches WHERE watchlist_id = ?'),
+      matches: p('SELECT watchlist_id, listing_id, price FROM watch_matches').raw(),
+      putMatch: p(
+        'INSERT INTO watch_matches (watchlist_id, listing_id, price, seq) VALUES (?, ?, ?, ?) ' +
+          'ON CONFLICT (watchlist_id, listing_id) DO UPDATE SET price = excluded.price, seq = excluded.seq',
+      ),
+      clearMatch: p('DELETE FROM watch_matches WHERE watchlist_id = ? AND listing_id = ?'),
+      pruneMatches: p(
+        `DELETE FROM watch_matches WHERE listing_id NOT IN (SELECT id FROM listings WHERE alive = 1)`,
+      ),
+      addAlert: p(
+        `INSERT INTO watch_alerts (at_ms, watchlist_id, watchlist_name, listing_id, app_id, market_hash_name, price,
+           amount, seq, reference_price, ceiling, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      alert: p('SELECT * FROM watch_alerts WHERE id = ?').safeIntegers(true),
+      alerts: p('SELECT * FROM watch_alerts WHERE id > ? ORDER BY id DESC LIMIT ?').safeIntegers(true),
+      setAlertState: p('UPDATE watch_alerts SET state = ? WHERE id = ?'),
+      pruneAlerts: p('DELETE FROM watch_alerts WHERE id <= (SELECT max(id) FROM watch_alerts) - ?'),
+      addLog: p(
+        `INSERT INTO auto_buy_log (at_ms, watchlist_id, alert_id, listing_id, market_hash_name, max_price, amount,
+           trigger_seq, mode, decision, reason, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      linkAlert: p('UPDATE auto_buy_log SET alert_id = ? WHERE id = ?'),
+      resolveLog: p(
+        'UPDATE auto_buy_log SET status = ?, order_id = ?, error = ?, resolved_at_ms = ?, intent_id = coalesce(?, intent_id) WHERE id = ?',
+      ),
+      logEntry: p('SELECT * FROM auto_buy_log WHERE id = ?').safeIntegers(true),
+      log: p('SELECT * FROM auto_buy_log ORDER BY id DESC LIMIT ?').safeIntegers(true),
+      spend: p(
+        `SELECT coalesce(sum(max_price * amount), 0) AS spent, count(*) AS purchases FROM auto_buy_log
+         WHERE watchlist_id = ? AND decision = 'sent' AND status <> 'not_bought' AND at_ms >= ?`,
+      ),
+      attempts: p(
+        `SELECT trigger_seq, status FROM auto_buy_log WHERE listing_id = ? AND decision = 'sent' ORDER BY id`,
+      ).safeIntegers(true),
+      setting: p('SELECT value FROM watch_settings WHERE key = ?').pluck(),
+      putSetting: p(
+        'INSERT INTO watch_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
+    };
+  }
+
+  // ---- watchlists -------------------------------------------------------------------------------
+
+  list(): Watchlist[] {
+    return (this.#s.list!.all() as WatchlistRow[]).map(toWatchlist);
+  }
+
+  get(id: number): Watchlist | null {
+    const row = this.#s.get!.get(id) as WatchlistRow | undefined;
+    return row ? toWatchlist(row) : null;
+  }
+
+  byName(name: string): Watchlist | null {
+    const row = this.#s.byName!.get(name) as WatchlistRow | undefined;
+    return row ? toWatchlist(row) : null;
+  }
+
+  create(input: WatchlistInput | WatchlistDefinition): Watchlist {
+    const def = watchlistInput.parse(input);
+    const now = this.#now();
+    try {
+      const info = this.#s.insert!.run(def.name, JSON.stringify(def), def.paused ? 1 : 0, now, now);
+      return this.get(Number(info.lastInsertRowid)) as Watchlist;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new WatchlistNameTaken(def.name);
+      throw err;
+    }
+  }
+
+  /** Replaces a watchlist's definition. Its match memory is forgotten: the new rule judges afresh. */
+  update(id: number, input: WatchlistInput | WatchlistDefinition): Watchlist {
+    const def = watchlistInput.parse(input);
+    try {
+      this.db
+        .transaction(() => {
+          const info = this.#s.update!.run(def.name, JSON.stringify(def), def.paused ? 1 : 0, this.#now(), id);
+          if (info.changes === 0) throw new WatchlistNotFound(id);
+          this.#s.deleteMatches!.run(id);
+        })
+        .immediate();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new WatchlistNameTaken(def.name);
+      throw err;
+    }
+    return this.get(id) as Watchlist;
+  }
+
+  setPaused(id: number, paused: boolean): Watchlist {
+    const current = this.get(id);
+    if (!current) throw new WatchlistNotFound(id);
+    const { id: _id, created_at: _c, updated_at: _u, ...def } = current;
+    const info = this.#s.update!.run(def.name, JSON.stringify({ ...def, paused }), paused ? 1 : 0, this.#now(), id);
+    if (info.changes === 0) throw new WatchlistNotFound(id);
+    return this.get(id) as Watchlist;
+  }
+
+  /** Deletes the watchlist and its match memory; its alerts and auto-buy log stay as history. */
+  delete(id: number): boolean {
+    return this.db
+      .transaction(() => {
+        this.#s.deleteMatches!.run(id);
+        return this.#s.delete!.run(id).changes > 0;
+      })
+      .immediate();
+  }
+
+  // ---- match memory -----------------------------------------------------------------------------
+
+  /** Every remembered match as [watchlistId, listingId, price]. */
+  matches(): [number, number, number][] {
+    return this.#s.matches!.all() as [number, number, number][];
+  }
+
+  putMatch(watchlistId: number, listingId: number, price: number, seq: bigint): void {
+    this.#s.putMatch!.run(watchlistId, listingId, price, seq);
+  }
+
+  clearMatch(watchlistId: number, listingId: number): void {
+    this.#s.clearMatch!.run(watchlistId, listingId);
+  }
+
+  /** Forgets matches of listings that left the book. */
+  pruneMatches(): number {
+    return this.#s.pruneMatches!.run().changes;
+  }
+
+  // ---- alerts -----------------------------------------------------------------------------------
+
+  addAlert(alert: NewAlert): WatchAlert {
+    const info = this.#s.addAlert!.run(
+      alert.atMs,
+      alert.watchlistId,
+      alert.watchlistName,
+      alert.listingId,
+      alert.appId,
+      alert.marketHashName,
+      alert.price,
+      alert.amount,
+      alert.seq,
+      alert.referencePrice,
+      alert.ceiling,
+      alert.origin,
+    );
+    return { ...alert, id: Number(info.lastInsertRowid), state: 'new' };
+  }
+
+  alert(id: number): WatchAlert | null {
+    const row = this.#s.alert!.get(id) as AlertRow | undefined;
+    return row ? toAlert(row) : null;
+  }
+
+  /** Newest first; `afterId` returns only alerts newer than it. */
+  alerts(limit = 200, afterId = 0): WatchAlert[] {
+    return (this.#s.alerts!.all(afterId, limit) as AlertRow[]).map(toAlert);
+  }
+
+  setAlertState(id: number, state: AlertState): void {
+    this.#s.setAlertState!.run(state, id);
+  }
+
+  pruneAlerts(keep = ALERTS_KEPT): number {
+    return this.#s.pruneAlerts!.run(keep).changes;
+  }
+
+  // ---- auto-buy log -----------------------------------------------------------------------------
+
+  addLogEntry(entry: NewLogEntry): AutoBuyLogEntry {
+    const info = this.#s.addLog!.run(
+      entry.atMs,
+      entry.watchlistId,
+      entry.alertId,
+      entry.listingId,
+      entry.marketHashName,
+      entry.maxPrice,
+      entry.amount,
+      entry.triggerSeq,
+      entry.mode,
+      entry.decision,
+      entry.reason,
+      entry.status,
+    );
+    return this.logEntry(Number(info.lastInsertRowid)) as AutoBuyLogEntry;
+  }
+
+  /** Ties an automatic purchase to the alert written for its match (written after the purchase left). */
+  linkAlert(entryId: number, alertId: number): void {
+    this.#s.linkAlert!.run(alertId, entryId);
+  }
+
+  resolveLogEntry(
+    id: number,
+    outcome: { status: AutoBuyStatus; orderId: number | null; error: string | null; intentId: string | null },
+  ): AutoBuyLogEntry {
+    this.#s.resolveLog!.run(outcome.status, outcome.orderId, outcome.error, this.#now(), outcome.intentId, id);
+    return this.logEntry(id) as AutoBuyLogEntry;
+  }
+
+  logEntry(id: number): AutoBuyLogEntry | null {
+    const row = this.#s.logEntry!.get(id) as LogRow | undefined;
+    return row ? toLogEntry(row) : null;
+  }
+
+  log(limit = 200): AutoBuyLogEntry[] {
+    return (this.#s.log!.all(limit) as LogRow[]).map(toLogEntry);
+  }
+
+  /** Money committed (cents) and purchases sent by a watchlist since `sinceMs`, not-bought ones excluded. */
+  spend(watchlistId: number, sinceMs: number): { spent: number; purchases: number } {
+    const row = this.#s.spend!.get(watchlistId, sinceMs) as { spent: number; purchases: number };
+    return { spent: row.spent, purchases: row.purchases };
+  }
+
+  /** Purchases sent for a listing, oldest first. */
+  attempts(listingId: number): { triggerSeq: bigint; status: AutoBuyStatus | null }[] {
+    return (this.#s.attempts!.all(listingId) as { trigger_seq: bigint; status: AutoBuyStatus | null }[]).map((r) => ({
+      triggerSeq: r.trigger_seq,
+      status: r.status,
+    }));
+  }
+
+  // ---- settings ---------------------------------------------------------------------------------
+
+  killSwitch(): boolean {
+    return this.#s.setting!.get('kill_switch') === '1';
+  }
+
+  setKillSwitch(engaged: boolean): void {
+    this.#s.putSetting!.run('kill_switch', engaged ? '1' : '0');
+  }
+}

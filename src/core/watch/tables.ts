@@ -1,0 +1,83 @@
+/**
+ * The watchlist tables. They live in the book's own database (the mirror of one market: demo watchlists
+ * never buy on the real market), created with IF NOT EXISTS like the purchase journal, so the app, the CLI
+ * and an older file all get them on first use without a schema migration.
+ *
+ * Seqs are int64 and stored as INTEGER; they are always read with safeIntegers.
+ */
+import type { Db } from '../store/database.ts';
+
+export const WATCH_SCHEMA = `
+CREATE TABLE IF NOT EXISTS watchlists (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  -- the validated WatchlistDefinition (src/shared/watchlist.ts) as JSON, name and paused included
+  definition TEXT NOT NULL,
+  paused INTEGER NOT NULL DEFAULT 0,
+  created_at_ms INTEGER NOT NULL,
+  updated_at_ms INTEGER NOT NULL
+);
+
+-- Match memory: the price at which a listing last matched a watchlist. A listing matches again only
+-- after its price changed (or after it stopped matching in between).
+CREATE TABLE IF NOT EXISTS watch_matches (
+  watchlist_id INTEGER NOT NULL,
+  listing_id INTEGER NOT NULL,
+  price INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (watchlist_id, listing_id)
+) WITHOUT ROWID;
+
+-- The alert feed: one row per match, newest last.
+CREATE TABLE IF NOT EXISTS watch_alerts (
+  id INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL,
+  watchlist_id INTEGER NOT NULL,
+  watchlist_name TEXT NOT NULL,
+  listing_id INTEGER NOT NULL,
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  amount INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  reference_price INTEGER,
+  ceiling INTEGER NOT NULL,
+  -- 'event': a feed event; 'sweep': the whole-book check when the watchlist was saved
+  origin TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'new'
+);
+CREATE INDEX IF NOT EXISTS watch_alerts_listing ON watch_alerts (listing_id);
+
+-- Every auto-buy decision: sent (with the purchase journal's intent id and the outcome) or blocked by a
+-- guardrail (with the reason). The spend guardrails are sums over the sent rows.
+CREATE TABLE IF NOT EXISTS auto_buy_log (
+  id INTEGER PRIMARY KEY,
+  at_ms INTEGER NOT NULL,
+  watchlist_id INTEGER NOT NULL,
+  alert_id INTEGER,
+  listing_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  max_price INTEGER NOT NULL,
+  amount INTEGER NOT NULL,
+  trigger_seq INTEGER NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('confirm', 'auto')),
+  decision TEXT NOT NULL CHECK (decision IN ('sent', 'blocked')),
+  reason TEXT,
+  intent_id TEXT,
+  status TEXT CHECK (status IN ('pending', 'bought', 'not_bought', 'unknown')),
+  order_id INTEGER,
+  error TEXT,
+  resolved_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS auto_buy_log_spend ON auto_buy_log (watchlist_id, at_ms) WHERE decision = 'sent';
+CREATE INDEX IF NOT EXISTS auto_buy_log_listing ON auto_buy_log (listing_id) WHERE decision = 'sent';
+
+CREATE TABLE IF NOT EXISTS watch_settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
+export function ensureWatchTables(db: Db): void {
+  db.exec(WATCH_SCHEMA);
+}
