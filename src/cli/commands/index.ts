@@ -5,6 +5,7 @@ import { bookCommand } from './book.ts';
 import { searchCommand } from './search.ts';
 import { statusCommand } from './status.ts';
 import { syncCommand } from './sync.ts';
+import { watchCommand } from './watch.ts';
 
 /** Every command of the CLI; each lives in its own module. */
-export const COMMANDS: CliCommand[] = [buyCommand, demoCommand, syncCommand, bookCommand, statusCommand, searchCommand];
+export const COMMANDS: CliCommand[] = [buyCommand, demoCommand, syncCommand, bookCommand, statusCommand, searchCommand, watchCommand];

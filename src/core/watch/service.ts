@@ -124,6 +124,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
           ...(this.#o.balanceRefreshMs === undefined ? {} : { refreshEveryMs: this.#o.balanceRefreshMs }),
         });
         this.#buyer.attachMarket({ client, purchaser, balance: this.#balance });
+        // read at once: an automatic purchase never waits for a balance, so it must be known beforehand
+        this.#balance.start();
       } else {
         this.#buyer.attachMarket(null);
       }
@@ -284,6 +286,12 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     return this.store.log(limit);
   }
 
+  /** Reads the balance now (the guardrails use the last one read); resolves when it is known or failed. */
+  async refreshBalance(): Promise<number | null> {
+    await this.#balance?.refresh();
+    return this.#balance?.available() ?? null;
+  }
+
   get bookLive(): boolean {
     return this.#buyer.bookLive;
   }
@@ -402,7 +410,6 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     const references = new Set<PriceReference>();
     for (const w of active) if (w.price.kind === 'below') references.add(w.price.reference);
     this.#refresher?.setNeeds(references);
-    if (active.some((w) => w.auto_buy.mode !== 'off')) this.#balance?.start();
     this.emit('watchlists', all);
   }
 

@@ -1,0 +1,207 @@
+/**
+ * `skindesk watch`: watchlists without a window. Mirrors the book, judges every new listing and price
+ * change against the watchlists of a JSON file, and (with --auto-buy) buys for watchlists in automatic
+ * mode within their guardrails. Prints one JSON line per match and per purchase outcome on stdout;
+ * progress and warnings go to stderr. Runs until SIGINT or SIGTERM, then waits for purchases in flight.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { defaultDatabaseFile } from '../../core/paths.ts';
+import { resolveApiKey } from '../../core/secrets/index.ts';
+import type { EngineStatus } from '../../core/sync/engine.ts';
+import { HeadlessWatch } from '../../core/watch/headless.ts';
+import type { AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
+import { BLOCK_REASONS, type BlockReason } from '../../core/watch/guardrails.ts';
+import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
+import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+
+export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
+
+const flags: FlagSpec = {
+  'base-url': { type: 'string' },
+  watchlists: { type: 'string' },
+  'auto-buy': { type: 'boolean' },
+  db: { type: 'string' },
+};
+
+const schema = z.strictObject({
+  'base-url': z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  watchlists: z.string().min(1),
+  'auto-buy': z.boolean().default(false),
+  db: z.string().min(1).optional(),
+});
+
+/** One stdout line per match. */
+export interface MatchLine {
+  type: 'match';
+  watchlist_id: number;
+  watchlist: string;
+  listing_id: number;
+  app_id: number;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  /** The triggering event's seq (a sweep: the listing's last seq), as a decimal string. */
+  seq: string;
+  ceiling: number;
+  reference_price: number | null;
+  origin: 'event' | 'sweep';
+}
+
+/** One stdout line per purchase outcome (or decision not to buy). */
+export interface PurchaseLine {
+  type: 'purchase';
+  watchlist_id: number;
+  listing_id: number;
+  market_hash_name: string;
+  seq: string;
+  max_price: number;
+  amount: number;
+  status: 'bought' | 'not_bought' | 'unknown' | 'blocked';
+  order_id: number | null;
+  /** Why it was not sent (a guardrail), when blocked. */
+  reason: string | null;
+  error: string | null;
+}
+
+export function matchLine(m: WatchMatch): MatchLine {
+  return {
+    type: 'match',
+    watchlist_id: m.watchlist.id,
+    watchlist: m.watchlist.name,
+    listing_id: m.listing.id,
+    app_id: m.listing.app_id,
+    market_hash_name: m.listing.market_hash_name,
+    price: m.listing.price,
+    amount: m.listing.amount,
+    seq: m.seq.toString(),
+    ceiling: m.ceiling,
+    reference_price: m.referencePrice,
+    origin: m.origin,
+  };
+}
+
+export function purchaseLine(e: AutoBuyLogEntry): PurchaseLine | null {
+  if (e.decision === 'sent' && (e.status === null || e.status === 'pending')) return null;
+  return {
+    type: 'purchase',
+    watchlist_id: e.watchlistId,
+    listing_id: e.listingId,
+    market_hash_name: e.marketHashName,
+    seq: e.triggerSeq.toString(),
+    max_price: e.maxPrice,
+    amount: e.amount,
+    status: e.decision === 'blocked' ? 'blocked' : (e.status as PurchaseLine['status']),
+    order_id: e.orderId,
+    reason: e.reason === null ? null : `${e.reason}: ${BLOCK_REASONS[e.reason as BlockReason] ?? e.reason}`,
+    error: e.error,
+  };
+}
+
+function readWatchlists(file: string): WatchlistInput[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--watchlists: ${file} is not a readable JSON file (${(err as Error).message})`);
+  }
+  const parsed = watchlistsFile.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 8).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
+    throw new UsageError(`--watchlists: ${file} does not hold valid watchlists: ${issues.join('; ')}`);
+  }
+  const names = new Set<string>();
+  for (const w of parsed.data) {
+    const name = w.name.trim();
+    if (names.has(name)) throw new UsageError(`--watchlists: two watchlists are named "${name}"`);
+    names.add(name);
+  }
+  return parsed.data;
+}
+
+function statusLine(status: EngineStatus): string {
+  const parts = [status.state, `${status.rows.toLocaleString('en-US')} listings`, status.lastSeq ? `seq ${status.lastSeq}` : null, status.problem];
+  return `skindesk watch: ${parts.filter((p) => p !== null).join(' · ')}\n`;
+}
+
+export const watchCommand: CliCommand = {
+  name: 'watch',
+  summary: 'run watchlists without a window; one JSON line per match and per purchase',
+  usage: [
+    'Usage: skindesk watch --base-url URL --watchlists FILE.json [--auto-buy] [--db FILE]',
+    '',
+    'Mirrors the book and judges every new listing and price change against the watchlists in',
+    'FILE.json (an array of watchlists, or {"watchlists": [...]}; see the README). They are saved in the',
+    'database by name, and the whole book is checked once when the feed is live.',
+    '',
+    '  --base-url URL        the marketplace REST address, e.g. https://market.example',
+    '  --watchlists FILE     the watchlists to run (JSON)',
+    '  --auto-buy            buy for watchlists whose auto_buy mode is "auto", within their guardrails',
+    '                        (without it nothing is ever bought)',
+    "  --db FILE             the book database (default: the app's database in its data folder)",
+    '',
+    'Prints on stdout, one JSON object per line:',
+    '  {"type":"match","watchlist_id":…,"listing_id":…,"price":…,"seq":"…","origin":"event"|"sweep",…}',
+    '  {"type":"purchase","listing_id":…,"status":"bought"|"not_bought"|"unknown"|"blocked","order_id":…,',
+    '   "reason":…,"error":…,…}',
+    'Runs until SIGINT or SIGTERM; purchases in flight get their outcome first.',
+    'The API key comes from SKINDESK_API_KEY or the OS keychain.',
+    'Exit code: 0 stopped as asked, 1 failed (key refused, database unusable), 2 bad flags or file.',
+  ].join('\n'),
+
+  async run(argv) {
+    const opts = parseFlags(argv, flags, schema);
+    const watchlists = readWatchlists(opts.watchlists);
+    const found = await resolveApiKey();
+    if (!found.value) {
+      const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
+      process.stderr.write(`skindesk watch: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
+      return WATCH_EXIT.failed;
+    }
+    const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+    let lastState = '';
+    let finish: (why: 'stop' | 'failed') => void = () => {};
+    const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
+    let failure: string | null = null;
+
+    const run = await HeadlessWatch.start({
+      dbPath: opts.db ?? defaultDatabaseFile(),
+      baseUrl: opts['base-url'],
+      apiKey: found.value,
+      watchlists,
+      autoBuy: opts['auto-buy'],
+      onWarning: (message) => process.stderr.write(`skindesk watch: ${message}\n`),
+      onStatus: (status) => {
+        if (status.state !== lastState) process.stderr.write(statusLine(status));
+        lastState = status.state;
+        if (status.authFailed) {
+          failure = status.problem ?? 'the marketplace refused the API key';
+          finish('failed');
+        }
+      },
+    });
+    run.service.on('match', (m) => print(matchLine(m)));
+    run.service.on('purchase', (entry) => {
+      const line = purchaseLine(entry);
+      if (line) print(line);
+    });
+    const auto = run.watchlists.filter((w) => w.auto_buy.mode === 'auto').length;
+    process.stderr.write(
+      `skindesk watch: ${run.watchlists.length} watchlist(s)${opts['auto-buy'] ? `, auto-buy on for ${auto}` : ', auto-buy off'}\n`,
+    );
+    const onSignal = () => finish('stop');
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const outcome = await finished;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
+    await run.stop();
+    if (outcome === 'failed') {
+      process.stderr.write(`skindesk watch: ${failure ?? 'failed'}\n`);
+      return WATCH_EXIT.failed;
+    }
+    return WATCH_EXIT.ok;
+  },
+};
