@@ -30,6 +30,8 @@ export interface RateAuditEntry {
 export interface RateAudit extends RateAuditEntry {
   /** Keys with anything to report, `<caller> <endpoint>` → counts. */
   keys: Record<string, RateAuditEntry>;
+  /** The latest refusals and early retries (at most 20), to find out what caused them. */
+  recent: { at: number; key: string; what: 'refused' | 'early_retry'; windowStart: number; previous: number | null }[];
 }
 
 interface Window {
@@ -51,6 +53,9 @@ export class RateLimiter {
   private readonly audits = new Map<string, RateAuditEntry>();
   /** Per key: a Retry-After in force, from (answer delivered + grace) until it runs out. */
   private readonly retryBlocks = new Map<string, { from: number; until: number }>();
+  private readonly recent: RateAudit['recent'] = [];
+  /** Arrival of the previous request per key (for the `recent` log). */
+  private readonly previous = new Map<string, number>();
 
   /**
    * `windowScale` > 1 shortens every window; `enforce` false counts and reports but never refuses.
@@ -63,6 +68,8 @@ export class RateLimiter {
 
   take(key: string, rule: RateLimit, now = Date.now()): RateDecision {
     this.checkRetryAfter(key, now);
+    const previous = this.previous.get(key) ?? null;
+    this.previous.set(key, now);
     const windowMs = Math.max(1, Math.round(rule.windowMs / this.windowScale));
     let w = this.windows.get(key);
     if (!w || now - w.start >= w.windowMs) {
@@ -74,7 +81,10 @@ export class RateLimiter {
     const withinLimit = w.count < rule.limit;
     const allowed = withinLimit || !this.enforce;
     if (allowed) w.count++;
-    if (!withinLimit) this.entry(key).refused++;
+    if (!withinLimit) {
+      this.entry(key).refused++;
+      this.note({ at: now, key, what: 'refused', windowStart: w.start, previous });
+    }
     return {
       allowed,
       limit: rule.limit,
@@ -99,7 +109,7 @@ export class RateLimiter {
 
   /** Refusals and early retries so far, of every key starting with `prefix` (all keys by default). */
   audit(prefix = ''): RateAudit {
-    const out: RateAudit = { refused: 0, earlyRetries: 0, keys: {} };
+    const out: RateAudit = { refused: 0, earlyRetries: 0, keys: {}, recent: this.recent.filter((r) => r.key.startsWith(prefix)) };
     for (const [key, entry] of this.audits) {
       if (!key.startsWith(prefix)) continue;
       out.refused += entry.refused;
@@ -113,7 +123,15 @@ export class RateLimiter {
     const block = this.retryBlocks.get(key);
     if (!block) return;
     if (now >= block.until) this.retryBlocks.delete(key);
-    else if (now >= block.from) this.entry(key).earlyRetries++;
+    else if (now >= block.from) {
+      this.entry(key).earlyRetries++;
+      this.note({ at: now, key, what: 'early_retry', windowStart: block.from, previous: this.previous.get(key) ?? null });
+    }
+  }
+
+  private note(event: RateAudit['recent'][number]): void {
+    this.recent.push(event);
+    if (this.recent.length > 20) this.recent.shift();
   }
 
   private entry(key: string): RateAuditEntry {
@@ -128,5 +146,6 @@ export class RateLimiter {
   private prune(now: number): void {
     for (const [key, w] of this.windows) if (now - w.start >= w.windowMs) this.windows.delete(key);
     for (const [key, block] of this.retryBlocks) if (now >= block.until) this.retryBlocks.delete(key);
+    for (const [key, at] of this.previous) if (now - at > 3_600_000) this.previous.delete(key);
   }
 }

@@ -1,0 +1,465 @@
+/**
+ * The soak client: the real core in a process of its own, driven by the soak runner (run.ts) over the
+ * child-process IPC channel. It is what the desktop app runs, minus Electron:
+ *
+ * - AppCore (src/core/app) on "real market" settings pointed at the demo market, with the API key in a
+ *   memory secret store: the mirror, its sync engine and REST client, and every IPC call and push
+ *   (recorded to a file, for the API-key grep);
+ * - TradeFeeds: the trade tracker fed by a webhook receiver and the GET /trades poller;
+ * - the journaled Purchaser, and an auto-trader that buys cheap listings found in the mirror (through
+ *   the queryBook IPC call, as the UI would), withdraws what it bought and sells inventory items.
+ *
+ * Figures measured here are the client's own: events handed to the store (counted around
+ * BookStore.applyEvents), purchases by outcome, 429s received (the governor), RSS and event-loop delay
+ * (perf_hooks.monitorEventLoopDelay). Logs are written raw — nothing here redacts — so the runner's grep
+ * for the API key tests what the core itself lets through.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { AccountReads } from '../../src/core/account/account-reads.ts';
+import { ApiClient } from '../../src/core/api/client.ts';
+import { ApiError } from '../../src/core/api/errors.ts';
+import { PurchaseJournal } from '../../src/core/api/purchase-journal.ts';
+import { Purchaser } from '../../src/core/api/purchaser.ts';
+import { AppCore, type AppLog, RecordingPlatform, SettingsStore } from '../../src/core/app/index.ts';
+import { MemorySecretStore } from '../../src/core/secrets/index.ts';
+import { TradeFeeds } from '../../src/core/trades/trade-feeds.ts';
+import type { IpcCallName, IpcInput } from '../../src/shared/ipc/index.ts';
+import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
+import type { ChildMessage, ClientConfig, ClientFigures, ParentMessage, PurchaseCounts } from './protocol.ts';
+
+const MB = 1024 * 1024;
+const startedAt = performance.now();
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+
+/**
+ * The longest stalls, with when they happened and what the engine was doing: where the max comes from.
+ * Startup (modules, database, the first book) is measured apart from the run that follows it.
+ */
+const stalls: { atMs: number; ms: number; state: string; doing: string }[] = [];
+let startupMaxLagMs: number | null = null;
+/** What the runner last asked for (start, go, quiesce, export, fuzz...): labels the stalls. */
+let doing = 'start';
+const STALL_TICK_MS = 20;
+let lastTick = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  const late = now - lastTick - STALL_TICK_MS;
+  lastTick = now;
+  if (late < 50) return;
+  stalls.push({ atMs: Math.round(now - startedAt), ms: Math.round(late), state: core?.session.status().state ?? 'starting', doing });
+  stalls.sort((a, b) => b.ms - a.ms);
+  stalls.length = Math.min(stalls.length, 10);
+}, STALL_TICK_MS).unref();
+
+let config: ClientConfig | null = null;
+let core: AppCore | null = null;
+let feeds: TradeFeeds | null = null;
+let api: ApiClient | null = null;
+let purchaser: Purchaser | null = null;
+let reads: AccountReads | null = null;
+const platform = new RecordingPlatform();
+
+const counts = {
+  events: { received: 0, applied: 0, stale: 0, covered: 0, unknown: 0 },
+  purchases: { attempted: 0, bought: 0, not_bought: 0, unknown: 0, reconciled: 0 } satisfies PurchaseCounts,
+  tradeWrites: { sells: 0, withdrawals: 0, refused: 0, failed: 0 },
+  errors: {} as Record<string, number>,
+  ipc: { calls: 0, pushes: 0, recordedBytes: 0 },
+};
+const memory = { rssStartMb: null as number | null, rssPeakMb: 0, samples: 0 };
+let firstLiveMs: number | null = null;
+
+// ---- output: raw files (nothing redacted here on purpose) --------------------------------------
+
+function file(name: string): string {
+  return join(config!.artefactDir, `${name}-${config!.incarnation}`);
+}
+
+function logLine(level: string, message: string): void {
+  if (!config) return;
+  appendFileSync(file('client.log'), `${new Date().toISOString()} ${level} ${message}\n`);
+}
+
+const fileLog: AppLog = {
+  info: (m) => logLine('info', m),
+  warn: (m) => logLine('warn', m),
+  error: (m) => logLine('error', m),
+};
+
+/** Every IPC response and push, as the renderer would receive them (capped so a long run stays small). */
+function record(kind: 'call' | 'push', name: string, payload: unknown): void {
+  if (!config || counts.ipc.recordedBytes > 64 * MB) return;
+  const line = `${JSON.stringify({ kind, name, payload })}\n`;
+  counts.ipc.recordedBytes += line.length;
+  appendFileSync(file('ipc-recording.jsonl'), line);
+}
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+function countError(err: unknown): void {
+  const key = err instanceof ApiError ? `${err.kind}${err.code ? `:${err.code}` : ''}` : (err as Error).name || 'Error';
+  counts.errors[key] = (counts.errors[key] ?? 0) + 1;
+  logLine('warn', `action failed: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+// Crash output goes to its own file and stderr, unredacted: if an error carried the key, the grep sees it.
+process.on('uncaughtException', (err) => {
+  const text = `uncaught ${err.name}: ${err.message}\n${err.stack ?? ''}\n${err instanceof ApiError ? JSON.stringify(err) : ''}\n`;
+  if (config) appendFileSync(file('crash.txt'), text);
+  process.stderr.write(text);
+  process.exit(70);
+});
+
+// ---- the core ----------------------------------------------------------------------------------
+
+async function call<N extends IpcCallName>(name: N, input: IpcInput<N>) {
+  counts.ipc.calls++;
+  const response = await core!.dispatch(name, input);
+  record('call', name, response);
+  return response;
+}
+
+async function start(c: ClientConfig): Promise<void> {
+  config = c;
+  mkdirSync(c.artefactDir, { recursive: true });
+  new SettingsStore(c.dataDir).update((s) => {
+    s.market.useDemo = false;
+    s.market.baseUrl = c.baseUrl;
+  });
+  core = await AppCore.start({
+    dataDir: c.dataDir,
+    secrets: new MemorySecretStore({ 'api-key': c.apiKey, 'webhook-secret': c.webhookSecret }),
+    platform,
+    startDemoMarket: () => Promise.reject(new Error('the soak client uses the market it is given')),
+    version: 'soak',
+    log: fileLog,
+    syncOptions: c.syncOptions,
+  });
+  core.subscribe((name, payload) => {
+    counts.ipc.pushes++;
+    record('push', name, payload);
+    if (name === 'syncStatus' && (payload as { state: string }).state === 'live') firstLive();
+  });
+  countAppliedEvents(core);
+
+  const sessionClient = await waitFor(() => core!.session.client, 30_000, 'the REST client');
+  // One key, one budget: trades, purchases and exports share the sync engine's governor.
+  api = new ApiClient({ baseUrl: c.baseUrl, apiKey: c.apiKey, governor: sessionClient.governor });
+  const db = core.session.db;
+  feeds = new TradeFeeds({
+    db,
+    source: api,
+    webhook: { secret: c.webhookSecret, log: (line) => logLine('warn', line) },
+    poller: c.poller,
+  });
+  feeds.poller.on('poll_error', (err) => logLine('warn', `trade poll failed: ${err.message}`));
+  purchaser = new Purchaser({ client: api, journal: new PurchaseJournal(db) });
+  reads = new AccountReads({ api, db });
+  const { webhookUrl } = await feeds.start();
+  setInterval(sample, 1_000).unref();
+  send({ type: 'ready', webhookUrl: webhookUrl!, pid: process.pid });
+}
+
+/** Counts what the sync engine hands the store, without changing what the store does. */
+function countAppliedEvents(app: AppCore): void {
+  const store = app.session.store;
+  const apply = store.applyEvents.bind(store);
+  store.applyEvents = (events) => {
+    const outcome = apply(events);
+    counts.events.received += events.length;
+    counts.events.applied += outcome.applied;
+    counts.events.stale += outcome.stale;
+    counts.events.covered += outcome.covered;
+    counts.events.unknown += outcome.unknown;
+    return outcome;
+  };
+}
+
+async function waitFor<T>(get: () => T | null | undefined, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = get();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not appear within ${ms} ms`);
+    await sleep(50);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The first book is in: startup ends, and the run's memory baseline and loop figures start here. */
+function firstLive(): void {
+  if (firstLiveMs !== null) return;
+  firstLiveMs = performance.now() - startedAt;
+  startupMaxLagMs = loop.max / 1e6;
+  loop.reset();
+  stalls.length = 0;
+  memory.rssStartMb = process.memoryUsage.rss() / MB;
+}
+
+function sample(): void {
+  const rss = process.memoryUsage.rss() / MB;
+  memory.samples++;
+  memory.rssPeakMb = Math.max(memory.rssPeakMb, rss);
+  const live = core?.session.status().state === 'live';
+  if (live) firstLive();
+  if (core) send({ type: 'status', engine: engineFigures(), live, figures: figures() });
+}
+
+function engineFigures(): ClientFigures['engine'] {
+  const s = core!.session.status();
+  return {
+    state: s.state,
+    lastSeq: s.lastSeq,
+    rows: s.rows,
+    bufferedEvents: s.bufferedEvents,
+    resyncs: s.resyncs,
+    divergenceRepaired: s.divergenceRepaired,
+  };
+}
+
+function figures(): ClientFigures {
+  const governor = api?.governorStats().totals;
+  const webhooks = feeds?.receiver?.stats() ?? null;
+  const poller = feeds?.poller.stats();
+  const ns = (v: number) => (Number.isFinite(v) ? v / 1e6 : 0);
+  return {
+    incarnation: config?.incarnation ?? 0,
+    events: { ...counts.events },
+    engine: core ? engineFigures() : { state: 'opening', lastSeq: null, rows: 0, bufferedEvents: 0, resyncs: 0, divergenceRepaired: 0 },
+    purchases: { ...counts.purchases },
+    tradeWrites: { ...counts.tradeWrites },
+    errors: { ...counts.errors },
+    governor: governor
+      ? { sent: governor.sent, rateLimited: governor.rateLimited, waits: governor.waits, waitedMs: governor.waitedMs }
+      : { sent: 0, rateLimited: 0, waits: 0, waitedMs: 0 },
+    webhooks: webhooks
+      ? { received: webhooks.received, accepted: webhooks.accepted, rejected: { ...webhooks.rejected }, processingErrors: webhooks.processingErrors }
+      : null,
+    poller: { polls: poller?.polls ?? 0, failures: poller?.failures ?? 0 },
+    trades: feeds?.tracker.list() ?? [],
+    memory: {
+      rssStartMb: memory.rssStartMb,
+      rssEndMb: process.memoryUsage.rss() / MB,
+      rssPeakMb: memory.rssPeakMb,
+      heapUsedEndMb: process.memoryUsage().heapUsed / MB,
+      samples: memory.samples,
+    },
+    loop: {
+      maxLagMs: firstLiveMs === null ? 0 : ns(loop.max),
+      p99LagMs: firstLiveMs === null ? 0 : ns(loop.percentile(99)),
+      meanLagMs: firstLiveMs === null ? 0 : ns(loop.mean),
+      startupMaxLagMs: startupMaxLagMs ?? ns(loop.max),
+      stalls: [...stalls],
+    },
+    ipc: { ...counts.ipc },
+    uptimeMs: performance.now() - startedAt,
+    firstLiveMs,
+  };
+}
+
+// ---- the auto-trader ---------------------------------------------------------------------------
+
+let acting = false;
+const underway = new Set<Promise<unknown>>();
+const timers: NodeJS.Timeout[] = [];
+
+function track<T>(work: Promise<T>): void {
+  underway.add(work);
+  void work.catch(countError).finally(() => underway.delete(work));
+}
+
+function every(ms: number, rng: () => number, action: () => Promise<unknown>): void {
+  if (ms <= 0) return;
+  const next = () => {
+    const timer = setTimeout(() => {
+      if (!acting) return;
+      track(action());
+      next();
+    }, ms * (0.5 + rng()));
+    timers.push(timer);
+  };
+  next();
+}
+
+function go(): void {
+  const c = config!;
+  acting = true;
+  const rng = seededRandom(c.seed * 31 + c.incarnation);
+  every(c.purchaseEveryMs, rng, () => buyOne(rng));
+  let sellNext = true;
+  every(c.tradeEveryMs, rng, () => {
+    sellNext = !sellNext;
+    return sellNext ? sellOne() : withdrawOne();
+  });
+  // What the renderer keeps asking: status, rate limits, a window of the book.
+  every(2_000, rng, async () => {
+    await call('getStatus', {});
+    await call('getRateLimits', {});
+    await call('queryBook', { sort: { field: 'created_at', dir: 'desc' }, limit: 25, count: true });
+  });
+}
+
+async function buyOne(rng: () => number): Promise<void> {
+  const page = await call('queryBook', {
+    filter: { price: { min: 1, max: config!.maxPurchasePrice } },
+    sort: { field: 'price', dir: 'asc' },
+    limit: 50,
+  });
+  if (!page.ok) return;
+  const rows = (page.value as { rows: { id: number; price: number; market_hash_name: string; app_id: number }[] }).rows;
+  if (rows.length === 0) return;
+  const row = rows[Math.floor(rng() * rows.length)]!;
+  counts.purchases.attempted++;
+  const outcome = await purchaser!.buy({
+    listingId: row.id,
+    maxPrice: row.price,
+    amount: 1,
+    marketHashName: row.market_hash_name,
+    appId: row.app_id,
+    source: 'soak',
+  });
+  counts.purchases[outcome.status]++;
+  if (outcome.reconciled) counts.purchases.reconciled++;
+  if (outcome.error) logLine('info', `purchase ${outcome.status}: ${outcome.error.message}`);
+}
+
+const usedAssets = new Set<string>();
+let inventoryReadAt = 0;
+
+async function sellOne(): Promise<void> {
+  if (feeds!.tracker.inFlightCount() >= 8) return;
+  let inventory = await reads!.inventory(730);
+  let row = inventory.data.find((r) => r.item.tradable && !r.item.commodity && !usedAssets.has(r.item.steam_asset_id));
+  if (!row && Date.now() - inventoryReadAt > 30_000) {
+    inventoryReadAt = Date.now();
+    inventory = await reads!.inventory(730, { maxAgeMs: 0 });
+    row = inventory.data.find((r) => r.item.tradable && !r.item.commodity && !usedAssets.has(r.item.steam_asset_id));
+  }
+  if (!row) return;
+  usedAssets.add(row.item.steam_asset_id);
+  await write('sells', () => api!.sell({ listings: [{ items: [{ token: row.item.token, amount: 1 }], price: Math.max(1, row.item.recommended_price) }] }));
+}
+
+async function withdrawOne(): Promise<void> {
+  if (feeds!.tracker.inFlightCount() >= 8) return;
+  const page = await reads!.backpack({ page: '1', limit: '10' }, { maxAgeMs: 0 });
+  const item = page.data.items.find((i) => i.trade_locked_until === null);
+  if (!item) return;
+  await write('withdrawals', () => api!.withdraw({ items: [{ id: item.id, amount: item.amount }] }));
+}
+
+/** A write that creates a trade: never retried (like every write); the poller follows what it made. */
+async function write(kind: 'sells' | 'withdrawals', send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+    counts.tradeWrites[kind]++;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'api') counts.tradeWrites.refused++;
+    else counts.tradeWrites.failed++;
+    countError(err);
+  } finally {
+    feeds!.poller.nudge();
+  }
+}
+
+async function quiesce(): Promise<number> {
+  acting = false;
+  for (const t of timers.splice(0)) clearTimeout(t);
+  await Promise.allSettled([...underway]);
+  // Anything left open (a crash of the previous process, an unreadable order history) is settled now.
+  for (const outcome of await purchaser!.reconcileUnresolved()) {
+    if (outcome.status !== 'unknown') logLine('info', `reconciled an open purchase: ${outcome.status}`);
+  }
+  return new PurchaseJournal(core!.session.db).unresolved().length;
+}
+
+async function exportOrders(): Promise<{ files: string[]; rows: number }> {
+  const files: string[] = [];
+  let rows = 0;
+  for (const format of ['csv', 'json'] as const) {
+    const target = join(config!.artefactDir, `orders-export-${config!.incarnation}.${format}`);
+    const result = await api!.exportOrders(target, { format });
+    rows += result.rows;
+    files.push(target);
+  }
+  return { files, rows };
+}
+
+async function stop(): Promise<void> {
+  acting = false;
+  await feeds?.stop();
+  await core?.close();
+  writeFileSync(file('final-figures.json'), JSON.stringify(figures(), null, 2));
+}
+
+/** An uncaught error built from a real REST failure: what a crash report would print. */
+async function crash(): Promise<void> {
+  // A port nothing listens on (bound, then released): a refused connection, as when the market is down.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const unreachable = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: config!.apiKey, timeoutMs: 2_000 });
+  unreachable.user().then(
+    () => {
+      throw new Error('the unreachable market answered');
+    },
+    (err: unknown) => {
+      setImmediate(() => {
+        throw err;
+      });
+    },
+  );
+}
+
+process.on('message', (raw) => {
+  const message = raw as ParentMessage;
+  if (message.type !== 'report') doing = message.type;
+  const run = async () => {
+    switch (message.type) {
+      case 'start':
+        await start(message.config);
+        return;
+      case 'go':
+        go();
+        return;
+      case 'quiesce': {
+        const unresolved = await quiesce();
+        send({ type: 'quiesced', unresolved, figures: figures() });
+        return;
+      }
+      case 'export':
+        send({ type: 'exported', ...(await exportOrders()) });
+        return;
+      case 'fuzz':
+        send({ type: 'fuzzed', report: await runIpcFuzz(core!, platform, config!.seed) });
+        return;
+      case 'report':
+        send({ type: 'report', figures: figures() });
+        return;
+      case 'stop':
+        await stop();
+        send({ type: 'report', figures: figures() });
+        process.disconnect?.();
+        setTimeout(() => process.exit(0), 50).unref();
+        return;
+      case 'crash':
+        await crash();
+        return;
+    }
+  };
+  run().catch((err: unknown) => {
+    logLine('error', `${message.type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    send({ type: 'failed', message: `${message.type}: ${err instanceof Error ? err.message : String(err)}` });
+  });
+});
