@@ -182,6 +182,9 @@ export const watchCommand: CliCommand = {
       },
     });
     run.service.on('match', (m) => print(matchLine(m)));
+    run.service.on('swept', ({ watchlists: judged, matches }) => {
+      if (judged > 0) process.stderr.write(`skindesk watch: checked the whole book for ${judged} watchlist(s): ${matches} new match(es)\n`);
+    });
     run.service.on('purchase', (entry) => {
       const line = purchaseLine(entry);
       if (line) print(line);

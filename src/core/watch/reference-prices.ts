@@ -63,13 +63,15 @@ export interface RefresherOptions {
   db: Db;
   prices: ReferencePrices;
   onWarning: (message: string) => void;
+  /** The cache of a reference was replaced (watchlists using it may match listings they did not before). */
+  onRefreshed?: (reference: 'average_30d' | 'recommended') => void;
   averagesEveryMs?: number;
   pricesEveryMs?: number;
 }
 
 /** Fetches the averages and prices caches while some watchlist depends on them. */
 export class ReferenceRefresher {
-  readonly #o: Required<RefresherOptions>;
+  readonly #o: Required<Omit<RefresherOptions, 'onRefreshed'>> & Pick<RefresherOptions, 'onRefreshed'>;
   readonly #caches: Caches;
   #needs = { average_30d: false, recommended: false };
   readonly #timers: Partial<Record<'average_30d' | 'recommended', NodeJS.Timeout>> = {};
@@ -118,6 +120,7 @@ export class ReferenceRefresher {
         this.#caches.replacePrices(answer.prices);
       }
       this.#o.prices.reload();
+      this.#o.onRefreshed?.(what);
     } catch (err) {
       if (this.#stopped) return;
       const label = what === 'average_30d' ? '30-day averages' : 'recommended prices';

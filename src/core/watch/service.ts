@@ -54,6 +54,8 @@ type WatchServiceEvents = {
   alerts: [alerts: WatchAlert[]];
   /** An alert changed state (buying, bought, dismissed...). */
   alertState: [alert: WatchAlert];
+  /** A sweep of the whole book finished: how many watchlists it judged and how many matches it found. */
+  swept: [summary: { watchlists: number; matches: number }];
   /** An auto-buy log entry was written or got its outcome. */
   purchase: [entry: AutoBuyLogEntry];
   killSwitch: [engaged: boolean];
@@ -115,7 +117,16 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#balance = null;
     this.#client = client;
     if (client) {
-      this.#refresher = new ReferenceRefresher({ client, db: this.#db, prices: this.#prices, onWarning: (m) => this.#warn(m) });
+      this.#refresher = new ReferenceRefresher({
+        client,
+        db: this.#db,
+        prices: this.#prices,
+        onWarning: (m) => this.#warn(m),
+        onRefreshed: (reference) => {
+          const using = this.#evaluator.active.filter((w) => w.price.kind === 'below' && w.price.reference === reference);
+          if (using.length > 0) void this.sweep(using.map((w) => w.id));
+        },
+      });
       if (purchaser && this.#o.purchasing !== false) {
         this.#balance = new BalanceTracker({
           client,
@@ -207,6 +218,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
         const matches = await this.#evaluator.sweep(next);
         if (this.#closed) return;
         if (matches.length > 0) this.#act(matches);
+        const judged = next === undefined ? this.#evaluator.active.length : this.#evaluator.active.filter((w) => next!.includes(w.id)).length;
+        this.emit('swept', { watchlists: judged, matches: matches.length });
         const again = this.#sweepAgain;
         this.#sweepAgain = null;
         if (again === null) return;

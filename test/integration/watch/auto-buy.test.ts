@@ -63,7 +63,8 @@ describe('auto-buy', () => {
       autoWatchlist('min balance', e!.name, 10_000, { min_balance: balance - 999 }),
       autoWatchlist('kill', f!.name, 10_000),
     ]);
-    const [maxPrice, budget, daily, hourly, minBalance, kill] = items as [(typeof items)[number], ...typeof items];
+    type Item = (typeof items)[number];
+    const [maxPrice, budget, daily, hourly, minBalance, kill] = items as [Item, Item, Item, Item, Item, Item];
     const outcome = async (name: string, price: number) => {
       const l = r.demo.createListing({ name, price });
       await r.deliver();
@@ -96,15 +97,15 @@ describe('auto-buy', () => {
     expect(poor.journal).toEqual([]);
 
     // the kill switch stops the running auto-buyer at once, and releasing it lets it buy again
-    expect((await outcome(kill!.name, 700)).entry).toMatchObject({ decision: 'sent', status: 'bought' });
+    expect((await outcome(kill.name, 700)).entry).toMatchObject({ decision: 'sent', status: 'bought' });
     r.service.setKillSwitch(true);
-    const stopped = await outcome(kill!.name, 700);
+    const stopped = await outcome(kill.name, 700);
     expect(stopped.entry).toMatchObject({ decision: 'blocked', reason: 'kill_switch' });
     expect(stopped.journal).toEqual([]);
     expect(stopped.alive).toBe(true);
     expect(r.service.store.killSwitch()).toBe(true);
     r.service.setKillSwitch(false);
-    expect((await outcome(kill!.name, 700)).entry).toMatchObject({ decision: 'sent', status: 'bought' });
+    expect((await outcome(kill.name, 700)).entry).toMatchObject({ decision: 'sent', status: 'bought' });
 
     // every purchase sent went through the journal; nothing blocked reached it
     const sent = r.service.log(100).filter((e) => e.decision === 'sent');

@@ -14,7 +14,7 @@ import { BookStore, mergeSnapshot, openDatabase, type Db } from '../../../src/co
 import { WatchService, type WatchServiceOptions } from '../../../src/core/watch/index.ts';
 import { startDemoMarket, type DemoMarket, type DemoMarketOptions } from '../../../src/demo/index.ts';
 import { parseServerFrame, type ListingEvent } from '../../../src/shared/api/index.ts';
-import type { WatchlistInput } from '../../../src/shared/watchlist.ts';
+import type { Guardrails, WatchlistInput } from '../../../src/shared/watchlist.ts';
 
 export function startQuietMarket(options: DemoMarketOptions = {}): Promise<DemoMarket> {
   return startDemoMarket({ port: 0, listings: 1_500, rate: 0, seed: 11, reorder: 0, duplicate: 0, rateLimits: false, ...options });
@@ -39,16 +39,16 @@ export function itemNames(demo: DemoMarket, count: number): { name: string; pric
 }
 
 /** Guardrails wide enough to never stop anything, for tests about something else. */
-export const OPEN_RAILS = {
+export const OPEN_RAILS: Guardrails = {
   max_price: 1_000_000,
   total_budget: 10_000_000,
   daily_cap: 10_000_000,
   max_per_hour: 1_000,
   min_balance: 0,
-} as const;
+};
 
 /** A watchlist buying one exact item at or under `ceiling`. */
-export function autoWatchlist(name: string, item: string, ceiling: number, rails: Partial<typeof OPEN_RAILS> = {}, mode: 'auto' | 'confirm' = 'auto'): WatchlistInput {
+export function autoWatchlist(name: string, item: string, ceiling: number, rails: Partial<Guardrails> = {}, mode: 'auto' | 'confirm' = 'auto'): WatchlistInput {
   return {
     name,
     filter: { name: item },

@@ -1,0 +1,77 @@
+/**
+ * The real sync engine and the watch service in one process (what `skindesk watch` runs), against a
+ * demo market that goes down and comes back, with duplicated and reordered delivery: a listing that
+ * appeared while the feed was down reaches the book through the resync snapshot and is alerted by the
+ * sweep but never bought; once live again, a new listing is bought exactly once.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DemoMarket } from '../../../src/demo/index.ts';
+import { HeadlessWatch } from '../../../src/core/watch/headless.ts';
+import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
+
+const FAST_ENGINE = {
+  pingIntervalMs: 100,
+  livenessTimeoutMs: 1_000,
+  snapshotRetryMs: 200,
+  firstEventWaitMs: 50,
+  reconnect: { baseMs: 50, capMs: 200, floorMs: 0 },
+};
+
+let demo: DemoMarket | null = null;
+let run: HeadlessWatch | null = null;
+let tmp: ReturnType<typeof tempDb> | null = null;
+afterEach(async () => {
+  await run?.stop();
+  await demo?.close();
+  tmp?.remove();
+  run = demo = tmp = null;
+});
+
+describe('headless watch with the real engine', () => {
+  it('never buys while offline or resyncing; buys once when live, even with duplicated and reordered events', async () => {
+    demo = await startQuietMarket({ duplicate: 1, reorder: 0.5 });
+    tmp = tempDb();
+    const [item] = itemNames(demo, 1);
+    const states: string[] = [];
+    run = await HeadlessWatch.start({
+      dbPath: tmp.file,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+      wsUrl: demo.wsUrl,
+      watchlists: [autoWatchlist('snipe', item!.name, 1_000)],
+      autoBuy: true,
+      engine: FAST_ENGINE,
+      onStatus: (s) => {
+        if (states[states.length - 1] !== s.state) states.push(s.state);
+      },
+    });
+    const service = run.service;
+    await waitFor(() => service.bookLive, 20_000, 'live');
+    const journal = () => run!.db.prepare('SELECT listing_id, state FROM purchase_journal').all() as { listing_id: number; state: string }[];
+
+    // the market goes away; a matching listing appears while we cannot see it
+    const restarted = demo.chaos.restart(1_500);
+    await waitFor(() => !service.bookLive, 10_000, 'the feed to drop');
+    const dark = demo.createListing({ name: item!.name, price: 600 });
+    // past the server's 10 s /book cache, so the resync snapshot holds the new listing
+    demo.advanceClock(11_000);
+    await restarted;
+    await waitFor(() => service.bookLive, 20_000, 'live again');
+    await waitFor(() => service.alerts(20).some((a) => a.listingId === dark.listing.id), 10_000, 'the sweep alert');
+    await service.settled();
+    expect(service.alerts(20).find((a) => a.listingId === dark.listing.id)).toMatchObject({ origin: 'sweep', state: 'new' });
+    expect(journal()).toEqual([]);
+    expect(states).toContain('offline');
+    expect(demo.state.listing(dark.listing.id)?.status).toBe('ACTIVE');
+
+    // live: a new listing (delivered twice, possibly out of order with its reprice) is bought once
+    const fresh = demo.createListing({ name: item!.name, price: 900 });
+    demo.repriceListing(fresh.listing.id, 850);
+    demo.flushFeed();
+    await waitFor(() => service.log(10).some((e) => e.listingId === fresh.listing.id && e.status === 'bought'), 20_000, 'the purchase');
+    await new Promise((r) => setTimeout(r, 300)); // any late duplicate has arrived by now
+    await service.settled();
+    expect(journal().filter((j) => j.listing_id === fresh.listing.id)).toEqual([{ listing_id: fresh.listing.id, state: 'bought' }]);
+    expect(service.log(10).filter((e) => e.listingId === fresh.listing.id && e.decision === 'sent')).toHaveLength(1);
+  }, 60_000);
+});
