@@ -392,7 +392,8 @@ export class AppCore {
         if (!client) return { endpoints: [], rateLimited: 0, queued: 0 };
         const stats = client.governorStats();
         return {
-          endpoints: stats.endpoints.map((e) => ({
+          // unlimited routes (POST withdraw) have no headroom to show, and Infinity is not JSON
+          endpoints: stats.endpoints.filter((e) => Number.isFinite(e.limit)).map((e) => ({
             key: e.key,
             limit: e.limit,
             windowMs: e.windowMs,
