@@ -5,6 +5,7 @@
  */
 import { createMarketHandlers } from './handlers/market.ts';
 import { createAccountHandlers } from './handlers/account.ts';
+import { createWatchHandlers } from './handlers/watch.ts';
 import { AccountRuntime } from './account-services/account-runtime.ts';
 import type { AccountTimings } from './account-services/account-session.ts';
 import { randomUUID } from 'node:crypto';
@@ -384,6 +385,7 @@ export class AppCore {
     return {
       ...createMarketHandlers(this),
       ...createAccountHandlers(this),
+      ...createWatchHandlers(this),
       getAppInfo: () => ({ name: 'Skindesk', version: this.#options.version, platform: process.platform }),
       getStatus: () => this.status(),
       getBackfillProgress: () => this.#backfillProgress(),

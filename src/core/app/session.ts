@@ -52,6 +52,7 @@ export class MarketSession {
   #demo: DemoMarketHandle | null = null;
   #baseUrl: string | null;
   #ownStatus: EngineStatus;
+  readonly #engineListeners = new Set<(engine: SyncEngine) => void>();
   #closed = false;
   readonly #options: SessionOptions;
 
@@ -101,6 +102,17 @@ export class MarketSession {
     return this.#demo;
   }
 
+  /**
+   * Calls `listener` with the sync engine before it starts (at once when it already runs), so a service
+   * can follow its events from the first one (the watchlists hook its `applied` batches). Returns the
+   * unsubscribe.
+   */
+  onEngine(listener: (engine: SyncEngine) => void): () => void {
+    this.#engineListeners.add(listener);
+    if (this.#engine) listener(this.#engine);
+    return () => this.#engineListeners.delete(listener);
+  }
+
   status(): EngineStatus {
     return this.#engine ? this.#engine.status() : { ...this.#ownStatus };
   }
@@ -147,6 +159,7 @@ export class MarketSession {
         events.problem(`The book stopped updating: ${error.message}`);
       });
       this.#engine = engine;
+      for (const listener of this.#engineListeners) listener(engine);
       engine.start(resolvedWs, apiKey);
     } catch (err) {
       const message = redactor.redact(err instanceof Error ? err.message : String(err));

@@ -17,6 +17,7 @@ import { bookQuery } from '../query.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
 import { ACCOUNT_CALLS, withdrawalView } from './calls-account.ts';
+import { WATCH_CALLS, WATCH_PUSHES } from './calls-watch.ts';
 
 export type { CallDef } from './call.ts';
 
@@ -153,6 +154,7 @@ const apiKeyInput = z.string().min(1).max(512);
 export const IPC_CALLS = {
   ...MARKET_CALLS,
   ...ACCOUNT_CALLS,
+  ...WATCH_CALLS,
   getAppInfo: call({
     summary: 'Name, version and platform of the running app.',
     input: noInput,
@@ -347,6 +349,7 @@ export type ExportProgress = z.infer<typeof exportProgress>;
 const EXAMPLE_TS = '2026-01-01T00:00:00.000Z';
 
 export const IPC_PUSHES = {
+  ...WATCH_PUSHES,
   bookChanged: push({
     summary: 'The mirror changed; at most ~60 batches a second.',
     payload: bookChanged,

@@ -1,0 +1,239 @@
+/**
+ * IPC calls and pushes of the watchlists screen (watchlists, the alert feed, guarded auto-buy and its
+ * kill switch). Merged into IPC_CALLS and IPC_PUSHES.
+ *
+ * This module is evaluated while contract.ts is still loading, so it takes nothing from contract.ts at
+ * run time (types only).
+ */
+import { z } from 'zod';
+import { appId, id, seqString, timestamp } from '../api/index.ts';
+import { bookFilter } from '../query.ts';
+import { AUTO_BUY_MODES, priceCondition, watchlist, watchlistInput } from '../watchlist.ts';
+import { call } from './call.ts';
+import type { PushDef } from './contract.ts';
+
+export const ALERT_STATES = ['new', 'buying', 'bought', 'not_bought', 'unknown', 'blocked', 'dismissed'] as const;
+
+/** One alert of the feed: a listing that matched a watchlist, and what became of it. */
+export const watchAlertView = z.strictObject({
+  id,
+  at: timestamp,
+  watchlistId: id,
+  watchlistName: z.string(),
+  listingId: id,
+  appId,
+  marketHashName: z.string(),
+  /** The price seen when it matched (cents per copy): what a purchase of it pays at most. */
+  price: z.number().int().nonnegative(),
+  amount: z.number().int().nonnegative(),
+  seq: seqString,
+  /** The reference price of an "N % below" condition. */
+  referencePrice: z.number().int().nullable(),
+  ceiling: z.number().int().nonnegative(),
+  /** 'event': a new listing or price change; 'sweep': found by the whole-book check. */
+  origin: z.enum(['event', 'sweep']),
+  state: z.enum(ALERT_STATES),
+  /** Whether its watchlist buys, and how: a 'confirm' alert is bought with one keystroke. */
+  mode: z.enum(AUTO_BUY_MODES),
+  /** Play the alert sound (its watchlist asks for it). */
+  sound: z.boolean(),
+});
+export type WatchAlertView = z.infer<typeof watchAlertView>;
+
+/** One decision of the auto-buyer: sent (with its outcome) or blocked by a guardrail (with why). */
+export const autoBuyEntryView = z.strictObject({
+  id,
+  at: timestamp,
+  watchlistId: id,
+  alertId: id.nullable(),
+  listingId: id,
+  marketHashName: z.string(),
+  maxPrice: z.number().int().nonnegative(),
+  amount: z.number().int().positive(),
+  triggerSeq: seqString,
+  mode: z.enum(['confirm', 'auto']),
+  decision: z.enum(['sent', 'blocked']),
+  status: z.enum(['pending', 'bought', 'not_bought', 'unknown']).nullable(),
+  /** Plain words: the guardrail that blocked it, or why it was not bought. */
+  reason: z.string().nullable(),
+  orderId: z.number().int().nullable(),
+});
+export type AutoBuyEntryView = z.infer<typeof autoBuyEntryView>;
+
+export const autoBuyState = z.strictObject({
+  killSwitch: z.boolean(),
+  /** Purchases may be sent now (live book, connected market). */
+  live: z.boolean(),
+  log: z.array(autoBuyEntryView),
+});
+export type AutoBuyState = z.infer<typeof autoBuyState>;
+
+const watchlists = z.strictObject({ watchlists: z.array(watchlist) });
+
+const EXAMPLE_WATCHLIST = {
+  name: 'Cheap AK-47 Redlines',
+  filter: { app_id: 730, name: 'AK-47 | Redline', float: { max: 0.2 } },
+  price: { kind: 'below', reference: 'average_30d', percent: 15 },
+  auto_buy: {
+    mode: 'confirm',
+    copies: 1,
+    guardrails: { max_price: 5_000, total_budget: 50_000, daily_cap: 20_000, max_per_hour: 5, min_balance: 1_000 },
+  },
+} as const;
+
+export const WATCH_CALLS = {
+  listWatchlists: call({
+    summary: 'Every watchlist of the market in use.',
+    input: z.strictObject({}),
+    output: watchlists,
+    example: {},
+  }),
+  createWatchlist: call({
+    summary:
+      'Saves a watchlist — from the current book filter in one click (only `filter` is needed) or fully specified — and checks the whole book for it.',
+    input: z.strictObject({
+      filter: bookFilter,
+      /** Default: made from the filter. */
+      name: z.string().trim().min(1).max(100).optional(),
+      /** Default: the filter's price ceiling when it has one, else 10 % below the 30-day average. */
+      price: priceCondition.optional(),
+      watchlist: watchlistInput.omit({ filter: true }).partial().optional(),
+    }),
+    output: watchlist,
+    example: { filter: { app_id: 730, name: 'AK-47', float: { max: 0.07 } } },
+  }),
+  updateWatchlist: call({
+    summary: 'Replaces a watchlist (filter, price condition, alerts, auto-buy and guardrails); re-checks the book.',
+    input: z.strictObject({ id, watchlist: watchlistInput }),
+    output: watchlist,
+    example: { id: 1, watchlist: EXAMPLE_WATCHLIST },
+  }),
+  setWatchlistPaused: call({
+    summary: 'Pauses (no alerts, no buying) or resumes a watchlist.',
+    input: z.strictObject({ id, paused: z.boolean() }),
+    output: watchlist,
+    example: { id: 1, paused: true },
+  }),
+  deleteWatchlist: call({
+    summary: 'Deletes a watchlist (its alerts and auto-buy log stay as history).',
+    input: z.strictObject({ id }),
+    output: z.strictObject({ deleted: z.boolean() }),
+    example: { id: 1 },
+  }),
+  listWatchAlerts: call({
+    summary: 'The alert feed, newest first.',
+    input: z.strictObject({ limit: z.number().int().min(1).max(1_000).default(200), afterId: z.number().int().nonnegative().default(0) }),
+    output: z.strictObject({ alerts: z.array(watchAlertView) }),
+    example: { limit: 50 },
+  }),
+  dismissWatchAlert: call({
+    summary: 'Marks an alert as dealt with.',
+    input: z.strictObject({ id }),
+    output: watchAlertView,
+    example: { id: 1 },
+  }),
+  confirmWatchAlert: call({
+    summary:
+      'Confirm-first: buys the alerted listing at the price seen, within its watchlist’s guardrails; answers with the outcome.',
+    input: z.strictObject({ id }),
+    output: autoBuyEntryView,
+    example: { id: 1 },
+  }),
+  getAutoBuyState: call({
+    summary: 'The kill switch, whether purchases can be sent now, and the auto-buy log (newest first).',
+    input: z.strictObject({ limit: z.number().int().min(1).max(1_000).default(100) }),
+    output: autoBuyState,
+    example: {},
+  }),
+  setAutoBuyKillSwitch: call({
+    summary: 'Engages (stops every automatic and confirm-first purchase at once) or releases the kill switch.',
+    input: z.strictObject({ engaged: z.boolean() }),
+    output: autoBuyState,
+    example: { engaged: true },
+  }),
+} as const;
+
+// ---- pushes ------------------------------------------------------------------------------------
+
+export const watchAlertsPushed = z.strictObject({
+  /** New alerts and alerts whose state changed, newest first, at most WATCH_PUSH_MAX_ALERTS. */
+  alerts: z.array(watchAlertView),
+  /** Alerts left out of this push because a burst exceeded the cap (the feed call has them). */
+  omitted: z.number().int().nonnegative(),
+});
+export type WatchAlertsPushed = z.infer<typeof watchAlertsPushed>;
+export const WATCH_PUSH_MAX_ALERTS = 100;
+
+/** Latest state per alert id, newest first, capped: a burst of matches is one push of bounded size. */
+export function mergeWatchAlerts(older: WatchAlertsPushed, newer: WatchAlertsPushed): WatchAlertsPushed {
+  const byId = new Map<number, WatchAlertView>();
+  for (const a of [...older.alerts, ...newer.alerts]) byId.set(a.id, a);
+  const all = [...byId.values()].sort((a, b) => b.id - a.id);
+  return {
+    alerts: all.slice(0, WATCH_PUSH_MAX_ALERTS),
+    omitted: older.omitted + newer.omitted + Math.max(0, all.length - WATCH_PUSH_MAX_ALERTS),
+  };
+}
+
+export const autoBuyPushed = z.strictObject({
+  killSwitch: z.boolean(),
+  live: z.boolean(),
+  /** Log entries written or resolved since the last push (latest state per id). */
+  entries: z.array(autoBuyEntryView),
+});
+export type AutoBuyPushed = z.infer<typeof autoBuyPushed>;
+
+export function mergeAutoBuy(older: AutoBuyPushed, newer: AutoBuyPushed): AutoBuyPushed {
+  const byId = new Map<number, AutoBuyEntryView>();
+  for (const e of [...older.entries, ...newer.entries]) byId.set(e.id, e);
+  return { killSwitch: newer.killSwitch, live: newer.live, entries: [...byId.values()].sort((a, b) => b.id - a.id).slice(0, 200) };
+}
+
+const EXAMPLE_TS = '2026-01-01T00:00:00.000Z';
+const latest = <T>(_older: T, newer: T): T => newer;
+
+export const WATCH_PUSHES = {
+  watchAlerts: {
+    summary: 'New watchlist alerts and alert state changes; bursts are merged (at most 4 pushes a second).',
+    payload: watchAlertsPushed,
+    intervalMs: 250,
+    merge: mergeWatchAlerts,
+    example: {
+      alerts: [
+        {
+          id: 1,
+          at: EXAMPLE_TS,
+          watchlistId: 1,
+          watchlistName: 'Cheap AK-47 Redlines',
+          listingId: 7,
+          appId: 730,
+          marketHashName: 'AK-47 | Redline (Field-Tested)',
+          price: 1_000,
+          amount: 1,
+          seq: '42',
+          referencePrice: 1_250,
+          ceiling: 1_062,
+          origin: 'event',
+          state: 'new',
+          mode: 'confirm',
+          sound: false,
+        },
+      ],
+      omitted: 0,
+    },
+  } satisfies PushDef<typeof watchAlertsPushed>,
+  autoBuyChanged: {
+    summary: 'The kill switch, whether purchases can be sent, and auto-buy log entries written or resolved.',
+    payload: autoBuyPushed,
+    intervalMs: 100,
+    merge: mergeAutoBuy,
+    example: { killSwitch: false, live: true, entries: [] },
+  } satisfies PushDef<typeof autoBuyPushed>,
+  watchlistsChanged: {
+    summary: 'The watchlists changed (created, edited, paused, deleted; from any window or the market switch).',
+    payload: watchlists,
+    intervalMs: 100,
+    merge: latest,
+    example: { watchlists: [] },
+  } satisfies PushDef<typeof watchlists>,
+} as const;
