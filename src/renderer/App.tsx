@@ -1,28 +1,27 @@
-import { AppShell, Group, MantineProvider, Title, createTheme } from '@mantine/core';
-import { BookPreview, MarketBadges } from './BookPreview.tsx';
+import { MantineProvider } from '@mantine/core';
+import { Notifications, notifications } from '@mantine/notifications';
+import { usePush } from './bridge/index.ts';
+import './screens/index.ts';
+import { AppFrame } from './shell/AppFrame.tsx';
+import { theme } from './theme.ts';
 
-const theme = createTheme({
-  primaryColor: 'teal',
-  fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-});
+const LEVEL_COLORS = { info: 'blue', success: 'teal', warning: 'yellow', error: 'red' } as const;
 
-/** The application shell: header with the market badges, and the live book. */
+/** The app's notifications (a market problem, a settings warning) as toasts above the status bar. */
+function NotificationToasts() {
+  usePush('notification', (n) =>
+    notifications.show({ id: n.id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] }),
+  );
+  return null;
+}
+
+/** The application: dark terminal theme, toasts, and the frame with the registered screens. */
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark">
-      <AppShell header={{ height: 48 }} padding="md">
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between">
-            <Title order={1} size="h4">
-              Skindesk
-            </Title>
-            <MarketBadges />
-          </Group>
-        </AppShell.Header>
-        <AppShell.Main>
-          <BookPreview />
-        </AppShell.Main>
-      </AppShell>
+    <MantineProvider theme={theme} defaultColorScheme="dark" forceColorScheme="dark">
+      <Notifications position="bottom-right" limit={3} autoClose={6000} containerWidth={380} />
+      <NotificationToasts />
+      <AppFrame />
     </MantineProvider>
   );
 }

@@ -1,2 +1,3 @@
 // Importing a screen module registers it (see registry.ts). One line per area.
 export { allScreens, registerScreen, type ScreenDef } from './registry.ts';
+import './market/index.ts';

@@ -1,0 +1,46 @@
+/** Display formats of the market screens; numbers stay raw everywhere else. */
+import { formatCents } from '../../shared/money.ts';
+
+export { formatCents };
+
+/** Float (paint wear) the way traders compare them: 6 decimals, a dash when unknown. */
+export function formatFloat(value: number | null | undefined, digits = 6): string {
+  return value === null || value === undefined ? '–' : value.toFixed(digits);
+}
+
+/** Percent with one decimal (fade, blue); a dash when unknown. */
+export function formatPercent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '–' : `${value.toFixed(1)}%`;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+export function formatCount(value: number): string {
+  return integer.format(value);
+}
+
+/** Age of a listing in the largest unit that fits: 45s, 12m, 3h, 9d. */
+export function formatAge(iso: string, now: number = Date.now()): string {
+  const ms = Math.max(0, now - Date.parse(iso));
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** Clock time (HH:MM:SS) of a timestamp, for "book as of". */
+export function formatClock(iso: string | null): string {
+  if (!iso) return '–';
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}
+
+/** Signed difference in cents with its percent, e.g. "+$1.20 (+4.5%)". */
+export function formatDelta(cents: number, base: number | null): string {
+  const sign = cents > 0 ? '+' : cents < 0 ? '−' : '±';
+  const money = `${sign}${formatCents(Math.abs(cents))}`;
+  if (!base) return money;
+  const pct = (cents / base) * 100;
+  return `${money} (${sign}${Math.abs(pct).toFixed(1)}%)`;
+}

@@ -1,0 +1,126 @@
+/**
+ * The status bar: the state of the book (live / resyncing / offline with "book as of"), the last seq,
+ * events per second, detail backfill, rate-limit headroom, which market, and the balance. Fixed-width
+ * numbers, so the bar never shifts as values change.
+ */
+import { Badge, Group, Tooltip } from '@mantine/core';
+import type { SyncStatus } from '../../shared/ipc/index.ts';
+import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
+import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
+
+const STATE_WORDS: Record<SyncStatus['state'], { label: string; color: string }> = {
+  opening: { label: 'Opening', color: 'gray' },
+  connecting: { label: 'Connecting', color: 'yellow' },
+  live: { label: 'Live', color: 'teal' },
+  resyncing: { label: 'Resyncing', color: 'orange' },
+  offline: { label: 'Offline', color: 'red' },
+  stopped: { label: 'Stopped', color: 'gray' },
+};
+
+/** The endpoint whose headroom matters most to a trader: purchases. */
+const PURCHASE_KEY = 'POST /public/v1/purchase';
+
+export function SyncBadge() {
+  const status = useLive(syncStatusStore);
+  if (!status) return null;
+  const words = STATE_WORDS[status.state];
+  const offline = status.state === 'offline';
+  return (
+    <Tooltip label={status.problem ?? `${words.label} since ${formatClock(status.since)}`} multiline maw={360}>
+      <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
+        {offline ? `offline · book as of ${formatClock(status.bookAsOf)}` : status.state}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export function MarketBadge() {
+  const status = useLive(syncStatusStore);
+  if (!status) return null;
+  const demo = status.market.mode === 'demo';
+  return (
+    <Tooltip label={status.market.baseUrl ?? 'not connected yet'}>
+      <Badge data-testid="market-badge" color={demo ? 'violet' : 'blue'} variant="light">
+        {demo ? 'Demo market' : 'Real market'}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+function RateHeadroom() {
+  const limits = useLive(rateLimitStore);
+  if (!limits) return <span>buys left –</span>;
+  const purchase = limits.endpoints.find((e) => e.key === PURCHASE_KEY);
+  const tight = limits.endpoints.filter((e) => e.headroom < e.limit || e.blockedUntil);
+  const tip = tight.map((e) => `${e.key}: ${e.headroom}/${e.limit}${e.blockedUntil ? ' (waiting)' : ''}`).join('\n');
+  const left = purchase?.headroom ?? 30;
+  const of = purchase?.limit ?? 30;
+  const color = purchase?.blockedUntil ? 'var(--mantine-color-red-5)' : left <= of / 5 ? 'var(--mantine-color-yellow-5)' : undefined;
+  return (
+    <Tooltip label={tip || 'Every endpoint has its full budget.'} multiline style={{ whiteSpace: 'pre' }}>
+      <span data-testid="rate-headroom">
+        buys left{' '}
+        <strong className="sd-num" style={{ color }}>
+          {left}/{of}
+        </strong>
+        {limits.queued > 0 ? ` · ${limits.queued} queued` : ''}
+      </span>
+    </Tooltip>
+  );
+}
+
+function Backfill() {
+  const progress = useLive(backfillStore);
+  if (!progress || progress.total === 0) return <span>detail –</span>;
+  const pct = Math.floor((progress.detailed / progress.total) * 100);
+  return (
+    <Tooltip label={`${formatCount(progress.detailed)} of ${formatCount(progress.total)} listings have their float, seed and stickers${progress.problem ? ` — ${progress.problem}` : ''}`}>
+      <span data-testid="backfill">
+        detail <strong className="sd-num">{pct}%</strong>
+      </span>
+    </Tooltip>
+  );
+}
+
+export function BalanceValue() {
+  const balance = useLive(balanceStore);
+  const text = balance?.balance === null || balance === null ? '–' : formatCents(balance.balance);
+  const tip = balance?.problem ?? (balance?.asOf ? `as of ${formatClock(balance.asOf)}` : 'not read yet');
+  return (
+    <Tooltip label={tip}>
+      <span>
+        balance{' '}
+        <strong className="sd-num" data-testid="balance">
+          {text}
+        </strong>
+      </span>
+    </Tooltip>
+  );
+}
+
+export function StatusBar() {
+  const status = useLive(syncStatusStore);
+  return (
+    <div className="sd-statusbar" data-testid="status-bar">
+      <SyncBadge />
+      <span>
+        seq <strong className="sd-num" data-testid="last-seq">{status?.lastSeq ?? '–'}</strong>
+      </span>
+      <span>
+        <strong className="sd-num" style={{ display: 'inline-block', minWidth: '4ch', textAlign: 'right' }}>
+          {status ? status.eventsPerSecond.toFixed(1) : '–'}
+        </strong>{' '}
+        ev/s
+      </span>
+      <span>
+        book <strong className="sd-num">{status ? formatCount(status.rows) : '–'}</strong>
+      </span>
+      <Backfill />
+      <RateHeadroom />
+      <Group gap={8} ml="auto" wrap="nowrap">
+        <BalanceValue />
+        <MarketBadge />
+      </Group>
+    </div>
+  );
+}

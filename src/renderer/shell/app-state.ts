@@ -1,0 +1,142 @@
+/**
+ * App-wide live values every screen reads (sync status, detail backfill, balance, rate-limit headroom),
+ * each loaded once and kept current by its push or a slow poll, however many components show it.
+ */
+import { useMemo, useSyncExternalStore } from 'react';
+import type { BackfillProgress, IpcOutput, SyncState, SyncStatus } from '../../shared/ipc/index.ts';
+import type { BalanceView } from '../../shared/ipc/calls-market.ts';
+import { call, hasBridge, subscribe } from '../bridge/index.ts';
+
+type Listener = () => void;
+
+/** A value with listeners; `start` runs on the first subscription (loads, subscribes to pushes). */
+export class LiveStore<T> {
+  #value: T;
+  #listeners = new Set<Listener>();
+  #start: ((store: LiveStore<T>) => (() => void) | void) | null;
+  #stop: (() => void) | null = null;
+
+  constructor(initial: T, start: ((store: LiveStore<T>) => (() => void) | void) | null = null) {
+    this.#value = initial;
+    this.#start = start;
+  }
+
+  get = (): T => this.#value;
+
+  set(value: T): void {
+    if (Object.is(value, this.#value)) return;
+    this.#value = value;
+    for (const listener of this.#listeners) listener();
+  }
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.#listeners.add(listener);
+    if (this.#listeners.size === 1 && this.#start) this.#stop = this.#start(this) ?? null;
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) {
+        this.#stop?.();
+        this.#stop = null;
+      }
+    };
+  };
+}
+
+export function useLive<T>(store: LiveStore<T>): T {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
+}
+
+/** Loads with `load`, then follows the push `push` (same shape). */
+function pushed<T>(load: () => Promise<T>, on: (listener: (value: T) => void) => () => void): (store: LiveStore<T | null>) => () => void {
+  return (store) => {
+    if (!hasBridge()) return () => undefined;
+    let alive = true;
+    let pushedOnce = false;
+    const off = on((value) => {
+      pushedOnce = true;
+      store.set(value);
+    });
+    load()
+      .then((value) => {
+        if (alive && !pushedOnce) store.set(value);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+      off();
+    };
+  };
+}
+
+export const syncStatusStore = new LiveStore<SyncStatus | null>(
+  null,
+  pushed(
+    () => call('getStatus', {}),
+    (listener) => subscribe('syncStatus', listener),
+  ),
+);
+
+export const backfillStore = new LiveStore<BackfillProgress | null>(
+  null,
+  pushed(
+    () => call('getBackfillProgress', {}),
+    (listener) => subscribe('backfillProgress', listener),
+  ),
+);
+
+type RateLimits = IpcOutput<'getRateLimits'>;
+const RATE_POLL_MS = 2_000;
+export const rateLimitStore = new LiveStore<RateLimits | null>(null, (store) => {
+  if (!hasBridge()) return () => undefined;
+  let alive = true;
+  const poll = () =>
+    call('getRateLimits', {})
+      .then((value) => alive && store.set(value))
+      .catch(() => undefined);
+  void poll();
+  const timer = setInterval(poll, RATE_POLL_MS);
+  return () => {
+    alive = false;
+    clearInterval(timer);
+  };
+});
+
+/** The balance: read once (cached by the app when offline), set again by every purchase report. */
+export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
+  if (!hasBridge()) return () => undefined;
+  let alive = true;
+  call('getBalance', { refresh: false })
+    .then((value) => alive && store.set(value))
+    .catch(() => undefined);
+  return () => {
+    alive = false;
+  };
+});
+
+export function refreshBalance(): Promise<void> {
+  return call('getBalance', { refresh: true })
+    .then((value) => balanceStore.set(value))
+    .catch(() => undefined);
+}
+
+/** States in which the app sends orders (the same rule the app enforces on buyListings). */
+const TRADING_STATES: readonly SyncState[] = ['live', 'resyncing'];
+
+export interface TradingState {
+  allowed: boolean;
+  /** Why buying is off, in plain words (null when allowed). */
+  reason: string | null;
+}
+
+export function tradingStateOf(status: SyncStatus | null): TradingState {
+  if (!status) return { allowed: false, reason: 'Connecting to the app…' };
+  if (TRADING_STATES.includes(status.state)) return { allowed: true, reason: null };
+  if (status.state === 'offline') return { allowed: false, reason: 'Offline: the book is the cached one, so trading is off until the market is reachable again.' };
+  return { allowed: false, reason: `The book is not live yet (${status.state}); trading starts when it is.` };
+}
+
+/** Stable while the status is: commands built from it are not rebuilt on every render. */
+export function useTradingState(): TradingState {
+  const status = useLive(syncStatusStore);
+  return useMemo(() => tradingStateOf(status), [status]);
+}
