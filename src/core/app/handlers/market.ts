@@ -127,8 +127,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
         boughtListingIds: bought ? cartLines.map((l) => l.listingId) : [],
         balance,
       };
-      const level = outcome.status === 'bought' ? 'success' : outcome.status === 'unknown' ? 'warning' : 'error';
-      core.notify(level, words.title, words.message);
+      // the report is the answer the screen shows; no toast on top of it
       return report;
     },
 

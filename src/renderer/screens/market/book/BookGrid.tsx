@@ -1,0 +1,171 @@
+/**
+ * The book grid: a header of sortable columns over a windowed body that only renders the rows in view.
+ * Rows come from the window store by position; a row still loading shows a placeholder of the same
+ * height, so nothing ever jumps.
+ */
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { BookView } from '../../../../shared/ipc/calls-market.ts';
+import type { Column, SortField } from './columns.tsx';
+import type { DisplayRow, StoreSnapshot } from './book-window-store.ts';
+import { type RowWindow, useRowWindow } from './use-row-window.ts';
+
+export const ROW_PX = 28;
+
+export interface GridController {
+  scrollToIndex(index: number, align?: 'auto' | 'start' | 'center'): void;
+  pageRows(): number;
+}
+
+export interface BookGridProps {
+  snapshot: StoreSnapshot;
+  columns: Column[];
+  sort: BookView['sort'];
+  onSort(field: SortField): void;
+  selected: number;
+  onSelect(index: number): void;
+  onOpen(index: number): void;
+  onVisible(start: number, end: number): void;
+  onFrozen(frozen: boolean): void;
+  controllerRef: RefObject<GridController | null>;
+  /** Shown over the body when nothing matches. */
+  empty?: React.ReactNode;
+}
+
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+const cellStyle = (c: Column) => (c.width ? { width: c.width } : undefined);
+const cellClass = (c: Column, base: string) =>
+  [base, c.key === 'name' ? 'sd-cell-name' : '', c.align === 'right' ? 'sd-cell-right' : ''].filter(Boolean).join(' ');
+
+function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort' | 'onSort'>) {
+  return (
+    <div className="sd-grid-head" role="row">
+      {columns.map((c) => {
+        const sorted = c.sort !== undefined && c.sort === sort.field;
+        const Arrow = sort.dir === 'asc' ? IconArrowUp : IconArrowDown;
+        return (
+          <div
+            key={c.key}
+            role="columnheader"
+            aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+            data-sort-field={c.sort}
+            title={c.title ?? (c.sort ? `Sort by ${c.label.toLowerCase()}` : undefined)}
+            className={[cellClass(c, 'sd-head-cell'), c.sort ? 'sd-head-sortable' : '', sorted ? 'sd-head-sorted' : ''].join(' ')}
+            style={cellStyle(c)}
+            onClick={c.sort ? () => onSort(c.sort as SortField) : undefined}
+          >
+            {c.align === 'right' && sorted && <Arrow size={11} />}
+            {c.label}
+            {c.align !== 'right' && sorted && <Arrow size={11} />}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function flashClass(r: DisplayRow): string {
+  return r.flash ? ` sd-flash-${r.flash}` : '';
+}
+
+export function BookGrid(props: BookGridProps) {
+  const { snapshot, columns, selected, onSelect, onOpen, onVisible, onFrozen, controllerRef } = props;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const count = snapshot.total ?? 0;
+  const win: RowWindow = useRowWindow(bodyRef, count, ROW_PX);
+  const now = useNow(10_000);
+
+  const start = win.rows[0]?.index ?? 0;
+  const end = (win.rows.at(-1)?.index ?? -1) + 1;
+  useEffect(() => {
+    // before the first answer the count is 0: still ask for the first screenful
+    onVisible(start, Math.max(end, snapshot.total === null ? 60 : end));
+  }, [onVisible, start, end, snapshot.total]);
+
+  // Scroll anchoring: rows inserted or removed above the view (a newest-first book gains rows at the top
+  // all the time) must not push what the trader is reading. Unless the view is at the very top with
+  // nothing selected (watching the feed arrive), the first visible row stays where it was.
+  const anchor = useRef<{ id: number; index: number } | null>(null);
+  useLayoutEffect(() => {
+    const held = anchor.current;
+    if (held && (held.index > 0 || selected >= 0)) {
+      const now = snapshot.indexOf(held.id);
+      if (now >= 0 && now !== held.index) win.scrollByRows(now - held.index);
+    }
+    const firstSlot = snapshot.rowAt(win.first);
+    anchor.current = firstSlot ? { id: firstSlot.row.id, index: win.first } : null;
+  }, [snapshot, win, selected]);
+
+  useEffect(() => {
+    controllerRef.current = { scrollToIndex: win.scrollToIndex, pageRows: () => win.pageRows };
+  });
+
+  return (
+    <div className="sd-grid" role="grid" aria-rowcount={count} data-testid="book-grid">
+      <Header columns={columns} sort={props.sort} onSort={props.onSort} />
+      <div
+        ref={bodyRef}
+        className="sd-grid-body"
+        data-testid="book-grid-body"
+        onMouseEnter={() => onFrozen(true)}
+        onMouseLeave={() => onFrozen(false)}
+      >
+        <div style={{ height: win.spacerPx, position: 'relative' }}>
+          {win.rows.map(({ index, top }) => {
+            const slot = snapshot.rowAt(index);
+            const isSelected = index === selected;
+            if (!slot) {
+              return (
+                <div key={`loading-${index}`} className="sd-row sd-row-loading" style={{ top }} role="row" aria-busy>
+                  {columns.map((c) => (
+                    <div key={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} />
+                  ))}
+                </div>
+              );
+            }
+            const { row } = slot;
+            const classes = `sd-row${isSelected ? ' sd-row-selected' : ''}${slot.gone ? ' sd-row-gone' : flashClass(slot)}`;
+            return (
+              <div
+                key={slot.flash ? `${row.id}-${slot.flashAt}` : row.id}
+                role="row"
+                aria-rowindex={index + 1}
+                aria-selected={isSelected}
+                {...(slot.gone ? { 'data-gone-id': row.id, 'data-gone': slot.gone } : { 'data-listing-id': row.id })}
+                data-price={row.price}
+                className={classes}
+                style={{ top }}
+                onMouseDown={() => onSelect(index)}
+                onDoubleClick={() => onOpen(index)}
+              >
+                {columns.map((c) => (
+                  <div key={c.key} role="gridcell" className={cellClass(c, 'sd-cell')} style={cellStyle(c)}>
+                    {c.key === 'name' && slot.gone ? (
+                      <>
+                        <span style={{ color: 'var(--mantine-color-red-4)', marginRight: 6, fontSize: 10, textDecoration: 'none' }}>
+                          {slot.gone === 'bought' ? 'BOUGHT' : 'GONE'}
+                        </span>
+                        {c.render(row, now)}
+                      </>
+                    ) : (
+                      c.render(row, now)
+                    )}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+        {snapshot.total === 0 && props.empty}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,346 @@
+/**
+ * The live book: filters on the left, the windowed grid in the middle, the item detail on the right,
+ * buying in a confirm dialog or a cart. Everything is reachable from the keyboard (the commands below
+ * are also the palette's entries and the help overlay's list). The filter and sort in use are saved by
+ * the app and restored on the next start.
+ */
+import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { BookRow } from '../../../../shared/ipc/index.ts';
+import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
+import type { BookFilter } from '../../../../shared/query.ts';
+import { WEAR_BANDS } from '../../../../shared/wear.ts';
+import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { formatClock, formatCount } from '../../../format/numbers.ts';
+import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
+import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
+import { addToCart, useCart } from '../buying/cart-store.ts';
+import { BuyDialog } from '../buying/BuyDialog.tsx';
+import { CartDrawer } from '../buying/CartDrawer.tsx';
+import { DetailPanel } from '../detail/DetailPanel.tsx';
+import { FilterPanel } from '../filters/FilterPanel.tsx';
+import { cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
+import { PresetMenu } from '../filters/PresetMenu.tsx';
+import { BookGrid, type GridController } from './BookGrid.tsx';
+import { BookWindowStore } from './book-window-store.ts';
+import { type SortField, columnsFor } from './columns.tsx';
+
+export const DEFAULT_VIEW: BookView = { filter: {}, sort: { field: 'created_at', dir: 'desc' } };
+const SAVE_VIEW_AFTER_MS = 600;
+const SEARCH_APPLY_MS = 200;
+const FILTER_PANEL_PX = 250;
+const DETAIL_PX = 380;
+
+/** Natural first direction of each sort: cheapest, lowest float, newest, highest fade/blue. */
+const FIRST_DIR: Record<SortField, 'asc' | 'desc'> = { price: 'asc', float: 'asc', created_at: 'desc', fade: 'desc', blue: 'desc', id: 'desc' };
+const SORT_NAMES: Record<SortField, string> = { price: 'price', float: 'float', created_at: 'age', fade: 'fade', blue: 'blue', id: 'id' };
+
+export function BookScreen() {
+  const state = useCall('getMarketScreenState', {});
+  if (state.loading && !state.data) {
+    return (
+      <Center w="100%">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
+  return <BookWorkspace initial={state.data ?? { lastView: null, presets: [] }} />;
+}
+
+function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: string): void; inputRef: React.RefObject<HTMLInputElement | null> }) {
+  const [text, setText] = useState(value);
+  const applied = useRef(value);
+  useEffect(() => {
+    if (value !== applied.current) {
+      applied.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (text === applied.current) return;
+    const timer = setTimeout(() => {
+      applied.current = text;
+      onChange(text);
+    }, SEARCH_APPLY_MS);
+    return () => clearTimeout(timer);
+  }, [text, onChange]);
+  return (
+    <TextInput
+      ref={inputRef}
+      aria-label="Search item names"
+      placeholder="Search names…  /"
+      leftSection={<IconSearch size={14} />}
+      value={text}
+      onChange={(e) => setText(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' || e.key === 'Enter') (e.currentTarget as HTMLInputElement).blur();
+      }}
+      rightSection={
+        text ? (
+          <ActionIcon size="xs" color="gray" aria-label="Clear search" onClick={() => setText('')}>
+            <IconX size={12} />
+          </ActionIcon>
+        ) : null
+      }
+      w={260}
+      data-testid="name-search"
+    />
+  );
+}
+
+function BookWorkspace({ initial }: { initial: MarketScreenState }) {
+  const [view, setViewState] = useState<BookView>(initial.lastView ?? DEFAULT_VIEW);
+  const [presets, setPresets] = useState<readonly FilterPreset[]>(initial.presets);
+  const [savePresetOpen, setSavePresetOpen] = useState(false);
+  const [filtersOpen, setFiltersOpen] = useState(true);
+  const [detailOpen, setDetailOpen] = useState(false);
+  const [selected, setSelected] = useState(-1);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [detailRow, setDetailRow] = useState<BookRow | null>(null);
+  const [buyRow, setBuyRow] = useState<BookRow | null>(null);
+  const [cartOpen, setCartOpen] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const grid = useRef<GridController | null>(null);
+  const cart = useCart();
+  const trading = useTradingState();
+  const status = useLive(syncStatusStore);
+
+  /** A new filter or sort starts at the top, with nothing selected. */
+  const setView = useCallback((next: BookView | ((v: BookView) => BookView)) => {
+    setViewState(next);
+    setSelected(-1);
+    setSelectedId(null);
+    grid.current?.scrollToIndex(0, 'start');
+  }, []);
+
+  const store = useMemo(() => new BookWindowStore((input) => call('queryBookWindow', input)), []);
+  useEffect(() => () => store.dispose(), [store]);
+  useEffect(() => store.setView(view), [store, view]);
+  usePush('bookChanged', (change) => store.onBookChanged(change));
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const total = snapshot.total ?? 0;
+
+  // the app keeps the filter and sort for the next start
+  const firstView = useRef(true);
+  useEffect(() => {
+    if (firstView.current) {
+      firstView.current = false;
+      return;
+    }
+    const timer = setTimeout(() => void call('setLastBookView', view).catch(() => undefined), SAVE_VIEW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [view]);
+
+  // the selection follows its listing when rows move; the detail keeps the last known row
+  const followed = selectedId === null ? -1 : snapshot.indexOf(selectedId);
+  const selectedIndex = followed >= 0 ? followed : selected;
+  const detailAt = detailRow ? snapshot.indexOf(detailRow.id) : -1;
+  const shownDetail = (detailAt >= 0 ? snapshot.rowAt(detailAt)?.row : undefined) ?? detailRow;
+  // the buy dialog follows its listing too: a price the feed changed shows at once
+  const buyAt = buyRow ? snapshot.indexOf(buyRow.id) : -1;
+  const shownBuy = (buyAt >= 0 ? snapshot.rowAt(buyAt)?.row : undefined) ?? buyRow;
+
+  const rowAt = useCallback((index: number) => {
+    const slot = store.getSnapshot().rowAt(index);
+    return slot && !slot.gone ? slot.row : null;
+  }, [store]);
+
+  const select = useCallback(
+    (index: number, scroll = true) => {
+      const count = store.getSnapshot().total ?? 0;
+      if (count === 0) return;
+      const clamped = Math.max(0, Math.min(count - 1, index));
+      setSelected(clamped);
+      const row = rowAt(clamped);
+      setSelectedId(row?.id ?? null);
+      if (row && detailOpen) setDetailRow(row);
+      if (scroll) grid.current?.scrollToIndex(clamped);
+    },
+    [store, rowAt, detailOpen],
+  );
+
+  const setFilter = useCallback((filter: BookFilter) => setView((v) => ({ ...v, filter: cleanFilter(filter) })), [setView]);
+  const setName = useCallback((name: string) => setView((v) => ({ ...v, filter: cleanFilter({ ...v.filter, name }) })), [setView]);
+  const sortBy = useCallback(
+    (field: SortField) =>
+      setView((v) => ({ ...v, sort: { field, dir: v.sort.field === field ? (v.sort.dir === 'asc' ? 'desc' : 'asc') : FIRST_DIR[field] } })),
+    [setView],
+  );
+
+  const open = useCallback(
+    (index: number) => {
+      const row = rowAt(index);
+      if (!row) return;
+      setSelected(index);
+      setSelectedId(row.id);
+      setDetailRow(row);
+      setDetailOpen(true);
+    },
+    [rowAt],
+  );
+
+  const selectedSlot = selectedIndex >= 0 ? snapshot.rowAt(selectedIndex) : undefined;
+  const selectedRow = selectedSlot && !selectedSlot.gone ? selectedSlot.row : null;
+  const startBuy = useCallback((row: BookRow | null) => row && setBuyRow(row), []);
+  const addRowToCart = useCallback((row: BookRow | null) => {
+    if (!row) return;
+    addToCart({ listingId: row.id, name: row.market_hash_name, appId: row.app_id, shownPrice: row.price, amount: 1, available: row.amount, maxPrice: row.price });
+  }, []);
+  const onBought = useCallback((ids: readonly number[]) => store.markBought(ids), [store]);
+  const onVisible = useCallback((start: number, end: number) => store.setVisible(start, end), [store]);
+  const onFrozen = useCallback((frozen: boolean) => store.setFrozen(frozen), [store]);
+
+  const commands = useMemo<Command[]>(() => {
+    const page = () => grid.current?.pageRows() ?? 20;
+    const keyed: Command[] = [
+      { id: 'book.search', label: 'Search item names', group: 'Book', hotkey: '/', run: () => searchRef.current?.focus() },
+      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(selectedIndex + 1) },
+      { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(selectedIndex - 1) },
+      { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(selectedIndex + page()) },
+      { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(selectedIndex - page()) },
+      { id: 'book.top', label: 'First row', group: 'Book', hotkey: 'home', run: () => select(0) },
+      { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => select(total - 1) },
+      { id: 'book.open', label: 'Open the selected listing', group: 'Book', hotkey: 'enter', enabled: selectedIndex >= 0, run: () => open(selectedIndex) },
+      { id: 'book.close', label: 'Close the detail', group: 'Book', hotkey: 'escape', paletteHidden: true, enabled: detailOpen, run: () => setDetailOpen(false) },
+      { id: 'book.filters', label: filtersOpen ? 'Hide filters' : 'Show filters', group: 'Book', hotkey: 'f', run: () => setFiltersOpen((o) => !o) },
+      { id: 'book.reset', label: 'Clear all filters', group: 'Book', keywords: ['reset'], run: () => setView((v) => ({ ...v, filter: {} })) },
+      { id: 'book.savepreset', label: 'Save the filter as a preset', group: 'Book', run: () => setSavePresetOpen(true) },
+      {
+        id: 'buy.selected',
+        label: 'Buy the selected listing',
+        group: 'Buying',
+        hotkey: 'b',
+        enabled: trading.allowed && selectedRow !== null,
+        disabledReason: trading.reason ?? 'Select a row first',
+        run: () => startBuy(selectedRow),
+      },
+      { id: 'cart.add', label: 'Add the selected listing to the cart', group: 'Buying', hotkey: 'a', enabled: selectedRow !== null, run: () => addRowToCart(selectedRow) },
+      { id: 'cart.open', label: `Open the cart (${cart.length})`, group: 'Buying', hotkey: 'c', run: () => setCartOpen(true) },
+      { id: 'buy.private', label: 'Buy a private listing (paste its share link)', group: 'Buying', hotkey: 'p', keywords: ['share', 'token'], run: () => setCartOpen(true) },
+      {
+        id: 'book.inspect',
+        label: 'Inspect the selected item in game',
+        group: 'Book',
+        hotkey: 'i',
+        enabled: selectedRow !== null && selectedRow.app_id === 730,
+        run: () => selectedRow && void call('openInspectLink', { listingId: selectedRow.id }).catch(() => undefined),
+      },
+    ];
+    const sorts: Command[] = (['price', 'float', 'created_at', 'fade', 'blue'] as const).flatMap((field) =>
+      (['asc', 'desc'] as const).map((dir) => ({
+          id: `sort.${field}.${dir}`,
+          label: `Sort by ${SORT_NAMES[field]} (${dir === 'asc' ? (field === 'created_at' ? 'oldest' : 'lowest') : field === 'created_at' ? 'newest' : 'highest'} first)`,
+          group: 'Sort',
+          run: () => setView((v) => ({ ...v, sort: { field, dir } })),
+      })),
+    );
+    const wears: Command[] = WEAR_BANDS.map((band) => ({
+        id: `wear.${band.code}`,
+        label: `Float: ${band.name} only (${band.min}–${band.max})`,
+        group: 'Filters',
+        keywords: [band.code],
+        run: () => setView((v) => ({ ...v, filter: cleanFilter({ ...v.filter, float: wearRange([band.code]) }) })),
+    }));
+    const presetCommands: Command[] = presets.map((preset) => ({ id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) }));
+    return [...keyed, ...sorts, ...wears, ...presetCommands];
+  }, [select, selectedIndex, total, open, detailOpen, filtersOpen, trading, selectedRow, startBuy, addRowToCart, cart.length, presets, setView]);
+  useRegisterCommands(commands);
+
+  const chips = describeFilter(view.filter);
+  const columns = columnsFor(view.filter.app_id, detailOpen);
+  const offline = status?.state === 'offline';
+
+  return (
+    <div style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
+      {filtersOpen && (
+        <ScrollArea w={FILTER_PANEL_PX} style={{ flex: 'none', borderRight: '1px solid var(--sd-border)' }} type="auto" scrollbarSize={6}>
+          <FilterPanel filter={view.filter} onChange={setFilter} />
+        </ScrollArea>
+      )}
+      <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+        <Group gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)' }}>
+          <Tooltip label={filtersOpen ? 'Hide filters (F)' : 'Show filters (F)'}>
+            <ActionIcon variant={filtersOpen ? 'light' : 'subtle'} onClick={() => setFiltersOpen((o) => !o)} aria-label="Toggle filters" size="md">
+              <IconAdjustmentsHorizontal size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} />
+          <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} />
+          <Group gap={4} wrap="nowrap" style={{ flex: 1, minWidth: 0, overflow: 'hidden' }} data-testid="filter-chips">
+            {chips.map((c) => (
+              <Badge key={c} variant="light" color="gray" radius="sm" tt="none" style={{ flex: 'none' }}>
+                {c}
+              </Badge>
+            ))}
+            {chips.length > 0 && (
+              <Tooltip label="Clear all filters">
+                <ActionIcon size="sm" color="gray" onClick={() => setView((v) => ({ ...v, filter: {} }))} aria-label="Clear all filters">
+                  <IconFilterOff size={14} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap' }} data-testid="book-summary">
+            {snapshot.total === null ? '…' : `${formatCount(total)} listings`}
+          </Text>
+          <Button
+            variant={cart.length > 0 ? 'light' : 'default'}
+            leftSection={<IconShoppingCart size={14} />}
+            onClick={() => setCartOpen(true)}
+            data-testid="cart-button"
+            aria-label={`Cart (${cart.length})`}
+          >
+            <span className="sd-num">{cart.length}</span>
+          </Button>
+        </Group>
+        {offline && (
+          <Alert color="red" variant="light" py={4} px="sm" radius={0} data-testid="offline-banner">
+            <Text size="xs">
+              Offline — this is the book as of {formatClock(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
+              {status?.problem ? ` (${status.problem})` : ''}
+            </Text>
+          </Alert>
+        )}
+        {snapshot.problem && (
+          <Alert color="red" variant="light" py={4} px="sm" radius={0}>
+            <Text size="xs">{snapshot.problem}</Text>
+          </Alert>
+        )}
+        <BookGrid
+          snapshot={snapshot}
+          columns={columns}
+          sort={view.sort}
+          onSort={sortBy}
+          selected={selectedIndex}
+          onSelect={(i) => select(i, false)}
+          onOpen={open}
+          onVisible={onVisible}
+          onFrozen={onFrozen}
+          controllerRef={grid}
+          empty={
+            <Center pos="absolute" inset={0}>
+              <Stack gap={6} align="center">
+                <Text size="sm" c="dimmed" data-testid="book-empty">
+                  No listing matches {chips.length > 0 ? 'these filters' : 'yet — the book is empty'}.
+                </Text>
+                {chips.length > 0 && (
+                  <Button variant="default" onClick={() => setView((v) => ({ ...v, filter: {} }))}>
+                    Clear filters
+                  </Button>
+                )}
+              </Stack>
+            </Center>
+          }
+        />
+      </Stack>
+      {detailOpen && shownDetail && (
+        <div style={{ width: DETAIL_PX, flex: 'none', minHeight: 0 }}>
+          <DetailPanel row={shownDetail} onClose={() => setDetailOpen(false)} onBuy={startBuy} onAddToCart={addRowToCart} />
+        </div>
+      )}
+      <BuyDialog row={shownBuy} onClose={() => setBuyRow(null)} onBought={onBought} />
+      <CartDrawer opened={cartOpen} onClose={() => setCartOpen(false)} onBought={onBought} />
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The grid's columns, per game: CS2 shows what CS traders sort and filter by (float with its wear bar,
+ * seed, stickers, fade and blue), the other games what they have (amount for commodities); all games
+ * together show a game tag and the CS columns that apply.
+ */
+import type { ReactNode } from 'react';
+import type { AppId } from '../../../../shared/api/index.ts';
+import type { BookRow } from '../../../../shared/ipc/index.ts';
+import type { BookView } from '../../../../shared/ipc/calls-market.ts';
+import { formatAge, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { StickerSlots } from '../parts/slots.tsx';
+import { WearMini } from '../parts/wear.tsx';
+
+export type SortField = BookView['sort']['field'];
+
+export interface Column {
+  key: string;
+  label: string;
+  /** Fixed width in px; the name column takes the rest. */
+  width?: number;
+  align?: 'right';
+  sort?: SortField;
+  title?: string;
+  render(row: BookRow, now: number): ReactNode;
+}
+
+export const GAME_TAGS: Record<AppId, string> = { 730: 'CS2', 252490: 'RUST', 570: 'DOTA', 440: 'TF2' };
+
+const dim = (text: string) => <span style={{ color: 'var(--sd-muted)' }}>{text}</span>;
+
+const game: Column = {
+  key: 'game',
+  label: 'Game',
+  width: 46,
+  render: (row) => <span style={{ color: 'var(--sd-muted)', fontSize: 10 }}>{GAME_TAGS[row.app_id as AppId]}</span>,
+};
+
+const name: Column = {
+  key: 'name',
+  label: 'Item',
+  render: (row) => (
+    <>
+      {row.stattrak && <span style={{ color: 'var(--mantine-color-orange-5)', marginRight: 4, fontSize: 10 }}>ST</span>}
+      {row.souvenir && <span style={{ color: 'var(--mantine-color-yellow-5)', marginRight: 4, fontSize: 10 }}>SV</span>}
+      {row.market_hash_name.replace(/^StatTrak™ /, '').replace(/^Souvenir /, '')}
+    </>
+  ),
+};
+
+const price: Column = {
+  key: 'price',
+  label: 'Price',
+  width: 88,
+  align: 'right',
+  sort: 'price',
+  render: (row) => <span className="sd-num">{formatCents(row.price)}</span>,
+};
+
+const float: Column = {
+  key: 'float',
+  label: 'Float',
+  width: 120,
+  align: 'right',
+  sort: 'float',
+  title: 'Paint wear (0 = factory new); the bar shows the wear bands FN · MW · FT · WW · BS',
+  render: (row) =>
+    row.app_id !== 730 ? null : row.paint_wear === null ? (
+      dim(row.stickers === null ? '…' : '–')
+    ) : (
+      <>
+        <WearMini value={row.paint_wear} />
+        <span className="sd-num">{formatFloat(row.paint_wear)}</span>
+      </>
+    ),
+};
+
+const seed: Column = {
+  key: 'seed',
+  label: 'Seed',
+  width: 50,
+  align: 'right',
+  title: 'Paint seed (pattern)',
+  render: (row) => (row.paint_seed === null ? null : <span className="sd-num">{row.paint_seed}</span>),
+};
+
+const stickers: Column = {
+  key: 'stickers',
+  label: 'Stickers',
+  width: 86,
+  render: (row) => <StickerSlots row={row} />,
+};
+
+const fade: Column = {
+  key: 'fade',
+  label: 'Fade',
+  width: 58,
+  align: 'right',
+  sort: 'fade',
+  render: (row) => (row.fade === null ? null : <span className="sd-num">{formatPercent(row.fade)}</span>),
+};
+
+const blue: Column = {
+  key: 'blue',
+  label: 'Blue',
+  width: 58,
+  align: 'right',
+  sort: 'blue',
+  render: (row) => (row.blue === null ? null : <span className="sd-num">{formatPercent(row.blue)}</span>),
+};
+
+const amount: Column = {
+  key: 'amount',
+  label: 'Qty',
+  width: 48,
+  align: 'right',
+  render: (row) => <span className="sd-num">{row.amount}</span>,
+};
+
+const listed: Column = {
+  key: 'listed',
+  label: 'Age',
+  width: 50,
+  align: 'right',
+  sort: 'created_at',
+  title: 'Time since the listing went live',
+  render: (row, now) => <span className="sd-num" style={{ color: 'var(--sd-muted)' }}>{formatAge(row.created_at, now)}</span>,
+};
+
+export function columnsFor(appId: AppId | undefined, compact: boolean): Column[] {
+  if (appId === 730) return compact ? [name, price, float, seed, stickers, listed] : [name, price, float, seed, stickers, fade, blue, listed];
+  if (appId !== undefined) return [name, price, amount, listed];
+  return compact ? [game, name, price, float, stickers, listed] : [game, name, price, float, seed, stickers, amount, listed];
+}

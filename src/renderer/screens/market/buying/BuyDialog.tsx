@@ -1,0 +1,197 @@
+/**
+ * The confirm dialog of one purchase: the price, the amount (commodities), the maximum price per copy
+ * (the shown price unless changed: a listing that got dearer fails instead of costing more), and the
+ * balance after. Enter buys, Escape cancels; the answer is shown in plain words in the same place.
+ */
+import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import type { BookRow } from '../../../../shared/ipc/index.ts';
+import { parseCents } from '../../../../shared/money.ts';
+import { formatCents } from '../../../format/numbers.ts';
+import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
+import { addToCart } from './cart-store.ts';
+import { OutcomeAlert } from './OutcomeAlert.tsx';
+import { usePurchase } from './use-purchase.ts';
+
+export interface BuyDialogProps {
+  row: BookRow | null;
+  onClose(): void;
+  onBought(ids: readonly number[]): void;
+}
+
+export function BuyDialog({ row, onClose, onBought }: BuyDialogProps) {
+  return (
+    <Modal opened={row !== null} onClose={onClose} title="Buy" size={440} data-testid="buy-dialog" returnFocus>
+      {row && <BuyForm key={row.id} row={row} onClose={onClose} onBought={onBought} />}
+    </Modal>
+  );
+}
+
+function Line({ label, value, strong, testId, color }: { label: string; value: string; strong?: boolean; testId?: string; color?: string }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size={strong ? 'md' : 'sm'} fw={strong ? 600 : 400} className="sd-num" data-testid={testId} c={color}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(ids: readonly number[]): void }) {
+  const balance = useLive(balanceStore);
+  const trading = useTradingState();
+  const purchase = usePurchase(onBought);
+  const [amount, setAmount] = useState(1);
+  const [maxText, setMaxText] = useState((row.price / 100).toFixed(2));
+  // the price when the dialog opened: if the feed moves it, the trader sees both and chooses
+  const [openedAt] = useState(row.price);
+  const maxPrice = parseCents(maxText);
+  const total = row.price * amount;
+  const ceiling = (maxPrice ?? row.price) * amount;
+  const after = balance?.balance === null || balance === null ? null : balance.balance - total;
+  // a refused purchase (price went up, not enough copies...) leaves the form open to try again
+  const done = purchase.report !== null && purchase.report.status !== 'not_bought';
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (done) closeRef.current?.focus();
+  }, [done]);
+  const invalid = maxPrice === null || maxPrice <= 0 || amount < 1 || amount > row.amount;
+
+  const submit = () => {
+    if (done) return onClose();
+    if (invalid || purchase.busy || !trading.allowed) return;
+    void purchase.buy([{ listingId: row.id, amount, maxPrice: maxPrice as number }]);
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="sm">
+        <Text fw={600} size="sm" data-testid="buy-item">
+          {row.market_hash_name}
+        </Text>
+        <Stack gap={2}>
+          <Line label="Price each" value={formatCents(row.price)} testId="buy-price" color={row.price > openedAt ? 'red.4' : row.price < openedAt ? 'teal.4' : undefined} />
+          {row.price !== openedAt && (
+            <Group justify="space-between" wrap="nowrap" data-testid="price-moved">
+              <Text size="xs" c="yellow.5">
+                The price moved from {formatCents(openedAt)} while this was open.
+              </Text>
+              {!done && maxPrice !== row.price && (
+                <Button size="compact-xs" variant="light" onClick={() => setMaxText((row.price / 100).toFixed(2))}>
+                  Use {formatCents(row.price)}
+                </Button>
+              )}
+            </Group>
+          )}
+          {row.commodity && row.amount > 1 && (
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" c="dimmed">
+                Amount (of {row.amount})
+              </Text>
+              <NumberInput
+                aria-label="Amount"
+                w={90}
+                min={1}
+                max={row.amount}
+                allowDecimal={false}
+                value={amount}
+                onChange={(v) => setAmount(Math.max(1, Math.min(row.amount, Number(v) || 1)))}
+                disabled={done}
+              />
+            </Group>
+          )}
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="sm" c="dimmed">
+              Max price each
+            </Text>
+            <NumberInput
+              aria-label="Max price"
+              w={110}
+              prefix="$"
+              decimalScale={2}
+              fixedDecimalScale
+              allowNegative={false}
+              value={maxText}
+              onChange={(v) => setMaxText(String(v))}
+              classNames={{ input: 'sd-num' }}
+              disabled={done}
+            />
+          </Group>
+          <Line label="Total" value={formatCents(total)} strong testId="buy-total" />
+          <Line label="Balance now" value={balance?.balance == null ? '–' : formatCents(balance.balance)} />
+          <Line
+            label="Balance after"
+            value={after === null ? '–' : formatCents(after)}
+            testId="balance-after"
+            color={after !== null && after < 0 ? 'red.5' : undefined}
+          />
+        </Stack>
+        {maxPrice !== null && maxPrice < row.price && !done && (
+          <Text size="xs" c="yellow.5">
+            Your maximum is below the listed price: the marketplace will refuse this unless the seller lowers it.
+          </Text>
+        )}
+        {maxPrice !== null && maxPrice > row.price && !done && (
+          <Text size="xs" c="dimmed">
+            You pay the listing's price at the moment of purchase, at most {formatCents(ceiling)}.
+          </Text>
+        )}
+        {after !== null && after < 0 && !done && (
+          <Text size="xs" c="red.5">
+            Your balance does not cover this purchase.
+          </Text>
+        )}
+        {!trading.allowed && !done && (
+          <Alert color="gray" p="xs" data-testid="trading-off">
+            {trading.reason}
+          </Alert>
+        )}
+        <OutcomeAlert report={purchase.report} refused={purchase.refused} />
+        <Group justify="space-between" mt={4}>
+          <Button
+            variant="default"
+            onClick={() => {
+              addToCart({
+                listingId: row.id,
+                name: row.market_hash_name,
+                appId: row.app_id,
+                shownPrice: row.price,
+                amount,
+                available: row.amount,
+                maxPrice: maxPrice ?? row.price,
+              });
+              onClose();
+            }}
+            disabled={done || invalid}
+          >
+            Add to cart
+          </Button>
+          <Group gap="xs">
+            {done ? (
+              <Button type="submit" ref={closeRef} data-testid="close-buy">
+                Close
+              </Button>
+            ) : (
+              <>
+                <Button variant="subtle" color="gray" onClick={onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={purchase.busy} disabled={invalid || !trading.allowed} data-autofocus data-testid="confirm-buy">
+                  Buy for {formatCents(total)}
+                </Button>
+              </>
+            )}
+          </Group>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

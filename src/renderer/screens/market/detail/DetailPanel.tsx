@@ -1,0 +1,305 @@
+/**
+ * The item detail beside the grid: what the listing is (every field of its game), where its float sits
+ * in the wear bands, its stickers and keychains with their scrape, what it is worth (market and
+ * recommended price, lowest listing, 30-day average) and what this item sold for lately.
+ */
+import { Alert, Badge, Button, CloseButton, Group, Loader, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconEye, IconShoppingCartPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { AppId, FullListing, Sticker } from '../../../../shared/api/index.ts';
+import { GAME_PREFIX } from '../../../../shared/api/index.ts';
+import type { BookRow } from '../../../../shared/ipc/index.ts';
+import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
+import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
+import { call, useCall } from '../../../bridge/index.ts';
+import { formatAge, formatCents, formatDelta, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { useTradingState } from '../../../shell/app-state.ts';
+import { Keys } from '../../../shell/HelpOverlay.tsx';
+import { GAME_TAGS } from '../book/columns.tsx';
+import { ItemImage } from '../parts/item-image.tsx';
+import { FloatBar } from '../parts/wear.tsx';
+import { PriceChart } from './PriceChart.tsx';
+
+export interface DetailPanelProps {
+  /** The grid's row: shown at once while the full listing loads. */
+  row: BookRow;
+  onClose(): void;
+  onBuy(row: BookRow): void;
+  onAddToCart(row: BookRow): void;
+}
+
+function Section({ title, children, right }: { title: string; children: React.ReactNode; right?: React.ReactNode }) {
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" gap="xs">
+        <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.05em' }}>
+          {title}
+        </Text>
+        {right}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+function Kv({ items }: { items: [string, React.ReactNode][] }) {
+  return (
+    <dl className="sd-kv">
+      {items.map(([k, v]) => (
+        <div key={k} style={{ display: 'contents' }}>
+          <dt>{k}</dt>
+          <dd className="sd-num">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Attachments({ title, items, kind }: { title: string; items: Sticker[]; kind: 'sticker' | 'keychain' }) {
+  if (items.length === 0) return null;
+  return (
+    <Section title={title}>
+      <Stack gap={4} data-testid={`detail-${kind}s`}>
+        {[...items]
+          .sort((a, b) => a.slot - b.slot)
+          .map((s) => (
+            <Group key={`${s.slot}-${s.sticker_id}`} gap={8} wrap="nowrap" data-testid={`detail-${kind}`} data-slot={s.slot}>
+              <ItemImage src={s.image} alt={s.name} size={36} testId={`${kind}-image`} />
+              <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+                <Text size="sm" truncate="end" title={s.name}>
+                  {s.name}
+                </Text>
+                <Text size="xs" c="dimmed" className="sd-num">
+                  slot {s.slot + 1}
+                  {kind === 'sticker' ? ` · scrape ${scrapePercent(s.wear)}` : s.pattern === null ? '' : ` · pattern ${s.pattern}`}
+                </Text>
+              </Stack>
+              {kind === 'sticker' && (
+                <div title={`scraped ${scrapePercent(s.wear)}`} style={{ width: 40, height: 4, borderRadius: 2, background: 'var(--sd-border)', overflow: 'hidden' }}>
+                  <div style={{ width: `${100 - Math.round((s.wear ?? 0) * 100)}%`, height: '100%', background: 'var(--mantine-color-yellow-5)' }} />
+                </div>
+              )}
+            </Group>
+          ))}
+      </Stack>
+    </Section>
+  );
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  steam_asset_id: 'Asset id',
+  trade_locked_until: 'Trade lock until',
+  cs_is_stattrak: 'StatTrak',
+  cs_is_souvenir: 'Souvenir',
+  cs_is_highlight: 'Highlight',
+  cs_paint_wear: 'Float',
+  cs_paint_seed: 'Paint seed',
+  cs_paint_index: 'Paint index',
+  cs_fade_percentage: 'Fade',
+  cs_blue_percentage: 'Blue',
+  tf2_classes: 'Classes',
+  tf2_spells: 'Spells',
+  tf2_attributes: 'Attributes',
+};
+
+const SKIPPED = new Set(['cs_stickers', 'cs_keychains', 'cs_inspect_link', 'tf2_inspect_link', 'tf2_wiki_link', 'icon_url']);
+
+/** Every non-empty field of the listing's game (and the general ones), in the spec's order. */
+export function gameFields(listing: FullListing): [string, string][] {
+  const prefix = GAME_PREFIX[listing.app_id as AppId];
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(listing)) {
+    if (SKIPPED.has(key) || value === null || value === undefined) continue;
+    const general = key === 'steam_asset_id' || key === 'trade_locked_until';
+    if (!general && !key.startsWith(`${prefix}_`)) continue;
+    const label = FIELD_NAMES[key] ?? key.replace(/^(cs|rust|dota|tf2)_/, '').replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+    let text: string;
+    if (typeof value === 'boolean') text = value ? 'yes' : 'no';
+    else if (Array.isArray(value)) text = value.join(', ');
+    else if (typeof value === 'object')
+      text = Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v === true)
+        .map(([k]) => k.replace(/_/g, ' '))
+        .join(', ') || '–';
+    else if (key === 'cs_paint_wear') text = formatFloat(value as number, 10);
+    else if (key === 'cs_fade_percentage' || key === 'cs_blue_percentage') text = formatPercent(value as number);
+    else if (key === 'trade_locked_until') text = new Date(value as string).toLocaleString();
+    else text = String(value);
+    out.push([label, text]);
+  }
+  return out;
+}
+
+function PriceContextView({ context, price }: { context: PriceContext; price: number }) {
+  const money = (c: number | null) => (c === null ? '–' : formatCents(c));
+  const vs = (base: number | null) =>
+    base === null ? null : (
+      <Text span size="xs" c={price > base ? 'red.4' : price < base ? 'teal.4' : 'dimmed'} className="sd-num">
+        {' '}
+        {formatDelta(price - base, base)}
+      </Text>
+    );
+  return (
+    <Kv
+      items={[
+        ['Market price', <>{money(context.market_price)}{vs(context.market_price)}</>],
+        ['Recommended', money(context.recommended_price)],
+        ['Lowest listing', money(context.lowest_listing_price)],
+        ['Lowest in book', <>{money(context.lowest_in_book)}{context.listings_in_book > 1 ? <Text span size="xs" c="dimmed"> of {context.listings_in_book}</Text> : null}</>],
+        [
+          '30-day average',
+          <>
+            {money(context.average_30d)}
+            {vs(context.average_30d)}
+          </>,
+        ],
+        ['30-day sales', context.sales_30d === null ? '–' : `${context.sales_30d} (${context.volume_30d ?? 0} copies)`],
+      ]}
+    />
+  );
+}
+
+export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelProps) {
+  const trading = useTradingState();
+  const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
+  const detail = useCall('getListing', { id: row.id }, `listing-${row.id}`);
+  const context = useCall('getPriceContext', item, `ctx-${row.app_id}-${row.market_hash_name}`);
+  const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
+  const [inspectProblem, setInspectProblem] = useState<string | null>(null);
+  const listing = detail.data?.listing ?? null;
+  const gone = detail.data !== undefined && !detail.data.alive;
+  const float = listing?.cs_paint_wear ?? row.paint_wear;
+  const inspectable = Boolean(listing?.cs_inspect_link ?? listing?.tf2_inspect_link);
+
+  const inspect = () => {
+    setInspectProblem(null);
+    call('openInspectLink', { listingId: row.id }).catch((err: unknown) => setInspectProblem(err instanceof Error ? err.message : String(err)));
+  };
+
+  return (
+    <Stack gap={0} h="100%" data-testid="detail-panel" data-listing-id-detail={row.id} style={{ borderLeft: '1px solid var(--sd-border)', minWidth: 0 }}>
+      <Group px="sm" py={6} gap="xs" wrap="nowrap" align="flex-start" style={{ borderBottom: '1px solid var(--sd-border)' }}>
+        <ItemImage src={listing?.icon_url} alt={row.market_hash_name} size={56} testId="item-image" />
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Title order={2} fz={13} lh={1.3} data-testid="detail-name" style={{ wordBreak: 'break-word' }}>
+            {row.market_hash_name}
+          </Title>
+          <Group gap={4}>
+            <Badge variant="outline" color="gray" size="xs">
+              {GAME_TAGS[row.app_id as AppId]}
+            </Badge>
+            {row.stattrak && (
+              <Badge color="orange" variant="light" size="xs">
+                StatTrak™
+              </Badge>
+            )}
+            {row.souvenir && (
+              <Badge color="yellow" variant="light" size="xs">
+                Souvenir
+              </Badge>
+            )}
+            {row.commodity && (
+              <Badge color="gray" variant="light" size="xs">
+                ×{row.amount}
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed">
+              listed {formatAge(row.created_at)} ago · #{row.id}
+            </Text>
+          </Group>
+        </Stack>
+        <CloseButton size="sm" onClick={onClose} aria-label="Close detail (Esc)" />
+      </Group>
+
+      <ScrollArea style={{ flex: 1 }} type="auto" offsetScrollbars>
+        <Stack gap="md" p="sm">
+          {gone && (
+            <Alert color="red" p="xs" data-testid="detail-gone">
+              This listing left the book (sold or delisted).
+            </Alert>
+          )}
+          <Group justify="space-between" align="flex-end" wrap="nowrap">
+            <Stack gap={0}>
+              <Text size="xs" c="dimmed">
+                Price
+              </Text>
+              <Text fz={22} fw={600} className="sd-num" lh={1.1} data-testid="detail-price">
+                {formatCents(row.price)}
+              </Text>
+            </Stack>
+            <Group gap={6} wrap="nowrap">
+              <Tooltip label={trading.reason ?? 'Buy (B)'} disabled={trading.allowed && !gone}>
+                <Button onClick={() => onBuy(row)} disabled={!trading.allowed || gone} data-testid="detail-buy" rightSection={<Keys hotkey="b" />}>
+                  Buy
+                </Button>
+              </Tooltip>
+              <Tooltip label="Add to cart (A)">
+                <Button variant="default" onClick={() => onAddToCart(row)} disabled={gone} aria-label="Add to cart" px={8}>
+                  <IconShoppingCartPlus size={16} />
+                </Button>
+              </Tooltip>
+              {inspectable && (
+                <Tooltip label="Inspect in game (I)">
+                  <Button variant="default" onClick={inspect} aria-label="Inspect in game" px={8} data-testid="inspect">
+                    <IconEye size={16} />
+                  </Button>
+                </Tooltip>
+              )}
+            </Group>
+          </Group>
+          {inspectProblem && (
+            <Text size="xs" c="red.5">
+              {inspectProblem}
+            </Text>
+          )}
+
+          {row.app_id === 730 && float !== null && (
+            <Section title="Float" right={<Text size="xs" c="dimmed">{wearBandOf(float).name}</Text>}>
+              <FloatBar value={float} />
+            </Section>
+          )}
+
+          {detail.loading && !listing && !gone && (
+            <Group gap={6}>
+              <Loader size="xs" />
+              <Text size="xs" c="dimmed">
+                Reading the listing’s details…
+              </Text>
+            </Group>
+          )}
+          {detail.error && (
+            <Text size="xs" c="red.5">
+              {detail.error.message}
+            </Text>
+          )}
+          {listing && <Attachments title="Stickers" items={listing.cs_stickers ?? []} kind="sticker" />}
+          {listing && <Attachments title="Keychains" items={listing.cs_keychains ?? []} kind="keychain" />}
+
+          <Section title="Price context" right={context.loading ? <Loader size={10} /> : undefined}>
+            {context.data ? <PriceContextView context={context.data} price={row.price} /> : <Text size="xs" c="dimmed">…</Text>}
+            {context.data?.problem && (
+              <Text size="xs" c="yellow.5">
+                {context.data.problem}
+              </Text>
+            )}
+          </Section>
+
+          <Section title="Sales of this item">
+            {sales.data ? <PriceChart sales={sales.data.sales} listingPrice={row.price} /> : <div style={{ height: 150 }} />}
+            {sales.data?.problem && (
+              <Text size="xs" c="yellow.5">
+                {sales.data.problem}
+              </Text>
+            )}
+          </Section>
+
+          {listing && (
+            <Section title="All fields">
+              <Kv items={[['Listing id', String(listing.id)], ['Amount', String(listing.amount)], ['Commodity', listing.commodity ? 'yes' : 'no'], ...gameFields(listing)]} />
+            </Section>
+          )}
+        </Stack>
+      </ScrollArea>
+    </Stack>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Price history of an item's sales, drawn with TradingView Lightweight Charts (canvas; handles
+ * thousands of points). Sales in the same second are merged into one volume-weighted point (the chart
+ * needs strictly increasing times); the listing's own price is a dashed line to compare against.
+ *
+ * Attribution, as the library's licence asks:
+ *   TradingView Lightweight Charts™
+ *   Copyright (c) 2025 TradingView, Inc. https://www.tradingview.com/
+ * The chart shows the TradingView logo link (layout.attributionLogo) and the caption below names it.
+ */
+import { Text } from '@mantine/core';
+import { ColorType, LineSeries, LineStyle, createChart, type IChartApi, type UTCTimestamp } from 'lightweight-charts';
+import { useEffect, useRef } from 'react';
+import type { SalePoint } from '../../../../shared/ipc/calls-market.ts';
+import { formatCents } from '../../../format/numbers.ts';
+
+export interface ChartPoint {
+  time: UTCTimestamp;
+  /** Dollars (the chart's price scale), volume-weighted per second. */
+  value: number;
+}
+
+/** One point per second, oldest first, price weighted by copies sold. */
+export function chartPoints(sales: readonly SalePoint[]): ChartPoint[] {
+  const bySecond = new Map<number, { cents: number; copies: number }>();
+  for (const s of sales) {
+    const second = Math.floor(Date.parse(s.at) / 1000);
+    const acc = bySecond.get(second) ?? { cents: 0, copies: 0 };
+    acc.cents += s.price * s.amount;
+    acc.copies += s.amount;
+    bySecond.set(second, acc);
+  }
+  return [...bySecond]
+    .sort((a, b) => a[0] - b[0])
+    .map(([second, acc]) => ({ time: second as UTCTimestamp, value: Math.round(acc.cents / acc.copies) / 100 }));
+}
+
+export function PriceChart({ sales, listingPrice, height = 150 }: { sales: readonly SalePoint[]; listingPrice: number | null; height?: number }) {
+  const container = useRef<HTMLDivElement>(null);
+  const points = chartPoints(sales);
+  const key = `${points.length}:${points.at(-1)?.time ?? 0}:${listingPrice ?? ''}`;
+
+  const chartRef = useRef<IChartApi | null>(null);
+  useEffect(() => {
+    const el = container.current;
+    if (!el || points.length === 0) return;
+    const chart = createChart(el, {
+      height,
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: 'transparent' },
+        textColor: '#8a93a1',
+        fontSize: 10,
+        fontFamily: 'ui-monospace, Menlo, Consolas, monospace',
+        attributionLogo: true,
+      },
+      grid: { vertLines: { color: 'rgba(255,255,255,0.04)' }, horzLines: { color: 'rgba(255,255,255,0.04)' } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false },
+      crosshair: { vertLine: { color: '#5f6877' }, horzLine: { color: '#5f6877' } },
+      handleScroll: false,
+      handleScale: false,
+    });
+    chartRef.current = chart;
+    const series = chart.addSeries(LineSeries, {
+      color: '#12b886',
+      lineWidth: 2,
+      pointMarkersVisible: points.length < 60,
+      priceFormat: { type: 'custom', formatter: (p: number) => formatCents(Math.round(p * 100)), minMove: 0.01 },
+    });
+    series.setData(points);
+    if (listingPrice !== null) {
+      series.createPriceLine({ price: listingPrice / 100, color: '#fab005', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'this' });
+    }
+    chart.timeScale().fitContent();
+    return () => {
+      chart.remove();
+      chartRef.current = null;
+    };
+    // the key stands for the points and the price: redraw only when they change
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, height]);
+
+  if (points.length === 0) {
+    return (
+      <Text size="xs" c="dimmed" h={height} style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', border: '1px dashed var(--sd-border)', borderRadius: 4 }}>
+        No sales of this item seen yet.
+      </Text>
+    );
+  }
+  return (
+    <div>
+      <div ref={container} style={{ height, width: '100%' }} data-testid="price-chart" data-points={points.length} />
+      <Text size="10px" c="dimmed" ta="right">
+        {points.length} sale{points.length === 1 ? '' : 's'} · chart: TradingView Lightweight Charts™
+      </Text>
+    </div>
+  );
+}

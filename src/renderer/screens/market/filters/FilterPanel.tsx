@@ -1,0 +1,400 @@
+/**
+ * Every filter of the query engine, grouped the way a trader narrows a search: game and price, float
+ * (with the wear presets), pattern (seed, paint index, fade, blue, StatTrak/souvenir), stickers,
+ * keychains, and the per-game item fields. Edits apply after a short pause; a range whose min is above
+ * its max is shown and not sent.
+ */
+import {
+  Accordion,
+  ActionIcon,
+  Button,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import type { AppId } from '../../../../shared/api/index.ts';
+import { parseCents } from '../../../../shared/money.ts';
+import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
+import { WEAR_BANDS } from '../../../../shared/wear.ts';
+import { WEAR_COLORS } from '../parts/wear.tsx';
+import {
+  FIELD_LABELS,
+  type Range,
+  activeWearCodes,
+  cleanFilter,
+  fieldsOfGame,
+  rangeProblems,
+  toggleWear,
+} from './filter-model.ts';
+
+const APPLY_AFTER_MS = 250;
+
+const GAMES: { label: string; value: string; app?: AppId }[] = [
+  { label: 'All', value: 'all' },
+  { label: 'CS2', value: '730', app: 730 },
+  { label: 'Rust', value: '252490', app: 252490 },
+  { label: 'Dota', value: '570', app: 570 },
+  { label: 'TF2', value: '440', app: 440 },
+];
+
+const PREFIX: Record<AppId, 'cs' | 'rust' | 'dota' | 'tf2'> = { 730: 'cs', 252490: 'rust', 570: 'dota', 440: 'tf2' };
+
+type Tri = 'any' | 'yes' | 'no';
+const toTri = (v: boolean | undefined): Tri => (v === undefined ? 'any' : v ? 'yes' : 'no');
+const fromTri = (v: string): boolean | undefined => (v === 'any' ? undefined : v === 'yes');
+
+const num = (v: string | number): number | undefined => {
+  if (v === '' || v === null) return undefined;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/** Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). */
+const cents = (v: string | number): number | undefined => {
+  if (v === '') return undefined;
+  return parseCents(String(v)) ?? undefined;
+};
+
+function RangeInputs(props: {
+  label: string;
+  range: Range | undefined;
+  onChange(range: Range | undefined): void;
+  scale?: number;
+  decimals: number;
+  min: number;
+  max?: number;
+  step?: number;
+  suffix?: string;
+  prefix?: string;
+  toValue?: (v: string | number) => number | undefined;
+}) {
+  const { range, scale = 1 } = props;
+  const show = (n: number | undefined) => (n === undefined ? '' : n / scale);
+  const read = props.toValue ?? num;
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-end">
+      {(['min', 'max'] as const).map((side) => (
+        <NumberInput
+          key={side}
+          aria-label={`${side === 'min' ? 'Min' : 'Max'} ${props.label.toLowerCase()}`}
+          placeholder={side === 'min' ? 'min' : 'max'}
+          value={show(range?.[side])}
+          onChange={(v) => props.onChange({ ...range, [side]: read(v) })}
+          decimalScale={props.decimals}
+          min={props.min}
+          max={props.max}
+          step={props.step}
+          suffix={props.suffix}
+          prefix={props.prefix}
+          allowNegative={false}
+          classNames={{ input: 'sd-num' }}
+          style={{ flex: 1 }}
+        />
+      ))}
+    </Group>
+  );
+}
+
+function Label({ children }: { children: React.ReactNode }) {
+  return (
+    <Text size="xs" c="dimmed" mb={2}>
+      {children}
+    </Text>
+  );
+}
+
+export interface FilterPanelProps {
+  filter: BookFilter;
+  onChange(filter: BookFilter): void;
+}
+
+export function FilterPanel({ filter, onChange }: FilterPanelProps) {
+  const [draft, setDraft] = useState<BookFilter>(filter);
+  const sent = useRef(JSON.stringify(cleanFilter(filter)));
+  // a filter set from outside (a preset, a reset, the name box) replaces the draft
+  useEffect(() => {
+    const incoming = JSON.stringify(cleanFilter(filter));
+    if (incoming !== sent.current) {
+      sent.current = incoming;
+      setDraft(filter);
+    }
+  }, [filter]);
+  const problems = rangeProblems(draft);
+  useEffect(() => {
+    if (problems.length > 0) return;
+    const timer = setTimeout(() => {
+      const clean = cleanFilter(draft);
+      const text = JSON.stringify(clean);
+      if (text === sent.current) return;
+      sent.current = text;
+      onChange(clean);
+    }, APPLY_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [draft, onChange, problems.length]);
+
+  const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
+  const game = draft.app_id;
+  const cs = game === undefined || game === 730;
+  const stickerRows = draft.stickers?.all ?? [];
+  const keychainRows = draft.keychains ?? [];
+  const activeWear = activeWearCodes(draft.float);
+
+  const setGame = (value: string) => {
+    const app = GAMES.find((g) => g.value === value)?.app;
+    setDraft((d) => {
+      const next: BookFilter = { ...d, app_id: app };
+      if (app !== undefined && app !== 730) {
+        // CS-only filters would make every other game's book empty
+        for (const key of ['float', 'paint_seeds', 'paint_index', 'fade', 'blue', 'stattrak', 'souvenir', 'stickers', 'keychains'] as const) delete next[key];
+      }
+      if (app !== undefined && next.fields) {
+        next.fields = Object.fromEntries(Object.entries(next.fields).filter(([k]) => k.startsWith(`${PREFIX[app]}_`)));
+      }
+      return next;
+    });
+  };
+
+  const setField = (field: GameStringField, value: string) => set({ fields: { ...draft.fields, [field]: value } });
+  const fieldPrefixes = game === undefined ? (['cs', 'rust', 'dota', 'tf2'] as const) : ([PREFIX[game]] as const);
+
+  return (
+    <Stack gap={0} data-testid="filter-panel">
+      <Stack gap={6} px="sm" py="xs">
+        <SegmentedControl
+          fullWidth
+          value={game === undefined ? 'all' : String(game)}
+          onChange={setGame}
+          data={GAMES.map((g) => ({ label: g.label, value: g.value }))}
+          aria-label="Game"
+        />
+        <div>
+          <Label>Price ($)</Label>
+          <RangeInputs label="Price" range={draft.price} onChange={(price) => set({ price })} scale={100} decimals={2} min={0} toValue={cents} />
+        </div>
+        {problems.length > 0 && (
+          <Text size="xs" c="red.5" data-testid="filter-problems">
+            {problems.join(' · ')}
+          </Text>
+        )}
+      </Stack>
+      <Accordion multiple defaultValue={['float', 'stickers']} chevronPosition="left" variant="default" styles={{ control: { paddingBlock: 2 }, content: { paddingBlock: 4 }, label: { paddingBlock: 6, fontSize: 12 } }}>
+        {cs && (
+          <Accordion.Item value="float">
+            <Accordion.Control>Float</Accordion.Control>
+            <Accordion.Panel>
+              <Stack gap={6}>
+                <Group gap={4} grow wrap="nowrap">
+                  {WEAR_BANDS.map((band) => {
+                    const active = activeWear.includes(band.code);
+                    return (
+                      <Tooltip key={band.code} label={`${band.name} ${band.min}–${band.max} (shift-click to extend)`}>
+                        <Button
+                          size="compact-xs"
+                          variant={active ? 'filled' : 'default'}
+                          color={active ? undefined : 'gray'}
+                          style={active ? { background: WEAR_COLORS[band.code], color: '#0c0e12' } : { borderBottom: `2px solid ${WEAR_COLORS[band.code]}` }}
+                          aria-pressed={active}
+                          data-testid={`wear-${band.code}`}
+                          onClick={(e) => set({ float: toggleWear(draft.float, band.code, e.shiftKey) })}
+                        >
+                          {band.code}
+                        </Button>
+                      </Tooltip>
+                    );
+                  })}
+                </Group>
+                <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} decimals={6} min={0} max={1} step={0.01} />
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+        {cs && (
+          <Accordion.Item value="pattern">
+            <Accordion.Control>Pattern, fade, blue</Accordion.Control>
+            <Accordion.Panel>
+              <Stack gap={6}>
+                <TagsInput
+                  label="Paint seeds"
+                  aria-label="Paint seeds"
+                  placeholder="e.g. 661, 555 — Enter after each"
+                  value={(draft.paint_seeds ?? []).map(String)}
+                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isInteger(n) && n >= 0) })}
+                  splitChars={[',', ' ']}
+                  clearable
+                />
+                <NumberInput
+                  label="Paint index"
+                  aria-label="Paint index"
+                  placeholder="any"
+                  value={draft.paint_index ?? ''}
+                  onChange={(v) => set({ paint_index: num(v) })}
+                  allowDecimal={false}
+                  allowNegative={false}
+                />
+                <div>
+                  <Label>Fade %</Label>
+                  <RangeInputs label="Fade" range={draft.fade} onChange={(fade) => set({ fade })} decimals={1} min={0} max={100} suffix="%" />
+                </div>
+                <div>
+                  <Label>Blue %</Label>
+                  <RangeInputs label="Blue" range={draft.blue} onChange={(blue) => set({ blue })} decimals={1} min={0} max={100} suffix="%" />
+                </div>
+                <Group grow gap={6}>
+                  <div>
+                    <Label>StatTrak</Label>
+                    <SegmentedControl fullWidth value={toTri(draft.stattrak)} onChange={(v) => set({ stattrak: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="StatTrak" />
+                  </div>
+                  <div>
+                    <Label>Souvenir</Label>
+                    <SegmentedControl fullWidth value={toTri(draft.souvenir)} onChange={(v) => set({ souvenir: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Souvenir" />
+                  </div>
+                </Group>
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+        {cs && (
+          <Accordion.Item value="stickers">
+            <Accordion.Control>Stickers</Accordion.Control>
+            <Accordion.Panel>
+              <Stack gap={6}>
+                {stickerRows.map((s, i) => (
+                  <Stack key={i} gap={4} p={6} style={{ border: '1px solid var(--sd-border)', borderRadius: 4 }}>
+                    <Group gap={4} wrap="nowrap">
+                      <TextInput
+                        aria-label={`Sticker name ${i + 1}`}
+                        placeholder="sticker name contains…"
+                        value={s.name ?? ''}
+                        onChange={(e) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) } })}
+                        style={{ flex: 1 }}
+                      />
+                      <ActionIcon aria-label={`Remove sticker filter ${i + 1}`} onClick={() => set({ stickers: { ...draft.stickers, all: stickerRows.filter((_, j) => j !== i) } })}>
+                        <IconX size={14} />
+                      </ActionIcon>
+                    </Group>
+                    <Group gap={4} grow wrap="nowrap">
+                      <Select
+                        aria-label={`Sticker slot ${i + 1}`}
+                        placeholder="any slot"
+                        value={s.slot === undefined ? null : String(s.slot)}
+                        onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, slot: v === null ? undefined : Number(v) } : x)) } })}
+                        data={[0, 1, 2, 3, 4].map((n) => ({ value: String(n), label: `slot ${n + 1}` }))}
+                        clearable
+                      />
+                      <NumberInput
+                        aria-label={`Sticker max scrape ${i + 1}`}
+                        placeholder="max scrape"
+                        suffix="%"
+                        min={0}
+                        max={100}
+                        decimalScale={0}
+                        value={s.max_wear === undefined ? '' : Math.round(s.max_wear * 100)}
+                        onChange={(v) => {
+                          const pct = num(v);
+                          set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, max_wear: pct === undefined ? undefined : Math.min(100, pct) / 100 } : x)) } });
+                        }}
+                      />
+                    </Group>
+                  </Stack>
+                ))}
+                <Button
+                  variant="subtle"
+                  leftSection={<IconPlus size={12} />}
+                  disabled={stickerRows.length >= 5}
+                  onClick={() => set({ stickers: { ...draft.stickers, all: [...stickerRows, {}] } })}
+                  data-testid="add-sticker-filter"
+                  w="fit-content"
+                >
+                  Sticker filter
+                </Button>
+                <div>
+                  <Label>Number of stickers</Label>
+                  <RangeInputs
+                    label="Sticker count"
+                    range={{ min: draft.stickers?.min_count, max: draft.stickers?.max_count }}
+                    onChange={(r) => set({ stickers: { ...draft.stickers, min_count: r?.min, max_count: r?.max } })}
+                    decimals={0}
+                    min={0}
+                    max={6}
+                  />
+                </div>
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+        {cs && (
+          <Accordion.Item value="keychains">
+            <Accordion.Control>Keychains</Accordion.Control>
+            <Accordion.Panel>
+              <Stack gap={6}>
+                {keychainRows.map((k, i) => (
+                  <Group key={i} gap={4} wrap="nowrap">
+                    <TextInput
+                      aria-label={`Keychain name ${i + 1}`}
+                      placeholder="charm name contains…"
+                      value={k.name ?? ''}
+                      onChange={(e) => set({ keychains: keychainRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) })}
+                      style={{ flex: 1 }}
+                    />
+                    <NumberInput
+                      aria-label={`Keychain pattern ${i + 1}`}
+                      placeholder="pattern"
+                      w={76}
+                      allowDecimal={false}
+                      allowNegative={false}
+                      value={k.pattern ?? ''}
+                      onChange={(v) => set({ keychains: keychainRows.map((x, j) => (j === i ? { ...x, pattern: num(v) } : x)) })}
+                    />
+                    <ActionIcon aria-label={`Remove keychain filter ${i + 1}`} onClick={() => set({ keychains: keychainRows.filter((_, j) => j !== i) })}>
+                      <IconX size={14} />
+                    </ActionIcon>
+                  </Group>
+                ))}
+                <Button variant="subtle" leftSection={<IconPlus size={12} />} disabled={keychainRows.length >= 2} onClick={() => set({ keychains: [...keychainRows, {}] })} w="fit-content">
+                  Keychain
+                </Button>
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+        <Accordion.Item value="fields">
+          <Accordion.Control>Item fields</Accordion.Control>
+          <Accordion.Panel>
+            <Stack gap={6}>
+              <div>
+                <Label>Commodity</Label>
+                <SegmentedControl fullWidth value={toTri(draft.commodity)} onChange={(v) => set({ commodity: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Commodity" />
+              </div>
+              {fieldPrefixes.map((prefix) => (
+                <Stack key={prefix} gap={4}>
+                  {game === undefined && (
+                    <Text size="xs" c="dimmed" tt="uppercase">
+                      {prefix === 'cs' ? 'CS2' : prefix}
+                    </Text>
+                  )}
+                  {fieldsOfGame(prefix).map((field) => (
+                    <TextInput
+                      key={field}
+                      aria-label={`${prefix} ${FIELD_LABELS[field]}`}
+                      placeholder={`${FIELD_LABELS[field]} (exact)`}
+                      value={draft.fields?.[field] ?? ''}
+                      onChange={(e) => setField(field, e.currentTarget.value)}
+                    />
+                  ))}
+                </Stack>
+              ))}
+            </Stack>
+          </Accordion.Panel>
+        </Accordion.Item>
+      </Accordion>
+    </Stack>
+  );
+}

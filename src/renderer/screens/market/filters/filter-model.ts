@@ -1,0 +1,170 @@
+/**
+ * The book filter as the filter panel edits it: helpers that keep it minimal (no empty ranges, lists or
+ * objects, so two equal filters compare equal and the app's strict schema accepts them), the wear
+ * presets, and a one-line summary per active filter for the toolbar.
+ */
+import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../../../shared/query.ts';
+import { WEAR_BANDS, type WearCode } from '../../../../shared/wear.ts';
+import { formatCents } from '../../../format/numbers.ts';
+
+export type Range = { min?: number; max?: number };
+
+function cleanRange(r: Range | undefined): Range | undefined {
+  if (!r) return undefined;
+  const out: Range = {};
+  if (r.min !== undefined && Number.isFinite(r.min)) out.min = r.min;
+  if (r.max !== undefined && Number.isFinite(r.max)) out.max = r.max;
+  return out.min === undefined && out.max === undefined ? undefined : out;
+}
+
+/** Drops every empty part; the result is what the app receives and what presets store. */
+export function cleanFilter(f: BookFilter): BookFilter {
+  const out: BookFilter = {};
+  if (f.app_id !== undefined) out.app_id = f.app_id;
+  if (f.name?.trim()) out.name = f.name.trim();
+  const price = cleanRange(f.price);
+  if (price) out.price = price;
+  const float = cleanRange(f.float);
+  if (float) out.float = float;
+  if (f.paint_seeds && f.paint_seeds.length > 0) out.paint_seeds = [...new Set(f.paint_seeds)];
+  if (f.paint_index !== undefined) out.paint_index = f.paint_index;
+  const fade = cleanRange(f.fade);
+  if (fade) out.fade = fade;
+  const blue = cleanRange(f.blue);
+  if (blue) out.blue = blue;
+  if (f.stattrak !== undefined) out.stattrak = f.stattrak;
+  if (f.souvenir !== undefined) out.souvenir = f.souvenir;
+  const all = (f.stickers?.all ?? [])
+    .map((s) => ({
+      ...(s.name?.trim() ? { name: s.name.trim() } : {}),
+      ...(s.slot !== undefined ? { slot: s.slot } : {}),
+      ...(s.max_wear !== undefined ? { max_wear: s.max_wear } : {}),
+    }))
+    .filter((s) => Object.keys(s).length > 0);
+  const stickers: NonNullable<BookFilter['stickers']> = {};
+  if (all.length > 0) stickers.all = all;
+  if (f.stickers?.min_count !== undefined) stickers.min_count = f.stickers.min_count;
+  if (f.stickers?.max_count !== undefined) stickers.max_count = f.stickers.max_count;
+  if (Object.keys(stickers).length > 0) out.stickers = stickers;
+  const keychains = (f.keychains ?? [])
+    .map((k) => ({
+      ...(k.name?.trim() ? { name: k.name.trim() } : {}),
+      ...(k.pattern !== undefined ? { pattern: k.pattern } : {}),
+    }))
+    .filter((k) => Object.keys(k).length > 0);
+  if (keychains.length > 0) out.keychains = keychains;
+  const fields: Partial<Record<GameStringField, string>> = {};
+  for (const key of GAME_STRING_FIELDS) {
+    const value = f.fields?.[key]?.trim();
+    if (value) fields[key] = value;
+  }
+  if (Object.keys(fields).length > 0) out.fields = fields;
+  if (f.commodity !== undefined) out.commodity = f.commodity;
+  return out;
+}
+
+/** Range problems to show under the inputs (a filter with one is not sent). */
+export function rangeProblems(f: BookFilter): string[] {
+  const problems: string[] = [];
+  const check = (label: string, r: Range | undefined) => {
+    if (r?.min !== undefined && r.max !== undefined && r.min > r.max) problems.push(`${label}: min is above max`);
+  };
+  check('Price', f.price);
+  check('Float', f.float);
+  check('Fade', f.fade);
+  check('Blue', f.blue);
+  if (f.stickers?.min_count !== undefined && f.stickers.max_count !== undefined && f.stickers.min_count > f.stickers.max_count) {
+    problems.push('Sticker count: min is above max');
+  }
+  return problems;
+}
+
+// ---- wear presets -----------------------------------------------------------------------------
+
+/** The float range covering the chosen bands (from the lowest band's min to the highest's max). */
+export function wearRange(codes: readonly WearCode[]): Range | undefined {
+  const bands = WEAR_BANDS.filter((b) => codes.includes(b.code));
+  if (bands.length === 0) return undefined;
+  return { min: Math.min(...bands.map((b) => b.min)), max: Math.max(...bands.map((b) => b.max)) };
+}
+
+/** Bands lying entirely inside the float range (what the preset buttons show as active). */
+export function activeWearCodes(range: Range | undefined): WearCode[] {
+  if (!range || (range.min === undefined && range.max === undefined)) return [];
+  const min = range.min ?? 0;
+  const max = range.max ?? 1;
+  return WEAR_BANDS.filter((b) => b.min >= min - 1e-9 && b.max <= max + 1e-9).map((b) => b.code);
+}
+
+/** Click on a band: alone → that band (or nothing if it was the only one); with shift → extend. */
+export function toggleWear(current: Range | undefined, code: WearCode, extend: boolean): Range | undefined {
+  const active = activeWearCodes(current);
+  if (!extend) return active.length === 1 && active[0] === code ? undefined : wearRange([code]);
+  return wearRange([...active, code]);
+}
+
+// ---- summary ----------------------------------------------------------------------------------
+
+const rangeText = (r: Range, fmt: (n: number) => string) =>
+  r.min !== undefined && r.max !== undefined ? `${fmt(r.min)}–${fmt(r.max)}` : r.min !== undefined ? `≥ ${fmt(r.min)}` : `≤ ${fmt(r.max as number)}`;
+
+/** One short label per active filter, in panel order. */
+export function describeFilter(f: BookFilter): string[] {
+  const out: string[] = [];
+  if (f.name) out.push(`“${f.name}”`);
+  if (f.price) out.push(`price ${rangeText(f.price, formatCents)}`);
+  if (f.float) {
+    const codes = activeWearCodes(f.float);
+    const exact = wearRange(codes);
+    out.push(exact && exact.min === (f.float.min ?? 0) && exact.max === (f.float.max ?? 1) ? codes.join('+') : `float ${rangeText(f.float, (n) => String(n))}`);
+  }
+  if (f.paint_seeds) out.push(`seed ${f.paint_seeds.slice(0, 3).join(',')}${f.paint_seeds.length > 3 ? '…' : ''}`);
+  if (f.paint_index !== undefined) out.push(`paint #${f.paint_index}`);
+  if (f.fade) out.push(`fade ${rangeText(f.fade, (n) => `${n}%`)}`);
+  if (f.blue) out.push(`blue ${rangeText(f.blue, (n) => `${n}%`)}`);
+  if (f.stattrak !== undefined) out.push(f.stattrak ? 'StatTrak' : 'no StatTrak');
+  if (f.souvenir !== undefined) out.push(f.souvenir ? 'souvenir' : 'no souvenir');
+  for (const s of f.stickers?.all ?? []) {
+    const parts = [s.name ?? 'any sticker', s.slot !== undefined ? `slot ${s.slot + 1}` : '', s.max_wear !== undefined ? `≤ ${Math.round(s.max_wear * 100)}% scrape` : ''];
+    out.push(parts.filter(Boolean).join(' '));
+  }
+  if (f.stickers?.min_count !== undefined || f.stickers?.max_count !== undefined) {
+    out.push(`${rangeText({ min: f.stickers?.min_count, max: f.stickers?.max_count }, String)} stickers`);
+  }
+  for (const k of f.keychains ?? []) out.push(`charm ${[k.name, k.pattern !== undefined ? `#${k.pattern}` : ''].filter(Boolean).join(' ')}`);
+  for (const [key, value] of Object.entries(f.fields ?? {})) out.push(`${key.replace(/^(cs|rust|dota|tf2)_/, '')}: ${value}`);
+  if (f.commodity !== undefined) out.push(f.commodity ? 'commodities' : 'single items');
+  return out;
+}
+
+export const FIELD_LABELS: Record<GameStringField, string> = {
+  cs_weapon: 'Weapon',
+  cs_type: 'Type',
+  cs_wear: 'Exterior',
+  cs_rarity: 'Rarity',
+  cs_collection: 'Collection',
+  rust_category: 'Category',
+  rust_type: 'Type',
+  rust_collection: 'Collection',
+  dota_rarity: 'Rarity',
+  dota_hero: 'Hero',
+  dota_quality: 'Quality',
+  dota_type: 'Type',
+  dota_slot: 'Slot',
+  dota_collection: 'Collection',
+  dota_event: 'Event',
+  tf2_quality: 'Quality',
+  tf2_effect: 'Effect',
+  tf2_wear: 'Wear',
+  tf2_warpaint: 'War paint',
+  tf2_sheen: 'Sheen',
+  tf2_collection: 'Collection',
+  tf2_grade: 'Grade',
+  tf2_paint_color: 'Paint colour',
+  tf2_type: 'Type',
+};
+
+/** The per-game string fields a game has, by its prefix. */
+export function fieldsOfGame(prefix: 'cs' | 'rust' | 'dota' | 'tf2'): GameStringField[] {
+  return GAME_STRING_FIELDS.filter((f) => f.startsWith(`${prefix}_`));
+}

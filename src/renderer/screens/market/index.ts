@@ -1,0 +1,13 @@
+/** The market screens. Importing this module registers them (see ../registry.ts). */
+import { IconChartCandle } from '@tabler/icons-react';
+import { registerScreen } from '../registry.ts';
+import { BookScreen } from './book/BookScreen.tsx';
+
+registerScreen({
+  id: 'book',
+  label: 'Book',
+  group: 'market',
+  hotkey: 'mod+1',
+  icon: IconChartCandle,
+  component: BookScreen,
+});
