@@ -42,7 +42,9 @@ test('shows the live demo book with the Demo market badge', async ({ page }) => 
   await expect(page).toHaveTitle('Skindesk');
   await expect(page.getByTestId('market-badge')).toHaveText('Demo market');
   await expect(page.getByTestId('sync-badge')).toHaveText('live');
-  await expect(page.locator('[data-listing-id]')).toHaveCount(25);
+  // the windowed grid renders the rows in view (plus a few beyond), never the whole book
+  await expect.poll(() => page.locator('[data-listing-id]').count()).toBeGreaterThan(20);
+  expect(await page.locator('[data-listing-id]').count()).toBeLessThan(200);
   await expect(page.getByTestId('book-summary')).toContainText(/\d+ listings/);
 
   // the rows shown are the mirror's newest listings
