@@ -1,0 +1,158 @@
+/**
+ * Backpack → list or withdraw. Search (1–200 characters) and paging are the marketplace's; rows inside a
+ * trade hold can be listed (the hold travels with the listing) but not withdrawn.
+ */
+import { Badge, Button, Checkbox, Group, Paper, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconLock, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { type AppId, type BackpackItem, LIMITS } from '../../../../shared/api/index.ts';
+import { useCall, usePush } from '../../../bridge/index.ts';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { GameFilter } from '../ui/GamePicker.tsx';
+import { useDebounced, useNow } from '../ui/hooks.ts';
+import { Money } from '../ui/Money.tsx';
+import { Pager, type PageSize } from '../ui/Pager.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { ListDialog } from './ListDialog.tsx';
+import { WithdrawDialog } from './WithdrawDialog.tsx';
+
+function locked(row: BackpackItem, now: number): boolean {
+  return row.trade_locked_until !== null && Date.parse(row.trade_locked_until) > now;
+}
+
+export function BackpackScreen() {
+  const [search, setSearch] = useState('');
+  const [appId, setAppId] = useState<AppId | null>(null);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(50);
+  const [selected, setSelected] = useState<Map<number, BackpackItem>>(new Map());
+  const [dialog, setDialog] = useState<'list' | 'withdraw' | null>(null);
+  const term = useDebounced(search.trim(), 300);
+  const tooLong = term.length > LIMITS.backpackSearchMax;
+  const backpack = useCall('getBackpack', { page, limit, appId, search: term.length >= LIMITS.backpackSearchMin && !tooLong ? term : null });
+  // an accepted deposit or a failed withdrawal changes the backpack
+  usePush('tradesUpdated', () => backpack.reload());
+  const rows = backpack.data?.items ?? [];
+  const now = useNow(30_000);
+  const chosen = [...selected.values()];
+  const toggle = (row: BackpackItem) =>
+    setSelected((m) => {
+      const next = new Map(m);
+      if (!next.delete(row.id)) next.set(row.id, row);
+      return next;
+    });
+  const withdrawBlock = chosen.length === 0 ? 'Select items first.' : chosen.some((r) => locked(r, now)) ? 'Items inside a trade hold cannot be withdrawn yet.' : null;
+  const afterSend = () => {
+    setSelected(new Map());
+    backpack.reload();
+  };
+
+  return (
+    <ScreenFrame
+      title="Backpack"
+      testId="screen-backpack"
+      subtitle={<GameFilter value={appId} onChange={(a) => { setAppId(a); setPage(1); }} />}
+      tools={
+        <>
+          <FreshnessNote freshness={backpack.data?.freshness} loading={backpack.loading} />
+          <TextInput
+            aria-label="Search the backpack"
+            placeholder="Search by name"
+            leftSection={<IconSearch size={14} />}
+            value={search}
+            onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }}
+            error={tooLong ? `at most ${LIMITS.backpackSearchMax} characters` : undefined}
+            w={240}
+            data-testid="backpack-search"
+          />
+        </>
+      }
+    >
+      <ErrorNote error={backpack.error} title="The backpack could not be read" />
+      <Paper withBorder p={6} bg="dark.7">
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="xs" c="dimmed" data-testid="backpack-selection">
+            {chosen.length ? `${plural(chosen.length, 'row')} selected · ` : 'Nothing selected'}
+            {chosen.length ? <Money cents={chosen.reduce((s, r) => s + r.market_price * r.amount, 0)} size="xs" /> : null}
+          </Text>
+          <Group gap="xs">
+            <Tooltip label={withdrawBlock ?? 'Send to your Steam inventory'}>
+              <Button variant="default" disabled={withdrawBlock !== null} onClick={() => setDialog('withdraw')} data-testid="withdraw-open">
+                Withdraw…
+              </Button>
+            </Tooltip>
+            <Button disabled={chosen.length === 0} onClick={() => setDialog('list')} data-testid="list-open">
+              List…
+            </Button>
+          </Group>
+        </Group>
+      </Paper>
+      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="backpack-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={30} />
+            <Table.Th>Game</Table.Th>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">Market</Table.Th>
+            <Table.Th ta="right">Value</Table.Th>
+            <Table.Th>Trade hold</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.id} data-testid="backpack-row" data-backpack-id={r.id} onClick={() => toggle(r)} style={{ cursor: 'pointer' }}>
+              <Table.Td onClick={(e) => e.stopPropagation()}>
+                <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
+              </Table.Td>
+              <Table.Td>{gameShort(r.app_id)}</Table.Td>
+              <Table.Td>
+                <Text size="xs" fw={500}>
+                  {r.market_hash_name}
+                </Text>
+                <Text size="10px" c="dimmed" className="sd-num">
+                  #{r.id}
+                  {r.commodity ? ' · commodity pool' : ''}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right" className="sd-num">
+                {r.amount}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={r.market_price} size="xs" />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={r.market_price * r.amount} size="xs" />
+              </Table.Td>
+              <Table.Td>
+                {locked(r, now) ? (
+                  <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
+                    until {formatDateTime(r.trade_locked_until!)}
+                  </Badge>
+                ) : (
+                  <Text size="xs" c="dimmed">
+                    –
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+          {backpack.data && rows.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={7}>
+                <Text size="xs" c="dimmed" ta="center" py="md">
+                  {term ? `Nothing matches “${term}”.` : 'The backpack is empty.'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
+        </Table.Tbody>
+      </Table>
+      <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
+      {dialog === 'withdraw' ? <WithdrawDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
+    </ScreenFrame>
+  );
+}

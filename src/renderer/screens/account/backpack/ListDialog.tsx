@@ -1,0 +1,217 @@
+/**
+ * List from the backpack: each group becomes one listing, at a fixed price or with a price decay
+ * (24–168 h, the curve previewed with the price at any hour). A commodity row is one pool several groups
+ * draw from; what is left of each pool is shown as groups are edited, and overdrawing is caught before
+ * sending (the marketplace would answer INSUFFICIENT_ITEMS).
+ */
+import { ActionIcon, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { BackpackItem } from '../../../../shared/api/index.ts';
+import { call } from '../../../bridge/index.ts';
+import { poolsLeft } from '../logic/pools.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
+import { formatCents, formatHours, plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { ProblemList } from '../ui/ProblemList.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+
+interface ListGroupDraft {
+  key: string;
+  rowId: number;
+  copies: number;
+  mode: 'fixed' | 'decay';
+  price: number | null;
+  decay: DecayDraft;
+}
+
+let nextKey = 0;
+function newGroup(row: BackpackItem, copies: number): ListGroupDraft {
+  return {
+    key: `g${++nextKey}`,
+    rowId: row.id,
+    copies,
+    mode: 'fixed',
+    price: row.market_price || null,
+    decay: { start_price: Math.round(row.market_price * 1.2) || null, end_price: Math.round(row.market_price * 0.9) || null, total_hours: 72 },
+  };
+}
+
+function toRequest(groups: readonly ListGroupDraft[]) {
+  return groups.map((g) => {
+    const curve = g.mode === 'decay' ? completeCurve(g.decay) : null;
+    return { items: [{ id: g.rowId, amount: g.copies }], price: g.mode === 'fixed' ? g.price : null, decay: curve };
+  });
+}
+
+function groupReady(g: ListGroupDraft): boolean {
+  return g.copies > 0 && (g.mode === 'fixed' ? (g.price ?? 0) > 0 : completeCurve(g.decay) !== null);
+}
+
+export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonly BackpackItem[]; onClose: () => void; onSent: () => void }) {
+  // the rows as they were when the dialog opened: the screen clears its selection once sent
+  const [rows] = useState(selection);
+  const [groups, setGroups] = useState<ListGroupDraft[]>(() => rows.map((r) => newGroup(r, r.commodity ? r.amount : 1)));
+  const [focus, setFocus] = useState<string | null>(groups[0]?.key ?? null);
+  const ready = groups.length > 0 && groups.every(groupReady);
+  const check = usePreSendCheck(groups, async (draft) => (await call('listItems', { groups: toRequest(draft), dryRun: true })).check.problems, ready);
+  const send = useAction(async () => {
+    const answer = await call('listItems', { groups: toRequest(groups) });
+    onSent();
+    return answer;
+  });
+  const left = poolsLeft(rows, groups);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));
+  const focused = groups.find((g) => g.key === focus) ?? null;
+  const copies = groups.reduce((s, g) => s + g.copies, 0);
+  const blocked = !ready ? 'Every group needs copies and a price (or a complete decay).' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`List ${plural(copies, 'item')} from the backpack`}
+      confirmLabel={`Create ${plural(groups.length, 'listing')}`}
+      onConfirm={() => void send.run()}
+      blockedReason={blocked}
+      running={send.running}
+      progressLabel="Listing…"
+      error={send.error}
+      size={900}
+      result={
+        send.result ? (
+          <Stack gap={4}>
+            <Text size="sm">{plural(send.result.listings.length, 'listing')} now on the market:</Text>
+            <Table fz="xs" verticalSpacing={2} data-testid="listed-result">
+              <Table.Tbody>
+                {send.result.listings.map((l) => (
+                  <Table.Tr key={l.id}>
+                    <Table.Td className="sd-num">#{l.id}</Table.Td>
+                    <Table.Td>{l.market_hash_name}</Table.Td>
+                    <Table.Td ta="right" className="sd-num">
+                      {l.amount} ×
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Money cents={l.price} size="xs" />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Stack>
+        ) : null
+      }
+    >
+      <Table withTableBorder verticalSpacing={4} fz="xs" data-testid="list-groups">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th>Pricing</Table.Th>
+            <Table.Th w={150}>Price</Table.Th>
+            <Table.Th w={60} />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {groups.map((g, gi) => {
+            const row = byId.get(g.rowId)!;
+            const poolLeft = left.get(g.rowId) ?? 0;
+            const curve = completeCurve(g.decay);
+            return (
+              <Table.Tr key={g.key} data-testid="list-group" bg={focus === g.key ? 'var(--sd-row-selected)' : undefined} onClick={() => setFocus(g.key)} style={{ cursor: 'pointer' }}>
+                <Table.Td>
+                  <Text size="xs" fw={500}>
+                    {row.market_hash_name}
+                  </Text>
+                  {row.commodity ? (
+                    <Text size="10px" c={poolLeft < 0 ? 'red.4' : 'dimmed'} className="sd-num" data-testid="pool-left">
+                      pool #{row.id}: {poolLeft} of {row.amount} left
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {row.commodity ? (
+                    <NumberInput
+                      aria-label={`Copies in group ${gi + 1}`}
+                      w={70}
+                      ml="auto"
+                      min={1}
+                      allowDecimal={false}
+                      value={g.copies}
+                      onChange={(v) => update(g.key, { copies: typeof v === 'number' ? v : 0 })}
+                      error={poolLeft < 0}
+                    />
+                  ) : (
+                    '1'
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <SegmentedControl
+                    aria-label={`Pricing of group ${gi + 1}`}
+                    value={g.mode}
+                    onChange={(v) => {
+                      update(g.key, { mode: v as ListGroupDraft['mode'] });
+                      setFocus(g.key);
+                    }}
+                    data={[
+                      { value: 'fixed', label: 'Fixed' },
+                      { value: 'decay', label: 'Decay' },
+                    ]}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  {g.mode === 'fixed' ? (
+                    <CentsInput aria-label={`Price of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, { price: c })} data-testid="list-price" />
+                  ) : (
+                    <Text size="xs" className="sd-num" c={curve ? undefined : 'yellow.4'}>
+                      {curve ? `${formatCents(curve.start_price)} → ${formatCents(curve.end_price)} / ${formatHours(curve.total_hours)}` : 'incomplete curve'}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={2} wrap="nowrap" justify="flex-end">
+                    {row.commodity ? (
+                      <Tooltip label="Another group from the same pool (another listing, its own price)">
+                        <ActionIcon aria-label="Add a group from this pool" onClick={(e) => { e.stopPropagation(); setGroups((gs) => [...gs, newGroup(row, 1)]); }}>
+                          <IconPlus size={14} />
+                        </ActionIcon>
+                      </Tooltip>
+                    ) : null}
+                    <ActionIcon aria-label="Remove this group" color="red" disabled={groups.length === 1} onClick={(e) => { e.stopPropagation(); setGroups((gs) => gs.filter((x) => x.key !== g.key)); }}>
+                      <IconTrash size={14} />
+                    </ActionIcon>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      {focused?.mode === 'decay' ? (
+        <Paper withBorder p="xs" bg="dark.7">
+          <Group justify="space-between" mb={4}>
+            <Text size="xs" fw={600}>
+              Price decay · {byId.get(focused.rowId)?.market_hash_name}
+            </Text>
+            <Badge variant="light" color="gray">
+              market {formatCents(byId.get(focused.rowId)?.market_price ?? 0)}
+            </Badge>
+          </Group>
+          <DecayEditor value={focused.decay} onChange={(decay) => update(focused.key, { decay })} />
+          <Text size="xs" c="dimmed" mt={4}>
+            The price starts at the start price and falls linearly to the end price over the hours given, then stays there. Buyers pay the price of the moment.
+          </Text>
+        </Paper>
+      ) : (
+        <Button variant="subtle" size="xs" onClick={() => focused && update(focused.key, { mode: 'decay' })} disabled={!focused}>
+          Use a price decay for the selected group
+        </Button>
+      )}
+      <ProblemList problems={check.checking ? undefined : check.problems} />
+    </ConfirmDialog>
+  );
+}

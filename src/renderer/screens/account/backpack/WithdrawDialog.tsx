@@ -1,0 +1,78 @@
+/** Withdraw: backpack items to the Steam inventory, as trade offers (one per game), then followed. */
+import { NumberInput, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { BackpackItem } from '../../../../shared/api/index.ts';
+import { call } from '../../../bridge/index.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { gameShort, plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { TradeFollow } from '../ui/TradeFollow.tsx';
+import { useAction } from '../ui/useAction.ts';
+
+export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: readonly BackpackItem[]; onClose: () => void; onSent: () => void }) {
+  // the rows as they were when the dialog opened: the screen clears its selection once sent
+  const [rows] = useState(selection);
+  const [amounts, setAmounts] = useState(() => new Map(rows.map((r) => [r.id, r.amount])));
+  const items = rows.map((r) => ({ id: r.id, amount: amounts.get(r.id) ?? 0 })).filter((it) => it.amount > 0);
+  const send = useAction(async () => {
+    const answer = await call('withdrawItems', { items });
+    onSent();
+    return answer;
+  });
+  const games = new Set(rows.filter((r) => (amounts.get(r.id) ?? 0) > 0).map((r) => r.app_id));
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Withdraw ${plural(items.reduce((s, it) => s + it.amount, 0), 'item')} to the Steam inventory`}
+      confirmLabel={`Send ${plural(games.size, 'trade offer')}`}
+      onConfirm={() => void send.run()}
+      blockedReason={items.length === 0 ? 'Nothing to withdraw.' : null}
+      running={send.running}
+      progressLabel="Asking the marketplace to send the items…"
+      error={send.error}
+      result={
+        send.result ? (
+          <Stack gap="xs">
+            <Text size="sm">Accept the trade offers on the platform to receive the items.</Text>
+            <TradeFollow ids={send.result.withdrawIds} by="withdraw" />
+          </Stack>
+        ) : null
+      }
+    >
+      <Text size="xs" c="dimmed">
+        The items leave the marketplace: one trade offer per game is sent to your Steam account. Items inside a trade hold cannot leave yet.
+      </Text>
+      <Table withTableBorder striped verticalSpacing={4} fz="xs">
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.id}>
+              <Table.Td>{gameShort(r.app_id)}</Table.Td>
+              <Table.Td>{r.market_hash_name}</Table.Td>
+              <Table.Td ta="right">
+                {r.commodity ? (
+                  <NumberInput
+                    aria-label={`Copies of ${r.market_hash_name}`}
+                    w={70}
+                    ml="auto"
+                    min={0}
+                    max={r.amount}
+                    allowDecimal={false}
+                    clampBehavior="strict"
+                    value={amounts.get(r.id) ?? 0}
+                    onChange={(v) => setAmounts((m) => new Map(m).set(r.id, typeof v === 'number' ? v : 0))}
+                  />
+                ) : (
+                  '1'
+                )}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={r.market_price * (amounts.get(r.id) ?? 0)} size="xs" />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ConfirmDialog>
+  );
+}

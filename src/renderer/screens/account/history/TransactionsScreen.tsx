@@ -1,0 +1,78 @@
+/**
+ * The balance ledger, newest first, with the running balance after each movement. A row whose balance
+ * does not follow from the older row below it is marked: a movement is missing between them.
+ */
+import { Badge, Table, Text, Tooltip } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useCall, usePush } from '../../../bridge/index.ts';
+import { ledgerBreaks } from '../logic/ledger.ts';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { formatDateTime } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { Pager, type PageSize } from '../ui/Pager.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+
+const TYPE_COLOR: Record<string, string> = {
+  PURCHASE: 'blue',
+  SALE: 'teal',
+  SALE_FEE: 'orange',
+  CRYPTO_WITHDRAWAL: 'grape',
+  CRYPTO_REFUND: 'lime',
+  DEPOSIT: 'cyan',
+};
+
+export function TransactionsScreen() {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(50);
+  const ledger = useCall('getTransactions', { page, limit });
+  usePush('withdrawalUpdated', () => ledger.reload());
+  const rows = ledger.data?.transactions ?? [];
+  const breaks = ledgerBreaks(rows);
+  return (
+    <ScreenFrame title="Transactions" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessNote freshness={ledger.data?.freshness} loading={ledger.loading} />}>
+      <ErrorNote error={ledger.error} title="The ledger could not be read" />
+      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="ledger-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Time</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Description</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
+            <Table.Th ta="right">Balance</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((t) => (
+            <Table.Tr key={t.id} data-testid="ledger-row">
+              <Table.Td className="sd-num">{formatDateTime(t.created_at)}</Table.Td>
+              <Table.Td>
+                <Badge color={TYPE_COLOR[t.type] ?? 'gray'} variant="light">
+                  {t.type.replace(/_/g, ' ').toLowerCase()}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" truncate maw={420}>
+                  {t.description}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={t.amount} signed colored size="xs" />
+              </Table.Td>
+              <Table.Td ta="right">
+                {breaks.has(t.id) ? (
+                  <Tooltip label="This balance does not follow from the row below: a movement is missing from the ledger between them">
+                    <IconAlertTriangle size={12} color="var(--mantine-color-yellow-5)" style={{ marginRight: 4, verticalAlign: 'middle' }} />
+                  </Tooltip>
+                ) : null}
+                <Money cents={t.balance} size="xs" fw={600} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Pager metadata={ledger.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,90 @@
+/** Deposit: Steam inventory items into the backpack through a trade offer, without a price. */
+import { NumberInput, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { AppId } from '../../../../shared/api/index.ts';
+import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
+import { call } from '../../../bridge/index.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { gameName, plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { ProblemList } from '../ui/ProblemList.tsx';
+import { TradeFollow } from '../ui/TradeFollow.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+
+export function DepositDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
+  // the rows as they were when the dialog opened: the screen clears its selection once sent
+  const [rows] = useState(selection);
+  const [amounts, setAmounts] = useState(() => new Map(rows.map((r) => [r.assetId, r.amount])));
+  const items = rows.map((r) => ({ assetId: r.assetId, amount: amounts.get(r.assetId) ?? 0 })).filter((it) => it.amount > 0);
+  const check = usePreSendCheck(items, async (draft) => (await call('depositItems', { appId, items: draft, dryRun: true })).check.problems, items.length > 0);
+  const send = useAction(async () => {
+    const answer = await call('depositItems', { appId, items });
+    onSent();
+    return answer;
+  });
+  const copies = items.reduce((s, it) => s + it.amount, 0);
+  const blocked = items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Deposit ${plural(copies, 'item')} into the backpack`}
+      confirmLabel="Send trade offer"
+      onConfirm={() => void send.run()}
+      blockedReason={blocked}
+      running={send.running}
+      progressLabel="Asking the marketplace to send the trade offer…"
+      error={send.error}
+      result={
+        send.result ? (
+          <Stack gap="xs">
+            <Text size="sm">Accept the trade offer on the platform; the items land in your backpack, unlisted.</Text>
+            <TradeFollow ids={send.result.depositIds} by="deposit" />
+          </Stack>
+        ) : null
+      }
+    >
+      <Text size="xs" c="dimmed">
+        No price: the items move to your backpack on the marketplace, where you can list them later. The same trade caps as selling apply.
+      </Text>
+      <Table withTableBorder striped verticalSpacing={4} fz="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Item ({gameName(appId)})</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">Market value</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.assetId}>
+              <Table.Td>{r.name}</Table.Td>
+              <Table.Td ta="right">
+                {r.commodity ? (
+                  <NumberInput
+                    aria-label={`Copies of ${r.name}`}
+                    w={70}
+                    ml="auto"
+                    min={0}
+                    max={r.amount}
+                    allowDecimal={false}
+                    clampBehavior="strict"
+                    value={amounts.get(r.assetId) ?? 0}
+                    onChange={(v) => setAmounts((m) => new Map(m).set(r.assetId, typeof v === 'number' ? v : 0))}
+                  />
+                ) : (
+                  '1'
+                )}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={r.marketPrice * (amounts.get(r.assetId) ?? 0)} size="xs" />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <ProblemList problems={check.checking ? undefined : check.problems} />
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Sell from the Steam inventory: groups (one listing each) with a price per copy, checked before
+ * sending (50 groups × 50 entries, 500 copies per game's offer, 15 trades in flight, token lifetime),
+ * then the deposit ids the marketplace answers are followed as trades until the listings go live.
+ */
+import { Group, NumberInput, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { AppId } from '../../../../shared/api/index.ts';
+import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
+import { call } from '../../../bridge/index.ts';
+import { defaultSellGroups, groupCopies, type SellGroupDraft } from '../logic/sell-groups.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { formatCents, gameName, plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { ProblemList } from '../ui/ProblemList.tsx';
+import { TradeFollow } from '../ui/TradeFollow.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+
+function toRequest(groups: readonly SellGroupDraft[]) {
+  return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price }));
+}
+
+export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
+  // the rows as they were when the dialog opened: the screen clears its selection once sent
+  const [rows] = useState(selection);
+  const [groups, setGroups] = useState(() => defaultSellGroups(rows));
+  const valid = groups.every((g) => g.price > 0 && groupCopies(g) > 0);
+  const check = usePreSendCheck(
+    groups,
+    async (draft) => (await call('sellItems', { appId, groups: toRequest(draft), dryRun: true })).check.problems,
+    valid,
+  );
+  const send = useAction(async () => {
+    const answer = await call('sellItems', { appId, groups: toRequest(groups) });
+    onSent();
+    return answer;
+  });
+  const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
+  const total = groups.reduce((s, g) => s + groupCopies(g) * g.price, 0);
+  const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
+  const blocked = !valid ? 'Every group needs a price and at least one copy.' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Sell ${plural(copies, 'item')} from the ${gameName(appId)} inventory`}
+      confirmLabel={`Send trade offer · ${formatCents(total)}`}
+      onConfirm={() => void send.run()}
+      blockedReason={blocked}
+      running={send.running}
+      progressLabel="Asking the marketplace to send the trade offer…"
+      error={send.error}
+      size="xl"
+      result={
+        send.result ? (
+          <Stack gap="xs">
+            <Text size="sm">
+              The marketplace is sending you {plural(send.result.depositIds.length, 'trade offer')}. Accept it on the platform; the items are
+              listed at your prices once it is accepted.
+            </Text>
+            <TradeFollow ids={send.result.depositIds} by="deposit" />
+          </Stack>
+        ) : null
+      }
+    >
+      <Text size="xs" c="dimmed">
+        One group becomes one listing at its price per copy. Stacks of one commodity share a group; every other item is its own group.
+      </Text>
+      <Table withTableBorder striped highlightOnHover verticalSpacing={4} fz="xs" data-testid="sell-groups">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">Market</Table.Th>
+            <Table.Th w={130}>Price per copy</Table.Th>
+            <Table.Th ta="right">Group total</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {groups.map((g, gi) => {
+            const row = rows.find((r) => r.assetId === g.items[0]?.assetId);
+            return (
+              <Table.Tr key={g.key} data-testid="sell-group">
+                <Table.Td>
+                  <Text size="xs" fw={500}>
+                    {g.name}
+                  </Text>
+                  {g.items.length > 1 ? (
+                    <Text size="xs" c="dimmed">
+                      {g.items.length} stacks
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {g.commodity ? (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      {g.items.map((it, i) => (
+                        <NumberInput
+                          key={it.assetId}
+                          aria-label={`Copies from stack ${i + 1} of group ${gi + 1}`}
+                          w={62}
+                          min={0}
+                          max={it.max}
+                          allowDecimal={false}
+                          clampBehavior="strict"
+                          value={it.amount}
+                          onChange={(v) => update(g.key, (x) => ({ ...x, items: x.items.map((y) => (y.assetId === it.assetId ? { ...y, amount: typeof v === 'number' ? v : 0 } : y)) }))}
+                          rightSection={<Text size="10px" c="dimmed">/{it.max}</Text>}
+                        />
+                      ))}
+                    </Group>
+                  ) : (
+                    <Text size="xs" className="sd-num">
+                      1
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={row?.marketPrice} size="xs" />
+                </Table.Td>
+                <Table.Td>
+                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c ?? 0 }))} data-testid="sell-price" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={g.price * groupCopies(g)} size="xs" />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      <Group justify="space-between">
+        <Text size="xs" c="dimmed">
+          {plural(groups.length, 'group')} · {plural(copies, 'copy', 'copies')} in one trade offer for {gameName(appId)}
+        </Text>
+        <Text size="sm">
+          Asking total <Money cents={total} fw={600} />
+        </Text>
+      </Group>
+      <ProblemList problems={check.checking ? undefined : check.problems} />
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Bulk reprice and bulk delist of up to 50 selected listings. Each listing is applied in its own
+ * transaction by the marketplace, so the outcome is a table with one row per listing.
+ */
+import { Group, NumberInput, SegmentedControl, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { LIMITS, type MyListing } from '../../../../shared/api/index.ts';
+import { call } from '../../../bridge/index.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { BulkResultTable } from './BulkResultTable.tsx';
+
+const sizeProblem = (n: number) => (n > LIMITS.bulkEditOrDelist ? `At most ${LIMITS.bulkEditOrDelist} listings per request; ${n} are selected.` : null);
+
+export function BulkDelistDialog({ listings, onClose, onSent }: { listings: readonly MyListing[]; onClose: () => void; onSent: () => void }) {
+  const send = useAction(async () => {
+    const answer = await call('delistListings', { listingIds: listings.map((l) => l.id) });
+    onSent();
+    return answer;
+  });
+  const names = new Map(listings.map((l) => [l.id, l.market_hash_name]));
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Delist ${plural(listings.length, 'listing')}`}
+      confirmLabel={`Delist ${plural(listings.length, 'listing')}`}
+      danger
+      size="xl"
+      onConfirm={() => void send.run()}
+      blockedReason={sizeProblem(listings.length)}
+      running={send.running}
+      progressLabel="Delisting…"
+      error={send.error}
+      result={send.result ? <BulkResultTable results={send.result.results} names={names} /> : null}
+    >
+      <Text size="sm">These leave the market and the items go back to your backpack:</Text>
+      <Table fz="xs" verticalSpacing={2} withTableBorder>
+        <Table.Tbody>
+          {listings.map((l) => (
+            <Table.Tr key={l.id}>
+              <Table.Td className="sd-num">#{l.id}</Table.Td>
+              <Table.Td>{l.market_hash_name}</Table.Td>
+              <Table.Td ta="right" className="sd-num">
+                {l.amount} ×
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={l.price} size="xs" />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ConfirmDialog>
+  );
+}
+
+type RepriceMode = 'percent' | 'price';
+
+/** The new price of a listing under a bulk rule; at least 1 cent. */
+export function repriced(price: number, mode: RepriceMode, percent: number, fixed: number | null): number | null {
+  if (mode === 'price') return fixed !== null && fixed > 0 ? fixed : null;
+  return Math.max(1, Math.round(price * (1 + percent / 100)));
+}
+
+export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: readonly MyListing[]; onClose: () => void; onSent: () => void }) {
+  const [mode, setMode] = useState<RepriceMode>('percent');
+  const [percent, setPercent] = useState(-5);
+  const [fixed, setFixed] = useState<number | null>(null);
+  const edits = listings.map((l) => ({ listing: l, price: repriced(l.price, mode, percent, fixed) }));
+  const ready = edits.every((e) => e.price !== null);
+  const send = useAction(async () => {
+    const answer = await call('bulkEditListings', { edits: edits.map((e) => ({ listingId: e.listing.id, price: e.price!, decay: null })) });
+    onSent();
+    return answer;
+  });
+  const names = new Map(listings.map((l) => [l.id, l.market_hash_name]));
+  const decaying = listings.filter((l) => l.price_decay !== null).length;
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Reprice ${plural(listings.length, 'listing')}`}
+      confirmLabel={`Reprice ${plural(listings.length, 'listing')}`}
+      size="xl"
+      onConfirm={() => void send.run()}
+      blockedReason={sizeProblem(listings.length) ?? (ready ? null : 'Enter the new price.')}
+      running={send.running}
+      progressLabel="Repricing…"
+      error={send.error}
+      result={send.result ? <BulkResultTable results={send.result.results} names={names} /> : null}
+    >
+      <Group gap="sm" align="flex-end">
+        <SegmentedControl
+          value={mode}
+          onChange={(v) => setMode(v as RepriceMode)}
+          data={[
+            { value: 'percent', label: 'Change by %' },
+            { value: 'price', label: 'Set one price' },
+          ]}
+        />
+        {mode === 'percent' ? (
+          <NumberInput label="Change (%)" w={110} value={percent} onChange={(v) => setPercent(typeof v === 'number' ? v : 0)} min={-99} max={1000} suffix="%" data-testid="bulk-percent" />
+        ) : (
+          <CentsInput label="New price per copy" w={140} cents={fixed} onCents={setFixed} />
+        )}
+      </Group>
+      <Text size="xs" c="dimmed">
+        The whole stack of each listing is repriced in place (no amount is sent, so nothing is split).
+        {decaying ? ` ${plural(decaying, 'decaying listing')} get a fixed price instead of the decay.` : ''}
+      </Text>
+      <Table fz="xs" verticalSpacing={2} withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Listing</Table.Th>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Now</Table.Th>
+            <Table.Th ta="right">New</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {edits.map(({ listing, price }) => (
+            <Table.Tr key={listing.id}>
+              <Table.Td className="sd-num">#{listing.id}</Table.Td>
+              <Table.Td>{listing.market_hash_name}</Table.Td>
+              <Table.Td ta="right">
+                <Money cents={listing.price} size="xs" />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={price} size="xs" c={price !== null && price < listing.price ? 'red.3' : price !== null && price > listing.price ? 'teal.3' : undefined} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ConfirmDialog>
+  );
+}

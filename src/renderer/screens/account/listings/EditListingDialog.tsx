@@ -1,0 +1,143 @@
+/**
+ * Edit one listing: price, amount or decay. What the edit will do is said before sending — above all
+ * the partial reprice (amount lowered with a price: the surplus stays listed at the old price as a new
+ * listing), which the marketplace does on the presence of a price alone.
+ */
+import { Alert, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { MyListing } from '../../../../shared/api/index.ts';
+import { call } from '../../../bridge/index.ts';
+import { explainEdit } from '../logic/edit-explain.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
+import { plural } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+import { useAction } from '../ui/useAction.ts';
+
+type PriceMode = 'keep' | 'fixed' | 'decay';
+
+export function EditListingDialog({ listing, onClose, onSent }: { listing: MyListing; onClose: () => void; onSent: () => void }) {
+  const [priceMode, setPriceMode] = useState<PriceMode>('fixed');
+  const [price, setPrice] = useState<number | null>(listing.price);
+  const [decay, setDecay] = useState<DecayDraft>(
+    listing.price_decay
+      ? { start_price: listing.price_decay.start_price, end_price: listing.price_decay.end_price, total_hours: listing.price_decay.total_hours }
+      : { start_price: listing.price, end_price: Math.max(1, Math.round(listing.price * 0.8)), total_hours: 72 },
+  );
+  const [changeAmount, setChangeAmount] = useState(false);
+  const [amount, setAmount] = useState<number>(listing.amount);
+  const curve = priceMode === 'decay' ? completeCurve(decay) : null;
+  const draft = {
+    price: priceMode === 'fixed' ? price : null,
+    amount: listing.commodity && changeAmount ? amount : null,
+    decay: curve,
+  };
+  const explanation = explainEdit({ amount: listing.amount, price: listing.price, commodity: listing.commodity }, draft);
+  const send = useAction(async () => {
+    const answer = await call('editListing', { listingId: listing.id, ...draft });
+    onSent();
+    return answer;
+  });
+  const blocked =
+    priceMode === 'fixed' && (price === null || price <= 0)
+      ? 'Enter a price.'
+      : priceMode === 'decay' && !curve
+        ? 'Complete the decay curve.'
+        : explanation.kind === 'none'
+          ? 'Nothing to change.'
+          : null;
+
+  return (
+    <ConfirmDialog
+      opened
+      onClose={onClose}
+      title={`Edit listing #${listing.id} · ${listing.market_hash_name}`}
+      confirmLabel={explanation.kind === 'partial_reprice' ? 'Split and reprice' : 'Apply'}
+      onConfirm={() => void send.run()}
+      blockedReason={blocked}
+      running={send.running}
+      progressLabel="Editing…"
+      error={send.error}
+      size="lg"
+      result={
+        send.result ? (
+          <Stack gap={6} data-testid="edit-result">
+            <Text size="sm">
+              Listing #{send.result.listing.id} now: {plural(send.result.listing.amount, 'copy', 'copies')} at <Money cents={send.result.listing.price} />.
+            </Text>
+            {send.result.split ? (
+              <Alert color="blue" variant="light" p="xs" data-testid="edit-split">
+                <Text size="sm">
+                  New listing #{send.result.split.id} holds the other {plural(send.result.split.amount, 'copy', 'copies')} at the old price{' '}
+                  <Money cents={send.result.split.price} />.
+                </Text>
+              </Alert>
+            ) : explanation.kind === 'partial_reprice' ? (
+              <Text size="xs" c="dimmed">
+                The listing with the surplus was not found yet; it appears in My listings.
+              </Text>
+            ) : null}
+          </Stack>
+        ) : null
+      }
+    >
+      <Group gap="lg" wrap="nowrap">
+        <Text size="sm">
+          Now: <Text span className="sd-num">{listing.amount}</Text> × <Money cents={listing.price} />
+        </Text>
+        {listing.commodity ? (
+          <Text size="xs" c="dimmed">
+            {listing.available_amount} more can be added from the backpack
+          </Text>
+        ) : null}
+      </Group>
+      <SegmentedControl
+        value={priceMode}
+        onChange={(v) => setPriceMode(v as PriceMode)}
+        data={[
+          { value: 'fixed', label: 'Fixed price' },
+          { value: 'decay', label: 'Price decay' },
+          { value: 'keep', label: 'Keep the price' },
+        ]}
+        data-testid="edit-price-mode"
+      />
+      {priceMode === 'fixed' ? <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-testid="edit-price" /> : null}
+      {priceMode === 'decay' ? <DecayEditor value={decay} onChange={setDecay} /> : null}
+      {listing.commodity ? (
+        <Group gap="sm" align="flex-end">
+          <Switch label="Change the amount" checked={changeAmount} onChange={(e) => setChangeAmount(e.currentTarget.checked)} data-testid="edit-amount-switch" />
+          <NumberInput
+            label="Copies listed"
+            w={120}
+            min={1}
+            max={listing.amount + listing.available_amount}
+            allowDecimal={false}
+            disabled={!changeAmount}
+            value={amount}
+            onChange={(v) => setAmount(typeof v === 'number' ? v : listing.amount)}
+            data-testid="edit-amount"
+          />
+        </Group>
+      ) : null}
+      <Alert
+        color={explanation.warning ? 'orange' : 'gray'}
+        variant="light"
+        p="xs"
+        icon={explanation.warning ? <IconAlertTriangle size={16} /> : <IconInfoCircle size={16} />}
+        title={explanation.warning ? 'This creates a second listing' : 'What happens'}
+        data-testid="edit-explanation"
+        data-kind={explanation.kind}
+      >
+        <Stack gap={2}>
+          {explanation.lines.map((line) => (
+            <Text key={line} size="xs">
+              {line}
+            </Text>
+          ))}
+        </Stack>
+      </Alert>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * My listings by status: edit one (price, amount or decay), or select up to 50 to reprice or delist in
+ * bulk with a per-row result table. Shows how many more copies each stack can take and where decaying
+ * listings are on their curve.
+ */
+import { ActionIcon, Button, Checkbox, Group, Paper, SegmentedControl, Table, Text, Tooltip } from '@mantine/core';
+import { IconEdit } from '@tabler/icons-react';
+import { useState } from 'react';
+import { LIMITS, LISTING_STATUSES, type ListingStatus, type MyListing } from '../../../../shared/api/index.ts';
+import { useCall, usePush } from '../../../bridge/index.ts';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { formatAgo, gameShort, plural } from '../ui/format.ts';
+import { useNow } from '../ui/hooks.ts';
+import { Money } from '../ui/Money.tsx';
+import { Pager, type PageSize } from '../ui/Pager.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { StatusBadge } from '../ui/StatusBadge.tsx';
+import { BulkDelistDialog, BulkRepriceDialog } from './BulkDialogs.tsx';
+import { DecayProgress } from './DecayProgress.tsx';
+import { EditListingDialog } from './EditListingDialog.tsx';
+
+const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
+
+export function MyListingsScreen() {
+  const [status, setStatus] = useState<ListingStatus>('ACTIVE');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(50);
+  const [selected, setSelected] = useState<Map<number, MyListing>>(new Map());
+  const [editing, setEditing] = useState<MyListing | null>(null);
+  const [bulk, setBulk] = useState<'reprice' | 'delist' | null>(null);
+  const now = useNow(30_000);
+  const listings = useCall('getMyListings', { status, page, limit });
+  // an accepted sale offer puts new listings live
+  usePush('tradesUpdated', () => listings.reload());
+  const rows = listings.data?.listings ?? [];
+  const editable = LIVE.includes(status);
+  const chosen = [...selected.values()];
+  const toggle = (l: MyListing) =>
+    setSelected((m) => {
+      const next = new Map(m);
+      if (!next.delete(l.id)) next.set(l.id, l);
+      return next;
+    });
+  const afterSend = () => listings.reload();
+  const closeBulk = () => {
+    setBulk(null);
+    setSelected(new Map());
+  };
+  const overLimit = chosen.length > LIMITS.bulkEditOrDelist;
+
+  return (
+    <ScreenFrame
+      title="My listings"
+      testId="screen-listings"
+      subtitle={
+        <SegmentedControl
+          aria-label="Listing status"
+          value={status}
+          onChange={(v) => {
+            setStatus(v as ListingStatus);
+            setPage(1);
+            setSelected(new Map());
+          }}
+          data={LISTING_STATUSES.map((s) => ({ value: s, label: s.charAt(0) + s.slice(1).toLowerCase() }))}
+        />
+      }
+      tools={
+        <>
+          <FreshnessNote freshness={listings.data?.freshness} loading={listings.loading} />
+          <Button variant="default" onClick={() => listings.reload()}>
+            Refresh
+          </Button>
+        </>
+      }
+    >
+      <ErrorNote error={listings.error} title="The listings could not be read" />
+      {editable ? (
+        <Paper withBorder p={6} bg="dark.7">
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="xs" c={overLimit ? 'red.4' : 'dimmed'} data-testid="listings-selection">
+              {chosen.length ? `${plural(chosen.length, 'listing')} selected${overLimit ? ` (at most ${LIMITS.bulkEditOrDelist} per bulk action)` : ''}` : `Select up to ${LIMITS.bulkEditOrDelist} listings for a bulk reprice or delist`}
+            </Text>
+            <Group gap="xs">
+              <Button variant="default" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk('reprice')} data-testid="bulk-reprice-open">
+                Reprice…
+              </Button>
+              <Button color="red" variant="light" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk('delist')} data-testid="bulk-delist-open">
+                Delist…
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      ) : null}
+      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="listings-table">
+        <Table.Thead>
+          <Table.Tr>
+            {editable ? (
+              <Table.Th w={30}>
+                <Checkbox
+                  aria-label="Select every listing on this page"
+                  checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
+                  onChange={(e) => setSelected(e.currentTarget.checked ? new Map(rows.map((r) => [r.id, r])) : new Map())}
+                />
+              </Table.Th>
+            ) : null}
+            <Table.Th>Listing</Table.Th>
+            <Table.Th>Game</Table.Th>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Price</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">
+              <Tooltip label="How many more copies this stack can take from the backpack (copies inside a trade hold excluded)">
+                <span>Can add</span>
+              </Tooltip>
+            </Table.Th>
+            <Table.Th>Decay</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th ta="right">Listed</Table.Th>
+            {editable ? <Table.Th w={32} /> : null}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((l) => (
+            <Table.Tr key={l.id} data-testid="listing-row" data-listing-id={l.id}>
+              {editable ? (
+                <Table.Td>
+                  <Checkbox aria-label={`Select listing ${l.id}`} checked={selected.has(l.id)} onChange={() => toggle(l)} />
+                </Table.Td>
+              ) : null}
+              <Table.Td className="sd-num">#{l.id}</Table.Td>
+              <Table.Td>{gameShort(l.app_id)}</Table.Td>
+              <Table.Td>
+                <Text size="xs" fw={500}>
+                  {l.market_hash_name}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={l.price} size="xs" />
+              </Table.Td>
+              <Table.Td ta="right" className="sd-num">
+                {l.amount}
+              </Table.Td>
+              <Table.Td ta="right" className="sd-num">
+                {l.commodity ? l.available_amount : '–'}
+              </Table.Td>
+              <Table.Td>{l.price_decay ? <DecayProgress decay={l.price_decay} /> : <Text size="xs" c="dimmed">fixed</Text>}</Table.Td>
+              <Table.Td>
+                <StatusBadge status={l.status ?? status} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="xs" c="dimmed">
+                  {formatAgo(l.created_at, now)}
+                </Text>
+              </Table.Td>
+              {editable ? (
+                <Table.Td>
+                  <ActionIcon aria-label={`Edit listing ${l.id}`} onClick={() => setEditing(l)} data-testid="listing-edit">
+                    <IconEdit size={14} />
+                  </ActionIcon>
+                </Table.Td>
+              ) : null}
+            </Table.Tr>
+          ))}
+          {listings.data && rows.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={11}>
+                <Text size="xs" c="dimmed" ta="center" py="md">
+                  No {status.toLowerCase()} listings.
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
+        </Table.Tbody>
+      </Table>
+      <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      {editing ? <EditListingDialog listing={editing} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
+      {bulk === 'delist' ? <BulkDelistDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
+      {bulk === 'reprice' ? <BulkRepriceDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
+ * inventory at market prices), and a small chart of the total over time from what the app has seen.
+ */
+import { Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { APP_IDS } from '../../../../shared/api/index.ts';
+import { useCall, usePush } from '../../../bridge/index.ts';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { LineChart } from '../ui/LineChart.tsx';
+import { Money } from '../ui/Money.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { StatTile } from '../ui/StatTile.tsx';
+
+type Series = 'total' | 'balance' | 'listed' | 'held';
+
+export function PortfolioScreen() {
+  const [readInventories, setReadInventories] = useState(false);
+  const [series, setSeries] = useState<Series>('total');
+  const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
+  usePush('tradesUpdated', () => portfolio.reload());
+  usePush('withdrawalUpdated', () => portfolio.reload());
+  const p = portfolio.data;
+  const gamesRead = p?.inventory.games.length ?? 0;
+
+  return (
+    <ScreenFrame
+      title="Portfolio"
+      testId="screen-portfolio"
+      subtitle={p?.user ? `${p.user.name} · Steam ${p.user.steam_id}` : undefined}
+      tools={
+        <>
+          <FreshnessNote freshness={p?.freshness} loading={portfolio.loading} />
+          <Tooltip label="Reads the Steam inventory of all four games (4 of the 5 reads a minute the marketplace allows)">
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={14} />}
+              onClick={() => (readInventories ? portfolio.reload() : setReadInventories(true))}
+              loading={portfolio.loading && readInventories}
+            >
+              Read Steam inventories
+            </Button>
+          </Tooltip>
+          <Button variant="default" onClick={() => portfolio.reload()} loading={portfolio.loading && !readInventories}>
+            Refresh
+          </Button>
+        </>
+      }
+    >
+      <ErrorNote error={portfolio.error} title="The portfolio could not be read" />
+      <Group gap="sm" align="stretch" wrap="wrap">
+        <StatTile label="Total" testId="portfolio-total" value={<Money cents={p?.total} />} detail="balance + listed + held" />
+        <StatTile label="Balance" testId="portfolio-balance" value={<Money cents={p?.user?.balance} />} detail={p?.user ? `account #${p.user.id}` : '–'} />
+        <StatTile
+          label="Listed"
+          testId="portfolio-listed"
+          value={<Money cents={p?.listed?.value} />}
+          detail={p?.listed ? `${plural(p.listed.listingCount, 'listing')} · ${plural(p.listed.itemCount, 'item')} at asking prices` : '–'}
+        />
+        <StatTile
+          label="Backpack"
+          testId="portfolio-backpack"
+          value={<Money cents={p?.backpack?.value} />}
+          detail={p?.backpack ? `${plural(p.backpack.items, 'item')} at market prices` : '–'}
+        />
+        <StatTile
+          label="Steam inventory"
+          testId="portfolio-inventory"
+          value={<Money cents={p?.inventory.value} />}
+          detail={
+            gamesRead === 0
+              ? 'not read yet'
+              : `${p!.inventory.games.map((g) => `${gameShort(g.appId)} ${formatCents(g.value)}`).join(' · ')}${gamesRead < APP_IDS.length ? ` (${gamesRead} of ${APP_IDS.length} games read)` : ''}`
+          }
+        />
+      </Group>
+      <Paper withBorder p="xs" bg="dark.7">
+        <Group justify="space-between" mb={4}>
+          <Text size="xs" c="dimmed" tt="uppercase" lts={0.4}>
+            Value over time
+          </Text>
+          <SegmentedControl
+            value={series}
+            onChange={(v) => setSeries(v as Series)}
+            data={[
+              { value: 'total', label: 'Total' },
+              { value: 'balance', label: 'Balance' },
+              { value: 'listed', label: 'Listed' },
+              { value: 'held', label: 'Held' },
+            ]}
+          />
+        </Group>
+        {p && p.history.length > 1 ? (
+          <LineChart
+            label={`Portfolio ${series} over time`}
+            points={p.history.map((h) => ({ x: Date.parse(h.at), y: h[series] }))}
+            height={180}
+            area
+            formatX={(x) => formatDateTime(new Date(x).toISOString())}
+            formatY={(y) => formatCents(Math.round(y))}
+            testId="portfolio-chart"
+          />
+        ) : (
+          <Stack gap={2} py="md" align="center" data-testid="portfolio-chart-empty">
+            <Text size="sm" c="dimmed">
+              {p?.history.length === 1 ? 'One point so far.' : 'No history yet.'}
+            </Text>
+            <Text size="xs" c="dimmed">
+              The marketplace keeps no history of your portfolio: each refresh of this screen adds a point.
+            </Text>
+          </Stack>
+        )}
+      </Paper>
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,208 @@
+/**
+ * Trades with live status. One tracker, fed by webhooks (when a receiver runs) and by polling, keeps the
+ * newest state of each trade; every status seen is on the trade's timeline with the feed that saw it.
+ */
+import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Table, Text, Timeline, Tooltip } from '@mantine/core';
+import { IconRefresh, IconSettings } from '@tabler/icons-react';
+import { useState } from 'react';
+import { LIMITS } from '../../../../shared/api/index.ts';
+import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
+import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
+import { useNow } from '../ui/hooks.ts';
+import { Money } from '../ui/Money.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
+
+type Filter = 'all' | 'in_flight' | 'done';
+
+const SOURCE_WORDS = { webhook: 'webhook', poll: 'poll', action: 'our request' } as const;
+
+function itemsLine(t: TrackedTrade): string {
+  const first = t.trade.items[0];
+  if (!first) return 'no items';
+  const copies = t.trade.items.reduce((s, i) => s + i.amount, 0);
+  return t.trade.items.length === 1 ? `${first.amount > 1 ? `${first.amount} × ` : ''}${first.market_hash_name}` : `${first.market_hash_name} +${t.trade.items.length - 1} more (${copies})`;
+}
+
+function TradeDetail({ t }: { t: TrackedTrade }) {
+  return (
+    <Stack gap="xs" data-testid="trade-detail">
+      <Group justify="space-between">
+        <Text fw={600}>
+          Trade #{t.trade.id} · {t.trade.type}
+        </Text>
+        <StatusBadge status={t.trade.status} />
+      </Group>
+      <Text size="xs" c="dimmed">
+        {t.words}.{t.trade.error ? ` ${t.trade.error}` : ''}
+      </Text>
+      <Group gap="lg">
+        <Text size="xs">
+          {t.trade.deposit_id !== null ? `deposit ${t.trade.deposit_id}` : `withdrawal ${t.trade.withdraw_id}`}
+        </Text>
+        <Text size="xs">offer {t.trade.steam_offer_id ?? '– (not sent yet)'}</Text>
+        <Text size="xs">
+          value <Money cents={t.trade.value} size="xs" />
+        </Text>
+      </Group>
+      <Timeline active={t.timeline.length - 1} bulletSize={14} lineWidth={2} data-testid="trade-timeline">
+        {t.timeline.map((step) => (
+          <Timeline.Item key={`${step.status}-${step.at}`} color={statusColor(step.status)} title={<Text size="xs" fw={600}>{step.status}</Text>}>
+            <Text size="10px" c="dimmed" className="sd-num">
+              {formatDateTime(step.at)}:{formatTime(step.at).slice(-2)} · seen by {SOURCE_WORDS[step.source]}
+            </Text>
+          </Timeline.Item>
+        ))}
+      </Timeline>
+      <Table fz="xs" verticalSpacing={2}>
+        <Table.Tbody>
+          {t.trade.items.map((item) => (
+            <Table.Tr key={`${item.steam_asset_id}-${item.market_hash_name}`}>
+              <Table.Td>{gameShort(item.app_id)}</Table.Td>
+              <Table.Td>{item.market_hash_name}</Table.Td>
+              <Table.Td ta="right" className="sd-num">
+                {item.amount}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money cents={item.value} size="xs" />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+export function TradesScreen() {
+  const [filter, setFilter] = useState<Filter>('all');
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const trades = useCall('getTrades', { limit: 500 });
+  const feeds = useCall('getTradeFeeds', {});
+  usePush('tradesUpdated', () => {
+    trades.reload();
+    feeds.reload();
+  });
+  const now = useNow(2_000);
+  const poll = useAction(async () => {
+    const result = await call('refreshTrades', {});
+    trades.reload();
+    feeds.reload();
+    return result;
+  });
+  const all = trades.data?.trades ?? [];
+  const shown = all.filter((t) => (filter === 'all' ? true : filter === 'in_flight' ? t.inFlight : !t.inFlight));
+  const open = all.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
+  const f = feeds.data;
+
+  return (
+    <ScreenFrame
+      title="Trades"
+      testId="screen-trades"
+      subtitle={
+        <Group gap="xs" wrap="nowrap">
+          <Tooltip label={`At most ${LIMITS.tradesInFlight} trades may be in flight; sells, deposits and withdrawals beyond that are refused`}>
+            <Badge color={(trades.data?.inFlight ?? 0) >= LIMITS.tradesInFlight ? 'red' : 'blue'} variant="light" className="sd-num" data-testid="trades-in-flight">
+              in flight {trades.data?.inFlight ?? 0}/{LIMITS.tradesInFlight}
+            </Badge>
+          </Tooltip>
+          <Badge color={f?.receiver.state === 'listening' ? 'teal' : 'gray'} variant="light">
+            webhooks {f?.receiver.state === 'listening' ? 'on' : 'off'}
+          </Badge>
+          <Text size="xs" c="dimmed" className="sd-num">
+            {f?.poller.lastPollAt ? `polled ${formatAgo(f.poller.lastPollAt, now)}` : 'not polled yet'}
+          </Text>
+        </Group>
+      }
+      tools={
+        <>
+          <SegmentedControl
+            value={filter}
+            onChange={(v) => setFilter(v as Filter)}
+            data={[
+              { value: 'all', label: 'All' },
+              { value: 'in_flight', label: 'In flight' },
+              { value: 'done', label: 'Finished' },
+            ]}
+          />
+          <Button variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void poll.run()} loading={poll.running}>
+            Poll now
+          </Button>
+          <Button variant="default" leftSection={<IconSettings size={14} />} onClick={() => setSettingsOpen(true)} data-testid="trade-feeds-open">
+            Feeds
+          </Button>
+        </>
+      }
+    >
+      <ErrorNote error={trades.error ?? poll.error} />
+      <Grid gap="sm">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="trades-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Trade</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Items</Table.Th>
+                <Table.Th ta="right">Value</Table.Th>
+                <Table.Th ta="right">Updated</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((t) => (
+                <Table.Tr
+                  key={t.trade.id}
+                  data-testid="trade-row"
+                  data-trade-id={t.trade.id}
+                  data-deposit-id={t.trade.deposit_id ?? undefined}
+                  onClick={() => setOpenId(t.trade.id)}
+                  bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
+                  style={{ cursor: 'pointer' }}
+                >
+                  <Table.Td className="sd-num">#{t.trade.id}</Table.Td>
+                  <Table.Td>{t.trade.type}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={t.trade.status} testId="trade-status" />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="xs" truncate maw={260}>
+                      {itemsLine(t)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatCents(t.trade.value)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Text size="xs" c="dimmed">
+                      {formatAgo(t.trade.updated_at, now)}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+              {trades.data && shown.length === 0 ? (
+                <Table.Tr>
+                  <Table.Td colSpan={6}>
+                    <Text size="xs" c="dimmed" ta="center" py="md">
+                      No trades here yet.
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ) : null}
+            </Table.Tbody>
+          </Table>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Paper withBorder p="xs" bg="dark.7">
+            {open ? <TradeDetail t={open} /> : <Text size="xs" c="dimmed">Select a trade to see its timeline.</Text>}
+          </Paper>
+        </Grid.Col>
+      </Grid>
+      <Drawer opened={settingsOpen} onClose={() => setSettingsOpen(false)} position="right" size="lg" title={<Text fw={600}>Trade feeds</Text>}>
+        {settingsOpen ? <TradeFeedsPanel /> : null}
+      </Drawer>
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,51 @@
+import { Alert, List, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { ERROR_EXPLANATIONS, isErrorCode } from '../../../../shared/api/index.ts';
+import { SkindeskError } from '../../../bridge/index.ts';
+
+const TITLES: Partial<Record<SkindeskError['code'], string>> = {
+  MARKET: 'The marketplace refused',
+  REFUSED: 'Not sent',
+  UNAVAILABLE: 'Not possible right now',
+  INVALID_INPUT: 'Check the form',
+  DISCONNECTED: 'Disconnected from the app',
+  INTERNAL: 'Something went wrong',
+};
+
+/**
+ * A failed call in plain words: what happened, the spec's code when the marketplace sent one (with its
+ * explanation), every problem found before sending, and a warning when the outcome is not known.
+ */
+export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const e = error instanceof SkindeskError ? error : new SkindeskError({ code: 'INTERNAL', message: String(error) });
+  const explanation = e.apiCode && isErrorCode(e.apiCode) ? ERROR_EXPLANATIONS[e.apiCode] : null;
+  return (
+    <Alert color={e.code === 'UNAVAILABLE' ? 'yellow' : 'red'} variant="light" icon={<IconAlertTriangle size={16} />} title={title ?? TITLES[e.code] ?? 'Failed'} data-testid="error-note" p="xs">
+      <Text size="sm">{e.message}</Text>
+      {e.apiCode ? (
+        <Text size="xs" c="dimmed" mt={4}>
+          <Text span ff="monospace" size="xs">
+            {e.apiCode}
+          </Text>
+          {explanation && explanation !== e.message ? ` — ${explanation}` : ''}
+        </Text>
+      ) : null}
+      {e.issues.length > 1 ? (
+        <List size="xs" mt={4} spacing={2}>
+          {e.issues.map((issue, i) => (
+            <List.Item key={i}>
+              {issue.path !== '(request)' && issue.path !== '(input)' ? `${issue.path}: ` : ''}
+              {issue.message}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
+      {e.outcomeUnknown ? (
+        <Text size="xs" c="yellow.4" mt={4}>
+          The answer was lost on the way: the marketplace may have done it. Check before trying again.
+        </Text>
+      ) : null}
+    </Alert>
+  );
+}

@@ -1,0 +1,26 @@
+import { Group, Pagination, Select, Text } from '@mantine/core';
+import type { Metadata } from '../../../../shared/api/index.ts';
+
+export const PAGE_SIZES = [25, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** Page links and the page size, from the route's metadata. */
+export function Pager({ metadata, page, onPage, limit, onLimit }: { metadata: Metadata | undefined; page: number; onPage: (page: number) => void; limit: PageSize; onLimit: (limit: PageSize) => void }) {
+  const totalPages = Math.max(1, metadata?.total_pages ?? 1);
+  return (
+    <Group gap="sm" justify="flex-end" wrap="nowrap">
+      <Text size="xs" c="dimmed" className="sd-num">
+        {metadata ? `${metadata.total_items} rows` : ''}
+      </Text>
+      <Select
+        aria-label="Rows per page"
+        w={70}
+        data={PAGE_SIZES.map(String)}
+        value={String(limit)}
+        onChange={(v) => v && onLimit(Number(v) as PageSize)}
+        allowDeselect={false}
+      />
+      <Pagination size="xs" total={totalPages} value={Math.min(page, totalPages)} onChange={onPage} withEdges siblings={1} />
+    </Group>
+  );
+}

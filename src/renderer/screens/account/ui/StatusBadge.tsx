@@ -1,0 +1,22 @@
+import { Badge } from '@mantine/core';
+import { FINAL_TRADE_STATUSES, IN_FLIGHT_TRADE_STATUSES, type TradeStatus } from '../../../../shared/api/index.ts';
+
+/** Trade and withdrawal statuses in the colours a trader scans for: green done, red failed, blue moving. */
+export function statusColor(status: string): string {
+  if (status === 'Accepted' || status === 'SUCCESS' || status === 'ACTIVE') return 'teal';
+  if (status === 'FAILED' || status === 'Declined' || status === 'Reversed' || status === 'InvalidItems' || status === 'Invalid') return 'red';
+  if (status === 'Expired' || status === 'Canceled' || status === 'CanceledBySecondFactor' || status === 'DISABLED') return 'gray';
+  if (status === 'FILLED') return 'violet';
+  if (status === 'PRIVATE') return 'grape';
+  if (IN_FLIGHT_TRADE_STATUSES.includes(status as TradeStatus) || status === 'PENDING' || status === 'CONFIRMING' || status === 'CREATED') return 'blue';
+  if (FINAL_TRADE_STATUSES.includes(status as TradeStatus)) return 'gray';
+  return 'gray';
+}
+
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
+  return (
+    <Badge color={statusColor(status)} variant="light" data-testid={testId} data-status={status}>
+      {status}
+    </Badge>
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * Crypto withdrawal: ticker, address (its shape checked for the ticker as it is typed), amount in
+ * dollars (cents underneath), fee level, and the two-factor code when the account needs one. The fees
+ * and the minimum are explained before sending; then the withdrawal is followed to SUCCESS, or to FAILED
+ * with the refund shown.
+ */
+import { Alert, Button, Grid, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { CRYPTO_FEE_LEVELS, CRYPTO_TICKERS, type CryptoTicker } from '../../../../shared/api/index.ts';
+import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { refreshBalance } from '../../../shell/app-state.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { formatCents } from '../ui/format.ts';
+import { useDebounced } from '../ui/hooks.ts';
+import { Money } from '../ui/Money.tsx';
+import { ProblemList } from '../ui/ProblemList.tsx';
+import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { useAction } from '../ui/useAction.ts';
+import { WithdrawalCard } from './WithdrawalCard.tsx';
+
+type FeeLevel = (typeof CRYPTO_FEE_LEVELS)[number];
+
+const FEE_WORDS: Record<FeeLevel, string> = {
+  LOW: 'slowest, cheapest network fee',
+  MEDIUM: 'faster, higher network fee',
+  HIGH: 'fastest, highest network fee',
+};
+
+export function WalletScreen() {
+  const [ticker, setTicker] = useState<CryptoTicker>('BTC');
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState<number | null>(null);
+  const [feeLevel, setFeeLevel] = useState<FeeLevel>('LOW');
+  const [twoFactor, setTwoFactor] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const withdrawals = useCall('getWithdrawals', {});
+  usePush('withdrawalUpdated', () => {
+    withdrawals.reload();
+    void refreshBalance();
+  });
+  const checkInput = useDebounced({ ticker, amount: amount ?? 0, address }, 250);
+  const quote = useCall('checkWithdrawal', checkInput);
+  const send = useAction(async () => {
+    const view = await call('createWithdrawal', { ticker, address, amount: amount ?? 0, feeLevel, twoFactorCode: twoFactor.trim() || null });
+    withdrawals.reload();
+    void refreshBalance();
+    return view;
+  });
+  const q = quote.data;
+  const fresh = checkInput.ticker === ticker && checkInput.address === address && checkInput.amount === (amount ?? 0);
+  const problems = q && fresh ? q.check.problems : undefined;
+  const needs2fa = send.error?.apiCode === 'TWO_FACTOR_REQUIRED';
+  const blocked = !amount ? 'Enter an amount.' : !address ? 'Enter the address.' : !fresh || !q ? 'Checking…' : problems?.length ? problems[0]!.message : null;
+  const latest = withdrawals.data?.withdrawals ?? [];
+
+  return (
+    <ScreenFrame title="Crypto withdrawal" testId="screen-wallet" subtitle={q?.balance !== null && q?.balance !== undefined ? <Text size="xs" c="dimmed">balance <Money cents={q.balance} size="xs" /></Text> : undefined}>
+      <Grid gap="sm">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <Paper withBorder p="sm" bg="dark.7">
+            <Stack gap="xs">
+              <Stack gap={2}>
+                <Text size="xs" c="dimmed">
+                  Currency
+                </Text>
+                <SegmentedControl value={ticker} onChange={(v) => setTicker(v as CryptoTicker)} data={[...CRYPTO_TICKERS]} data-testid="wallet-ticker" />
+              </Stack>
+              <TextInput
+                label={`${ticker} address`}
+                placeholder={ticker === 'BTC' ? 'bc1…' : ticker === 'LTC' ? 'ltc1…' : ticker === 'SOL' ? 'base58 address' : '0x…'}
+                value={address}
+                onChange={(e) => setAddress(e.currentTarget.value)}
+                classNames={{ input: 'sd-num' }}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="wallet-address"
+              />
+              <Group grow gap="xs" align="flex-start">
+                <CentsInput label="Amount (from your balance)" cents={amount} onCents={setAmount} data-testid="wallet-amount" />
+                <Stack gap={2}>
+                  <Text size="xs" fw={500}>
+                    Network fee level
+                  </Text>
+                  <SegmentedControl value={feeLevel} onChange={(v) => setFeeLevel(v as FeeLevel)} data={[...CRYPTO_FEE_LEVELS]} />
+                  <Text size="10px" c="dimmed">
+                    {FEE_WORDS[feeLevel]}
+                  </Text>
+                </Stack>
+              </Group>
+              <PasswordInput
+                label="Two-factor code"
+                description="Needed when the account protects withdrawals with two-factor authentication"
+                value={twoFactor}
+                onChange={(e) => setTwoFactor(e.currentTarget.value)}
+                error={needs2fa ? 'This account needs the two-factor code (or the code was wrong)' : undefined}
+                w={260}
+                size="xs"
+                autoComplete="one-time-code"
+              />
+              {q ? (
+                <Alert variant="light" color="gray" p="xs" title="What it costs" data-testid="wallet-quote">
+                  <Stack gap={2}>
+                    <Text size="xs">
+                      The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The platform fee of {(q.feeBps / 100).toFixed(2)}% (
+                      <Money cents={q.platformFee} size="xs" />) comes off it; the remaining <Money cents={q.converted} size="xs" /> is converted to {ticker} at the
+                      spot rate, and the network fee (by the level chosen) is paid out of the converted amount. The network fee is known once the transaction is
+                      broadcast.
+                    </Text>
+                    <Text size="xs" c={amount !== null && amount > 0 && amount < q.minimum ? 'yellow.4' : 'dimmed'}>
+                      Minimum for {ticker}: {formatCents(q.minimum)}. A failed withdrawal is refunded to the balance in full.
+                    </Text>
+                  </Stack>
+                </Alert>
+              ) : null}
+              {amount !== null && amount > 0 && address ? <ProblemList problems={problems} /> : null}
+              <Group justify="flex-end" gap="sm">
+                {blocked ? (
+                  <Text size="xs" c="dimmed">
+                    {blocked}
+                  </Text>
+                ) : null}
+                <Button
+                  disabled={blocked !== null}
+                  onClick={() => {
+                    send.reset();
+                    setConfirming(true);
+                  }}
+                  data-testid="wallet-review"
+                >
+                  Review withdrawal…
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <Stack gap="xs">
+            <Title order={3}>Withdrawals</Title>
+            <Text size="xs" c="dimmed">
+              Followed until they settle, also after a restart. Older ones are in the Ledger.
+            </Text>
+            <ErrorNote error={withdrawals.error} />
+            {latest.length === 0 ? (
+              <Text size="xs" c="dimmed">
+                No withdrawals made from this app yet.
+              </Text>
+            ) : (
+              latest.slice(0, 20).map((view) => <WithdrawalCard key={view.withdrawal.withdrawal_id} view={view} />)
+            )}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      {confirming ? (
+        <ConfirmDialog
+          opened
+          onClose={() => setConfirming(false)}
+          title={`Withdraw ${formatCents(amount ?? 0)} to ${ticker}`}
+          confirmLabel="Withdraw"
+          danger
+          onConfirm={() => void send.run()}
+          running={send.running}
+          progressLabel="Sending the withdrawal…"
+          error={send.error}
+          result={send.result ? <WithdrawalCard view={latest.find((w) => w.withdrawal.withdrawal_id === send.result!.withdrawal.withdrawal_id) ?? send.result} /> : null}
+        >
+          <Stack gap={4}>
+            <Text size="sm">
+              <Money cents={amount ?? 0} fw={600} /> leaves your balance now; about <Money cents={q?.converted ?? 0} /> worth of {ticker} (before the network fee) goes
+              to:
+            </Text>
+            <Text size="sm" className="sd-num" p={6} bg="dark.6" style={{ wordBreak: 'break-all', borderRadius: 4 }} data-testid="confirm-address">
+              {address}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Fee level {feeLevel}. Check the address: a transaction on the chain cannot be taken back.
+            </Text>
+          </Stack>
+        </ConfirmDialog>
+      ) : null}
+    </ScreenFrame>
+  );
+}
+

@@ -1,0 +1,85 @@
+// My listings through the browser test host against the demo market: a partial reprice is explained
+// before it is sent and creates the second listing (the surplus at the old price); a bulk delist in
+// which one listing can no longer be delisted shows that row failing, in plain words, beside the others.
+import { expect, test } from '@playwright/test';
+import { formatCents } from '../../src/shared/money.ts';
+import type { WebHost } from '../../src/web-host/index.ts';
+import { openScreen, saveScreenshot, startAccountHost, watchProblems } from './account-fixtures.ts';
+
+let host: WebHost;
+
+test.beforeAll(async () => {
+  host = await startAccountHost(32);
+});
+
+test.afterAll(async () => {
+  await host?.close();
+});
+
+test('a partial reprice is explained first, and creates the second listing', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openScreen(page, host, 'listings', 'Alt+4');
+  // a commodity stack of several copies (the demo user lists one of CS2 and one of Rust)
+  const { listings } = await host.core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+  const stack = listings.find((l) => l.commodity && l.amount >= 3 && l.price_decay === null)!;
+  expect(stack).toBeTruthy();
+  const row = page.locator(`[data-testid="listing-row"][data-listing-id="${stack.id}"]`);
+  await row.getByTestId('listing-edit').click();
+
+  const dialog = page.getByTestId('confirm-dialog');
+  const newPrice = stack.price + 25;
+  await dialog.getByTestId('edit-price').fill((newPrice / 100).toFixed(2));
+  await expect(dialog.getByTestId('edit-explanation')).toHaveAttribute('data-kind', 'reprice');
+  await dialog.getByTestId('edit-amount-switch').check();
+  await dialog.getByTestId('edit-amount').fill('1');
+  const explanation = dialog.getByTestId('edit-explanation');
+  await expect(explanation).toHaveAttribute('data-kind', 'partial_reprice');
+  await expect(explanation).toContainText(`keeps 1 copy at ${formatCents(newPrice)}`);
+  await expect(explanation).toContainText(`stay on the market as a NEW listing at the old price ${formatCents(stack.price)}`);
+  await saveScreenshot(page, 'partial-reprice');
+  await dialog.getByTestId('confirm-button').click();
+
+  const split = dialog.getByTestId('edit-split');
+  await expect(split).toContainText(`holds the other ${stack.amount - 1} copies at the old price ${formatCents(stack.price)}`);
+  const splitId = Number(/#(\d+)/.exec((await split.textContent()) ?? '')?.[1]);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // both listings are on the screen, and on the server
+  await expect(row).toContainText(formatCents(newPrice));
+  const second = page.locator(`[data-testid="listing-row"][data-listing-id="${splitId}"]`);
+  await expect(second).toContainText(formatCents(stack.price));
+  await expect(second).toContainText(String(stack.amount - 1));
+  expect(host.demo!.state.listing(stack.id)?.listing).toMatchObject({ amount: 1, price: newPrice });
+  expect(host.demo!.state.listing(splitId)?.listing).toMatchObject({ amount: stack.amount - 1, price: stack.price, market_hash_name: stack.market_hash_name });
+  expect(problems).toEqual([]);
+});
+
+test('bulk delist: the row that fails is shown failing, the others are done', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openScreen(page, host, 'listings', 'Alt+4');
+  const rows = page.getByTestId('listing-row');
+  await expect(rows.nth(2)).toBeVisible();
+  const ids = await rows.evaluateAll((els) => els.slice(0, 3).map((el) => Number(el.getAttribute('data-listing-id'))));
+  for (const id of ids) await page.locator(`[data-listing-id="${id}"]`).getByRole('checkbox').check();
+  await expect(page.getByTestId('listings-selection')).toContainText('3 listings selected');
+  await page.getByTestId('bulk-delist-open').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toContainText('Delist 3 listings');
+
+  // while the user reads the review, a buyer takes the middle one
+  host.demo!.buyListing(ids[1]!);
+  await dialog.getByTestId('confirm-button').click();
+
+  const results = dialog.getByTestId('bulk-results');
+  await expect(results).toBeVisible();
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('2 of 3 done; 1 row failed.');
+  const failed = results.locator(`[data-listing-id="${ids[1]}"]`);
+  await expect(failed).toHaveAttribute('data-ok', 'false');
+  await expect(failed).toContainText('LISTING_NOT_FOUND');
+  await expect(failed).toContainText('That listing is gone');
+  for (const id of [ids[0], ids[2]]) await expect(results.locator(`[data-listing-id="${id}"]`)).toHaveAttribute('data-ok', 'true');
+  await saveScreenshot(page, 'bulk-delist');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  for (const id of ids) await expect(page.locator(`[data-testid="listing-row"][data-listing-id="${id}"]`)).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
