@@ -19,14 +19,14 @@ import { useAction } from '../ui/useAction.ts';
 import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 function toRequest(groups: readonly SellGroupDraft[]) {
-  return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price }));
+  return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price ?? 0 }));
 }
 
 export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
   // the rows as they were when the dialog opened: the screen clears its selection once sent
   const [rows] = useState(selection);
   const [groups, setGroups] = useState(() => defaultSellGroups(rows));
-  const valid = groups.every((g) => g.price > 0 && groupCopies(g) > 0);
+  const valid = groups.every((g) => (g.price ?? 0) > 0 && groupCopies(g) > 0);
   const check = usePreSendCheck(
     groups,
     async (draft) => (await call('sellItems', { appId, groups: toRequest(draft), dryRun: true })).check.problems,
@@ -38,7 +38,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
     return answer;
   });
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
-  const total = groups.reduce((s, g) => s + groupCopies(g) * g.price, 0);
+  const total = groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0);
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
   const blocked = !valid ? 'Every group needs a price and at least one copy.' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
 
@@ -122,10 +122,10 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   <Money cents={row?.marketPrice} size="xs" />
                 </Table.Td>
                 <Table.Td>
-                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c ?? 0 }))} data-testid="sell-price" />
+                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c }))} data-testid="sell-price" />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Money cents={g.price * groupCopies(g)} size="xs" />
+                  <Money cents={g.price === null ? null : g.price * groupCopies(g)} size="xs" />
                 </Table.Td>
               </Table.Tr>
             );

@@ -9,8 +9,8 @@ export interface SellGroupDraft {
   key: string;
   name: string;
   commodity: boolean;
-  /** Price per copy in cents. */
-  price: number;
+  /** Price per copy in cents; null while the field is empty. */
+  price: number | null;
   items: { assetId: string; amount: number; max: number }[];
 }
 

@@ -1,0 +1,139 @@
+// Account dialogs and notes against a fake bridge generated from the real contract: the partial reprice
+// explained before sending and the split listing reported after; a bulk delist's per-row table with the
+// failing row in plain words; an error with the spec's code explained; pre-send problems blocking a sale.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
+import { BulkDelistDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import { EditListingDialog } from '../../../../src/renderer/screens/account/listings/EditListingDialog.tsx';
+import { ErrorNote } from '../../../../src/renderer/screens/account/ui/ErrorNote.tsx';
+import type { MyListing } from '../../../../src/shared/api/index.ts';
+import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
+import { NOW_ISO, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+
+const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
+  id,
+  app_id: 730,
+  market_hash_name: `Item ${id}`,
+  price: 1000,
+  amount: 5,
+  commodity: true,
+  created_at: NOW_ISO,
+  available_amount: 0,
+  price_decay: null,
+  ...over,
+});
+
+describe('EditListingDialog', () => {
+  it('explains the partial reprice before sending, then reports the new listing holding the surplus', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      editListing: (input) => ({
+        listing: { id: 7, app_id: 730, market_hash_name: 'Item 7', price: input.price ?? 1000, amount: input.amount ?? 5, commodity: true, created_at: NOW_ISO },
+        split: listing(8, { market_hash_name: 'Item 7', amount: 3, price: 1000 }),
+      }),
+    });
+    let sent = 0;
+    renderWithTheme(<EditListingDialog listing={listing(7)} onClose={() => {}} onSent={() => sent++} />);
+    const price = screen.getByTestId('edit-price');
+    await user.clear(price);
+    await user.type(price, '9.50');
+    expect(screen.getByTestId('edit-explanation').getAttribute('data-kind')).toBe('reprice');
+
+    await user.click(screen.getByTestId('edit-amount-switch'));
+    const amount = screen.getByTestId('edit-amount');
+    await user.clear(amount);
+    await user.type(amount, '2');
+    const explanation = screen.getByTestId('edit-explanation');
+    expect(explanation.getAttribute('data-kind')).toBe('partial_reprice');
+    expect(explanation.textContent).toContain('keeps 2 copies at $9.50');
+    expect(explanation.textContent).toContain('3 copies stay on the market as a NEW listing at the old price $10.00');
+    expect(screen.getByTestId('confirm-button').textContent).toBe('Split and reprice');
+
+    await user.click(screen.getByTestId('confirm-button'));
+    expect(await screen.findByTestId('edit-split')).toHaveProperty('textContent', expect.stringContaining('New listing #8 holds the other 3 copies at the old price $10.00'));
+    expect(bridge.calls.find((c) => c.name === 'editListing')?.input).toEqual({ listingId: 7, price: 950, amount: 2, decay: null });
+    expect(sent).toBe(1);
+  });
+});
+
+describe('BulkDelistDialog', () => {
+  it('shows one result row per listing, the failing one with its code in plain words', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      delistListings: ({ listingIds }) => ({
+        results: listingIds.map((id, i) =>
+          i === 1
+            ? { listingId: id, ok: false, error: 'LISTING_NOT_FOUND', explanation: 'That listing is gone: sold, delisted, or private without its share token.' }
+            : { listingId: id, ok: true, error: null, explanation: null },
+        ),
+      }),
+    });
+    renderWithTheme(<BulkDelistDialog listings={[listing(1), listing(2), listing(3)]} onClose={() => {}} onSent={() => {}} />);
+    await user.click(screen.getByTestId('confirm-button'));
+    const rows = await screen.findAllByTestId('bulk-result-row');
+    expect(rows.map((r) => r.getAttribute('data-ok'))).toEqual(['true', 'false', 'true']);
+    expect(within(rows[1]!).getByText('LISTING_NOT_FOUND')).toBeTruthy();
+    expect(rows[1]!.textContent).toContain('That listing is gone');
+    expect(screen.getByTestId('bulk-summary').textContent).toBe('2 of 3 done; 1 row failed.');
+  });
+
+  it('refuses more than 50 listings before sending', () => {
+    installFakeBridge({});
+    renderWithTheme(<BulkDelistDialog listings={Array.from({ length: 51 }, (_, i) => listing(i + 1))} onClose={() => {}} onSent={() => {}} />);
+    expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('blocked-reason').textContent).toContain('At most 50 listings per request');
+  });
+});
+
+describe('ErrorNote', () => {
+  it('names the spec’s code with its explanation, lists every problem, and warns when the outcome is unknown', () => {
+    renderWithTheme(
+      <ErrorNote
+        error={
+          new SkindeskError({
+            code: 'REFUSED',
+            message: 'Nothing was sent: 14 trades are in flight (2 more problems listed).',
+            apiCode: 'ACTIVE_TRADE_LIMIT',
+            issues: [
+              { path: '(request)', message: '14 trades are in flight and this would start 2 more' },
+              { path: 'group 1', message: 'the price must be a whole number of cents above 0' },
+            ],
+            outcomeUnknown: true,
+          })
+        }
+      />,
+    );
+    const note = screen.getByTestId('error-note');
+    expect(note.textContent).toContain('ACTIVE_TRADE_LIMIT');
+    expect(note.textContent).toContain('At most 15 trades can be in flight; wait for some to finish.');
+    expect(note.textContent).toContain('group 1: the price must be a whole number of cents above 0');
+    expect(note.textContent).toContain('may have done it');
+  });
+});
+
+describe('SellDialog', () => {
+  it('runs the pre-send checks as the draft changes and blocks sending while they find problems', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      sellItems: ({ groups, dryRun }) => {
+        const price = groups[0]!.price;
+        const problems = price > 100_000 ? [{ code: 'VALIDATION_ERROR', message: 'that price is above what the check allows', group: 0, entry: null }] : [];
+        return { check: { ok: problems.length === 0, problems }, depositIds: dryRun ? [] : [41] };
+      },
+    });
+    const row = { assetId: '55', appId: 730 as const, name: 'AK-47 | Redline (Field-Tested)', amount: 1, commodity: false, tradable: true, marketPrice: 2500, recommendedPrice: 2425, iconUrl: '', inOffer: null };
+    renderWithTheme(<SellDialog appId={730} rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByTestId('confirm-button').textContent).toContain('$24.25');
+
+    const price = screen.getByTestId('sell-price');
+    await user.clear(price);
+    await user.type(price, '2000');
+    await screen.findByTestId('send-problems');
+    expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('blocked-reason').textContent).toContain('above what the check allows');
+    expect(bridge.calls.filter((c) => c.name === 'sellItems').every((c) => (c.input as { dryRun?: boolean }).dryRun === true)).toBe(true);
+  });
+});

@@ -1,0 +1,62 @@
+// A window.skindesk for component tests, generated from the real contract (createSkindeskApi): every
+// answer of a fake handler is checked against the call's output schema, exactly as the renderer checks
+// the real app's answers, so a fake cannot drift from the contract.
+import { MantineProvider } from '@mantine/core';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import {
+  IPC_CALLS,
+  type IpcCallName,
+  type IpcOutput,
+  type IpcParsedInput,
+  type IpcPushName,
+  type IpcPushPayload,
+  SkindeskError,
+  createSkindeskApi,
+} from '../../../../src/shared/ipc/index.ts';
+import { theme } from '../../../../src/renderer/theme.ts';
+
+type FakeHandlers = { [N in IpcCallName]?: (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>> };
+
+export interface FakeBridge {
+  calls: { name: IpcCallName; input: unknown }[];
+  push<P extends IpcPushName>(name: P, payload: IpcPushPayload<P>): void;
+}
+
+export function installFakeBridge(handlers: FakeHandlers): FakeBridge {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const calls: FakeBridge['calls'] = [];
+  const api = createSkindeskApi({
+    invoke: async (name, raw) => {
+      calls.push({ name, input: raw });
+      const handler = handlers[name] as ((input: unknown) => unknown) | undefined;
+      if (!handler) return { ok: false, error: { code: 'UNKNOWN_CALL', message: `no fake for ${name}`, apiCode: null, issues: [], outcomeUnknown: false } };
+      try {
+        return { ok: true, value: await handler((IPC_CALLS[name].input as { parse(v: unknown): unknown }).parse(raw)) };
+      } catch (err) {
+        if (err instanceof SkindeskError) return { ok: false, error: err.toPayload() };
+        throw err;
+      }
+    },
+    listen: (name, listener) => {
+      const set = listeners.get(name) ?? new Set();
+      set.add(listener);
+      listeners.set(name, set);
+      return () => set.delete(listener);
+    },
+  });
+  Object.defineProperty(window, 'skindesk', { value: api, configurable: true, writable: false });
+  return {
+    calls,
+    push: (name, payload) => {
+      for (const l of listeners.get(name) ?? []) l(payload);
+    },
+  };
+}
+
+export function renderWithTheme(ui: ReactElement) {
+  return render(<MantineProvider theme={theme} defaultColorScheme="dark">{ui}</MantineProvider>);
+}
+
+export const NOW_ISO = '2026-01-02T10:00:00.000Z';
+export const freshness = { fetchedAt: NOW_ISO, fromCache: false, problem: null };

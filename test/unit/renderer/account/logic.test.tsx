@@ -1,0 +1,125 @@
+// The account screens' pure rules: what an edit will do (the partial reprice above all), commodity pools
+// shared by list groups, default sell groups, the ledger's running-balance check, and the decay preview.
+import { describe, expect, it } from 'vitest';
+import { curvePoints, curveProblems, hourReaching, priceAt } from '../../../../src/renderer/screens/account/logic/decay.ts';
+import { explainEdit } from '../../../../src/renderer/screens/account/logic/edit-explain.ts';
+import { ledgerBreaks } from '../../../../src/renderer/screens/account/logic/ledger.ts';
+import { overdrawn, poolsLeft } from '../../../../src/renderer/screens/account/logic/pools.ts';
+import { defaultSellGroups, groupCopies } from '../../../../src/renderer/screens/account/logic/sell-groups.ts';
+import type { InventoryRow } from '../../../../src/shared/ipc/calls-account.ts';
+
+describe('explainEdit', () => {
+  const stack = { amount: 5, price: 1000, commodity: true };
+
+  it('calls lowering the amount WITH a price a partial reprice: the surplus stays listed at the old price', () => {
+    const e = explainEdit(stack, { price: 900, amount: 2, decay: null });
+    expect(e.kind).toBe('partial_reprice');
+    expect(e.warning).toBe(true);
+    expect(e.lines.join(' ')).toContain('keeps 2 copies at $9.00');
+    expect(e.lines.join(' ')).toContain('other 3 copies stay on the market as a NEW listing at the old price $10.00');
+  });
+
+  it('decides by the presence of a price, not by whether it changed', () => {
+    expect(explainEdit(stack, { price: 1000, amount: 2, decay: null }).kind).toBe('partial_reprice');
+  });
+
+  it('a decay counts as a price', () => {
+    const e = explainEdit(stack, { price: null, amount: 1, decay: { start_price: 1200, end_price: 800, total_hours: 48 } });
+    expect(e.kind).toBe('partial_reprice');
+    expect(e.lines[0]).toContain('falling from $12.00 to $8.00 over 2 d');
+  });
+
+  it('lowering the amount without a price returns the surplus to the backpack', () => {
+    const e = explainEdit(stack, { price: null, amount: 3, decay: null });
+    expect(e).toMatchObject({ kind: 'reduce', warning: false });
+    expect(e.lines[0]).toContain('2 copies go back to your backpack');
+  });
+
+  it('raising the amount takes copies from the backpack', () => {
+    expect(explainEdit(stack, { price: null, amount: 7, decay: null }).lines[0]).toContain('2 more copies are taken from your backpack');
+    expect(explainEdit(stack, { price: 800, amount: 7, decay: null }).kind).toBe('raise_and_price');
+  });
+
+  it('a price alone reprices the whole stack in place; nothing at all changes nothing', () => {
+    expect(explainEdit(stack, { price: 800, amount: null, decay: null })).toMatchObject({ kind: 'reprice', warning: false });
+    expect(explainEdit(stack, { price: null, amount: 5, decay: null }).kind).toBe('none');
+    expect(explainEdit(stack, { price: null, amount: null, decay: null }).kind).toBe('none');
+  });
+});
+
+describe('commodity pools', () => {
+  const rows = [
+    { id: 1, amount: 25 },
+    { id: 2, amount: 1 },
+  ];
+  it('several groups draw from one pool', () => {
+    const groups = [
+      { key: 'a', rowId: 1, copies: 10 },
+      { key: 'b', rowId: 1, copies: 12 },
+      { key: 'c', rowId: 2, copies: 1 },
+    ];
+    expect(poolsLeft(rows, groups)).toEqual(new Map([[1, 3], [2, 0]]));
+    expect(overdrawn(rows, groups)).toEqual([]);
+  });
+  it('finds the overdrawn pool', () => {
+    expect(overdrawn(rows, [{ key: 'a', rowId: 1, copies: 20 }, { key: 'b', rowId: 1, copies: 6 }])).toEqual([1]);
+  });
+});
+
+describe('defaultSellGroups', () => {
+  const row = (assetId: string, name: string, commodity: boolean, amount = 1): InventoryRow => ({
+    assetId,
+    appId: 730,
+    name,
+    amount,
+    commodity,
+    tradable: true,
+    marketPrice: 100,
+    recommendedPrice: 97,
+    iconUrl: '',
+    inOffer: null,
+  });
+  it('puts stacks of one commodity in one group, and every other item in its own', () => {
+    const groups = defaultSellGroups([row('1', 'Case', true, 3), row('2', 'Knife', false), row('3', 'Case', true, 7), row('4', 'Knife', false)]);
+    expect(groups.map((g) => [g.name, g.items.map((i) => i.assetId)])).toEqual([
+      ['Case', ['1', '3']],
+      ['Knife', ['2']],
+      ['Knife', ['4']],
+    ]);
+    expect(groupCopies(groups[0]!)).toBe(10);
+    expect(groups[1]!.price).toBe(97);
+  });
+});
+
+describe('ledgerBreaks', () => {
+  it('marks a row whose running balance does not follow from the older row', () => {
+    const rows = [
+      { id: 4, amount: -50, balance: 950 },
+      { id: 3, amount: 200, balance: 1000 },
+      { id: 2, amount: -100, balance: 700 },
+      { id: 1, amount: 800, balance: 800 },
+    ];
+    expect([...ledgerBreaks(rows)]).toEqual([3]);
+    expect(ledgerBreaks(rows.slice(0, 2)).size).toBe(0);
+  });
+});
+
+describe('decay preview', () => {
+  const curve = { start_price: 9000, end_price: 6000, total_hours: 48 };
+  it('draws one point an hour, both ends included, with the contract’s prices', () => {
+    const points = curvePoints(curve);
+    expect(points).toHaveLength(49);
+    expect(points[0]).toEqual({ x: 0, y: 9000 });
+    expect(points[24]).toEqual({ x: 24, y: 7500 });
+    expect(points.at(-1)).toEqual({ x: 48, y: 6000 });
+    expect(priceAt(curve, 100)).toBe(6000);
+    expect(hourReaching(curve, 7500)).toBe(24);
+    expect(hourReaching(curve, 5000)).toBeNull();
+  });
+  it('says what is wrong with a curve in words', () => {
+    expect(curveProblems(curve)).toEqual([]);
+    expect(curveProblems({ ...curve, total_hours: 12 })).toEqual(['the curve lasts 24 to 168 whole hours']);
+    expect(curveProblems({ ...curve, end_price: 9500 })).toEqual(['the end price must be below the start price']);
+    expect(curveProblems({ total_hours: 24 })).toEqual(['enter a start price', 'enter an end price']);
+  });
+});

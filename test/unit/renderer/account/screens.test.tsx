@@ -1,0 +1,165 @@
+// Account screens against a fake bridge: the Steam inventory's token clock and locked rows, a stored
+// copy shown offline with the reason, live trades reloading on a push, and the wallet asking for the
+// two-factor code when the marketplace says so.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { InventoryScreen } from '../../../../src/renderer/screens/account/inventory/InventoryScreen.tsx';
+import { TradesScreen } from '../../../../src/renderer/screens/account/trades/TradesScreen.tsx';
+import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
+import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/WalletScreen.tsx';
+import type { Trade } from '../../../../src/shared/api/index.ts';
+import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
+import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+
+const inventoryRow = (assetId: string, tradable: boolean) => ({
+  assetId,
+  appId: 730 as const,
+  name: `Skin ${assetId}`,
+  amount: 1,
+  commodity: false,
+  tradable,
+  marketPrice: 500,
+  recommendedPrice: 485,
+  iconUrl: '',
+  inOffer: null,
+});
+
+describe('InventoryScreen', () => {
+  it('shows the tokens’ remaining lifetime, and locked items cannot be selected', async () => {
+    const fetched = Date.now();
+    installFakeBridge({
+      getInventory: ({ appId }) => ({
+        appId,
+        items: [inventoryRow('1', true), inventoryRow('2', false)],
+        freshness: { fetchedAt: new Date(fetched).toISOString(), fromCache: false, problem: null },
+        tokensExpireAt: new Date(fetched + 30 * 60_000).toISOString(),
+        expired: false,
+        tradesInFlight: 3,
+      }),
+    });
+    renderWithTheme(<InventoryScreen />);
+    const clock = await screen.findByTestId('token-clock');
+    expect(clock.textContent).toMatch(/^tokens valid 2[89]:\d\d$/);
+    expect(screen.getByText('trades in flight 3/15')).toBeTruthy();
+    const locked = screen.getByRole('checkbox', { name: 'Select Skin 2' }) as HTMLInputElement;
+    expect(locked.disabled).toBe(true);
+    expect((screen.getByTestId('sell-open') as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.setup().click(screen.getByRole('checkbox', { name: 'Select Skin 1' }));
+    expect((screen.getByTestId('sell-open') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('says the tokens expired when the stored read is too old', async () => {
+    const fetched = Date.now() - 31 * 60_000;
+    installFakeBridge({
+      getInventory: ({ appId }) => ({
+        appId,
+        items: [inventoryRow('1', true)],
+        freshness: { fetchedAt: new Date(fetched).toISOString(), fromCache: true, problem: 'The marketplace could not be reached. Showing what was stored.' },
+        tokensExpireAt: new Date(fetched + 30 * 60_000).toISOString(),
+        expired: true,
+        tradesInFlight: 0,
+      }),
+    });
+    renderWithTheme(<InventoryScreen />);
+    expect((await screen.findByTestId('token-clock')).textContent).toBe('tokens expired');
+    expect(screen.getByTestId('freshness-offline').textContent).toMatch(/^offline · as of \d\d:\d\d:\d\d$/);
+  });
+});
+
+describe('TransactionsScreen', () => {
+  it('shows the running balance and a stored copy as offline', async () => {
+    installFakeBridge({
+      getTransactions: () => ({
+        transactions: [
+          { id: 2, type: 'CRYPTO_REFUND', amount: 3000, balance: 10000, description: 'Refund of failed withdrawal 9', reference_id: 9, created_at: NOW_ISO },
+          { id: 1, type: 'CRYPTO_WITHDRAWAL', amount: -3000, balance: 7000, description: 'Withdrawal to ETH', reference_id: 9, created_at: NOW_ISO },
+        ],
+        metadata: { total_pages: 1, total_items: 2, current_page: 1, current_limit: 50 },
+        freshness: { ...freshness, fromCache: true, problem: 'The marketplace could not be reached. Showing what was stored.' },
+      }),
+    });
+    renderWithTheme(<TransactionsScreen />);
+    const rows = await screen.findAllByTestId('ledger-row');
+    expect(rows[0]!.textContent).toContain('+$30.00');
+    expect(rows[0]!.textContent).toContain('$100.00');
+    expect(rows[1]!.textContent).toContain('−$30.00');
+    expect(screen.getByTestId('freshness-offline')).toBeTruthy();
+  });
+});
+
+describe('TradesScreen', () => {
+  it('reloads on a tradesUpdated push and shows the timeline with the feed that saw each status', async () => {
+    const trade = (status: Trade['status']): Trade => ({
+      id: 70,
+      type: 'SELL',
+      status,
+      deposit_id: 400,
+      withdraw_id: null,
+      steam_offer_id: '123',
+      value: 1500,
+      error: null,
+      created_at: NOW_ISO,
+      updated_at: NOW_ISO,
+      items: [{ app_id: 730, market_hash_name: 'AWP | Asiimov (Field-Tested)', steam_asset_id: '9', amount: 1, value: 1500 }],
+    });
+    let current = trade('Active');
+    const bridge = installFakeBridge({
+      getTrades: () => ({
+        trades: [
+          {
+            trade: current,
+            timeline: [
+              { status: 'Active', at: NOW_ISO, source: 'poll' },
+              ...(current.status === 'Accepted' ? [{ status: 'Accepted' as const, at: '2026-01-02T10:00:05.000Z', source: 'webhook' as const }] : []),
+            ],
+            words: current.status === 'Accepted' ? 'the trade was accepted' : 'the trade offer is waiting for you to accept it on the platform',
+            inFlight: current.status === 'Active',
+          },
+        ],
+        inFlight: current.status === 'Active' ? 1 : 0,
+        total: 1,
+      }),
+      getTradeFeeds: () => ({
+        settings: { notifyOnStatusChange: true, webhook: { enabled: true, port: 8931, headerPrefix: 'X-Service-' } },
+        secretSet: true,
+        receiver: { state: 'listening', localUrl: 'http://127.0.0.1:8931/webhook', problem: null, accepted: 1, rejected: 0 },
+        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+        demo: false,
+      }),
+    });
+    renderWithTheme(<TradesScreen />);
+    expect((await screen.findByTestId('trade-status')).textContent).toBe('Active');
+    expect(screen.getByTestId('trades-in-flight').textContent).toBe('in flight 1/15');
+    current = trade('Accepted');
+    bridge.push('tradesUpdated', { trades: [current] });
+    await waitFor(() => expect(screen.getByTestId('trade-status').textContent).toBe('Accepted'));
+    const timeline = screen.getByTestId('trade-timeline').textContent ?? '';
+    expect(timeline).toContain('seen by poll');
+    expect(timeline).toContain('seen by webhook');
+    expect(screen.getByText('webhooks on')).toBeTruthy();
+  });
+});
+
+describe('WalletScreen', () => {
+  it('asks for the two-factor code when the marketplace answers TWO_FACTOR_REQUIRED', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Demo Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) => ({ minimum: 1000, platformFee: Math.round(amount / 100), converted: amount - Math.round(amount / 100), feeBps: 100, balance: 100_000, check: { ok: true, problems: [] } }),
+      createWithdrawal: () => {
+        throw new SkindeskError({ code: 'MARKET', message: 'This withdrawal needs your two-factor code.', apiCode: 'TWO_FACTOR_REQUIRED' });
+      },
+    });
+    renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-address'), 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await user.type(screen.getByTestId('wallet-amount'), '50');
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByTestId('wallet-quote').textContent).toContain('$0.50');
+    await user.click(screen.getByTestId('wallet-review'));
+    await user.click(screen.getByTestId('confirm-button'));
+    expect((await screen.findByTestId('error-note')).textContent).toContain('TWO_FACTOR_REQUIRED');
+    expect(screen.getByText('This account needs the two-factor code (or the code was wrong)')).toBeTruthy();
+  });
+});
