@@ -135,7 +135,7 @@ export class BookWindowStore {
     if (this.#frozen === frozen) return;
     this.#frozen = frozen;
     if (!frozen) {
-      for (const block of this.#blocks.values()) block.stale = true;
+      this.#markAllStale();
       this.#loadVisible();
     }
   }
@@ -159,8 +159,16 @@ export class BookWindowStore {
         this.#changed.delete(id);
       }
     }
-    for (const block of this.#blocks.values()) block.stale = true;
+    this.#markAllStale();
     this.#scheduleRefetch();
+  }
+
+  /** Stale blocks are refetched when visible; one being fetched is fetched once more after. */
+  #markAllStale(): void {
+    for (const block of this.#blocks.values()) {
+      block.stale = true;
+      if (block.loading) block.again = true;
+    }
   }
 
   /** Listings just bought here: struck at once; the feed's removal follows. */
@@ -173,8 +181,8 @@ export class BookWindowStore {
         touched = true;
         return { ...r, gone: 'bought' };
       });
-      block.stale = true;
     }
+    this.#markAllStale();
     if (touched) this.#emit();
     this.#scheduleRefetch();
   }
@@ -206,7 +214,7 @@ export class BookWindowStore {
     if (!this.#view || this.#disposed) return;
     for (const b of this.#visibleBlocks()) {
       const block = this.#blocks.get(b);
-      if (!block || block.stale) void this.#load(b);
+      if (!block || (block.stale && !block.loading)) void this.#load(b);
     }
     this.#evict();
   }
@@ -216,21 +224,20 @@ export class BookWindowStore {
     if (!view) return;
     const token = this.#viewToken;
     let block = this.#blocks.get(index);
-    if (block?.loading) {
-      block.again = true;
-      return;
-    }
+    if (block?.loading) return;
     if (!block) {
       block = { rows: [], version: -1, stale: true, loading: false, again: false };
       this.#blocks.set(index, block);
     }
     block.loading = true;
     block.again = false;
+    block.stale = false;
     let answer: BookWindow;
     try {
       answer = await this.#fetch({ ...view, offset: index * this.#blockSize, limit: this.#blockSize });
     } catch (err) {
       block.loading = false;
+      block.stale = true;
       if (token !== this.#viewToken || this.#disposed) return;
       this.#problem = err instanceof Error ? err.message : String(err);
       this.#emit();
@@ -239,12 +246,12 @@ export class BookWindowStore {
     block.loading = false;
     if (token !== this.#viewToken || this.#disposed) return;
     if (this.#blocks.get(index) !== block) return; // evicted or reset meanwhile
+    block.stale = block.again;
     this.#problem = null;
     this.#version = Math.max(this.#version, answer.version);
     this.#total = answer.total;
     block.rows = this.#merge(block, answer);
     block.version = answer.version;
-    block.stale = block.again;
     this.#emit();
     if (block.again) this.#scheduleRefetch();
   }

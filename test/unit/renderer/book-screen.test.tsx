@@ -1,0 +1,258 @@
+// The book screen inside the real App, over a stand-in app (the real dispatcher and generated bridge,
+// handlers written here): rows come from windows, the keyboard selects, opens the detail (float bar,
+// stickers with scrape) and buys; the report updates the balance and strikes the row; offline turns
+// trading off; filters reach the app and the last view is restored.
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../../src/renderer/App.tsx';
+import { LISTING_DETAIL_FIELDS, type FullListing } from '../../../src/shared/api/index.ts';
+import type { BookRow } from '../../../src/shared/ipc/index.ts';
+import type { BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
+import { type FakeHandlers, NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
+
+// canvas charts do not run in jsdom; the chart's data handling is tested on its own
+vi.mock('lightweight-charts', () => ({
+  ColorType: { Solid: 'solid' },
+  LineStyle: { Dashed: 2 },
+  LineSeries: {},
+  createChart: () => ({
+    addSeries: () => ({ setData: () => undefined, createPriceLine: () => undefined }),
+    timeScale: () => ({ fitContent: () => undefined }),
+    remove: () => undefined,
+  }),
+}));
+
+const STICKERS = [
+  { slot: 0, sticker_id: 1, name: 'Katowice 2014 (Holo)', image: 'https://cdn.example/k.png', wear: 0.12, scale: null, rotation: null, tint_id: null, offset_x: null, offset_y: null, offset_z: null, pattern: null },
+  { slot: 2, sticker_id: 2, name: 'Crown (Foil)', image: 'https://cdn.example/c.png', wear: 0, scale: null, rotation: null, tint_id: null, offset_x: null, offset_y: null, offset_z: null, pattern: null },
+];
+
+function full(row: BookRow): FullListing {
+  const nulls = Object.fromEntries(LISTING_DETAIL_FIELDS.map((f) => [f, null]));
+  return {
+    ...nulls,
+    id: row.id,
+    app_id: row.app_id,
+    market_hash_name: row.market_hash_name,
+    price: row.price,
+    amount: row.amount,
+    commodity: row.commodity,
+    created_at: row.created_at,
+    steam_asset_id: String(row.id * 10),
+    icon_url: 'https://cdn.example/icon.png',
+    trade_locked_until: null,
+    cs_paint_wear: row.paint_wear,
+    cs_paint_seed: row.paint_seed,
+    cs_paint_index: row.paint_index,
+    cs_is_stattrak: false,
+    cs_is_souvenir: false,
+    cs_wear: 'Field-Tested',
+    cs_inspect_link: null,
+    cs_stickers: STICKERS,
+    cs_keychains: [],
+  } as unknown as FullListing;
+}
+
+function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
+  return {
+    getStatus: () => status({ rows: rows.length }),
+    getBackfillProgress: () => ({ state: 'done', detailed: rows.length, total: rows.length, problem: null }),
+    getRateLimits: () => ({ endpoints: [{ key: 'POST /public/v1/purchase', limit: 30, windowMs: 60_000, headroom: 29, blockedUntil: null }], rateLimited: 0, queued: 0 }),
+    getBalance: () => ({ balance: 50_000, userName: 'trader', asOf: NOW, problem: null }),
+    getMarketScreenState: () => ({ lastView: null, presets: [] }),
+    setLastBookView: () => ({ saved: true }),
+    queryBookWindow: (input) => ({
+      rows: rows.slice(input.offset, input.offset + input.limit),
+      offset: input.offset,
+      total: rows.length,
+      version: 1,
+      lastSeq: '9007199254740993',
+    }),
+    getListing: ({ id }) => {
+      const row = rows.find((r) => r.id === id);
+      return { listing: row ? full(row) : null, alive: row !== undefined };
+    },
+    getPriceContext: () => ({
+      market_price: 1100,
+      recommended_price: 1050,
+      lowest_listing_price: 1001,
+      lowest_in_book: 1001,
+      lowest_in_book_id: 1,
+      listings_in_book: 3,
+      average_30d: 980,
+      sales_30d: 12,
+      volume_30d: 14,
+      pricesAsOf: NOW,
+      averagesAsOf: NOW,
+      problem: null,
+    }),
+    getSalesHistory: () => ({ sales: [{ at: NOW, price: 990, amount: 1, source: 'feed', paint_wear: 0.21 }], marketAsOf: NOW, problem: null }),
+    ...overrides,
+  };
+}
+
+const rows = [bookRow(1, { paint_wear: 0.1534, stickers: [{ slot: 0, name: 'Katowice 2014 (Holo)', wear: 0.12 }, { slot: 2, name: 'Crown (Foil)', wear: 0 }] }), bookRow(2), bookRow(3)];
+
+beforeEach(() => resetRendererState());
+afterEach(() => {
+  cleanup();
+  resetRendererState();
+});
+
+async function renderBook(h: FakeHandlers) {
+  const app = installFakeApp(h);
+  const user = userEvent.setup();
+  render(<App />);
+  await screen.findByText('3 listings');
+  await waitFor(() => expect(document.querySelectorAll('[data-listing-id]')).toHaveLength(3));
+  return { app, user };
+}
+
+describe('book screen', () => {
+  it('shows the rows of the book window and the status bar', async () => {
+    await renderBook(handlers(rows));
+    const first = document.querySelector('[data-listing-id="1"]') as HTMLElement;
+    expect(first.textContent).toContain('AK-47 | Redline (Field-Tested) #1');
+    expect(first.textContent).toContain('$10.01');
+    expect(first.textContent).toContain('0.153400');
+    expect(first.querySelector('.sd-slots')?.getAttribute('data-stickers')).toBe('2');
+    const bar = screen.getByTestId('status-bar');
+    await waitFor(() => expect(within(bar).getByTestId('balance').textContent).toBe('$500.00'));
+    expect(within(bar).getByTestId('sync-badge').textContent).toBe('live');
+    expect(within(bar).getByTestId('last-seq').textContent).toBe('9007199254740993');
+    await waitFor(() => expect(within(bar).getByTestId('rate-headroom').textContent).toContain('29/30'));
+  });
+
+  it('keyboard: ↓ selects, Enter opens the detail with its float bar and stickers, B buys after confirming', async () => {
+    const report: PurchaseReport = {
+      status: 'bought',
+      orderId: 77,
+      title: 'Bought',
+      message: '“AK-47 | Redline (Field-Tested) #1” for $10.01 — order 77. The items go to your backpack.',
+      apiCode: null,
+      failedListingId: null,
+      spent: 1001,
+      boughtListingIds: [1],
+      balance: { balance: 48_999, userName: 'trader', asOf: NOW, problem: null },
+    };
+    const buy = vi.fn(() => report);
+    const { user, app } = await renderBook(handlers(rows, { buyListings: buy }));
+
+    await user.keyboard('{ArrowDown}');
+    expect(document.querySelector('[data-listing-id="1"]')?.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    expect(within(detail).getByTestId('float-bar').getAttribute('data-float')).toBe('0.1534');
+    expect(within(detail).getByTestId('float-bar').textContent).toContain('0.1534000000 · FT');
+    const stickers = await within(detail).findAllByTestId('detail-sticker');
+    expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
+    await waitFor(() => expect(detail.textContent).toContain('30-day average'));
+    expect(detail.textContent).toContain('$9.80');
+
+    await user.keyboard('b');
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    expect(within(dialog).getByTestId('buy-total').textContent).toBe('$10.01');
+    expect(within(dialog).getByTestId('balance-after').textContent).toBe('$489.99');
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    await waitFor(() => expect(within(dialog).getByTestId('purchase-outcome').getAttribute('data-status')).toBe('bought'));
+    expect(buy).toHaveBeenCalledWith({ lines: [{ listingId: 1, amount: 1, maxPrice: 1001 }] });
+    expect(app.calls.filter((c) => c.name === 'buyListings')).toHaveLength(1);
+    // the balance and the book update at once (the feed's removal follows)
+    expect(screen.getByTestId('balance').textContent).toBe('$489.99');
+    expect(document.querySelector('[data-gone-id="1"]')?.getAttribute('data-gone')).toBe('bought');
+    expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
+  });
+
+  it('a refused purchase is shown in plain words and the dialog stays open to try again', async () => {
+    const refused: PurchaseReport = {
+      status: 'not_bought',
+      orderId: null,
+      title: 'Price went up — not bought',
+      message: 'The seller raised the price above your maximum of $10.02 just before your order arrived. Nothing was bought and nothing was charged.',
+      apiCode: 'LISTING_PRICE_CHANGED',
+      failedListingId: 2,
+      spent: 0,
+      boughtListingIds: [],
+      balance: { balance: 50_000, userName: 'trader', asOf: NOW, problem: null },
+    };
+    const { user } = await renderBook(handlers(rows, { buyListings: () => refused }));
+    await user.click(document.querySelector('[data-listing-id="2"]') as HTMLElement);
+    await user.keyboard('b');
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    const outcome = await within(dialog).findByTestId('purchase-outcome');
+    expect(outcome.getAttribute('data-code')).toBe('LISTING_PRICE_CHANGED');
+    expect(outcome.textContent).toContain('nothing was charged');
+    expect(within(dialog).getByTestId('confirm-buy')).toBeTruthy();
+  });
+
+  it('offline: the cached book is shown, marked, and trading is off', async () => {
+    const buy = vi.fn();
+    const h = handlers(rows, { getStatus: () => status({ state: 'offline', bookAsOf: '2026-01-01T11:58:07.000Z', problem: 'Could not connect to the market' }), buyListings: buy });
+    const { user } = await renderBook(h);
+    await screen.findByTestId('offline-banner');
+    expect(screen.getByTestId('sync-badge').textContent).toMatch(/^offline · book as of \d\d:58:07$/);
+    await user.click(document.querySelector('[data-listing-id="1"]') as HTMLElement);
+    await user.keyboard('b');
+    expect(screen.queryByRole('dialog', { name: 'Buy' })).toBeNull();
+    await user.keyboard('{Enter}');
+    const detailBuy = await screen.findByTestId('detail-buy');
+    expect((detailBuy as HTMLButtonElement).disabled).toBe(true);
+    expect(buy).not.toHaveBeenCalled();
+  });
+
+  it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {
+    const windows: BookWindowInput[] = [];
+    const saved: unknown[] = [];
+    const h = handlers(rows, {
+      queryBookWindow: (input) => {
+        windows.push(input);
+        return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, lastSeq: '1' };
+      },
+      setLastBookView: (view) => {
+        saved.push(view);
+        return { saved: true };
+      },
+    });
+    installFakeApp(h);
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('filter-panel');
+    await user.click(screen.getByTestId('wear-FN'));
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual({ float: { min: 0, max: 0.07 } }), { timeout: 3000 });
+    await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { float: { min: 0, max: 0.07 } }, sort: { field: 'created_at', dir: 'desc' } }), { timeout: 3000 });
+    expect(screen.getByTestId('filter-chips').textContent).toContain('FN');
+
+    // next start: the app hands back the last view, and the first window already uses it
+    cleanup();
+    resetRendererState();
+    const restored: BookWindowInput[] = [];
+    installFakeApp({
+      ...h,
+      getMarketScreenState: () => ({ lastView: { filter: { app_id: 730, price: { max: 5000 } }, sort: { field: 'price', dir: 'asc' } }, presets: [] }),
+      queryBookWindow: (input) => {
+        restored.push(input);
+        return { rows: [], offset: 0, total: 0, version: 1, lastSeq: '1' };
+      },
+    });
+    render(<App />);
+    await screen.findByTestId('book-empty');
+    expect(restored[0]).toMatchObject({ filter: { app_id: 730, price: { max: 5000 } }, sort: { field: 'price', dir: 'asc' }, offset: 0 });
+    expect(screen.getByTestId('filter-chips').textContent).toContain('price ≤ $50.00');
+  });
+
+  it('a book change flashes the changed row and updates the total', async () => {
+    const live = [...rows];
+    let version = 1;
+    const h = handlers(live, { queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, lastSeq: String(version) }) });
+    const { app } = await renderBook(h);
+    live[1] = bookRow(2, { price: 5000 });
+    live.push(bookRow(4));
+    version = 2;
+    act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 2, removed: 0, ids: [2, 4], idsTruncated: false }));
+    await screen.findByText('4 listings');
+    await waitFor(() => expect(document.querySelector('[data-listing-id="2"]')?.className).toContain('sd-flash-up'));
+    expect(document.querySelector('[data-listing-id="4"]')?.className).toContain('sd-flash-new');
+  });
+});

@@ -1,0 +1,112 @@
+// Pure pieces of the market screens: compressed scrolling, the filter model and its wear presets, the
+// share-link reader, the palette's word filter and hotkey labels.
+import { describe, expect, it } from 'vitest';
+import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
+import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
+import { parseShareLink } from '../../../src/renderer/screens/market/buying/share-link.ts';
+import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
+import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
+import { columnsFor } from '../../../src/renderer/screens/market/book/columns.tsx';
+import { bookQuery } from '../../../src/shared/query.ts';
+
+describe('scroll geometry', () => {
+  it('needs no compression for a million rows of 28 px', () => {
+    expect(scrollGeometry(1_000_000, 28, 700)).toEqual({ spacerPx: 28_000_000, scale: 1 });
+  });
+
+  it('compresses beyond the cap so that the whole scroll travel spans every row', () => {
+    const rows = 3_000_000;
+    const viewport = 700;
+    const g = scrollGeometry(rows, 28, viewport);
+    expect(g.spacerPx).toBe(30_000_000);
+    expect(g.scale).toBeGreaterThan(2.7);
+    const realMax = g.spacerPx - viewport;
+    // at the bottom of the scrollbar, the last row ends exactly at the bottom of the viewport
+    expect(toVirtual(realMax, g)).toBeCloseTo(rows * 28 - viewport, 3);
+    const lastTop = rowTop((rows - 1) * 28, realMax, g);
+    expect(lastTop + 28).toBeCloseTo(realMax + viewport, 3);
+    // and a row scrolled to comes back on screen: real and virtual offsets round-trip
+    expect(toVirtual(toReal(1_234_567 * 28, g), g)).toBeCloseTo(1_234_567 * 28, 3);
+  });
+});
+
+describe('filter model', () => {
+  it('drops empty parts, so the strict query schema accepts it and equal filters compare equal', () => {
+    const clean = cleanFilter({
+      name: '  ',
+      price: { min: undefined, max: 500 },
+      float: {},
+      paint_seeds: [661, 661],
+      stickers: { all: [{ name: ' Katowice ' }, {}] },
+      keychains: [{}],
+      fields: { cs_weapon: '', dota_hero: 'Axe' },
+    });
+    expect(clean).toEqual({ price: { max: 500 }, paint_seeds: [661], stickers: { all: [{ name: 'Katowice' }] }, fields: { dota_hero: 'Axe' } });
+    expect(bookQuery.safeParse({ filter: clean }).success).toBe(true);
+  });
+
+  it('maps wear presets to float ranges and back, with shift-click extending', () => {
+    expect(wearRange(['FN'])).toEqual({ min: 0, max: 0.07 });
+    const fnToFt = toggleWear(toggleWear(undefined, 'FN', false), 'FT', true);
+    expect(fnToFt).toEqual({ min: 0, max: 0.38 });
+    expect(activeWearCodes(fnToFt)).toEqual(['FN', 'MW', 'FT']);
+    expect(toggleWear(wearRange(['MW']), 'MW', false)).toBeUndefined();
+    expect(activeWearCodes({ min: 0.1, max: 0.5 })).toEqual(['FT', 'WW']);
+  });
+
+  it('says what is wrong with a range instead of sending it', () => {
+    expect(rangeProblems({ price: { min: 500, max: 100 }, float: { min: 0.2, max: 0.1 } })).toEqual(['Price: min is above max', 'Float: min is above max']);
+  });
+
+  it('summarises every active filter in a few words', () => {
+    expect(
+      describeFilter({
+        name: 'AK-47',
+        price: { max: 10_000 },
+        float: { min: 0, max: 0.15 },
+        stickers: { all: [{ name: 'Katowice 2014', slot: 0, max_wear: 0.1 }], min_count: 3 },
+        stattrak: true,
+      }),
+    ).toEqual(['“AK-47”', 'price ≤ $100.00', 'FN+MW', 'StatTrak', 'Katowice 2014 slot 1 ≤ 10% scrape', '≥ 3 stickers']);
+  });
+
+  it('shows per-game columns: CS2 traders get float, seed, stickers, fade and blue; others the amount', () => {
+    expect(columnsFor(730, false).map((c) => c.key)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'fade', 'blue', 'listed']);
+    expect(columnsFor(570, false).map((c) => c.key)).toEqual(['name', 'price', 'amount', 'listed']);
+    expect(columnsFor(undefined, false)[0]?.key).toBe('game');
+  });
+});
+
+describe('share links of private listings', () => {
+  it('reads the listing id and the token from a link, a pair, or a bare token', () => {
+    expect(parseShareLink('https://market.example/listings/123?private_token=pt_abcdef')).toEqual({ listingId: 123, token: 'pt_abcdef', problem: null });
+    expect(parseShareLink('https://market.example/share?listing_id=77&token=abc_DEF-9')).toEqual({ listingId: 77, token: 'abc_DEF-9', problem: null });
+    expect(parseShareLink('  88 pt_0011 ')).toEqual({ listingId: 88, token: 'pt_0011', problem: null });
+    expect(parseShareLink('pt_0123456789abcdef')).toMatchObject({ listingId: null, token: 'pt_0123456789abcdef', problem: 'The link has no listing id: type it in.' });
+  });
+
+  it('refuses what is not a token', () => {
+    expect(parseShareLink('https://market.example/listings/5')).toMatchObject({ token: null, problem: 'No share token found in what was pasted.' });
+    expect(parseShareLink('<script>')).toMatchObject({ token: null });
+    expect(parseShareLink('')).toMatchObject({ token: null, problem: 'Paste a share link or a token.' });
+  });
+});
+
+describe('command palette and hotkeys', () => {
+  it('matches every typed word anywhere in the label, group or keywords', () => {
+    const data = [
+      { group: 'Sort', actions: [{ id: 'a', label: 'Sort by price (highest first)' }, { id: 'b', label: 'Sort by float (lowest first)' }] },
+      { group: 'Filters', actions: [{ id: 'c', label: 'Float: Factory New only', keywords: ['FN'] }] },
+    ];
+    expect(matchEveryWord('sort price high', data)).toEqual([{ group: 'Sort', actions: [data[0]!.actions[0]] }]);
+    expect(matchEveryWord('fn', data)).toEqual([{ group: 'Filters', actions: [data[1]!.actions[0]] }]);
+    expect(matchEveryWord('', data)).toBe(data);
+  });
+
+  it('labels keys the way they are printed on the keyboard', () => {
+    expect(hotkeyLabel('shift+?')).toEqual(['?']);
+    expect(hotkeyLabel('arrowdown')).toEqual(['↓']);
+    expect(hotkeyLabel('b')).toEqual(['B']);
+    expect(hotkeyLabel('mod+k')).toEqual(['Ctrl', 'K']);
+  });
+});
