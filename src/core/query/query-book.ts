@@ -118,13 +118,19 @@ interface Parts {
 const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, rust: 252490 };
 
 /**
- * Case-insensitive substring match of names: trigram index from 3 characters, a scan below that.
+ * Case-insensitive substring match of names: from 3 characters through the trigram index, plus a scan
+ * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names.
  * Exported for the watchlists' per-listing matcher, which must judge names exactly as this does.
  */
 export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
   const lowered = needle.toLowerCase();
   if ([...lowered].length >= 3) {
-    return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [`"${lowered.replaceAll('"', '""')}"`] };
+    return {
+      sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?
+        UNION ALL SELECT name_id FROM ${table} WHERE name_id > (SELECT indexed_upto FROM name_index_state
+        WHERE name_table = '${table}') AND instr(name_lc, ?) > 0`,
+      params: [`"${lowered.replaceAll('"', '""')}"`, lowered],
+    };
   }
   return { sql: `SELECT name_id FROM ${table} WHERE instr(name_lc, ?) > 0`, params: [lowered] };
 }
@@ -318,10 +324,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const orderBy = q.sort.field === 'id' ? `l.id ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
   const names = 'CROSS JOIN item_names n ON n.name_id = l.name_id';
   /** The listings index that yields live rows in the sort order under this filter. */
-  const leanOrderIndex = (): string | null => {
-    if (q.sort.field !== 'price' || q.filter.app_id === undefined) return sort.index;
-    return q.filter.commodity === true ? 'listings_commodity_price' : 'listings_app_price';
-  };
+  const leanOrderIndex = (): string | null =>
+    q.sort.field === 'price' && q.filter.app_id !== undefined && q.filter.commodity === true ? 'listings_commodity_price' : sort.index;
 
   if (!usesAttrs) {
     const conds = [ALIVE_L, ...parts.lean];

@@ -13,7 +13,7 @@ import type { LeanListing, ListingDetail, ListingEvent } from '../../shared/api/
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
 import { STICKER_KIND, detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
-import { NameTable } from './names.ts';
+import { NameTable, indexNewNames } from './names.ts';
 import { OrphanUpdates } from './orphans.ts';
 import { readSyncState, type SyncState } from './sync-state.ts';
 
@@ -373,6 +373,14 @@ export class BookStore {
   commitCoverage(seq: bigint): void {
     if (this.#persistedCoveredSeq === null || seq > this.#persistedCoveredSeq) this.#persistedCoveredSeq = seq;
     this.beginCoverage(seq);
+  }
+
+  /**
+   * Adds recently interned names to the substring indexes, at most `max` per table per call, in one
+   * transaction. Returns how many are still waiting (call again later, between other work).
+   */
+  indexNames(max: number): number {
+    return this.write(() => indexNewNames(this.db, 'item_names', max) + indexNewNames(this.db, 'sticker_names', max));
   }
 
   addDivergenceRepaired(count: number): void {

@@ -14,6 +14,11 @@ export type Db = Database.Database;
 export interface OpenOptions {
   /** Open without the right to write (readers in another process, `skindesk book`). */
   readonly?: boolean;
+  /**
+   * WAL pages between automatic checkpoints (default 4 000, ~16 MB). The sync worker raises it: each
+   * checkpoint copies pages back and syncs the file, and a busy feed otherwise checkpoints every commit.
+   */
+  checkpointPages?: number;
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
@@ -33,7 +38,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('foreign_keys = OFF');
   // Checkpoint in bigger steps than the default 1000 pages: a 1M-row snapshot otherwise pays for
   // hundreds of small checkpoints inside the write path.
-  db.pragma('wal_autocheckpoint = 4000');
+  db.pragma(`wal_autocheckpoint = ${Math.max(100, Math.floor(options.checkpointPages ?? 4000))}`);
+  // After a checkpoint the WAL file is cut back to this size instead of keeping its peak size on disk.
+  db.pragma('journal_size_limit = 67108864');
   applyReadPragmas(db);
   migrate(db, { readonly: false });
   return db;

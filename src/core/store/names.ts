@@ -41,3 +41,22 @@ export class NameTable {
     for (const [name, id] of rows) this.#ids.set(name, id);
   }
 }
+
+/**
+ * Adds up to `max` names interned since the last call to the trigram index of `table`, in the caller's
+ * transaction. Returns how many remain unindexed (queries scan those directly meanwhile).
+ */
+export function indexNewNames(db: Db, table: NameTableName, max: number): number {
+  const upto = db.prepare('SELECT indexed_upto FROM name_index_state WHERE name_table = ?').pluck().get(table) as number;
+  const next = db
+    .prepare(`SELECT max(name_id) FROM (SELECT name_id FROM ${table} WHERE name_id > ? ORDER BY name_id LIMIT ?)`)
+    .pluck()
+    .get(upto, max) as number | null;
+  if (next === null) return 0;
+  db.prepare(`INSERT INTO ${table}_fts (rowid, name) SELECT name_id, name FROM ${table} WHERE name_id > ? AND name_id <= ?`).run(
+    upto,
+    next,
+  );
+  db.prepare('UPDATE name_index_state SET indexed_upto = ? WHERE name_table = ?').run(next, table);
+  return db.prepare(`SELECT count(*) FROM ${table} WHERE name_id > ?`).pluck().get(next) as number;
+}

@@ -87,16 +87,20 @@ export class SnapshotMerge {
    */
   addRows(rows: readonly LeanListing[], start: number, budgetMs = MERGE_BUDGET_MS): number {
     const t0 = performance.now();
+    const next = this.#store.write(() => this.#addRowsUntil(rows, start, t0, budgetMs));
+    this.#noteStep(t0);
+    return next;
+  }
+
+  /** The rows part of a step, inside the caller's transaction (never a nested one: see mergeAtomically). */
+  #addRowsUntil(rows: readonly LeanListing[], start: number, t0: number, budgetMs: number): number {
     const now = this.#store.clock.now();
     let i = start;
-    this.#store.write(() => {
-      while (i < rows.length) {
-        const end = Math.min(rows.length, i + 256);
-        for (; i < end; i++) this.#addRow(rows[i] as LeanListing, now);
-        if (performance.now() - t0 >= budgetMs) break;
-      }
-    });
-    this.#noteStep(t0);
+    while (i < rows.length) {
+      const end = Math.min(rows.length, i + 256);
+      for (; i < end; i++) this.#addRow(rows[i] as LeanListing, now);
+      if (performance.now() - t0 >= budgetMs) break;
+    }
     return i;
   }
 
@@ -125,19 +129,22 @@ export class SnapshotMerge {
   removeMissing(budgetMs = MERGE_BUDGET_MS): boolean {
     if (!this.#hadLiveRows) return true;
     const t0 = performance.now();
+    const done = this.#store.write(() => this.#removeMissingUntil(t0, budgetMs));
+    this.#noteStep(t0);
+    return done;
+  }
+
+  #removeMissingUntil(t0: number, budgetMs: number): boolean {
+    if (!this.#hadLiveRows) return true;
     if (!this.#sorted) {
       this.#ids = this.#ids.subarray(0, this.#idCount).sort();
       this.#sorted = true;
     }
     const now = this.#store.clock.now();
-    let done = false;
-    this.#store.write(() => {
+    {
       while (performance.now() - t0 < budgetMs) {
         const batch = this.#scanStmt.all(this.#scanAfterId, this.seq) as [number, number][];
-        if (batch.length === 0) {
-          done = true;
-          return;
-        }
+        if (batch.length === 0) return true;
         for (const [id, appId] of batch) {
           this.#scanAfterId = id;
           let reason: number | null = null;
@@ -150,9 +157,8 @@ export class SnapshotMerge {
           }
         }
       }
-    });
-    this.#noteStep(t0);
-    return done;
+    }
+    return false;
   }
 
   /** Whether the snapshot has `id`; ids are scanned in ascending order, so a cursor suffices. */
@@ -177,9 +183,11 @@ export class SnapshotMerge {
    */
   mergeAtomically(rows: readonly LeanListing[], options: CommitOptions): MergeSummary {
     const t0 = performance.now();
+    // One transaction and no savepoints inside it: a savepoint journals every page it touches, which
+    // for a million rows costs more than the merge itself.
     this.#store.write(() => {
-      this.addRows(rows, 0, Number.POSITIVE_INFINITY);
-      this.removeMissing(Number.POSITIVE_INFINITY);
+      this.#addRowsUntil(rows, 0, t0, Number.POSITIVE_INFINITY);
+      this.#removeMissingUntil(t0, Number.POSITIVE_INFINITY);
       this.#recordMerged(options);
     });
     this.#noteStep(t0);

@@ -1,0 +1,248 @@
+/**
+ * The benchmark's phases. Each runs in its own process (`node phases.ts <phase> <dir>`), so one phase's
+ * memory never inflates another's, and prints one JSON object on stdout.
+ *
+ *   floor      JSON.parse of the snapshot text + one-transaction INSERT of its rows into the same schema
+ *              (the least any mirror with these indexes must do); also into a bare 7-column table.
+ *   snapshot   the production path: ApiClient.book() on the same text (lossless int64 parse + contract
+ *              validation) and the worker's atomic merge into an empty book.
+ *   events     guarded apply of a realistic event mix on the 1M-row book, from parsed events and from
+ *              raw frames; then a resync (a second snapshot merged into the full book).
+ *   queries    details for all 1M listings (the backfill's write path), ANALYZE, then every filter
+ *              combination of queries.ts timed.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiClient } from '../../src/core/api/client.ts';
+import { queryBook, refreshQueryStatistics } from '../../src/core/query/index.ts';
+import { BookStore, mergeSnapshot, openDatabase, readStatus } from '../../src/core/store/index.ts';
+import { parseServerFrame, stringifyJson, type LeanListing, type ListingEvent } from '../../src/shared/api/index.ts';
+import { DATASET_SEED, fillAllDetails } from './dataset.ts';
+import {
+  BASE_TIME_MS,
+  amountChangedEvent,
+  createRng,
+  createdEvent,
+  makeFullListing,
+  priceChangedEvent,
+  removedEvent,
+  soldEvent,
+} from './generate.ts';
+import { BENCH_QUERIES } from './queries.ts';
+
+export const BOOK_SIZE = Number(process.env.SKINDESK_BENCH_LISTINGS ?? 1_000_000);
+export const SNAPSHOT_SEQ = 2n ** 60n + 12_345n;
+const EVENT_COUNT = 300_000;
+/** The sync worker's batch (engine.ts: liveBatchSize with atomic merges). */
+const EVENT_BATCH = 20_000;
+
+type Result = Record<string, number | string | null | object>;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const rssMb = () => Math.round(process.memoryUsage().rss / 1e6);
+const ms = (t0: number) => Math.round(performance.now() - t0);
+const freshDb = (file: string, checkpointPages?: number) => {
+  for (const s of ['', '-wal', '-shm']) rmSync(file + s, { force: true });
+  return openDatabase(file, checkpointPages === undefined ? {} : { checkpointPages });
+};
+
+function floor(dir: string): Result {
+  const text = readFileSync(join(dir, 'snapshot.json'), 'utf8');
+  // Same schema and indexes as the mirror, names interned, one transaction, no guard, no validation.
+  const db = freshDb(join(dir, 'floor.db'), 25_000);
+  const insertName = db.prepare('INSERT INTO item_names (name, name_lc) VALUES (?, ?)');
+  const insert = db.prepare(
+    `INSERT INTO listings (id, app_id, name_id, price, amount, commodity, created_at, created_ms, last_seq, alive,
+       first_seen_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  );
+  let t0 = performance.now();
+  const rows = (JSON.parse(text) as { listings: LeanListing[] }).listings;
+  const names = new Map<string, number>();
+  const now = Date.now();
+  db.transaction(() => {
+    for (const r of rows) {
+      let nameId = names.get(r.market_hash_name);
+      if (nameId === undefined) {
+        nameId = Number(insertName.run(r.market_hash_name, r.market_hash_name.toLowerCase()).lastInsertRowid);
+        names.set(r.market_hash_name, nameId);
+      }
+      insert.run(r.id, r.app_id, nameId, r.price, r.amount, r.commodity ? 1 : 0, r.created_at, Date.parse(r.created_at), SNAPSHOT_SEQ, now, now);
+    }
+  })();
+  const floorMs = ms(t0);
+  db.close();
+
+  const bare = freshDb(join(dir, 'bare.db'));
+  bare.exec('CREATE TABLE book (id INTEGER PRIMARY KEY, app_id INTEGER, market_hash_name TEXT, price INTEGER, amount INTEGER, commodity INTEGER, created_at TEXT)');
+  const insertBare = bare.prepare('INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?)');
+  t0 = performance.now();
+  const again = (JSON.parse(text) as { listings: LeanListing[] }).listings;
+  bare.transaction(() => {
+    for (const r of again) insertBare.run(r.id, r.app_id, r.market_hash_name, r.price, r.amount, r.commodity ? 1 : 0, r.created_at);
+  })();
+  const bareMs = ms(t0);
+  bare.close();
+  return { floor_1m_ms: floorMs, floor_bare_1m_ms: bareMs, floor_rows: rows.length };
+}
+
+async function snapshot(dir: string): Promise<Result> {
+  const text = readFileSync(join(dir, 'snapshot.json'), 'utf8');
+  const fakeFetch = (async () =>
+    new Response(text, { status: 200, headers: { 'content-type': 'application/json', etag: '"bench"' } })) as typeof fetch;
+  const client = new ApiClient({ baseUrl: 'http://bench.invalid', apiKey: 'bench-key-123', fetch: fakeFetch, timeoutMs: 600_000 });
+  const db = freshDb(join(dir, 'book.db'), 25_000);
+  const store = new BookStore(db);
+  gc();
+  const t0 = performance.now();
+  const answer = await client.book({}, { priority: 'background' });
+  const parseMs = ms(t0);
+  const t1 = performance.now();
+  const summary = await mergeSnapshot(store, answer.snapshot, { scope: null, resync: false, atomic: true });
+  const mergeMs = ms(t1);
+  const totalMs = ms(t0);
+  const peak = peakRssMb();
+  const rows = summary.rows;
+  db.close();
+  gc();
+  const steadyDb = openDatabase(join(dir, 'book.db'), { readonly: true });
+  const listings = readStatus(steadyDb).listings;
+  gc();
+  const steady = rssMb();
+  steadyDb.close();
+  return {
+    snapshot_1m_ms: totalMs,
+    snapshot_parse_ms: parseMs,
+    snapshot_merge_ms: mergeMs,
+    snapshot_rows: rows,
+    snapshot_listings_after: listings,
+    rss_mb: peak,
+    rss_steady_mb: steady,
+  };
+}
+
+/** A realistic mix: 40% reprices, 20% amount changes, 10% removals, 15% creations, 10% sales, 5% duplicates. */
+function eventMix(n: number): ListingEvent[] {
+  const rng = createRng(DATASET_SEED + 1);
+  const events: ListingEvent[] = [];
+  let seq = SNAPSHOT_SEQ;
+  let nextId = BOOK_SIZE + 1;
+  const live = (): number => 1 + Math.floor(rng() * BOOK_SIZE);
+  for (let i = 0; i < n; i++) {
+    const r = rng();
+    seq += 1n + BigInt(Math.floor(rng() * 3));
+    if (r < 0.4) events.push(priceChangedEvent(live(), 730, 100, 1 + Math.floor(rng() * 100_000), seq));
+    else if (r < 0.6) events.push(amountChangedEvent(live(), 730, 1 + Math.floor(rng() * 5), seq));
+    else if (r < 0.7) events.push(removedEvent(live(), 730, seq));
+    else if (r < 0.85) events.push(createdEvent(makeFullListing(rng, nextId++, BASE_TIME_MS + nextId * 1000), seq));
+    else if (r < 0.95) {
+      const id = live();
+      const lean = { id, app_id: 730 as const, market_hash_name: 'AK-47 | Redline (Field-Tested)', price: 1250, amount: 1, commodity: false, created_at: new Date(BASE_TIME_MS).toISOString() };
+      events.push(soldEvent(lean, 1, seq));
+    } else if (events.length > 0) events.push(events[Math.floor(rng() * events.length)] as ListingEvent);
+  }
+  return events;
+}
+
+function events(dir: string): Result {
+  // Opened as the sync worker opens it (sync-worker.ts).
+  const db = openDatabase(join(dir, 'book.db'), { checkpointPages: 25_000 });
+  const store = new BookStore(db);
+  const mix = eventMix(EVENT_COUNT);
+  const half = EVENT_COUNT / 2;
+  gc();
+  let t0 = performance.now();
+  let applied = 0;
+  for (let i = 0; i < half; i += EVENT_BATCH) applied += store.applyEvents(mix.slice(i, Math.min(half, i + EVENT_BATCH))).applied;
+  const applyMs = performance.now() - t0;
+  // The second half from text frames: frame parsing and contract validation included.
+  const frames = mix.slice(half).map((e) => stringifyJson(e));
+  t0 = performance.now();
+  let batch: ListingEvent[] = [];
+  for (const text of frames) {
+    const frame = parseServerFrame(text);
+    if (frame.kind === 'listing') batch.push(frame.event);
+    if (batch.length === EVENT_BATCH) {
+      store.applyEvents(batch);
+      batch = [];
+    }
+  }
+  store.applyEvents(batch);
+  const framesMs = performance.now() - t0;
+  const listingsAfter = readStatus(db).listings;
+  db.close();
+  return {
+    events_per_s: Math.round(half / (applyMs / 1000)),
+    events_from_frames_per_s: Math.round((EVENT_COUNT - half) / (framesMs / 1000)),
+    events_applied: applied,
+    events_book_rows: listingsAfter,
+  };
+}
+
+async function resync(dir: string): Promise<Result> {
+  const text = readFileSync(join(dir, 'snapshot.json'), 'utf8');
+  const parsed = JSON.parse(text) as { listings: LeanListing[] };
+  // 1% of the rows changed, 0.5% gone: what a reconnect after a few minutes away looks like.
+  const rng = createRng(7);
+  const listings = parsed.listings.filter(() => rng() > 0.005).map((l) => (rng() < 0.01 ? { ...l, price: l.price + 1 } : l));
+  const db = openDatabase(join(dir, 'book.db'));
+  const store = new BookStore(db);
+  const seq = (store.state().lastSeq ?? SNAPSHOT_SEQ) + 1n;
+  const t0 = performance.now();
+  const summary = await mergeSnapshot(store, { seq, listings }, { scope: null, resync: true, atomic: true });
+  const resyncMs = ms(t0);
+  db.close();
+  return { resync_1m_ms: resyncMs, resync_changed: summary.changed, resync_removed: summary.removed };
+}
+
+function queries(dir: string): Result {
+  const db = openDatabase(join(dir, 'book.db'));
+  const store = new BookStore(db);
+  let t0 = performance.now();
+  fillAllDetails(store, BOOK_SIZE);
+  const detailsMs = ms(t0);
+  t0 = performance.now();
+  refreshQueryStatistics(db);
+  const analyzeMs = ms(t0);
+  const samples: number[] = [];
+  const perQuery: { name: string; median_ms: number; max_ms: number }[] = [];
+  for (const nq of BENCH_QUERIES) {
+    const run = () => {
+      const start = performance.now();
+      let page = queryBook(db, nq.query);
+      for (let p = 0; p < (nq.pages ?? 0) && page.next; p++) page = queryBook(db, { ...nq.query, count: false, after: page.next });
+      return performance.now() - start;
+    };
+    run(); // warm-up: the first run pays for preparing the statements
+    const times = Array.from({ length: 5 }, run).sort((a, b) => a - b);
+    samples.push(...times);
+    perQuery.push({ name: nq.name, median_ms: round1(times[2] as number), max_ms: round1(times[4] as number) });
+  }
+  samples.sort((a, b) => a - b);
+  const pct = (p: number) => round1(samples[Math.min(samples.length - 1, Math.ceil(p * samples.length) - 1)] as number);
+  const status = readStatus(db);
+  db.close();
+  return {
+    filter_p95_ms: pct(0.95),
+    filter_median_ms: pct(0.5),
+    filter_max_ms: round1(samples[samples.length - 1] as number),
+    filter_combinations: BENCH_QUERIES.length,
+    filter_slowest: perQuery.sort((a, b) => b.max_ms - a.max_ms).slice(0, 5),
+    details_1m_ms: detailsMs,
+    analyze_ms: analyzeMs,
+    detailed_listings: status.detailed,
+  };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+const PHASES: Record<string, (dir: string) => Result | Promise<Result>> = { floor, snapshot, events, resync, queries };
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [phase, dir] = process.argv.slice(2);
+  const run = phase ? PHASES[phase] : undefined;
+  if (!run || !dir) throw new Error(`usage: phases.ts <${Object.keys(PHASES).join('|')}> <dir>`);
+  const result = await run(dir);
+  writeFileSync(join(dir, `${phase}.result.json`), JSON.stringify(result));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+

@@ -1,0 +1,55 @@
+/**
+ * `npm run bench`: generates a 1M-listing book, runs each phase of phases.ts in its own process (so
+ * the peak memory of one never counts against another), and prints ONE JSON object with every figure.
+ * Goals (issue 5): ingest_vs_floor <= 1.3, events_per_s >= 150 000, filter_p95_ms <= 30, rss_mb <= 400.
+ * Progress goes to stderr; the JSON is the only thing on stdout.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bookSnapshotText } from './dataset.ts';
+import { BOOK_SIZE, SNAPSHOT_SEQ } from './phases.ts';
+
+const PHASES_FILE = fileURLToPath(new URL('./phases.ts', import.meta.url));
+const started = performance.now();
+const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
+
+const dir = mkdtempSync(join(tmpdir(), 'skindesk-bench-'));
+try {
+  log(`generating a ${BOOK_SIZE.toLocaleString('en-US')}-listing /book answer`);
+  writeFileSync(join(dir, 'snapshot.json'), bookSnapshotText(BOOK_SIZE, SNAPSHOT_SEQ));
+
+  const results: Record<string, unknown> = {};
+  for (const phase of ['floor', 'snapshot', 'events', 'resync', 'queries']) {
+    log(`phase ${phase}`);
+    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', PHASES_FILE, phase, dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (r.status !== 0) throw new Error(`phase ${phase} failed (exit ${r.status ?? r.signal})`);
+    const line = r.stdout.trim().split('\n').pop() ?? '{}';
+    Object.assign(results, JSON.parse(line) as Record<string, unknown>);
+    log(`phase ${phase}: ${line}`);
+  }
+  const snapshotMs = results.snapshot_1m_ms as number;
+  const floorMs = results.floor_1m_ms as number;
+  const report = {
+    snapshot_1m_ms: snapshotMs,
+    floor_1m_ms: floorMs,
+    ingest_vs_floor: Math.round((snapshotMs / floorMs) * 100) / 100,
+    events_per_s: results.events_per_s,
+    filter_p95_ms: results.filter_p95_ms,
+    rss_mb: results.rss_mb,
+    ...results,
+    listings: BOOK_SIZE,
+    cores: availableParallelism(),
+    node: process.version,
+    bench_total_s: Math.round((performance.now() - started) / 1000),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

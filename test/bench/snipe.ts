@@ -1,0 +1,197 @@
+/**
+ * snipe_p99_ms: from the WebSocket frame of a matching new listing arriving in the client process to the
+ * purchase request for it being written to the socket, with the demo market producing 5,000 background
+ * events per second (in its own process). The client is `skindesk watch`'s own runtime (HeadlessWatch):
+ * sync engine, watch service and journaled purchaser in one thread.
+ *
+ * Both ends are measured in the client process, without touching the code under test:
+ *  - arrival: every chunk read from a socket to the market is time-stamped ('net.client.socket'
+ *    diagnostics channel); the target's frame is the first chunk that names its listing id;
+ *  - written: undici's 'undici:request:bodySent' channel (the whole POST /purchase is on the socket),
+ *    matched to the listing by the body's listing_id.
+ *
+ * The purchase rate limit (30/min) is lifted on both sides (the demo's limiter off, the client's governor
+ * given a wide purchase window) so one run collects a few hundred samples; the path measured is the same.
+ * Prints one JSON line on stdout.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import dc from 'node:diagnostics_channel';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RateGovernor } from '../../src/core/api/governor.ts';
+import { HeadlessWatch } from '../../src/core/watch/headless.ts';
+import { rateLimitKey } from '../../src/shared/api/index.ts';
+import type { WatchlistInput } from '../../src/shared/watchlist.ts';
+import type { SnipeMarketMessage, SnipeMarketRequest } from './snipe-market.ts';
+
+const BACKGROUND_RATE = 5_000;
+const WARMUP = 10;
+const SAMPLES = Number(process.env.SNIPE_SAMPLES ?? 300);
+const log = (m: string) => process.stderr.write(`[snipe] ${m}\n`);
+
+// ---- measurement hooks (installed before anything connects) ------------------------------------
+
+let marketPort = -1;
+const chunks: { t: number; text: string }[] = [];
+dc.subscribe('net.client.socket', (message) => {
+  const socket = (message as { socket: Socket }).socket;
+  socket.on('data', (chunk: Buffer) => {
+    if (socket.remotePort !== marketPort) return;
+    const t = performance.now();
+    chunks.push({ t, text: chunk.toString('latin1') });
+  });
+});
+const bodies = new WeakMap<object, string>();
+dc.subscribe('undici:request:bodyChunkSent', (message) => {
+  const m = message as { request: object; chunk: Uint8Array };
+  bodies.set(m.request, (bodies.get(m.request) ?? '') + Buffer.from(m.chunk).toString('utf8'));
+});
+const written = new Map<number, number>();
+dc.subscribe('undici:request:bodySent', (message) => {
+  const t = performance.now();
+  const m = message as { request: { method: string; path: string } };
+  if (m.request.method !== 'POST' || !m.request.path.endsWith('/purchase')) return;
+  const id = /"listing_id":(\d+)/.exec(bodies.get(m.request) ?? '')?.[1];
+  if (id) written.set(Number(id), t);
+});
+
+/** Arrival time of the first chunk naming the listing (a frame split across chunks: the later one). */
+function arrivalOf(listingId: number): number | null {
+  const needle = `"listing_id":${listingId},`;
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i] as { t: number; text: string };
+    if (c.text.includes(needle)) return c.t;
+    const next = chunks[i + 1];
+    if (next && (c.text.slice(-64) + next.text.slice(0, 64)).includes(needle)) return next.t;
+  }
+  return null;
+}
+
+function pruneChunks(olderThanMs: number): void {
+  const cutoff = performance.now() - olderThanMs;
+  let drop = 0;
+  while (drop < chunks.length && (chunks[drop] as { t: number }).t < cutoff) drop++;
+  chunks.splice(0, drop);
+}
+
+// ---- the market process ---------------------------------------------------------------------------
+
+function startMarket(): Promise<{ child: ChildProcess; ready: Extract<SnipeMarketMessage, { type: 'ready' }> }> {
+  const child = fork(fileURLToPath(new URL('./snipe-market.ts', import.meta.url)), [JSON.stringify({ rate: BACKGROUND_RATE, listings: 20_000, seed: 3 })], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the market process exited (${code})`)));
+    child.once('message', (m: SnipeMarketMessage) => {
+      if (m.type === 'ready') resolve({ child, ready: m });
+      else reject(new Error(`unexpected first message ${m.type}`));
+    });
+  });
+}
+
+function create(child: ChildProcess, name: string, price: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: SnipeMarketMessage) => {
+      if (m.type === 'created') resolve(m.id);
+      else reject(new Error(m.type === 'error' ? m.message : `unexpected ${m.type}`));
+    });
+    child.send({ type: 'create', name, price } satisfies SnipeMarketRequest);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) return false;
+    await sleep(2);
+  }
+  return true;
+}
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+// ---- run ------------------------------------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), 'skindesk-snipe-'));
+const { child, ready } = await startMarket();
+marketPort = Number(new URL(ready.baseUrl).port);
+let run: HeadlessWatch | null = null;
+try {
+  const governor = new RateGovernor();
+  governor.define(rateLimitKey('purchase'), { limit: 100_000, windowMs: 60_000 });
+  const targets = ready.names.slice(0, 10);
+  const watchlists: WatchlistInput[] = targets.map((t, i) => ({
+    name: `snipe ${i}`,
+    filter: { name: t.name },
+    price: { kind: 'ceiling', max_price: Math.floor(t.price * 0.5) },
+    auto_buy: {
+      mode: 'auto',
+      guardrails: { max_price: t.price, total_budget: 100_000_000, daily_cap: 100_000_000, max_per_hour: 1_000, min_balance: 0 },
+    },
+  }));
+  run = await HeadlessWatch.start({
+    dbPath: join(dir, 'book.db'),
+    baseUrl: ready.baseUrl,
+    wsUrl: ready.wsUrl,
+    apiKey: ready.apiKey,
+    watchlists,
+    autoBuy: true,
+    client: { governor },
+  });
+  const service = run.service;
+  if (!(await until(() => service.bookLive, 60_000))) throw new Error('the book never became live');
+  await service.sweep();
+  await sleep(2_000); // let the background feed settle in
+  log(`live; ${BACKGROUND_RATE} background events/s; ${WARMUP} warm-up + ${SAMPLES} snipes`);
+
+  const latencies: number[] = [];
+  let missed = 0;
+  let rateSum = 0;
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const target = targets[i % targets.length] as { name: string; price: number };
+    const price = Math.floor(target.price * 0.3) + (i % 97);
+    const id = await create(child, target.name, price);
+    const seen = await until(() => written.has(id), 5_000);
+    const arrived = arrivalOf(id);
+    if (!seen || arrived === null) {
+      missed++;
+      log(`snipe ${i}: ${seen ? "frame not found" : "no purchase within 5 s"} ${JSON.stringify(service.log(2).map((e) => [e.decision, e.reason, e.status, e.error]))} alerts ${service.alerts(2).length} live ${service.bookLive} eps ${run.engine.status().eventsPerSecond} state ${run.engine.status().state}`);
+    } else if (i >= WARMUP) {
+      latencies.push((written.get(id) as number) - arrived);
+      rateSum += run.engine.status().eventsPerSecond;
+    }
+    pruneChunks(3_000);
+    await sleep(20 + ((i * 37) % 60)); // not in step with the market's 20 ms ticks
+  }
+  await service.settled();
+  const bought = service.log(WARMUP + SAMPLES + 10).filter((e) => e.status === 'bought').length;
+  latencies.sort((a, b) => a - b);
+  const n = latencies.length;
+  const result = {
+    snipe_p99_ms: n ? round(percentile(latencies, 99)) : null,
+    snipe_p50_ms: n ? round(percentile(latencies, 50)) : null,
+    snipe_max_ms: n ? round(latencies[n - 1] as number) : null,
+    snipe_samples: n,
+    snipe_missed: missed,
+    snipe_bought: bought,
+    snipe_background_events_per_s: n ? Math.round(rateSum / n) : 0,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} finally {
+  await run?.stop();
+  child.send({ type: 'stop' } satisfies SnipeMarketRequest);
+  await new Promise((r) => {
+    child.once('exit', r);
+    setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
