@@ -1,6 +1,7 @@
 // Shared setup of the account e2e specs: the browser test host on a small, fast demo market (a trade
 // step or a withdrawal settles in well under a second), the trade poller at a fast cadence, and helpers
 // to reach a screen and save a screenshot for the README.
+import { createServer } from 'node:net';
 import { expect, type Page } from '@playwright/test';
 import { silentLog } from '../../src/core/app/index.ts';
 import { type WebHost, startWebHost } from '../../src/web-host/index.ts';
@@ -38,4 +39,15 @@ export async function openScreen(page: Page, host: WebHost, id: string, hotkey: 
 /** A screenshot for the README (docs/screenshots/account-<name>.png). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `docs/screenshots/account-${name}.png` });
+}
+
+/** A free loopback port (for the webhook receiver, which the app binds on a fixed port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -5,12 +5,19 @@ import { expect, test } from '@playwright/test';
 import { decayPriceAt } from '../../src/shared/api/index.ts';
 import { formatCents, parseCents } from '../../src/shared/money.ts';
 import type { WebHost } from '../../src/web-host/index.ts';
-import { openScreen, saveScreenshot, startAccountHost, watchProblems } from './account-fixtures.ts';
+import { freePort, openScreen, saveScreenshot, startAccountHost, watchProblems } from './account-fixtures.ts';
 
 let host: WebHost;
 
 test.beforeAll(async () => {
   host = await startAccountHost(31);
+  // Both feeds: the webhook receiver (registered with the demo market) sees every status change as it
+  // happens, the poller catches up with what it missed; both feed the one tracker.
+  const view = await host.core.call('setTradeFeeds', {
+    notifyOnStatusChange: true,
+    webhook: { enabled: true, port: await freePort(), headerPrefix: 'X-Service-' },
+  });
+  expect(view.receiver.state).toBe('listening');
 });
 
 test.afterAll(async () => {
@@ -63,7 +70,10 @@ test('sell from the inventory → the trade is accepted → the listing appears'
   await openScreen(page, host, 'trades', 'Alt+5');
   const trade = page.getByTestId('trade-row').filter({ hasText: name });
   await trade.click();
-  await expect(page.getByTestId('trade-timeline')).toContainText('Accepted');
+  const timeline = page.getByTestId('trade-timeline');
+  await expect(timeline).toContainText('Accepted');
+  await expect(timeline).toContainText('Active');
+  await expect(timeline).toContainText('seen by webhook');
   await saveScreenshot(page, 'trades');
   expect(problems).toEqual([]);
 });

@@ -72,14 +72,21 @@ afterAll(async () => {
 });
 
 describe('account calls on the demo market', () => {
-  it('portfolio: balance, listed value, backpack value, and a point of history', async () => {
-    const p = await core.call('getPortfolio', { readInventories: false });
+  it('portfolio: balance, listed value, backpack and inventory value, and a point of history once complete', async () => {
+    const partial = await core.call('getPortfolio', { readInventories: false });
+    expect(partial.inventory.games).toEqual([]);
+    // without every game's inventory the total is incomplete: no point is recorded from it
+    expect(partial.history).toEqual([]);
+    const p = await core.call('getPortfolio', { readInventories: true });
+    expect(p.inventory.games.map((g) => g.appId)).toEqual([730, 252490, 570, 440]);
+    expect(p.inventory.value).toBe(p.inventory.games.reduce((s, g) => s + g.value, 0));
     expect(p.user?.name).toBe('Demo Trader');
     expect(p.user?.balance).toBeGreaterThan(0);
     expect(p.listed?.listingCount).toBeGreaterThan(0);
     expect(p.backpack?.items).toBeGreaterThan(0);
     expect(p.total).toBe(p.user!.balance + p.listed!.value + p.backpack!.value + p.inventory.value);
-    expect(p.history.length).toBeGreaterThanOrEqual(1);
+    expect(p.history).toHaveLength(1);
+    expect(p.history[0]!.total).toBe(p.total);
     expect(p.freshness?.fromCache).toBe(false);
   });
 

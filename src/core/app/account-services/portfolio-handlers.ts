@@ -67,8 +67,10 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const inventoryTotal = games.reduce((s, g) => s + g.value, 0);
       const held = (backpack?.value ?? 0) + inventoryTotal;
       const now = account.clock.now();
-      // A point only from fresh numbers: a chart of cached values would draw flat lines that never happened.
-      if (user && listed && backpack && !(userRead instanceof Error) && !userRead.fromCache) {
+      // A point only from fresh and complete numbers: cached values would draw flat lines that never
+      // happened, and a total without some game's inventory would draw a drop that never happened.
+      const complete = games.length === APP_IDS.length;
+      if (user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
         account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
       }
       return {

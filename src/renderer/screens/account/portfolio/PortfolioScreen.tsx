@@ -97,7 +97,7 @@ export function PortfolioScreen() {
           <LineChart
             label={`Portfolio ${series} over time`}
             points={p.history.map((h) => ({ x: Date.parse(h.at), y: h[series] }))}
-            height={180}
+            height={240}
             area
             formatX={(x) => formatDateTime(new Date(x).toISOString())}
             formatY={(y) => formatCents(Math.round(y))}
@@ -109,7 +109,8 @@ export function PortfolioScreen() {
               {p?.history.length === 1 ? 'One point so far.' : 'No history yet.'}
             </Text>
             <Text size="xs" c="dimmed">
-              The marketplace keeps no history of your portfolio: each refresh of this screen adds a point.
+              The marketplace keeps no history of your portfolio: each refresh of this screen adds a point, once the Steam inventory of every game has been
+              read.
             </Text>
           </Stack>
         )}

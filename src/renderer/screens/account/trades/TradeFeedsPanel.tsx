@@ -140,6 +140,7 @@ export function TradeFeedsPanel() {
         <PasswordInput
           label={`Webhook signing secret${stored?.set ? ` (stored${stored.last4 ? `, ends in ${stored.last4}` : ''})` : ' (not stored)'}`}
           placeholder="paste the signing secret"
+          description={view.demo ? 'For the real market; the demo market uses its own.' : 'Kept in the OS keychain; only its last 4 characters are ever shown.'}
           w={320}
           value={secret}
           onChange={(e) => setSecret(e.currentTarget.value)}

@@ -4,7 +4,8 @@
  * nearest point; `marker` pins one x (the decay preview's "price at hour").
  */
 import { Box, Text } from '@mantine/core';
-import { useMemo, useRef, useState } from 'react';
+import { useElementSize } from '@mantine/hooks';
+import { type MouseEvent, useMemo, useRef, useState } from 'react';
 
 export interface ChartPoint {
   x: number;
@@ -25,12 +26,16 @@ export interface LineChartProps {
   label: string;
 }
 
-const W = 600;
+/** Width drawn before the element has been measured (and in tests, where nothing has a size). */
+const FALLBACK_WIDTH = 600;
 const PAD = { left: 58, right: 10, top: 8, bottom: 18 };
 
 export function LineChart({ points, height = 140, formatX, formatY, marker = null, area = false, color = 'var(--mantine-color-teal-5)', testId, label }: LineChartProps) {
   const [hover, setHover] = useState<ChartPoint | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  // Drawn at the element's real width: a stretched viewBox would stretch the axis labels too.
+  const { ref: boxRef, width: measured } = useElementSize();
+  const W = measured > 0 ? Math.round(measured) : FALLBACK_WIDTH;
   const geo = useMemo(() => {
     if (points.length === 0) return null;
     const xs = points.map((p) => p.x);
@@ -48,7 +53,7 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
     const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(' ');
     const fill = `${line} L${sx(x1).toFixed(1)},${sy(y0).toFixed(1)} L${sx(x0).toFixed(1)},${sy(y0).toFixed(1)} Z`;
     return { x0, x1, y0, y1, sx, sy, line, fill };
-  }, [points, height]);
+  }, [points, height, W]);
 
   if (!geo) {
     return (
@@ -60,7 +65,7 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
   const nearest = (x: number) => points.reduce((best, p) => (Math.abs(p.x - x) < Math.abs(best.x - x) ? p : best), points[0]!);
   const pinned = marker === null ? null : nearest(marker);
   const shown = hover ?? pinned;
-  const onMove = (e: React.MouseEvent<SVGSVGElement>) => {
+  const onMove = (e: MouseEvent<SVGSVGElement>) => {
     const rect = svgRef.current?.getBoundingClientRect();
     if (!rect || rect.width === 0) return;
     const px = ((e.clientX - rect.left) / rect.width) * W;
@@ -69,7 +74,7 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
   };
   const grid = [geo.y0, (geo.y0 + geo.y1) / 2, geo.y1];
   return (
-    <Box pos="relative" data-testid={testId}>
+    <Box pos="relative" data-testid={testId} ref={boxRef}>
       <svg
         ref={svgRef}
         role="img"
@@ -77,7 +82,7 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
         viewBox={`0 0 ${W} ${height}`}
         width="100%"
         height={height}
-        preserveAspectRatio="none"
+        preserveAspectRatio="xMinYMin meet"
         onMouseMove={onMove}
         onMouseLeave={() => setHover(null)}
         style={{ display: 'block' }}
