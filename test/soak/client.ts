@@ -18,7 +18,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { AccountReads } from '../../src/core/account/account-reads.ts';
 import { ApiClient } from '../../src/core/api/client.ts';
 import { ApiError } from '../../src/core/api/errors.ts';
@@ -44,6 +44,15 @@ const stalls: { atMs: number; ms: number; state: string; doing: string }[] = [];
 let startupMaxLagMs: number | null = null;
 /** What the runner last asked for (start, go, quiesce, export, fuzz...): labels the stalls. */
 let doing = 'start';
+/** Garbage-collection pauses and the longest single store write: what a stall is made of. */
+const pauses = { gcMaxMs: 0, gcTotalMs: 0, gcCount: 0, applyMaxMs: 0, applyMaxEvents: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    pauses.gcCount++;
+    pauses.gcTotalMs += entry.duration;
+    if (firstLiveMs !== null) pauses.gcMaxMs = Math.max(pauses.gcMaxMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 const STALL_TICK_MS = 20;
 let lastTick = performance.now();
 setInterval(() => {
@@ -69,7 +78,7 @@ const counts = {
   purchases: { attempted: 0, bought: 0, not_bought: 0, unknown: 0, reconciled: 0 } satisfies PurchaseCounts,
   tradeWrites: { sells: 0, withdrawals: 0, refused: 0, failed: 0 },
   errors: {} as Record<string, number>,
-  ipc: { calls: 0, pushes: 0, recordedBytes: 0 },
+  ipc: { calls: 0, pushes: 0, recordedBytes: 0, failedCalls: {} as Record<string, number> },
 };
 const memory = { rssStartMb: null as number | null, rssPeakMb: 0, samples: 0 };
 let firstLiveMs: number | null = null;
@@ -123,6 +132,10 @@ async function call<N extends IpcCallName>(name: N, input: IpcInput<N>) {
   counts.ipc.calls++;
   const response = await core!.dispatch(name, input);
   record('call', name, response);
+  if (!response.ok) {
+    const key = `${name}: ${response.error.code}`;
+    counts.ipc.failedCalls[key] = (counts.ipc.failedCalls[key] ?? 0) + 1;
+  }
   return response;
 }
 
@@ -172,7 +185,13 @@ function countAppliedEvents(app: AppCore): void {
   const store = app.session.store;
   const apply = store.applyEvents.bind(store);
   store.applyEvents = (events) => {
+    const started = performance.now();
     const outcome = apply(events);
+    const took = performance.now() - started;
+    if (firstLiveMs !== null && took > pauses.applyMaxMs) {
+      pauses.applyMaxMs = took;
+      pauses.applyMaxEvents = events.length;
+    }
     counts.events.received += events.length;
     counts.events.applied += outcome.applied;
     counts.events.stale += outcome.stale;
@@ -260,8 +279,13 @@ function figures(): ClientFigures {
       meanLagMs: firstLiveMs === null ? 0 : ns(loop.mean),
       startupMaxLagMs: startupMaxLagMs ?? ns(loop.max),
       stalls: [...stalls],
+      gcMaxMs: pauses.gcMaxMs,
+      gcTotalMs: pauses.gcTotalMs,
+      gcCount: pauses.gcCount,
+      applyMaxMs: pauses.applyMaxMs,
+      applyMaxEvents: pauses.applyMaxEvents,
     },
-    ipc: { ...counts.ipc },
+    ipc: { ...counts.ipc, failedCalls: { ...counts.ipc.failedCalls } },
     uptimeMs: performance.now() - startedAt,
     firstLiveMs,
   };

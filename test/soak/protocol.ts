@@ -67,8 +67,22 @@ export interface ClientFigures {
   trades: Trade[];
   memory: { rssStartMb: number | null; rssEndMb: number; rssPeakMb: number; heapUsedEndMb: number; samples: number };
   /** Event-loop delay after the first book was live (the run), and the worst of startup before it. */
-  loop: { maxLagMs: number; p99LagMs: number; meanLagMs: number; startupMaxLagMs: number; stalls: { atMs: number; ms: number; state: string; doing: string }[] };
-  ipc: { calls: number; pushes: number; recordedBytes: number };
+  loop: {
+    maxLagMs: number;
+    p99LagMs: number;
+    meanLagMs: number;
+    startupMaxLagMs: number;
+    stalls: { atMs: number; ms: number; state: string; doing: string }[];
+    /** Longest garbage-collection pause after going live, and totals. */
+    gcMaxMs: number;
+    gcTotalMs: number;
+    gcCount: number;
+    /** Longest single BookStore.applyEvents call after going live, and its batch size. */
+    applyMaxMs: number;
+    applyMaxEvents: number;
+  };
+  /** IPC calls made, pushes received, bytes recorded; failed calls by `call: code` (the app's own answers). */
+  ipc: { calls: number; pushes: number; recordedBytes: number; failedCalls: Record<string, number> };
   uptimeMs: number;
   /** When the engine first reported `live` (ms since the process started), null if never. */
   firstLiveMs: number | null;
