@@ -359,16 +359,21 @@ async function buyOne(rng: () => number): Promise<void> {
 
 const usedAssets = new Set<string>();
 let inventoryReadAt = 0;
+/** The stored inventory may list items an earlier process already sold: read it afresh first. */
+let inventoryStale = true;
 
 async function sellOne(): Promise<void> {
   if (feeds!.tracker.inFlightCount() >= 8) return;
-  let inventory = await reads!.inventory(730);
-  let row = inventory.data.find((r) => r.item.tradable && !r.item.commodity && !usedAssets.has(r.item.steam_asset_id));
-  if (!row && Date.now() - inventoryReadAt > 30_000) {
+  const fresh = async () => {
     inventoryReadAt = Date.now();
-    inventory = await reads!.inventory(730, { maxAgeMs: 0 });
-    row = inventory.data.find((r) => r.item.tradable && !r.item.commodity && !usedAssets.has(r.item.steam_asset_id));
-  }
+    inventoryStale = false;
+    return reads!.inventory(730, { maxAgeMs: 0 });
+  };
+  const unused = (read: Awaited<ReturnType<AccountReads['inventory']>>) =>
+    read.data.find((r) => r.item.tradable && !r.item.commodity && !usedAssets.has(r.item.steam_asset_id));
+  let row = unused(inventoryStale ? await fresh() : await reads!.inventory(730));
+  // The route allows 5 reads a minute: a fresh read for more items at most twice a minute.
+  if (!row && Date.now() - inventoryReadAt > 30_000) row = unused(await fresh());
   if (!row) return;
   usedAssets.add(row.item.steam_asset_id);
   await write('sells', () => api!.sell({ listings: [{ items: [{ token: row.item.token, amount: 1 }], price: Math.max(1, row.item.recommended_price) }] }));
@@ -390,6 +395,7 @@ async function write(kind: 'sells' | 'withdrawals', send: () => Promise<unknown>
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'api') counts.tradeWrites.refused++;
     else counts.tradeWrites.failed++;
+    if (err instanceof ApiError && err.code === 'INVALID_ITEM_TOKEN') inventoryStale = true;
     countError(err);
   } finally {
     feeds!.poller.nudge();

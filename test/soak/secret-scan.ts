@@ -14,17 +14,31 @@ export interface ScanReport {
   leaks: string[];
 }
 
+/**
+ * The secret inside a longer base64 text: its encoding depends on where it starts (offset mod 3), so
+ * each of the three alignments is searched, by the characters that encode the secret's bytes alone.
+ */
+function base64Forms(utf8: Buffer, encoding: 'base64' | 'base64url'): Buffer[] {
+  const out: Buffer[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const text = Buffer.concat([Buffer.alloc(offset), utf8]).toString(encoding);
+    const whole = Math.floor((offset + utf8.length) / 3) * 4;
+    out.push(Buffer.from(text.slice(offset === 0 ? 0 : 4, whole), 'utf8'));
+  }
+  return out;
+}
+
 function forms(secret: string): [string, Buffer][] {
   const utf8 = Buffer.from(secret, 'utf8');
-  return [
+  const found: [string, Buffer][] = [
     ['plain', utf8],
     ['url-encoded', Buffer.from(encodeURIComponent(secret), 'utf8')],
     ['json-escaped', Buffer.from(JSON.stringify(secret).slice(1, -1), 'utf8')],
-    ['base64', Buffer.from(utf8.toString('base64').replace(/=+$/, ''), 'utf8')],
-    ['base64url', Buffer.from(utf8.toString('base64url'), 'utf8')],
     ['hex', Buffer.from(utf8.toString('hex'), 'utf8')],
     ['utf16le', Buffer.from(secret, 'utf16le')],
   ];
+  for (const encoding of ['base64', 'base64url'] as const) for (const form of base64Forms(utf8, encoding)) found.push([encoding, form]);
+  return found;
 }
 
 function* walk(dir: string): Generator<string> {
@@ -41,7 +55,9 @@ export function scanForSecret(secret: string, roots: readonly string[], extra: {
   const check = (name: string, bytes: Buffer) => {
     report.files++;
     report.bytes += bytes.length;
-    for (const [form, needle] of needles) if (bytes.includes(needle)) report.leaks.push(`${name}: ${form}`);
+    const hits = new Set<string>();
+    for (const [form, needle] of needles) if (bytes.includes(needle)) hits.add(`${name}: ${form}`);
+    report.leaks.push(...hits);
   };
   for (const root of roots) {
     for (const path of walk(root)) {
