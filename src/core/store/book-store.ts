@@ -155,12 +155,11 @@ export class BookStore {
       `INSERT OR REPLACE INTO listing_stickers (listing_id, kind, position, alive, slot, name_id, wear, pattern)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // The item's float, seed and stickers are copied in later, in bulk (enrichSales): a join per sale
+    // tripled the cost of recording it.
     this.#recordSale = db.prepare(
       `INSERT OR IGNORE INTO sold_history (listing_id, seq, app_id, market_hash_name, price, amount, listed_at,
-         sold_at, sold_ms, paint_wear, paint_seed, paint_index, stickers)
-       SELECT @id, @seq, @app_id, @name, @price, @amount, @listed_at, @sold_at, @sold_ms, a.cs_paint_wear,
-         a.cs_paint_seed, a.cs_paint_index, json_extract(d.detail, '$.cs_stickers')
-       FROM (SELECT 1) LEFT JOIN listing_attrs a ON a.id = @id LEFT JOIN listing_details d ON d.id = @id`,
+         sold_at, sold_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#raiseLastSeq = db.prepare(
       'UPDATE sync_state SET last_seq = max(coalesce(last_seq, @seq), @seq) WHERE id = 1',
@@ -220,17 +219,17 @@ export class BookStore {
   #applyOne(event: ListingEvent, now: number, outcome: ApplyOutcome, changed: Set<number>): void {
     if (event.event === 'listing.sold') {
       const d = event.data;
-      const info = this.#recordSale.run({
-        id: d.listing_id,
-        seq: event.seq,
-        app_id: d.app_id,
-        name: d.market_hash_name,
-        price: d.price,
-        amount: d.amount,
-        listed_at: d.listed_at,
-        sold_at: d.sold_at,
-        sold_ms: Date.parse(d.sold_at),
-      });
+      const info = this.#recordSale.run(
+        d.listing_id,
+        event.seq,
+        d.app_id,
+        d.market_hash_name,
+        d.price,
+        d.amount,
+        d.listed_at,
+        d.sold_at,
+        Date.parse(d.sold_at),
+      );
       outcome.sold += info.changes;
       return;
     }
@@ -422,6 +421,26 @@ export class BookStore {
   }
 
   /**
+   * Copies float, seed, paint index and stickers of sold listings into the sold history while the
+   * listing's details are still held; sales older than `giveUpMs` without known details are closed as
+   * they are. Runs before tombstones are pruned (which deletes those details). Returns rows enriched.
+   */
+  enrichSales(giveUpMs = 60 * 60_000): number {
+    return this.write(() => {
+      const enriched = this.db
+        .prepare(
+          `UPDATE sold_history SET paint_wear = a.cs_paint_wear, paint_seed = a.cs_paint_seed,
+             paint_index = a.cs_paint_index, stickers = json_extract(d.detail, '$.cs_stickers'), enriched = 1
+           FROM listing_attrs a LEFT JOIN listing_details d ON d.id = a.id
+           WHERE sold_history.enriched = 0 AND a.id = sold_history.listing_id`,
+        )
+        .run().changes;
+      this.db.prepare('UPDATE sold_history SET enriched = 1 WHERE enriched = 0 AND sold_ms < ?').run(this.clock.now() - giveUpMs);
+      return enriched;
+    });
+  }
+
+  /**
    * Deletes tombstones older than `windowMs` whose seq is covered by the last merged snapshot: any event
    * that could still reach them is dropped as covered, so they protect nothing any more. Bounded per
    * call; returns how many were pruned.
@@ -429,6 +448,7 @@ export class BookStore {
   pruneTombstones(windowMs: number, limit = 20_000): number {
     const covered = this.#persistedCoveredSeq;
     if (covered === null) return 0;
+    this.enrichSales();
     const cutoff = this.clock.now() - windowMs;
     return this.write(() => {
       const ids = this.db

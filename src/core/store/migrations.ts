@@ -23,7 +23,13 @@ const V1_STRINGS = ['cs_weapon', 'cs_type', 'cs_wear', 'cs_rarity', 'cs_collecti
   'dota_event', 'tf2_quality', 'tf2_effect', 'tf2_wear', 'tf2_warpaint', 'tf2_sheen', 'tf2_collection', 'tf2_grade',
   'tf2_paint_color', 'tf2_type'];
 const v1AttrColumns = [...V1_NUMERIC, ...V1_FLAGS.map((f) => `${f} INTEGER`), ...V1_STRINGS.map((f) => `${f} TEXT`)];
-const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_STRINGS];
+/**
+ * Every detail index costs each detailed listing a random b-tree insert (a creation event, a backfilled
+ * row), so fields every item of a game has and that other filters already narrow are left unindexed:
+ * weapon and wear are in the name (and wear in the float), Dota's type and slot have a handful of values.
+ */
+const V1_UNINDEXED = new Set(['cs_weapon', 'cs_type', 'cs_wear', 'dota_type', 'dota_slot']);
+const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_STRINGS.filter((c) => !V1_UNINDEXED.has(c))];
 
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
 const LIVE = 'WHERE alive = 1';
@@ -95,7 +101,6 @@ CREATE INDEX listings_name ON listings(name_id) ${LIVE};
 CREATE INDEX listings_detailed ON listings(id) WHERE alive = 1 AND detailed_at IS NOT NULL;
 CREATE INDEX listings_tombstones ON listings(removed_at) WHERE alive = 0;
 
-CREATE INDEX attrs_app ON listing_attrs(app_id) ${LIVE};
 CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear) ${LIVE};
 CREATE INDEX attrs_sticker_count ON listing_attrs(sticker_count) WHERE alive = 1 AND sticker_count IS NOT NULL;
 ${v1Indexed.map((c) => `CREATE INDEX attrs_${c} ON listing_attrs(${c}) WHERE alive = 1 AND ${c} IS NOT NULL;`).join('\n')}
@@ -157,8 +162,11 @@ CREATE TABLE sold_history (
   paint_seed INTEGER,
   paint_index INTEGER,
   stickers TEXT,
+  -- 0 until the listing's float/seed/stickers were copied in (see BookStore.enrichSales)
+  enriched INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (listing_id, seq)
 ) WITHOUT ROWID;
+CREATE INDEX sold_history_unenriched ON sold_history(listing_id) WHERE enriched = 0;
 CREATE INDEX sold_history_name ON sold_history(market_hash_name, sold_ms);
 CREATE INDEX sold_history_time ON sold_history(sold_ms);
 

@@ -704,6 +704,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   #pruneTombstones(): void {
     try {
+      this.#store.enrichSales();
       this.#store.pruneTombstones(this.#o.tombstoneWindowMs, 5_000);
     } catch (err) {
       this.#fail(err);

@@ -141,6 +141,7 @@ const FILTERS: [string, BookFilter][] = [
   ['sticker count', { stickers: { min_count: 3, max_count: 4 } }],
   ['keychain', { keychains: [{ name: 'charm' }] }],
   ['dota hero', { fields: { dota_hero: 'Pudge' } }],
+  ['unindexed field', { fields: { cs_wear: 'Factory New', cs_weapon: 'AWP' } }],
   ['tf2 quality + price', { fields: { tf2_quality: 'Unusual' }, price: { min: 10 } }],
   ['commodity', { commodity: true }],
   ['game contradicts field', { app_id: 570, float: { max: 0.5 } }],

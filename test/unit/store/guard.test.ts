@@ -117,6 +117,7 @@ describe('event guard', () => {
     t.store.applyEvents([createdEvent(l, 70n)]);
     const sale = soldEvent(l, 1, 71n);
     t.store.applyEvents([amountChangedEvent(8, 730, 0, 72n), sale, sale]);
+    expect(t.store.enrichSales()).toBe(1);
     const rows = t.db.prepare('SELECT * FROM sold_history').all() as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ listing_id: 8, price: l.price, paint_wear: 0.0123, paint_seed: 661 });
