@@ -72,7 +72,10 @@ export interface ClientFigures {
     p99LagMs: number;
     meanLagMs: number;
     startupMaxLagMs: number;
-    stalls: { atMs: number; ms: number; state: string; doing: string }[];
+    /** Longest stretch the client's own work (main-thread CPU) held the loop after going live, and before. */
+    maxBlockedMs: number;
+    startupMaxBlockedMs: number;
+    stalls: { atMs: number; ms: number; cpuMs: number; state: string; doing: string }[];
     /** Longest garbage-collection pause after going live, and totals. */
     gcMaxMs: number;
     gcTotalMs: number;

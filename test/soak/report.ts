@@ -74,20 +74,28 @@ export interface SoakReport {
     per_process: { incarnation: number; start_mb: number; end_mb: number; heap_end_mb: number }[];
   };
   event_loop: {
+    /** Wall clock (monitorEventLoopDelay): includes time the OS gave to other processes. */
     max_lag_ms: number;
     p99_lag_ms: number;
     startup_max_lag_ms: number;
+    /** The client's own synchronous work (main-thread CPU) holding the loop: what the invariant judges. */
+    max_blocked_ms: number;
+    startup_max_blocked_ms: number;
+    /** 1-minute load average of the machine at the end, against its CPU count: how shared it was. */
+    load_average: number;
+    cpus: number;
     measured_from: string;
     per_process: {
       incarnation: number;
       max_ms: number;
       p99_ms: number;
+      blocked_max_ms: number;
       startup_max_ms: number;
       first_live_ms: number | null;
       gc_max_ms: number;
       apply_max_ms: number;
       apply_max_events: number;
-      worst_stalls: { atMs: number; ms: number; state: string; doing: string }[];
+      worst_stalls: { atMs: number; ms: number; cpuMs: number; state: string; doing: string }[];
     }[];
   };
   kill9: {
