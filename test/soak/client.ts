@@ -32,6 +32,7 @@ import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
 import type { ChildMessage, ClientConfig, ClientFigures, ParentMessage, PurchaseCounts } from './protocol.ts';
 
 const MB = 1024 * 1024;
+const BIG_BATCH = 200;
 const startedAt = performance.now();
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
@@ -200,6 +201,8 @@ function countAppliedEvents(app: AppCore): void {
   const store = app.session.store;
   const apply = store.applyEvents.bind(store);
   store.applyEvents = (events) => {
+    // Tells the runner a big batch is about to be written, so a kill -9 can land inside its transaction.
+    if (events.length >= BIG_BATCH) send({ type: 'applying', events: events.length });
     const started = performance.now();
     const outcome = apply(events);
     const took = performance.now() - started;

@@ -98,4 +98,6 @@ export type ChildMessage =
   | { type: 'exported'; files: string[]; rows: number }
   | { type: 'fuzzed'; report: FuzzReport }
   | { type: 'report'; figures: ClientFigures }
+  /** A batch of this many events is about to be written (sent for big batches only). */
+  | { type: 'applying'; events: number }
   | { type: 'failed'; message: string };

@@ -100,6 +100,8 @@ export interface SoakReport {
   };
   kill9: {
     killed_after_ms: number;
+    /** The kill followed the client's notice that it was starting to write a big batch of events. */
+    during_batch_write: boolean;
     burst_events: number;
     burst_seq: [string, string];
     db_last_seq_at_kill: string | null;

@@ -205,26 +205,32 @@ async function chaosPhase(run: Run, schedule: Scheduled[], phaseStart: number, e
   }
 }
 
-async function killDuringBurst(run: Run, client: ClientHandle): Promise<{ check: CrashCheck; burst: { from: string; to: string; events: number }; killedAfterMs: number }> {
+async function killDuringBurst(run: Run, client: ClientHandle): Promise<{ check: CrashCheck; burst: { from: string; to: string; events: number }; killedAfterMs: number; duringBatch: boolean }> {
   const { demo } = run;
   const from = demo.state.seq();
   const events = Math.max(2_000, Math.min(20_000, Math.round(demo.options.listings * 0.5)));
-  const received = client.figures?.events.received ?? 0;
   // Its figures are kept from before the burst: the burst is the crash test's stimulus, and the process
   // dies in the middle of it (what a burst costs a live client is measured by its own events).
   keepFigures(run, client);
+  // The client says when it starts writing a big batch; the kill lands inside that transaction.
+  const batchStarted = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 3_000);
+    client.child.on('message', (m: { type?: string }) => {
+      if (m.type !== 'applying') return;
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
   demo.runActivity(events);
   demo.flushFeed();
   const to = demo.state.seq();
-  // Kill while it is applying: as soon as it reports the burst arriving, or after a short while anyway.
   const burstStarted = Date.now();
-  await until(() => (client.figures?.events.received ?? 0) > received, 1_500, 20);
-  await sleep(Math.floor(Math.random() * 40));
+  const duringBatch = await batchStarted;
   client.kill9();
   const exit = await client.exited;
   const killedAfterMs = Date.now() - burstStarted;
-  progress(`client #${client.config.incarnation} killed (${exit.signal}) ${killedAfterMs} ms into a burst of ${events} events`);
-  return { check: checkAfterCrash(run.dbFile), burst: { from: String(from), to: String(to), events }, killedAfterMs };
+  progress(`client #${client.config.incarnation} killed (${exit.signal}) ${killedAfterMs} ms into a burst of ${events} events${duringBatch ? ', inside a batch write' : ''}`);
+  return { check: checkAfterCrash(run.dbFile), burst: { from: String(from), to: String(to), events }, killedAfterMs, duringBatch };
 }
 
 /** Chaos off, trading stopped, market paused, trades finished, webhooks drained, client caught up. */
@@ -532,6 +538,7 @@ async function main(): Promise<number> {
       },
       kill9: {
         killed_after_ms: kill.killedAfterMs,
+        during_batch_write: kill.duringBatch,
         burst_events: kill.burst.events,
         burst_seq: [kill.burst.from, kill.burst.to],
         db_last_seq_at_kill: kill.check.lastSeq,
