@@ -13,7 +13,6 @@
  */
 import { z } from 'zod';
 import {
-  APP_IDS,
   CRYPTO_FEE_LEVELS,
   CRYPTO_TICKERS,
   LIMITS,
@@ -463,6 +462,3 @@ export const ACCOUNT_CALLS = {
     example: { ticker: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: 5000, feeLevel: 'LOW', twoFactorCode: null },
   }),
 } as const;
-
-/** The games, in the order the account screens list them. */
-export const ACCOUNT_GAMES = APP_IDS;

@@ -142,7 +142,7 @@ export class AccountRuntime {
     const poller = feeds?.poller.stats() ?? null;
     return {
       settings: this.settings.get(),
-      secretSet: this.#secretFor(this.#current)?.length ? true : false,
+      secretSet: Boolean(this.#secretFor(this.#current)),
       receiver: {
         ...this.#receiver,
         accepted: receiverStats?.accepted ?? 0,

@@ -11,7 +11,6 @@ import {
   type BackpackItem,
   type EndpointName,
   type MyListing,
-  type QueryOf,
   rateLimitKey,
 } from '../../../shared/api/index.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
@@ -144,11 +143,6 @@ export class AccountSession {
 
   rememberListings(listings: readonly MyListing[]): void {
     for (const listing of listings) this.listingsSeen.set(listing.id, listing);
-  }
-
-  /** Every stored backpack page's rows (for the pre-send checks before any page was read this run). */
-  storedBackpack(query: QueryOf<'backpack'>): BackpackItem[] {
-    return this.reads.cached('backpack', query)?.data.items ?? [];
   }
 
   async stop(): Promise<void> {

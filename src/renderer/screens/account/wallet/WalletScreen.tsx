@@ -13,11 +13,11 @@ import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatCents } from '../ui/format.ts';
-import { useDebounced } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { useAction } from '../ui/useAction.ts';
+import { useCheckedDraft } from '../ui/usePreSendCheck.ts';
 import { WithdrawalCard } from './WithdrawalCard.tsx';
 
 type FeeLevel = (typeof CRYPTO_FEE_LEVELS)[number];
@@ -40,19 +40,28 @@ export function WalletScreen() {
     withdrawals.reload();
     void refreshBalance();
   });
-  const checkInput = useDebounced({ ticker, amount: amount ?? 0, address }, 250);
-  const quote = useCall('checkWithdrawal', checkInput);
+  const quote = useCheckedDraft({ ticker, amount: amount ?? 0, address }, (draft) => call('checkWithdrawal', draft));
   const send = useAction(async () => {
     const view = await call('createWithdrawal', { ticker, address, amount: amount ?? 0, feeLevel, twoFactorCode: twoFactor.trim() || null });
     withdrawals.reload();
     void refreshBalance();
     return view;
   });
-  const q = quote.data;
-  const fresh = checkInput.ticker === ticker && checkInput.address === address && checkInput.amount === (amount ?? 0);
+  const q = quote.value;
+  const fresh = quote.current && quote.failure === null;
   const problems = q && fresh ? q.check.problems : undefined;
   const needs2fa = send.error?.apiCode === 'TWO_FACTOR_REQUIRED';
-  const blocked = !amount ? 'Enter an amount.' : !address ? 'Enter the address.' : !fresh || !q ? 'Checking…' : problems?.length ? problems[0]!.message : null;
+  const blocked = !amount
+    ? 'Enter an amount.'
+    : !address
+      ? 'Enter the address.'
+      : quote.failure
+        ? `The check failed: ${quote.failure.message}`
+        : !fresh || !q
+          ? 'Checking…'
+          : problems?.length
+            ? problems[0]!.message
+            : null;
   const latest = withdrawals.data?.withdrawals ?? [];
 
   return (
