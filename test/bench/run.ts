@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bookSnapshotText } from './dataset.ts';
@@ -17,6 +17,8 @@ const started = performance.now();
 const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
 
 const dir = mkdtempSync(join(tmpdir(), 'skindesk-bench-'));
+// Figures from a machine other processes keep busy are slower: the load is reported with them.
+const loadAtStart = loadavg()[0] ?? 0;
 try {
   log(`generating a ${BOOK_SIZE.toLocaleString('en-US')}-listing /book answer`);
   writeFileSync(join(dir, 'snapshot.json'), bookSnapshotText(BOOK_SIZE, SNAPSHOT_SEQ));
@@ -47,6 +49,8 @@ try {
     listings: BOOK_SIZE,
     cores: availableParallelism(),
     node: process.version,
+    load_avg_1m_start: Math.round(loadAtStart * 10) / 10,
+    load_avg_1m_end: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     bench_total_s: Math.round((performance.now() - started) / 1000),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);

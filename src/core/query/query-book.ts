@@ -312,13 +312,19 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const empty: CompiledQuery = { query: q, plan: 'empty', sql: '', params: [], countSql: null, countParams: [], knownTotal: q.count ? 0 : null };
   if (parts.impossible) return empty;
 
+  // Keyset: a bound on the sort column the index can seek to, then the tie-break on id. A row value
+  // `(price, id) > (?, ?)` reads the same but only seeks an index whose columns are exactly (price, id).
   const keyset: Cond[] = [];
   if (q.after !== undefined) {
     const cursor = decodeCursor(q.sort.field, q.after);
+    const [strict, loose] = dir === 'ASC' ? ['>', '>='] : ['<', '<='];
     keyset.push(
       q.sort.field === 'id'
-        ? { sql: `l.id ${dir === 'ASC' ? '>' : '<'} ?`, params: [cursor.id] }
-        : { sql: `(${sortExpr}, ${idExpr}) ${dir === 'ASC' ? '>' : '<'} (?, ?)`, params: [cursor.value, cursor.id] },
+        ? { sql: `l.id ${strict} ?`, params: [cursor.id] }
+        : {
+            sql: `${sortExpr} ${loose} ? AND (${sortExpr} ${strict} ? OR ${idExpr} ${strict} ?)`,
+            params: [cursor.value, cursor.value, cursor.id],
+          },
     );
   }
   const orderBy = q.sort.field === 'id' ? `l.id ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
