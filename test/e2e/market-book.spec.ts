@@ -97,6 +97,12 @@ test('the detail shows the float bar with its wear band and every sticker with i
     limit: 1,
   }).rows[0];
   if (!target || target.paint_wear === null || !target.stickers) throw new Error('no listing with a float and two stickers');
+  // a few sales of the same item over the last hours, for the price history
+  for (let k = 0; k < 8; k++) {
+    const sold = demo(m.host).createListing({ appId: 730, name: target.market_hash_name, price: Math.max(1, target.price + ((k * 37) % 90) - 45) });
+    demo(m.host).buyListing(sold.listing.id);
+    demo(m.host).advanceClock(25 * 60_000);
+  }
   await page.getByLabel('Search item names').fill(target.market_hash_name);
   const row = page.locator(`[data-listing-id="${target.id}"]`);
   await row.click();
@@ -123,7 +129,11 @@ test('the detail shows the float bar with its wear band and every sticker with i
   }
   // images load lazily; offline (this machine) each shows its drawn fallback, in the same box
   await expect(detail.getByTestId('sticker-image')).toHaveCount(target.stickers.length);
-  await expect(detail.getByTestId('price-chart').or(detail.getByText('No sales of this item seen yet.'))).toBeVisible();
+  await expect(detail.getByTestId('price-chart')).toBeVisible();
+  await expect.poll(async () => Number(await detail.getByTestId('price-chart').getAttribute('data-points'))).toBeGreaterThanOrEqual(8);
+  // the licence's attribution: the TradingView link on the chart and the caption under it
+  await expect(detail.locator('a[href*="tradingview.com"]')).toHaveCount(1);
+  await expect(detail).toContainText('TradingView Lightweight Charts');
   await expect(detail).toContainText('Market price');
   await expect(detail).toContainText('30-day average');
   await saveScreenshot(page, 'detail');
@@ -138,10 +148,14 @@ test('the detail shows the float bar with its wear band and every sticker with i
 test('keyboard first: the palette runs commands and ? lists every hotkey', async ({ page }) => {
   const problems = watchProblems(page);
   await openApp(page, m.host);
+  await page.getByRole('button', { name: 'Clear all filters' }).click();
   await page.keyboard.press('Control+k');
   const palette = page.getByPlaceholder('Go to a screen or run a command…');
   await expect(palette).toBeFocused();
+  await saveScreenshot(page, 'palette');
   await palette.fill('sort by price highest');
+  // Enter runs the highlighted action: wait until the filtered list shows it, as a person would
+  await expect(page.locator('.mantine-Spotlight-action[data-selected="true"]')).toHaveText('Sort by price (highest first)');
   await page.keyboard.press('Enter');
   await expect(page.locator('[role="columnheader"][data-sort-field="price"]')).toHaveAttribute('aria-sort', 'descending');
   await expect(palette).toBeHidden();
@@ -152,6 +166,7 @@ test('keyboard first: the palette runs commands and ? lists every hotkey', async
   for (const label of ['Buy the selected listing', 'Open the selected listing', 'Search item names', 'Open the command palette', 'Show keyboard shortcuts']) {
     await expect(help).toContainText(label);
   }
+  await saveScreenshot(page, 'help');
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
 
@@ -159,8 +174,25 @@ test('keyboard first: the palette runs commands and ? lists every hotkey', async
   await page.keyboard.press('/');
   await expect(page.getByLabel('Search item names')).toBeFocused();
   await page.keyboard.press('Escape');
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
-  await expect(page.locator('[aria-selected="true"]')).toHaveAttribute('aria-rowindex', '2');
+  // the selection follows its listing as rows arrive above it; hold the book still to count positions
+  demo(m.host).pauseActivity();
+  // wait until the last events have landed and the screen shows the mirror's count
+  await expect
+    .poll(async () => (await page.getByTestId('book-summary').innerText()) === `${(queryBook(m.host.core.session.db, { limit: 1, count: true }).total as number).toLocaleString('en-US')} listings`)
+    .toBe(true);
+  await page.mouse.move(2, 2);
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[aria-selected="true"]')).toHaveAttribute('aria-rowindex', '6');
+  await page.keyboard.press('End');
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const selected = document.querySelector('[aria-selected="true"]')?.getAttribute('aria-rowindex');
+        return selected !== undefined && selected === document.querySelector('[data-testid="book-grid"]')?.getAttribute('aria-rowcount');
+      }),
+    )
+    .toBe(true);
+  demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });

@@ -55,7 +55,7 @@ function fakeBridge({ total }: { total: number }) {
       const limit = input['limit'] as number;
       const rows = [];
       for (let i = offset; i < Math.min(total, offset + limit); i++) rows.push(row(i));
-      return { rows, offset, total, version: 1, lastSeq: '1' };
+      return { rows, offset, total, version: 1, totalVersion: 1, lastSeq: '1' };
     },
   };
   const api = new Proxy(

@@ -38,6 +38,11 @@ export const bookWindow = z.strictObject({
   /** Matching rows in the book now. */
   total: z.number().int().nonnegative(),
   version: z.number().int().nonnegative(),
+  /**
+   * The version `total` was counted at. While the book changes, counts are spaced out (a count of a
+   * million rows is not free); older than `version` means: ask again in a moment for the exact total.
+   */
+  totalVersion: z.number().int().nonnegative(),
   lastSeq: seqString.nullable(),
 });
 export type BookWindow = z.infer<typeof bookWindow>;

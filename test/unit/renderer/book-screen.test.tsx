@@ -67,6 +67,7 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
       offset: input.offset,
       total: rows.length,
       version: 1,
+      totalVersion: 1,
       lastSeq: '9007199254740993',
     }),
     getListing: ({ id }) => {
@@ -208,7 +209,7 @@ describe('book screen', () => {
     const h = handlers(rows, {
       queryBookWindow: (input) => {
         windows.push(input);
-        return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, lastSeq: '1' };
+        return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
       },
       setLastBookView: (view) => {
         saved.push(view);
@@ -233,7 +234,7 @@ describe('book screen', () => {
       getMarketScreenState: () => ({ lastView: { filter: { app_id: 730, price: { max: 5000 } }, sort: { field: 'price', dir: 'asc' } }, presets: [] }),
       queryBookWindow: (input) => {
         restored.push(input);
-        return { rows: [], offset: 0, total: 0, version: 1, lastSeq: '1' };
+        return { rows: [], offset: 0, total: 0, version: 1, totalVersion: 1, lastSeq: '1' };
       },
     });
     render(<App />);
@@ -245,7 +246,7 @@ describe('book screen', () => {
   it('a book change flashes the changed row and updates the total', async () => {
     const live = [...rows];
     let version = 1;
-    const h = handlers(live, { queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, lastSeq: String(version) }) });
+    const h = handlers(live, { queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }) });
     const { app } = await renderBook(h);
     live[1] = bookRow(2, { price: 5000 });
     live.push(bookRow(4));

@@ -17,7 +17,7 @@ function fakeBook(initial: BookRow[]) {
     requests.push(input);
     const offset = input.offset;
     const limit = input.limit ?? 100;
-    return { rows: state.rows.slice(offset, offset + limit), offset, total: state.rows.length, version: state.version, lastSeq: '1' };
+    return { rows: state.rows.slice(offset, offset + limit), offset, total: state.rows.length, version: state.version, totalVersion: state.version, lastSeq: '1' };
   });
   return { state, requests, fetch };
 }
@@ -115,6 +115,27 @@ describe('BookWindowStore', () => {
     snap = store.getSnapshot();
     expect([0, 1, 2].map((i) => snap.rowAt(i)?.row.id)).toEqual([9, 1, 3]);
     expect(snap.rowAt(1)?.gone).toBeNull();
+  });
+
+  it('asks again for a total counted before the latest change, once the app recounts', async () => {
+    vi.useFakeTimers();
+    const book = fakeBook([bookRow(1), bookRow(2)]);
+    let counted = 1;
+    const fetch = vi.fn(async (input: BookWindowInput) => ({ ...(await book.fetch(input)), totalVersion: counted }));
+    const store = new BookWindowStore(fetch, { blockSize: 100, refetchMinMs: 0 });
+    store.setView(VIEW);
+    store.setVisible(0, 10);
+    await vi.advanceTimersByTimeAsync(0);
+    book.state.rows = [bookRow(1), bookRow(2), bookRow(3)];
+    book.state.version = 2; // the app answers version 2 with the total it counted at version 1
+    store.onBookChanged(change(2, [3]));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    counted = 2;
+    await vi.advanceTimersByTimeAsync(1_200);
+    expect(fetch).toHaveBeenCalledTimes(3); // no change arrived, and still the total was asked for again
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(fetch).toHaveBeenCalledTimes(3); // and only until it was current
   });
 
   it('strikes bought rows at once, before the feed removes them', async () => {

@@ -50,6 +50,7 @@ function purchasing(session: MarketSession): { client: ApiClient; purchaser: Pur
 
 export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_CALLS> {
   const windows = new BookWindows();
+  const online = () => core.status().state !== 'offline';
   let bookVersion = 0;
   core.subscribe((name, payload) => {
     if (name === 'bookChanged') bookVersion = (payload as { version: number }).version;
@@ -131,9 +132,16 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       return report;
     },
 
-    getPriceContext: ({ refresh, ...item }) => readPriceContext(core.session, item, refresh),
+    // offline, the cached copies answer at once instead of a request that cannot succeed
+    getPriceContext: async ({ refresh, ...item }) => {
+      if (online()) return readPriceContext(core.session, item, refresh);
+      return { ...(await readPriceContext(core.session, item, false)), problem: 'Offline: these are the prices last read.' };
+    },
 
-    getSalesHistory: ({ refresh, ...item }) => readSalesHistory(core.session, item, refresh),
+    getSalesHistory: async ({ refresh, ...item }) => {
+      if (online()) return readSalesHistory(core.session, item, refresh);
+      return { ...(await readSalesHistory(core.session, item, false)), problem: 'Offline: sales up to the last time the market was reachable.' };
+    },
 
     openInspectLink: async ({ listingId }) => {
       const stored = readListing(core.session.db, listingId);

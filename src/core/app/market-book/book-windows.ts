@@ -31,6 +31,8 @@ export interface BookWindowAnswer {
   rows: Row[];
   offset: number;
   total: number;
+  /** The book version the total was counted at (recounts are spaced out while the book changes). */
+  totalVersion: number;
 }
 
 export interface BookWindowsOptions {
@@ -113,7 +115,8 @@ export class BookWindows {
     const view = this.#view(db, request);
     const total = this.#total(db, view, version);
     this.#maybeRebuild(db, view, version, total);
-    if (request.offset >= total && total > 0) return { rows: [], offset: request.offset, total };
+    const totalVersion = view.totalVersion;
+    if (request.offset >= total && total > 0) return { rows: [], offset: request.offset, total, totalVersion };
     const k = Math.floor(request.offset / this.#stride);
     await this.#reach(db, view, k);
     const reachable = view.anchors.list.length - 1;
@@ -123,7 +126,7 @@ export class BookWindows {
     const skip = request.offset - anchorIndex * this.#stride;
     if (skip > 0) {
       const walked = this.#walk(db, view, cursor, skip);
-      if (walked.passed < skip) return { rows: [], offset: request.offset, total };
+      if (walked.passed < skip) return { rows: [], offset: request.offset, total, totalVersion };
       cursor = walked.cursor;
     }
     const page = queryBook(db, {
@@ -132,7 +135,10 @@ export class BookWindows {
       limit: request.limit,
       ...(cursor === undefined ? {} : { after: cursor }),
     });
-    return { rows: page.rows, offset: request.offset, total: Math.max(total, request.offset + page.rows.length) };
+    // a short page is the end of the view: the total the scrollbar needs is exactly where it ended (the
+    // count can be a moment old while the book changes)
+    const end = page.rows.length < request.limit ? request.offset + page.rows.length : Math.max(total, request.offset + page.rows.length);
+    return { rows: page.rows, offset: request.offset, total: end, totalVersion };
   }
 
   #view(db: Db, request: BookWindowRequest): View {

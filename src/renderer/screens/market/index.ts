@@ -7,7 +7,7 @@ registerScreen({
   id: 'book',
   label: 'Book',
   group: 'market',
-  hotkey: 'mod+1',
+  hotkey: 'alt+0',
   icon: IconChartCandle,
   component: BookScreen,
 });

@@ -81,7 +81,7 @@ export function BookGrid(props: BookGridProps) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const count = snapshot.total ?? 0;
   const win: RowWindow = useRowWindow(bodyRef, count, ROW_PX);
-  const now = useNow(10_000);
+  const now = useNow(1_000);
 
   const start = win.rows[0]?.index ?? 0;
   const end = (win.rows.at(-1)?.index ?? -1) + 1;
@@ -147,7 +147,7 @@ export function BookGrid(props: BookGridProps) {
                 onDoubleClick={() => onOpen(index)}
               >
                 {columns.map((c) => (
-                  <div key={c.key} role="gridcell" className={cellClass(c, 'sd-cell')} style={cellStyle(c)}>
+                  <div key={c.key} role="gridcell" className={cellClass(c, 'sd-cell')} style={cellStyle(c)} title={c.key === 'name' ? row.market_hash_name : undefined}>
                     {c.key === 'name' && slot.gone ? (
                       <>
                         <span style={{ color: 'var(--mantine-color-red-4)', marginRight: 6, fontSize: 10, textDecoration: 'none' }}>

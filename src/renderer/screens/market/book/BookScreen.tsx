@@ -6,7 +6,7 @@
  */
 import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
 import type { BookFilter } from '../../../../shared/query.ts';
@@ -191,17 +191,28 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const onVisible = useCallback((start: number, end: number) => store.setVisible(start, end), [store]);
   const onFrozen = useCallback((frozen: boolean) => store.setFrozen(frozen), [store]);
 
+  // Commands read the selection when they run, not when they were registered: a key held down fires
+  // faster than React re-registers the list, and each press must move from where the last one left off.
+  const live = useRef({ selectedIndex, selectedRow, total });
+  useLayoutEffect(() => {
+    live.current = { selectedIndex, selectedRow, total };
+  });
+  const hasSelection = selectedRow !== null;
+  const selectedIsCs = selectedRow?.app_id === 730;
+
   const commands = useMemo<Command[]>(() => {
     const page = () => grid.current?.pageRows() ?? 20;
+    const at = () => live.current.selectedIndex;
+    const row = () => live.current.selectedRow;
     const keyed: Command[] = [
       { id: 'book.search', label: 'Search item names', group: 'Book', hotkey: '/', run: () => searchRef.current?.focus() },
-      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(selectedIndex + 1) },
-      { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(selectedIndex - 1) },
-      { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(selectedIndex + page()) },
-      { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(selectedIndex - page()) },
+      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(at() + 1) },
+      { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(at() - 1) },
+      { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(at() + page()) },
+      { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(at() - page()) },
       { id: 'book.top', label: 'First row', group: 'Book', hotkey: 'home', run: () => select(0) },
-      { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => select(total - 1) },
-      { id: 'book.open', label: 'Open the selected listing', group: 'Book', hotkey: 'enter', enabled: selectedIndex >= 0, run: () => open(selectedIndex) },
+      { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => select(live.current.total - 1) },
+      { id: 'book.open', label: 'Open the selected listing', group: 'Book', hotkey: 'enter', enabled: hasSelection, run: () => open(at()) },
       { id: 'book.close', label: 'Close the detail', group: 'Book', hotkey: 'escape', paletteHidden: true, enabled: detailOpen, run: () => setDetailOpen(false) },
       { id: 'book.filters', label: filtersOpen ? 'Hide filters' : 'Show filters', group: 'Book', hotkey: 'f', run: () => setFiltersOpen((o) => !o) },
       { id: 'book.reset', label: 'Clear all filters', group: 'Book', keywords: ['reset'], run: () => setView((v) => ({ ...v, filter: {} })) },
@@ -211,11 +222,11 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         label: 'Buy the selected listing',
         group: 'Buying',
         hotkey: 'b',
-        enabled: trading.allowed && selectedRow !== null,
+        enabled: trading.allowed && hasSelection,
         disabledReason: trading.reason ?? 'Select a row first',
-        run: () => startBuy(selectedRow),
+        run: () => startBuy(row()),
       },
-      { id: 'cart.add', label: 'Add the selected listing to the cart', group: 'Buying', hotkey: 'a', enabled: selectedRow !== null, run: () => addRowToCart(selectedRow) },
+      { id: 'cart.add', label: 'Add the selected listing to the cart', group: 'Buying', hotkey: 'a', enabled: hasSelection, run: () => addRowToCart(row()) },
       { id: 'cart.open', label: `Open the cart (${cart.length})`, group: 'Buying', hotkey: 'c', run: () => setCartOpen(true) },
       { id: 'buy.private', label: 'Buy a private listing (paste its share link)', group: 'Buying', hotkey: 'p', keywords: ['share', 'token'], run: () => setCartOpen(true) },
       {
@@ -223,8 +234,11 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         label: 'Inspect the selected item in game',
         group: 'Book',
         hotkey: 'i',
-        enabled: selectedRow !== null && selectedRow.app_id === 730,
-        run: () => selectedRow && void call('openInspectLink', { listingId: selectedRow.id }).catch(() => undefined),
+        enabled: selectedIsCs,
+        run: () => {
+          const selected = row();
+          if (selected) void call('openInspectLink', { listingId: selected.id }).catch(() => undefined);
+        },
       },
     ];
     const sorts: Command[] = (['price', 'float', 'created_at', 'fade', 'blue'] as const).flatMap((field) =>
@@ -244,7 +258,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     }));
     const presetCommands: Command[] = presets.map((preset) => ({ id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) }));
     return [...keyed, ...sorts, ...wears, ...presetCommands];
-  }, [select, selectedIndex, total, open, detailOpen, filtersOpen, trading, selectedRow, startBuy, addRowToCart, cart.length, presets, setView]);
+  }, [select, open, detailOpen, filtersOpen, trading, hasSelection, selectedIsCs, startBuy, addRowToCart, cart.length, presets, setView]);
   useRegisterCommands(commands);
 
   const chips = describeFilter(view.filter);
@@ -295,12 +309,14 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           </Button>
         </Group>
         {offline && (
-          <Alert color="red" variant="light" py={4} px="sm" radius={0} data-testid="offline-banner">
-            <Text size="xs">
-              Offline — this is the book as of {formatClock(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
-              {status?.problem ? ` (${status.problem})` : ''}
+          <Group gap={8} px="sm" py={4} wrap="nowrap" data-testid="offline-banner" title={status?.problem ?? undefined} style={{ background: 'rgba(250, 176, 5, 0.1)', borderBottom: '1px solid rgba(250, 176, 5, 0.25)' }}>
+            <Text size="xs" c="yellow.4" fw={600} style={{ whiteSpace: 'nowrap' }}>
+              Offline
             </Text>
-          </Alert>
+            <Text size="xs" c="dimmed" truncate="end">
+              This is the book as of {formatClock(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
+            </Text>
+          </Group>
         )}
         {snapshot.problem && (
           <Alert color="red" variant="light" py={4} px="sm" radius={0}>

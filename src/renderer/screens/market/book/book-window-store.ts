@@ -58,6 +58,8 @@ interface Block {
 }
 
 const CHANGE_MEMORY = 5_000;
+/** A little over the app's recount spacing (src/core/app/market-book/book-windows.ts). */
+const RECOUNT_AFTER_MS = 1_100;
 
 export class BookWindowStore {
   readonly #fetch: Fetcher;
@@ -79,6 +81,8 @@ export class BookWindowStore {
   #bought = new Set<number>();
   #lastRefetch = 0;
   #refetchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A total counted before the latest change is asked again once the app recounts (about a second). */
+  #recountTimer: ReturnType<typeof setTimeout> | null = null;
   #problem: string | null = null;
   #listeners = new Set<() => void>();
   #snapshot: StoreSnapshot;
@@ -108,6 +112,7 @@ export class BookWindowStore {
   dispose(): void {
     this.#disposed = true;
     if (this.#refetchTimer) clearTimeout(this.#refetchTimer);
+    if (this.#recountTimer) clearTimeout(this.#recountTimer);
     this.#listeners.clear();
   }
 
@@ -254,6 +259,17 @@ export class BookWindowStore {
     block.version = answer.version;
     this.#emit();
     if (block.again) this.#scheduleRefetch();
+    else if (answer.totalVersion < answer.version) this.#scheduleRecount();
+  }
+
+  #scheduleRecount(): void {
+    if (this.#recountTimer || this.#disposed) return;
+    this.#recountTimer = setTimeout(() => {
+      this.#recountTimer = null;
+      const first = this.#blocks.get(Math.floor(this.#visible.start / this.#blockSize));
+      if (first) first.stale = true;
+      this.#loadVisible();
+    }, RECOUNT_AFTER_MS);
   }
 
   /** The rows to show for a fresh answer: flashes for what changed, the freeze for what left. */

@@ -65,7 +65,13 @@ const float: Column = {
   title: 'Paint wear (0 = factory new); the bar shows the wear bands FN · MW · FT · WW · BS',
   render: (row) =>
     row.app_id !== 730 ? null : row.paint_wear === null ? (
-      dim(row.stickers === null ? '…' : '–')
+      row.stickers === null ? (
+        <span title="Float, seed and stickers arrive with the listing's details" style={{ color: 'var(--sd-muted)', opacity: 0.6 }}>
+          ·
+        </span>
+      ) : (
+        dim('–')
+      )
     ) : (
       <>
         <WearMini value={row.paint_wear} />
@@ -126,8 +132,14 @@ const listed: Column = {
   render: (row, now) => <span className="sd-num" style={{ color: 'var(--sd-muted)' }}>{formatAge(row.created_at, now)}</span>,
 };
 
+/** Narrower fixed columns while the detail panel takes the right side, so names stay readable. */
+const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers: 76, listed: 44, seed: 44, amount: 40 };
+
 export function columnsFor(appId: AppId | undefined, compact: boolean): Column[] {
-  if (appId === 730) return compact ? [name, price, float, seed, stickers, listed] : [name, price, float, seed, stickers, fade, blue, listed];
-  if (appId !== undefined) return [name, price, amount, listed];
-  return compact ? [game, name, price, float, stickers, listed] : [game, name, price, float, seed, stickers, amount, listed];
+  let columns: Column[];
+  if (appId === 730) columns = compact ? [name, price, float, seed, stickers, listed] : [name, price, float, seed, stickers, fade, blue, listed];
+  else if (appId !== undefined) columns = [name, price, amount, listed];
+  // compact, the detail beside the grid names the game: the tag column makes room for the names
+  else columns = compact ? [name, price, float, stickers, listed] : [game, name, price, float, seed, stickers, amount, listed];
+  return compact ? columns.map((c) => (c.width && COMPACT_WIDTHS[c.key] ? { ...c, width: COMPACT_WIDTHS[c.key] } : c)) : columns;
 }

@@ -268,8 +268,10 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
             </Group>
           )}
           {detail.error && (
-            <Text size="xs" c="red.5">
-              {detail.error.message}
+            <Text size="xs" c={trading.allowed ? 'red.5' : 'dimmed'} data-testid="detail-unavailable">
+              {trading.allowed
+                ? `The listing's details could not be read: ${detail.error.message}`
+                : "This listing's details (float, stickers, fields) are not in the cache yet; they load when the market is reachable."}
             </Text>
           )}
           {listing && <Attachments title="Stickers" items={listing.cs_stickers ?? []} kind="sticker" />}

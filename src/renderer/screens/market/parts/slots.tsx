@@ -7,7 +7,7 @@ const SLOTS = 5;
 
 export function StickerSlots({ row }: { row: BookRow }) {
   if (row.app_id !== 730) return null;
-  if (row.stickers === null) return <span style={{ color: 'var(--sd-muted)' }}>…</span>;
+  if (row.stickers === null) return null; // detail not known yet: the float column says so
   const bySlot = new Map(row.stickers.map((s) => [s.slot, s]));
   const keychains = row.keychains ?? [];
   if (row.stickers.length === 0 && keychains.length === 0) return <span style={{ color: 'var(--sd-muted)' }}>–</span>;
