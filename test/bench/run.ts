@@ -13,6 +13,7 @@ import { bookSnapshotText } from './dataset.ts';
 import { BOOK_SIZE, SNAPSHOT_SEQ } from './phases.ts';
 
 const PHASES_FILE = fileURLToPath(new URL('./phases.ts', import.meta.url));
+const SNIPE_FILE = fileURLToPath(new URL('./snipe.ts', import.meta.url));
 const started = performance.now();
 const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
 
@@ -36,6 +37,10 @@ try {
     Object.assign(results, JSON.parse(line) as Record<string, unknown>);
     log(`phase ${phase}: ${line}`);
   }
+  log('snipe (issue 10: frame to purchase request, 5,000 background events/s)');
+  const snipe = spawnSync(process.execPath, [SNIPE_FILE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (snipe.status !== 0) throw new Error(`the snipe benchmark failed (exit ${snipe.status ?? snipe.signal})`);
+  Object.assign(results, JSON.parse(snipe.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>);
   const snapshotMs = results.snapshot_1m_ms as number;
   const floorMs = results.floor_1m_ms as number;
   const report = {

@@ -119,9 +119,10 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     };
     // the spend reads only when everything cheaper has passed
     if (!facts.killSwitch && facts.marketConnected && facts.bookLive && !facts.alreadyAttempted) {
-      facts.spentTotal = this.#store.spend(w.id, 0).spent;
-      facts.spentDay = this.#store.spend(w.id, now - DAY).spent;
-      facts.purchasesHour = this.#store.spend(w.id, now - HOUR).purchases;
+      const spend = this.#store.spend(w.id, now - DAY, now - HOUR);
+      facts.spentTotal = spend.total;
+      facts.spentDay = spend.day;
+      facts.purchasesHour = spend.hour;
     }
     const verdict = checkGuardrails(rails, facts);
     const base = {

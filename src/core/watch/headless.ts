@@ -24,7 +24,7 @@ export interface HeadlessWatchOptions {
   /** Send purchases for watchlists in automatic mode (the CLI's --auto-buy). */
   autoBuy: boolean;
   engine?: Omit<SyncEngineOptions, 'sourceUrl'>;
-  client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs'>>;
+  client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs' | 'governor'>>;
   service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs'>;
   onWarning?: (message: string) => void;
   onStatus?: (status: EngineStatus) => void;
@@ -59,7 +59,9 @@ export class HeadlessWatch {
       this.watchlists = o.watchlists.map((input) => this.service.upsert(input));
       ids = new Set(this.watchlists.map((w) => w.id));
       this.service.attachMarket(this.client, this.purchaser);
-      this.engine = new SyncEngine(this.store, apiSources(this.client), { ...o.engine, sourceUrl: o.baseUrl });
+      // Small live batches: a purchase's request is written on a later turn of the event loop, and a
+      // big batch applied first would hold it back (latency over throughput, here).
+      this.engine = new SyncEngine(this.store, apiSources(this.client), { liveBatchSize: 256, ...o.engine, sourceUrl: o.baseUrl });
       this.engine.on('applied', (events) => this.service.onApplied(events));
       this.engine.on('status', (status) => {
         this.service.onStatus(status.state);

@@ -87,14 +87,16 @@ export function listingFromCreated(d: ListingCreatedData): WatchedListing {
   };
 }
 
-interface ListingRow {
+interface LeanRow {
   id: number;
   app_id: number;
   name: string;
   price: number;
   amount: number;
   commodity: number;
-  detailed: number | null;
+}
+
+interface AttrsRow {
   cs_paint_wear: number | null;
   cs_paint_seed: number | null;
   cs_paint_index: number | null;
@@ -109,16 +111,18 @@ const flag = (v: number | null): boolean | null => (v === null ? null : v === 1)
 
 /** Reads live listings from the mirror in the matcher's shape (prepared once per database). */
 export class ListingReader {
-  readonly #row: Statement;
+  readonly #lean: Statement;
+  readonly #attrs: Statement;
   readonly #stickers: Statement;
 
   constructor(db: Db) {
-    this.#row = db.prepare(
-      `SELECT l.id, l.app_id, n.name, l.price, l.amount, l.commodity, a.id AS detailed, a.cs_paint_wear,
-         a.cs_paint_seed, a.cs_paint_index, a.cs_fade_percentage, a.cs_blue_percentage, a.cs_is_stattrak,
-         a.cs_is_souvenir, ${GAME_STRING_FIELDS.map((f) => `a.${f}`).join(', ')}
-       FROM listings l JOIN item_names n ON n.name_id = l.name_id LEFT JOIN listing_attrs a ON a.id = l.id
-       WHERE l.id = ? AND l.alive = 1`,
+    this.#lean = db.prepare(
+      `SELECT l.id, l.app_id, n.name, l.price, l.amount, l.commodity
+       FROM listings l JOIN item_names n ON n.name_id = l.name_id WHERE l.id = ? AND l.alive = 1`,
+    );
+    this.#attrs = db.prepare(
+      `SELECT cs_paint_wear, cs_paint_seed, cs_paint_index, cs_fade_percentage, cs_blue_percentage, cs_is_stattrak,
+         cs_is_souvenir, ${GAME_STRING_FIELDS.join(', ')} FROM listing_attrs WHERE id = ?`,
     );
     this.#stickers = db.prepare(
       `SELECT s.kind, s.slot, n.name, s.wear, s.pattern FROM listing_stickers s
@@ -127,28 +131,33 @@ export class ListingReader {
     );
   }
 
-  /** The live listing, or null when the book does not hold it (sold, removed, never seen). */
+  /**
+   * The live listing, or null when the book does not hold it (sold, removed, never seen). Its details
+   * are read only if a filter asks for them (most filters reject a listing on its name or price first).
+   */
   read(id: number): WatchedListing | null {
-    const r = this.#row.get(id) as ListingRow | undefined;
+    const r = this.#lean.get(id) as LeanRow | undefined;
     if (!r) return null;
-    let detail: WatchedDetail | null = null;
-    if (r.detailed !== null) {
+    let detail: WatchedDetail | null | undefined;
+    const load = (): WatchedDetail | null => {
+      const a = this.#attrs.get(id) as AttrsRow | undefined;
+      if (!a) return null;
       const strings: WatchedDetail['strings'] = {};
-      for (const field of GAME_STRING_FIELDS) strings[field] = (r[field] as string | null) ?? null;
+      for (const field of GAME_STRING_FIELDS) strings[field] = (a[field] as string | null) ?? null;
       const rows = this.#stickers.all(id) as { kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[];
-      detail = {
-        paint_wear: r.cs_paint_wear,
-        paint_seed: r.cs_paint_seed,
-        paint_index: r.cs_paint_index,
-        fade: r.cs_fade_percentage,
-        blue: r.cs_blue_percentage,
-        stattrak: flag(r.cs_is_stattrak),
-        souvenir: flag(r.cs_is_souvenir),
+      return {
+        paint_wear: a.cs_paint_wear,
+        paint_seed: a.cs_paint_seed,
+        paint_index: a.cs_paint_index,
+        fade: a.cs_fade_percentage,
+        blue: a.cs_blue_percentage,
+        stattrak: flag(a.cs_is_stattrak),
+        souvenir: flag(a.cs_is_souvenir),
         strings,
         stickers: rows.filter((s) => s.kind === STICKER_KIND.sticker).map((s) => ({ slot: s.slot, name: s.name, wear: s.wear })),
         keychains: rows.filter((s) => s.kind === STICKER_KIND.keychain).map((s) => ({ name: s.name, pattern: s.pattern })),
       };
-    }
+    };
     return {
       id: r.id,
       app_id: r.app_id,
@@ -156,41 +165,70 @@ export class ListingReader {
       price: r.price,
       amount: r.amount,
       commodity: r.commodity === 1,
-      detail,
+      get detail() {
+        if (detail === undefined) detail = load();
+        return detail;
+      },
     };
   }
 }
 
 /**
- * Name tests with the query engine's SQL. The first use of a needle judges every name already known in
- * one query; a name that appears later costs one indexed query the first time it is seen.
+ * A character whose case folding cannot differ between SQLite's FTS5 (Unicode case folding) and
+ * JavaScript's toLowerCase: ASCII, or a character with no case at all (™, ★, |, CJK...).
+ */
+function foldsAlike(text: string): boolean {
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 128) continue;
+    if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch) return false;
+  }
+  return true;
+}
+
+/**
+ * Name tests exactly as the query engine's `nameMatch` judges them: below three characters it compares
+ * JavaScript-lowercased text (what `name_lc` holds), which is done here directly; from three characters
+ * it is an FTS5 trigram match (Unicode case folding), which equals a lowercase substring test whenever
+ * both strings fold alike, and is asked of SQLite otherwise. Remembered per (needle, name).
  */
 export class NameMatcher {
   readonly #db: Db;
-  readonly #memo = new Map<string, { one: Statement; params: unknown[]; seen: Map<string, boolean> }>();
+  readonly #tests = new Map<string, (name: string) => boolean>();
+  static readonly MAX_NAMES_PER_NEEDLE = 200_000;
 
   constructor(db: Db) {
     this.#db = db;
   }
 
   matches(table: 'item_names' | 'sticker_names', needle: string, name: string): boolean {
+    return this.test(table, needle)(name);
+  }
+
+  /** The test of one needle (resolve it once, call it per listing). */
+  test(table: 'item_names' | 'sticker_names', needle: string): (name: string) => boolean {
     const key = `${table}\u0000${needle}`;
-    let entry = this.#memo.get(key);
-    if (!entry) {
-      const m = nameMatch(table, needle);
-      const judged = this.#db.prepare(`SELECT name, name_id IN (${m.sql}) FROM ${table}`).raw().all(...m.params) as [string, number][];
-      entry = {
-        one: this.#db.prepare(`SELECT 1 FROM ${table} WHERE name = ? AND name_id IN (${m.sql})`).pluck(),
-        params: m.params,
-        seen: new Map(judged.map(([n, hit]) => [n, hit === 1])),
-      };
-      this.#memo.set(key, entry);
-    }
-    const known = entry.seen.get(name);
-    if (known !== undefined) return known;
-    const result = entry.one.get(name, ...entry.params) !== undefined;
-    entry.seen.set(name, result);
-    return result;
+    const known = this.#tests.get(key);
+    if (known) return known;
+    const lowered = needle.toLowerCase();
+    const short = [...lowered].length < 3;
+    const m = nameMatch(table, needle);
+    // a short needle never needs SQLite; a long one only for a name (or needle) that folds differently
+    const viaSql = short ? null : this.#db.prepare(`SELECT 1 FROM ${table} WHERE name = ? AND name_id IN (${m.sql})`).pluck();
+    const needleFoldsAlike = foldsAlike(needle);
+    const seen = new Map<string, boolean>();
+    const test = (name: string): boolean => {
+      const memo = seen.get(name);
+      if (memo !== undefined) return memo;
+      const result =
+        viaSql === null || (needleFoldsAlike && foldsAlike(name))
+          ? name.toLowerCase().includes(lowered)
+          : viaSql.get(name, ...m.params) !== undefined;
+      if (seen.size >= NameMatcher.MAX_NAMES_PER_NEEDLE) seen.clear();
+      seen.set(name, result);
+      return result;
+    };
+    this.#tests.set(key, test);
+    return test;
   }
 }
 
@@ -225,8 +263,8 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   }
   // last of the lean tests: the first sight of a name costs a query
   if (f.name !== undefined) {
-    const needle = f.name;
-    lean.push((l) => names.matches('item_names', needle, l.market_hash_name));
+    const nameTest = names.test('item_names', f.name);
+    lean.push((l) => nameTest(l.market_hash_name));
   }
   const range = (r: { min?: number; max?: number } | undefined, value: (d: WatchedDetail) => number | null) => {
     if (r !== undefined) onDetail(CS, (d) => inRange(value(d), r));
@@ -256,12 +294,13 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
     onDetail(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, (d) => d.strings[field] === value);
   }
   for (const st of f.stickers?.all ?? []) {
+    const nameTest = st.name === undefined ? null : names.test('sticker_names', st.name);
     onDetail(CS, (d) =>
       d.stickers.some(
         (s) =>
           (st.slot === undefined || s.slot === st.slot) &&
           (st.max_wear === undefined || (s.wear !== null && s.wear <= st.max_wear)) &&
-          (st.name === undefined || names.matches('sticker_names', st.name, s.name)),
+          (nameTest === null || nameTest(s.name)),
       ),
     );
   }
@@ -271,11 +310,12 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   if (minCount !== undefined) onDetail(CS, (d, l) => l.app_id === CS && d.stickers.length >= minCount);
   if (maxCount !== undefined) onDetail(CS, (d, l) => l.app_id === CS && d.stickers.length <= maxCount);
   for (const k of f.keychains ?? []) {
+    const nameTest = k.name === undefined ? null : names.test('sticker_names', k.name);
     onDetail(CS, (d) =>
       d.keychains.some(
         (x) =>
           (k.pattern === undefined || x.pattern === k.pattern) &&
-          (k.name === undefined || names.matches('sticker_names', k.name, x.name)),
+          (nameTest === null || nameTest(x.name)),
       ),
     );
   }

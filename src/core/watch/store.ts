@@ -234,8 +234,10 @@ export class WatchStore {
       logEntry: p('SELECT * FROM auto_buy_log WHERE id = ?').safeIntegers(true),
       log: p('SELECT * FROM auto_buy_log ORDER BY id DESC LIMIT ?').safeIntegers(true),
       spend: p(
-        `SELECT coalesce(sum(max_price * amount), 0) AS spent, count(*) AS purchases FROM auto_buy_log
-         WHERE watchlist_id = ? AND decision = 'sent' AND status <> 'not_bought' AND at_ms >= ?`,
+        `SELECT coalesce(sum(max_price * amount), 0) AS total,
+           coalesce(sum(CASE WHEN at_ms >= @day THEN max_price * amount END), 0) AS day,
+           count(CASE WHEN at_ms >= @hour THEN 1 END) AS hour
+         FROM auto_buy_log WHERE watchlist_id = @watchlist AND decision = 'sent' AND status <> 'not_bought'`,
       ),
       attempts: p(
         `SELECT trigger_seq, status FROM auto_buy_log WHERE listing_id = ? AND decision = 'sent' ORDER BY id`,
@@ -387,7 +389,7 @@ export class WatchStore {
       entry.reason,
       entry.status,
     );
-    return this.logEntry(Number(info.lastInsertRowid)) as AutoBuyLogEntry;
+    return { ...entry, id: Number(info.lastInsertRowid), intentId: null, orderId: null, error: null, resolvedAtMs: null };
   }
 
   /** Ties an automatic purchase to the alert written for its match (written after the purchase left). */
@@ -412,10 +414,12 @@ export class WatchStore {
     return (this.#s.log!.all(limit) as LogRow[]).map(toLogEntry);
   }
 
-  /** Money committed (cents) and purchases sent by a watchlist since `sinceMs`, not-bought ones excluded. */
-  spend(watchlistId: number, sinceMs: number): { spent: number; purchases: number } {
-    const row = this.#s.spend!.get(watchlistId, sinceMs) as { spent: number; purchases: number };
-    return { spent: row.spent, purchases: row.purchases };
+  /**
+   * What a watchlist committed, not-bought purchases excluded: cents ever and since `dayMs`, and
+   * purchases sent since `hourMs`.
+   */
+  spend(watchlistId: number, dayMs: number, hourMs: number): { total: number; day: number; hour: number } {
+    return this.#s.spend!.get({ watchlist: watchlistId, day: dayMs, hour: hourMs }) as { total: number; day: number; hour: number };
   }
 
   /** Purchases sent for a listing, oldest first. */
