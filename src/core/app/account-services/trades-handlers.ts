@@ -30,6 +30,7 @@ export function tradesHandlers(
 
     refreshTrades: async () => {
       const account = runtime.account();
+      // refuses in plain words while not connected, instead of a poll failing on the network
       account.client();
       const report = await account.feeds.poller.pollNow();
       return { applied: report.applied, inFlight: report.inFlightAfter };
