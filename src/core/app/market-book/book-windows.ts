@@ -14,7 +14,7 @@
  * (and swapped in when done) once the drift could be noticeable.
  */
 import type { Db } from '../../store/index.ts';
-import { compileQuery, encodeCursor, queryBook } from '../../query/index.ts';
+import { compileQuery, decodeCursor, encodeCursor, queryBook } from '../../query/index.ts';
 import type { BookFilter, BookQuery } from '../../../shared/query.ts';
 
 type Sort = BookQuery['sort'];
@@ -38,16 +38,21 @@ export interface BookWindowAnswer {
 export interface BookWindowsOptions {
   /** Rows between two anchors (default 200): the longest walk a window pays before its page. */
   stride?: number;
-  /** Rows read per chunk of an anchor walk before yielding (default 20,000: a few tens of ms). */
+  /** Rows read per chunk of an anchor walk before yielding (default 4,000: a few tens of ms at most). */
   chunk?: number;
   /** Views kept per database (default 6); the least recently used is dropped. */
   maxViews?: number;
-  /** Rebuild anchors after this long when the book changed (default 30 s). */
+  /**
+   * Rebuild anchors after this long when the book changed (default 30 s, and never more often than 20
+   * times the last walk took: a million-row walk of a few seconds is redone about once a minute).
+   */
   rebuildAfterMs?: number;
   /** Recount a view's total at most this often while the book changes (default 1 s). */
   recountAfterMs?: number;
   now?: () => number;
-  /** How a chunked walk yields (default setImmediate). */
+  /** Views at least this big get their anchors walked in the background after the first window (default 5,000). */
+  prefetchFrom?: number;
+  /** How a chunked walk yields (default a 1 ms timer, so IPC calls get in between chunks). */
   yieldNow?: () => Promise<void>;
 }
 
@@ -71,23 +76,42 @@ interface Anchors {
   builtVersion: number;
   builtAt: number;
   builtTotal: number;
+  /** Time spent walking (ms), to space out rebuilds. */
+  walkMs: number;
+}
+
+/** A planned statement of a view with its keyset parameters' places (see #scan). */
+interface Continuation {
+  sql: string;
+  params: unknown[];
+  /** Places of the cursor's id and of its sort value in `params` (the last parameter is the limit). */
+  idAt: number[];
+  valueAt: number[];
 }
 
 interface View {
   key: string;
+  /** undefined: not planned yet; null: the engine's parameters did not have the expected shape. */
+  continuation?: Continuation | null;
   filter: BookFilter;
   sort: Sort;
   anchors: Anchors;
   /** A fresh set being walked in the background; swapped in when it reaches the old one's reach. */
   next: Anchors | null;
-  walking: Promise<void>;
+  /** The rebuild walk in progress (one at a time). */
+  rebuilding: Promise<void>;
+  /** The walk extending the current anchors, and how far it is asked to go. */
+  walker: Promise<void> | null;
+  walkTarget: number;
+  /** Window requests waiting for an anchor: each is let go as soon as its anchor exists. */
+  waiters: { k: number; go: () => void }[];
   total: number | null;
   totalVersion: number;
   totalAt: number;
 }
 
 function emptyAnchors(version: number, now: number, total: number): Anchors {
-  return { list: [undefined], walkCursor: undefined, walked: 0, complete: false, builtVersion: version, builtAt: now, builtTotal: total };
+  return { list: [undefined], walkCursor: undefined, walked: 0, complete: false, builtVersion: version, builtAt: now, builtTotal: total, walkMs: 0 };
 }
 
 export class BookWindows {
@@ -95,6 +119,7 @@ export class BookWindows {
   readonly #chunk: number;
   readonly #maxViews: number;
   readonly #rebuildAfterMs: number;
+  readonly #prefetchFrom: number;
   readonly #recountAfterMs: number;
   readonly #now: () => number;
   readonly #yield: () => Promise<void>;
@@ -102,12 +127,13 @@ export class BookWindows {
 
   constructor(options: BookWindowsOptions = {}) {
     this.#stride = options.stride ?? 200;
-    this.#chunk = Math.max(this.#stride, options.chunk ?? 20_000);
+    this.#chunk = Math.max(this.#stride, options.chunk ?? 4_000);
     this.#maxViews = options.maxViews ?? 6;
     this.#rebuildAfterMs = options.rebuildAfterMs ?? 30_000;
     this.#recountAfterMs = options.recountAfterMs ?? 1_000;
     this.#now = options.now ?? Date.now;
-    this.#yield = options.yieldNow ?? (() => new Promise((resolve) => setImmediate(resolve)));
+    this.#prefetchFrom = options.prefetchFrom ?? 5_000;
+    this.#yield = options.yieldNow ?? (() => new Promise((resolve) => setTimeout(resolve, 1)));
   }
 
   /** `version`: the app's book version now (anything that changes when the mirror changes). */
@@ -119,6 +145,8 @@ export class BookWindows {
     if (request.offset >= total && total > 0) return { rows: [], offset: request.offset, total, totalVersion };
     const k = Math.floor(request.offset / this.#stride);
     await this.#reach(db, view, k);
+    // a big view is indexed in the background, so the first drag of the scrollbar deep into it is answered at once
+    if (total >= this.#prefetchFrom) void this.#reach(db, view, Number.POSITIVE_INFINITY);
     const reachable = view.anchors.list.length - 1;
     // a walk that ended early (the book shrank since the count) answers from the last anchor there is
     const anchorIndex = Math.min(k, reachable);
@@ -157,7 +185,10 @@ export class BookWindows {
       sort: request.sort,
       anchors: emptyAnchors(-1, this.#now(), 0),
       next: null,
-      walking: Promise.resolve(),
+      rebuilding: Promise.resolve(),
+      walker: null,
+      walkTarget: 0,
+      waiters: [],
       total: null,
       totalVersion: -1,
       totalAt: 0,
@@ -187,11 +218,12 @@ export class BookWindows {
     const a = view.anchors;
     if (view.next || a.builtVersion === version || a.list.length <= 1) return;
     const drift = Math.abs(total - a.builtTotal);
-    if (this.#now() - a.builtAt < this.#rebuildAfterMs && drift < this.#stride / 2) return;
+    const spacing = Math.max(this.#rebuildAfterMs, 20 * a.walkMs);
+    if (this.#now() - a.builtAt < spacing && drift < this.#stride / 2) return;
     const next = emptyAnchors(version, this.#now(), total);
     view.next = next;
     const target = a.complete ? Number.POSITIVE_INFINITY : a.list.length - 1;
-    view.walking = view.walking
+    view.rebuilding = view.rebuilding
       .then(() => this.#extend(db, view, next, target))
       .then(() => {
         if (view.next === next) {
@@ -204,65 +236,139 @@ export class BookWindows {
       });
   }
 
-  /** Walks until anchor k exists (or the view ends). Walks of one view run one at a time. */
+  /**
+   * Resolves when anchor k exists (or the view ended). One walker per view extends the anchors as far as
+   * anyone asked (a request deep into the view, or the background prefetch); each request is let go as
+   * soon as its own anchor is there, not when the whole walk is done.
+   */
   #reach(db: Db, view: View, k: number): Promise<void> {
-    if (k < view.anchors.list.length || view.anchors.complete) return Promise.resolve();
-    const run = () => this.#extend(db, view, view.anchors, k);
-    view.walking = view.walking.then(run, run);
-    return view.walking;
+    const reached = () => k < view.anchors.list.length || view.anchors.complete;
+    if (reached()) return Promise.resolve();
+    view.walkTarget = Math.max(view.walkTarget, k);
+    const waiting = new Promise<void>((go) => view.waiters.push({ k, go }));
+    view.walker ??= this.#runWalker(db, view).finally(() => {
+      view.walker = null;
+      for (const w of view.waiters.splice(0)) w.go(); // stopped (closed, dropped): answer from what exists
+    });
+    return waiting;
+  }
+
+  async #runWalker(db: Db, view: View): Promise<void> {
+    for (;;) {
+      const anchors = view.anchors;
+      if (anchors.complete || anchors.list.length > view.walkTarget) return;
+      if (!db.open || this.#views.get(db)?.get(view.key) !== view) return; // closed, or the view was dropped
+      const t0 = performance.now();
+      this.#walkChunk(db, view, anchors);
+      anchors.walkMs += performance.now() - t0;
+      view.waiters = view.waiters.filter((w) => {
+        const done = w.k < anchors.list.length || anchors.complete;
+        if (done) w.go();
+        return !done;
+      });
+      await this.#yield();
+    }
   }
 
   async #extend(db: Db, view: View, anchors: Anchors, k: number): Promise<void> {
     while (anchors.list.length <= k && !anchors.complete) {
-      if (!db.open) return;
+      if (!db.open || this.#views.get(db)?.get(view.key) !== view) return; // closed, or the view was dropped
+      const t0 = performance.now();
       this.#walkChunk(db, view, anchors);
+      anchors.walkMs += performance.now() - t0;
       if (anchors.list.length <= k && !anchors.complete) await this.#yield();
     }
   }
 
   /** One chunk of the anchor walk: records the cursor after every stride-th row. */
   #walkChunk(db: Db, view: View, anchors: Anchors): void {
-    const compiled = compileQuery(db, {
-      filter: view.filter,
-      sort: view.sort,
-      limit: Math.min(1000, this.#chunk),
-      ...(anchors.walkCursor === undefined ? {} : { after: anchors.walkCursor }),
-    });
-    if (compiled.plan === 'empty') {
-      anchors.complete = true;
-      return;
-    }
-    const column = SORT_COLUMN[view.sort.field];
-    const params = [...compiled.params.slice(0, -1), this.#chunk];
-    let last: { value: number; id: number } | null = null;
     let read = 0;
-    for (const row of db.prepare(compiled.sql).iterate(...params) as Iterable<Record<string, number>>) {
+    const last = this.#scan(db, view, anchors.walkCursor, this.#chunk, (cursor) => {
       read++;
-      last = { value: row[column] as number, id: row['id'] as number };
-      if ((anchors.walked + read) % this.#stride === 0) anchors.list.push(encodeCursor(view.sort.field, last));
-    }
+      if ((anchors.walked + read) % this.#stride === 0) anchors.list.push(cursor());
+    });
     anchors.walked += read;
-    if (last) anchors.walkCursor = encodeCursor(view.sort.field, last);
+    if (last !== undefined) anchors.walkCursor = last;
     if (read < this.#chunk) anchors.complete = true;
   }
 
   /** Walks `count` rows from `after`; the cursor of the last one passed. */
   #walk(db: Db, view: View, after: string | undefined, count: number): { cursor: string | undefined; passed: number } {
-    const compiled = compileQuery(db, {
-      filter: view.filter,
-      sort: view.sort,
-      limit: Math.min(1000, count),
-      ...(after === undefined ? {} : { after }),
-    });
-    if (compiled.plan === 'empty') return { cursor: after, passed: 0 };
-    const column = SORT_COLUMN[view.sort.field];
-    const params = [...compiled.params.slice(0, -1), count];
-    let cursor = after;
     let passed = 0;
-    for (const row of db.prepare(compiled.sql).iterate(...params) as Iterable<Record<string, number>>) {
+    const last = this.#scan(db, view, after, count, () => {
       passed++;
-      cursor = encodeCursor(view.sort.field, { value: row[column] as number, id: row['id'] as number });
-    }
-    return { cursor, passed };
+    });
+    return { cursor: last ?? after, passed };
   }
+
+  /**
+   * Reads up to `count` rows of the view after a cursor, in the engine's own order and plan, calling
+   * `onRow` with a lazy cursor of each; returns the cursor of the last row read. The engine plans a
+   * query with a few capped counts (tens of ms on a big filtered view), and a walk asks the same query
+   * again and again with another cursor: so the planned statement is kept per view and only its keyset
+   * parameters change (checked against the engine's output the first time; otherwise it is planned anew).
+   */
+  #scan(db: Db, view: View, after: string | undefined, count: number, onRow: (cursor: () => string) => void): string | undefined {
+    const field = view.sort.field;
+    const column = SORT_COLUMN[field];
+    let sql: string;
+    let params: unknown[];
+    const plan = after === undefined ? null : this.#continuation(db, view);
+    if (plan) {
+      const at = decodeCursor(field, after as string);
+      params = [...plan.params];
+      for (const i of plan.valueAt) params[i] = at.value;
+      for (const i of plan.idAt) params[i] = at.id;
+      params[params.length - 1] = count;
+      sql = plan.sql;
+    } else {
+      const compiled = compileQuery(db, { filter: view.filter, sort: view.sort, limit: Math.min(1000, count), ...(after === undefined ? {} : { after }) });
+      if (compiled.plan === 'empty') return undefined;
+      sql = compiled.sql;
+      params = [...compiled.params.slice(0, -1), count];
+    }
+    let last: Record<string, number> | null = null;
+    const cursorOf = (row: Record<string, number>) => encodeCursor(field, { value: row[column] as number, id: row['id'] as number });
+    for (const row of db.prepare(sql).iterate(...params) as Iterable<Record<string, number>>) {
+      last = row;
+      onRow(() => cursorOf(row));
+    }
+    return last ? cursorOf(last) : undefined;
+  }
+
+  /**
+   * Plans the view's query once and finds where the keyset cursor goes in its parameters, without
+   * assuming the engine's layout: two plans with two different made-up cursors differ exactly in the
+   * keyset parameters, and each differing one equals either the cursor's value or its id.
+   */
+  #continuation(db: Db, view: View): Continuation | null {
+    if (view.continuation !== undefined) return view.continuation;
+    const field = view.sort.field;
+    const probes = [
+      { value: 7_340_033.5, id: 900_000_001 },
+      { value: 3_145_727.25, id: 800_000_003 },
+    ].map((c) => (field === 'created_at' || field === 'price' || field === 'id' ? { value: Math.floor(c.value), id: c.id } : c));
+    const [a, b] = probes.map((c) => compileQuery(db, { filter: view.filter, sort: view.sort, limit: 1000, after: encodeCursor(field, c) })) as [
+      ReturnType<typeof compileQuery>,
+      ReturnType<typeof compileQuery>,
+    ];
+    const [pa, pb] = probes as [{ value: number; id: number }, { value: number; id: number }];
+    let shape: Continuation | null = null;
+    if (a.plan !== 'empty' && a.sql === b.sql && a.params.length === b.params.length) {
+      const valueAt: number[] = [];
+      const idAt: number[] = [];
+      let understood = true;
+      a.params.forEach((param, i) => {
+        if (Object.is(param, b.params[i]) || i === a.params.length - 1) return;
+        if (param === pa.id && b.params[i] === pb.id) idAt.push(i);
+        else if (param === pa.value && b.params[i] === pb.value) valueAt.push(i);
+        else understood = false;
+      });
+      if (understood && idAt.length > 0) shape = { sql: a.sql, params: a.params, idAt, valueAt };
+    }
+    view.continuation = shape;
+    return shape;
+  }
+
+
 }
