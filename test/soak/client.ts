@@ -14,7 +14,7 @@
  * (perf_hooks.monitorEventLoopDelay). Logs are written raw — nothing here redacts — so the runner's grep
  * for the API key tests what the core itself lets through.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -96,7 +96,38 @@ const counts = {
   errors: {} as Record<string, number>,
   ipc: { calls: 0, pushes: 0, recordedBytes: 0, failedCalls: {} as Record<string, number> },
 };
-const memory = { rssStartMb: null as number | null, rssPeakMb: 0, samples: 0 };
+/** One memory reading (MB): RSS, its anonymous part (Linux; not the database's file pages), JS heap, buffers. */
+interface MemoryPoint {
+  t: number;
+  rss: number;
+  anon: number | null;
+  heap: number;
+  external: number;
+}
+const memory = {
+  rssStartMb: null as number | null,
+  anonStartMb: null as number | null,
+  rssPeakMb: 0,
+  samples: 0,
+  samplesLive: 0,
+  samplesSinceLive: 0,
+  /** Every 10 s, thinned to stay under 240 points however long the run. */
+  trend: [] as MemoryPoint[],
+};
+
+function anonRssMb(): number | null {
+  try {
+    const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function memoryPoint(): MemoryPoint {
+  const u = process.memoryUsage();
+  return { t: Math.round(performance.now() - startedAt), rss: u.rss / MB, anon: anonRssMb(), heap: u.heapUsed / MB, external: u.external / MB };
+}
 let firstLiveMs: number | null = null;
 
 // ---- output: raw files (nothing redacted here on purpose) --------------------------------------
@@ -240,15 +271,26 @@ function firstLive(): void {
   startupMaxLagMs = loop.max / 1e6;
   loop.reset();
   stalls.length = 0;
-  memory.rssStartMb = process.memoryUsage.rss() / MB;
+  const point = memoryPoint();
+  memory.rssStartMb = point.rss;
+  memory.anonStartMb = point.anon;
+  memory.trend.push(point);
 }
 
 function sample(): void {
-  const rss = process.memoryUsage.rss() / MB;
+  const point = memoryPoint();
   memory.samples++;
-  memory.rssPeakMb = Math.max(memory.rssPeakMb, rss);
+  memory.rssPeakMb = Math.max(memory.rssPeakMb, point.rss);
   const live = core?.session.status().state === 'live';
   if (live) firstLive();
+  if (firstLiveMs !== null) {
+    memory.samplesSinceLive++;
+    if (live) memory.samplesLive++;
+    if (memory.samplesSinceLive % 10 === 0) {
+      memory.trend.push(point);
+      if (memory.trend.length > 240) memory.trend = memory.trend.filter((_, i) => i % 2 === 0 || i === memory.trend.length - 1);
+    }
+  }
   if (core) send({ type: 'status', engine: engineFigures(), live, figures: figures() });
 }
 
@@ -287,10 +329,14 @@ function figures(): ClientFigures {
     memory: {
       rssStartMb: memory.rssStartMb,
       rssEndMb: process.memoryUsage.rss() / MB,
+      anonStartMb: memory.anonStartMb,
+      anonEndMb: anonRssMb(),
       rssPeakMb: memory.rssPeakMb,
       heapUsedEndMb: process.memoryUsage().heapUsed / MB,
       samples: memory.samples,
+      trend: [...memory.trend, memoryPoint()],
     },
+    liveFraction: memory.samplesSinceLive === 0 ? 0 : memory.samplesLive / memory.samplesSinceLive,
     loop: {
       maxLagMs: firstLiveMs === null ? 0 : ns(loop.max),
       p99LagMs: firstLiveMs === null ? 0 : ns(loop.percentile(99)),

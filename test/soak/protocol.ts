@@ -65,7 +65,19 @@ export interface ClientFigures {
   webhooks: { received: number; accepted: number; rejected: Record<string, number>; processingErrors: number } | null;
   poller: { polls: number; failures: number };
   trades: Trade[];
-  memory: { rssStartMb: number | null; rssEndMb: number; rssPeakMb: number; heapUsedEndMb: number; samples: number };
+  /** MB. RSS, and its anonymous part (Linux), from going live to the end; a reading every 10 s. */
+  memory: {
+    rssStartMb: number | null;
+    rssEndMb: number;
+    anonStartMb: number | null;
+    anonEndMb: number | null;
+    rssPeakMb: number;
+    heapUsedEndMb: number;
+    samples: number;
+    trend: { t: number; rss: number; anon: number | null; heap: number; external: number }[];
+  };
+  /** Share of the seconds since first going live that the engine was live. */
+  liveFraction: number;
   /** Event-loop delay after the first book was live (the run), and the worst of startup before it. */
   loop: {
     maxLagMs: number;

@@ -26,7 +26,8 @@ export interface SoakReport {
   config: { minutes: number; chaos: number; seed: number; listings: number; rate: number; time_scale: number; sync_timers: string; artefacts: string };
   duration_ms: number;
   events: { published: number; received: number; applied: number; stale_ignored: number; covered_by_snapshot: number; unknown_listing: number };
-  sync: { resyncs: number; divergence_repaired: number; divergence_found_at_end: number };
+  /** `live_fraction`: per process, the share of its time after first going live that it was live. */
+  sync: { resyncs: number; divergence_repaired: number; divergence_found_at_end: number; live_fraction: number[] };
   mirror: { rows: number; server_rows: number; divergent_rows: number; missing: number; extra: number; different: number; examples: string[]; last_seq: string | null; server_seq: string };
   rate_limits: {
     '429_received': number;
@@ -69,9 +70,20 @@ export interface SoakReport {
     rss_start_mb: number;
     rss_end_mb: number;
     rss_peak_mb: number;
+    /** From going live to the end (includes warm-up). */
     rss_growth_mb: number;
+    /** From the middle of the live period to the end: what `memory_flat` judges against `bound_mb`. */
+    rss_growth_second_half_mb: number;
     bound_mb: number;
-    per_process: { incarnation: number; start_mb: number; end_mb: number; heap_end_mb: number }[];
+    per_process: {
+      incarnation: number;
+      start_mb: number;
+      end_mb: number;
+      anon_start_mb: number | null;
+      anon_end_mb: number | null;
+      heap_end_mb: number;
+      trend: (number | null)[][];
+    }[];
   };
   event_loop: {
     /** Wall clock (monitorEventLoopDelay): includes time the OS gave to other processes. */

@@ -89,9 +89,12 @@ async function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): Prom
 }
 
 export function createRequestHandler(market: Market, routes: RouteTable, limiter: RateLimiter, chaos: ChaosController | null = null) {
-  /** Sends a 429 and tells the limiter when the caller has it, so early retries can be counted. */
+  /**
+   * Sends a 429 and tells the limiter, so early retries can be counted. The wait is counted from just
+   * before the answer is written: the caller cannot have it sooner, so its own wait ends no earlier.
+   */
   function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>): void {
-    res.once('finish', () => limiter.noteRetryAfter(key, Date.now(), retryAfter));
+    limiter.noteRetryAfter(key, Date.now(), retryAfter);
     sendError(res, err, { ...headers, 'Retry-After': String(retryAfter) });
   }
 

@@ -42,7 +42,7 @@ interface Window {
 
 /**
  * A request sent before the caller could have read the 429 is not ignoring it: requests arriving within
- * this long after the 429 was written out are not counted as early retries.
+ * this long after the 429 was written are not counted as early retries.
  */
 export const RETRY_AFTER_GRACE_MS = 250;
 
@@ -95,7 +95,7 @@ export class RateLimiter {
   }
 
   /**
-   * Records that a 429 telling the caller to wait `retryAfterSeconds` was written out at `deliveredAt`.
+   * Records that a 429 telling the caller to wait `retryAfterSeconds` was written at `deliveredAt`.
    * Requests on `key` arriving after the grace and before the wait ran out are counted as early retries.
    */
   noteRetryAfter(key: string, deliveredAt: number, retryAfterSeconds: number): void {
