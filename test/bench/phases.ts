@@ -32,7 +32,7 @@ import { BENCH_QUERIES } from './queries.ts';
 
 export const BOOK_SIZE = Number(process.env.SKINDESK_BENCH_LISTINGS ?? 1_000_000);
 export const SNAPSHOT_SEQ = 2n ** 60n + 12_345n;
-const EVENT_COUNT = 300_000;
+const EVENT_COUNT = 200_000;
 /** The sync worker's batch (engine.ts: liveBatchSize with atomic merges). */
 const EVENT_BATCH = 20_000;
 
@@ -170,12 +170,12 @@ function events(dir: string): Result {
   }
   store.applyEvents(batch);
   const framesMs = performance.now() - t0;
-  // Each kind alone (20 000 of it, one transaction), to show where the mix's time goes.
+  // Each kind alone (10 000 of it, one transaction), to show where the mix's time goes.
   const byKind: Record<string, number> = {};
   let seq = (store.state().lastSeq ?? SNAPSHOT_SEQ) + 1n;
   const rng = createRng(DATASET_SEED + 2);
   const some = (make: (id: number, s: bigint) => ListingEvent) =>
-    Array.from({ length: 20_000 }, () => make(1 + Math.floor(rng() * BOOK_SIZE), (seq += 1n)));
+    Array.from({ length: 10_000 }, () => make(1 + Math.floor(rng() * BOOK_SIZE), (seq += 1n)));
   let nextId = BOOK_SIZE * 2;
   const kinds: [string, ListingEvent[]][] = [
     ['price_changed', some((id, s) => priceChangedEvent(id, 730, 1, 1 + Math.floor(rng() * 100_000), s))],

@@ -25,7 +25,7 @@ try {
   writeFileSync(join(dir, 'snapshot.json'), bookSnapshotText(BOOK_SIZE, SNAPSHOT_SEQ));
 
   const results: Record<string, unknown> = {};
-  for (const phase of ['floor', 'snapshot', 'events', 'resync', 'queries']) {
+  const runPhase = (phase: string): Record<string, unknown> => {
     log(`phase ${phase}`);
     const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', PHASES_FILE, phase, dir], {
       encoding: 'utf8',
@@ -34,9 +34,24 @@ try {
     });
     if (r.status !== 0) throw new Error(`phase ${phase} failed (exit ${r.status ?? r.signal})`);
     const line = r.stdout.trim().split('\n').pop() ?? '{}';
-    Object.assign(results, JSON.parse(line) as Record<string, unknown>);
     log(`phase ${phase}: ${line}`);
+    return JSON.parse(line) as Record<string, unknown>;
+  };
+  // Floor and ingest alternate, twice when time allows, and the faster of each counts: on a shared
+  // machine the load moves between phases, and the ratio should compare two paths, not two moments. A
+  // slow first round (a loaded machine) skips the second to stay within the 5-minute budget.
+  const floors = [runPhase('floor')];
+  const ingests = [runPhase('snapshot')];
+  if (performance.now() - started < 90_000) {
+    floors.push(runPhase('floor'));
+    ingests.push(runPhase('snapshot'));
   }
+  const fastest = (key: string, of: Record<string, unknown>[]) =>
+    of.reduce((best, r) => ((r[key] as number) < (best[key] as number) ? r : best));
+  Object.assign(results, fastest('floor_1m_ms', floors), fastest('snapshot_1m_ms', ingests));
+  results.rss_mb = Math.max(...ingests.map((r) => r.rss_mb as number));
+  results.ingest_rounds = ingests.length;
+  for (const phase of ['events', 'resync', 'queries']) Object.assign(results, runPhase(phase));
   log('snipe (issue 10: frame to purchase request, 5,000 background events/s)');
   const snipe = spawnSync(process.execPath, [SNIPE_FILE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (snipe.status !== 0) throw new Error(`the snipe benchmark failed (exit ${snipe.status ?? snipe.signal})`);
