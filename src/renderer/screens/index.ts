@@ -2,3 +2,4 @@
 export { allScreens, registerScreen, type ScreenDef } from './registry.ts';
 import './market/index.ts';
 import './account/index.ts';
+import './watchlists/index.ts';

@@ -7,6 +7,7 @@ import { Badge, Group, Tooltip } from '@mantine/core';
 import type { SyncStatus } from '../../shared/ipc/index.ts';
 import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
+import { AutoBuyKillSwitch } from '../screens/watchlists/AutoBuyKillSwitch.tsx';
 
 const STATE_WORDS: Record<SyncStatus['state'], { label: string; color: string }> = {
   opening: { label: 'Opening', color: 'gray' },
@@ -118,6 +119,7 @@ export function StatusBar() {
       <Backfill />
       <RateHeadroom />
       <Group gap={8} ml="auto" wrap="nowrap">
+        <AutoBuyKillSwitch />
         <BalanceValue />
         <MarketBadge />
       </Group>

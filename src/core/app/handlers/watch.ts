@@ -5,7 +5,6 @@
  * and the IPC pushes.
  */
 import type { Watchlist, WatchlistDefinition, WatchlistInput } from '../../../shared/watchlist.ts';
-import { describePriceCondition } from '../../../shared/watchlist.ts';
 import { formatCents } from '../../../shared/money.ts';
 import type { BookFilter } from '../../../shared/query.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
@@ -193,13 +192,12 @@ export function createWatchHandlers(core: AppCore): AreaHandlers<typeof WATCH_CA
           : { kind: 'below', reference: 'average_30d', percent: 10 });
       const input: WatchlistInput = {
         ...watchlist,
-        name: freeName(service, name ?? watchlist?.name ?? nameFromFilter(filter)),
+        // a name given is kept (a clash is refused); one made from the filter gets a number if taken
+        name: name ?? watchlist?.name ?? freeName(service, nameFromFilter(filter)),
         filter,
         price: condition,
       };
-      const created = translate(() => service.create(input));
-      core.notify('success', 'Watchlist saved', `“${created.name}”: ${describePriceCondition(created.price, (c) => formatCents(c))}. The whole book is being checked.`);
-      return created;
+      return translate(() => service.create(input));
     },
 
     updateWatchlist: ({ id, watchlist }) => translate(() => watch.service().update(id, watchlist)),

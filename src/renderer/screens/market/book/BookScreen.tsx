@@ -22,6 +22,7 @@ import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
 import { cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
 import { PresetMenu } from '../filters/PresetMenu.tsx';
+import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
 import { type SortField, columnsFor } from './columns.tsx';
@@ -281,6 +282,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           </Tooltip>
           <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} />
           <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} />
+          <WatchFilterButton filter={view.filter} />
           <Group gap={4} wrap="nowrap" style={{ flex: 1, minWidth: 0, overflow: 'hidden' }} data-testid="filter-chips">
             {chips.map((c) => (
               <Badge key={c} variant="light" color="gray" radius="sm" tt="none" style={{ flex: 'none' }}>

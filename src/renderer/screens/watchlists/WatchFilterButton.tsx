@@ -1,0 +1,45 @@
+/**
+ * "Watch": turns the book's current filter into a watchlist in one click (or W). The app names it from
+ * the filter and checks the whole book for it at once; it is edited on the watchlists screen.
+ */
+import { Button, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconBellPlus } from '@tabler/icons-react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import type { BookFilter } from '../../../shared/query.ts';
+import { call } from '../../bridge/index.ts';
+import { type Command, useRegisterCommands } from '../../shell/commands.ts';
+import { navigate } from '../../shell/navigation.ts';
+
+export function WatchFilterButton({ filter }: { filter: BookFilter }) {
+  const current = useRef(filter);
+  useLayoutEffect(() => {
+    current.current = filter;
+  });
+  const commands = useMemo<Command[]>(
+    () => [{ id: 'watch.filter', label: 'Watch this filter (new watchlist)', group: 'Watchlists', hotkey: 'w', keywords: ['alert', 'snipe'], run: () => void watch(current.current) }],
+    [],
+  );
+  useRegisterCommands(commands);
+  return (
+    <Tooltip label="Make this filter a watchlist: alerts for every new listing that matches (W)">
+      <Button variant="default" leftSection={<IconBellPlus size={14} />} onClick={() => void watch(filter)} data-testid="watch-filter">
+        Watch
+      </Button>
+    </Tooltip>
+  );
+}
+
+async function watch(filter: BookFilter): Promise<void> {
+  try {
+    const created = await call('createWatchlist', { filter });
+    notifications.show({
+      title: 'Watching',
+      message: `“${created.name}” alerts on new matches. Open the watchlists to set its price and auto-buy.`,
+      color: 'teal',
+      onClick: () => navigate('watchlists'),
+    });
+  } catch (err) {
+    notifications.show({ title: 'Not saved', message: (err as Error).message, color: 'red' });
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Edit a watchlist: its book filter (the market screens' own filter panel), the price condition, alerts
+ * (notification, sound), and auto-buy with every guardrail. The draft is checked with the shared schema
+ * before it is sent, so a wrong field is shown here, not refused by the app.
+ */
+import { Alert, Button, Divider, Group, Modal, NumberInput, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { formatCents } from '../../../shared/money.ts';
+import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist, type WatchlistInput, watchlistInput } from '../../../shared/watchlist.ts';
+import { call } from '../../bridge/index.ts';
+import { CentsInput } from '../account/ui/CentsInput.tsx';
+import { FilterPanel } from '../market/filters/FilterPanel.tsx';
+import { cleanFilter } from '../market/filters/filter-model.ts';
+
+const REFERENCE_LABELS: Record<(typeof PRICE_REFERENCES)[number], string> = {
+  average_30d: '30-day average sale price',
+  recommended: 'recommended price',
+  cheapest_other: 'cheapest other listing of the item',
+};
+
+/** Guardrails a new confirm or auto watchlist starts with: small, so nothing big happens by surprise. */
+export const STARTER_GUARDRAILS: Guardrails = {
+  max_price: 5_000,
+  total_budget: 20_000,
+  daily_cap: 10_000,
+  max_per_hour: 3,
+  min_balance: 1_000,
+};
+
+type Mode = 'off' | 'confirm' | 'auto';
+
+export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Watchlist | null; onClose(): void; onSaved(w: Watchlist): void }) {
+  const [name, setName] = useState(watchlist?.name ?? '');
+  const [filter, setFilter] = useState(watchlist?.filter ?? {});
+  const [price, setPrice] = useState<PriceCondition>(watchlist?.price ?? { kind: 'below', reference: 'average_30d', percent: 10 });
+  const [notify, setNotify] = useState(watchlist?.alerts.notify ?? true);
+  const [sound, setSound] = useState(watchlist?.alerts.sound ?? false);
+  const [mode, setMode] = useState<Mode>(watchlist?.auto_buy.mode ?? 'off');
+  const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
+  const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const draft: WatchlistInput = {
+    name,
+    filter: cleanFilter(filter),
+    price,
+    paused: watchlist?.paused ?? false,
+    alerts: { notify, sound },
+    auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
+  };
+  const checked = watchlistInput.safeParse(draft);
+  const issues = checked.success ? [] : checked.error.issues.map((i) => `${i.path.join('.') || 'watchlist'}: ${i.message}`);
+
+  const save = async () => {
+    if (!checked.success) return;
+    setSaving(true);
+    setProblem(null);
+    try {
+      const saved = watchlist
+        ? await call('updateWatchlist', { id: watchlist.id, watchlist: draft })
+        : await call('createWatchlist', {
+            filter: draft.filter,
+            name: draft.name,
+            price: draft.price,
+            watchlist: { alerts: { notify, sound }, auto_buy: draft.auto_buy },
+          });
+      onSaved(saved);
+    } catch (err) {
+      setProblem((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const rail = (key: keyof Guardrails, label: string, cents: boolean, hint: string) =>
+    cents ? (
+      <CentsInput label={label} description={hint} cents={rails[key]} onCents={(c) => setRails((r) => ({ ...r, [key]: c ?? 0 }))} data-testid={`rail-${key}`} />
+    ) : (
+      <NumberInput label={label} description={hint} min={1} max={1_000} value={rails[key]} onChange={(v) => setRails((r) => ({ ...r, [key]: Number(v) || 0 }))} data-testid={`rail-${key}`} />
+    );
+
+  return (
+    <Modal opened onClose={onClose} title={watchlist ? `Edit “${watchlist.name}”` : 'New watchlist'} size="xl" data-testid="watchlist-dialog">
+      <Group align="flex-start" gap="md" wrap="nowrap">
+        <ScrollArea h={520} w={260} style={{ flex: 'none', border: '1px solid var(--sd-border)', borderRadius: 4 }}>
+          <FilterPanel filter={filter} onChange={setFilter} />
+        </ScrollArea>
+        <Stack gap="sm" style={{ flex: 1 }}>
+          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="watchlist-name" />
+          <div>
+            <Text size="sm" fw={500} mb={4}>
+              Price
+            </Text>
+            <SegmentedControl
+              size="xs"
+              value={price.kind}
+              onChange={(kind) => setPrice(kind === 'ceiling' ? { kind: 'ceiling', max_price: 1_000 } : { kind: 'below', reference: 'average_30d', percent: 10 })}
+              data={[
+                { value: 'ceiling', label: 'At most' },
+                { value: 'below', label: '% below a reference' },
+              ]}
+            />
+            <Group gap="xs" mt={6} align="flex-end">
+              {price.kind === 'ceiling' ? (
+                <CentsInput label="Highest price per copy" cents={price.max_price} onCents={(c) => setPrice({ kind: 'ceiling', max_price: c ?? 0 })} w={180} data-testid="price-ceiling" />
+              ) : (
+                <>
+                  <NumberInput label="Percent below" suffix=" %" decimalScale={2} min={0.01} max={99.99} value={price.percent} onChange={(v) => setPrice({ ...price, percent: Number(v) || 0 })} w={130} />
+                  <Select
+                    label="Reference"
+                    value={price.reference}
+                    onChange={(v) => v && setPrice({ ...price, reference: v as (typeof PRICE_REFERENCES)[number] })}
+                    data={PRICE_REFERENCES.map((r) => ({ value: r, label: REFERENCE_LABELS[r] }))}
+                    w={260}
+                    allowDeselect={false}
+                  />
+                </>
+              )}
+            </Group>
+          </div>
+          <Group gap="lg">
+            <Switch label="OS notification" checked={notify} onChange={(e) => setNotify(e.currentTarget.checked)} />
+            <Switch label="Sound" checked={sound} onChange={(e) => setSound(e.currentTarget.checked)} />
+          </Group>
+          <Divider label="Auto-buy" labelPosition="left" />
+          <SegmentedControl
+            value={mode}
+            onChange={(m) => setMode(m as Mode)}
+            data={[
+              { value: 'off', label: 'Off (alerts only)' },
+              { value: 'confirm', label: 'Confirm first (one key)' },
+              { value: 'auto', label: 'Automatic' },
+            ]}
+            data-testid="autobuy-mode"
+          />
+          {mode !== 'off' && (
+            <>
+              <Text size="xs" c="dimmed">
+                Checked before anything is sent; the purchase pays at most the price seen in the alert. Nothing is bought while the book is resyncing or offline, nor while the kill switch is engaged.
+              </Text>
+              <Group grow align="flex-start">
+                {rail('max_price', 'Max price per item', true, 'never pays more per copy')}
+                {rail('total_budget', 'Total budget', true, 'spent by this watchlist, ever')}
+                {rail('daily_cap', 'Daily cap', true, 'in any 24 hours')}
+              </Group>
+              <Group grow align="flex-start">
+                {rail('max_per_hour', 'Purchases per hour', false, 'at most, in any hour')}
+                {rail('min_balance', 'Minimum balance left', true, 'after the purchase')}
+                <NumberInput label="Copies" description="of a commodity listing" min={1} max={1_000} value={copies} onChange={(v) => setCopies(Number(v) || 1)} />
+              </Group>
+              {mode === 'auto' && (
+                <Alert color="yellow" variant="light" py={6}>
+                  <Text size="xs">
+                    Automatic: every new match is bought at once, up to {formatCents(rails.max_price)} per copy and {formatCents(rails.daily_cap)} a day.
+                  </Text>
+                </Alert>
+              )}
+            </>
+          )}
+          {issues.length > 0 && (
+            <Alert color="orange" variant="light" py={6} data-testid="watchlist-issues">
+              {issues.map((i) => (
+                <Text key={i} size="xs">
+                  {i}
+                </Text>
+              ))}
+            </Alert>
+          )}
+          {problem && (
+            <Alert color="red" variant="light" py={6}>
+              <Text size="xs">{problem}</Text>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={() => void save()} disabled={!checked.success} loading={saving} data-testid="watchlist-save">
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Group>
+    </Modal>
+  );
+}

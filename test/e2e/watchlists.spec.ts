@@ -1,0 +1,89 @@
+// Watchlists in the real renderer over the real core (browser test host, demo market): a filter set on
+// the book becomes a watchlist with one click; it is switched to confirm-first with a price ceiling in
+// its dialog; a matching listing appears on the demo market (through the harness), its alert shows in the
+// feed, and one key (B) buys it — the listing leaves the market and the auto-buy log says bought. The
+// status-bar kill switch then stops the next one. Screenshots for the README.
+import { expect, test } from '@playwright/test';
+import { type MarketHost, demo, openApp, saveScreenshot, startMarketHost, watchProblems } from './market-fixtures.ts';
+
+let m: MarketHost;
+let item: { name: string; price: number };
+
+test.beforeAll(async () => {
+  m = await startMarketHost({ demo: { listings: 3000, rate: 0, seed: 29 }, syncOptions: { firstEventWaitMs: 50 } });
+  const listings = demo(m.host).state.book().listings.filter((l) => !l.commodity && l.price >= 2_000);
+  const chosen = listings[Math.floor(listings.length / 2)];
+  if (!chosen) throw new Error('no suitable item in the demo book');
+  item = { name: chosen.market_hash_name, price: chosen.price };
+});
+
+test.afterAll(async () => {
+  await m?.host.close();
+});
+
+test('watch a filter, get the alert for a new matching listing, buy it confirm-first with one key', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openApp(page, m.host);
+
+  // the book's filter, then "Watch"
+  await page.getByTestId('name-search').fill(item.name);
+  await expect(page.getByTestId('filter-chips')).toContainText(item.name.slice(0, 10));
+  await page.getByTestId('watch-filter').click();
+  await expect.poll(async () => (await m.host.core.call('listWatchlists', {})).watchlists.length).toBe(1);
+  const [created] = (await m.host.core.call('listWatchlists', {})).watchlists;
+  expect(created?.filter).toEqual({ name: item.name });
+
+  // to the watchlists screen, and make it confirm-first at most half the item's price
+  await page.keyboard.press('Alt+9');
+  await expect(page.getByTestId('watchlists-screen')).toBeVisible();
+  await page.getByRole('button', { name: `Edit ${created!.name}` }).click();
+  const dialog = page.getByTestId('watchlist-dialog');
+  await dialog.getByText('At most', { exact: true }).click();
+  const ceiling = Math.floor(item.price / 2);
+  await dialog.getByTestId('price-ceiling').fill((ceiling / 100).toFixed(2));
+  await dialog.getByText('Confirm first (one key)').click();
+  await dialog.getByTestId('rail-max_price').fill((ceiling / 100).toFixed(2));
+  await dialog.getByTestId('watchlist-save').click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await m.host.core.call('listWatchlists', {})).watchlists[0]?.auto_buy.mode).toBe('confirm');
+
+  // a matching listing appears on the market
+  const price = Math.floor(ceiling * 0.8);
+  const listing = demo(m.host).createListing({ name: item.name, price });
+  const row = page.locator(`[data-alert-id][data-listing-id="${listing.listing.id}"]`);
+  await expect(row).toBeVisible({ timeout: 10_000 });
+  await expect(row.getByTestId('alert-state')).toHaveText('new');
+  await expect(row).toContainText((price / 100).toFixed(2));
+  await expect(row.getByTestId('alert-buy')).toBeVisible();
+  await saveScreenshot(page, 'watchlists-alert');
+
+  // one key: B buys the newest alert
+  await page.keyboard.press('b');
+  await expect(row.getByTestId('alert-state')).toHaveText('bought', { timeout: 10_000 });
+  expect(demo(m.host).state.listing(listing.listing.id)?.status).not.toBe('ACTIVE');
+  await expect(page.getByTestId('autobuy-log').locator('[data-log-id]').first()).toContainText('bought');
+  const journal = m.host.core.session.db
+    .prepare('SELECT state, trigger_seq, watchlist_id, source FROM purchase_journal WHERE listing_id = ?')
+    .all(listing.listing.id);
+  expect(journal).toEqual([{ state: 'bought', trigger_seq: expect.stringMatching(/^\d+$/), watchlist_id: created!.id, source: 'watch:confirm' }]);
+
+  // the listing is one click away: its detail opens beside the feed
+  await row.getByTestId('open-alert').click();
+  await expect(page.getByText(item.name).first()).toBeVisible();
+
+  // the status-bar kill switch stops the next purchase before anything is sent
+  await page.getByTestId('kill-switch').click();
+  await expect(page.getByTestId('kill-switch')).toHaveAttribute('data-engaged', 'true');
+  const next = demo(m.host).createListing({ name: item.name, price });
+  const nextRow = page.locator(`[data-alert-id][data-listing-id="${next.listing.id}"]`);
+  await expect(nextRow).toBeVisible({ timeout: 10_000 });
+  await nextRow.click();
+  await page.keyboard.press('b');
+  await expect(nextRow.getByTestId('alert-state')).toHaveText('blocked');
+  await expect(page.getByTestId('watch-problem')).toContainText('kill switch');
+  expect(demo(m.host).state.listing(next.listing.id)?.status).toBe('ACTIVE');
+  await saveScreenshot(page, 'watchlists');
+  await page.getByTestId('kill-switch').click();
+  await expect(page.getByTestId('kill-switch')).toHaveAttribute('data-engaged', 'false');
+  expect(problems).toEqual([]);
+});
