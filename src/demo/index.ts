@@ -44,7 +44,7 @@ export {
   type InjectionKind,
   type InjectionRecord,
 } from './chaos/index.ts';
-export type { RateAudit, RateAuditEntry } from './server/rate-limiter.ts';
+export type { RateAudit, RateAuditEntry, RateAuditEvent } from './server/rate-limiter.ts';
 
 export class DemoMarket extends DemoHarness {
   /** REST base address; routes are `${baseUrl}/public/v1/...`. */

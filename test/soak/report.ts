@@ -34,7 +34,10 @@ export interface SoakReport {
     storm_429_sent: number;
     requests_sent: number;
     waits: number;
+    /** Requests beyond a limit, apart from those below. */
     over_limit: number;
+    /** Refusals of the restarted process's requests in windows the killed process had opened. */
+    over_limit_carried_over_restart: number;
     early_retries: number;
     over_limit_by_endpoint: Record<string, { refused: number; earlyRetries: number }>;
     recent_violations: { at: string; key: string; what: string; windowStart: string; previous: string | null }[];

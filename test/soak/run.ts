@@ -193,9 +193,8 @@ async function fire(run: Run, item: Scheduled, retry: (item: Scheduled) => void)
 async function chaosPhase(run: Run, schedule: Scheduled[], phaseStart: number, endAt: number): Promise<void> {
   const pending = [...schedule];
   const retry = (item: Scheduled) => {
-    if ((item as Scheduled & { tries?: number }).tries === undefined) (item as Scheduled & { tries?: number }).tries = 0;
-    const tries = ++(item as Scheduled & { tries: number }).tries;
-    if (tries <= 10) pending.push({ ...item, at: Date.now() - phaseStart + 2_000 });
+    const tries = (item.tries ?? 0) + 1;
+    if (tries <= 10) pending.push({ ...item, tries, at: Date.now() - phaseStart + 2_000 });
     pending.sort((x, y) => x.at - y.at);
   };
   while (Date.now() < endAt) {
@@ -351,6 +350,9 @@ async function main(): Promise<number> {
 
     // ---- kill -9 during a batch, check the database, restart ----
     const kill = await killDuringBurst(run, client);
+    // Someone restarting the app: a moment passes. The new process starts with no memory of the rate
+    // windows the old one was using; the server still counts them (see the audit below).
+    await sleep(1_500);
     const restartStarted = Date.now();
     client = await startClient(run, 2);
     const resumedLiveMs = Date.now() - restartStarted;
@@ -384,6 +386,11 @@ async function main(): Promise<number> {
     }
     const trades = compareTrades(final.figures.trades, demo.state.trades(1));
     const audit = demo.rateAudit(1);
+    // A refusal of the new process's request in a window the killed process opened is the case issue 4
+    // names ("after a restart the server may still count earlier calls"): a fresh process cannot know
+    // it, so it is reported apart, and the client must still honour the Retry-After it got.
+    const carriedOver = audit.events.filter((e) => e.what === 'refused' && e.windowStart < restartStarted && e.at >= restartStarted && e.at < restartStarted + 60_000);
+    const overLimit = audit.refused - carriedOver.length;
     const chaos = demo.chaos.stats;
     const injections = demo.chaos.injections;
     const figures = run.figures.filter(Boolean);
@@ -410,7 +417,7 @@ async function main(): Promise<number> {
       mirror_equals_server: mirror.settled && mirror.divergent === 0,
       no_purchase_twice: purchases.unaccountedOnServer === 0 && purchases.claimedTwice === 0,
       purchases_match_orders: purchases.missingOnServer === 0 && purchases.unaccountedOnServer === 0 && purchases.unresolved === 0,
-      no_rate_limit_exceeded: audit.refused === 0,
+      no_rate_limit_exceeded: overLimit === 0,
       retry_after_honoured: audit.earlyRetries === 0,
       trades_equal_server: trades.divergent === 0,
       // (The accepted-ids table forgets ids after an hour, so "no id accepted twice" is read from it only
@@ -467,10 +474,11 @@ async function main(): Promise<number> {
         storm_429_sent: chaos.rest.storm429,
         requests_sent: sum(figures, (f) => f.governor.sent),
         waits: sum(figures, (f) => f.governor.waits),
-        over_limit: audit.refused,
+        over_limit: overLimit,
+        over_limit_carried_over_restart: carriedOver.length,
         early_retries: audit.earlyRetries,
         over_limit_by_endpoint: audit.keys,
-        recent_violations: audit.recent.map((r) => ({ ...r, at: new Date(r.at).toISOString(), windowStart: new Date(r.windowStart).toISOString(), previous: r.previous === null ? null : new Date(r.previous).toISOString() })),
+        recent_violations: audit.events.slice(-20).map((r) => ({ ...r, at: new Date(r.at).toISOString(), windowStart: new Date(r.windowStart).toISOString(), previous: r.previous === null ? null : new Date(r.previous).toISOString() })),
       },
       purchases: {
         attempted: purchases.attempted,

@@ -18,6 +18,8 @@ export interface Scheduled {
   /** ms from the start of the chaos phase. */
   at: number;
   action: MomentAction;
+  /** Times it was put off because it could not be done yet (a replay before any delivery was accepted). */
+  tries?: number;
 }
 
 /** Windows are [from, to) in ms from the start of the chaos phase. */

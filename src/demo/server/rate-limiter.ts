@@ -30,8 +30,21 @@ export interface RateAuditEntry {
 export interface RateAudit extends RateAuditEntry {
   /** Keys with anything to report, `<caller> <endpoint>` → counts. */
   keys: Record<string, RateAuditEntry>;
-  /** The latest refusals and early retries (at most 20), to find out what caused them. */
-  recent: { at: number; key: string; what: 'refused' | 'early_retry'; windowStart: number; previous: number | null }[];
+  /**
+   * Every refusal and early retry (the latest 1,000), with the start of the window or wait it broke and
+   * the previous request's arrival: enough to tell what caused it (a caller that restarted, say).
+   */
+  events: RateAuditEvent[];
+}
+
+export interface RateAuditEvent {
+  at: number;
+  key: string;
+  what: 'refused' | 'early_retry';
+  /** The window (refusals) or the Retry-After wait (early retries) it broke, from. */
+  windowStart: number;
+  /** When the previous request with this key arrived. */
+  previous: number | null;
 }
 
 interface Window {
@@ -53,8 +66,8 @@ export class RateLimiter {
   private readonly audits = new Map<string, RateAuditEntry>();
   /** Per key: a Retry-After in force, from (answer delivered + grace) until it runs out. */
   private readonly retryBlocks = new Map<string, { from: number; until: number }>();
-  private readonly recent: RateAudit['recent'] = [];
-  /** Arrival of the previous request per key (for the `recent` log). */
+  private readonly events: RateAuditEvent[] = [];
+  /** Arrival of the previous request per key (for the audit's events). */
   private readonly previous = new Map<string, number>();
 
   /**
@@ -109,7 +122,7 @@ export class RateLimiter {
 
   /** Refusals and early retries so far, of every key starting with `prefix` (all keys by default). */
   audit(prefix = ''): RateAudit {
-    const out: RateAudit = { refused: 0, earlyRetries: 0, keys: {}, recent: this.recent.filter((r) => r.key.startsWith(prefix)) };
+    const out: RateAudit = { refused: 0, earlyRetries: 0, keys: {}, events: this.events.filter((r) => r.key.startsWith(prefix)) };
     for (const [key, entry] of this.audits) {
       if (!key.startsWith(prefix)) continue;
       out.refused += entry.refused;
@@ -129,9 +142,9 @@ export class RateLimiter {
     }
   }
 
-  private note(event: RateAudit['recent'][number]): void {
-    this.recent.push(event);
-    if (this.recent.length > 20) this.recent.shift();
+  private note(event: RateAuditEvent): void {
+    this.events.push(event);
+    if (this.events.length > 1_000) this.events.shift();
   }
 
   private entry(key: string): RateAuditEntry {
