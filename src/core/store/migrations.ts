@@ -91,10 +91,11 @@ CREATE TABLE sticker_names (
 ${listingsTable}
 ${attrsTable}
 -- Price sits in as few indexes as possible, because a price change rewrites every index holding it:
--- (price, id, app_id) serves every price order, keyset page and range (the game checked inside the
--- index; id before it so the order (price, id) needs no sort among equal prices), commodities get their
--- own small one, and the game, creation and name indexes never move on a price change.
-CREATE INDEX listings_price ON listings(price, id, app_id) ${LIVE};
+-- (price, id, app_id, name_id) serves every price order, keyset page and range, with the game and the
+-- name checked inside the index (a name search sorted by price walks it without visiting rows; id comes
+-- before them so the order (price, id) needs no sort among equal prices); commodities get their own
+-- small one; the game, creation and name indexes never move on a price change.
+CREATE INDEX listings_price ON listings(price, id, app_id, name_id) ${LIVE};
 CREATE INDEX listings_commodity_price ON listings(app_id, price) WHERE alive = 1 AND commodity = 1;
 CREATE INDEX listings_app ON listings(app_id) ${LIVE};
 CREATE INDEX listings_created ON listings(created_ms) ${LIVE};
