@@ -99,6 +99,7 @@ export class BookStore {
   readonly #insertSticker: Statement;
   readonly #recordSale: Statement;
   readonly #raiseLastSeq: Statement;
+  readonly #enrichSold: Statement;
 
   constructor(db: Db, clock: Clock = { now: () => Date.now() }) {
     this.db = db;
@@ -155,11 +156,18 @@ export class BookStore {
       `INSERT OR REPLACE INTO listing_stickers (listing_id, kind, position, alive, slot, name_id, wear, pattern)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // The item's float, seed and stickers are copied in later, in bulk (enrichSales): a join per sale
-    // tripled the cost of recording it.
+    // The item's float, seed and stickers are copied in once per batch (#enrichBatchSales): a join per
+    // sale tripled the cost of recording it.
     this.#recordSale = db.prepare(
       `INSERT OR IGNORE INTO sold_history (listing_id, seq, app_id, market_hash_name, price, amount, listed_at,
          sold_at, sold_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#enrichSold = db.prepare(
+      `UPDATE sold_history SET paint_wear = a.cs_paint_wear, paint_seed = a.cs_paint_seed,
+         paint_index = a.cs_paint_index, stickers = json_extract(d.detail, '$.cs_stickers'), enriched = 1
+       FROM listing_attrs a LEFT JOIN listing_details d ON d.id = a.id
+       WHERE sold_history.enriched = 0 AND a.id = sold_history.listing_id
+         AND sold_history.listing_id IN (SELECT value FROM json_each(?))`,
     );
     this.#raiseLastSeq = db.prepare(
       'UPDATE sync_state SET last_seq = max(coalesce(last_seq, @seq), @seq) WHERE id = 1',
@@ -206,10 +214,13 @@ export class BookStore {
     this.orphans.expire(now);
     this.write(() => {
       const changed = new Set<number>();
+      const sold: number[] = [];
       for (const event of events) {
         if (outcome.maxSeq === null || event.seq > outcome.maxSeq) outcome.maxSeq = event.seq;
         this.#applyOne(event, now, outcome, changed);
+        if (event.event === 'listing.sold') sold.push(event.data.listing_id);
       }
+      if (sold.length > 0) this.#enrichSold.run(JSON.stringify(sold));
       if (outcome.maxSeq !== null) this.#raiseLastSeq.run({ seq: outcome.maxSeq });
       outcome.changedIds = [...changed];
     });
@@ -421,21 +432,28 @@ export class BookStore {
   }
 
   /**
-   * Copies float, seed, paint index and stickers of sold listings into the sold history while the
-   * listing's details are still held; sales older than `giveUpMs` without known details are closed as
-   * they are. Runs before tombstones are pruned (which deletes those details). Returns rows enriched.
+   * Sales are enriched with the item's float, seed, paint index and stickers in the batch that records
+   * them (when the details are known by then). This sweeps up the rest: sales whose details arrived
+   * later, then closes, as they are, sales older than `giveUpMs` whose details never came. Bounded per
+   * call; runs before tombstones (and their details) are pruned. Returns rows enriched.
    */
-  enrichSales(giveUpMs = 60 * 60_000): number {
+  enrichSales(giveUpMs = 60 * 60_000, limit = 5_000): number {
     return this.write(() => {
       const enriched = this.db
         .prepare(
           `UPDATE sold_history SET paint_wear = a.cs_paint_wear, paint_seed = a.cs_paint_seed,
              paint_index = a.cs_paint_index, stickers = json_extract(d.detail, '$.cs_stickers'), enriched = 1
            FROM listing_attrs a LEFT JOIN listing_details d ON d.id = a.id
-           WHERE sold_history.enriched = 0 AND a.id = sold_history.listing_id`,
+           WHERE sold_history.enriched = 0 AND a.id = sold_history.listing_id
+             AND sold_history.listing_id IN (SELECT listing_id FROM sold_history WHERE enriched = 0 LIMIT ?)`,
         )
-        .run().changes;
-      this.db.prepare('UPDATE sold_history SET enriched = 1 WHERE enriched = 0 AND sold_ms < ?').run(this.clock.now() - giveUpMs);
+        .run(limit).changes;
+      this.db
+        .prepare(
+          `UPDATE sold_history SET enriched = 1 WHERE enriched = 0 AND sold_ms < ?
+             AND listing_id IN (SELECT listing_id FROM sold_history WHERE enriched = 0 LIMIT ?)`,
+        )
+        .run(this.clock.now() - giveUpMs, limit);
       return enriched;
     });
   }

@@ -132,6 +132,12 @@ type EngineEvents = {
    * (duplicates, reordered and stale events never appear: the store's guard rejected them).
    */
   applied: [events: readonly ListingEvent[]];
+  /**
+   * A `listing.created` that arrived while live, before it is applied (it may still be a duplicate or
+   * stale): a new listing carries everything about itself, so watchlists judge it at once instead of
+   * behind the events queued ahead of it.
+   */
+  received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
   /** A problem worth a log line that did not stop the engine (a bad frame, a failed snapshot fetch). */
   warning: [message: string];
   /** The store failed: the engine stopped. */
@@ -367,7 +373,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (s.phase === 'live') {
       this.#queue.push(event);
       if (this.#queue.length > this.#o.maxBufferedEvents) this.#overflow(s);
-      else this.#scheduleFlush();
+      else {
+        this.#scheduleFlush();
+        if (event.event === 'listing.created' && this.listenerCount('received') > 0) this.emit('received', event);
+      }
     } else {
       s.buffer.push(event);
       if (s.buffer.length > this.#o.maxBufferedEvents) this.#overflow(s);
@@ -548,6 +557,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     let next = this.#o.antiEntropyMs;
     try {
       this.#divergence.begin();
+      // Events already received but not yet applied are in flight too: a change they explain is no repair.
+      for (const e of this.#queue) if (e.event !== 'listing.sold') this.#divergence.note(e.data.listing_id, e.seq);
       const seenBefore = s.maxSeen;
       let snapshot: BookSnapshotResult;
       try {

@@ -117,11 +117,22 @@ describe('event guard', () => {
     t.store.applyEvents([createdEvent(l, 70n)]);
     const sale = soldEvent(l, 1, 71n);
     t.store.applyEvents([amountChangedEvent(8, 730, 0, 72n), sale, sale]);
-    expect(t.store.enrichSales()).toBe(1);
     const rows = t.db.prepare('SELECT * FROM sold_history').all() as Record<string, unknown>[];
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ listing_id: 8, price: l.price, paint_wear: 0.0123, paint_seed: 661 });
     expect(JSON.parse(rows[0]?.stickers as string)).toEqual(l.cs_stickers);
+  });
+
+  it('enriches a sale whose details arrive after it, and closes those whose details never come', () => {
+    const l = { ...listing(12), cs_paint_wear: 0.5, cs_paint_seed: 7 };
+    t.store.applyEvents([soldEvent(l, 1, 90n), soldEvent({ ...l, id: 13 }, 1, 91n)]);
+    expect(t.db.prepare('SELECT count(*) FROM sold_history WHERE enriched = 0').pluck().get()).toBe(2);
+    t.store.applyEvents([createdEvent(l, 89n)]);
+    expect(t.store.enrichSales()).toBe(1);
+    expect(t.db.prepare('SELECT paint_seed FROM sold_history WHERE listing_id = 12').pluck().get()).toBe(7);
+    t.clock.t += 2 * 60 * 60_000;
+    t.store.enrichSales();
+    expect(t.db.prepare('SELECT count(*) FROM sold_history WHERE enriched = 0').pluck().get()).toBe(0);
   });
 
   it('stores the details of a creation and their stickers as rows', () => {
