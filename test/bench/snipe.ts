@@ -49,13 +49,24 @@ dc.subscribe('undici:request:bodyChunkSent', (message) => {
   const m = message as { request: object; chunk: Uint8Array };
   bodies.set(m.request, (bodies.get(m.request) ?? '') + Buffer.from(m.chunk).toString('utf8'));
 });
+/** When undici created each purchase request (the purchaser's work done), keyed by the request. */
+const createdAt = new WeakMap<object, number>();
+dc.subscribe('undici:request:create', (message) => {
+  const m = message as { request: { method: string; path: string } };
+  if (m.request.method === 'POST' && m.request.path.endsWith('/purchase')) createdAt.set(m.request, performance.now());
+});
+const requested = new Map<number, number>();
 const written = new Map<number, number>();
 dc.subscribe('undici:request:bodySent', (message) => {
   const t = performance.now();
   const m = message as { request: { method: string; path: string } };
   if (m.request.method !== 'POST' || !m.request.path.endsWith('/purchase')) return;
   const id = /"listing_id":(\d+)/.exec(bodies.get(m.request) ?? '')?.[1];
-  if (id) written.set(Number(id), t);
+  if (id) {
+    written.set(Number(id), t);
+    const c = createdAt.get(m.request);
+    if (c !== undefined) requested.set(Number(id), c);
+  }
 });
 
 /**
@@ -158,17 +169,13 @@ try {
     },
   });
   const service = run.service;
-  const appliedAt = new Map<number, { t: number; n: number }>();
-  run.engine.prependListener('applied', (events) => {
-    const t = performance.now();
-    for (const e of events) if (e.event === 'listing.created') appliedAt.set(e.data.listing_id, { t, n: events.length });
-  });
   if (!(await until(() => service.bookLive, 60_000))) throw new Error('the book never became live');
   await service.sweep();
   await sleep(2_000); // let the background feed settle in
   log(`live; ${BACKGROUND_RATE} background events/s; ${WARMUP} warm-up + ${SAMPLES} snipes`);
 
   const latencies: number[] = [];
+  const breakdown: { total: number; toRequest: number; toWritten: number }[] = [];
   let missed = 0;
   let rateSum = 0;
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
@@ -184,8 +191,8 @@ try {
       log(`snipe ${i}: ${seen ? 'its frame was not found' : 'no purchase within 5 s'} (sync ${run.engine.status().state}; last decision: ${last ? `${last.decision} ${last.reason ?? last.status ?? ''}` : 'none'})`);
     } else if (i >= WARMUP) {
       latencies.push((written.get(id) as number) - arrived);
-      const a = appliedAt.get(id);
-      if (process.env.SNIPE_DEBUG && a) log(`arrive→applied ${(a.t - arrived).toFixed(2)} (batch ${a.n}) applied→written ${((written.get(id) as number) - a.t).toFixed(2)}`);
+      const c = requested.get(id);
+      if (c !== undefined) breakdown.push({ total: (written.get(id) as number) - arrived, toRequest: c - arrived, toWritten: (written.get(id) as number) - c });
       rateSum += run.engine.status().eventsPerSecond;
     }
     pruneChunks(1_000);
@@ -194,6 +201,11 @@ try {
   await service.settled();
   const bought = service.log(WARMUP + SAMPLES + 10).filter((e) => e.status === 'bought').length;
   latencies.sort((a, b) => a - b);
+  // where the slowest ones spent their time: up to the request (frame parsing, judging, guardrails,
+  // journal) or in the HTTP client before its bytes were on the socket
+  for (const b of breakdown.sort((x, y) => y.total - x.total).slice(0, 5)) {
+    log(`slow: ${b.total.toFixed(1)} ms = ${b.toRequest.toFixed(1)} to the request + ${b.toWritten.toFixed(1)} to written`);
+  }
   const n = latencies.length;
   const result = {
     snipe_p99_ms: n ? round(percentile(latencies, 99)) : null,

@@ -1,6 +1,7 @@
 /**
- * Judges listings against the active watchlists: incrementally, one applied batch of feed events at a
- * time, and once over the whole book (a sweep) when a watchlist is saved or the book comes back live.
+ * Judges listings against the active watchlists: incrementally — a new listing from its frame as soon
+ * as it arrives, a price change once applied — and once over the whole book (a sweep) when a watchlist
+ * is saved or the book comes back live.
  *
  * A listing matches a watchlist when it passes the watchlist's book filter (matcher.ts, the query
  * engine's semantics) and its price is at or under the price condition's ceiling. It matches at most
@@ -45,6 +46,8 @@ export class WatchEvaluator {
   #active: Compiled[] = [];
   /** watchlist id → listing id → price it last matched at. */
   readonly #memory = new Map<number, Map<number, number>>();
+  /** New listings judged from their frame before they applied: listing id → seq (not judged again). */
+  readonly #judgedOnArrival = new Map<number, bigint>();
   /** Changes of the memory not yet written (written after any purchase is on its way: see `persist`). */
   #writes: { watchlistId: number; listingId: number; match: { price: number; seq: bigint } | null }[] = [];
 
@@ -75,6 +78,23 @@ export class WatchEvaluator {
     this.#writes = this.#writes.filter((w) => w.watchlistId !== watchlistId);
   }
 
+  /**
+   * Judges a new listing from its `listing.created` frame, before the book applied it: the frame holds
+   * everything about the listing, so it need not wait behind the events queued ahead of it. What cannot
+   * be judged yet (a name SQLite must decide and does not hold yet) is left to `evaluate`.
+   */
+  evaluateArrival(event: Extract<ListingEvent, { event: 'listing.created' }>): WatchMatch[] {
+    if (this.#active.length === 0) return [];
+    const matches: WatchMatch[] = [];
+    const unknownBefore = this.#names.unknownNames;
+    this.#judge(listingFromCreated(event.data), event.seq, 'event', this.#active, matches);
+    if (this.#names.unknownNames === unknownBefore) {
+      if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
+      this.#judgedOnArrival.set(event.data.listing_id, event.seq);
+    }
+    return matches;
+  }
+
   /** Judges one applied batch. Only the last state of each listing in the batch counts. */
   evaluate(events: readonly ListingEvent[]): WatchMatch[] {
     if (this.#active.length === 0) return [];
@@ -92,7 +112,11 @@ export class WatchEvaluator {
     }
     const matches: WatchMatch[] = [];
     for (const [id, { event, later }] of last) {
+      const arrived = this.#judgedOnArrival.get(id);
+      if (arrived !== undefined) this.#judgedOnArrival.delete(id);
       if (!event) continue;
+      // judged from the very same frame when it arrived, and nothing changed it since
+      if (!later && event.event === 'listing.created' && arrived === event.seq) continue;
       const listing =
         event.event === 'listing.created' && !later ? listingFromCreated(event.data) : this.#reader.read(id);
       if (!listing) continue; // gone again within the batch

@@ -43,7 +43,9 @@ export class HeadlessWatch {
 
   private constructor(o: HeadlessWatchOptions) {
     const warn = o.onWarning ?? (() => {});
-    this.db = openDatabase(o.dbPath);
+    // checkpoints in big steps, like the sync worker: a busy feed would otherwise checkpoint (copy back
+    // and fsync) on nearly every commit, inside the path between a frame and its purchase
+    this.db = openDatabase(o.dbPath, { checkpointPages: 25_000 });
     try {
       this.store = new BookStore(this.db);
       this.client = new ApiClient({ baseUrl: o.baseUrl, apiKey: o.apiKey, ...(o.wsUrl ? { wsUrl: o.wsUrl } : {}), ...o.client });
@@ -62,6 +64,7 @@ export class HeadlessWatch {
       // Small live batches: a purchase's request is written on a later turn of the event loop, and a
       // big batch applied first would hold it back (latency over throughput, here).
       this.engine = new SyncEngine(this.store, apiSources(this.client), { liveBatchSize: 256, ...o.engine, sourceUrl: o.baseUrl });
+      this.engine.on('received', (event) => this.service.onArrived(event));
       this.engine.on('applied', (events) => this.service.onApplied(events));
       this.engine.on('status', (status) => {
         this.service.onStatus(status.state);

@@ -194,6 +194,11 @@ function foldsAlike(text: string): boolean {
 export class NameMatcher {
   readonly #db: Db;
   readonly #tests = new Map<string, (name: string) => boolean>();
+  /**
+   * Names SQLite had to judge but did not hold yet (a listing judged before it was applied): judged
+   * "no", not remembered; the caller can tell by this count moving and judge again after the apply.
+   */
+  unknownNames = 0;
   static readonly MAX_NAMES_PER_NEEDLE = 200_000;
 
   constructor(db: Db) {
@@ -213,16 +218,22 @@ export class NameMatcher {
     const short = [...lowered].length < 3;
     const m = nameMatch(table, needle);
     // a short needle never needs SQLite; a long one only for a name (or needle) that folds differently
-    const viaSql = short ? null : this.#db.prepare(`SELECT 1 FROM ${table} WHERE name = ? AND name_id IN (${m.sql})`).pluck();
+    const viaSql = short ? null : this.#db.prepare(`SELECT name_id IN (${m.sql}) FROM ${table} WHERE name = ?`).pluck();
     const needleFoldsAlike = foldsAlike(needle);
     const seen = new Map<string, boolean>();
     const test = (name: string): boolean => {
       const memo = seen.get(name);
       if (memo !== undefined) return memo;
-      const result =
-        viaSql === null || (needleFoldsAlike && foldsAlike(name))
-          ? name.toLowerCase().includes(lowered)
-          : viaSql.get(name, ...m.params) !== undefined;
+      let result: boolean;
+      if (viaSql === null || (needleFoldsAlike && foldsAlike(name))) result = name.toLowerCase().includes(lowered);
+      else {
+        const hit = viaSql.get(...m.params, name) as number | undefined;
+        if (hit === undefined) {
+          this.unknownNames++;
+          return false;
+        }
+        result = hit === 1;
+      }
       if (seen.size >= NameMatcher.MAX_NAMES_PER_NEEDLE) seen.clear();
       seen.set(name, result);
       return result;

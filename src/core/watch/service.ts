@@ -1,10 +1,12 @@
 /**
- * The watch service: watchlists judged on every applied feed event, alerts (feed, OS notification),
- * and guarded auto-buy, over one book database. The host feeds it the sync engine's `applied` batches
- * and `status` changes and hands it the market (REST client and purchaser) once connected; the app and
+ * The watch service: watchlists judged on every new listing and price change, alerts (feed, OS
+ * notification), and guarded auto-buy, over one book database. The host feeds it the sync engine's
+ * `received` creations (judged from the frame, before the book applies them: a new listing carries
+ * everything about itself), its `applied` batches (price changes, judged on the stored listing) and its
+ * `status`, and hands it the market (REST client and purchaser) once connected; the app and
  * `skindesk watch` are two such hosts.
  *
- * The hot path is kept short: a batch is judged in memory (plus one indexed read per price change), an
+ * The hot path is kept short: a listing is judged in memory (plus one indexed read per price change), an
  * automatic purchase is decided and sent first, and everything else (match memory, alert rows,
  * notifications, listeners) runs on the next turn of the event loop.
  */
@@ -152,6 +154,13 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#state = state;
     this.#buyer.setBookLive(state === 'live');
     if (state === 'live' && was !== 'live') void this.sweep();
+  }
+
+  /** A new listing's frame, before it is applied (the sync engine's `received` event). */
+  onArrived(event: Extract<ListingEvent, { event: 'listing.created' }>): void {
+    if (this.#closed) return;
+    const matches = this.#evaluator.evaluateArrival(event);
+    if (matches.length > 0) this.#act(matches);
   }
 
   /** One applied batch of the sync engine (its `applied` event). */

@@ -153,6 +153,26 @@ describe('auto-buy', () => {
     expect(r.service.alerts(10).filter((a) => a.listingId === l.listing.id)).toHaveLength(1);
   });
 
+  it('a new listing is bought on arrival, before the book applies it, and never again when it does', async () => {
+    const { rig: r, items: [item] } = await start(1, ([i]) => [autoWatchlist('early', i!.name, 5_000)]);
+    const l = r.demo.createListing({ name: item!.name, price: 1_500 });
+    r.arrive();
+    r.arrive(); // the same frame twice (a duplicate on the wire)
+    await r.service.settled();
+    expect(r.store.state().lastSeq).toBeLessThan(BigInt(r.demo.state.seq())); // not applied yet
+    expect(sentFor(r, l.listing.id).map((j) => j.state)).toEqual(['bought']);
+    await r.deliver(); // now the book applies the creation and the sale
+    expect(sentFor(r, l.listing.id)).toHaveLength(1);
+    expect(r.service.alerts(10).filter((a) => a.listingId === l.listing.id)).toHaveLength(1);
+    // while not live, an arrival buys nothing
+    r.service.onStatus('resyncing');
+    const dark = r.demo.createListing({ name: item!.name, price: 1_500 });
+    r.arrive();
+    await r.service.settled();
+    expect(sentFor(r, dark.listing.id)).toEqual([]);
+    expect(r.service.log(1)[0]).toMatchObject({ listingId: dark.listing.id, decision: 'blocked', reason: 'book_not_live' });
+  });
+
   it('a listing matches once per price: again only after its price changed', async () => {
     const { rig: r, items: [item] } = await start(1, ([i]) => [
       { name: 'alerts only', filter: { name: i!.name }, price: { kind: 'ceiling', max_price: 1_000 } },

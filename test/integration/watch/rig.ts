@@ -103,6 +103,17 @@ export class ManualRig {
     return this.store.applyEvents(events).events;
   }
 
+  /**
+   * What the engine's `received` does: the new frames' creations handed to the watch service before the
+   * book applies anything (the frames stay queued for `deliver`).
+   */
+  arrive(): void {
+    for (const frame of this.#frames) {
+      const parsed = parseServerFrame(frame);
+      if (parsed.kind === 'listing' && parsed.event.event === 'listing.created') this.service.onArrived(parsed.event);
+    }
+  }
+
   /** The feed's new events, applied and handed to the watch service; resolves when purchases settled. */
   async deliver(): Promise<ListingEvent[]> {
     const applied = this.applyFeed();

@@ -103,6 +103,7 @@ export class AppWatch {
     this.#unhook = session.onEngine((engine) => {
       const client = session.client;
       service.attachMarket(client, client ? new Purchaser({ client, journal: new PurchaseJournal(session.db) }) : null);
+      engine.on('received', (event) => service.onArrived(event));
       engine.on('applied', (events) => service.onApplied(events));
       engine.on('status', (status) => {
         const was = service.bookLive;
