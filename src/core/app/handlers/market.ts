@@ -34,9 +34,12 @@ function refuseTradingUnlessLive(core: AppCore): void {
   });
 }
 
-/** One purchaser (and journal) per market client: a market switch brings a new client. */
+/**
+ * One purchaser (and journal) per market client: a market switch brings a new client. The watchlists'
+ * purchases go through the same one, so a reconciliation never runs beside another purchase.
+ */
 const purchasers = new WeakMap<ApiClient, { purchaser: Purchaser; journal: PurchaseJournal }>();
-function purchasing(session: MarketSession): { client: ApiClient; purchaser: Purchaser; journal: PurchaseJournal } {
+export function purchasing(session: MarketSession): { client: ApiClient; purchaser: Purchaser; journal: PurchaseJournal } {
   const client = session.client;
   if (!client) throw new SkindeskError({ code: 'UNAVAILABLE', message: 'Not connected to the marketplace yet.' });
   let held = purchasers.get(client);

@@ -9,8 +9,6 @@ import { formatCents } from '../../../shared/money.ts';
 import type { BookFilter } from '../../../shared/query.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { AutoBuyEntryView, WATCH_CALLS, WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
-import { PurchaseJournal } from '../../api/purchase-journal.ts';
-import { Purchaser } from '../../api/purchaser.ts';
 import { BLOCK_REASONS, type BlockReason } from '../../watch/guardrails.ts';
 import {
   type AutoBuyLogEntry,
@@ -22,6 +20,7 @@ import {
 } from '../../watch/index.ts';
 import type { AppCore } from '../app-core.ts';
 import type { MarketSession } from '../session.ts';
+import { purchasing } from './market.ts';
 import type { AreaHandlers } from './types.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -102,7 +101,7 @@ export class AppWatch {
     service.on('killSwitch', () => this.#publishAutoBuy([]));
     this.#unhook = session.onEngine((engine) => {
       const client = session.client;
-      service.attachMarket(client, client ? new Purchaser({ client, journal: new PurchaseJournal(session.db) }) : null);
+      service.attachMarket(client, client ? purchasing(session).purchaser : null);
       engine.on('received', (event) => service.onArrived(event));
       engine.on('applied', (events) => service.onApplied(events));
       engine.on('status', (status) => {
