@@ -65,6 +65,8 @@ type WatchServiceEvents = {
 };
 
 const PRUNE_EVERY_MS = 3_600_000;
+/** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
+const BLOCKED_KEPT_MS = 30 * 24 * 3_600_000;
 
 export class WatchService extends EventEmitter<WatchServiceEvents> {
   readonly store: WatchStore;
@@ -440,6 +442,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     try {
       this.#evaluator.prune();
       this.store.pruneAlerts();
+      this.store.pruneBlocked(this.#now() - BLOCKED_KEPT_MS);
     } catch (err) {
       this.#warn(`pruning the watchlist tables failed: ${(err as Error).message}`);
     }

@@ -223,6 +223,7 @@ export class WatchStore {
       alerts: p('SELECT * FROM watch_alerts WHERE id > ? ORDER BY id DESC LIMIT ?').safeIntegers(true),
       setAlertState: p('UPDATE watch_alerts SET state = ? WHERE id = ?'),
       pruneAlerts: p('DELETE FROM watch_alerts WHERE id <= (SELECT max(id) FROM watch_alerts) - ?'),
+      pruneBlocked: p("DELETE FROM auto_buy_log WHERE decision = 'blocked' AND at_ms < ?"),
       addLog: p(
         `INSERT INTO auto_buy_log (at_ms, watchlist_id, alert_id, listing_id, market_hash_name, max_price, amount,
            trigger_seq, mode, decision, reason, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -370,6 +371,14 @@ export class WatchStore {
 
   pruneAlerts(keep = ALERTS_KEPT): number {
     return this.#s.pruneAlerts!.run(keep).changes;
+  }
+
+  /**
+   * Forgets blocked decisions older than `beforeMs` (a kill switch left on can block thousands); sent
+   * purchases stay, since the spend guardrails and the never-twice rule read them.
+   */
+  pruneBlocked(beforeMs: number): number {
+    return this.#s.pruneBlocked!.run(beforeMs).changes;
   }
 
   // ---- auto-buy log -----------------------------------------------------------------------------
