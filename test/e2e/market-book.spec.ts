@@ -138,6 +138,12 @@ test('the detail shows the float bar with its wear band and every sticker with i
   await expect(detail).toContainText('30-day average');
   await saveScreenshot(page, 'detail');
 
+  // inspect in game: the app opens the listing's steam:// preview link it read from its own mirror
+  const opened = m.host.platform.opened.length;
+  await detail.getByTestId('inspect').click();
+  await expect.poll(() => m.host.platform.opened.length).toBe(opened + 1);
+  expect(m.host.platform.opened.at(-1)).toMatch(/^steam:\/\/rungame\/730\/\d{17}\/\+csgo_econ_action_preview%20[SM]\d+A\d+D\d+$/);
+
   // Escape closes the detail; the selection stays
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);

@@ -243,6 +243,40 @@ describe('book screen', () => {
     expect(screen.getByTestId('filter-chips').textContent).toContain('price ≤ $50.00');
   });
 
+  it('loads a saved preset from the menu and saves the current filter under a name', async () => {
+    const windows: BookWindowInput[] = [];
+    const saved: unknown[] = [];
+    const fnFloats = { name: 'FN floats', view: { filter: { app_id: 730 as const, float: { min: 0, max: 0.07 } }, sort: { field: 'float' as const, dir: 'asc' as const } } };
+    installFakeApp(
+      handlers(rows, {
+        getMarketScreenState: () => ({ lastView: null, presets: [fnFloats] }),
+        queryBookWindow: (input) => {
+          windows.push(input);
+          return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
+        },
+        saveFilterPreset: (preset) => {
+          saved.push(preset);
+          return { lastView: null, presets: [fnFloats, preset] };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByTestId('presets-button'));
+    // jsdom runs no CSS transitions, so the dropdown's items count as hidden to role queries
+    await user.click(await screen.findByTestId('preset-item'));
+    await waitFor(() => expect(windows.at(-1)).toMatchObject({ filter: fnFloats.view.filter, sort: fnFloats.view.sort }));
+    expect(screen.getByTestId('filter-chips').textContent).toContain('FN');
+
+    await user.click(screen.getByTestId('presets-button'));
+    await user.click(await screen.findByText('Save current filter…'));
+    const dialog = await screen.findByRole('dialog', { name: 'Save filter preset' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Mine');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toEqual([{ name: 'Mine', view: fnFloats.view }]));
+    expect(screen.getByTestId('presets-button').textContent).toContain('(2)');
+  });
+
   it('a book change flashes the changed row and updates the total', async () => {
     const live = [...rows];
     let version = 1;
