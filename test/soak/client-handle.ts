@@ -16,6 +16,8 @@ export class ClientHandle {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   webhookUrl = '';
   live = false;
+  /** Since when (ms) every status report has said live; null while not live. */
+  liveSince: number | null = null;
   /** The latest figures the process reported (every second, and with each answer). */
   figures: ClientFigures | null = null;
   readonly #listeners = new Set<(message: ChildMessage) => void>();
@@ -37,7 +39,10 @@ export class ClientHandle {
     this.child.on('message', (raw) => {
       const message = raw as ChildMessage;
       if ('figures' in message) this.figures = message.figures;
-      if (message.type === 'status') this.live = message.live;
+      if (message.type === 'status') {
+        this.live = message.live;
+        this.liveSince = message.live ? (this.liveSince ?? Date.now()) : null;
+      }
       if (message.type === 'failed') this.#failure = message.message;
       for (const listener of [...this.#listeners]) listener(message);
     });

@@ -32,7 +32,7 @@ import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
 import type { ChildMessage, ClientConfig, ClientFigures, ParentMessage, PurchaseCounts } from './protocol.ts';
 
 const MB = 1024 * 1024;
-const BIG_BATCH = 200;
+const BIG_BATCH = 50;
 const startedAt = performance.now();
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();

@@ -206,6 +206,20 @@ async function chaosPhase(run: Run, schedule: Scheduled[], phaseStart: number, e
 
 async function killDuringBurst(run: Run, client: ClientHandle): Promise<{ check: CrashCheck; burst: { from: string; to: string; events: number }; killedAfterMs: number; duringBatch: boolean }> {
   const { demo } = run;
+  // A live client applies events as they come; a resyncing one only buffers them. So the burst waits
+  // until the client has been live for a few seconds and no half-open socket (which the client has not
+  // noticed yet) is left: then it meets a batch write.
+  // (Status reports come every second, so the condition must hold on both sides of a fresh one.)
+  const settledLive = (c: ClientHandle) => {
+    const feed = demo.state.websocket();
+    return c.liveSince !== null && Date.now() - c.liveSince >= 3_000 && feed.halfOpen === 0 && feed.connections > 0;
+  };
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    await client.until(settledLive, Math.max(1, deadline - Date.now()), 'a steadily live client').catch(() => {});
+    await sleep(1_200);
+    if (settledLive(client)) break;
+  }
   const from = demo.state.seq();
   const events = Math.max(2_000, Math.min(20_000, Math.round(demo.options.listings * 0.5)));
   // Its figures are kept from before the burst: the burst is the crash test's stimulus, and the process

@@ -75,7 +75,9 @@ export class WebSocketFeed {
   }
 
   get stats() {
-    return { connections: this.connections.size, ...this.delivery.stats };
+    let halfOpen = 0;
+    for (const c of this.connections) if (c.halfOpen) halfOpen++;
+    return { connections: this.connections.size, halfOpen, ...this.delivery.stats };
   }
 
   connectionsOf(account: Account): number {

@@ -80,6 +80,7 @@ describe('npm run soak', () => {
     for (const action of ['storm', 'clean_drop', 'half_open', 'restart']) expect(report.chaos.actions[action], action).toBeGreaterThanOrEqual(1);
     expect(report.chaos.websocket.halfOpenClosedByClient).toBeGreaterThanOrEqual(1);
     expect(report.kill9.integrity).toBe('ok');
+    expect(report.kill9.during_batch_write).toBe(true);
     expect(report.kill9.resumed_live_ms).toBeGreaterThan(0);
     expect(report.memory.rss_start_mb).toBeGreaterThan(0);
     expect(report.memory.rss_growth_second_half_mb).toBeLessThanOrEqual(report.memory.bound_mb);
