@@ -9,6 +9,7 @@ import { expect, type Page } from '@playwright/test';
 import { DEMO_DATABASE_FILE_NAME, silentLog } from '../../src/core/app/index.ts';
 import type { QueryRow } from '../../src/core/query/index.ts';
 import { type WebHost, type WebHostOptions, startWebHost } from '../../src/web-host/index.ts';
+import { saveScreenshot as saveUiScreenshot } from './screenshots.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -88,7 +89,7 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.mouse.move(2, 2); // no hover highlight or tooltip in the picture
   // toasts from the account side (trade updates of the demo account) are not part of these screens
   await page.addStyleTag({ content: '.mantine-Notifications-root { display: none !important; }' });
-  await page.screenshot({ path: join(ROOT, 'docs/screenshots', `${name}.png`) });
+  await saveUiScreenshot(page, name);
 }
 
 export async function openApp(page: Page, host: WebHost): Promise<void> {
