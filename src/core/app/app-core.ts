@@ -9,6 +9,7 @@ import { createWatchHandlers } from './handlers/watch.ts';
 import { AccountRuntime } from './account-services/account-runtime.ts';
 import type { AccountTimings } from './account-services/account-session.ts';
 import { randomUUID } from 'node:crypto';
+import type { BackfillOptions, BackfillProgress as BackfillRun } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
 import {
@@ -50,6 +51,8 @@ export interface AppCoreOptions {
   redactor?: Redactor;
   /** Passed to the sync engine (tests shorten its timers). */
   syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  /** Timers of the detail backfill (tests shorten them); `false` runs none. */
+  backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
   /** How often backfill progress is recomputed from the mirror (default 5 s). */
   progressIntervalMs?: number;
   /** Cadence of the trade poller and withdrawal tracker (tests shorten them). */
@@ -239,6 +242,7 @@ export class AppCore {
       apiKey: this.#secrets.apiKey,
       startDemoMarket: this.#options.startDemoMarket,
       syncOptions: this.#options.syncOptions,
+      ...(this.#options.backfillOptions === undefined ? {} : { backfillOptions: this.#options.backfillOptions }),
       log: this.#log,
       redactor: this.redactor,
       events: {
@@ -251,6 +255,9 @@ export class AppCore {
         },
         problem: (message) => {
           if (session === this.#session) this.notify('error', 'Marketplace', message);
+        },
+        backfill: (run) => {
+          if (session === this.#session) this.#publishProgress(toBackfillProgress(run, this.redactor));
         },
       },
     });
@@ -303,15 +310,16 @@ export class AppCore {
     this.publish('bookChanged', { ...change, version: this.#bookVersion });
   }
 
-  #publishProgress(): void {
+  /** Publishes when something the status bar shows changed; `progress` is computed when not given. */
+  #publishProgress(progress: BackfillProgress = this.#backfillProgress()): void {
     if (this.#closed) return;
-    const progress = this.#backfillProgress();
     const last = this.#lastProgress;
     if (
       last &&
       last.detailed === progress.detailed &&
       last.total === progress.total &&
-      last.state === progress.state
+      last.state === progress.state &&
+      last.problem === progress.problem
     )
       return;
     this.#lastProgress = progress;
@@ -319,17 +327,23 @@ export class AppCore {
   }
 
   /**
-   * How much of the book has its detail. The total comes from the engine's (cached) row count and the
-   * detailed count from its own partial index, so this stays cheap on a million-row book. No detail
-   * backfill runs yet, so the state is 'idle'; details arrive with creation events and on demand.
+   * How much of the book has its detail, counted in the mirror (a walk of a partial index), so details
+   * from creation events and on-demand reads count too; the state is the backfill's. Between these
+   * counts, each stored page publishes the backfill's own running tally.
    */
   #backfillProgress(): BackfillProgress {
+    const run = this.#session.backfillProgress();
     const detailed = this.#session.db
       .prepare('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL')
       .pluck()
       .get() as number;
     const total = this.#session.status().rows;
-    return { state: 'idle', detailed: Math.min(detailed, total), total, problem: null };
+    return {
+      state: run?.state ?? 'idle',
+      detailed: Math.min(detailed, total),
+      total,
+      problem: run?.problem ? this.redactor.redact(run.problem) : null,
+    };
   }
 
   #toSyncStatus(status: EngineStatus): SyncStatus {
@@ -434,6 +448,17 @@ export class AppCore {
       },
     };
   }
+}
+
+/** The contract's view of a backfill run (it has no room for the ETA and rate the CLI prints). */
+function toBackfillProgress(run: BackfillRun, redactor: Redactor): BackfillProgress {
+  const total = run.total;
+  return {
+    state: run.state,
+    detailed: Math.min(run.detailed, total),
+    total,
+    problem: run.problem === null ? null : redactor.redact(run.problem),
+  };
 }
 
 /** Reads both secrets once at startup; an unreachable keychain means "not set", with the reason kept. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../api/client.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import { BookStore, openDatabase, readStatus, type Db } from '../store/index.ts';
+import { type BackfillOptions, type BackfillProgress, DetailBackfill } from '../sync/backfill.ts';
 import { type BookChange, type EngineStatus, SyncEngine, type SyncEngineOptions } from '../sync/engine.ts';
 import { apiSources } from '../sync/sources.ts';
 import type { AppLog } from './log.ts';
@@ -23,6 +24,8 @@ import type { Redactor } from './redaction.ts';
 export interface SessionEvents {
   book(change: BookChange): void;
   status(status: EngineStatus): void;
+  /** The detail backfill moved on (a page stored, a state change). */
+  backfill(progress: BackfillProgress): void;
   /** The engine or the connection failed in a way the user should hear about. */
   problem(message: string): void;
 }
@@ -34,6 +37,8 @@ export interface SessionOptions {
   apiKey: string | null;
   startDemoMarket: StartDemoMarket;
   syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  /** Timers of the detail backfill (tests shorten them); `false` runs none. */
+  backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
   log: AppLog;
   redactor: Redactor;
   events: SessionEvents;
@@ -49,6 +54,7 @@ export class MarketSession {
   readonly store: BookStore;
   #client: ApiClient | null = null;
   #engine: SyncEngine | null = null;
+  #backfill: DetailBackfill | null = null;
   #demo: DemoMarketHandle | null = null;
   #baseUrl: string | null;
   #ownStatus: EngineStatus;
@@ -113,6 +119,11 @@ export class MarketSession {
     return () => this.#engineListeners.delete(listener);
   }
 
+  /** The detail backfill's progress; null until the engine exists (or when the session runs none). */
+  backfillProgress(): BackfillProgress | null {
+    return this.#backfill?.progress() ?? null;
+  }
+
   status(): EngineStatus {
     return this.#engine ? this.#engine.status() : { ...this.#ownStatus };
   }
@@ -148,8 +159,15 @@ export class MarketSession {
         ...this.#options.syncOptions,
         sourceUrl: this.#baseUrl,
       });
-      engine.on('book', (change) => events.book(change));
+      const backfill = this.#createBackfill(client);
+      engine.on('book', (change) => {
+        events.book(change);
+        // a new snapshot may bring listings without details: the backfill looks again now, not in a minute
+        if (change.reset || change.upserted + change.removed > 10_000) backfill?.nudge();
+      });
       engine.on('status', (status) => {
+        // background reads wait until the book itself is loaded and followed
+        if (status.state === 'live' && !this.#closed) backfill?.start();
         events.status(status);
         if (status.authFailed) events.problem(status.problem ?? 'The marketplace refused the API key.');
       });
@@ -172,6 +190,24 @@ export class MarketSession {
     }
   }
 
+  /**
+   * Fills in float, seed, stickers... of the snapshot's lean rows from GET /listings, at background
+   * priority through the client's governor (interactive calls overtake it). Its cursor lives in the
+   * mirror, so a restart resumes where the last session stopped.
+   */
+  #createBackfill(client: ApiClient): DetailBackfill | null {
+    const { backfillOptions, syncOptions, events, log } = this.#options;
+    if (backfillOptions === false) return null;
+    const backfill = new DetailBackfill(this.store, apiSources(client), {
+      ...backfillOptions,
+      appIds: syncOptions?.appIds ?? null,
+    });
+    backfill.on('progress', (progress) => events.backfill(progress));
+    backfill.on('warning', (message) => log.warn(`detail backfill: ${message}`));
+    this.#backfill = backfill;
+    return backfill;
+  }
+
   #setOwnState(state: EngineStatus['state'], problem: string | null): void {
     this.#ownStatus = { ...this.#ownStatus, state, since: Date.now(), problem };
     this.#options.events.status(this.#ownStatus);
@@ -181,8 +217,11 @@ export class MarketSession {
     if (this.#closed) return;
     this.#closed = true;
     try {
+      // the backfill first: it writes to the mirror the engine's stop leaves consistent
+      await this.#backfill?.stop();
       await this.#engine?.stop();
     } finally {
+      this.#backfill?.removeAllListeners();
       this.#engine?.removeAllListeners();
       await this.#demo?.close();
       this.db.close();

@@ -8,6 +8,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { ApiError } from '../api/errors.ts';
+import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
 import { countDetailed, countLive } from '../store/book-reader.ts';
 import type { ListingsSource } from './sources.ts';
@@ -36,6 +37,8 @@ export interface BackfillOptions {
   retryMs?: number;
   /** Recount detailed/total from the database at most this often (counting a million rows is not free). */
   recountMs?: number;
+  /** Longest a single write transaction may hold the thread before the rest of the page waits a turn. */
+  writeBudgetMs?: number;
 }
 
 type BackfillEvents = {
@@ -52,6 +55,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #idleMs: number;
   readonly #retryMs: number;
   readonly #recountMs: number;
+  readonly #writeBudgetMs: number;
   #running = false;
   #abort = new AbortController();
   #loop: Promise<void> | null = null;
@@ -79,6 +83,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#idleMs = options.idleMs ?? 60_000;
     this.#retryMs = options.retryMs ?? 5_000;
     this.#recountMs = options.recountMs ?? 10_000;
+    this.#writeBudgetMs = options.writeBudgetMs ?? 10;
     this.#recount(true);
   }
 
@@ -149,16 +154,8 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
         continue;
       }
       const next = page.nextCursor;
-      const filled = this.#store.write(() => {
-        let n = 0;
-        const now = this.#store.clock.now();
-        for (const listing of page.listings) {
-          if (this.#scope !== null && !this.#scope.has(listing.app_id)) continue;
-          if (this.#store.fillDetails(listing.id, listing, now)) n++;
-        }
-        this.#saveCursor(next, next === null ? 'complete' : 'page');
-        return n;
-      });
+      const filled = await this.#storePage(page.listings, next);
+      if (filled === null) return false;
       cursor = next;
       this.#noteRate(filled, Date.now() - askedAt);
       this.#progress.detailed += filled;
@@ -175,6 +172,37 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
     }
     return false;
+  }
+
+  /**
+   * Stores a page's details in transactions of at most `writeBudgetMs` each, yielding to the event loop
+   * between them: in the app this runs on the thread that answers the renderer, and a 1 000-row page
+   * can take a few hundred ms on a busy machine. The cursor moves with the page's last rows only, so a
+   * stop mid-page rereads that page (filling details twice is harmless). Null when stopped.
+   */
+  async #storePage(listings: readonly FullListing[], next: number | null): Promise<number | null> {
+    let filled = 0;
+    let at = 0;
+    for (;;) {
+      if (at > 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (!this.#running) return null;
+      }
+      filled += this.#store.write(() => {
+        const started = performance.now();
+        const now = this.#store.clock.now();
+        let n = 0;
+        for (; at < listings.length; at++) {
+          if (at % 50 === 49 && performance.now() - started > this.#writeBudgetMs) break;
+          const listing = listings[at] as FullListing;
+          if (this.#scope !== null && !this.#scope.has(listing.app_id)) continue;
+          if (this.#store.fillDetails(listing.id, listing, now)) n++;
+        }
+        if (at >= listings.length) this.#saveCursor(next, next === null ? 'complete' : 'page');
+        return n;
+      });
+      if (at >= listings.length) return filled;
+    }
   }
 
   #saveCursor(cursor: number | null, moment: 'start' | 'page' | 'complete'): void {

@@ -115,9 +115,10 @@ describe('AppCore on the demo market', () => {
       true,
     );
     expect(await core.call('getListing', { id: 999_999_999 })).toEqual({ listing: null, alive: false });
-    // the fetched detail counts towards the detail coverage of the book
+    // the fetched detail counts towards the detail coverage of the book (the backfill runs meanwhile)
     const progress = await core.call('getBackfillProgress', {});
-    expect(progress).toMatchObject({ state: 'idle', problem: null });
+    expect(['running', 'done']).toContain(progress.state);
+    expect(progress.problem).toBeNull();
     expect(progress.detailed).toBeGreaterThan(0);
     expect(progress.total).toBeGreaterThanOrEqual(progress.detailed);
   });
