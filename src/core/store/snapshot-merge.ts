@@ -56,6 +56,8 @@ export class SnapshotMerge {
   #changedIds: number[] | null = [];
   #longestStepMs = 0;
   #finished = false;
+  /** Set inside an atomic merge's transaction when `listings` was empty at its start (a first load). */
+  #firstLoad = false;
   readonly #removeStmt;
   readonly #scanStmt;
 
@@ -113,7 +115,10 @@ export class SnapshotMerge {
       this.#ids = grown;
     }
     this.#ids[this.#idCount++] = row.id;
-    if (this.#store.upsertSnapshotRow(row, this.seq, now)) {
+    const written = this.#firstLoad
+      ? this.#store.loadSnapshotRow(row, this.seq, now)
+      : this.#store.upsertSnapshotRow(row, this.seq, now);
+    if (written) {
       this.#changed++;
       this.#noteChanged(row.id);
     }
@@ -186,6 +191,8 @@ export class SnapshotMerge {
     // One transaction and no savepoints inside it: a savepoint journals every page it touches, which
     // for a million rows costs more than the merge itself.
     this.#store.write(() => {
+      // Only here, inside the one transaction, can nothing else write a row between the check and the load.
+      this.#firstLoad = this.#store.db.prepare('SELECT 1 FROM listings LIMIT 1').get() === undefined;
       this.#addRowsUntil(rows, 0, t0, Number.POSITIVE_INFINITY);
       this.#removeMissingUntil(t0, Number.POSITIVE_INFINITY);
       this.#recordMerged(options);

@@ -66,6 +66,30 @@ describe('snapshot merge', () => {
     expect(book(t.db).map((l) => l.id)).toEqual([1, 2, 3]);
   });
 
+  it('loads a first snapshot in one transaction exactly as the guard would: a duplicated id keeps its first row', async () => {
+    const rows = [lean(1), lean(2), lean(2, { price: 7 }), lean(3)];
+    const atomic = await mergeSnapshot(t.store, { seq: 100n, listings: rows }, { scope: null, resync: false, atomic: true });
+    const other = openTestStore();
+    try {
+      const stepped = await mergeSnapshot(other.store, { seq: 100n, listings: rows }, { scope: null, resync: false });
+      expect(atomic).toMatchObject({ rows: 4, changed: 3, removed: 0 });
+      expect({ ...atomic, durationMs: 0, longestStepMs: 0 }).toEqual({ ...stepped, durationMs: 0, longestStepMs: 0 });
+      expect(book(t.db)).toEqual(book(other.db));
+      expect(book(t.db).map((l) => l.price)).toEqual([101, 102, 103]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('takes the guarded path in one transaction when the book holds only a tombstone', async () => {
+    // A removal that arrived before any snapshot leaves a tombstone at seq 50; the snapshot at 100 is newer.
+    t.store.applyEvents([removedEvent(2, 730, 50n), removedEvent(3, 730, 150n)]);
+    const s = await mergeSnapshot(t.store, { seq: 100n, listings: [lean(1), lean(2), lean(3)] }, { scope: null, resync: false, atomic: true });
+    expect(s).toMatchObject({ rows: 3, changed: 2 });
+    // 2 comes back (its tombstone is older than the snapshot), 3 stays removed (its tombstone is newer).
+    expect(book(t.db).map((l) => l.id)).toEqual([1, 2]);
+  });
+
   it('removes listings of games outside the mirrored scope', async () => {
     await merge(100n, [lean(1), lean(2, { app_id: 570 }), lean(3, { app_id: 440 })]);
     const s = await merge(200n, [lean(1), lean(2, { app_id: 570 }), lean(3, { app_id: 440 })], [730, 570]);
