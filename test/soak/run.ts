@@ -39,7 +39,7 @@ import { ClientHandle } from './client-handle.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
 import type { ClientConfig, ClientFigures } from './protocol.ts';
 import type { SoakReport } from './report.ts';
-import { type Scheduled, scheduleMoments } from './schedule.ts';
+import { ALL_MOMENT_KINDS, type Scheduled, scheduleMoments } from './schedule.ts';
 import { scanForSecret } from './secret-scan.ts';
 
 // ---- flags --------------------------------------------------------------------------------------
@@ -349,18 +349,12 @@ async function main(): Promise<number> {
     demo.chaos.set(level.settings);
     const chaosStart = Date.now();
     const chaosMs = Math.max(20_000, totalMs * 0.85 - (chaosStart - runStarted));
-    const killAt = Math.round(chaosMs * 0.45);
-    const restartGuess = 8_000;
-    const schedule = scheduleMoments(
-      level,
-      [
-        [1_000, killAt - 2_000],
-        [killAt + restartGuess, chaosMs - 3_000],
-      ],
-      parsed.seed,
-    );
-    progress(`chaos on for ${Math.round(chaosMs / 1000)} s: ${schedule.length} moment actions scheduled; kill -9 at +${Math.round(killAt / 1000)} s`);
-    await chaosPhase(run, schedule.filter((s) => s.at < killAt), chaosStart, chaosStart + killAt);
+    // Before the kill: the gentler moments (a half-open socket or a restart there could still be
+    // resyncing when the kill is due). After the restart: every kind of moment at least once.
+    const phase1Ms = Math.round(chaosMs * 0.45);
+    const phase1 = scheduleMoments(level, [1_000, phase1Ms - 2_000], parsed.seed, ['storm', 'clean-drop', 'inject-forged', 'inject-stale']);
+    progress(`chaos on; ${phase1.length} moment actions in the next ${Math.round(phase1Ms / 1000)} s, then kill -9`);
+    await chaosPhase(run, phase1, chaosStart, chaosStart + phase1Ms);
 
     // ---- kill -9 during a batch, check the database, restart ----
     const kill = await killDuringBurst(run, client);
@@ -371,7 +365,12 @@ async function main(): Promise<number> {
     client = await startClient(run, 2);
     const resumedLiveMs = Date.now() - restartStarted;
     client.send({ type: 'go' });
-    await chaosPhase(run, schedule.filter((s) => s.at >= killAt), chaosStart, chaosStart + chaosMs);
+    // The second phase runs to the planned end, and at least 20 s however long the restart took.
+    const phase2Start = Date.now();
+    const phase2Ms = Math.max(20_000, chaosStart + chaosMs - phase2Start);
+    const phase2 = scheduleMoments(level, [1_000, phase2Ms - 5_000], parsed.seed + 1, ALL_MOMENT_KINDS);
+    progress(`chaos goes on; ${phase2.length} moment actions in the next ${Math.round(phase2Ms / 1000)} s`);
+    await chaosPhase(run, phase2, phase2Start, phase2Start + phase2Ms);
 
     // ---- settle, then the checks ----
     progress('settling: chaos off, trading stopped, market paused');

@@ -1,8 +1,9 @@
 /**
  * When the runner fires the chaos level's moment actions (storms, WebSocket drops, restarts, injected
- * webhooks): each kind about once per its mean period, at least once per run when the level has it,
- * spread at seeded random times over the chaos windows (the time before the kill -9 and after the
- * restart), so a short run still meets every fault.
+ * webhooks) within one chaos phase: each kind about once per its mean period, spread at seeded random
+ * times over the phase. Kinds named in `required` happen at least once (the level permitting), so a
+ * short run still meets every fault: the runner asks for the gentle ones before the kill -9 and for all
+ * of them after the restart.
  */
 import { INJECTION_KINDS, type ChaosLevel, type InjectionKind } from '../../src/demo/index.ts';
 import { seededRandom } from './ipc-fuzz.ts';
@@ -14,34 +15,38 @@ export type MomentAction =
   | { kind: 'restart'; downMs: number }
   | { kind: 'inject'; injection: InjectionKind };
 
+export type MomentKind = Exclude<MomentAction['kind'], 'inject'> | `inject-${InjectionKind}`;
+
+export const ALL_MOMENT_KINDS: readonly MomentKind[] = ['storm', 'clean-drop', 'half-open', 'restart', ...INJECTION_KINDS.map((k) => `inject-${k}` as const)];
+
 export interface Scheduled {
-  /** ms from the start of the chaos phase. */
+  /** ms from the start of the phase. */
   at: number;
   action: MomentAction;
   /** Times it was put off because it could not be done yet (a replay before any delivery was accepted). */
   tries?: number;
 }
 
-/** Windows are [from, to) in ms from the start of the chaos phase. */
-export function scheduleMoments(level: ChaosLevel, windows: readonly [number, number][], seed: number): Scheduled[] {
+/** Actions for a phase whose actions may fall in [from, to) ms from its start. */
+export function scheduleMoments(level: ChaosLevel, [from, to]: [number, number], seed: number, required: readonly MomentKind[]): Scheduled[] {
   const rng = seededRandom(seed ^ 0x5eed);
-  const total = windows.reduce((sum, [a, b]) => sum + (b - a), 0);
-  const pickTime = () => {
-    let at = rng() * total;
-    for (const [a, b] of windows) {
-      if (at < b - a) return a + at;
-      at -= b - a;
-    }
-    return windows[0]![0];
+  const span = Math.max(1, to - from);
+  const at = () => from + rng() * span;
+  const times = (kind: MomentKind, meanSeconds: number) => {
+    if (meanSeconds <= 0) return 0;
+    return Math.max(required.includes(kind) ? 1 : 0, Math.round(span / 1000 / meanSeconds));
   };
   const out: Scheduled[] = [];
-  const times = (meanSeconds: number, atLeast = 1) => (meanSeconds > 0 ? Math.max(atLeast, Math.round(total / 1000 / meanSeconds)) : 0);
-  for (let i = times(level.every.storm); i > 0; i--) out.push({ at: pickTime(), action: { kind: 'storm', seconds: level.stormSeconds } });
-  for (let i = times(level.every.cleanDrop); i > 0; i--) out.push({ at: pickTime(), action: { kind: 'clean-drop' } });
-  for (let i = times(level.every.halfOpen); i > 0; i--) out.push({ at: pickTime(), action: { kind: 'half-open' } });
-  for (let i = times(level.every.restart); i > 0; i--) out.push({ at: pickTime(), action: { kind: 'restart', downMs: level.restartDownMs } });
-  // every kind of injected delivery at least once, then in turn
-  const injections = times(level.every.injection, INJECTION_KINDS.length);
-  for (let i = 0; i < injections; i++) out.push({ at: pickTime(), action: { kind: 'inject', injection: INJECTION_KINDS[i % INJECTION_KINDS.length]! } });
+  const add = (n: number, action: MomentAction) => {
+    for (let i = 0; i < n; i++) out.push({ at: at(), action });
+  };
+  add(times('storm', level.every.storm), { kind: 'storm', seconds: level.stormSeconds });
+  add(times('clean-drop', level.every.cleanDrop), { kind: 'clean-drop' });
+  add(times('half-open', level.every.halfOpen), { kind: 'half-open' });
+  add(times('restart', level.every.restart), { kind: 'restart', downMs: level.restartDownMs });
+  // Injections take turns by kind; the required kinds come first.
+  const kinds = [...INJECTION_KINDS].sort((a, b) => Number(!required.includes(`inject-${a}`)) - Number(!required.includes(`inject-${b}`)));
+  const injections = Math.max(kinds.filter((k) => required.includes(`inject-${k}`)).length, times('inject-forged', level.every.injection));
+  if (level.every.injection > 0) for (let i = 0; i < injections; i++) add(1, { kind: 'inject', injection: kinds[i % kinds.length]! });
   return out.sort((a, b) => a.at - b.at);
 }
