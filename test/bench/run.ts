@@ -14,6 +14,15 @@ import { BOOK_SIZE, SNAPSHOT_SEQ } from './phases.ts';
 
 const PHASES_FILE = fileURLToPath(new URL('./phases.ts', import.meta.url));
 const SNIPE_FILE = fileURLToPath(new URL('./snipe.ts', import.meta.url));
+const DEMO_BOOK_FILE = fileURLToPath(new URL('./demo-book.ts', import.meta.url));
+
+/** Runs a standalone benchmark script in its own process; its last stdout line is a JSON object of figures. */
+function runScript(what: string, file: string): Record<string, unknown> {
+  log(what);
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal})`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
+}
 const started = performance.now();
 const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
 
@@ -52,10 +61,8 @@ try {
   results.rss_mb = Math.max(...ingests.map((r) => r.rss_mb as number));
   results.ingest_rounds = ingests.length;
   for (const phase of ['events', 'resync', 'queries']) Object.assign(results, runPhase(phase));
-  log('snipe (issue 10: frame to purchase request, 5,000 background events/s)');
-  const snipe = spawnSync(process.execPath, [SNIPE_FILE], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (snipe.status !== 0) throw new Error(`the snipe benchmark failed (exit ${snipe.status ?? snipe.signal})`);
-  Object.assign(results, JSON.parse(snipe.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>);
+  Object.assign(results, runScript('snipe (issue 10: frame to purchase request, 5,000 background events/s)', SNIPE_FILE));
+  Object.assign(results, runScript('demo market (issue 3: 1M listings, GET /book answer time)', DEMO_BOOK_FILE));
   const snapshotMs = results.snapshot_1m_ms as number;
   const floorMs = results.floor_1m_ms as number;
   const report = {
