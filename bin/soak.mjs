@@ -1,15 +1,6 @@
 #!/usr/bin/env node
-// `npm run soak -- --minutes N [--chaos LEVEL]`: the soak and chaos suite (test/soak/run.ts), run by
-// Node's built-in type stripping like the CLI (re-exec with the flag on Node 22.12–22.17).
-import { spawnSync } from 'node:child_process';
+// `npm run soak -- --minutes N [--chaos LEVEL]`: the soak and chaos suite (test/soak/run.ts).
 import { fileURLToPath } from 'node:url';
+import { runTypeScript } from './run-typescript.mjs';
 
-const entry = fileURLToPath(new URL('../test/soak/run.ts', import.meta.url));
-if (process.features.typescript) {
-  await import(entry);
-} else {
-  const r = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', entry, ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  });
-  process.exit(r.status ?? 1);
-}
+await runTypeScript(fileURLToPath(new URL('../test/soak/run.ts', import.meta.url)));
