@@ -1,11 +1,11 @@
 /** Withdraw: backpack items to the Steam inventory, as trade offers (one per game), then followed. */
-import { NumberInput, Stack, Table, Text } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { gameShort, plural } from '../ui/format.ts';
-import { Money } from '../ui/Money.tsx';
+import { CopiesCells } from '../ui/CopiesCells.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
 
@@ -49,26 +49,14 @@ export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: rea
             <Table.Tr key={r.id}>
               <Table.Td>{gameShort(r.app_id)}</Table.Td>
               <Table.Td>{r.market_hash_name}</Table.Td>
-              <Table.Td ta="right">
-                {r.commodity ? (
-                  <NumberInput
-                    aria-label={`Copies of ${r.market_hash_name}`}
-                    w={70}
-                    ml="auto"
-                    min={0}
-                    max={r.amount}
-                    allowDecimal={false}
-                    clampBehavior="strict"
-                    value={amounts.get(r.id) ?? 0}
-                    onChange={(v) => setAmounts((m) => new Map(m).set(r.id, typeof v === 'number' ? v : 0))}
-                  />
-                ) : (
-                  '1'
-                )}
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.market_price * (amounts.get(r.id) ?? 0)} size="xs" />
-              </Table.Td>
+              <CopiesCells
+                name={r.market_hash_name}
+                commodity={r.commodity}
+                amount={r.amount}
+                unitPrice={r.market_price}
+                copies={amounts.get(r.id) ?? 0}
+                onCopies={(n) => setAmounts((m) => new Map(m).set(r.id, n))}
+              />
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -1,12 +1,12 @@
 /** Deposit: Steam inventory items into the backpack through a trade offer, without a price. */
-import { NumberInput, Stack, Table, Text } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AppId } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { gameName, plural } from '../ui/format.ts';
-import { Money } from '../ui/Money.tsx';
+import { CopiesCells } from '../ui/CopiesCells.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
@@ -60,26 +60,14 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
           {rows.map((r) => (
             <Table.Tr key={r.assetId}>
               <Table.Td>{r.name}</Table.Td>
-              <Table.Td ta="right">
-                {r.commodity ? (
-                  <NumberInput
-                    aria-label={`Copies of ${r.name}`}
-                    w={70}
-                    ml="auto"
-                    min={0}
-                    max={r.amount}
-                    allowDecimal={false}
-                    clampBehavior="strict"
-                    value={amounts.get(r.assetId) ?? 0}
-                    onChange={(v) => setAmounts((m) => new Map(m).set(r.assetId, typeof v === 'number' ? v : 0))}
-                  />
-                ) : (
-                  '1'
-                )}
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.marketPrice * (amounts.get(r.assetId) ?? 0)} size="xs" />
-              </Table.Td>
+              <CopiesCells
+                name={r.name}
+                commodity={r.commodity}
+                amount={r.amount}
+                unitPrice={r.marketPrice}
+                copies={amounts.get(r.assetId) ?? 0}
+                onCopies={(n) => setAmounts((m) => new Map(m).set(r.assetId, n))}
+              />
             </Table.Tr>
           ))}
         </Table.Tbody>
