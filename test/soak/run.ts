@@ -192,14 +192,29 @@ async function fire(run: Run, item: Scheduled, retry: (item: Scheduled) => void)
 /** Runs the chaos phase until `endAt`, firing the scheduled actions that fall due. */
 async function chaosPhase(run: Run, schedule: Scheduled[], phaseStart: number, endAt: number): Promise<void> {
   const pending = [...schedule];
-  const retry = (item: Scheduled) => {
-    const tries = (item.tries ?? 0) + 1;
-    if (tries <= 10) pending.push({ ...item, tries, at: Date.now() - phaseStart + 2_000 });
+  const putOff = (item: Scheduled, ms: number) => {
+    pending.push({ ...item, at: Date.now() - phaseStart + ms });
     pending.sort((x, y) => x.at - y.at);
   };
+  const retry = (item: Scheduled) => {
+    const tries = (item.tries ?? 0) + 1;
+    if (tries <= 10) putOff({ ...item, tries }, 2_000);
+  };
+  // While a half-open socket waits for the client's liveness check, nothing else cuts connections:
+  // a restart or a drop then would end it before the check could be seen to work.
+  let halfOpenUntil = 0;
+  const cuts = (item: Scheduled) => item.action.kind === 'restart' || item.action.kind === 'clean-drop' || item.action.kind === 'half-open';
   while (Date.now() < endAt) {
     const now = Date.now() - phaseStart;
-    while (pending.length > 0 && pending[0]!.at <= now) await fire(run, pending.shift()!, retry);
+    while (pending.length > 0 && pending[0]!.at <= now) {
+      const item = pending.shift()!;
+      if (cuts(item) && Date.now() < halfOpenUntil && run.demo.state.websocket().halfOpen > 0) {
+        putOff(item, 1_000);
+        continue;
+      }
+      if (item.action.kind === 'half-open') halfOpenUntil = Date.now() + 15_000;
+      await fire(run, item, retry);
+    }
     await sleep(100);
   }
 }
@@ -368,7 +383,7 @@ async function main(): Promise<number> {
     // The second phase runs to the planned end, and at least 20 s however long the restart took.
     const phase2Start = Date.now();
     const phase2Ms = Math.max(20_000, chaosStart + chaosMs - phase2Start);
-    const phase2 = scheduleMoments(level, [1_000, phase2Ms - 5_000], parsed.seed + 1, ALL_MOMENT_KINDS);
+    const phase2 = scheduleMoments(level, [1_000, phase2Ms - 8_000], parsed.seed + 1, ALL_MOMENT_KINDS);
     progress(`chaos goes on; ${phase2.length} moment actions in the next ${Math.round(phase2Ms / 1000)} s`);
     await chaosPhase(run, phase2, phase2Start, phase2Start + phase2Ms);
 
