@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: the one test command. Runs every check in order, streams their output, stops at the first
+// `npm test`: the one test command. Runs every check in order (lint, typecheck, build, vitest, e2e), streams their output, stops at the first
 // failure (non-zero exit), then prints one summary line per step and, last, the test counts:
 //   tests: X passed, Y failed[, Z skipped]
 // Counts come from the JSON reports of vitest and Playwright; a skipped test is never counted as passed,
@@ -26,11 +26,12 @@ function bin(pkg, name = pkg) {
 const steps = [
   { name: 'lint', cmd: [bin('eslint'), '--max-warnings=0', '.'] },
   { name: 'typecheck', cmd: [bin('typescript', 'tsc'), '-p', 'tsconfig.json', '--noEmit'] },
+  // before the tests: the packaging test packs out/, and the e2e tests serve out/renderer
+  { name: 'build', cmd: [bin('electron-vite'), 'build'] },
   {
     name: 'vitest',
     cmd: [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
   },
-  { name: 'build', cmd: [bin('electron-vite'), 'build'] },
   {
     name: 'e2e',
     cmd: [bin('@playwright/test', 'playwright'), 'test'],
