@@ -6,14 +6,17 @@
  *
  * Timeline of a run of T minutes:
  *   start     demo market (calm), a distinctive API key, client #1 until its book is live
- *   chaos     the level's switches on; the auto-trader buys, sells and withdraws; moment actions
- *             (storms, drops, restarts, injected webhooks) at scheduled times
- *   ~0.45 T   a burst of events, and client #1 is killed with SIGKILL while applying it; the database
- *             it left is checked; client #2 starts on it and must become live again
- *   ~0.85 T   settle: chaos off, the client stops trading and settles its open purchases, the market
- *             pauses, trades finish, webhooks drain, the client catches up with the last event
+ *   chaos 1   ~0.4 T: the level's switches on; the auto-trader buys, sells and withdraws; the gentler
+ *             moment actions (storms, clean drops, forged and stale webhooks) at scheduled times
+ *   kill -9   once client #1 is steadily live, a burst of events, and it is killed with SIGKILL inside
+ *             the batch write it announced; the database it left is checked; client #2 starts on it
+ *             and must become live again
+ *   chaos 2   to ~0.85 T (at least 20 s): every kind of moment action, restarts and half-open sockets
+ *             included, each at least once
+ *   settle    chaos off, the client stops trading and settles its open purchases, the market pauses,
+ *             trades finish, webhooks drain, the client catches up with the last event
  *   checks    mirror vs the server's book, journal vs orders, trades vs trades, rate-limit audit,
- *             injected webhooks, memory, event-loop delay, IPC fuzz, exports, a crash, and a grep of
+ *             injected webhooks, memory, event-loop stalls, IPC fuzz, exports, a crash, and a grep of
  *             every artefact for the API key
  */
 import { randomBytes } from 'node:crypto';
