@@ -311,6 +311,7 @@ function figures(): ClientFigures {
   const webhooks = feeds?.receiver?.stats() ?? null;
   const poller = feeds?.poller.stats();
   const ns = (v: number) => (Number.isFinite(v) ? v / 1e6 : 0);
+  const rssNow = process.memoryUsage.rss() / MB;
   return {
     incarnation: config?.incarnation ?? 0,
     events: { ...counts.events },
@@ -328,10 +329,10 @@ function figures(): ClientFigures {
     trades: feeds?.tracker.list() ?? [],
     memory: {
       rssStartMb: memory.rssStartMb,
-      rssEndMb: process.memoryUsage.rss() / MB,
+      rssEndMb: rssNow,
       anonStartMb: memory.anonStartMb,
       anonEndMb: anonRssMb(),
-      rssPeakMb: memory.rssPeakMb,
+      rssPeakMb: Math.max(memory.rssPeakMb, rssNow),
       heapUsedEndMb: process.memoryUsage().heapUsed / MB,
       samples: memory.samples,
       trend: [...memory.trend, memoryPoint()],
