@@ -19,8 +19,14 @@ import {
 let m: MarketHost;
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   m = await startMarketHost({ demo: { listings: 3000, rate: 12, seed: 17 } });
   await createDetailedListings(m.host, 240);
+  // the detail backfill must have filled the snapshot's rows: while it writes, what a float or sticker
+  // filter matches grows, and the UI and the CLI would be compared at two different moments
+  await expect
+    .poll(async () => (await m.host.core.call('getBackfillProgress', {})).state, { timeout: 90_000 })
+    .toBe('done');
 });
 
 test.afterAll(async () => {
