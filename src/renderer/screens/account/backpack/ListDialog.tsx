@@ -14,7 +14,7 @@ import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
 import { formatCents, formatHours, plural } from '../ui/format.ts';
-import { Money } from '../ui/Money.tsx';
+import { ListingRows } from '../ui/ListingRows.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
@@ -87,20 +87,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
           <Stack gap={4}>
             <Text size="sm">{plural(send.result.listings.length, 'listing')} now on the market:</Text>
             <Table fz="xs" verticalSpacing={2} data-testid="listed-result">
-              <Table.Tbody>
-                {send.result.listings.map((l) => (
-                  <Table.Tr key={l.id}>
-                    <Table.Td className="sd-num">#{l.id}</Table.Td>
-                    <Table.Td>{l.market_hash_name}</Table.Td>
-                    <Table.Td ta="right" className="sd-num">
-                      {l.amount} ×
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Money cents={l.price} size="xs" />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
+              <ListingRows listings={send.result.listings} />
             </Table>
           </Stack>
         ) : null

@@ -9,6 +9,7 @@ import { call } from '../../../bridge/index.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { plural } from '../ui/format.ts';
+import { ListingRows } from '../ui/ListingRows.tsx';
 import { Money } from '../ui/Money.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { BulkResultTable } from './BulkResultTable.tsx';
@@ -39,20 +40,7 @@ export function BulkDelistDialog({ listings, onClose, onSent }: { listings: read
     >
       <Text size="sm">These leave the market and the items go back to your backpack:</Text>
       <Table fz="xs" verticalSpacing={2} withTableBorder>
-        <Table.Tbody>
-          {listings.map((l) => (
-            <Table.Tr key={l.id}>
-              <Table.Td className="sd-num">#{l.id}</Table.Td>
-              <Table.Td>{l.market_hash_name}</Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {l.amount} ×
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={l.price} size="xs" />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
+        <ListingRows listings={listings} />
       </Table>
     </ConfirmDialog>
   );
