@@ -29,7 +29,7 @@ import { mergeSnapshot, type MergeSummary } from '../store/snapshot-merge.ts';
 import { RECONNECT_BACKOFF, TOO_MANY_CONNECTIONS_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.ts';
 import { DivergenceTracker } from './divergence.ts';
 import { EventQueue } from './event-queue.ts';
-import { FeedConnection, type FeedClose } from './feed.ts';
+import { type FeedClose, type FeedLink, type FeedOptions, FeedConnection } from './feed.ts';
 import type { BookSource, BookSnapshotResult } from './sources.ts';
 
 export type EngineState = 'opening' | 'connecting' | 'live' | 'resyncing' | 'offline' | 'stopped';
@@ -70,6 +70,16 @@ export interface BookChange {
 
 export const BOOK_CHANGE_MAX_IDS = 1000;
 
+/** One applied batch of feed events, counted (the store's ApplyOutcome without its lists). */
+export interface BatchSummary {
+  events: number;
+  applied: number;
+  stale: number;
+  covered: number;
+  unknown: number;
+  tookMs: number;
+}
+
 export interface SyncEngineOptions {
   /** Games to mirror; null mirrors every game. */
   appIds?: readonly number[] | null;
@@ -102,9 +112,17 @@ export interface SyncEngineOptions {
   reconnect?: BackoffPolicy;
   tooManyConnections?: BackoffPolicy;
   random?: () => number;
+  /**
+   * Opens one feed connection. Default: a WebSocket in this thread. The sync worker is given one that
+   * relays the socket its host holds (relay.ts), so frames are parsed, and new listings judged, in a
+   * thread that never waits for a SQLite write.
+   */
+  openFeed?: (options: FeedOptions) => FeedLink;
 }
 
 type Resolved = Required<Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'liveBatchSize'>> & { liveBatchSize: number | null };
+
+const openSocketFeed = (options: FeedOptions): FeedLink => new FeedConnection(options);
 
 const DEFAULTS: Resolved = {
   pingIntervalMs: 10_000,
@@ -122,6 +140,7 @@ const DEFAULTS: Resolved = {
   reconnect: RECONNECT_BACKOFF,
   tooManyConnections: TOO_MANY_CONNECTIONS_BACKOFF,
   random: Math.random,
+  openFeed: openSocketFeed,
 };
 
 type EngineEvents = {
@@ -138,6 +157,10 @@ type EngineEvents = {
    * behind the events queued ahead of it.
    */
   received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
+  /** A batch of feed events is about to be written (one transaction). */
+  applying: [events: number];
+  /** What one batch did, and how long its transaction took. */
+  batch: [summary: BatchSummary];
   /** A problem worth a log line that did not stop the engine (a bad frame, a failed snapshot fetch). */
   warning: [message: string];
   /** The store failed: the engine stopped. */
@@ -147,7 +170,7 @@ type EngineEvents = {
 type Phase = 'subscribing' | 'buffering' | 'live';
 
 interface Session {
-  feed: FeedConnection;
+  feed: FeedLink;
   abort: AbortController;
   phase: Phase;
   buffer: ListingEvent[];
@@ -301,7 +324,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         events: [...LISTING_EVENT_NAMES],
         ...(this.#scopeList === null ? {} : { app_ids: [...this.#scopeList] as SubscribeOp['app_ids'] }),
       };
-      const feed = new FeedConnection({
+      const feed = this.#o.openFeed({
         url: wsUrl,
         apiKey,
         subscribe,
@@ -611,7 +634,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #flushBatch(): void {
     if (this.#queue.length === 0) return;
     const batch = this.#queue.take(this.#o.liveBatchSize ?? (this.#o.mergeMode === 'atomic' ? 20_000 : 2_000));
+    this.emit('applying', batch.length);
+    const started = performance.now();
     const outcome = this.#store.applyEvents(batch);
+    const { applied, stale, covered, unknown } = outcome;
+    this.emit('batch', { events: batch.length, applied, stale, covered, unknown, tookMs: performance.now() - started });
     this.#noteRate(batch.length);
     if (outcome.events.length > 0) this.emit('applied', outcome.events);
     if (outcome.changedIds.length > 0) this.#emitEvents(outcome);

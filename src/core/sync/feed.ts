@@ -26,7 +26,7 @@ export interface FeedClose {
   silent: boolean;
 }
 
-type FeedEvents = {
+export type FeedEvents = {
   open: [];
   frame: [frame: ServerFrame];
   /** A frame that breaks the contract: its effect on the book is unknown. */
@@ -34,7 +34,14 @@ type FeedEvents = {
   close: [close: FeedClose];
 };
 
-export class FeedConnection extends EventEmitter<FeedEvents> {
+/** What the sync engine needs of a feed connection: a WebSocket here, or a relay of one (relay.ts). */
+export interface FeedLink {
+  open(): void;
+  close(): void;
+  on<K extends keyof FeedEvents>(event: K, listener: (...args: FeedEvents[K]) => void): unknown;
+}
+
+export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink {
   readonly #options: FeedOptions;
   #ws: WebSocket | null = null;
   #lastHeardAt = 0;

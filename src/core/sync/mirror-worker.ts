@@ -6,9 +6,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { FullListing } from '../../shared/api/index.ts';
+import type { FullListing, ListingEvent, ServerFrame } from '../../shared/api/index.ts';
 import type { BackfillOptions, BackfillProgress } from './backfill.ts';
-import type { BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
+import type { BatchSummary, BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
+import { ApiError } from '../api/errors.ts';
+import { FeedRelayHost, isRelayRequest } from './relay.ts';
 import type { HostMessage, SyncWorkerData, WorkerFailure, WorkerMessage } from './worker-protocol.ts';
 
 export interface MirrorWorkerOptions {
@@ -17,14 +19,32 @@ export interface MirrorWorkerOptions {
   apiKey: string;
   wsUrl?: string | null;
   appIds?: readonly number[] | null;
-  engine?: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random'>;
+  engine?: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random' | 'openFeed'>;
   backfill?: BackfillOptions | false;
+  /**
+   * Hold the WebSocket in this thread and relay it to the worker (relay.ts): `received` then fires the
+   * moment a new listing's frame arrives, never behind a SQLite transaction. For hosts that judge the
+   * feed (watchlists); `skindesk sync` lets the worker hold its own socket.
+   */
+  relayFeed?: boolean;
+  /** Emit `applied` with every committed batch's events (structured-cloned over from the worker). */
+  forwardApplied?: boolean;
+  /** The worker's script: the source file by default; the Electron build passes its bundled one. */
+  workerFile?: URL;
   /** How long `stop()` waits for the worker to finish before terminating it. */
   stopTimeoutMs?: number;
 }
 
 type MirrorWorkerEvents = {
   status: [status: EngineStatus];
+  /** A `listing.created` that arrived while the book is live, before the worker applies it (relayFeed only). */
+  received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
+  /** The events of one committed batch that changed the book (forwardApplied only). */
+  applied: [events: readonly ListingEvent[]];
+  /** A batch of at least APPLYING_NOTICE_EVENTS events started its transaction. */
+  applying: [events: number];
+  /** What each batch of feed events did. */
+  batch: [summary: BatchSummary];
   book: [change: BookChange];
   backfill: [progress: BackfillProgress];
   warning: [message: string];
@@ -33,20 +53,24 @@ type MirrorWorkerEvents = {
   exit: [code: number];
 };
 
-export class WorkerListingError extends Error {
-  readonly kind: string | null;
-  readonly code: string | null;
-  constructor(failure: WorkerFailure) {
-    super(failure.message);
-    this.name = 'WorkerListingError';
-    this.kind = failure.kind;
-    this.code = failure.code;
-  }
+/** The worker's failure as the error it was: an ApiError (typed, with its code) or a plain Error. */
+function errorFrom(failure: WorkerFailure): Error {
+  if (failure.kind === null) return new Error(failure.message);
+  return new ApiError({
+    kind: failure.kind,
+    route: failure.route ?? 'GET /public/v1/listings/{id}',
+    message: failure.message,
+    code: failure.code,
+    status: failure.status,
+    retryAfterMs: failure.retryAfterMs,
+  });
 }
 
 export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
   readonly #options: MirrorWorkerOptions;
   #worker: Worker | null = null;
+  #relay: FeedRelayHost | null = null;
+  readonly #scope: ReadonlySet<number> | null;
   #status: EngineStatus | null = null;
   #backfill: BackfillProgress | null = null;
   #stopped: Promise<void> | null = null;
@@ -56,6 +80,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
   constructor(options: MirrorWorkerOptions) {
     super();
     this.#options = options;
+    this.#scope = options.appIds ? new Set(options.appIds) : null;
   }
 
   get status(): EngineStatus | null {
@@ -66,23 +91,30 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     return this.#backfill;
   }
 
-  start(): void {
+  /** Starts the worker; `wsUrl` (when the host already discovered it) overrides the option. */
+  start(wsUrl?: string): void {
     if (this.#worker) throw new Error('the sync worker is already running');
     const o = this.#options;
     const data: SyncWorkerData = {
       dbPath: o.dbPath,
       baseUrl: o.baseUrl,
       apiKey: o.apiKey,
-      wsUrl: o.wsUrl ?? null,
+      wsUrl: wsUrl ?? o.wsUrl ?? null,
       appIds: o.appIds ? [...o.appIds] : null,
       engine: o.engine ?? {},
       backfill: o.backfill ?? {},
+      relayFeed: o.relayFeed ?? false,
+      forwardApplied: o.forwardApplied ?? false,
     };
-    const worker = new Worker(new URL('./sync-worker.ts', import.meta.url), { workerData: data });
+    this.#relay = o.relayFeed
+      ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onFrame: (frame) => this.#onFrame(frame) })
+      : null;
+    const worker = new Worker(o.workerFile ?? new URL('./sync-worker.ts', import.meta.url), { workerData: data });
     this.#worker = worker;
     worker.on('message', (m: WorkerMessage) => this.#onMessage(m));
     worker.on('error', (err) => this.#emitError(err));
     worker.on('exit', (code) => {
+      this.#relay?.closeAll();
       for (const p of this.#pending.values()) p.reject(new Error('the sync worker stopped'));
       this.#pending.clear();
       this.#worker = null;
@@ -123,8 +155,32 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     this.#worker?.postMessage(message);
   }
 
+  /**
+   * The same test as the engine's own `received`: a creation, in the mirrored games, while the book is
+   * live (during a resync the worker buffers events, and a judgement would use a book being replaced).
+   */
+  #onFrame(frame: ServerFrame): void {
+    if (frame.kind !== 'listing' || frame.event.event !== 'listing.created') return;
+    if (this.#status?.state !== 'live' || this.listenerCount('received') === 0) return;
+    if (this.#scope !== null && !this.#scope.has(frame.event.data.app_id)) return;
+    this.emit('received', frame.event);
+  }
+
   #onMessage(m: WorkerMessage): void {
+    if (isRelayRequest(m)) {
+      this.#relay?.handle(m);
+      return;
+    }
     switch (m.type) {
+      case 'applied':
+        this.emit('applied', m.events);
+        break;
+      case 'applying':
+        this.emit('applying', m.events);
+        break;
+      case 'batch':
+        this.emit('batch', m.summary);
+        break;
       case 'status':
         this.#status = m.status;
         this.emit('status', m.status);
@@ -146,7 +202,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
         const pending = this.#pending.get(m.requestId);
         this.#pending.delete(m.requestId);
         if (!pending) break;
-        if (m.error) pending.reject(new WorkerListingError(m.error));
+        if (m.error) pending.reject(errorFrom(m.error));
         else pending.resolve(m.listing);
         break;
       }

@@ -12,8 +12,9 @@ import { BookStore } from '../store/book-store.ts';
 import { openDatabase } from '../store/database.ts';
 import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
+import { RelayedFeeds, isRelayNotice } from './relay.ts';
 import { apiSources } from './sources.ts';
-import type { HostMessage, SyncWorkerData, WorkerMessage } from './worker-protocol.ts';
+import { APPLYING_NOTICE_EVENTS, type HostMessage, type SyncWorkerData, type WorkerMessage } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sync-worker.ts runs only as a worker thread');
@@ -24,7 +25,14 @@ const db = openDatabase(data.dbPath, { checkpointPages: 25_000 });
 const store = new BookStore(db);
 const client = new ApiClient({ baseUrl: data.baseUrl, apiKey: data.apiKey, ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}) });
 const sources = apiSources(client);
-const engine = new SyncEngine(store, sources, { ...data.engine, appIds: data.appIds, sourceUrl: data.baseUrl, mergeMode: 'atomic' });
+const relayed = data.relayFeed ? new RelayedFeeds((request) => post(request)) : null;
+const engine = new SyncEngine(store, sources, {
+  mergeMode: 'atomic',
+  ...data.engine,
+  appIds: data.appIds,
+  sourceUrl: data.baseUrl,
+  ...(relayed ? { openFeed: relayed.open } : {}),
+});
 const backfill = data.backfill === false ? null : new DetailBackfill(store, sources, { ...data.backfill, appIds: data.appIds });
 
 /** ANALYZE (about 1.5 s at 1M rows) a little after large changes, not after each of them. */
@@ -41,7 +49,11 @@ function refreshStatisticsSoon(): void {
   }, 5_000);
 }
 
-engine.on('status', (status) => post({ type: 'status', status }));
+engine.on('status', (status) => {
+  post({ type: 'status', status });
+  // background reads wait until the book itself is loaded and followed
+  if (status.state === 'live' && !stopping) backfill?.start();
+});
 engine.on('book', (change) => {
   post({ type: 'book', change });
   if (change.reset || change.upserted + change.removed > 10_000) {
@@ -50,6 +62,11 @@ engine.on('book', (change) => {
   }
 });
 engine.on('warning', (message) => post({ type: 'warning', message }));
+if (data.forwardApplied) engine.on('applied', (events) => post({ type: 'applied', events }));
+engine.on('applying', (events) => {
+  if (events >= APPLYING_NOTICE_EVENTS) post({ type: 'applying', events });
+});
+engine.on('batch', (summary) => post({ type: 'batch', summary }));
 engine.on('error', (error) => post({ type: 'error', message: error.message }));
 backfill?.on('progress', (progress) => {
   post({ type: 'backfill', progress });
@@ -77,19 +94,31 @@ async function fetchListing(requestId: number, id: number): Promise<void> {
       return;
     }
     const e = err instanceof ApiError ? err : null;
-    post({ type: 'listing', requestId, listing: null, error: { message: (err as Error).message, kind: e?.kind ?? null, code: e?.code ?? null } });
+    post({
+      type: 'listing',
+      requestId,
+      listing: null,
+      error: {
+        message: (err as Error).message,
+        kind: e?.kind ?? null,
+        code: e?.code ?? null,
+        route: e?.route ?? null,
+        status: e?.status ?? null,
+        retryAfterMs: e?.retryAfterMs ?? null,
+      },
+    });
   }
 }
 
 port.on('message', (message: HostMessage) => {
-  if (message.type === 'stop') stopping ??= stop();
+  if (isRelayNotice(message)) relayed?.deliver(message);
+  else if (message.type === 'stop') stopping ??= stop();
   else if (message.type === 'fetchListing') void fetchListing(message.requestId, message.id);
 });
 
 try {
   const wsUrl = data.wsUrl ?? (await client.discoverWsUrl({ priority: 'interactive' }));
   engine.start(wsUrl, data.apiKey);
-  backfill?.start();
 } catch (err) {
   post({ type: 'error', message: `could not start syncing: ${(err as Error).message}` });
 }

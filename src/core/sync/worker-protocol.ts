@@ -2,9 +2,11 @@
  * Messages between a host (the Electron main process, `skindesk sync`) and the sync worker thread that
  * owns the book's writer connection. Structured clone carries them (bigint included).
  */
-import type { FullListing } from '../../shared/api/index.ts';
+import type { FullListing, ListingEvent } from '../../shared/api/index.ts';
+import type { ApiErrorKind } from '../api/errors.ts';
 import type { BackfillOptions, BackfillProgress } from './backfill.ts';
-import type { BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
+import type { BatchSummary, BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
+import type { RelayNotice, RelayRequest } from './relay.ts';
 
 export interface SyncWorkerData {
   dbPath: string;
@@ -13,22 +15,41 @@ export interface SyncWorkerData {
   apiKey: string;
   wsUrl: string | null;
   appIds: number[] | null;
-  engine: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random'>;
+  engine: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random' | 'openFeed'>;
+  /** The host holds the WebSocket and relays its frames (relay.ts); otherwise the worker opens its own. */
+  relayFeed: boolean;
+  /** Post every applied batch's events back (the host's watchlists judge price changes from them). */
+  forwardApplied: boolean;
   /** false: no detail backfill (details still come with creation events and on demand). */
   backfill: BackfillOptions | false;
 }
 
+/**
+ * Batches at least this big are announced before their transaction starts ('applying'): a host can show
+ * the work, and the soak suite aims its kill -9 inside such a transaction.
+ */
+export const APPLYING_NOTICE_EVENTS = 50;
+
 export type HostMessage =
+  | RelayNotice
   | { type: 'stop' }
   | { type: 'fetchListing'; requestId: number; id: number };
 
+/** A failed call in the worker, as plain fields: an ApiError's when it was one (kind not null). */
 export interface WorkerFailure {
   message: string;
-  kind: string | null;
+  kind: ApiErrorKind | null;
   code: string | null;
+  route: string | null;
+  status: number | null;
+  retryAfterMs: number | null;
 }
 
 export type WorkerMessage =
+  | RelayRequest
+  | { type: 'applied'; events: readonly ListingEvent[] }
+  | { type: 'applying'; events: number }
+  | { type: 'batch'; summary: BatchSummary }
   | { type: 'status'; status: EngineStatus }
   | { type: 'book'; change: BookChange }
   | { type: 'backfill'; progress: BackfillProgress }
