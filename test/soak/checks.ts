@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { PurchaseJournal } from '../../src/core/api/purchase-journal.ts';
 import { iterateBook, openDatabase, readSyncState, type Db } from '../../src/core/store/index.ts';
+import { attachDesk } from '../../src/core/store/desk.ts';
 import type { LeanListing, OrderItem, Trade } from '../../src/shared/api/index.ts';
 
 export interface MirrorComparison {
@@ -47,7 +48,9 @@ export function compareBooks(mirror: Iterable<LeanListing>, server: readonly Lea
 
 /** Opens the client's database for reading while the client may still write it (WAL). */
 export function openMirror(file: string): Db {
-  return openDatabase(file, { readonly: true });
+  const db = openDatabase(file, { readonly: true });
+  attachDesk(db, file); // the purchase journal lives in the desk file beside the book
+  return db;
 }
 
 export function mirrorState(db: Db) {
@@ -142,6 +145,7 @@ export interface CrashCheck {
 export function checkAfterCrash(file: string): CrashCheck {
   const db = new Database(file);
   try {
+    attachDesk(db, file);
     db.defaultSafeIntegers(true);
     const integrity = (db.prepare('PRAGMA integrity_check').pluck().all() as string[]).join('; ');
     const lastSeq = db.prepare('SELECT last_seq FROM sync_state WHERE id = 1').pluck().get() as bigint | null;

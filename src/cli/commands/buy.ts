@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
 import type { ApiError } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
+import { deskFileFor } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { resolveApiKey } from '../../core/secrets/index.ts';
@@ -82,7 +83,8 @@ export const buyCommand: CliCommand = {
     '  --amount N            copies to buy (default 1)',
     '  --max-price CENTS     highest price per copy you accept, in cents',
     '  --private-token T     share-link token of a private listing',
-    '  --db FILE             journal database (default: the app\'s database in its data folder)',
+    '  --db FILE             the book database (default: the app\'s database in its data folder); the',
+    '                        journal is kept beside it, in FILE.desk.db, shared with the app',
     '',
     'The API key comes from SKINDESK_API_KEY or the OS keychain.',
     'Prints {"status":"bought"|"not_bought"|"unknown","order_id":…,"error":…}.',
@@ -103,7 +105,8 @@ export const buyCommand: CliCommand = {
     let db: Database.Database | null = null;
     let purchaser: Purchaser;
     try {
-      const file = opts.db ?? defaultDatabaseFile();
+      // the journal lives in the desk file beside the book (store/desk.ts), where the app keeps it too
+      const file = deskFileFor(opts.db ?? defaultDatabaseFile());
       mkdirSync(dirname(file), { recursive: true });
       db = new Database(file);
       db.pragma('journal_mode = WAL');

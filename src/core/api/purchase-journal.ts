@@ -8,6 +8,7 @@
  * migrations; the CLI opens the same file), created with IF NOT EXISTS so either can come first.
  */
 import type Database from 'better-sqlite3';
+import { createDeskTables } from '../store/desk.ts';
 
 export type PurchaseState = 'intent' | 'bought' | 'not_bought' | 'unknown';
 /** How the outcome was learned: from the purchase response itself, or from the order history. */
@@ -130,7 +131,7 @@ export class PurchaseJournal {
 
   constructor(db: Database.Database) {
     this.#db = db;
-    db.exec(PURCHASE_JOURNAL_SCHEMA);
+    createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
     this.#insert = db.prepare(`
       INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
         market_hash_name, trigger_seq, watchlist_id, source, state)

@@ -95,9 +95,14 @@ export class WatchEvaluator {
     return matches;
   }
 
-  /** Judges one applied batch. Only the last state of each listing in the batch counts. */
-  evaluate(events: readonly ListingEvent[]): WatchMatch[] {
-    if (this.#active.length === 0) return [];
+  /**
+   * Judges one applied batch, one listing at a time: yields the matches of each listing judged, so a
+   * caller can stop between listings and let the event loop serve a frame that just arrived (a price
+   * change needs a read of the book, and a backlog batch holds thousands). The batch is grouped up
+   * front, so a listing is still judged once, on its last state in the batch.
+   */
+  *evaluateSteps(events: readonly ListingEvent[]): Generator<WatchMatch[], void, undefined> {
+    if (this.#active.length === 0) return;
     // listing id → the last creation or price change, and whether the batch touched it again after
     const last = new Map<number, { event: ListingEvent | null; later: boolean }>();
     for (const e of events) {
@@ -110,7 +115,6 @@ export class WatchEvaluator {
         if (relevant) seen.event = e;
       }
     }
-    const matches: WatchMatch[] = [];
     for (const [id, { event, later }] of last) {
       const arrived = this.#judgedOnArrival.get(id);
       if (arrived !== undefined) this.#judgedOnArrival.delete(id);
@@ -120,9 +124,10 @@ export class WatchEvaluator {
       const listing =
         event.event === 'listing.created' && !later ? listingFromCreated(event.data) : this.#reader.read(id);
       if (!listing) continue; // gone again within the batch
+      const matches: WatchMatch[] = [];
       this.#judge(listing, event.seq, 'event', this.#active, matches);
+      yield matches;
     }
-    return matches;
   }
 
   /**
@@ -207,7 +212,7 @@ export class WatchEvaluator {
           else this.#store.clearMatch(w.watchlistId, w.listingId);
         }
       })
-      .immediate();
+      .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
   }
 
   /** Drops remembered matches of listings that left the book. */

@@ -288,7 +288,7 @@ export class WatchStore {
           if (info.changes === 0) throw new WatchlistNotFound(id);
           this.#s.deleteMatches!.run(id);
         })
-        .immediate();
+        .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new WatchlistNameTaken(def.name);
       throw err;
@@ -312,7 +312,7 @@ export class WatchStore {
         this.#s.deleteMatches!.run(id);
         return this.#s.delete!.run(id).changes > 0;
       })
-      .immediate();
+      .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
   }
 
   // ---- match memory -----------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 /**
- * The watchlist tables. They live in the book's own database (the mirror of one market: demo watchlists
- * never buy on the real market), created with IF NOT EXISTS like the purchase journal, so the app, the CLI
- * and an older file all get them on first use without a schema migration.
+ * The watchlist tables. They belong to one market's mirror (demo watchlists never buy on the real
+ * market) and live in its desk file (store/desk.ts) beside the book, created with IF NOT EXISTS like the
+ * purchase journal, so the app, the CLI and an older file all get them on first use without a migration.
  *
  * Seqs are int64 and stored as INTEGER; they are always read with safeIntegers.
  */
 import type { Db } from '../store/database.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export const WATCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS watchlists (
@@ -78,6 +79,7 @@ CREATE TABLE IF NOT EXISTS watch_settings (
 );
 `;
 
+/** In the desk file when one is attached (desk.ts): the host writes them while the worker writes the book. */
 export function ensureWatchTables(db: Db): void {
-  db.exec(WATCH_SCHEMA);
+  createDeskTables(db, WATCH_SCHEMA);
 }

@@ -87,7 +87,7 @@ describe('skindesk buy', () => {
     expect(parseLine(run)).toEqual({ status: 'bought', order_id: 900, error: null });
     const body = JSON.parse(server.calls('purchase')[0]?.body ?? '{}');
     expect(body).toEqual({ items: [{ listing_id: 77, amount: 2, max_price: 1300, private_token: 'share-abc' }] });
-    const db = new Database(join(dir, 'journal.db'), { readonly: true });
+    const db = new Database(join(dir, 'journal.desk.db'), { readonly: true });
     const rows = db.prepare('SELECT state, order_id, source, amount FROM purchase_journal').all();
     db.close();
     expect(rows).toEqual([{ state: 'bought', order_id: 900, source: 'cli', amount: 2 }]);
