@@ -2,7 +2,8 @@
  * snipe_p99_ms: from the WebSocket frame of a matching new listing arriving in the client process to the
  * purchase request for it being written to the socket, with the demo market producing 5,000 background
  * events per second (in its own process). The client is `skindesk watch`'s own runtime (HeadlessWatch):
- * sync engine, watch service and journaled purchaser in one thread.
+ * the sync worker writing the book, and in the main thread the feed's socket, the watch service and the
+ * journaled purchaser.
  *
  * Both ends are measured in the client process, without touching the code under test:
  *  - arrival: every chunk read from a socket to the market is time-stamped ('net.client.socket'
@@ -197,12 +198,12 @@ try {
     if (!seen || arrived === null) {
       missed++;
       const last = service.log(1)[0];
-      log(`snipe ${i}: ${seen ? 'its frame was not found' : 'no purchase within 5 s'} (sync ${run.engine.status().state}; last decision: ${last ? `${last.decision} ${last.reason ?? last.status ?? ''}` : 'none'})`);
+      log(`snipe ${i}: ${seen ? 'its frame was not found' : 'no purchase within 5 s'} (sync ${run.mirror.status?.state}; last decision: ${last ? `${last.decision} ${last.reason ?? last.status ?? ''}` : 'none'})`);
     } else if (i >= WARMUP) {
       latencies.push((written.get(id) as number) - arrived);
       const c = requested.get(id);
       if (c !== undefined) breakdown.push({ total: (written.get(id) as number) - arrived, toRequest: c - arrived, toWritten: (written.get(id) as number) - c });
-      rateSum += run.engine.status().eventsPerSecond;
+      rateSum += run.mirror.status?.eventsPerSecond ?? 0;
     }
     pruneChunks(1_000);
     await sleep(20 + ((i * 37) % 60)); // not in step with the market's 20 ms ticks
@@ -216,10 +217,18 @@ try {
     log(`slow: ${b.total.toFixed(1)} ms = ${b.toRequest.toFixed(1)} to the request + ${b.toWritten.toFixed(1)} to written`);
   }
   const n = latencies.length;
+  const part = (key: 'toRequest' | 'toWritten', p: number) =>
+    breakdown.length ? round(percentile(breakdown.map((b) => b[key]).sort((a, b) => a - b), p)) : null;
   const result = {
     snipe_p99_ms: n ? round(percentile(latencies, 99)) : null,
     snipe_p50_ms: n ? round(percentile(latencies, 50)) : null,
     snipe_max_ms: n ? round(latencies[n - 1] as number) : null,
+    // the two halves: frame to purchase request created (parse, judge, guardrails, journal), then to
+    // its bytes on the socket (the HTTP client)
+    snipe_to_request_p50_ms: part('toRequest', 50),
+    snipe_to_request_p99_ms: part('toRequest', 99),
+    snipe_to_written_p50_ms: part('toWritten', 50),
+    snipe_to_written_p99_ms: part('toWritten', 99),
     snipe_samples: n,
     snipe_missed: missed,
     snipe_bought: bought,

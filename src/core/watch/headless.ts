@@ -1,15 +1,18 @@
 /**
- * Watchlists without a window: the book mirror, the sync engine and the watch service in one process,
- * wired the way the app wires them. `skindesk watch` runs this (on a server near the marketplace, say),
- * and so does the snipe benchmark. The engine runs in this thread, so a feed event reaches the
- * watchlists — and a purchase leaves — without crossing a thread.
+ * Watchlists without a window: the book mirror, the sync worker and the watch service, wired the way the
+ * app wires them. `skindesk watch` runs this (on a server near the marketplace, say), and so does the
+ * snipe benchmark. The sync worker is the book's only writer; this thread holds the feed's socket
+ * (relayed to the worker), judges every new listing the moment its frame arrives and sends the purchase,
+ * writing only to the desk file (store/desk.ts), so no book transaction ever stands in between.
  */
 import { ApiClient, type ApiClientOptions } from '../api/client.ts';
 import { PurchaseJournal } from '../api/purchase-journal.ts';
 import { Purchaser } from '../api/purchaser.ts';
-import { BookStore, openDatabase, type Db } from '../store/index.ts';
-import { type EngineStatus, SyncEngine, type SyncEngineOptions } from '../sync/engine.ts';
-import { apiSources } from '../sync/sources.ts';
+import { attachDesk } from '../store/desk.ts';
+import { openDatabase, type Db } from '../store/index.ts';
+import type { BackfillOptions } from '../sync/backfill.ts';
+import type { EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
+import { MirrorWorker } from '../sync/mirror-worker.ts';
 import type { Watchlist, WatchlistInput } from '../../shared/watchlist.ts';
 import { WatchService, type WatchServiceOptions } from './service.ts';
 
@@ -23,7 +26,9 @@ export interface HeadlessWatchOptions {
   watchlists: readonly WatchlistInput[];
   /** Send purchases for watchlists in automatic mode (the CLI's --auto-buy). */
   autoBuy: boolean;
-  engine?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  engine?: Omit<SyncEngineOptions, 'sourceUrl' | 'appIds' | 'random' | 'openFeed'>;
+  /** The worker's detail backfill (float, seed, stickers of snapshot rows); false runs none. */
+  backfill?: BackfillOptions | false;
   client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs' | 'governor'>>;
   service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs'>;
   onWarning?: (message: string) => void;
@@ -31,23 +36,22 @@ export interface HeadlessWatchOptions {
 }
 
 export class HeadlessWatch {
+  /** This thread's connection: reads the book, writes only the attached desk. */
   readonly db: Db;
-  readonly store: BookStore;
   readonly client: ApiClient;
-  readonly engine: SyncEngine;
+  readonly mirror: MirrorWorker;
   readonly service: WatchService;
   readonly purchaser: Purchaser;
   /** The watchlists this run judges (those of its file). */
   readonly watchlists: readonly Watchlist[];
+  readonly #wsUrl: string | undefined;
   #stopped: Promise<void> | null = null;
 
   private constructor(o: HeadlessWatchOptions) {
     const warn = o.onWarning ?? (() => {});
-    // checkpoints in big steps, like the sync worker: a busy feed would otherwise checkpoint (copy back
-    // and fsync) on nearly every commit, inside the path between a frame and its purchase
-    this.db = openDatabase(o.dbPath, { checkpointPages: 25_000 });
+    this.db = openDatabase(o.dbPath);
     try {
-      this.store = new BookStore(this.db);
+      attachDesk(this.db, o.dbPath);
       this.client = new ApiClient({ baseUrl: o.baseUrl, apiKey: o.apiKey, ...(o.wsUrl ? { wsUrl: o.wsUrl } : {}), ...o.client });
       this.purchaser = new Purchaser({ client: this.client, journal: new PurchaseJournal(this.db) });
       let ids = new Set<number>();
@@ -61,16 +65,27 @@ export class HeadlessWatch {
       this.watchlists = o.watchlists.map((input) => this.service.upsert(input));
       ids = new Set(this.watchlists.map((w) => w.id));
       this.service.attachMarket(this.client, this.purchaser);
-      // Small live batches: a purchase's request is written on a later turn of the event loop, and a
-      // big batch applied first would hold it back (latency over throughput, here).
-      this.engine = new SyncEngine(this.store, apiSources(this.client), { liveBatchSize: 256, ...o.engine, sourceUrl: o.baseUrl });
-      this.engine.on('received', (event) => this.service.onArrived(event));
-      this.engine.on('applied', (events) => this.service.onApplied(events));
-      this.engine.on('status', (status) => {
+      this.#wsUrl = o.wsUrl;
+      this.mirror = new MirrorWorker({
+        dbPath: o.dbPath,
+        baseUrl: o.baseUrl,
+        apiKey: o.apiKey,
+        ...(o.engine ? { engine: o.engine } : {}),
+        ...(o.backfill === undefined ? {} : { backfill: o.backfill }),
+        relayFeed: true,
+        forwardApplied: true,
+      });
+      this.mirror.on('received', (event) => this.service.onArrived(event));
+      this.mirror.on('applied', (events) => this.service.onApplied(events));
+      this.mirror.on('status', (status) => {
         this.service.onStatus(status.state);
         o.onStatus?.(status);
       });
-      this.engine.on('warning', warn);
+      this.mirror.on('warning', warn);
+      this.mirror.on('exit', (code) => {
+        if (code !== 0 && !this.#stopped) warn(`the sync worker stopped unexpectedly (exit ${code}); the book is no longer followed`);
+        this.service.onStatus('stopped');
+      });
     } catch (err) {
       this.db.close();
       throw err;
@@ -81,8 +96,9 @@ export class HeadlessWatch {
   static async start(o: HeadlessWatchOptions): Promise<HeadlessWatch> {
     const run = new HeadlessWatch(o);
     try {
-      const wsUrl = await run.client.discoverWsUrl({ priority: 'interactive' });
-      run.engine.start(wsUrl, o.apiKey);
+      // in this thread first: a wrong address or a refused key fails here, before any worker starts
+      const wsUrl = run.#wsUrl ?? (await run.client.discoverWsUrl({ priority: 'interactive' }));
+      run.mirror.start(wsUrl);
       return run;
     } catch (err) {
       await run.stop();
@@ -90,14 +106,14 @@ export class HeadlessWatch {
     }
   }
 
-  /** Stops the feed, waits for purchases in flight to get their outcome, closes the database. */
+  /** Stops the feed (every received event applied), waits for purchases in flight, closes the database. */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {
       try {
-        await this.engine.stop();
+        await this.mirror.stop();
         await this.service.close();
       } finally {
-        this.engine.removeAllListeners();
+        this.mirror.removeAllListeners();
         this.db.close();
       }
     })();

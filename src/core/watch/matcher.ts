@@ -114,8 +114,10 @@ export class ListingReader {
   readonly #lean: Statement;
   readonly #attrs: Statement;
   readonly #stickers: Statement;
+  readonly #held: Statement;
 
   constructor(db: Db) {
+    this.#held = db.prepare('SELECT 1 FROM listings WHERE id = ?').pluck();
     this.#lean = db.prepare(
       `SELECT l.id, l.app_id, n.name, l.price, l.amount, l.commodity
        FROM listings l JOIN item_names n ON n.name_id = l.name_id WHERE l.id = ? AND l.alive = 1`,
@@ -129,6 +131,11 @@ export class ListingReader {
        JOIN sticker_names n ON n.name_id = s.name_id
        WHERE s.listing_id = ? AND s.alive = 1 ORDER BY s.kind, s.position`,
     );
+  }
+
+  /** Whether the book has a row for the listing at all, a tombstone included. */
+  held(id: number): boolean {
+    return this.#held.get(id) !== undefined;
   }
 
   /**

@@ -65,6 +65,8 @@ type WatchServiceEvents = {
 };
 
 const PRUNE_EVERY_MS = 3_600_000;
+/** How long judging applied batches may hold the event loop before it lets a frame in. */
+const APPLIED_SLICE_MS = 1;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
 const BLOCKED_KEPT_MS = 30 * 24 * 3_600_000;
 
@@ -88,6 +90,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #closed = false;
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
+  /** Applied batches still being judged (onApplied), oldest first. */
+  #appliedBacklog: Generator<WatchMatch[], void, undefined>[] = [];
   #flushScheduled = false;
 
   constructor(options: WatchServiceOptions) {
@@ -165,11 +169,31 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (matches.length > 0) this.#act(matches);
   }
 
-  /** One applied batch of the sync engine (its `applied` event). */
+  /**
+   * One applied batch of the sync engine (its `applied` event). Judged within a time slice per turn of
+   * the event loop: a new listing's frame arriving meanwhile is judged (and bought) between two slices,
+   * not after the whole backlog.
+   */
   onApplied(events: readonly ListingEvent[]): void {
     if (this.#closed) return;
-    const matches = this.#evaluator.evaluate(events);
-    if (matches.length > 0) this.#act(matches);
+    this.#appliedBacklog.push(this.#evaluator.evaluateSteps(events));
+    if (this.#appliedBacklog.length === 1) this.#judgeApplied();
+  }
+
+  #judgeApplied(sliceMs = APPLIED_SLICE_MS): void {
+    const until = performance.now() + sliceMs;
+    while (this.#appliedBacklog.length > 0 && !this.#closed) {
+      const steps = this.#appliedBacklog[0] as Generator<WatchMatch[], void, undefined>;
+      for (let step = steps.next(); !step.done; step = steps.next()) {
+        if (step.value.length > 0) this.#act(step.value);
+        if (performance.now() >= until) {
+          setImmediate(() => this.#judgeApplied());
+          return;
+        }
+      }
+      this.#appliedBacklog.shift();
+    }
+    this.#appliedBacklog = [];
   }
 
   // ---- watchlists -------------------------------------------------------------------------------
@@ -292,7 +316,9 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       price: alert.price,
       available: listing?.amount ?? alert.amount,
       seq: alert.seq,
-      listingAlive: listing !== null,
+      // an alert judged on its frame's arrival can come before the sync worker applied it: no row at
+      // all is "not written yet", not "gone" (a removal or a sale leaves a tombstone)
+      listingAlive: listing !== null || !this.#reader.held(alert.listingId),
     });
     this.#setAlertState(alert, entry.decision === 'blocked' ? 'blocked' : 'buying');
     return settled;
@@ -322,6 +348,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
 
   /** Resolves when every purchase sent so far has its outcome (and its alert is written). */
   async settled(): Promise<void> {
+    this.#judgeApplied(Infinity);
     await this.#buyer.settled();
     this.#flush();
   }
@@ -405,7 +432,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
           return { ...alert, state };
         });
       })
-      .immediate();
+      .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
     for (const { match } of pending) this.emit('match', match);
     const notifying = new Set(pending.filter((p) => p.match.watchlist.alerts.notify).map((p) => p.match.watchlist.id));
     this.#notifier?.add(alerts.filter((a) => notifying.has(a.watchlistId)));
