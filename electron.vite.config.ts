@@ -14,7 +14,11 @@ export default defineConfig({
       // explicitly too so they stay external even if someone narrows externalizeDeps later
       externalizeDeps: true,
       rolldownOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+        // the sync worker is a second entry: a worker thread loads it by file (out/main/sync-worker.js)
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          'sync-worker': resolve(import.meta.dirname, 'src/core/sync/sync-worker.ts'),
+        },
         external: [...nativeModules, ...nativeModules.map((m) => new RegExp(`^${m}/`))],
       },
     },

@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       version: app.getVersion(),
       log,
       redactor,
+      // the bundled worker entry beside this file (electron.vite.config.ts builds both)
+      syncWorkerFile: new URL('./sync-worker.js', import.meta.url),
     });
   } catch (err) {
     const message = redactor.redact(err instanceof Error ? err.message : String(err));

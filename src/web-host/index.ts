@@ -10,10 +10,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AppCore, type AppLog, RecordingPlatform, Redactor, consoleLog } from '../core/app/index.ts';
+import { AppCore, type AppLog, RecordingPlatform, Redactor, type SessionSyncOptions, consoleLog } from '../core/app/index.ts';
 import type { AccountTimings } from '../core/app/account-services/account-session.ts';
 import { MemorySecretStore, type SecretStore } from '../core/secrets/index.ts';
-import type { SyncEngineOptions } from '../core/sync/engine.ts';
 import { type DemoMarket, type DemoMarketOptions, startDemoMarket } from '../demo/index.ts';
 import { contentSecurityPolicy } from '../shared/ipc/index.ts';
 import { newAccessToken } from './access.ts';
@@ -33,7 +32,7 @@ export interface WebHostOptions {
   secrets?: SecretStore;
   /** Options of the embedded demo market (port, host and seqStart are the host's). */
   demo?: Omit<DemoMarketOptions, 'port' | 'host' | 'seqStart'>;
-  syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  syncOptions?: SessionSyncOptions;
   /** Trade poller and withdrawal tracker cadence (e2e tests shorten them). */
   accountTimings?: AccountTimings;
   /** Where "save file" dialogs (the order export) write; default `exports` in the data folder. */

@@ -32,7 +32,6 @@ import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
 import type { ChildMessage, ClientConfig, ClientFigures, ParentMessage, PurchaseCounts } from './protocol.ts';
 
 const MB = 1024 * 1024;
-const BIG_BATCH = 50;
 const startedAt = performance.now();
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
@@ -227,27 +226,24 @@ async function start(c: ClientConfig): Promise<void> {
   send({ type: 'ready', webhookUrl: webhookUrl!, pid: process.pid });
 }
 
-/** Counts what the sync engine hands the store, without changing what the store does. */
+/** Counts what the sync worker's engine applies, from the batch summaries it reports. */
 function countAppliedEvents(app: AppCore): void {
-  const store = app.session.store;
-  const apply = store.applyEvents.bind(store);
-  store.applyEvents = (events) => {
+  app.session.onMirror((mirror) => {
     // Tells the runner a big batch is about to be written, so a kill -9 can land inside its transaction.
-    if (events.length >= BIG_BATCH) send({ type: 'applying', events: events.length });
-    const started = performance.now();
-    const outcome = apply(events);
-    const took = performance.now() - started;
-    if (firstLiveMs !== null && took > pauses.applyMaxMs) {
-      pauses.applyMaxMs = took;
-      pauses.applyMaxEvents = events.length;
-    }
-    counts.events.received += events.length;
-    counts.events.applied += outcome.applied;
-    counts.events.stale += outcome.stale;
-    counts.events.covered += outcome.covered;
-    counts.events.unknown += outcome.unknown;
-    return outcome;
-  };
+    // (the worker announces only batches of APPLYING_NOTICE_EVENTS or more)
+    mirror.on('applying', (events) => send({ type: 'applying', events }));
+    mirror.on('batch', (batch) => {
+      if (firstLiveMs !== null && batch.tookMs > pauses.applyMaxMs) {
+        pauses.applyMaxMs = batch.tookMs;
+        pauses.applyMaxEvents = batch.events;
+      }
+      counts.events.received += batch.events;
+      counts.events.applied += batch.applied;
+      counts.events.stale += batch.stale;
+      counts.events.covered += batch.covered;
+      counts.events.unknown += batch.unknown;
+    });
+  });
 }
 
 async function waitFor<T>(get: () => T | null | undefined, ms: number, what: string): Promise<T> {

@@ -4,7 +4,7 @@
  * client's alone). They travel over the child-process IPC channel; the API key is handed over in the
  * `start` message, never in argv or the environment (both end up in crash reports and `ps`).
  */
-import type { SyncEngineOptions } from '../../src/core/sync/engine.ts';
+import type { SessionSyncOptions } from '../../src/core/app/index.ts';
 import type { Trade } from '../../src/shared/api/index.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
 
@@ -25,7 +25,7 @@ export interface ClientConfig {
   tradeEveryMs: number;
   /** Purchases only listings at or below this price (cents). */
   maxPurchasePrice: number;
-  syncOptions: Omit<SyncEngineOptions, 'sourceUrl'>;
+  syncOptions: SessionSyncOptions;
   poller: { activeIntervalMs: number; idleIntervalMs: number };
 }
 

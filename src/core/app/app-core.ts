@@ -10,7 +10,7 @@ import { AccountRuntime } from './account-services/account-runtime.ts';
 import type { AccountTimings } from './account-services/account-session.ts';
 import { randomUUID } from 'node:crypto';
 import type { BackfillOptions, BackfillProgress as BackfillRun } from '../sync/backfill.ts';
-import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
+import type { BookChange, EngineStatus } from '../sync/engine.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
 import {
   type BackfillProgress,
@@ -35,7 +35,7 @@ import { type AppLog, silentLog } from './log.ts';
 import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } from './market.ts';
 import type { AppPlatform } from './platform.ts';
 import { Redactor } from './redaction.ts';
-import { MarketSession } from './session.ts';
+import { MarketSession, type SessionSyncOptions } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { type BookQueries, createBookQueries } from './book-queries.ts';
 
@@ -50,7 +50,9 @@ export interface AppCoreOptions {
   log?: AppLog;
   redactor?: Redactor;
   /** Passed to the sync engine (tests shorten its timers). */
-  syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  syncOptions?: SessionSyncOptions;
+  /** The sync worker's script (the Electron build passes its bundled file); default: the source file. */
+  syncWorkerFile?: URL;
   /** Timers of the detail backfill (tests shorten them); `false` runs none. */
   backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
   /** How often backfill progress is recomputed from the mirror (default 5 s). */
@@ -241,7 +243,8 @@ export class AppCore {
       dataDir: this.#options.dataDir,
       apiKey: this.#secrets.apiKey,
       startDemoMarket: this.#options.startDemoMarket,
-      syncOptions: this.#options.syncOptions,
+      ...(this.#options.syncOptions ? { syncOptions: this.#options.syncOptions } : {}),
+      ...(this.#options.syncWorkerFile ? { syncWorkerFile: this.#options.syncWorkerFile } : {}),
       ...(this.#options.backfillOptions === undefined ? {} : { backfillOptions: this.#options.backfillOptions }),
       log: this.#log,
       redactor: this.redactor,

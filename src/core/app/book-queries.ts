@@ -6,7 +6,6 @@
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookQuery } from '../../shared/query.ts';
 import { SkindeskError } from '../../shared/ipc/index.ts';
-import { ApiError } from '../api/errors.ts';
 import { InvalidCursorError, type QueryResult, queryBook } from '../query/index.ts';
 import { type Db, asFullListing, readListing, readSyncState } from '../store/index.ts';
 import type { MarketSession } from './session.ts';
@@ -45,20 +44,14 @@ export function createBookQueries(db: Db): BookQueries {
       if (!stored) return { listing: null, alive: false };
       const full = asFullListing(stored);
       if (full) return { listing: full, alive: true };
-      const client = session.client;
-      if (!client) return { listing: null, alive: true };
-      try {
-        const fetched = await client.listing(id, { priority: 'interactive' });
-        session.store.write(() => session.store.fillDetails(id, fetched));
-        // price and amount from the mirror: the feed may have moved them since the fetch was answered
-        const { detail: _none, ...lean } = stored;
-        return { listing: { ...fetched, ...lean }, alive: true };
-      } catch (err) {
-        // sold or delisted since: the feed will remove it; say so now
-        if (err instanceof ApiError && err.code === 'LISTING_NOT_FOUND')
-          return { listing: null, alive: false };
-        throw err;
-      }
+      if (!session.client) return { listing: null, alive: true };
+      // fetched and stored by the sync worker (the book's writer); null: sold or delisted since — the
+      // feed will remove it, say so now
+      const fetched = await session.fetchListing(id);
+      if (!fetched) return { listing: null, alive: false };
+      // price and amount from the mirror: the feed may have moved them since the fetch was answered
+      const { detail: _none, ...lean } = stored;
+      return { listing: { ...fetched, ...lean }, alive: true };
     },
   };
 }

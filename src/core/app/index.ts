@@ -15,7 +15,7 @@ export {
   chooseMarket,
   demoSeqStart,
 } from './market.ts';
-export { MarketSession, mirrorFile } from './session.ts';
+export { MarketSession, mirrorFile, type SessionSyncOptions } from './session.ts';
 export { SettingsStore, SETTINGS_FILE_NAME, type AppSettings } from './settings.ts';
 export { checkExternalLink, EXTERNAL_LINK_HOSTS } from './external-links.ts';
 export { resolveStaticFile, contentTypeOf, staticFileHeaders } from './static-files.ts';

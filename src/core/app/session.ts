@@ -1,16 +1,24 @@
 /**
  * One market session: the mirror of one marketplace (its SQLite file), the REST client and the sync
- * engine that keeps the mirror live. The mirror is opened synchronously first, so the last book is
+ * worker that keeps the mirror live. The mirror is opened synchronously first, so the last book is
  * readable before any network exists; `connect()` then starts the demo market (if that is the choice),
- * the client and the engine. Switching markets closes the session and opens another.
+ * the client and the worker. Switching markets closes the session and opens another.
+ *
+ * The book's only writer is the sync worker (sync/sync-worker.ts): snapshot merges, event batches and
+ * the detail backfill never run on this thread, which serves the UI. This thread holds the feed's socket
+ * (relayed to the worker), so watchlists judge a new listing the moment it arrives; its own writes (the
+ * desk: watchlists, purchase journal) go to a file of their own (store/desk.ts), and the caches it writes
+ * in the book wait at most one of the worker's short steps.
  */
 import { join } from 'node:path';
+import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
-import { BookStore, openDatabase, readStatus, type Db } from '../store/index.ts';
-import { type BackfillOptions, type BackfillProgress, DetailBackfill } from '../sync/backfill.ts';
-import { type BookChange, type EngineStatus, SyncEngine, type SyncEngineOptions } from '../sync/engine.ts';
-import { apiSources } from '../sync/sources.ts';
+import { attachDesk } from '../store/desk.ts';
+import { openDatabase, readStatus, readSyncState, type Db } from '../store/index.ts';
+import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
+import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
+import { MirrorWorker } from '../sync/mirror-worker.ts';
 import type { AppLog } from './log.ts';
 import {
   DEMO_DATABASE_FILE_NAME,
@@ -30,15 +38,20 @@ export interface SessionEvents {
   problem(message: string): void;
 }
 
+/** The sync engine's options a session passes to its worker (plain data: they cross a thread). */
+export type SessionSyncOptions = Omit<SyncEngineOptions, 'sourceUrl' | 'random' | 'openFeed'>;
+
 export interface SessionOptions {
   choice: MarketChoice;
   dataDir: string;
   /** The user's key for a real market (null for the demo, which brings its own). */
   apiKey: string | null;
   startDemoMarket: StartDemoMarket;
-  syncOptions?: Omit<SyncEngineOptions, 'sourceUrl'>;
+  syncOptions?: SessionSyncOptions;
   /** Timers of the detail backfill (tests shorten them); `false` runs none. */
   backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
+  /** The sync worker's script (the Electron build passes its bundled file); default: the source file. */
+  syncWorkerFile?: URL;
   log: AppLog;
   redactor: Redactor;
   events: SessionEvents;
@@ -50,15 +63,15 @@ export function mirrorFile(dataDir: string, choice: MarketChoice): string {
 
 export class MarketSession {
   #choice: MarketChoice;
+  /** This thread's connection: reads the book, writes the desk (attached) and the caches. */
   readonly db: Db;
-  readonly store: BookStore;
+  readonly file: string;
   #client: ApiClient | null = null;
-  #engine: SyncEngine | null = null;
-  #backfill: DetailBackfill | null = null;
+  #mirror: MirrorWorker | null = null;
   #demo: DemoMarketHandle | null = null;
   #baseUrl: string | null;
   #ownStatus: EngineStatus;
-  readonly #engineListeners = new Set<(engine: SyncEngine) => void>();
+  readonly #mirrorListeners = new Set<(mirror: MirrorWorker) => void>();
   #closed = false;
   readonly #options: SessionOptions;
 
@@ -66,10 +79,16 @@ export class MarketSession {
     this.#options = options;
     this.#choice = options.choice;
     this.#baseUrl = options.choice.mode === 'real' ? options.choice.baseUrl : null;
-    this.db = openDatabase(mirrorFile(options.dataDir, options.choice));
-    this.store = new BookStore(this.db);
+    this.file = mirrorFile(options.dataDir, options.choice);
+    this.db = openDatabase(this.file);
+    try {
+      attachDesk(this.db, this.file);
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
     const mirror = readStatus(this.db);
-    const state = this.store.state();
+    const state = readSyncState(this.db);
     this.#ownStatus = {
       state: 'opening',
       since: Date.now(),
@@ -109,23 +128,33 @@ export class MarketSession {
   }
 
   /**
-   * Calls `listener` with the sync engine before it starts (at once when it already runs), so a service
-   * can follow its events from the first one (the watchlists hook its `applied` batches). Returns the
-   * unsubscribe.
+   * Calls `listener` with the sync worker before it starts (at once when it already runs), so a service
+   * can follow its events from the first one (the watchlists judge `received` frames and `applied`
+   * batches). Returns the unsubscribe.
    */
-  onEngine(listener: (engine: SyncEngine) => void): () => void {
-    this.#engineListeners.add(listener);
-    if (this.#engine) listener(this.#engine);
-    return () => this.#engineListeners.delete(listener);
+  onMirror(listener: (mirror: MirrorWorker) => void): () => void {
+    this.#mirrorListeners.add(listener);
+    if (this.#mirror) listener(this.#mirror);
+    return () => this.#mirrorListeners.delete(listener);
   }
 
-  /** The detail backfill's progress; null until the engine exists (or when the session runs none). */
+  /** The detail backfill's progress; null until the worker reported one (or when the session runs none). */
   backfillProgress(): BackfillProgress | null {
-    return this.#backfill?.progress() ?? null;
+    return this.#mirror?.backfill ?? null;
   }
 
   status(): EngineStatus {
-    return this.#engine ? this.#engine.status() : { ...this.#ownStatus };
+    return this.#mirror?.status ?? { ...this.#ownStatus };
+  }
+
+  /**
+   * One listing's full detail from the marketplace, stored in the mirror (by the worker, the book's
+   * writer); null when the listing is gone. Interactive priority: the detail view is waiting.
+   */
+  fetchListing(id: number): Promise<FullListing | null> {
+    const mirror = this.#mirror;
+    if (!mirror) throw new Error('not connected to the marketplace');
+    return mirror.fetchListing(id);
   }
 
   /** Starts the network side; never throws (a failure becomes an offline status with the reason). */
@@ -155,30 +184,11 @@ export class MarketSession {
       this.#client = client;
       const resolvedWs = await client.discoverWsUrl({ priority: 'interactive' });
       if (this.#closed) return;
-      const engine = new SyncEngine(this.store, apiSources(client), {
-        ...this.#options.syncOptions,
-        sourceUrl: this.#baseUrl,
-      });
-      const backfill = this.#createBackfill(client);
-      engine.on('book', (change) => {
-        events.book(change);
-        // a new snapshot may bring listings without details: the backfill looks again now, not in a minute
-        if (change.reset || change.upserted + change.removed > 10_000) backfill?.nudge();
-      });
-      engine.on('status', (status) => {
-        // background reads wait until the book itself is loaded and followed
-        if (status.state === 'live' && !this.#closed) backfill?.start();
-        events.status(status);
-        if (status.authFailed) events.problem(status.problem ?? 'The marketplace refused the API key.');
-      });
-      engine.on('warning', (message) => log.warn(`sync: ${message}`));
-      engine.on('error', (error) => {
-        log.error(`sync stopped: ${error.message}`);
-        events.problem(`The book stopped updating: ${error.message}`);
-      });
-      this.#engine = engine;
-      for (const listener of this.#engineListeners) listener(engine);
-      engine.start(resolvedWs, apiKey);
+      const mirror = this.#createMirror(apiKey);
+      this.#mirror = mirror;
+      for (const listener of this.#mirrorListeners) listener(mirror);
+      mirror.start(resolvedWs);
+      events.status(this.status());
     } catch (err) {
       const message = redactor.redact(err instanceof Error ? err.message : String(err));
       log.error(`could not connect to the ${choice.mode} market: ${message}`);
@@ -191,21 +201,45 @@ export class MarketSession {
   }
 
   /**
-   * Fills in float, seed, stickers... of the snapshot's lean rows from GET /listings, at background
-   * priority through the client's governor (interactive calls overtake it). Its cursor lives in the
-   * mirror, so a restart resumes where the last session stopped.
+   * The worker: the sync engine in stepped mode (its transactions stay short, so this thread's cache
+   * writes never wait long for the book), the detail backfill (float, seed, stickers of the snapshot's
+   * lean rows from GET /listings at background priority; its cursor lives in the mirror, so a restart
+   * resumes), and the feed relayed through this thread.
    */
-  #createBackfill(client: ApiClient): DetailBackfill | null {
-    const { backfillOptions, syncOptions, events, log } = this.#options;
-    if (backfillOptions === false) return null;
-    const backfill = new DetailBackfill(this.store, apiSources(client), {
-      ...backfillOptions,
-      appIds: syncOptions?.appIds ?? null,
+  #createMirror(apiKey: string): MirrorWorker {
+    const { syncOptions, backfillOptions, events, log, redactor } = this.#options;
+    const { appIds = null, ...engine } = syncOptions ?? {};
+    const mirror = new MirrorWorker({
+      dbPath: this.file,
+      baseUrl: this.#baseUrl as string,
+      apiKey,
+      appIds,
+      engine: { mergeMode: 'stepped', ...engine },
+      backfill: backfillOptions === false ? false : { ...backfillOptions },
+      relayFeed: true,
+      forwardApplied: true,
+      ...(this.#options.syncWorkerFile ? { workerFile: this.#options.syncWorkerFile } : {}),
     });
-    backfill.on('progress', (progress) => events.backfill(progress));
-    backfill.on('warning', (message) => log.warn(`detail backfill: ${message}`));
-    this.#backfill = backfill;
-    return backfill;
+    mirror.on('book', (change) => events.book(change));
+    mirror.on('status', (status) => {
+      events.status(status);
+      if (status.authFailed) events.problem(status.problem ?? 'The marketplace refused the API key.');
+    });
+    mirror.on('backfill', (progress) => events.backfill(progress));
+    mirror.on('warning', (message) => log.warn(`sync: ${redactor.redact(message)}`));
+    mirror.on('error', (error) => {
+      const message = redactor.redact(error.message);
+      log.error(`sync stopped: ${message}`);
+      events.problem(`The book stopped updating: ${message}`);
+    });
+    mirror.on('exit', (code) => {
+      if (code === 0 || this.#closed) return;
+      log.error(`the sync worker ended unexpectedly (exit ${code})`);
+      this.#mirror = null;
+      this.#setOwnState('offline', 'The book stopped updating: the sync worker ended unexpectedly. Restart Skindesk.');
+      events.problem('The book stopped updating: the sync worker ended unexpectedly.');
+    });
+    return mirror;
   }
 
   #setOwnState(state: EngineStatus['state'], problem: string | null): void {
@@ -217,12 +251,10 @@ export class MarketSession {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      // the backfill first: it writes to the mirror the engine's stop leaves consistent
-      await this.#backfill?.stop();
-      await this.#engine?.stop();
+      // every event received is applied and the worker's connection closed before the file is let go
+      await this.#mirror?.stop();
     } finally {
-      this.#backfill?.removeAllListeners();
-      this.#engine?.removeAllListeners();
+      this.#mirror?.removeAllListeners();
       await this.#demo?.close();
       this.db.close();
     }

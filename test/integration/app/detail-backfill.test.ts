@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AppCore, RecordingPlatform, type StartDemoMarket } from '../../../src/core/app/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
+import { readSyncState } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BackfillProgress, BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
@@ -133,7 +134,7 @@ describe('the detail backfill in the app', () => {
     const partial = await until('the first page of details', () =>
       first.progress.find((p) => p.state === 'running' && p.detailed > 0 && p.detailed < p.total),
     );
-    const cursor = first.core.session.store.state().backfillCursor;
+    const cursor = readSyncState(first.core.session.db).backfillCursor;
     expect(cursor).not.toBeNull();
     await cores.pop()?.close();
     await demos.pop()?.close();

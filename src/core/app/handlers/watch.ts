@@ -99,12 +99,12 @@ export class AppWatch {
     service.on('alertState', (alert) => core.publish('watchAlerts', { alerts: [this.alertView(alert)], omitted: 0 }));
     service.on('purchase', (entry) => this.#publishAutoBuy([entry]));
     service.on('killSwitch', () => this.#publishAutoBuy([]));
-    this.#unhook = session.onEngine((engine) => {
+    this.#unhook = session.onMirror((mirror) => {
       const client = session.client;
       service.attachMarket(client, client ? purchasing(session).purchaser : null);
-      engine.on('received', (event) => service.onArrived(event));
-      engine.on('applied', (events) => service.onApplied(events));
-      engine.on('status', (status) => {
+      mirror.on('received', (event) => service.onArrived(event));
+      mirror.on('applied', (events) => service.onApplied(events));
+      mirror.on('status', (status) => {
         const was = service.bookLive;
         service.onStatus(status.state);
         if (was !== service.bookLive) this.#publishAutoBuy([]);
