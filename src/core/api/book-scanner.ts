@@ -15,6 +15,11 @@
  *
  * Malformed or truncated input throws BookBodyError, whose message is plain words without any body text.
  */
+/**
+ * Pieces stay small: their text (up to twice its bytes as a two-byte string) and parsed objects then die
+ * young, in the scavenged new space. Pieces of 1 MB land in the large-object space, freed only by full
+ * collections, and the process grew by ~100 MB more.
+ */
 export const PIECE_BYTES = 48 * 1024;
 
 export class BookBodyError extends Error {
@@ -116,8 +121,9 @@ class ValueScan {
 
 export class BookBodyScanner {
   readonly #handler: BookBodyHandler;
+  readonly #pieceBytes: number;
   readonly #decoder = new TextDecoder();
-  #buf = new Uint8Array(PIECE_BYTES * 2);
+  #buf: Uint8Array;
   /** First byte not consumed yet. */
   #start = 0;
   /** Bytes held. */
@@ -132,9 +138,14 @@ export class BookBodyScanner {
   #sawListings = false;
   #finished = false;
   readonly #top: BookBodyTop = { seq: undefined, listingsArray: false, listingsOther: undefined, count: 0 };
+  /** Pieces cut by a guess JSON.parse confirmed, and runs parsed after the exact scan (diagnostics). */
+  readonly pieces = { guessed: 0, exact: 0 };
 
-  constructor(handler: BookBodyHandler) {
+  /** `pieceBytes`: the size of the pieces parsed at once (tests make it tiny to cut everywhere). */
+  constructor(handler: BookBodyHandler, pieceBytes = PIECE_BYTES) {
     this.#handler = handler;
+    this.#pieceBytes = Math.max(1, Math.floor(pieceBytes));
+    this.#buf = new Uint8Array(Math.min(Math.max(4096, this.#pieceBytes * 2), 2 * PIECE_BYTES));
   }
 
   push(bytes: Uint8Array): void {
@@ -190,8 +201,8 @@ export class BookBodyScanner {
     const buf = this.#buf;
     for (;;) {
       if (this.#state === 'array') {
-        if (this.#scan === null && this.#end - this.#start >= PIECE_BYTES && this.#guessedPiece()) continue;
-        if (this.#scan === null && !final && this.#end - this.#start < PIECE_BYTES) return;
+        if (this.#scan === null && this.#end - this.#start >= this.#pieceBytes && this.#guessedPiece()) continue;
+        if (this.#scan === null && !final && this.#end - this.#start < this.#pieceBytes) return;
         const outcome = this.#exactElements(final);
         if (outcome === 'more') return;
         continue;
@@ -304,7 +315,7 @@ export class BookBodyScanner {
       this.#array = 'element';
     }
     const from = this.#start;
-    let brace = Math.min(this.#end, from + PIECE_BYTES);
+    let brace = Math.min(this.#end, from + this.#pieceBytes);
     for (let tries = 0; tries < 16; tries++) {
       brace = buf.lastIndexOf(OPEN_BRACE, brace - 1);
       if (brace <= from) return false;
@@ -316,6 +327,7 @@ export class BookBodyScanner {
       if (k <= from || buf[k] !== CLOSE_BRACE) continue;
       const values = this.#parseElements(from, k + 1);
       if (values === null) return false;
+      this.pieces.guessed++;
       this.#emit(values);
       this.#start = brace;
       this.#array = 'element';
@@ -336,6 +348,7 @@ export class BookBodyScanner {
       if (runFrom < 0) return;
       const values = this.#parseElements(runFrom, runTo);
       if (values === null) throw this.#fail(this.#base + runFrom, 'the response is not valid JSON (in "listings")');
+      this.pieces.exact++;
       this.#emit(values);
       runFrom = -1;
     };
@@ -352,7 +365,7 @@ export class BookBodyScanner {
         runTo = end;
         this.#start = end;
         this.#array = 'after';
-        if (runTo - runFrom >= PIECE_BYTES) {
+        if (runTo - runFrom >= this.#pieceBytes) {
           flush();
           return 'again';
         }

@@ -30,7 +30,7 @@ const listingsSchema = bookResponse.shape.listings;
  * Reads a 2xx `/book` body. Throws BookBodyError (plain words, no body text) when the body is not JSON,
  * ends early or breaks the contract; the whole snapshot is then refused, since nothing was kept.
  */
-export async function readBookBody(body: ReadableStream<Uint8Array> | null): Promise<StreamedBook> {
+export async function readBookBody(body: ReadableStream<Uint8Array> | null, pieceBytes?: number): Promise<StreamedBook> {
   const columns = new ListingColumns();
   const scanner = new BookBodyScanner({
     listings(values, first) {
@@ -45,7 +45,7 @@ export async function readBookBody(body: ReadableStream<Uint8Array> | null): Pro
       }
       for (const row of checked.data as LeanListing[]) columns.append(row);
     },
-  });
+  }, pieceBytes);
   if (body) {
     const reader = body.getReader();
     try {

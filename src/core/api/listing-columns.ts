@@ -18,16 +18,46 @@ const DAY_MS = 86_400_000;
 const PAD2 = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
+const ROW_BYTES = 8 + 4 + 8 + 8 + 1 + 8 + 4;
+/** The first block starts small (a small book costs kilobytes) and doubles up to BLOCK_ROWS. */
+const FIRST_BLOCK_ROWS = 256;
+
 class Block {
-  readonly ids = new Float64Array(BLOCK_ROWS);
-  readonly appIds = new Int32Array(BLOCK_ROWS);
-  readonly prices = new Float64Array(BLOCK_ROWS);
-  readonly amounts = new Float64Array(BLOCK_ROWS);
-  readonly commodity = new Uint8Array(BLOCK_ROWS);
-  readonly createdMs = new Float64Array(BLOCK_ROWS);
-  readonly names = new Uint32Array(BLOCK_ROWS);
+  ids: Float64Array;
+  appIds: Int32Array;
+  prices: Float64Array;
+  amounts: Float64Array;
+  commodity: Uint8Array;
+  createdMs: Float64Array;
+  names: Uint32Array;
+
+  constructor(rows: number) {
+    this.ids = new Float64Array(rows);
+    this.appIds = new Int32Array(rows);
+    this.prices = new Float64Array(rows);
+    this.amounts = new Float64Array(rows);
+    this.commodity = new Uint8Array(rows);
+    this.createdMs = new Float64Array(rows);
+    this.names = new Uint32Array(rows);
+  }
+
+  get capacity(): number {
+    return this.ids.length;
+  }
+
+  /** A copy with twice the room (at most BLOCK_ROWS). */
+  grown(): Block {
+    const next = new Block(Math.min(BLOCK_ROWS, this.capacity * 2));
+    next.ids.set(this.ids);
+    next.appIds.set(this.appIds);
+    next.prices.set(this.prices);
+    next.amounts.set(this.amounts);
+    next.commodity.set(this.commodity);
+    next.createdMs.set(this.createdMs);
+    next.names.set(this.names);
+    return next;
+  }
 }
-const BLOCK_BYTES = BLOCK_ROWS * (8 + 4 + 8 + 8 + 1 + 8 + 4);
 
 /** Where `HH:mm:ss.sss` has its digits in a canonical text. */
 const TIME_DIGITS = [11, 12, 14, 15, 17, 18, 20, 21, 22];
@@ -113,7 +143,9 @@ export class ListingColumns {
   get bytes(): number {
     let names = 0;
     for (const name of this.#names) names += 32 + name.length * 2;
-    return this.#blocks.length * BLOCK_BYTES + names + this.#createdText.size * 64;
+    let rows = 0;
+    for (const block of this.#blocks) rows += block.capacity;
+    return rows * ROW_BYTES + names + this.#createdText.size * 64;
   }
 
   /** Appends one listing already checked against the contract (leanListing). */
@@ -121,8 +153,12 @@ export class ListingColumns {
     if (this.#nameIndex === null) throw new Error('ListingColumns: append after seal()');
     const i = this.#length;
     const offset = i & BLOCK_MASK;
-    if (offset === 0) this.#blocks.push(new Block());
-    const block = this.#blocks[i >>> BLOCK_BITS] as Block;
+    if (offset === 0) this.#blocks.push(new Block(i === 0 ? FIRST_BLOCK_ROWS : BLOCK_ROWS));
+    let block = this.#blocks[i >>> BLOCK_BITS] as Block;
+    if (offset === block.capacity) {
+      block = block.grown();
+      this.#blocks[i >>> BLOCK_BITS] = block;
+    }
     block.ids[offset] = row.id;
     block.appIds[offset] = row.app_id;
     block.prices[offset] = row.price;
