@@ -17,15 +17,15 @@ import {
   parseJsonWithInt64,
   rateLimitKey,
   type BodyOf,
-  type BookSnapshot,
   type BulkResult,
   type EndpointName,
   type QueryOf,
   type ResponseOf,
 } from '../../shared/api/index.ts';
+import { BookBodyError, type StreamedBook, readBookBody } from './book-stream.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { ApiError, redact, redactDeep } from './errors.ts';
-import { EtagCache, type EtagCacheOptions } from './etag-cache.ts';
+import { ApiError, describeIssues, redact, redactDeep } from './errors.ts';
+import { type CachedBody, EtagCache, type EtagCacheOptions } from './etag-cache.ts';
 import {
   type ExportFormat,
   type ExportProgress,
@@ -78,7 +78,8 @@ export interface CallResult<N extends EndpointName> {
 }
 
 export interface BookResult {
-  snapshot: BookSnapshot;
+  /** The exact seq and the listings in columns (book-stream.ts: the body is never held whole). */
+  snapshot: StreamedBook;
   /**
    * True when the server answered 304 Not Modified: `snapshot` is the very object returned by an earlier
    * call (same `seq`), so a caller that already loaded it has nothing to do.
@@ -100,13 +101,6 @@ const API_KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
 
 function routeOf(name: EndpointName): string {
   return rateLimitKey(name);
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
 }
 
 function causeOf(err: unknown): { code: string | null; message: string } {
@@ -188,28 +182,50 @@ export class ApiClient {
     const { url, init } = this.#prepare(name, input);
     const cacheKey = url;
     const cached = def.etag && !opts.fresh ? this.#cache.get(cacheKey) : undefined;
-    if (cached) (init.headers as Record<string, string>)['if-none-match'] = cached.etag;
+    const answer = await this.#request(name, url, init, opts, cached, (response) => response.text());
+    if (answer.kind === 'cached') {
+      return { data: answer.cached.value as ResponseOf<N>, fromCache: true, etag: answer.cached.etag, status: answer.status };
+    }
+    const { status, headers, body: text } = answer;
+    const data = this.#parseBody(name, route, status, text);
+    const etag = headers.get('etag');
+    if (def.etag && etag) {
+      this.#cache.set(cacheKey, { etag, value: data, bytes: text.length, storedAt: this.clock.now() });
+    }
+    return { data, fromCache: false, etag, status };
+  }
 
+  /**
+   * Sends until answered: a GET answered 429 goes again (up to `rateLimitRetries`, the governor waiting
+   * Retry-After), a 304 answers with `cached` (sent as If-None-Match), any other non-2xx is an ApiError.
+   * A 2xx body is read by `readOk`, inside the request's timeout.
+   */
+  async #request<T>(
+    name: EndpointName,
+    url: string,
+    init: RequestInit,
+    opts: CallOptions,
+    cached: CachedBody | undefined,
+    readOk: (response: Response) => Promise<T>,
+  ): Promise<{ kind: 'body'; status: number; headers: Headers; body: T } | { kind: 'cached'; status: number; cached: CachedBody }> {
+    const route = routeOf(name);
+    if (cached) (init.headers as Record<string, string>)['if-none-match'] = cached.etag;
     for (let attempt = 0; ; attempt++) {
-      const { status, headers, text } = await this.#exchange(name, url, init, opts);
+      const answer = await this.#exchange(name, url, init, opts, readOk);
+      if (answer.ok) return { kind: 'body', status: answer.status, headers: answer.headers, body: answer.body };
+      const { status, headers, text } = answer;
       if (status === 429) {
         const error = this.#errorFromResponse(route, status, headers, text);
-        if (def.method === 'GET' && attempt < this.#rateLimitRetries) continue; // the governor waits Retry-After
+        if (ENDPOINTS[name].method === 'GET' && attempt < this.#rateLimitRetries) continue; // the governor waits Retry-After
         throw error;
       }
       if (status === 304) {
         if (!cached) {
           throw new ApiError({ kind: 'invalid_response', route, status, message: `${route}: 304 without a cached body to revalidate`, maybeDelivered: true });
         }
-        return { data: cached.value as ResponseOf<N>, fromCache: true, etag: cached.etag, status };
+        return { kind: 'cached', status, cached };
       }
-      if (status < 200 || status > 299) throw this.#errorFromResponse(route, status, headers, text);
-      const data = this.#parseBody(name, route, status, text);
-      const etag = headers.get('etag');
-      if (def.etag && etag) {
-        this.#cache.set(cacheKey, { etag, value: data, bytes: text.length, storedAt: this.clock.now() });
-      }
-      return { data, fromCache: false, etag, status };
+      throw this.#errorFromResponse(route, status, headers, text);
     }
   }
 
@@ -262,14 +278,17 @@ export class ApiClient {
 
   /**
    * One governed round trip: waits for the endpoint's turn, sends, reads the whole body under the
-   * timeout, feeds the rate headers back to the governor.
+   * timeout (a 2xx body with `readOk`, any other as text), feeds the rate headers back to the governor.
    */
-  async #exchange(
+  async #exchange<T>(
     name: EndpointName,
     url: string,
     init: RequestInit,
     opts: CallOptions,
-  ): Promise<{ status: number; headers: Headers; text: string }> {
+    readOk: (response: Response) => Promise<T>,
+  ): Promise<
+    { ok: true; status: number; headers: Headers; body: T } | { ok: false; status: number; headers: Headers; text: string }
+  > {
     const route = routeOf(name);
     const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'interactive', opts.signal);
     const controller = new AbortController();
@@ -285,13 +304,17 @@ export class ApiClient {
     try {
       response = await this.#fetch(url, { ...init, signal: controller.signal });
       this.#noteServerDate(response.headers);
-      const text = await response.text();
-      const status = response.status;
-      permit.complete(readRateHeaders(status, response.headers, this.clock.now()));
-      return { status, headers: response.headers, text };
+      const { status, headers } = response;
+      const answer =
+        status >= 200 && status <= 299
+          ? { ok: true as const, status, headers, body: await readOk(response) }
+          : { ok: false as const, status, headers, text: await response.text() };
+      permit.complete(readRateHeaders(status, headers, this.clock.now()));
+      return answer;
     } catch (err) {
       if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
       else permit.complete();
+      if (err instanceof ApiError) throw err; // the body broke the contract: no transport failure
       if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
       throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
     } finally {
@@ -350,10 +373,13 @@ export class ApiClient {
     });
   }
 
+  #invalidResponse(route: string, status: number, message: string): ApiError {
+    return new ApiError({ kind: 'invalid_response', route, status, message: this.#redact(`${route}: ${message}`), maybeDelivered: true });
+  }
+
   #parseBody<N extends EndpointName>(name: N, route: string, status: number, text: string): ResponseOf<N> {
     const def = ENDPOINTS[name];
-    const invalid = (message: string) =>
-      new ApiError({ kind: 'invalid_response', route, status, message: this.#redact(`${route}: ${message}`), maybeDelivered: true });
+    const invalid = (message: string) => this.#invalidResponse(route, status, message);
     let raw: unknown;
     try {
       raw = def.int64Keys.length > 0 ? parseJsonWithInt64(text, def.int64Keys) : JSON.parse(text);
@@ -417,12 +443,33 @@ export class ApiClient {
     return this.call('pricesAll', { query }, opts);
   }
   /**
-   * The whole book with its `seq`, parsed losslessly (seq is a bigint). Conditional by ETag unless
-   * `fresh`; `fromCache` tells a 304 (the snapshot already returned before) from a new one.
+   * The whole book with its exact `seq` (a bigint), the body read as a stream into columns and checked
+   * against the contract piece by piece (book-stream.ts). Conditional by ETag unless `fresh`;
+   * `fromCache` tells a 304 (the snapshot already returned before) from a new one. The cached copy is
+   * the columns, held weakly beyond the ETag cache's budget like any big body.
    */
   async book(query: QueryOf<'book'> = {}, opts: CallOptions = {}): Promise<BookResult> {
-    const result = await this.callDetailed('book', { query }, opts);
-    return { snapshot: result.data, fromCache: result.fromCache, etag: result.etag };
+    const name = 'book';
+    const route = routeOf(name);
+    const { url, init } = this.#prepare(name, { query });
+    // Its own cache entry: call('book') caches the parsed body, this one the columns.
+    const cacheKey = `${url} (columns)`;
+    const cached = opts.fresh ? undefined : this.#cache.get(cacheKey);
+    const answer = await this.#request(name, url, init, opts, cached, async (response) => {
+      try {
+        return await readBookBody(response.body);
+      } catch (err) {
+        if (err instanceof BookBodyError) throw this.#invalidResponse(route, response.status, err.message);
+        throw err;
+      }
+    });
+    if (answer.kind === 'cached') {
+      return { snapshot: answer.cached.value as StreamedBook, fromCache: true, etag: answer.cached.etag };
+    }
+    const snapshot = answer.body;
+    const etag = answer.headers.get('etag');
+    if (etag) this.#cache.set(cacheKey, { etag, value: snapshot, bytes: snapshot.listings.bytes, storedAt: this.clock.now() });
+    return { snapshot, fromCache: false, etag };
   }
   sales(query: QueryOf<'sales'> = {}, opts?: CallOptions) {
     return this.call('sales', { query }, opts);

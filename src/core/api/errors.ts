@@ -136,3 +136,11 @@ export function redactDeep(value: unknown, secrets: readonly (string | null | un
   }
   return value;
 }
+
+/** The first few issues of a failed contract check, as `path: message` (never the values themselves). */
+export function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}

@@ -357,8 +357,8 @@ export class BookStore {
   }
 
   /** Upserts one snapshot row at `seq` (guarded, written only when it differs). Inside a transaction. */
-  upsertSnapshotRow(row: LeanListing, seq: bigint, now: number): boolean {
-    return this.#runSnapshotRow(this.#upsertSnapshotRow, row, seq, now);
+  upsertSnapshotRow(row: LeanListing, seq: bigint, now: number, createdMs = Date.parse(row.created_at)): boolean {
+    return this.#runSnapshotRow(this.#upsertSnapshotRow, row, seq, now, createdMs);
   }
 
   /**
@@ -367,11 +367,11 @@ export class BookStore {
    * load at this same seq, so the guard would refuse the write: ON CONFLICT DO NOTHING is its exact
    * outcome, without the upsert's cost (a quarter of a first load). Any other merge uses the guard.
    */
-  loadSnapshotRow(row: LeanListing, seq: bigint, now: number): boolean {
-    return this.#runSnapshotRow(this.#insertFirstLoadRow, row, seq, now);
+  loadSnapshotRow(row: LeanListing, seq: bigint, now: number, createdMs = Date.parse(row.created_at)): boolean {
+    return this.#runSnapshotRow(this.#insertFirstLoadRow, row, seq, now, createdMs);
   }
 
-  #runSnapshotRow(statement: Statement, row: LeanListing, seq: bigint, now: number): boolean {
+  #runSnapshotRow(statement: Statement, row: LeanListing, seq: bigint, now: number, createdMs: number): boolean {
     return (
       statement.run(
         row.id,
@@ -381,7 +381,7 @@ export class BookStore {
         row.amount,
         row.commodity ? 1 : 0,
         row.created_at,
-        Date.parse(row.created_at),
+        createdMs,
         seq,
         1,
         now,

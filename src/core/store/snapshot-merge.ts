@@ -10,12 +10,27 @@
  * A crash at any point leaves every row in a state it really had; the next start re-syncs.
  */
 import type { LeanListing } from '../../shared/api/index.ts';
+import { type ColumnRow, ListingColumns, newColumnRow } from '../api/listing-columns.ts';
 import { REMOVED_REASON, type BookStore } from './book-store.ts';
 import { serializeScope } from './sync-state.ts';
 
 export const MERGE_BUDGET_MS = 25;
 /** The merge reports changed ids up to this many; beyond it, "many" (the UI refetches everything). */
 export const MERGE_CHANGED_IDS_CAP = 50_000;
+
+/** A snapshot's rows: objects, or the columns a streamed `/book` read produces (api/book-stream.ts). */
+export type SnapshotListings = readonly LeanListing[] | ListingColumns;
+
+/** Reads row i with its created_at in ms: from the columns into one reused object, or the array's own. */
+function rowReader(rows: SnapshotListings): (i: number) => ColumnRow {
+  const row = newColumnRow();
+  if (rows instanceof ListingColumns) return (i) => rows.read(i, row);
+  return (i) => {
+    row.listing = rows[i] as LeanListing;
+    row.createdMs = Date.parse(row.listing.created_at);
+    return row;
+  };
+}
 
 export interface MergeSummary {
   seq: bigint;
@@ -87,7 +102,7 @@ export class SnapshotMerge {
    * Merges rows from `start` on until the time budget is spent, in one transaction. Returns the index
    * of the first row not merged (rows.length when all are).
    */
-  addRows(rows: readonly LeanListing[], start: number, budgetMs = MERGE_BUDGET_MS): number {
+  addRows(rows: SnapshotListings, start: number, budgetMs = MERGE_BUDGET_MS): number {
     const t0 = performance.now();
     const next = this.#store.write(() => this.#addRowsUntil(rows, start, t0, budgetMs));
     this.#noteStep(t0);
@@ -95,18 +110,19 @@ export class SnapshotMerge {
   }
 
   /** The rows part of a step, inside the caller's transaction (never a nested one: see mergeAtomically). */
-  #addRowsUntil(rows: readonly LeanListing[], start: number, t0: number, budgetMs: number): number {
+  #addRowsUntil(rows: SnapshotListings, start: number, t0: number, budgetMs: number): number {
     const now = this.#store.clock.now();
+    const rowAt = rowReader(rows);
     let i = start;
     while (i < rows.length) {
       const end = Math.min(rows.length, i + 256);
-      for (; i < end; i++) this.#addRow(rows[i] as LeanListing, now);
+      for (; i < end; i++) this.#addRow(rowAt(i), now);
       if (performance.now() - t0 >= budgetMs) break;
     }
     return i;
   }
 
-  #addRow(row: LeanListing, now: number): void {
+  #addRow({ listing: row, createdMs }: ColumnRow, now: number): void {
     if (this.#scope !== null && !this.#scope.has(row.app_id)) return;
     this.#rows++;
     if (this.#idCount === this.#ids.length) {
@@ -116,8 +132,8 @@ export class SnapshotMerge {
     }
     this.#ids[this.#idCount++] = row.id;
     const written = this.#firstLoad
-      ? this.#store.loadSnapshotRow(row, this.seq, now)
-      : this.#store.upsertSnapshotRow(row, this.seq, now);
+      ? this.#store.loadSnapshotRow(row, this.seq, now, createdMs)
+      : this.#store.upsertSnapshotRow(row, this.seq, now, createdMs);
     if (written) {
       this.#changed++;
       this.#noteChanged(row.id);
@@ -186,7 +202,7 @@ export class SnapshotMerge {
    * commits, then see the new one whole. For a writer that runs off the UI's thread (the sync worker),
    * where a long transaction blocks nobody and avoids rewriting index pages at every small commit.
    */
-  mergeAtomically(rows: readonly LeanListing[], options: CommitOptions): MergeSummary {
+  mergeAtomically(rows: SnapshotListings, options: CommitOptions): MergeSummary {
     const t0 = performance.now();
     // One transaction and no savepoints inside it: a savepoint journals every page it touches, which
     // for a million rows costs more than the merge itself.
@@ -265,7 +281,7 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
 /** Merges a whole snapshot in budgeted steps, yielding between them. Abandons it when aborted. */
 export async function mergeSnapshot(
   store: BookStore,
-  snapshot: { seq: bigint; listings: readonly LeanListing[] },
+  snapshot: { seq: bigint; listings: SnapshotListings },
   options: RunMergeOptions,
 ): Promise<MergeSummary> {
   const merge = new SnapshotMerge(store, snapshot.seq, options.scope);

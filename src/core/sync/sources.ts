@@ -4,11 +4,13 @@
  * book 6/min, listings 1/s; ours go at background priority so the user's own clicks go first).
  */
 import type { ApiClient } from '../api/client.ts';
-import type { FullListing, LeanListing } from '../../shared/api/index.ts';
+import type { FullListing } from '../../shared/api/index.ts';
+import type { SnapshotListings } from '../store/snapshot-merge.ts';
 
 export interface BookSnapshotResult {
   seq: bigint;
-  listings: readonly LeanListing[];
+  /** From the API client: columns, read from the body as it streamed in (never the whole text). */
+  listings: SnapshotListings;
   /** The server answered 304: the same snapshot as the previous call. */
   fromCache: boolean;
 }

@@ -1,5 +1,6 @@
 /** Snapshot merges: through the same guard, never emptying the table, removing what the service removed. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { SnapshotMerge, mergeSnapshot, readStatus, readSyncState } from '../../../src/core/store/index.ts';
 import { createRng, createdEvent, makeFullListing, priceChangedEvent, removedEvent } from '../../bench/generate.ts';
 import { book, lean, openTestStore, type TestStore } from './helpers.ts';
@@ -76,6 +77,28 @@ describe('snapshot merge', () => {
       expect({ ...atomic, durationMs: 0, longestStepMs: 0 }).toEqual({ ...stepped, durationMs: 0, longestStepMs: 0 });
       expect(book(t.db)).toEqual(book(other.db));
       expect(book(t.db).map((l) => l.price)).toEqual([101, 102, 103]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('merges the columns of a streamed /book exactly as the same rows as objects', async () => {
+    const first = [lean(1), lean(2, { created_at: '2026-01-01T02:00:00+02:00', market_hash_name: '★ Karambit' }), lean(3, { app_id: 570, commodity: true })];
+    const second = [lean(1, { price: 5 }), lean(3, { app_id: 570, commodity: true }), lean(4, { amount: 3 })];
+    const other = openTestStore();
+    const everything = (store: TestStore) => store.db.prepare('SELECT * FROM listings ORDER BY id').all();
+    try {
+      for (const [seq, rows, atomic] of [[100n, first, true], [200n, second, false]] as const) {
+        const fromColumns = await mergeSnapshot(t.store, { seq, listings: ListingColumns.from(rows) }, { scope: null, resync: seq > 100n, atomic });
+        const fromObjects = await mergeSnapshot(other.store, { seq, listings: rows }, { scope: null, resync: seq > 100n, atomic });
+        expect({ ...fromColumns, durationMs: 0, longestStepMs: 0 }).toEqual({ ...fromObjects, durationMs: 0, longestStepMs: 0 });
+        expect(everything(t)).toEqual(everything(other));
+      }
+      expect(book(t.db).map((l) => [l.id, l.price, l.created_at])).toEqual([
+        [1, 5, '2026-01-01T00:00:00.000Z'],
+        [3, 103, '2026-01-01T00:00:00.000Z'],
+        [4, 104, '2026-01-01T00:00:00.000Z'],
+      ]);
     } finally {
       other.close();
     }
