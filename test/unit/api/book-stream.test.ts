@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
-import { ApiError } from '../../../src/core/api/errors.ts';
 import { BookBodyScanner } from '../../../src/core/api/book-scanner.ts';
 import { BookBodyError, readBookBody } from '../../../src/core/api/book-stream.ts';
 import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { apiSources } from '../../../src/core/sync/sources.ts';
-import { sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
+import { failure, sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a';
 const encoder = new TextEncoder();
@@ -217,16 +216,6 @@ describe('ApiClient.book() streams the body', () => {
   afterEach(async () => {
     await server.close();
   });
-
-  async function failure(promise: Promise<unknown>): Promise<ApiError> {
-    try {
-      await promise;
-    } catch (err) {
-      expect(err).toBeInstanceOf(ApiError);
-      return err as ApiError;
-    }
-    throw new Error('expected the call to fail');
-  }
 
   it('reads a body sent in small writes, seq after the listings', async () => {
     const rows = tricky();

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ManualClock } from '../../../src/core/api/clock.ts';
-import { ApiError } from '../../../src/core/api/errors.ts';
+import type { ApiError } from '../../../src/core/api/errors.ts';
 import type { ExportProgress } from '../../../src/core/api/export-stream.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
-import { metadataFor, sendError, sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
+import { failure, metadataFor, sendError, sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
 
 const KEY = 'sk_live_9f8e7d6c5b4a';
 const lean = (id: number, extra: Record<string, unknown> = {}) => ({
@@ -31,16 +31,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('requests are checked against the contract before sending', () => {
   it('refuses a query the contract rejects, and sends nothing', async () => {

@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import { matchEndpoint, type EndpointName } from '../../../src/shared/api/index.ts';
 
 export interface RecordedRequest {
@@ -84,3 +86,14 @@ export const metadataFor = (page: number, totalPages: number, totalItems: number
   current_page: page,
   current_limit: limit,
 });
+
+/** The ApiError a call fails with (fails the test when it resolves or throws something else). */
+export async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected the call to fail');
+}
