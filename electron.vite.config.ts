@@ -14,10 +14,12 @@ export default defineConfig({
       // explicitly too so they stay external even if someone narrows externalizeDeps later
       externalizeDeps: true,
       rolldownOptions: {
-        // the sync worker is a second entry: a worker thread loads it by file (out/main/sync-worker.js)
+        // worker threads load their script by file: the sync worker and the embedded demo market are
+        // entries of their own (out/main/sync-worker.js, out/main/demo-worker.js)
         input: {
           index: resolve(import.meta.dirname, 'src/main/index.ts'),
           'sync-worker': resolve(import.meta.dirname, 'src/core/sync/sync-worker.ts'),
+          'demo-worker': resolve(import.meta.dirname, 'src/demo/worker/thread.ts'),
         },
         external: [...nativeModules, ...nativeModules.map((m) => new RegExp(`^${m}/`))],
       },

@@ -29,6 +29,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 export { DEMO_DEFAULTS, type DemoMarketOptions } from './options.ts';
 export type { CreateListingOptions, DemoAccountInfo, ListingTruth } from './harness.ts';
 export { DemoHarness } from './harness.ts';
+export { startDemoMarketThread, type DemoMarketThread, type DemoThreadOptions } from './worker/host.ts';
 export { MarketError } from './market/errors.ts';
 export { signWebhook, backoffMs, type DeliveryAttempt } from './webhooks/dispatcher.ts';
 export { checkWebhookUrl, isPublicAddress } from './webhooks/url-policy.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Notification, app, dialog, ipcMain, session, shell } from 'electron';
 import { AppCore, Redactor } from '../core/app/index.ts';
 import { KeyringSecretStore } from '../core/secrets/index.ts';
-import { startDemoMarket } from '../demo/index.ts';
+import { startDemoMarketThread } from '../demo/index.ts';
 import { contentSecurityPolicy, pushChannel } from '../shared/ipc/index.ts';
 import { APP_ORIGIN, appUrl } from './app-protocol.ts';
 import { registerIpcHandlers } from './ipc-guard.ts';
@@ -72,8 +72,12 @@ async function main(): Promise<void> {
           return answer.canceled || !answer.filePath ? null : answer.filePath;
         },
       },
+      // in a thread of its own (out/main/demo-worker.js): the simulated market never runs on this one
       startDemoMarket: async ({ seqStart }) => {
-        const demo = await startDemoMarket({ port: 0, host: '127.0.0.1', seqStart });
+        const demo = await startDemoMarketThread({
+          options: { port: 0, host: '127.0.0.1', seqStart },
+          workerFile: new URL('./demo-worker.js', import.meta.url),
+        });
         return {
           baseUrl: demo.baseUrl,
           wsUrl: demo.wsUrl,
