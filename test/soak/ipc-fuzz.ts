@@ -19,6 +19,7 @@ import {
   type IpcResponse,
   createDispatcher,
 } from '../../src/shared/ipc/index.ts';
+import { createRng } from '../bench/generate.ts';
 
 export interface FuzzReport {
   calls: number;
@@ -41,17 +42,8 @@ export interface FuzzReport {
   problems: string[];
 }
 
-/** Small seeded PRNG (mulberry32): the same seed fuzzes with the same inputs. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (the bench's mulberry32): the same seed fuzzes with the same inputs. */
+export const seededRandom = createRng;
 
 const HOSTILE_VALUES: readonly unknown[] = [
   null,

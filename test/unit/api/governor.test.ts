@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/api/clock.ts';
 import { RateGovernor, readRateHeaders, type Permit, type Priority } from '../../../src/core/api/governor.ts';
 import { ENDPOINTS, rateLimitKey, type EndpointName } from '../../../src/shared/api/index.ts';
+import { createRng } from '../../bench/generate.ts';
 
-/** Deterministic PRNG (mulberry32): the bursts are random but every run is the same run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG: the bursts are random but every run is the same run. */
+const prng = createRng;
 
 /** Largest number of releases inside any window of `windowMs` (checked at every release). */
 function maxInAnyWindow(times: number[], windowMs: number): number {
