@@ -17,14 +17,8 @@ import type { Db } from '../store/database.ts';
 import { STICKER_KIND } from '../store/details.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
-export interface QueryRow {
-  id: number;
-  app_id: AppId;
-  market_hash_name: string;
-  price: number;
-  amount: number;
-  commodity: boolean;
-  created_at: string;
+/** The detail figures filters and sorts work on (null: unknown, or not of this game). */
+export interface DetailFigures {
   paint_wear: number | null;
   paint_seed: number | null;
   paint_index: number | null;
@@ -32,6 +26,16 @@ export interface QueryRow {
   blue: number | null;
   stattrak: boolean | null;
   souvenir: boolean | null;
+}
+
+export interface QueryRow extends DetailFigures {
+  id: number;
+  app_id: AppId;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  commodity: boolean;
+  created_at: string;
   stickers: { slot: number; name: string; wear: number | null }[] | null;
   keychains: { slot: number; name: string; pattern: number | null }[] | null;
 }

@@ -17,7 +17,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { ListingCreatedData } from '../../shared/api/index.ts';
 import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../shared/query.ts';
-import { nameMatch } from '../query/query-book.ts';
+import { type DetailFigures, nameMatch } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import { STICKER_KIND } from '../store/details.ts';
 
@@ -33,14 +33,7 @@ export interface WatchedKeychain {
 }
 
 /** The detail fields a filter can look at, as the store keeps them (booleans, NULL as null). */
-export interface WatchedDetail {
-  paint_wear: number | null;
-  paint_seed: number | null;
-  paint_index: number | null;
-  fade: number | null;
-  blue: number | null;
-  stattrak: boolean | null;
-  souvenir: boolean | null;
+export interface WatchedDetail extends DetailFigures {
   strings: Partial<Record<GameStringField, string | null>>;
   stickers: WatchedSticker[];
   keychains: WatchedKeychain[];
