@@ -17,6 +17,7 @@ import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { ListDialog } from './ListDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 function locked(row: BackpackItem, now: number): boolean {
   return row.trade_locked_until !== null && Date.parse(row.trade_locked_until) > now;
@@ -89,67 +90,65 @@ export function BackpackScreen() {
           </Group>
         </Group>
       </Paper>
-      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="backpack-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={30} />
-            <Table.Th>Game</Table.Th>
-            <Table.Th>Item</Table.Th>
-            <Table.Th ta="right">Copies</Table.Th>
-            <Table.Th ta="right">Market</Table.Th>
-            <Table.Th ta="right">Value</Table.Th>
-            <Table.Th>Trade hold</Table.Th>
+      <DenseTable
+        testId="backpack-table"
+        columns={[
+          { label: '', width: 30 },
+          { label: 'Game' },
+          { label: 'Item' },
+          { label: 'Copies', align: 'right' },
+          { label: 'Market', align: 'right' },
+          { label: 'Value', align: 'right' },
+          { label: 'Trade hold' },
+        ]}
+      >
+        {rows.map((r) => (
+          <Table.Tr key={r.id} data-testid="backpack-row" data-backpack-id={r.id} onClick={() => toggle(r)} style={{ cursor: 'pointer' }}>
+            <Table.Td onClick={(e) => e.stopPropagation()}>
+              <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
+            </Table.Td>
+            <Table.Td>{gameShort(r.app_id)}</Table.Td>
+            <Table.Td>
+              <Text size="xs" fw={500}>
+                {r.market_hash_name}
+              </Text>
+              <Text size="10px" c="dimmed" className="sd-num">
+                #{r.id}
+                {r.commodity ? ' · commodity pool' : ''}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right" className="sd-num">
+              {r.amount}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={r.market_price} size="xs" />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={r.market_price * r.amount} size="xs" />
+            </Table.Td>
+            <Table.Td>
+              {locked(r, now) ? (
+                <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
+                  until {formatDateTime(r.trade_locked_until!)}
+                </Badge>
+              ) : (
+                <Text size="xs" c="dimmed">
+                  –
+                </Text>
+              )}
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.id} data-testid="backpack-row" data-backpack-id={r.id} onClick={() => toggle(r)} style={{ cursor: 'pointer' }}>
-              <Table.Td onClick={(e) => e.stopPropagation()}>
-                <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
-              </Table.Td>
-              <Table.Td>{gameShort(r.app_id)}</Table.Td>
-              <Table.Td>
-                <Text size="xs" fw={500}>
-                  {r.market_hash_name}
-                </Text>
-                <Text size="10px" c="dimmed" className="sd-num">
-                  #{r.id}
-                  {r.commodity ? ' · commodity pool' : ''}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {r.amount}
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.market_price} size="xs" />
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.market_price * r.amount} size="xs" />
-              </Table.Td>
-              <Table.Td>
-                {locked(r, now) ? (
-                  <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
-                    until {formatDateTime(r.trade_locked_until!)}
-                  </Badge>
-                ) : (
-                  <Text size="xs" c="dimmed">
-                    –
-                  </Text>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          {backpack.data && rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={7}>
-                <Text size="xs" c="dimmed" ta="center" py="md">
-                  {term ? `Nothing matches “${term}”.` : 'The backpack is empty.'}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : null}
-        </Table.Tbody>
-      </Table>
+        ))}
+        {backpack.data && rows.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={7}>
+              <Text size="xs" c="dimmed" ta="center" py="md">
+                {term ? `Nothing matches “${term}”.` : 'The backpack is empty.'}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ) : null}
+      </DenseTable>
       <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
       {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
       {dialog === 'withdraw' ? <WithdrawDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}

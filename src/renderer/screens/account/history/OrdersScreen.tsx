@@ -9,6 +9,7 @@ import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 export function OrdersScreen() {
   const [page, setPage] = useState(1);
@@ -20,50 +21,36 @@ export function OrdersScreen() {
     <ScreenFrame title="Orders" testId="screen-orders" tools={<FreshnessNote freshness={orders.data?.freshness} loading={orders.loading} />}>
       <ExportPanel />
       <ErrorNote error={orders.error} title="The orders could not be read" />
-      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="orders-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Order</Table.Th>
-            <Table.Th>Side</Table.Th>
-            <Table.Th>Game</Table.Th>
-            <Table.Th>Item</Table.Th>
-            <Table.Th ta="right">Price</Table.Th>
-            <Table.Th ta="right">Copies</Table.Th>
-            <Table.Th ta="right">Total</Table.Th>
+      <DenseTable testId="orders-table" columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: 'Total', align: 'right' }]}>
+        {rows.map((o) => (
+          <Table.Tr key={o.order_item_id} data-testid="order-row" data-order-item-id={o.order_item_id}>
+            <Table.Td className="sd-num">{formatDateTime(o.created_at)}</Table.Td>
+            <Table.Td className="sd-num">
+              #{o.order_id}
+              <Text span size="10px" c="dimmed">
+                {' '}
+                / {o.order_item_id}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={o.side === 'sold' ? 'teal' : 'blue'} variant="light">
+                {o.side}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{gameShort(o.app_id)}</Table.Td>
+            <Table.Td>{o.market_hash_name}</Table.Td>
+            <Table.Td ta="right">
+              <Money cents={o.price} size="xs" />
+            </Table.Td>
+            <Table.Td ta="right" className="sd-num">
+              {o.amount}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={o.side === 'sold' ? o.price * o.amount : -o.price * o.amount} signed colored size="xs" />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((o) => (
-            <Table.Tr key={o.order_item_id} data-testid="order-row" data-order-item-id={o.order_item_id}>
-              <Table.Td className="sd-num">{formatDateTime(o.created_at)}</Table.Td>
-              <Table.Td className="sd-num">
-                #{o.order_id}
-                <Text span size="10px" c="dimmed">
-                  {' '}
-                  / {o.order_item_id}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge color={o.side === 'sold' ? 'teal' : 'blue'} variant="light">
-                  {o.side}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{gameShort(o.app_id)}</Table.Td>
-              <Table.Td>{o.market_hash_name}</Table.Td>
-              <Table.Td ta="right">
-                <Money cents={o.price} size="xs" />
-              </Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {o.amount}
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={o.side === 'sold' ? o.price * o.amount : -o.price * o.amount} signed colored size="xs" />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+        ))}
+      </DenseTable>
       <Pager metadata={orders.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
     </ScreenFrame>
   );

@@ -13,6 +13,7 @@ import { formatDateTime } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 const TYPE_COLOR: Record<string, string> = {
   PURCHASE: 'blue',
@@ -33,45 +34,34 @@ export function TransactionsScreen() {
   return (
     <ScreenFrame title="Transactions" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessNote freshness={ledger.data?.freshness} loading={ledger.loading} />}>
       <ErrorNote error={ledger.error} title="The ledger could not be read" />
-      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="ledger-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th ta="right">Amount</Table.Th>
-            <Table.Th ta="right">Balance</Table.Th>
+      <DenseTable testId="ledger-table" columns={[{ label: 'Time' }, { label: 'Type' }, { label: 'Description' }, { label: 'Amount', align: 'right' }, { label: 'Balance', align: 'right' }]}>
+        {rows.map((t) => (
+          <Table.Tr key={t.id} data-testid="ledger-row">
+            <Table.Td className="sd-num">{formatDateTime(t.created_at)}</Table.Td>
+            <Table.Td>
+              <Badge color={TYPE_COLOR[t.type] ?? 'gray'} variant="light">
+                {t.type.replace(/_/g, ' ').toLowerCase()}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Text size="xs" truncate maw={420}>
+                {t.description}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={t.amount} signed colored size="xs" />
+            </Table.Td>
+            <Table.Td ta="right">
+              {breaks.has(t.id) ? (
+                <Tooltip label="This balance does not follow from the row below: a movement is missing from the ledger between them">
+                  <IconAlertTriangle size={12} color="var(--mantine-color-yellow-5)" style={{ marginRight: 4, verticalAlign: 'middle' }} />
+                </Tooltip>
+              ) : null}
+              <Money cents={t.balance} size="xs" fw={600} />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((t) => (
-            <Table.Tr key={t.id} data-testid="ledger-row">
-              <Table.Td className="sd-num">{formatDateTime(t.created_at)}</Table.Td>
-              <Table.Td>
-                <Badge color={TYPE_COLOR[t.type] ?? 'gray'} variant="light">
-                  {t.type.replace(/_/g, ' ').toLowerCase()}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                <Text size="xs" truncate maw={420}>
-                  {t.description}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={t.amount} signed colored size="xs" />
-              </Table.Td>
-              <Table.Td ta="right">
-                {breaks.has(t.id) ? (
-                  <Tooltip label="This balance does not follow from the row below: a movement is missing from the ledger between them">
-                    <IconAlertTriangle size={12} color="var(--mantine-color-yellow-5)" style={{ marginRight: 4, verticalAlign: 'middle' }} />
-                  </Tooltip>
-                ) : null}
-                <Money cents={t.balance} size="xs" fw={600} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+        ))}
+      </DenseTable>
       <Pager metadata={ledger.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
     </ScreenFrame>
   );

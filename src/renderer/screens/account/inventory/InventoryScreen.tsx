@@ -19,6 +19,7 @@ import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { DepositDialog } from './DepositDialog.tsx';
 import { SellDialog } from './SellDialog.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 type Inventory = IpcOutput<'getInventory'>;
 /** The app refuses tokens this close to expiry (they would expire on the way). */
@@ -127,82 +128,83 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
           </Group>
         </Group>
       </Paper>
-      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="inventory-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={30}>
+      <DenseTable
+        testId="inventory-table"
+        columns={[
+          {
+            label: (
               <Checkbox
                 aria-label="Select all tradable items"
                 checked={allSelectable.length > 0 && allSelectable.every((r) => selected.has(r.assetId))}
                 indeterminate={chosen.length > 0 && chosen.length < allSelectable.length}
                 onChange={(e) => setSelected(e.currentTarget.checked ? new Set(allSelectable.map((r) => r.assetId)) : new Set())}
               />
-            </Table.Th>
-            <Table.Th>Item</Table.Th>
-            <Table.Th ta="right">Copies</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th ta="right">Market</Table.Th>
-            <Table.Th ta="right">Recommended</Table.Th>
-            <Table.Th ta="right">Value</Table.Th>
+            ),
+            width: 30,
+          },
+          { label: 'Item' },
+          { label: 'Copies', align: 'right' },
+          { label: 'State' },
+          { label: 'Market', align: 'right' },
+          { label: 'Recommended', align: 'right' },
+          { label: 'Value', align: 'right' },
+        ]}
+      >
+        {rows.map((r) => (
+          <Table.Tr key={r.assetId} data-asset-id={r.assetId} data-testid="inventory-row" opacity={selectable(r) ? 1 : 0.6} onClick={() => selectable(r) && toggle(r.assetId)} style={{ cursor: selectable(r) ? 'pointer' : 'default' }}>
+            <Table.Td onClick={(e) => e.stopPropagation()}>
+              <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
+            </Table.Td>
+            <Table.Td>
+              <Text size="xs" fw={500}>
+                {r.name}
+              </Text>
+              <Text size="10px" c="dimmed" className="sd-num">
+                asset {r.assetId}
+                {r.commodity ? ' · commodity stack' : ''}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right" className="sd-num">
+              {r.amount}
+            </Table.Td>
+            <Table.Td>
+              {r.inOffer !== null ? (
+                <Badge color="blue" variant="light">
+                  in offer · deposit {r.inOffer}
+                </Badge>
+              ) : r.tradable ? (
+                <Badge color="teal" variant="light">
+                  tradable
+                </Badge>
+              ) : (
+                <Tooltip label="The platform holds this item (trade hold); it cannot be sold or deposited yet">
+                  <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
+                    locked
+                  </Badge>
+                </Tooltip>
+              )}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={r.marketPrice} size="xs" />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={r.recommendedPrice} size="xs" c="dimmed" />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={r.marketPrice * r.amount} size="xs" />
+            </Table.Td>
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.assetId} data-asset-id={r.assetId} data-testid="inventory-row" opacity={selectable(r) ? 1 : 0.6} onClick={() => selectable(r) && toggle(r.assetId)} style={{ cursor: selectable(r) ? 'pointer' : 'default' }}>
-              <Table.Td onClick={(e) => e.stopPropagation()}>
-                <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="xs" fw={500}>
-                  {r.name}
-                </Text>
-                <Text size="10px" c="dimmed" className="sd-num">
-                  asset {r.assetId}
-                  {r.commodity ? ' · commodity stack' : ''}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {r.amount}
-              </Table.Td>
-              <Table.Td>
-                {r.inOffer !== null ? (
-                  <Badge color="blue" variant="light">
-                    in offer · deposit {r.inOffer}
-                  </Badge>
-                ) : r.tradable ? (
-                  <Badge color="teal" variant="light">
-                    tradable
-                  </Badge>
-                ) : (
-                  <Tooltip label="The platform holds this item (trade hold); it cannot be sold or deposited yet">
-                    <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
-                      locked
-                    </Badge>
-                  </Tooltip>
-                )}
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.marketPrice} size="xs" />
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.recommendedPrice} size="xs" c="dimmed" />
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={r.marketPrice * r.amount} size="xs" />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-          {inventory && rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={7}>
-                <Text size="xs" c="dimmed" ta="center" py="md">
-                  No items of this game in the Steam inventory.
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : null}
-        </Table.Tbody>
-      </Table>
+        ))}
+        {inventory && rows.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={7}>
+              <Text size="xs" c="dimmed" ta="center" py="md">
+                No items of this game in the Steam inventory.
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ) : null}
+      </DenseTable>
       {dialog === 'sell' ? (
         <SellDialog appId={appId} rows={chosen} onClose={() => setDialog(null)} onSent={() => { setSelected(new Set()); read.reload(); }} />
       ) : null}

@@ -19,6 +19,7 @@ import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { BulkDelistDialog, BulkRepriceDialog } from './BulkDialogs.tsx';
 import { DecayProgress } from './DecayProgress.tsx';
 import { EditListingDialog } from './EditListingDialog.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
 
@@ -92,87 +93,93 @@ export function MyListingsScreen() {
           </Group>
         </Paper>
       ) : null}
-      <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="listings-table">
-        <Table.Thead>
-          <Table.Tr>
-            {editable ? (
-              <Table.Th w={30}>
-                <Checkbox
-                  aria-label="Select every listing on this page"
-                  checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
-                  onChange={(e) => setSelected(e.currentTarget.checked ? new Map(rows.map((r) => [r.id, r])) : new Map())}
-                />
-              </Table.Th>
-            ) : null}
-            <Table.Th>Listing</Table.Th>
-            <Table.Th>Game</Table.Th>
-            <Table.Th>Item</Table.Th>
-            <Table.Th ta="right">Price</Table.Th>
-            <Table.Th ta="right">Copies</Table.Th>
-            <Table.Th ta="right">
+      <DenseTable
+        testId="listings-table"
+        columns={[
+          ...(editable
+            ? [
+                {
+                  label: (
+                    <Checkbox
+                      aria-label="Select every listing on this page"
+                      checked={rows.length > 0 && rows.every((r) => selected.has(r.id))}
+                      onChange={(e) => setSelected(e.currentTarget.checked ? new Map(rows.map((r) => [r.id, r])) : new Map())}
+                    />
+                  ),
+                  width: 30,
+                },
+              ]
+            : []),
+          { label: 'Listing' },
+          { label: 'Game' },
+          { label: 'Item' },
+          { label: 'Price', align: 'right' },
+          { label: 'Copies', align: 'right' },
+          {
+            label: (
               <Tooltip label="How many more copies this stack can take from the backpack (copies inside a trade hold excluded)">
                 <span>Can add</span>
               </Tooltip>
-            </Table.Th>
-            <Table.Th>Decay</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th ta="right">Listed</Table.Th>
-            {editable ? <Table.Th w={32} /> : null}
+            ),
+            align: 'right',
+          },
+          { label: 'Decay' },
+          { label: 'Status' },
+          { label: 'Listed', align: 'right' },
+          ...(editable ? [{ label: '', width: 32 }] : []),
+        ]}
+      >
+        {rows.map((l) => (
+          <Table.Tr key={l.id} data-testid="listing-row" data-listing-id={l.id}>
+            {editable ? (
+              <Table.Td>
+                <Checkbox aria-label={`Select listing ${l.id}`} checked={selected.has(l.id)} onChange={() => toggle(l)} />
+              </Table.Td>
+            ) : null}
+            <Table.Td className="sd-num">#{l.id}</Table.Td>
+            <Table.Td>{gameShort(l.app_id)}</Table.Td>
+            <Table.Td>
+              <Text size="xs" fw={500}>
+                {l.market_hash_name}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money cents={l.price} size="xs" />
+            </Table.Td>
+            <Table.Td ta="right" className="sd-num">
+              {l.amount}
+            </Table.Td>
+            <Table.Td ta="right" className="sd-num">
+              {l.commodity ? l.available_amount : '–'}
+            </Table.Td>
+            <Table.Td>{l.price_decay ? <DecayProgress decay={l.price_decay} /> : <Text size="xs" c="dimmed">fixed</Text>}</Table.Td>
+            <Table.Td>
+              <StatusBadge status={l.status ?? status} />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Text size="xs" c="dimmed">
+                {formatAgo(l.created_at, now)}
+              </Text>
+            </Table.Td>
+            {editable ? (
+              <Table.Td>
+                <ActionIcon aria-label={`Edit listing ${l.id}`} onClick={() => setEditing(l)} data-testid="listing-edit">
+                  <IconEdit size={14} />
+                </ActionIcon>
+              </Table.Td>
+            ) : null}
           </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((l) => (
-            <Table.Tr key={l.id} data-testid="listing-row" data-listing-id={l.id}>
-              {editable ? (
-                <Table.Td>
-                  <Checkbox aria-label={`Select listing ${l.id}`} checked={selected.has(l.id)} onChange={() => toggle(l)} />
-                </Table.Td>
-              ) : null}
-              <Table.Td className="sd-num">#{l.id}</Table.Td>
-              <Table.Td>{gameShort(l.app_id)}</Table.Td>
-              <Table.Td>
-                <Text size="xs" fw={500}>
-                  {l.market_hash_name}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Money cents={l.price} size="xs" />
-              </Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {l.amount}
-              </Table.Td>
-              <Table.Td ta="right" className="sd-num">
-                {l.commodity ? l.available_amount : '–'}
-              </Table.Td>
-              <Table.Td>{l.price_decay ? <DecayProgress decay={l.price_decay} /> : <Text size="xs" c="dimmed">fixed</Text>}</Table.Td>
-              <Table.Td>
-                <StatusBadge status={l.status ?? status} />
-              </Table.Td>
-              <Table.Td ta="right">
-                <Text size="xs" c="dimmed">
-                  {formatAgo(l.created_at, now)}
-                </Text>
-              </Table.Td>
-              {editable ? (
-                <Table.Td>
-                  <ActionIcon aria-label={`Edit listing ${l.id}`} onClick={() => setEditing(l)} data-testid="listing-edit">
-                    <IconEdit size={14} />
-                  </ActionIcon>
-                </Table.Td>
-              ) : null}
-            </Table.Tr>
-          ))}
-          {listings.data && rows.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={11}>
-                <Text size="xs" c="dimmed" ta="center" py="md">
-                  No {status.toLowerCase()} listings.
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : null}
-        </Table.Tbody>
-      </Table>
+        ))}
+        {listings.data && rows.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={11}>
+              <Text size="xs" c="dimmed" ta="center" py="md">
+                No {status.toLowerCase()} listings.
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ) : null}
+      </DenseTable>
       <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
       {editing ? <EditListingDialog listing={editing} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
       {bulk === 'delist' ? <BulkDelistDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}

@@ -16,6 +16,7 @@ import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
+import { DenseTable } from '../ui/DenseTable.tsx';
 
 type Filter = 'all' | 'in_flight' | 'done';
 
@@ -142,57 +143,45 @@ export function TradesScreen() {
       <ErrorNote error={trades.error ?? poll.error} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid="trades-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Trade</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Items</Table.Th>
-                <Table.Th ta="right">Value</Table.Th>
-                <Table.Th ta="right">Updated</Table.Th>
+          <DenseTable testId="trades-table" columns={[{ label: 'Trade' }, { label: 'Type' }, { label: 'Status' }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+            {shown.map((t) => (
+              <Table.Tr
+                key={t.trade.id}
+                data-testid="trade-row"
+                data-trade-id={t.trade.id}
+                data-deposit-id={t.trade.deposit_id ?? undefined}
+                onClick={() => setOpenId(t.trade.id)}
+                bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
+                style={{ cursor: 'pointer' }}
+              >
+                <Table.Td className="sd-num">#{t.trade.id}</Table.Td>
+                <Table.Td>{t.trade.type}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={t.trade.status} testId="trade-status" />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" truncate maw={260}>
+                    {itemsLine(t)}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">{formatCents(t.trade.value)}</Table.Td>
+                <Table.Td ta="right">
+                  <Text size="xs" c="dimmed">
+                    {formatAgo(t.trade.updated_at, now)}
+                  </Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((t) => (
-                <Table.Tr
-                  key={t.trade.id}
-                  data-testid="trade-row"
-                  data-trade-id={t.trade.id}
-                  data-deposit-id={t.trade.deposit_id ?? undefined}
-                  onClick={() => setOpenId(t.trade.id)}
-                  bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
-                  style={{ cursor: 'pointer' }}
-                >
-                  <Table.Td className="sd-num">#{t.trade.id}</Table.Td>
-                  <Table.Td>{t.trade.type}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={t.trade.status} testId="trade-status" />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="xs" truncate maw={260}>
-                      {itemsLine(t)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right">{formatCents(t.trade.value)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Text size="xs" c="dimmed">
-                      {formatAgo(t.trade.updated_at, now)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-              {trades.data && shown.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>
-                    <Text size="xs" c="dimmed" ta="center" py="md">
-                      No trades here yet.
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ) : null}
-            </Table.Tbody>
-          </Table>
+            ))}
+            {trades.data && shown.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={6}>
+                  <Text size="xs" c="dimmed" ta="center" py="md">
+                    No trades here yet.
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+          </DenseTable>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Paper withBorder p="xs" bg="dark.7">

@@ -1,0 +1,30 @@
+import { Table } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** One column's header: its label and, for figures, right alignment. */
+export interface Column {
+  label: ReactNode;
+  align?: 'right';
+  width?: number;
+}
+
+/**
+ * The account screens' table: dense rows, sticky header, striped, the columns declared once. The
+ * caller renders the body rows (`Table.Tr`), so each screen keeps its own cells and row actions.
+ */
+export function DenseTable({ columns, testId, children }: { columns: readonly Column[]; testId: string; children: ReactNode }) {
+  return (
+    <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid={testId}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((c, i) => (
+            <Table.Th key={i} ta={c.align} w={c.width}>
+              {c.label}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>{children}</Table.Tbody>
+    </Table>
+  );
+}
