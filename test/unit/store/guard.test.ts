@@ -78,6 +78,51 @@ describe('event guard', () => {
     expect(book(t.db)).toEqual([expect.objectContaining({ id: 4, price: 4321 })]);
   });
 
+  it('reports the applied events in arrival order and the changed ids in order of first change', () => {
+    // Applied in listing-id order internally; the outcome must not show it.
+    t.store.applyEvents([createdEvent(listing(1), 5n)]);
+    const batch = [
+      createdEvent(listing(30), 10n),
+      priceChangedEvent(1, 730, 5, 111, 11n),
+      createdEvent(listing(20), 12n),
+      removedEvent(1, 730, 4n), // stale: the listing already carries seq 11
+      priceChangedEvent(30, 730, 5, 333, 13n),
+      removedEvent(20, 730, 14n),
+      removedEvent(25, 730, 15n), // never held: a tombstone all the same
+    ];
+    const out = t.store.applyEvents(batch);
+    expect(out.events).toEqual([batch[0], batch[1], batch[2], batch[4], batch[5], batch[6]]);
+    expect(out.changedIds).toEqual([30, 1, 20, 25]);
+    expect(out).toMatchObject({ applied: 6, stale: 1, removed: 2, maxSeq: 15n });
+    expect(book(t.db).map((l) => [l.id, l.price])).toEqual([
+      [1, 111],
+      [30, 333],
+    ]);
+    expect(readStatus(t.db).tombstones).toBe(2);
+  });
+
+  it('places the held updates released by a creation right after it in the outcome', () => {
+    const held = priceChangedEvent(5, 730, 5, 4321, 41n);
+    expect(t.store.applyEvents([held]).unknown).toBe(1);
+    const batch = [createdEvent(listing(9), 50n), createdEvent(listing(5), 40n), priceChangedEvent(5, 730, 4321, 999, 45n)];
+    const out = t.store.applyEvents(batch);
+    expect(out.events).toEqual([batch[0], batch[1], held, batch[2]]);
+    expect(out.changedIds).toEqual([9, 5]);
+    expect(book(t.db).find((l) => l.id === 5)?.price).toBe(999);
+  });
+
+  it('gives a large batch a larger page cache and restores the connection\'s own afterwards, even on failure', () => {
+    const own = t.db.pragma('cache_size', { simple: true });
+    const l = listing(11);
+    const sales = Array.from({ length: 12_000 }, (_, i) => soldEvent(l, 1, 100n + BigInt(i)));
+    expect(t.store.applyEvents(sales).sold).toBe(12_000);
+    expect(t.db.pragma('cache_size', { simple: true })).toBe(own);
+    const bad = { ...priceChangedEvent(11, 730, 1, 2, 60n) };
+    (bad.data as { price_after: unknown }).price_after = { not: 'a number' };
+    expect(() => t.store.applyEvents([...sales.map((e) => ({ ...e, seq: e.seq + 20_000n })), bad])).toThrow();
+    expect(t.db.pragma('cache_size', { simple: true })).toBe(own);
+  });
+
   it('compares seqs above 2^53 exactly', () => {
     // 2^60 + 1 and 2^60 + 2 are the same double: a number-based guard would treat the second as a duplicate.
     const base = 2n ** 60n;
