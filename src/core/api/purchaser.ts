@@ -369,7 +369,7 @@ export class Purchaser {
     const claimed = this.#journal.claimedOrderIds();
     const offset = this.#client.serverTimeOffsetMs() ?? 0;
     const since = entry.createdAtMs + offset - this.#skewMs;
-    const candidates = new Set<number>();
+    const candidates = new Map<number, OrderItem>();
     let complete = false;
     let pages = 0;
     for await (const page of this.#client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages: this.#maxOrderPages })) {
@@ -379,15 +379,37 @@ export class Purchaser {
           complete = true;
           continue;
         }
-        if (this.#matches(entry, row) && !claimed.has(row.order_id)) candidates.add(row.order_id);
+        if (this.#matches(entry, row) && !claimed.has(row.order_id)) candidates.set(row.order_id, row);
       }
       if (complete) break;
       if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
     }
     if (pages === 0) complete = true;
-    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates][0] as number };
-    if (candidates.size > 1) return { kind: 'ambiguous', orderIds: [...candidates].sort((a, b) => a - b) };
+    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
+    if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
     return { kind: 'none', complete };
+  }
+
+  /**
+   * Several unclaimed orders match: found only when they are exactly as many as the open intents that
+   * each of them matches (two copies of the same item bought a few seconds apart, both answers lost).
+   * Then every one of those intents was bought, and pairing them in time order (oldest intent, oldest
+   * order) settles each without changing what was bought or spent. Otherwise it stays ambiguous.
+   */
+  #pairInTimeOrder(entry: JournalEntry, orders: OrderItem[], offsetMs: number): MatchResult {
+    const orderIds = orders.map((o) => o.order_id).sort((a, b) => a - b);
+    const couldBe = (e: JournalEntry) =>
+      orders.every((row) => this.#matches(e, row) && Date.parse(row.created_at) >= e.createdAtMs + offsetMs - this.#skewMs);
+    const intents = this.#journal
+      .unresolved()
+      .filter((e) => e.intentId === entry.intentId || couldBe(e))
+      .sort((a, b) => a.createdAtMs - b.createdAtMs || a.intentId.localeCompare(b.intentId));
+    if (intents.length !== orders.length || !intents.some((e) => e.intentId === entry.intentId)) {
+      return { kind: 'ambiguous', orderIds };
+    }
+    const byTime = [...orders].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.order_id - b.order_id);
+    const rank = intents.findIndex((e) => e.intentId === entry.intentId);
+    return { kind: 'found', orderId: (byTime[rank] as OrderItem).order_id };
   }
 
   #matches(entry: JournalEntry, row: OrderItem): boolean {

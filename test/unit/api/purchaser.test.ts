@@ -192,6 +192,28 @@ describe('journaled purchases', () => {
     expect(outcome.note).toContain(`${a}, ${b}`);
   });
 
+  it('two open purchases of the same item and two matching orders → both bought, paired in time order', async () => {
+    // two copies bought a few seconds apart, both answers lost: each intent alone sees two candidates
+    const now = Date.now();
+    for (const [id, at] of [['copy-1', now - 5_000], ['copy-2', now - 3_000]] as const) {
+      journal.recordIntent({ intentId: id, createdAtMs: at, listingId: 101, amount: 1, maxPrice: 1300, appId: 730, marketHashName: NAME, triggerSeq: null, watchlistId: null, source: 'app' });
+    }
+    const first = market.addOrder(NAME, 1250, 1, new Date(now - 4_900));
+    const second = market.addOrder(NAME, 1250, 1, new Date(now - 2_900));
+    const outcomes = await makePurchaser().reconcileUnresolved();
+    expect(outcomes.map((o) => [o.status, o.orderId])).toEqual([['bought', first], ['bought', second]]);
+    expect(journal.unresolved()).toEqual([]);
+  });
+
+  it('more matching orders than open purchases stays unknown (someone else may have bought one)', async () => {
+    const now = Date.now();
+    journal.recordIntent({ intentId: 'only', createdAtMs: now - 5_000, listingId: 101, amount: 1, maxPrice: 1300, appId: 730, marketHashName: NAME, triggerSeq: null, watchlistId: null, source: 'app' });
+    market.addOrder(NAME, 1250, 1, new Date(now - 4_900));
+    market.addOrder(NAME, 1250, 1, new Date(now - 4_000));
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'unknown', orderId: null });
+  });
+
   it('an order claimed by another journal entry is not claimed twice', async () => {
     const purchaser = makePurchaser();
     const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
