@@ -16,6 +16,11 @@ export interface FeedOptions {
   livenessTimeoutMs: number;
   /** Opening handshake limit. */
   connectTimeoutMs: number;
+  /**
+   * Hand each text frame over unparsed (`text`) instead of parsed (`frame`): the relay host passes most
+   * frames on to the sync worker as they are, and that thread parses them.
+   */
+  rawFrames?: boolean;
 }
 
 export interface FeedClose {
@@ -29,6 +34,8 @@ export interface FeedClose {
 export type FeedEvents = {
   open: [];
   frame: [frame: ServerFrame];
+  /** A text frame, unparsed (rawFrames only). */
+  text: [text: string];
   /** A frame that breaks the contract: its effect on the book is unknown. */
   invalidFrame: [error: FrameParseError];
   close: [close: FeedClose];
@@ -84,6 +91,10 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
         return;
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      if (this.#options.rawFrames) {
+        this.emit('text', text);
+        return;
+      }
       let frame: ServerFrame;
       try {
         frame = parseServerFrame(text);

@@ -107,7 +107,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       forwardApplied: o.forwardApplied ?? false,
     };
     this.#relay = o.relayFeed
-      ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onFrame: (frame) => this.#onFrame(frame) })
+      ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (frame) => this.#onCreated(frame) })
       : null;
     const worker = new Worker(o.workerFile ?? new URL('./sync-worker.ts', import.meta.url), { workerData: data });
     this.#worker = worker;
@@ -159,7 +159,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
    * The same test as the engine's own `received`: a creation, in the mirrored games, while the book is
    * live (during a resync the worker buffers events, and a judgement would use a book being replaced).
    */
-  #onFrame(frame: ServerFrame): void {
+  #onCreated(frame: ServerFrame): void {
     if (frame.kind !== 'listing' || frame.event.event !== 'listing.created') return;
     if (this.#status?.state !== 'live' || this.listenerCount('received') === 0) return;
     if (this.#scope !== null && !this.#scope.has(frame.event.data.app_id)) return;

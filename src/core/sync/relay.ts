@@ -5,11 +5,12 @@
  * waits in the socket until the transaction ends. With the socket in the host, a new listing is parsed
  * and judged by the watchlists (and a purchase sent) the moment it arrives, whatever the writer is doing.
  *
- * Frames cross the thread boundary in batches (one message per turn of the host's event loop), already
- * parsed: structured clone carries bigint seqs exactly.
+ * Frames cross the thread boundary as text, in batches (one message per turn of the host's event loop),
+ * and the worker parses them: the host parses only what it judges at once (new listings), so a frame it
+ * is waiting for never queues behind the parsing of the dozens that arrived in the same TCP read.
  */
 import { EventEmitter } from 'node:events';
-import { FrameParseError, type ServerFrame } from '../../shared/api/index.ts';
+import { FrameParseError, parseServerFrame, type ServerFrame } from '../../shared/api/index.ts';
 import { type FeedClose, FeedConnection, type FeedEvents, type FeedLink, type FeedOptions } from './feed.ts';
 
 /** What the worker asks of the host's relay. */
@@ -20,12 +21,12 @@ export type RelayRequest =
 /** What the host's relay tells the worker about one feed. */
 export type RelayNotice =
   | { type: 'feedOpened'; feedId: number }
-  | { type: 'feedFrames'; feedId: number; frames: ServerFrame[] }
+  | { type: 'feedTexts'; feedId: number; texts: string[] }
   | { type: 'feedInvalid'; feedId: number; message: string; frame: string }
   | { type: 'feedClosed'; feedId: number; close: FeedClose };
 
 export const isRelayNotice = (m: { type: string }): m is RelayNotice =>
-  m.type === 'feedOpened' || m.type === 'feedFrames' || m.type === 'feedInvalid' || m.type === 'feedClosed';
+  m.type === 'feedOpened' || m.type === 'feedTexts' || m.type === 'feedInvalid' || m.type === 'feedClosed';
 
 export const isRelayRequest = (m: { type: string }): m is RelayRequest => m.type === 'feedOpen' || m.type === 'feedClose';
 
@@ -61,8 +62,18 @@ export class RelayedFeeds {
       case 'feedOpened':
         feed.emit('open');
         break;
-      case 'feedFrames':
-        for (const frame of notice.frames) feed.emit('frame', frame);
+      case 'feedTexts':
+        for (const text of notice.texts) {
+          let frame: ServerFrame;
+          try {
+            frame = parseServerFrame(text);
+          } catch (err) {
+            if (!(err instanceof FrameParseError)) throw err;
+            feed.emit('invalidFrame', err);
+            continue;
+          }
+          feed.emit('frame', frame);
+        }
         break;
       case 'feedInvalid':
         feed.emit('invalidFrame', new FrameParseError(notice.message, notice.frame));
@@ -98,11 +109,17 @@ class RelayedFeed extends EventEmitter<FeedEvents> implements FeedLink {
 
 // ---- host side ------------------------------------------------------------------------------------
 
+/** Every listing.created frame contains this; a frame that does not is never parsed on the host. */
+const CREATED_MARK = '"listing.created"';
+
 export interface FeedRelayHostOptions {
   apiKey: string;
   post: (notice: RelayNotice) => void;
-  /** Every parsed frame, in this thread, the moment it arrives (before the worker sees it). */
-  onFrame?: (frame: ServerFrame) => void;
+  /**
+   * Every new listing's frame, parsed in this thread the moment it arrives (before the worker sees it).
+   * Other frames go to the worker unparsed.
+   */
+  onCreated?: (frame: ServerFrame) => void;
   /** Test seam: how a socket is opened. */
   connect?: (options: FeedOptions) => FeedConnection;
 }
@@ -111,7 +128,7 @@ export interface FeedRelayHostOptions {
 export class FeedRelayHost {
   readonly #o: FeedRelayHostOptions;
   readonly #sockets = new Map<number, FeedConnection>();
-  readonly #pending = new Map<number, ServerFrame[]>();
+  readonly #pending = new Map<number, string[]>();
   #flushScheduled = false;
 
   constructor(options: FeedRelayHostOptions) {
@@ -124,15 +141,15 @@ export class FeedRelayHost {
       return;
     }
     const { feedId } = request;
-    const options: FeedOptions = { ...request.options, apiKey: this.#o.apiKey };
+    const options: FeedOptions = { ...request.options, apiKey: this.#o.apiKey, rawFrames: true };
     const socket = this.#o.connect ? this.#o.connect(options) : new FeedConnection(options);
     this.#sockets.set(feedId, socket);
     socket.on('open', () => this.#o.post({ type: 'feedOpened', feedId }));
-    socket.on('frame', (frame) => {
-      this.#o.onFrame?.(frame);
-      let frames = this.#pending.get(feedId);
-      if (!frames) this.#pending.set(feedId, (frames = []));
-      frames.push(frame);
+    socket.on('text', (text) => {
+      if (this.#o.onCreated && text.includes(CREATED_MARK)) this.#judgeNow(text);
+      let texts = this.#pending.get(feedId);
+      if (!texts) this.#pending.set(feedId, (texts = []));
+      texts.push(text);
       this.#scheduleFlush();
     });
     socket.on('invalidFrame', (err) => {
@@ -145,6 +162,17 @@ export class FeedRelayHost {
       this.#o.post({ type: 'feedClosed', feedId, close });
     });
     socket.open();
+  }
+
+  /** A frame that breaks the contract is the worker's to handle (it sees the same text): none judged here. */
+  #judgeNow(text: string): void {
+    let frame: ServerFrame;
+    try {
+      frame = parseServerFrame(text);
+    } catch {
+      return;
+    }
+    if (frame.kind === 'listing' && frame.event.event === 'listing.created') this.#o.onCreated?.(frame);
   }
 
   /** Closes every socket (the worker is gone). */
@@ -162,7 +190,7 @@ export class FeedRelayHost {
 
   #flush(): void {
     this.#flushScheduled = false;
-    for (const [feedId, frames] of this.#pending) this.#o.post({ type: 'feedFrames', feedId, frames });
+    for (const [feedId, texts] of this.#pending) this.#o.post({ type: 'feedTexts', feedId, texts });
     this.#pending.clear();
   }
 }

@@ -1,13 +1,14 @@
 /**
  * The feed relay's two sides wired back to back, with a scripted socket in place of a WebSocket: the
  * worker's engine sees open, frames in order, a bad frame after the frames before it, and the close;
- * the host sees every frame first; the key stays on the host's side.
+ * the host parses only new listings, at once; the key stays on the host's side.
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { FeedClose, FeedConnection, FeedEvents, FeedOptions } from '../../../src/core/sync/feed.ts';
 import { FeedRelayHost, RelayedFeeds, type RelayNotice, type RelayRequest } from '../../../src/core/sync/relay.ts';
-import { FrameParseError, type ServerFrame } from '../../../src/shared/api/index.ts';
+import { FrameParseError, stringifyJson, type ServerFrame } from '../../../src/shared/api/index.ts';
+import { createRng, createdEvent, makeFullListing, removedEvent } from '../../bench/generate.ts';
 
 class ScriptedSocket extends EventEmitter<FeedEvents> {
   opened = false;
@@ -26,18 +27,19 @@ class ScriptedSocket extends EventEmitter<FeedEvents> {
   }
 }
 
-const frame = (seq: bigint): ServerFrame =>
-  ({ kind: 'listing', event: { event: 'listing.removed', seq, data: { listing_id: Number(seq), app_id: 730 } } }) as ServerFrame;
+/** A removal's text frame, as the market sends it. */
+const removal = (seq: bigint): string => stringifyJson(removedEvent(Number(seq), 730, seq));
+const creation = (seq: bigint): string => stringifyJson(createdEvent(makeFullListing(createRng(1), Number(seq)), seq));
 
 function wire() {
   const sockets: ScriptedSocket[] = [];
-  const hostSaw: ServerFrame[] = [];
+  const hostJudged: ServerFrame[] = [];
   const requests: RelayRequest[] = [];
   let feeds: RelayedFeeds | null = null;
   const host = new FeedRelayHost({
     apiKey: 'secret-key-1',
     post: (notice: RelayNotice) => feeds!.deliver(structuredClone(notice)),
-    onFrame: (f) => hostSaw.push(f),
+    onCreated: (f) => hostJudged.push(f),
     connect: (options) => {
       const socket = new ScriptedSocket(options);
       sockets.push(socket);
@@ -48,14 +50,14 @@ function wire() {
     requests.push(structuredClone(request));
     host.handle(structuredClone(request));
   });
-  return { host, feeds, sockets, hostSaw, requests };
+  return { host, feeds, sockets, hostJudged, requests };
 }
 
 const turn = () => new Promise((r) => setImmediate(r));
 
 describe('the feed relay', () => {
   it('opens the socket on the host with the key, and relays open, frames, a bad frame and the close in order', async () => {
-    const { feeds, sockets, hostSaw, requests } = wire();
+    const { feeds, sockets, hostJudged, requests } = wire();
     const link = feeds.open({ url: 'ws://market/feed', apiKey: 'secret-key-1', subscribe: { op: 'subscribe' }, pingIntervalMs: 1, livenessTimeoutMs: 2, connectTimeoutMs: 3 });
     const seen: string[] = [];
     let closed: FeedClose | null = null;
@@ -71,17 +73,20 @@ describe('the feed relay', () => {
     expect(socket.opened).toBe(true);
     expect(socket.options.apiKey).toBe('secret-key-1');
 
+    expect(socket.options.rawFrames).toBe(true);
     socket.emit('open');
-    socket.emit('frame', frame(1n));
-    socket.emit('frame', frame(2n));
-    expect(hostSaw).toHaveLength(2); // the host sees each frame at once...
-    expect(seen).toEqual(['open']); // ...the worker on the next turn, in one batch
+    socket.emit('text', removal(1n));
+    socket.emit('text', creation(2n));
+    // the host parses and judges the new listing at once, and nothing else...
+    expect(hostJudged.map((f) => (f.kind === 'listing' ? f.event.event : f.kind))).toEqual(['listing.created']);
+    expect(seen).toEqual(['open']); // ...the worker parses both on the next turn, in order
     await turn();
     expect(seen).toEqual(['open', 'frame 1', 'frame 2']);
 
-    socket.emit('frame', frame(3n));
-    socket.emit('invalidFrame', new FrameParseError('bad json', '{'));
-    expect(seen.slice(3)).toEqual(['frame 3', 'invalid bad json']);
+    socket.emit('text', removal(3n));
+    socket.emit('text', '{"event":"listing.removed","seq":4}'); // breaks the contract: the worker says so
+    socket.emit('invalidFrame', new FrameParseError('binary frame', '<binary>'));
+    expect(seen.slice(3)).toEqual(['frame 3', expect.stringMatching(/^invalid invalid listing.removed event/), 'invalid binary frame']);
 
     link.close();
     expect(requests.at(-1)).toEqual({ type: 'feedClose', feedId: 1 });
@@ -97,7 +102,7 @@ describe('the feed relay', () => {
     let lateFrames = 0;
     first.on('frame', () => lateFrames++);
     sockets[0]!.emit('close', { code: 1006, reason: '', silent: false });
-    feeds.deliver({ type: 'feedFrames', feedId: 1, frames: [frame(9n)] });
+    feeds.deliver({ type: 'feedTexts', feedId: 1, texts: [removal(9n)] });
     await turn();
     expect(lateFrames).toBe(0);
     const second = feeds.open(options);
