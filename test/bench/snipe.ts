@@ -24,6 +24,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RateGovernor } from '../../src/core/api/governor.ts';
+import { requestFetch } from '../../src/core/api/transport.ts';
 import { HeadlessWatch } from '../../src/core/watch/headless.ts';
 import { rateLimitKey } from '../../src/shared/api/index.ts';
 import type { WatchlistInput } from '../../src/shared/watchlist.ts';
@@ -146,9 +147,10 @@ let lastState = '';
 try {
   const governor = new RateGovernor();
   governor.define(rateLimitKey('purchase'), { limit: 100_000, windowMs: 60_000 });
-  // ...and the server's own count of purchases is not fed back to it (its reset times are whole seconds)
+  // ...and the server's own count of purchases is not fed back to it (its reset times are whole seconds);
+  // through the client's own transport (transport.ts), as without this wrapper
   const withoutPurchaseBudget: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await requestFetch(input, init);
     if (!String(input).endsWith('/purchase')) return response;
     const headers = new Headers(response.headers);
     for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) headers.delete(name);

@@ -35,6 +35,7 @@ import {
   writeExport,
 } from './export-stream.ts';
 import { type GovernorStats, type Priority, RateGovernor, readRateHeaders } from './governor.ts';
+import { requestFetch } from './transport.ts';
 import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
 
 export interface ApiClientOptions {
@@ -142,7 +143,7 @@ export class ApiClient {
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.#apiKey = opts.apiKey;
     this.#wsUrl = opts.wsUrl ?? null;
-    this.#fetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = opts.fetch ?? requestFetch;
     this.clock = opts.clock ?? systemClock;
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
     this.#rateLimitRetries = opts.rateLimitRetries ?? 5;
