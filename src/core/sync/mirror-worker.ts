@@ -39,7 +39,7 @@ type MirrorWorkerEvents = {
   status: [status: EngineStatus];
   /** A `listing.created` that arrived while the book is live, before the worker applies it (relayFeed only). */
   received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
-  /** The events of one committed batch that changed the book (forwardApplied only). */
+  /** The events of one committed batch that changed the book, sales left out (forwardApplied only). */
   applied: [events: readonly ListingEvent[]];
   /** A batch of at least APPLYING_NOTICE_EVENTS events started its transaction. */
   applying: [events: number];

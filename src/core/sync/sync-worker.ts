@@ -5,6 +5,7 @@
  * never waits (WAL). Statistics for the query planner are refreshed here after large changes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ListingEvent } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { refreshQueryStatistics } from '../query/query-book.ts';
@@ -62,7 +63,14 @@ engine.on('book', (change) => {
   }
 });
 engine.on('warning', (message) => post({ type: 'warning', message }));
-if (data.forwardApplied) engine.on('applied', (events) => post({ type: 'applied', events }));
+// sales change no listing a watchlist could match (the book already changed through amount/removal)
+const judged = (e: ListingEvent) => e.event !== 'listing.sold';
+if (data.forwardApplied) {
+  engine.on('applied', (events) => {
+    const forwarded = events.filter(judged);
+    if (forwarded.length > 0) post({ type: 'applied', events: forwarded });
+  });
+}
 engine.on('applying', (events) => {
   if (events >= APPLYING_NOTICE_EVENTS) post({ type: 'applying', events });
 });

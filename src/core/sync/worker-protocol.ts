@@ -18,7 +18,7 @@ export interface SyncWorkerData {
   engine: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random' | 'openFeed'>;
   /** The host holds the WebSocket and relays its frames (relay.ts); otherwise the worker opens its own. */
   relayFeed: boolean;
-  /** Post every applied batch's events back (the host's watchlists judge price changes from them). */
+  /** Post every applied batch's events back, sales left out (the host's watchlists judge price changes from them). */
   forwardApplied: boolean;
   /** false: no detail backfill (details still come with creation events and on demand). */
   backfill: BackfillOptions | false;

@@ -66,7 +66,7 @@ type WatchServiceEvents = {
 
 const PRUNE_EVERY_MS = 3_600_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
-const APPLIED_SLICE_MS = 1;
+const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
 const BLOCKED_KEPT_MS = 30 * 24 * 3_600_000;
 

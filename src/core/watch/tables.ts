@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS auto_buy_log (
   error TEXT,
   resolved_at_ms INTEGER
 );
-CREATE INDEX IF NOT EXISTS auto_buy_log_spend ON auto_buy_log (watchlist_id, at_ms) WHERE decision = 'sent';
+-- covering for the spend guardrails (read before every automatic purchase): no row visits
+CREATE INDEX IF NOT EXISTS auto_buy_log_spend_cover ON auto_buy_log (watchlist_id, at_ms, status, max_price, amount) WHERE decision = 'sent';
 CREATE INDEX IF NOT EXISTS auto_buy_log_listing ON auto_buy_log (listing_id) WHERE decision = 'sent';
 
 CREATE TABLE IF NOT EXISTS watch_settings (
