@@ -152,6 +152,8 @@ export class Purchaser {
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
   readonly #orderOverrides = new Map<string, number>();
   #checkedJournal = false;
+  /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
+  readonly #sameItem = new Map<string, Promise<void>>();
 
   constructor(options: PurchaserOptions) {
     this.#client = options.client;
@@ -164,8 +166,31 @@ export class Purchaser {
     this.#lookup = options.lookupListing ?? true;
   }
 
-  /** Buys one listing through the journal; resolves to bought, not bought or unknown — never throws ApiError. */
+  /**
+   * Buys one listing through the journal; resolves to bought, not bought or unknown — never throws
+   * ApiError. Purchases of the same item (name and copies) go one at a time: order history rows carry no
+   * listing id, so two purchases of one item whose answers were both lost could not be told apart in it
+   * (the soak suite's chaos produced exactly that). Different items are not held back.
+   */
   async buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    const key =
+      request.marketHashName === undefined
+        ? `listing ${request.listingId}`
+        : `${request.appId ?? '?'} ${request.amount ?? 1} ${request.marketHashName}`;
+    const before = this.#sameItem.get(key) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
+    this.#sameItem.set(key, mine);
+    await before;
+    try {
+      return await this.#buyOnce(request);
+    } finally {
+      done();
+      if (this.#sameItem.get(key) === mine) this.#sameItem.delete(key);
+    }
+  }
+
+  async #buyOnce(request: PurchaseRequest): Promise<PurchaseOutcome> {
     if (!this.#checkedJournal) {
       this.#checkedJournal = true;
       // Intents left open by an earlier run (a crash, an unreadable order history) are settled first.

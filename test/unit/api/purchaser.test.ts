@@ -205,6 +205,30 @@ describe('journaled purchases', () => {
     expect(journal.unresolved()).toEqual([]);
   });
 
+  it('two purchases of the same item go one at a time, so two lost answers are still told apart', async () => {
+    market.mode = 'apply-then-drop';
+    const purchaser = makePurchaser();
+    const [a, b] = await Promise.all([
+      purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 }),
+      purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 }),
+    ]);
+    expect([a.status, b.status]).toEqual(['bought', 'bought']);
+    expect(new Set([a.orderId, b.orderId]).size).toBe(2);
+    // the second was sent only after the first had its outcome
+    expect(market.log.filter((l) => l.startsWith('purchase') || l === 'orders').slice(0, 3)).toEqual(['purchase 101', 'orders', 'purchase 101']);
+  });
+
+  it('purchases of different items are not held back by each other', async () => {
+    market.delayFor.set(101, 200);
+    const purchaser = makePurchaser();
+    const slow = purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await new Promise((r) => setTimeout(r, 20));
+    const other = await purchaser.buy({ listingId: 102, maxPrice: 1000, marketHashName: 'AWP | Asiimov (Field-Tested)', appId: 730 });
+    expect(other.status).toBe('bought');
+    expect(market.log).not.toContain('answered 101'); // the slow one is still on its way
+    expect((await slow).status).toBe('bought');
+  });
+
   it('more matching orders than open purchases stays unknown (someone else may have bought one)', async () => {
     const now = Date.now();
     journal.recordIntent({ intentId: 'only', createdAtMs: now - 5_000, listingId: 101, amount: 1, maxPrice: 1300, appId: 730, marketHashName: NAME, triggerSeq: null, watchlistId: null, source: 'app' });
