@@ -102,6 +102,8 @@ interface MemoryPoint {
   anon: number | null;
   heap: number;
   external: number;
+  /** The sync worker thread's JS heap (its own isolate). */
+  workerHeap: number | null;
 }
 const memory = {
   rssStartMb: null as number | null,
@@ -123,9 +125,11 @@ function anonRssMb(): number | null {
   }
 }
 
+/** The sync worker's JS heap, read asynchronously each second (its isolate is not in process.memoryUsage). */
+let workerHeapMb: number | null = null;
 function memoryPoint(): MemoryPoint {
   const u = process.memoryUsage();
-  return { t: Math.round(performance.now() - startedAt), rss: u.rss / MB, anon: anonRssMb(), heap: u.heapUsed / MB, external: u.external / MB };
+  return { t: Math.round(performance.now() - startedAt), rss: u.rss / MB, anon: anonRssMb(), heap: u.heapUsed / MB, external: u.external / MB, workerHeap: workerHeapMb };
 }
 let firstLiveMs: number | null = null;
 
@@ -229,6 +233,9 @@ async function start(c: ClientConfig): Promise<void> {
 /** Counts what the sync worker's engine applies, from the batch summaries it reports. */
 function countAppliedEvents(app: AppCore): void {
   app.session.onMirror((mirror) => {
+    const readHeap = setInterval(() => void mirror.heapUsedBytes().then((b) => (workerHeapMb = b === null ? null : b / MB)), 1_000);
+    readHeap.unref();
+    mirror.once('exit', () => clearInterval(readHeap));
     // Tells the runner a big batch is about to be written, so a kill -9 can land inside its transaction.
     // (the worker announces only batches of APPLYING_NOTICE_EVENTS or more)
     mirror.on('applying', (events) => send({ type: 'applying', events }));

@@ -564,7 +564,7 @@ async function main(): Promise<number> {
           anon_end_mb: f.memory.anonEndMb === null ? null : round(f.memory.anonEndMb),
           heap_end_mb: round(f.memory.heapUsedEndMb),
           // [seconds since the process started, RSS, anonymous RSS, JS heap] at most 24 readings
-          trend: thin(f.memory.trend, 24).map((p) => [Math.round(p.t / 1000), round(p.rss), p.anon === null ? null : round(p.anon), round(p.heap)]),
+          trend: thin(f.memory.trend, 24).map((p) => [Math.round(p.t / 1000), round(p.rss), p.anon === null ? null : round(p.anon), round(p.heap), p.workerHeap === null ? null : round(p.workerHeap)]),
         })),
       },
       event_loop: {

@@ -19,6 +19,8 @@ export interface OpenOptions {
    * checkpoint copies pages back and syncs the file, and a busy feed otherwise checkpoints every commit.
    */
   checkpointPages?: number;
+  /** SQLite's page cache for this connection, in MB (default 64). */
+  cacheMb?: number;
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
@@ -26,7 +28,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('query_only = ON');
     db.pragma('busy_timeout = 5000');
-    applyReadPragmas(db);
+    applyReadPragmas(db, options.cacheMb);
     migrate(db, { readonly: true });
     return db;
   }
@@ -41,14 +43,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma(`wal_autocheckpoint = ${Math.max(100, Math.floor(options.checkpointPages ?? 4000))}`);
   // After a checkpoint the WAL file is cut back to this size instead of keeping its peak size on disk.
   db.pragma('journal_size_limit = 67108864');
-  applyReadPragmas(db);
+  applyReadPragmas(db, options.cacheMb);
   migrate(db, { readonly: false });
   return db;
 }
 
-function applyReadPragmas(db: Db): void {
-  // 64 MB page cache and in-memory temp b-trees (sorts of filtered result sets).
-  db.pragma('cache_size = -65536');
+function applyReadPragmas(db: Db, cacheMb = 64): void {
+  // the page cache (64 MB unless asked) and in-memory temp b-trees (sorts of filtered result sets)
+  db.pragma(`cache_size = -${Math.max(1, Math.floor(cacheMb)) * 1024}`);
   db.pragma('temp_store = MEMORY');
   db.pragma('mmap_size = 268435456');
 }

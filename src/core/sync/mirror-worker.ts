@@ -29,6 +29,8 @@ export interface MirrorWorkerOptions {
   relayFeed?: boolean;
   /** Emit `applied` with every committed batch's events (structured-cloned over from the worker). */
   forwardApplied?: boolean;
+  /** The worker connection's SQLite page cache in MB (default 64). */
+  cacheMb?: number;
   /** The worker's script: the source file by default; the Electron build passes its bundled one. */
   workerFile?: URL;
   /** How long `stop()` waits for the worker to finish before terminating it. */
@@ -105,6 +107,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       backfill: o.backfill ?? {},
       relayFeed: o.relayFeed ?? false,
       forwardApplied: o.forwardApplied ?? false,
+      cacheMb: o.cacheMb ?? null,
     };
     this.#relay = o.relayFeed
       ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (frame) => this.#onCreated(frame) })
@@ -120,6 +123,17 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       this.#worker = null;
       this.emit('exit', code);
     });
+  }
+
+  /** The worker thread's JS heap in use (bytes); null when it is not running. For memory reports. */
+  async heapUsedBytes(): Promise<number | null> {
+    const worker = this.#worker;
+    if (!worker) return null;
+    try {
+      return (await worker.getHeapStatistics()).used_heap_size;
+    } catch {
+      return null; // it stopped meanwhile
+    }
   }
 
   /** Fetches one listing's full detail (interactive priority) and stores it; null when it is gone. */

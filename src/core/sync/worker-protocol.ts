@@ -20,6 +20,8 @@ export interface SyncWorkerData {
   relayFeed: boolean;
   /** Post every applied batch's events back, sales left out (the host's watchlists judge price changes from them). */
   forwardApplied: boolean;
+  /** The worker connection's page cache in MB (default 64). */
+  cacheMb: number | null;
   /** false: no detail backfill (details still come with creation events and on demand). */
   backfill: BackfillOptions | false;
 }
