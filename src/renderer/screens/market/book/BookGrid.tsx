@@ -4,11 +4,12 @@
  * height, so nothing ever jumps.
  */
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
-import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
 import type { Column, SortField } from './columns.tsx';
 import type { DisplayRow, StoreSnapshot } from './book-window-store.ts';
 import { type RowWindow, useRowWindow } from './use-row-window.ts';
+import { useNow } from '../../account/ui/hooks.ts';
 
 export const ROW_PX = 28;
 
@@ -30,15 +31,6 @@ export interface BookGridProps {
   controllerRef: RefObject<GridController | null>;
   /** Shown over the body when nothing matches. */
   empty?: React.ReactNode;
-}
-
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
 }
 
 const cellStyle = (c: Column) => (c.width ? { width: c.width } : undefined);
