@@ -48,6 +48,23 @@ export interface FeedLink {
   on<K extends keyof FeedEvents>(event: K, listener: (...args: FeedEvents[K]) => void): unknown;
 }
 
+/**
+ * Parses one text frame and emits it as `frame`, or as `invalidFrame` when it breaks the contract (its
+ * effect on the book is then unknown); any other error is a bug and is thrown. Shared by the socket and
+ * by the worker's side of a relayed feed (relay.ts), which parses the texts the host passed on.
+ */
+export function emitParsedFrame(feed: EventEmitter<FeedEvents>, text: string): void {
+  let frame: ServerFrame;
+  try {
+    frame = parseServerFrame(text);
+  } catch (err) {
+    if (!(err instanceof FrameParseError)) throw err;
+    feed.emit('invalidFrame', err);
+    return;
+  }
+  feed.emit('frame', frame);
+}
+
 export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink {
   readonly #options: FeedOptions;
   #ws: WebSocket | null = null;
@@ -95,17 +112,7 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
         this.emit('text', text);
         return;
       }
-      let frame: ServerFrame;
-      try {
-        frame = parseServerFrame(text);
-      } catch (err) {
-        if (err instanceof FrameParseError) {
-          this.emit('invalidFrame', err);
-          return;
-        }
-        throw err;
-      }
-      this.emit('frame', frame);
+      emitParsedFrame(this, text);
     });
     // 'error' always precedes 'close'; the close carries what callers need.
     ws.on('error', () => {});

@@ -11,7 +11,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { FrameParseError, parseServerFrame, type ServerFrame } from '../../shared/api/index.ts';
-import { type FeedClose, FeedConnection, type FeedEvents, type FeedLink, type FeedOptions } from './feed.ts';
+import { type FeedClose, FeedConnection, type FeedEvents, type FeedLink, type FeedOptions, emitParsedFrame } from './feed.ts';
 
 /** What the worker asks of the host's relay. */
 export type RelayRequest =
@@ -63,17 +63,7 @@ export class RelayedFeeds {
         feed.emit('open');
         break;
       case 'feedTexts':
-        for (const text of notice.texts) {
-          let frame: ServerFrame;
-          try {
-            frame = parseServerFrame(text);
-          } catch (err) {
-            if (!(err instanceof FrameParseError)) throw err;
-            feed.emit('invalidFrame', err);
-            continue;
-          }
-          feed.emit('frame', frame);
-        }
+        for (const text of notice.texts) emitParsedFrame(feed, text);
         break;
       case 'feedInvalid':
         feed.emit('invalidFrame', new FrameParseError(notice.message, notice.frame));
