@@ -12,6 +12,7 @@ import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import { ORDER_EXPORT_COLUMNS } from '../../../src/shared/api/index.ts';
 import { type IpcPushName, SkindeskError } from '../../../src/shared/ipc/index.ts';
+import { until } from './until.ts';
 
 let core: AppCore;
 let demo: DemoMarket;
@@ -29,16 +30,6 @@ const startDemo: StartDemoMarket = async ({ seqStart }) => {
     close: () => demo.close(),
   };
 };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -16,6 +16,7 @@ import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
+import { until } from './until.ts';
 
 const dirs: string[] = [];
 const cores: AppCore[] = [];
@@ -47,16 +48,6 @@ async function startCore(overrides: Partial<AppCoreOptions> = {}) {
   cores.push(core);
   core.subscribe((name, payload) => pushes.push({ name, payload, at: Date.now() }));
   return { core, pushes };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = probe();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { readSyncState } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BackfillProgress, BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
+import { until as waitUntil } from './until.ts';
 
 const LISTINGS = 3_000;
 const dirs: string[] = [];
@@ -42,15 +43,7 @@ async function startCore(dataDir: string) {
   return { core, progress };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = probe();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000) => waitUntil(what, probe, timeoutMs);
 
 /** Every row the query matches, page by page (bounded). */
 async function allRows(core: AppCore, filter: BookFilter) {

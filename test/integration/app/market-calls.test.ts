@@ -13,6 +13,7 @@ import { queryBook } from '../../../src/core/query/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BookQuery } from '../../../src/shared/query.ts';
+import { until as waitUntil } from './until.ts';
 
 let dataDir: string;
 let core: AppCore;
@@ -50,19 +51,8 @@ function market(): DemoMarket {
   return demo;
 }
 
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got) return got;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000) =>
+  waitUntil(what, probe, timeoutMs, 25);
 
 /** Every row id of a view, by keyset pages: the reference the windows must equal. */
 function walkAll(query: Pick<BookQuery, 'filter' | 'sort'>): number[] {
