@@ -43,9 +43,9 @@ type MirrorWorkerEvents = {
   received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
   /** The events of one committed batch that changed the book, sales left out (forwardApplied only). */
   applied: [events: readonly ListingEvent[]];
-  /** A batch of at least APPLYING_NOTICE_EVENTS events started its transaction. */
+  /** A batch of at least APPLYING_NOTICE_EVENTS events started its transaction (listen before start()). */
   applying: [events: number];
-  /** What each batch of feed events did. */
+  /** What each batch of feed events did (listen before start(): the worker reports only if asked). */
   batch: [summary: BatchSummary];
   book: [change: BookChange];
   backfill: [progress: BackfillProgress];
@@ -108,6 +108,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       relayFeed: o.relayFeed ?? false,
       forwardApplied: o.forwardApplied ?? false,
       cacheMb: o.cacheMb ?? null,
+      reportBatches: this.listenerCount('batch') + this.listenerCount('applying') > 0,
     };
     this.#relay = o.relayFeed
       ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (frame) => this.#onCreated(frame) })

@@ -71,10 +71,13 @@ if (data.forwardApplied) {
     if (forwarded.length > 0) post({ type: 'applied', events: forwarded });
   });
 }
-engine.on('applying', (events) => {
-  if (events >= APPLYING_NOTICE_EVENTS) post({ type: 'applying', events });
-});
-engine.on('batch', (summary) => post({ type: 'batch', summary }));
+// batch reports cross the thread only for a host that listens (a message per batch otherwise wasted)
+if (data.reportBatches) {
+  engine.on('applying', (events) => {
+    if (events >= APPLYING_NOTICE_EVENTS) post({ type: 'applying', events });
+  });
+  engine.on('batch', (summary) => post({ type: 'batch', summary }));
+}
 engine.on('error', (error) => post({ type: 'error', message: error.message }));
 backfill?.on('progress', (progress) => {
   post({ type: 'backfill', progress });

@@ -22,6 +22,8 @@ export interface SyncWorkerData {
   forwardApplied: boolean;
   /** The worker connection's page cache in MB (default 64). */
   cacheMb: number | null;
+  /** Post 'applying' and 'batch' reports (the host had listeners for them when it started the worker). */
+  reportBatches: boolean;
   /** false: no detail backfill (details still come with creation events and on demand). */
   backfill: BackfillOptions | false;
 }
