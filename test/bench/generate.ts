@@ -3,7 +3,7 @@
  * games with plausible per-game details (floats in their wear band, seeds, fades, stickers, heroes...).
  * Seeded, so a failing test reproduces exactly.
  */
-import type { AppId, FullListing, LeanListing, ListingEvent, Sticker } from '../../src/shared/api/index.ts';
+import { NULL_LISTING_DETAIL, type AppId, type FullListing, type LeanListing, type ListingEvent, type Sticker } from '../../src/shared/api/index.ts';
 
 export type Rng = () => number;
 
@@ -75,20 +75,6 @@ function pickApp(rng: Rng): AppId {
   return 730;
 }
 
-const NULL_DETAIL = {
-  trade_locked_until: null,
-  cs_weapon: null, cs_type: null, cs_wear: null, cs_rarity: null, cs_collection: null,
-  cs_is_stattrak: null, cs_is_souvenir: null, cs_is_highlight: null, cs_inspect_link: null,
-  cs_paint_wear: null, cs_paint_seed: null, cs_paint_index: null, cs_fade_percentage: null,
-  cs_blue_percentage: null, cs_stickers: null, cs_keychains: null,
-  rust_category: null, rust_type: null, rust_collection: null,
-  dota_rarity: null, dota_hero: null, dota_quality: null, dota_type: null, dota_slot: null,
-  dota_collection: null, dota_event: null,
-  tf2_classes: null, tf2_quality: null, tf2_effect: null, tf2_wear: null, tf2_spells: null,
-  tf2_warpaint: null, tf2_sheen: null, tf2_collection: null, tf2_grade: null, tf2_paint_color: null,
-  tf2_attributes: null, tf2_wiki_link: null, tf2_inspect_link: null, tf2_type: null,
-} as const;
-
 export const BASE_TIME_MS = Date.UTC(2026, 0, 1);
 
 function sticker(rng: Rng, slot: number, name: string, keychain: boolean): Sticker {
@@ -120,9 +106,9 @@ export function makeFullListing(rng: Rng, id: number, createdMs = BASE_TIME_MS +
     amount: commodity ? int(rng, 1, 50) : 1,
     commodity,
     created_at: new Date(createdMs).toISOString(),
+    ...NULL_LISTING_DETAIL,
     steam_asset_id: String(30_000_000_000 + id),
     icon_url: `https://img.example/${app}/${id % 997}.png`,
-    ...NULL_DETAIL,
   };
   if (app === 730) {
     const weapon = pick(rng, WEAPONS);

@@ -3,7 +3,7 @@
  * columns of `listings` (columns.ts), all of them as JSON in `listing_details`, and stickers and
  * keychains as rows of `listing_stickers`. Details never change for a listing id, so they need no seq.
  */
-import { LISTING_DETAIL_FIELDS, type ListingDetail, type Sticker } from '../../shared/api/index.ts';
+import { LISTING_DETAIL_FIELDS, NULL_LISTING_DETAIL, type ListingDetail, type Sticker } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS, columnValue, type DetailKey } from './columns.ts';
 
 export const STICKER_KIND = { sticker: 0, keychain: 1 } as const;
@@ -38,8 +38,7 @@ export function detailBlob(detail: Partial<ListingDetail>): string {
 
 /** The full detail object of §2.3 from a `listing_attrs` row and the stored JSON. */
 export function restoreDetail(attrs: Record<string, unknown>, blob: string): ListingDetail {
-  const out: Record<string, unknown> = {};
-  for (const key of LISTING_DETAIL_FIELDS) out[key] = null;
+  const out: Record<string, unknown> = { ...NULL_LISTING_DETAIL };
   for (const c of DETAIL_COLUMNS) {
     const v = attrs[c.field];
     out[c.field] = v === null || v === undefined ? null : c.kind === 'bool' ? v === 1 : v;

@@ -1,14 +1,9 @@
-import { LISTING_DETAIL_FIELDS, type ListingDetail } from '../../shared/api/index.ts';
+import { NULL_LISTING_DETAIL, type ListingDetail } from '../../shared/api/index.ts';
 import type { ItemInstance } from './types.ts';
-
-/** Every per-game field null; each game fills in its own (spec §2.3: other games' fields are null). */
-const NULL_DETAIL = Object.freeze(
-  Object.fromEntries(LISTING_DETAIL_FIELDS.map((field) => [field, null])),
-) as unknown as Readonly<ListingDetail>;
 
 export function detailWith(instance: ItemInstance, iconUrl: string, fields: Partial<ListingDetail>): ListingDetail {
   return {
-    ...NULL_DETAIL,
+    ...NULL_LISTING_DETAIL,
     steam_asset_id: String(instance.assetId),
     icon_url: iconUrl,
     trade_locked_until: null,

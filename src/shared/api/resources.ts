@@ -137,6 +137,10 @@ export const listingDetailShape = {
   tf2_type: str,
 };
 export const LISTING_DETAIL_FIELDS = Object.keys(listingDetailShape) as (keyof typeof listingDetailShape)[];
+/** Every detail field null: the base a game's own fields are laid over (§2.3: other games' fields are null). */
+export const NULL_LISTING_DETAIL = Object.freeze(
+  Object.fromEntries(LISTING_DETAIL_FIELDS.map((field) => [field, null])),
+) as Readonly<Record<(typeof LISTING_DETAIL_FIELDS)[number], null>>;
 export const fullListing = z.looseObject({ ...leanListingShape, ...listingDetailShape });
 export type FullListing = z.infer<typeof fullListing>;
 export type ListingDetail = Pick<FullListing, keyof typeof listingDetailShape>;

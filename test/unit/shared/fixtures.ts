@@ -1,3 +1,5 @@
+import { NULL_LISTING_DETAIL } from '../../../src/shared/api/index.ts';
+
 /** Valid examples of contract resources, shared by the contract tests. */
 export const TS = '2026-11-21T09:00:00.000Z';
 
@@ -11,19 +13,6 @@ export const leanListingExample = {
   created_at: TS,
 };
 
-const nullDetail = {
-  cs_weapon: null, cs_type: null, cs_wear: null, cs_rarity: null, cs_collection: null,
-  cs_is_stattrak: null, cs_is_souvenir: null, cs_is_highlight: null, cs_inspect_link: null,
-  cs_paint_wear: null, cs_paint_seed: null, cs_paint_index: null, cs_fade_percentage: null,
-  cs_blue_percentage: null, cs_stickers: null, cs_keychains: null,
-  rust_category: null, rust_type: null, rust_collection: null,
-  dota_rarity: null, dota_hero: null, dota_quality: null, dota_type: null, dota_slot: null,
-  dota_collection: null, dota_event: null,
-  tf2_classes: null, tf2_quality: null, tf2_effect: null, tf2_wear: null, tf2_spells: null,
-  tf2_warpaint: null, tf2_sheen: null, tf2_collection: null, tf2_grade: null, tf2_paint_color: null,
-  tf2_attributes: null, tf2_wiki_link: null, tf2_inspect_link: null, tf2_type: null,
-};
-
 export const stickerExample = {
   slot: 0, sticker_id: 4321, name: 'Sticker | Crown (Foil)', image: 'https://img/crown.png', wear: 0.12,
   scale: 1, rotation: 0, tint_id: null, offset_x: 0.1, offset_y: -0.2, offset_z: 0, pattern: null,
@@ -31,7 +20,7 @@ export const stickerExample = {
 
 export const fullListingExample = {
   ...leanListingExample,
-  ...nullDetail,
+  ...NULL_LISTING_DETAIL,
   steam_asset_id: '30000000001',
   icon_url: 'https://img/ak.png',
   trade_locked_until: null,
