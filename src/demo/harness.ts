@@ -8,7 +8,7 @@
  */
 import type { AppId, LeanListing, FullListing, OrderItem, PriceDecayRequest, Trade, TradeStatus } from '../shared/api/index.ts';
 import type { ChaosController } from './chaos/controller.ts';
-import { iso, type Clock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { ActivityEngine, ActivityKind } from './market/activity.ts';
 import { MarketError } from './market/errors.ts';
 import { newPrivateToken } from './market/listing-management.ts';
@@ -19,6 +19,7 @@ import type { Account, Notice, TradeRecord } from './market/records.ts';
 import type { TradeEngine, TradeOutcome } from './market/trades.ts';
 import type { WithdrawalEngine } from './market/withdrawals.ts';
 import { Random } from './random.ts';
+import { orderRow } from './server/routes-account.ts';
 import type { MarketSnapshots } from './server/snapshots.ts';
 import type { WebSocketFeed } from './server/ws-feed.ts';
 import type { DeliveryAttempt, WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -127,16 +128,7 @@ export class DemoHarness {
     trades: (accountId = 1): Trade[] => this.account(accountId).trades.map((t) => this.parts.trades.view(t)),
     /** An account's order rows as GET /orders shows them (oldest first). */
     orders: (accountId = 1): OrderItem[] =>
-      this.account(accountId).orderItems.map((o) => ({
-        order_item_id: o.orderItemId,
-        order_id: o.orderId,
-        side: o.side,
-        app_id: o.appId,
-        market_hash_name: o.name,
-        price: o.price,
-        amount: o.amount,
-        created_at: iso(o.createdAt),
-      })),
+      this.account(accountId).orderItems.map(orderRow),
     /** Book snapshots built so far (cache misses). */
     bookBuilds: (): number => this.parts.snapshots.bookBuilds,
     websocket: () => this.parts.feed.stats,

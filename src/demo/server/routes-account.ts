@@ -1,6 +1,6 @@
 /** Account routes (spec §4.6): user, orders, the streamed order export, transactions, crypto withdrawals. */
 import type { Writable } from 'node:stream';
-import { ORDER_EXPORT_COLUMNS, SALE_FEE_BPS, type OrderExportRow } from '../../shared/api/index.ts';
+import { ORDER_EXPORT_COLUMNS, SALE_FEE_BPS, type OrderExportRow, type OrderItem } from '../../shared/api/index.ts';
 import { bpsOf } from '../../shared/money.ts';
 import { DAY, iso } from '../clock.ts';
 import { MarketError } from '../market/errors.ts';
@@ -24,6 +24,20 @@ function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** An order row as GET /orders shows it. */
+export function orderRow(record: OrderItemRecord): OrderItem {
+  return {
+    order_item_id: record.orderItemId,
+    order_id: record.orderId,
+    side: record.side,
+    app_id: record.appId,
+    market_hash_name: record.name,
+    price: record.price,
+    amount: record.amount,
+    created_at: iso(record.createdAt),
+  };
 }
 
 export function exportRow(record: OrderItemRecord, now: number): OrderExportRow {
@@ -58,16 +72,7 @@ export function accountRoutes({ market, withdrawals }: DemoServices): AccountRou
       const list = [...account.orderItems].reverse();
       const paged = page(list, query.page, query.limit);
       return json({
-        orders: paged.rows.map((o) => ({
-          order_item_id: o.orderItemId,
-          order_id: o.orderId,
-          side: o.side,
-          app_id: o.appId,
-          market_hash_name: o.name,
-          price: o.price,
-          amount: o.amount,
-          created_at: iso(o.createdAt),
-        })),
+        orders: paged.rows.map(orderRow),
         metadata: paged.metadata,
       });
     },
