@@ -10,7 +10,9 @@
  *              merge of those columns into an empty book. The text is never one string in this process:
  *              a 330 MB copy held by the harness would be counted in rss_mb against the client.
  *   events     guarded apply of a realistic event mix on the 1M-row book, from parsed events and from
- *              raw frames; then a resync (a second snapshot merged into the full book).
+ *              raw frames.
+ *   events_floor  the same events as guarded writes into a bare lean table (no index, no details).
+ *   resync     a second snapshot merged into the full book.
  *   queries    details for all 1M listings (the backfill's write path), ANALYZE, then every filter
  *              combination of queries.ts timed.
  */
@@ -211,6 +213,70 @@ function events(dir: string): Result {
   };
 }
 
+/**
+ * The floor for `events_per_s`: the same first 100 000 events of the mix, as guarded writes (the seq guard
+ * on every change, a guarded upsert for creations and removals, sales into a keyed table) into a bare
+ * table of the same 1M lean rows with no secondary index, no detail table, no trigger, one transaction. What any
+ * mirror must do at the least; the distance from it is what the query engine's indexes and the details
+ * cost (README: Benchmarks).
+ */
+function eventsFloor(dir: string): Result {
+  const db = freshDb(join(dir, 'events-floor.db'), 25_000);
+  db.exec(`CREATE TABLE book (id INTEGER PRIMARY KEY, app_id INTEGER, market_hash_name TEXT, price INTEGER,
+    amount INTEGER, commodity INTEGER, created_at TEXT, last_seq INTEGER NOT NULL, alive INTEGER NOT NULL);
+    CREATE TABLE sales (listing_id INTEGER, seq INTEGER, price INTEGER, amount INTEGER, sold_at TEXT,
+    PRIMARY KEY (listing_id, seq)) WITHOUT ROWID;`);
+  const insert = db.prepare('INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)');
+  const rows = (JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as { listings: LeanListing[] }).listings;
+  db.transaction(() => {
+    for (const r of rows) insert.run(r.id, r.app_id, r.market_hash_name, r.price, r.amount, r.commodity ? 1 : 0, r.created_at, SNAPSHOT_SEQ);
+  })();
+  rows.length = 0;
+  const setPrice = db.prepare('UPDATE book SET price = ?, last_seq = ? WHERE id = ? AND alive = 1 AND last_seq < ?');
+  const setAmount = db.prepare(
+    'UPDATE book SET amount = ?, alive = (? > 0), last_seq = ? WHERE id = ? AND alive = 1 AND last_seq < ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO book VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET app_id = excluded.app_id,
+       market_hash_name = excluded.market_hash_name, price = excluded.price, amount = excluded.amount,
+       commodity = excluded.commodity, created_at = excluded.created_at, last_seq = excluded.last_seq,
+       alive = excluded.alive WHERE excluded.last_seq > book.last_seq`,
+  );
+  const sale = db.prepare('INSERT OR IGNORE INTO sales VALUES (?, ?, ?, ?, ?)');
+  const batch = eventMix(EVENT_COUNT).slice(0, EVENT_COUNT / 2);
+  // in listing-id order, as BookStore.applyEvents walks a batch (b-tree locality: ~1.4× over arrival order)
+  batch.sort((a, b) => a.data.listing_id - b.data.listing_id);
+  gc();
+  const t0 = performance.now();
+  db.transaction(() => {
+    for (const e of batch) {
+      const id = e.data.listing_id;
+      switch (e.event) {
+        case 'listing.price_changed':
+          setPrice.run(e.data.price_after, e.seq, id, e.seq);
+          break;
+        case 'listing.amount_changed':
+          setAmount.run(e.data.new_amount, e.data.new_amount, e.seq, id, e.seq);
+          break;
+        case 'listing.removed':
+          upsert.run(id, e.data.app_id, null, null, null, null, null, e.seq, 0);
+          break;
+        case 'listing.created': {
+          const d = e.data;
+          upsert.run(id, d.app_id, d.market_hash_name, d.price, d.amount, d.commodity ? 1 : 0, d.created_at, e.seq, 1);
+          break;
+        }
+        case 'listing.sold':
+          sale.run(id, e.seq, e.data.price, e.data.amount, e.data.sold_at);
+          break;
+      }
+    }
+  }).immediate();
+  const floorMs = performance.now() - t0;
+  db.close();
+  return { events_floor_per_s: Math.round(batch.length / (floorMs / 1000)) };
+}
+
 async function resync(dir: string): Promise<Result> {
   const text = readFileSync(join(dir, 'snapshot.json'), 'utf8');
   const parsed = JSON.parse(text) as { listings: LeanListing[] };
@@ -273,7 +339,14 @@ function queries(dir: string): Result {
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-const PHASES: Record<string, (dir: string) => Result | Promise<Result>> = { floor, snapshot, events, resync, queries };
+const PHASES: Record<string, (dir: string) => Result | Promise<Result>> = {
+  floor,
+  snapshot,
+  events,
+  events_floor: eventsFloor,
+  resync,
+  queries,
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [phase, dir] = process.argv.slice(2);
