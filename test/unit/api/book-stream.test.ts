@@ -4,21 +4,10 @@ import { BookBodyScanner } from '../../../src/core/api/book-scanner.ts';
 import { BookBodyError, readBookBody } from '../../../src/core/api/book-stream.ts';
 import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { apiSources } from '../../../src/core/sync/sources.ts';
-import { failure, sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
+import { failure, leanRow as lean, sendJson, serverAndClient, TEST_KEY as KEY, TS, type FakeServer } from './fake-server.ts';
 
-const KEY = 'sk_live_9f8e7d6c5b4a';
 const encoder = new TextEncoder();
 
-const lean = (id: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  app_id: 730 as const,
-  market_hash_name: 'AK-47 | Redline (Field-Tested)',
-  price: 1250,
-  amount: 1,
-  commodity: false,
-  created_at: TS,
-  ...extra,
-});
 
 /** Names that break naive scanners: quotes, brackets, braces, the cut pattern itself, escapes, unicode. */
 const TRICKY_NAMES = [
@@ -210,8 +199,7 @@ describe('ApiClient.book() streams the body', () => {
   let server: FakeServer;
   let client: ApiClient;
   beforeEach(async () => {
-    server = await startFakeServer();
-    client = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    ({ server, client } = await serverAndClient());
   });
   afterEach(async () => {
     await server.close();

@@ -8,25 +8,24 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import type { ApiError } from '../../../src/core/api/errors.ts';
 import type { ExportProgress } from '../../../src/core/api/export-stream.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
-import { failure, metadataFor, sendError, sendJson, startFakeServer, TS, type FakeServer } from './fake-server.ts';
+import {
+  failure,
+  leanRow as lean,
+  metadataFor,
+  sendError,
+  sendJson,
+  serverAndClient,
+  startFakeServer,
+  TEST_KEY as KEY,
+  TS,
+  type FakeServer,
+} from './fake-server.ts';
 
-const KEY = 'sk_live_9f8e7d6c5b4a';
-const lean = (id: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  app_id: 730,
-  market_hash_name: 'AK-47 | Redline (Field-Tested)',
-  price: 1250,
-  amount: 1,
-  commodity: false,
-  created_at: TS,
-  ...extra,
-});
 
 let server: FakeServer;
 let client: ApiClient;
 beforeEach(async () => {
-  server = await startFakeServer();
-  client = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+  ({ server, client } = await serverAndClient());
 });
 afterEach(async () => {
   await server.close();

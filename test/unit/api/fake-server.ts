@@ -5,8 +5,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import { ApiClient } from '../../../src/core/api/client.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { matchEndpoint, type EndpointName } from '../../../src/shared/api/index.ts';
+import { TS, leanListingExample } from '../shared/fixtures.ts';
+
+export { TS };
+/** The key the client tests' clients send. */
+export const TEST_KEY = 'sk_live_9f8e7d6c5b4a';
 
 export interface RecordedRequest {
   name: EndpointName | null;
@@ -79,7 +85,15 @@ export async function startFakeServer(): Promise<FakeServer> {
   };
 }
 
-export const TS = '2026-11-21T09:00:00.000Z';
+/** A lean listing row as the API sends it: the contract example under another id. */
+export const leanRow = (id: number, extra: Record<string, unknown> = {}) => ({ ...leanListingExample, id, ...extra });
+
+/** A fresh fake server and a client of it (the test key, a 2 s timeout): what each client test starts from. */
+export async function serverAndClient(): Promise<{ server: FakeServer; client: ApiClient }> {
+  const server = await startFakeServer();
+  return { server, client: new ApiClient({ baseUrl: server.baseUrl, apiKey: TEST_KEY, timeoutMs: 2000 }) };
+}
+
 export const metadataFor = (page: number, totalPages: number, totalItems: number, limit: number) => ({
   total_pages: totalPages,
   total_items: totalItems,

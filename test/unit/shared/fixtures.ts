@@ -5,7 +5,7 @@ export const TS = '2026-11-21T09:00:00.000Z';
 
 export const leanListingExample = {
   id: 101,
-  app_id: 730,
+  app_id: 730 as const,
   market_hash_name: 'AK-47 | Redline (Field-Tested)',
   price: 1250,
   amount: 1,
