@@ -26,14 +26,21 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** An order row as GET /orders shows it. */
-export function orderRow(record: OrderItemRecord): OrderItem {
+/** The fields an order row and an export row both start with. */
+function orderIdentity(record: OrderItemRecord) {
   return {
     order_item_id: record.orderItemId,
     order_id: record.orderId,
     side: record.side,
     app_id: record.appId,
     market_hash_name: record.name,
+  };
+}
+
+/** An order row as GET /orders shows it. */
+export function orderRow(record: OrderItemRecord): OrderItem {
+  return {
+    ...orderIdentity(record),
     price: record.price,
     amount: record.amount,
     created_at: iso(record.createdAt),
@@ -44,11 +51,7 @@ export function exportRow(record: OrderItemRecord, now: number): OrderExportRow 
   const total = record.price * record.amount;
   const fee = record.side === 'sold' ? bpsOf(total, SALE_FEE_BPS) : null;
   return {
-    order_item_id: record.orderItemId,
-    order_id: record.orderId,
-    side: record.side,
-    app_id: record.appId,
-    market_hash_name: record.name,
+    ...orderIdentity(record),
     amount: record.amount,
     unit_price: record.price,
     total_value: total,
