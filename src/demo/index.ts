@@ -143,15 +143,10 @@ export class DemoMarket extends DemoHarness {
   /** Stops the simulation, every timer and connection, then the server. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const { activity, feed, webhooks, trades, withdrawals, clock, chaos } = this.parts;
-      chaos.close();
+      // chaos first, so it schedules no new restart while one in progress is awaited
+      this.parts.chaos.close();
       await this.restarting?.catch(() => {});
-      activity.stop();
-      feed.close();
-      webhooks.close();
-      trades.close();
-      withdrawals.close();
-      clock.close();
+      stopParts(this.parts);
       if (this.server.listening) {
         const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
         this.server.closeAllConnections();
@@ -160,6 +155,17 @@ export class DemoMarket extends DemoHarness {
     })();
     return this.closing;
   }
+}
+
+/** Stops the simulation and every timer and connection of the parts (the HTTP server is the caller's). */
+function stopParts({ chaos, activity, feed, webhooks, trades, withdrawals, clock }: DemoParts): void {
+  chaos.close();
+  activity.stop();
+  feed.close();
+  webhooks.close();
+  trades.close();
+  withdrawals.close();
+  clock.close();
 }
 
 export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<DemoMarket> {
@@ -187,15 +193,6 @@ export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<
   );
   const activity = new ActivityEngine(market, { rate: o.rate, targetListings: o.listings, traders });
   const parts: DemoParts = { market, clock, trades, withdrawals, activity, feed, webhooks, snapshots, chaos };
-  const shutdown = () => {
-    chaos.close();
-    activity.stop();
-    feed.close();
-    webhooks.close();
-    trades.close();
-    withdrawals.close();
-    clock.close();
-  };
   try {
     if (o.webhookUrl) await webhooks.setUrl(demoUser, o.webhookUrl);
     await new Promise<void>((resolve, reject) => {
@@ -206,7 +203,7 @@ export async function startDemoMarket(options: DemoMarketOptions = {}): Promise<
       });
     });
   } catch (err) {
-    shutdown();
+    stopParts(parts);
     server.close();
     throw err;
   }
