@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { BrowserWindow, Notification, app, dialog, ipcMain, session, shell } from 'electron';
-import { AppCore, Redactor } from '../core/app/index.ts';
+import { AppCore, Redactor, demoHandleOf } from '../core/app/index.ts';
 import { KeyringSecretStore } from '../core/secrets/index.ts';
 import { startDemoMarketThread } from '../demo/index.ts';
 import { contentSecurityPolicy, pushChannel } from '../shared/ipc/index.ts';
@@ -78,13 +78,7 @@ async function main(): Promise<void> {
           options: { port: 0, host: '127.0.0.1', seqStart },
           workerFile: new URL('./demo-worker.js', import.meta.url),
         });
-        return {
-          baseUrl: demo.baseUrl,
-          wsUrl: demo.wsUrl,
-          apiKey: demo.apiKey,
-          webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
-          close: () => demo.close(),
-        };
+        return demoHandleOf(demo);
       },
       version: app.getVersion(),
       log,

@@ -10,7 +10,15 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AppCore, type AppLog, RecordingPlatform, Redactor, type SessionSyncOptions, consoleLog } from '../core/app/index.ts';
+import {
+  AppCore,
+  type AppLog,
+  RecordingPlatform,
+  Redactor,
+  type SessionSyncOptions,
+  consoleLog,
+  demoHandleOf,
+} from '../core/app/index.ts';
 import type { AccountTimings } from '../core/app/account-services/account-session.ts';
 import { MemorySecretStore, type SecretStore } from '../core/secrets/index.ts';
 import { type DemoMarket, type DemoMarketOptions, startDemoMarket } from '../demo/index.ts';
@@ -85,16 +93,9 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<WebHos
       startDemoMarket: async ({ seqStart }) => {
         const demo = await startDemoMarket({ ...options.demo, port: 0, host: '127.0.0.1', seqStart });
         currentDemo = demo;
-        return {
-          baseUrl: demo.baseUrl,
-          wsUrl: demo.wsUrl,
-          apiKey: demo.apiKey,
-          webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
-          close: async () => {
-            if (currentDemo === demo) currentDemo = null;
-            await demo.close();
-          },
-        };
+        return demoHandleOf(demo, () => {
+          if (currentDemo === demo) currentDemo = null;
+        });
       },
       version: options.version ?? '0.0.0-web',
       log,

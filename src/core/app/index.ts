@@ -13,6 +13,7 @@ export {
   type StartDemoMarket,
   DEMO_DATABASE_FILE_NAME,
   chooseMarket,
+  demoHandleOf,
   demoSeqStart,
 } from './market.ts';
 export { MarketSession, mirrorFile, type SessionSyncOptions } from './session.ts';

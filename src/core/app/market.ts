@@ -22,6 +22,30 @@ export interface DemoMarketHandle {
   close(): Promise<void>;
 }
 
+/** What a running demo market offers its host: the in-process DemoMarket and the thread's handle alike. */
+export interface RunningDemo {
+  readonly baseUrl: string;
+  readonly wsUrl: string;
+  readonly apiKey: string;
+  readonly webhookSecret: string;
+  setWebhookUrl(url: string | null): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The handle core needs, from a running demo market; `onClose` runs before it closes. */
+export function demoHandleOf(demo: RunningDemo, onClose?: () => void): DemoMarketHandle {
+  return {
+    baseUrl: demo.baseUrl,
+    wsUrl: demo.wsUrl,
+    apiKey: demo.apiKey,
+    webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
+    close: () => {
+      onClose?.();
+      return demo.close();
+    },
+  };
+}
+
 /** Starts the embedded demo market (given by the composition root). */
 export type StartDemoMarket = (options: { seqStart: bigint }) => Promise<DemoMarketHandle>;
 

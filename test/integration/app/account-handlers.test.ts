@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore, RecordingPlatform, type StartDemoMarket } from '../../../src/core/app/index.ts';
+import { AppCore, RecordingPlatform, type StartDemoMarket, demoHandleOf } from '../../../src/core/app/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import { ORDER_EXPORT_COLUMNS } from '../../../src/shared/api/index.ts';
@@ -22,13 +22,7 @@ const pushes: { name: IpcPushName; payload: unknown }[] = [];
 
 const startDemo: StartDemoMarket = async ({ seqStart }) => {
   demo = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 21, seqStart, timeScale: 50, rateLimits: false });
-  return {
-    baseUrl: demo.baseUrl,
-    wsUrl: demo.wsUrl,
-    apiKey: demo.apiKey,
-    webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
-    close: () => demo.close(),
-  };
+  return demoHandleOf(demo);
 };
 
 async function freePort(): Promise<number> {
