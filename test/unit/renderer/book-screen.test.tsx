@@ -6,7 +6,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
-import { LISTING_DETAIL_FIELDS, type FullListing } from '../../../src/shared/api/index.ts';
+import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
 import { type FakeHandlers, NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
@@ -29,9 +29,8 @@ const STICKERS = [
 ];
 
 function full(row: BookRow): FullListing {
-  const nulls = Object.fromEntries(LISTING_DETAIL_FIELDS.map((f) => [f, null]));
   return {
-    ...nulls,
+    ...NULL_LISTING_DETAIL,
     id: row.id,
     app_id: row.app_id,
     market_hash_name: row.market_hash_name,
