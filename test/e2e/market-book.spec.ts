@@ -30,7 +30,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await m?.host.close();
+  await m?.close();
 });
 
 /** A word that several of the filtered listings' stickers share (so the filter narrows, but not to nothing). */

@@ -14,7 +14,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await m?.host.close();
+  await m?.close();
 });
 
 async function balance(page: Page): Promise<number> {

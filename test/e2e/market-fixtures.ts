@@ -2,7 +2,7 @@
 // the test knows (so `skindesk search --db` can read the same mirror), listings with details created
 // through the demo's harness, and helpers for the grid and for README screenshots.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
@@ -17,13 +17,19 @@ export interface MarketHost {
   host: WebHost;
   dataDir: string;
   dbFile: string;
+  /** Closes the host and deletes its data folder. */
+  close(): Promise<void>;
 }
 
 export async function startMarketHost(options: Omit<WebHostOptions, 'dataDir' | 'log'> = {}): Promise<MarketHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'skindesk-e2e-market-'));
   const host = await startWebHost({ dataDir, log: silentLog, ...options });
   await host.core.whenLive(30_000);
-  return { host, dataDir, dbFile: join(dataDir, DEMO_DATABASE_FILE_NAME) };
+  const close = async () => {
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { host, dataDir, dbFile: join(dataDir, DEMO_DATABASE_FILE_NAME), close };
 }
 
 export function demo(host: WebHost) {

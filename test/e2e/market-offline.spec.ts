@@ -1,7 +1,7 @@
 // Offline start: the app is set to a real market (here a demo market the test runs itself, reached by
 // URL and key), mirrors its book, and closes; the market then goes away. The next start opens on the
 // cached book at once — the same rows — marked offline with "book as of", and trading is off.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -58,6 +58,7 @@ test('an offline start shows the cached rows at once, marked offline, with tradi
     await saveScreenshot(page, 'offline');
   } finally {
     await offline.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   expect(problems).toEqual([]);
 });

@@ -18,7 +18,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await m?.host.close();
+  await m?.close();
 });
 
 test('watch a filter, get the alert for a new matching listing, buy it confirm-first with one key', async ({ page }) => {

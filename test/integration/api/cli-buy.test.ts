@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await server.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const buyArgs = (extra: string[] = []) => ['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', join(dir, 'journal.db'), ...extra];

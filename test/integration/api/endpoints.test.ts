@@ -5,10 +5,10 @@
  * windows, so the file stays fast while the governor still paces every call — and must never draw a 429.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { RateGovernor } from '../../../src/core/api/governor.ts';
@@ -378,6 +378,7 @@ describe('account', () => {
 
   it('orders/export: CSV and JSON streamed to files, every row checked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skindesk-demo-export-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const orders = await client.orders({ page: '1', limit: '5' });
     const csv = await client.exportOrders(join(dir, 'orders.csv'), {});
     expect(csv.rows).toBe(orders.metadata.total_items);

@@ -17,7 +17,8 @@ import { until } from './until.ts';
 let core: AppCore;
 let demo: DemoMarket;
 let dataDir: string;
-const platform = new RecordingPlatform({ saveDir: join(tmpdir(), `skindesk-export-${process.pid}`) });
+const exportDir = join(tmpdir(), `skindesk-export-${process.pid}`);
+const platform = new RecordingPlatform({ saveDir: exportDir });
 const pushes: { name: IpcPushName; payload: unknown }[] = [];
 
 const startDemo: StartDemoMarket = async ({ seqStart }) => {
@@ -54,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await core?.close();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(exportDir, { recursive: true, force: true });
 });
 
 describe('account calls on the demo market', () => {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -295,6 +295,9 @@ describe('orders/export streams to a file', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'skindesk-export-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
   });
 
   /** Writes the body in small chunks with pauses, as a real streamed download arrives. */
