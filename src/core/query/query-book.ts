@@ -70,13 +70,25 @@ const SORTS: Record<SortField, { column: string; table: 'l' | 'a'; index: string
  */
 export const SET_LIMIT = 10_000;
 
-const SELECT_COLUMNS = `l.id, l.app_id, n.name AS market_hash_name, l.price, l.amount, l.commodity, l.created_at,
-  l.created_ms, a.id AS detailed, a.cs_paint_wear, a.cs_paint_seed, a.cs_paint_index, a.cs_fade_percentage,
+const PAGE_COLUMNS = `l.id, l.app_id, l.name_id, l.price, l.amount, l.commodity, l.created_at, l.created_ms,
+  a.id AS detailed, a.cs_paint_wear, a.cs_paint_seed, a.cs_paint_index, a.cs_fade_percentage,
   a.cs_blue_percentage, a.cs_is_stattrak, a.cs_is_souvenir`;
+
+/**
+ * One page: the rows in order up to the LIMIT, then their names. Names are looked up for the page only:
+ * a set plan sorts up to SET_LIMIT candidates, and joining each one's name and carrying it through that
+ * sort cost several milliseconds for rows the page never shows.
+ */
+function pageSql(from: string, conds: string, orderBy: string, field: SortField, dir: 'ASC' | 'DESC'): string {
+  const pageOrder = field === 'id' ? `p.id ${dir}` : `p.${SORTS[field].column} ${dir}, p.id ${dir}`;
+  return `SELECT p.*, n.name AS market_hash_name FROM (SELECT ${PAGE_COLUMNS} FROM ${from} WHERE ${conds}
+    ORDER BY ${orderBy} LIMIT ?) p CROSS JOIN item_names n ON n.name_id = p.name_id ORDER BY ${pageOrder}`;
+}
 
 interface RawRow {
   id: number;
   app_id: AppId;
+  name_id: number;
   market_hash_name: string;
   price: number;
   amount: number;
@@ -111,10 +123,10 @@ interface Parts {
   /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
   leanApp: Cond[];
   /**
-   * Sticker and keychain conditions, each as the WHERE of a listing_stickers scan: a set of listing ids
-   * that can drive the query (`attrs` holds the same condition as a per-listing EXISTS).
+   * Sticker and keychain conditions, each as the WHERE of a listing_stickers scan (a set of listing ids
+   * that can drive the query) and as the per-listing EXISTS that `attrs` holds for it.
    */
-  stickerSets: Cond[];
+  stickerSets: { set: Cond; exists: Cond }[];
   /** The filter can match nothing (a CS field asked of a Dota listing, say). */
   impossible: boolean;
 }
@@ -149,9 +161,11 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
   };
   const copy = (sql: string, ...params: unknown[]) => parts.attrsCopies.push({ sql, params });
   const stickerSet = (cond: string[], params: unknown[]) => {
-    parts.stickerSets.push({ sql: cond.join(' AND '), params });
     const correlated = cond.map((c) => `s.${c}`).join(' AND ');
-    attr(730, `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, ...params);
+    const exists = { sql: `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, params };
+    parts.stickerSets.push({ set: { sql: cond.join(' AND '), params }, exists });
+    games.add(730);
+    parts.attrs.push(exists);
   };
 
   if (f.app_id !== undefined) {
@@ -337,7 +351,6 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     );
   }
   const orderBy = q.sort.field === 'id' ? `l.id ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
-  const names = 'CROSS JOIN item_names n ON n.name_id = l.name_id';
   /** The listings index that yields live rows in the sort order under this filter. */
   const leanOrderIndex = (): string | null =>
     q.sort.field === 'price' && q.filter.app_id !== undefined && q.filter.commodity === true ? 'listings_commodity_price' : sort.index;
@@ -353,8 +366,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     return {
       query: q,
       plan: small ? 'set:listings' : 'order',
-      sql: `SELECT ${SELECT_COLUMNS} FROM ${from} LEFT JOIN listing_attrs a ON a.id = l.id ${names}
-        WHERE ${where(all)} ORDER BY ${orderBy} LIMIT ?`,
+      sql: pageSql(`${from} LEFT JOIN listing_attrs a ON a.id = l.id`, where(all), orderBy, q.sort.field, dir),
       params: [...paramsOf(all), q.limit + 1],
       countSql: q.count && !small ? `SELECT count(*) FROM listings l WHERE ${where(conds)}` : null,
       countParams: paramsOf(conds),
@@ -366,18 +378,19 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   // copies in listing_attrs, so only game (for the per-game price index) and price need `listings`.
   const attrConds = [...parts.attrs, ...parts.attrsCopies];
   if (sort.table === 'a') attrConds.push({ sql: `${sortExpr} IS NOT NULL`, params: [] });
-  const plainAttrConds = attrConds.filter((c) => !c.sql.startsWith('EXISTS'));
+  const existsConds = new Set(parts.stickerSets.map((s) => s.exists));
+  const plainAttrConds = attrConds.filter((c) => !existsConds.has(c));
   const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
-  const withKeyset = [...all, ...keyset];
   const attrsFirst = 'listing_attrs a CROSS JOIN listings l ON l.id = a.id';
   const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
 
-  // Candidate drivers: the detail columns, each sticker/keychain condition, the price range.
-  const drivers: { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[] }[] = [];
+  // Candidate drivers: the detail columns, each sticker/keychain condition, the price range. A sticker
+  // set yields exactly the listings its EXISTS would let through: driven by it, that check is dropped.
+  const drivers: { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[]; implies?: Cond }[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
     drivers.push({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, setLimit), from: attrsFirst, params: [] });
   }
-  for (const set of parts.stickerSets) {
+  for (const { set, exists } of parts.stickerSets) {
     const estimate = statements(db)
       .get(`SELECT count(*) FROM (SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql} LIMIT ${setLimit + 1})`)
       .pluck()
@@ -387,6 +400,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       estimate,
       from: `(SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
       params: set.params,
+      implies: exists,
     });
   }
   if (parts.price.length > 0) {
@@ -394,14 +408,17 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   }
   if (drivers.some((d) => d.estimate === 0)) return empty;
   const smallest = drivers.reduce((a, b) => (b.estimate < a.estimate ? b : a));
+  const drivenBySmallest = all.filter((c) => c !== smallest.implies);
 
   let plan: PlanKind;
   let from: string;
   let fromParams: unknown[] = [];
+  let pageConds = all;
   if (smallest.estimate <= setLimit) {
     plan = smallest.kind === 'listings' ? 'set:listings' : 'set:attrs';
     from = smallest.from;
     fromParams = smallest.params;
+    pageConds = drivenBySmallest;
   } else {
     plan = 'order';
     const index = sort.table === 'a' ? sort.index : leanOrderIndex();
@@ -418,7 +435,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     if (drivers.length === 1 && smallest.estimate <= setLimit) knownTotal = smallest.estimate;
     else if (onlySet && parts.attrsCopies.length === 0) {
       // One sticker/keychain condition and nothing else: count its listings straight from the index.
-      const set = parts.stickerSets[0] as Cond;
+      const { set } = parts.stickerSets[0] as { set: Cond };
       countSql = `SELECT listing_id FROM listing_stickers WHERE ${set.sql}`;
       countParams = set.params;
       countDistinctIds = true;
@@ -427,15 +444,15 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       countSql = `SELECT count(*) FROM listing_attrs a WHERE ${where(conds)}`;
       countParams = paramsOf(conds);
     } else {
-      countSql = `SELECT count(*) FROM ${smallest.from} WHERE ${where(all)}`;
-      countParams = [...smallest.params, ...paramsOf(all)];
+      countSql = `SELECT count(*) FROM ${smallest.from} WHERE ${where(drivenBySmallest)}`;
+      countParams = [...smallest.params, ...paramsOf(drivenBySmallest)];
     }
   }
   return {
     query: q,
     plan,
-    sql: `SELECT ${SELECT_COLUMNS} FROM ${from} ${names} WHERE ${where(withKeyset)} ORDER BY ${orderBy} LIMIT ?`,
-    params: [...fromParams, ...paramsOf(withKeyset), q.limit + 1],
+    sql: pageSql(from, where([...pageConds, ...keyset]), orderBy, q.sort.field, dir),
+    params: [...fromParams, ...paramsOf([...pageConds, ...keyset]), q.limit + 1],
     countSql,
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),
