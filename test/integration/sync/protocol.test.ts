@@ -110,6 +110,16 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(sock?.subscribe).toMatchObject({ op: 'subscribe', events: expect.arrayContaining(['listing.created']) });
   });
 
+  it('counts the live rows again within about a second of creations and removals', async () => {
+    seed(20);
+    startEngine();
+    await eventually(isLive, 'live');
+    expect(engine?.status().rows).toBe(20);
+    const [first] = [...market.book.keys()];
+    market.send(...Array.from({ length: 5 }, () => market.create(makeFullListing(rng, nextId++))), market.remove(first as number));
+    await eventually(() => engine?.status().rows === 24, 'the status row count follows the book', 2_500);
+  });
+
   it('ends with the true book despite reordered and duplicated events', async () => {
     seed(30);
     startEngine();
