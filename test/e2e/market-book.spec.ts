@@ -145,6 +145,11 @@ test('the detail shows the float bar with its wear band and every sticker with i
   await expect(detail).toContainText('TradingView Lightweight Charts');
   await expect(detail).toContainText('Market price');
   await expect(detail).toContainText('30-day average');
+  // the open panel narrows the toolbar: the search box gives way, no button is cut off
+  for (const id of ['presets-button', 'watch-filter', 'cart-button', 'book-summary']) {
+    const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    expect(clipped, `${id} is cut off`).toBe(false);
+  }
   await saveScreenshot(page, 'detail');
 
   // inspect in game: the app opens the listing's steam:// preview link it read from its own mirror

@@ -289,4 +289,15 @@ describe('book screen', () => {
     await waitFor(() => expect(document.querySelector('[data-listing-id="2"]')?.className).toContain('sd-flash-up'));
     expect(document.querySelector('[data-listing-id="4"]')?.className).toContain('sd-flash-new');
   });
+
+  it('says "1 listing" when one is left', async () => {
+    const live = [...rows];
+    let version = 1;
+    const h = handlers(live, { queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }) });
+    const { app } = await renderBook(h);
+    live.splice(1);
+    version = 2;
+    act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 0, removed: 2, ids: [2, 3], idsTruncated: false }));
+    await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('1 listing'));
+  });
 });

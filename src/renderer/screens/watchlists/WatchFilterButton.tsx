@@ -23,7 +23,7 @@ export function WatchFilterButton({ filter }: { filter: BookFilter }) {
   useRegisterCommands(commands);
   return (
     <Tooltip label="Make this filter a watchlist: alerts for every new listing that matches (W)">
-      <Button variant="default" leftSection={<IconBellPlus size={14} />} onClick={() => void watch(filter)} data-testid="watch-filter">
+      <Button variant="default" leftSection={<IconBellPlus size={14} />} onClick={() => void watch(filter)} style={{ flex: 'none' }} data-testid="watch-filter">
         Watch
       </Button>
     </Tooltip>

@@ -1,5 +1,6 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import type { Metadata } from '../../../../shared/api/index.ts';
+import { plural } from './format.ts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -10,7 +11,7 @@ export function Pager({ metadata, page, onPage, limit, onLimit }: { metadata: Me
   return (
     <Group gap="sm" justify="flex-end" wrap="nowrap">
       <Text size="xs" c="dimmed" className="sd-num">
-        {metadata ? `${metadata.total_items} rows` : ''}
+        {metadata ? plural(metadata.total_items, 'row') : ''}
       </Text>
       <Select
         aria-label="Rows per page"

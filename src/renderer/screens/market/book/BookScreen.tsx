@@ -84,7 +84,8 @@ function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: 
           </ActionIcon>
         ) : null
       }
-      w={260}
+      // the one toolbar item that gives way when the detail panel narrows the row; the buttons never do
+      style={{ flex: '0 1 260px', minWidth: 140 }}
       data-testid="name-search"
     />
   );
@@ -297,13 +298,14 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               </Tooltip>
             )}
           </Group>
-          <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap' }} data-testid="book-summary">
-            {snapshot.total === null ? '…' : `${formatCount(total)} listings`}
+          <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary">
+            {snapshot.total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'listing' : 'listings'}`}
           </Text>
           <Button
             variant={cart.length > 0 ? 'light' : 'default'}
             leftSection={<IconShoppingCart size={14} />}
             onClick={() => setCartOpen(true)}
+            style={{ flex: 'none' }}
             data-testid="cart-button"
             aria-label={`Cart (${cart.length})`}
           >

@@ -32,7 +32,7 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
     <>
       <Menu position="bottom-start" width={260} shadow="md">
         <Menu.Target>
-          <Button variant="default" leftSection={<IconBookmark size={14} />} data-testid="presets-button">
+          <Button variant="default" leftSection={<IconBookmark size={14} />} style={{ flex: 'none' }} data-testid="presets-button">
             Presets{presets.length > 0 ? ` (${presets.length})` : ''}
           </Button>
         </Menu.Target>
