@@ -18,6 +18,11 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+/** A count and its noun: "1 listing", "1,204 listings"; `many` for the irregular ones ("copies"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** Age of a listing in the largest unit that fits: 45s, 12m, 3h, 9d. */
 export function formatAge(iso: string, now: number = Date.now()): string {
   const ms = Math.max(0, now - Date.parse(iso));

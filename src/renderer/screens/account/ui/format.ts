@@ -3,6 +3,7 @@ import { GAME_NAMES, type AppId } from '../../../../shared/api/index.ts';
 import { formatCents } from '../../../../shared/money.ts';
 
 export { formatCents };
+export { plural } from '../../../format/numbers.ts';
 
 const SHORT_GAME: Record<AppId, string> = { 730: 'CS2', 252490: 'Rust', 570: 'Dota 2', 440: 'TF2' };
 
@@ -63,9 +64,6 @@ export function formatHours(hours: number): string {
   return rest ? `${d} d ${rest} h` : `${d} d`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Cents as the text of a price field ("12.50"), for prefilling inputs. */
 export function centsToInput(cents: number): string {

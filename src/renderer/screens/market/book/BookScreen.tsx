@@ -12,7 +12,7 @@ import type { BookView, FilterPreset, MarketScreenState } from '../../../../shar
 import type { BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
-import { formatClock, formatCount } from '../../../format/numbers.ts';
+import { formatClock, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
 import { addToCart, useCart } from '../buying/cart-store.ts';
@@ -299,7 +299,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
             )}
           </Group>
           <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary">
-            {snapshot.total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'listing' : 'listings'}`}
+            {snapshot.total === null ? '…' : plural(total, 'listing')}
           </Text>
           <Button
             variant={cart.length > 0 ? 'light' : 'default'}

@@ -12,7 +12,7 @@ import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
 import { call, useCall } from '../../../bridge/index.ts';
-import { formatAge, formatCents, formatDelta, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
 import { GAME_TAGS } from '../book/columns.tsx';
@@ -153,7 +153,7 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
             {vs(context.average_30d)}
           </>,
         ],
-        ['30-day sales', context.sales_30d === null ? '–' : `${context.sales_30d} (${context.volume_30d ?? 0} copies)`],
+        ['30-day sales', context.sales_30d === null ? '–' : `${formatCount(context.sales_30d)} (${plural(context.volume_30d ?? 0, 'copy', 'copies')})`],
       ]}
     />
   );
