@@ -71,11 +71,14 @@ export interface SoakReport {
   ipc: { calls: number; pushes: number; failed_calls: Record<string, number> };
   memory: {
     rss_start_mb: number;
+    /** At the end of trading (the quiesce), before the end-of-run checks. */
     rss_end_mb: number;
+    /** After the checks (order export, IPC fuzz): reported, not judged. */
+    rss_after_checks_mb: number;
     rss_peak_mb: number;
-    /** From going live to the end (includes warm-up). */
+    /** From going live to the end of trading (includes warm-up). */
     rss_growth_mb: number;
-    /** From the middle of the live period to the end: what `memory_flat` judges against `bound_mb`. */
+    /** From the middle of the live period to the end of trading: what `memory_flat` judges against `bound_mb`. */
     rss_growth_second_half_mb: number;
     bound_mb: number;
     per_process: {
