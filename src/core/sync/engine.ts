@@ -18,6 +18,7 @@ import {
   LIMITS,
   LISTING_EVENT_NAMES,
   WS_CLOSE,
+  type ListingCreatedEvent,
   type ListingEvent,
   type ServerFrame,
   type SubscribeOp,
@@ -158,7 +159,7 @@ type EngineEvents = {
    * stale): a new listing carries everything about itself, so watchlists judge it at once instead of
    * behind the events queued ahead of it.
    */
-  received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
+  received: [event: ListingCreatedEvent];
   /** A batch of feed events is about to be written (one transaction). */
   applying: [events: number];
   /** What one batch did, and how long its transaction took. */

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { FullListing, ListingEvent, ServerFrame } from '../../shared/api/index.ts';
+import type { FullListing, ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
 import type { BackfillOptions, BackfillProgress } from './backfill.ts';
 import type { BatchSummary, BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
 import { ApiError } from '../api/errors.ts';
@@ -40,7 +40,7 @@ export interface MirrorWorkerOptions {
 type MirrorWorkerEvents = {
   status: [status: EngineStatus];
   /** A `listing.created` that arrived while the book is live, before the worker applies it (relayFeed only). */
-  received: [event: Extract<ListingEvent, { event: 'listing.created' }>];
+  received: [event: ListingCreatedEvent];
   /** The events of one committed batch that changed the book, sales left out (forwardApplied only). */
   applied: [events: readonly ListingEvent[]];
   /** A batch of at least APPLYING_NOTICE_EVENTS events started its transaction (listen before start()). */
@@ -111,7 +111,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       reportBatches: this.listenerCount('batch') + this.listenerCount('applying') > 0,
     };
     this.#relay = o.relayFeed
-      ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (frame) => this.#onCreated(frame) })
+      ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (event) => this.#onCreated(event) })
       : null;
     const worker = new Worker(o.workerFile ?? new URL('./sync-worker.ts', import.meta.url), { workerData: data });
     this.#worker = worker;
@@ -174,11 +174,10 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
    * The same test as the engine's own `received`: a creation, in the mirrored games, while the book is
    * live (during a resync the worker buffers events, and a judgement would use a book being replaced).
    */
-  #onCreated(frame: ServerFrame): void {
-    if (frame.kind !== 'listing' || frame.event.event !== 'listing.created') return;
+  #onCreated(event: ListingCreatedEvent): void {
     if (this.#status?.state !== 'live' || this.listenerCount('received') === 0) return;
-    if (this.#scope !== null && !this.#scope.has(frame.event.data.app_id)) return;
-    this.emit('received', frame.event);
+    if (this.#scope !== null && !this.#scope.has(event.data.app_id)) return;
+    this.emit('received', event);
   }
 
   #onMessage(m: WorkerMessage): void {

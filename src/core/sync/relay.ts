@@ -1,6 +1,6 @@
 /**
- * The feed relay between a host thread and the sync worker. The host holds the WebSocket (and the key)
- * and parses every frame; the worker's engine sees a FeedLink that behaves like a socket of its own.
+ * The feed relay between a host thread and the sync worker. The host holds the WebSocket (and the key);
+ * the worker's engine sees a FeedLink that behaves like a socket of its own.
  * Why: the worker spends most of its time inside SQLite transactions, and a frame that arrives then
  * waits in the socket until the transaction ends. With the socket in the host, a new listing is parsed
  * and judged by the watchlists (and a purchase sent) the moment it arrives, whatever the writer is doing.
@@ -10,7 +10,7 @@
  * is waiting for never queues behind the parsing of the dozens that arrived in the same TCP read.
  */
 import { EventEmitter } from 'node:events';
-import { FrameParseError, parseServerFrame, type ServerFrame } from '../../shared/api/index.ts';
+import { FrameParseError, parseServerFrame, type ListingCreatedEvent, type ServerFrame } from '../../shared/api/index.ts';
 import { type FeedClose, FeedConnection, type FeedEvents, type FeedLink, type FeedOptions, emitParsedFrame } from './feed.ts';
 
 /** What the worker asks of the host's relay. */
@@ -106,10 +106,10 @@ export interface FeedRelayHostOptions {
   apiKey: string;
   post: (notice: RelayNotice) => void;
   /**
-   * Every new listing's frame, parsed in this thread the moment it arrives (before the worker sees it).
+   * Every new listing, parsed in this thread the moment its frame arrives (before the worker sees it).
    * Other frames go to the worker unparsed.
    */
-  onCreated?: (frame: ServerFrame) => void;
+  onCreated?: (event: ListingCreatedEvent) => void;
   /** Test seam: how a socket is opened. */
   connect?: (options: FeedOptions) => FeedConnection;
 }
@@ -162,7 +162,7 @@ export class FeedRelayHost {
     } catch {
       return;
     }
-    if (frame.kind === 'listing' && frame.event.event === 'listing.created') this.#o.onCreated?.(frame);
+    if (frame.kind === 'listing' && frame.event.event === 'listing.created') this.#o.onCreated?.(frame.event);
   }
 
   /** Closes every socket (the worker is gone). */

@@ -9,7 +9,7 @@
  * stops matching, so only a new price (or a return after a non-matching one) matches again.
  * Duplicated and reordered events never get here: the store's seq guard drops them before they apply.
  */
-import type { ListingEvent } from '../../shared/api/index.ts';
+import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
 import type { BookQueryInput } from '../../shared/query.ts';
 import { type Watchlist, priceCeiling } from '../../shared/watchlist.ts';
 import { queryBook, type QueryRow } from '../query/query-book.ts';
@@ -83,7 +83,7 @@ export class WatchEvaluator {
    * everything about the listing, so it need not wait behind the events queued ahead of it. What cannot
    * be judged yet (a name SQLite must decide and does not hold yet) is left to `evaluate`.
    */
-  evaluateArrival(event: Extract<ListingEvent, { event: 'listing.created' }>): WatchMatch[] {
+  evaluateArrival(event: ListingCreatedEvent): WatchMatch[] {
     if (this.#active.length === 0) return [];
     const matches: WatchMatch[] = [];
     const unknownBefore = this.#names.unknownNames;

@@ -11,7 +11,7 @@
  * notifications, listeners) runs on the next turn of the event loop.
  */
 import { EventEmitter } from 'node:events';
-import type { ListingEvent } from '../../shared/api/index.ts';
+import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
 import type { PriceReference, Watchlist, WatchlistInput } from '../../shared/watchlist.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { Purchaser } from '../api/purchaser.ts';
@@ -163,7 +163,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   }
 
   /** A new listing's frame, before it is applied (the sync engine's `received` event). */
-  onArrived(event: Extract<ListingEvent, { event: 'listing.created' }>): void {
+  onArrived(event: ListingCreatedEvent): void {
     if (this.#closed) return;
     const matches = this.#evaluator.evaluateArrival(event);
     if (matches.length > 0) this.#act(matches);

@@ -50,6 +50,7 @@ export const listingEvent = z.discriminatedUnion('event', [
   envelope('listing.sold', listingSoldData),
 ]);
 export type ListingEvent = z.infer<typeof listingEvent>;
+export type ListingCreatedEvent = Extract<ListingEvent, { event: 'listing.created' }>;
 export type ListingCreatedData = z.infer<typeof listingCreatedData>;
 
 export const subscribedData = z.looseObject({

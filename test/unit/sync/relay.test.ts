@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { FeedClose, FeedConnection, FeedEvents, FeedOptions } from '../../../src/core/sync/feed.ts';
 import { FeedRelayHost, RelayedFeeds, type RelayNotice, type RelayRequest } from '../../../src/core/sync/relay.ts';
-import { FrameParseError, stringifyJson, type ServerFrame } from '../../../src/shared/api/index.ts';
+import { FrameParseError, stringifyJson, type ListingCreatedEvent } from '../../../src/shared/api/index.ts';
 import { createRng, createdEvent, makeFullListing, removedEvent } from '../../bench/generate.ts';
 
 class ScriptedSocket extends EventEmitter<FeedEvents> {
@@ -33,7 +33,7 @@ const creation = (seq: bigint): string => stringifyJson(createdEvent(makeFullLis
 
 function wire() {
   const sockets: ScriptedSocket[] = [];
-  const hostJudged: ServerFrame[] = [];
+  const hostJudged: ListingCreatedEvent[] = [];
   const requests: RelayRequest[] = [];
   let feeds: RelayedFeeds | null = null;
   const host = new FeedRelayHost({
@@ -78,7 +78,7 @@ describe('the feed relay', () => {
     socket.emit('text', removal(1n));
     socket.emit('text', creation(2n));
     // the host parses and judges the new listing at once, and nothing else...
-    expect(hostJudged.map((f) => (f.kind === 'listing' ? f.event.event : f.kind))).toEqual(['listing.created']);
+    expect(hostJudged.map((e) => e.event)).toEqual(['listing.created']);
     expect(seen).toEqual(['open']); // ...the worker parses both on the next turn, in order
     await turn();
     expect(seen).toEqual(['open', 'frame 1', 'frame 2']);
