@@ -448,11 +448,12 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       countParams = [...smallest.params, ...paramsOf(drivenBySmallest)];
     }
   }
+  const pageAndKeyset = [...pageConds, ...keyset];
   return {
     query: q,
     plan,
-    sql: pageSql(from, where([...pageConds, ...keyset]), orderBy, q.sort.field, dir),
-    params: [...fromParams, ...paramsOf([...pageConds, ...keyset]), q.limit + 1],
+    sql: pageSql(from, where(pageAndKeyset), orderBy, q.sort.field, dir),
+    params: [...fromParams, ...paramsOf(pageAndKeyset), q.limit + 1],
     countSql,
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),

@@ -64,7 +64,6 @@ export function formatHours(hours: number): string {
   return rest ? `${d} d ${rest} h` : `${d} d`;
 }
 
-
 /** Cents as the text of a price field ("12.50"), for prefilling inputs. */
 export function centsToInput(cents: number): string {
   return (cents / 100).toFixed(2);
