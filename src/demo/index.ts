@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WS_PATH } from '../shared/api/index.ts';
+import type { RunningDemoMarket } from '../shared/demo-market.ts';
 import { ChaosController } from './chaos/controller.ts';
 import { DemoChaos } from './chaos/index.ts';
 import { WebhookInjector } from './chaos/webhook-injector.ts';
@@ -47,7 +48,7 @@ export {
 } from './chaos/index.ts';
 export type { RateAudit, RateAuditEntry, RateAuditEvent } from './server/rate-limiter.ts';
 
-export class DemoMarket extends DemoHarness {
+export class DemoMarket extends DemoHarness implements RunningDemoMarket {
   /** REST base address; routes are `${baseUrl}/public/v1/...`. */
   readonly baseUrl: string;
   /** The WebSocket feed's full address (`ws://host:port/public/v1/ws`). */

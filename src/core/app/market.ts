@@ -3,6 +3,7 @@
  * it in Settings) → the embedded demo market, started by the composition root (src/main, src/web-host:
  * core may not import src/demo) on a random loopback port; otherwise the configured base URL.
  */
+import type { RunningDemoMarket } from '../../shared/demo-market.ts';
 import type { DEMO_REASONS } from '../../shared/ipc/index.ts';
 import type { AppSettings } from './settings.ts';
 
@@ -22,18 +23,8 @@ export interface DemoMarketHandle {
   close(): Promise<void>;
 }
 
-/** What a running demo market offers its host: the in-process DemoMarket and the thread's handle alike. */
-export interface RunningDemo {
-  readonly baseUrl: string;
-  readonly wsUrl: string;
-  readonly apiKey: string;
-  readonly webhookSecret: string;
-  setWebhookUrl(url: string | null): Promise<void>;
-  close(): Promise<void>;
-}
-
 /** The handle core needs, from a running demo market; `onClose` runs before it closes. */
-export function demoHandleOf(demo: RunningDemo, onClose?: () => void): DemoMarketHandle {
+export function demoHandleOf(demo: RunningDemoMarket, onClose?: () => void): DemoMarketHandle {
   return {
     baseUrl: demo.baseUrl,
     wsUrl: demo.wsUrl,

@@ -3,17 +3,10 @@
  * addresses, the demo account's key and webhook secret, the webhook registration, and close.
  */
 import { Worker } from 'node:worker_threads';
+import type { RunningDemoMarket } from '../../shared/demo-market.ts';
 import type { DemoThreadData, DemoThreadMessage, DemoThreadRequest } from './protocol.ts';
 
-export interface DemoMarketThread {
-  readonly baseUrl: string;
-  readonly wsUrl: string;
-  readonly apiKey: string;
-  readonly webhookSecret: string;
-  /** Registers the demo account's webhook receiver (null removes it). */
-  setWebhookUrl(url: string | null): Promise<void>;
-  close(): Promise<void>;
-}
+export type DemoMarketThread = RunningDemoMarket;
 
 export interface DemoThreadOptions extends DemoThreadData {
   /** The thread's script: the source file by default; the Electron build passes its bundled one. */
