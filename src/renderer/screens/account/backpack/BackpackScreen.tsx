@@ -11,6 +11,7 @@ import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { GameFilter } from '../ui/GamePicker.tsx';
+import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { useDebounced, useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
@@ -108,15 +109,7 @@ export function BackpackScreen() {
               <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
             </Table.Td>
             <Table.Td>{gameShort(r.app_id)}</Table.Td>
-            <Table.Td>
-              <Text size="xs" fw={500}>
-                {r.market_hash_name}
-              </Text>
-              <Text size="10px" c="dimmed" className="sd-num">
-                #{r.id}
-                {r.commodity ? ' · commodity pool' : ''}
-              </Text>
-            </Table.Td>
+            <ItemNameCell name={r.market_hash_name} detail={`#${r.id}${r.commodity ? ' · commodity pool' : ''}`} />
             <Table.Td ta="right" className="sd-num">
               {r.amount}
             </Table.Td>

@@ -14,6 +14,7 @@ import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { formatCountdown, plural } from '../ui/format.ts';
 import { GamePicker } from '../ui/GamePicker.tsx';
+import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
@@ -155,15 +156,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
             <Table.Td onClick={(e) => e.stopPropagation()}>
               <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
             </Table.Td>
-            <Table.Td>
-              <Text size="xs" fw={500}>
-                {r.name}
-              </Text>
-              <Text size="10px" c="dimmed" className="sd-num">
-                asset {r.assetId}
-                {r.commodity ? ' · commodity stack' : ''}
-              </Text>
-            </Table.Td>
+            <ItemNameCell name={r.name} detail={`asset ${r.assetId}${r.commodity ? ' · commodity stack' : ''}`} />
             <Table.Td ta="right" className="sd-num">
               {r.amount}
             </Table.Td>
