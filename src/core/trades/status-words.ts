@@ -42,15 +42,35 @@ function itemsSummary(trade: Trade): string {
   return `${first} and ${trade.items.length - 1} more (${copies} items)`;
 }
 
+/** Compared without case and end punctuation: "The trade offer was declined." says what the words say. */
+const sameSentence = (a: string, b: string) => {
+  const plain = (s: string) => s.trim().replace(/[.!\s]+$/, '').toLowerCase();
+  return plain(a) === plain(b);
+};
+
+/**
+ * The trade's own reason, when it adds something: the platform often fills `error` with the status in
+ * words, and a notification that says the same sentence twice reads like a glitch.
+ */
+function reasonBeyond(words: string, error: string | null | undefined): string {
+  if (!error || sameSentence(error, words)) return '';
+  return ` ${error}`;
+}
+
+/** The trade's status in words, then its own reason when that adds something: one or two sentences. */
+export function statusSentences(trade: Pick<Trade, 'status' | 'error'>): string {
+  const words = TRADE_STATUS_WORDS[trade.status];
+  return `${words}.${reasonBeyond(words, trade.error)}`;
+}
+
 /** The notification for a tracker change, or null when the status did not change (nothing to tell). */
 export function describeStatusChange(change: TradeChange): TradeNotification | null {
   if (!change.statusChanged) return null;
   const { trade } = change;
   const kind = TYPE_WORDS[trade.type] ?? `Trade (${trade.type})`;
-  const words = TRADE_STATUS_WORDS[trade.status];
   return {
     title: `${kind} #${trade.id}: ${trade.status}`,
-    body: `${itemsSummary(trade)}: ${words}.${trade.error ? ` ${trade.error}` : ''}`,
+    body: `${itemsSummary(trade)}: ${statusSentences(trade)}`,
     final: FINAL_TRADE_STATUSES.includes(trade.status),
   };
 }

@@ -103,7 +103,7 @@ export const timelineStep = z.strictObject({
 export const trackedTrade = z.strictObject({
   trade,
   timeline: z.array(timelineStep),
-  /** The status in plain words. */
+  /** The status in plain words, then the trade's own reason when it adds one (sentences, lower-case start). */
   words: z.string(),
   inFlight: z.boolean(),
 });

@@ -109,6 +109,7 @@ describe('account calls on the demo market', () => {
       return trades[0]?.trade.status === 'Accepted' ? trades[0] : undefined;
     });
     expect(accepted.timeline.map((s) => s.status)).toContain('Accepted');
+    expect(accepted.words).toBe('the trade was accepted.');
     expect(pushes.some((p) => p.name === 'tradesUpdated')).toBe(true);
     expect(platform.notifications.some((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))).toBe(true);
 

@@ -27,4 +27,16 @@ describe('describeStatusChange', () => {
     );
     expect(describeStatusChange({ trade, previous: trade, source: 'poll', statusChanged: false })).toBeNull();
   });
+
+  it('does not repeat a reason that only restates the status', () => {
+    // The demo (like the platform) fills `error` with the status in words.
+    const expired = makeTrade(14, 'Expired', T0, { error: 'The trade offer expired before it was accepted.' });
+    expect(describeStatusChange({ trade: expired, previous: null, source: 'poll', statusChanged: true })?.body).toBe(
+      'AK-47 | Redline (Field-Tested): the trade offer expired before it was accepted.',
+    );
+    const declined = makeTrade(15, 'Declined', T0, { error: '  the trade offer was declined ' });
+    expect(describeStatusChange({ trade: declined, previous: null, source: 'poll', statusChanged: true })?.body).toBe(
+      'AK-47 | Redline (Field-Tested): the trade offer was declined.',
+    );
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { IN_FLIGHT_TRADE_STATUSES } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
-import { TRADE_STATUS_WORDS } from '../../trades/status-words.ts';
+import { statusSentences } from '../../trades/status-words.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 
@@ -22,7 +22,7 @@ export function tradesHandlers(
         .map((trade) => ({
           trade,
           timeline: tracker.timeline(trade.id).map((step) => ({ status: step.status, at: step.at, source: step.source })),
-          words: TRADE_STATUS_WORDS[trade.status],
+          words: statusSentences(trade),
           inFlight: IN_FLIGHT_TRADE_STATUSES.includes(trade.status),
         }));
       return { trades, inFlight: tracker.inFlightCount(), total: all.length };

@@ -113,7 +113,7 @@ describe('TradesScreen', () => {
               { status: 'Active', at: NOW_ISO, source: 'poll' },
               ...(current.status === 'Accepted' ? [{ status: 'Accepted' as const, at: '2026-01-02T10:00:05.000Z', source: 'webhook' as const }] : []),
             ],
-            words: current.status === 'Accepted' ? 'the trade was accepted' : 'the trade offer is waiting for you to accept it on the platform',
+            words: current.status === 'Accepted' ? 'the trade was accepted.' : 'the trade offer is waiting for you to accept it on the platform.',
             inFlight: current.status === 'Active',
           },
         ],

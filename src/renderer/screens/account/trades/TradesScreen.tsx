@@ -39,7 +39,7 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
         <StatusBadge status={t.trade.status} />
       </Group>
       <Text size="xs" c="dimmed">
-        {t.words.charAt(0).toUpperCase() + t.words.slice(1)}.{t.trade.error ? ` ${t.trade.error}` : ''}
+        {t.words.charAt(0).toUpperCase() + t.words.slice(1)}
       </Text>
       <Group gap="lg">
         <Text size="xs">
