@@ -14,7 +14,8 @@ import type { Statement } from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
 import { bookQuery, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
 import type { Db } from '../store/database.ts';
-import { STICKER_KIND } from '../store/details.ts';
+import type { FigureColumnValues } from '../store/columns.ts';
+import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** The detail figures filters and sorts work on (null: unknown, or not of this game). */
@@ -85,7 +86,7 @@ function pageSql(from: string, conds: string, orderBy: string, field: SortField,
     ORDER BY ${orderBy} LIMIT ?) p CROSS JOIN item_names n ON n.name_id = p.name_id ORDER BY ${pageOrder}`;
 }
 
-interface RawRow {
+interface RawRow extends FigureColumnValues {
   id: number;
   app_id: AppId;
   name_id: number;
@@ -96,13 +97,6 @@ interface RawRow {
   created_at: string;
   created_ms: number;
   detailed: number | null;
-  cs_paint_wear: number | null;
-  cs_paint_seed: number | null;
-  cs_paint_index: number | null;
-  cs_fade_percentage: number | null;
-  cs_blue_percentage: number | null;
-  cs_is_stattrak: number | null;
-  cs_is_souvenir: number | null;
 }
 
 interface Cond {
@@ -504,7 +498,7 @@ const flag = (v: number | null): boolean | null => (v === null ? null : v === 1)
 /** Adds stickers and keychains to a page with one query (not one per row). */
 function withStickers(db: Db, page: RawRow[]): QueryRow[] {
   const detailed = page.filter((r) => r.detailed !== null).map((r) => r.id);
-  const byListing = new Map<number, { kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[]>();
+  const byListing = new Map<number, StickerRowRead[]>();
   if (detailed.length > 0) {
     const rows = statements(db)
       .get(
@@ -512,7 +506,7 @@ function withStickers(db: Db, page: RawRow[]): QueryRow[] {
          JOIN sticker_names n ON n.name_id = s.name_id
          WHERE s.listing_id IN (SELECT value FROM json_each(?)) ORDER BY s.listing_id, s.kind, s.position`,
       )
-      .all(JSON.stringify(detailed)) as { listing_id: number; kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[];
+      .all(JSON.stringify(detailed)) as (StickerRowRead & { listing_id: number })[];
     for (const s of rows) {
       let list = byListing.get(s.listing_id);
       if (!list) byListing.set(s.listing_id, (list = []));

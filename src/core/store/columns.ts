@@ -1,5 +1,5 @@
 /**
- * Which per-game detail fields of a listing (spec §2.3) get a column of their own in `listings`, so the
+ * Which per-game detail fields of a listing (spec §2.3) get a column of their own in `listing_attrs`, so the
  * query engine can filter and sort on them through an index. Everything else (links, icons, arrays,
  * the tf2 attribute object) lives only in `listing_details.detail`, the full JSON of the detail fields.
  * test/unit/store/columns.test.ts checks this list against the contract so the two never drift.
@@ -41,3 +41,6 @@ export function columnValue(kind: ColumnKind, value: unknown): number | string |
   if (kind === 'bool') return value ? 1 : 0;
   return value as number | string;
 }
+
+/** The CS figures readers take back from `listing_attrs` beside a listing (filters, the grid, alerts). */
+export type FigureColumnValues = Record<(typeof NUMERIC_COLUMNS)[number]['field'] | 'cs_is_stattrak' | 'cs_is_souvenir', number | null>;

@@ -1,12 +1,21 @@
 /**
  * The per-game detail fields of a listing (spec §2.3) as the store keeps them: filterable ones in
- * columns of `listings` (columns.ts), all of them as JSON in `listing_details`, and stickers and
+ * columns of `listing_attrs` (columns.ts), the rest as JSON in `listing_details`, and stickers and
  * keychains as rows of `listing_stickers`. Details never change for a listing id, so they need no seq.
  */
 import { LISTING_DETAIL_FIELDS, NULL_LISTING_DETAIL, type ListingDetail, type Sticker } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS, columnValue, type DetailKey } from './columns.ts';
 
 export const STICKER_KIND = { sticker: 0, keychain: 1 } as const;
+
+/** A row of `listing_stickers` as readers take it back, with its name joined. */
+export interface StickerRowRead {
+  kind: number;
+  slot: number;
+  name: string;
+  wear: number | null;
+  pattern: number | null;
+}
 
 /** The detail fields of a full listing or a `listing.created` payload, nothing else. */
 export function pickDetail(source: Partial<ListingDetail>): Partial<ListingDetail> {

@@ -19,7 +19,8 @@ import type { ListingCreatedData } from '../../shared/api/index.ts';
 import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../shared/query.ts';
 import { type DetailFigures, nameMatch } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
-import { STICKER_KIND } from '../store/details.ts';
+import type { FigureColumnValues } from '../store/columns.ts';
+import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
 
 export interface WatchedSticker {
   slot: number;
@@ -89,16 +90,7 @@ interface LeanRow {
   commodity: number;
 }
 
-interface AttrsRow {
-  cs_paint_wear: number | null;
-  cs_paint_seed: number | null;
-  cs_paint_index: number | null;
-  cs_fade_percentage: number | null;
-  cs_blue_percentage: number | null;
-  cs_is_stattrak: number | null;
-  cs_is_souvenir: number | null;
-  [field: string]: unknown;
-}
+type AttrsRow = FigureColumnValues & Record<string, unknown>;
 
 const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
@@ -144,7 +136,7 @@ export class ListingReader {
       if (!a) return null;
       const strings: WatchedDetail['strings'] = {};
       for (const field of GAME_STRING_FIELDS) strings[field] = (a[field] as string | null) ?? null;
-      const rows = this.#stickers.all(id) as { kind: number; slot: number; name: string; wear: number | null; pattern: number | null }[];
+      const rows = this.#stickers.all(id) as StickerRowRead[];
       return {
         paint_wear: a.cs_paint_wear,
         paint_seed: a.cs_paint_seed,
