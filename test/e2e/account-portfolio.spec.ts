@@ -29,10 +29,22 @@ test('portfolio: balance, listed value, holdings at market prices, value over ti
   await expect(page.getByTestId('portfolio-balance')).toContainText(formatCents(account.balance));
   await expect(page.getByTestId('portfolio-listed')).toContainText(/\d+ listings · \d+ items at asking prices/);
   await expect(page.getByTestId('portfolio-inventory')).toContainText('not read yet');
+  // before the inventories are read, the positions are the backpack's and say so
+  await expect(page.getByTestId('screen-portfolio')).toContainText('backpack only: read the Steam inventories to add them');
+  await expect(page.getByTestId('position-row').first()).toBeVisible();
 
   await page.getByRole('button', { name: 'Read Steam inventories' }).click();
   await expect(page.getByTestId('portfolio-inventory')).toContainText(/CS2 \$[\d,.]+ · Rust \$[\d,.]+ · Dota 2 \$[\d,.]+ · TF2 \$[\d,.]+/, { timeout: 20_000 });
   await expect(page.getByTestId('portfolio-chart')).toBeVisible();
+  await expect(page.getByTestId('screen-portfolio')).toContainText('backpack and Steam inventories · at market prices');
+  // the largest position first, its share of what is held beside it
+  const values = await page.getByTestId('position-row').evaluateAll((rows) =>
+    rows.map((r) => Number((r.children[5]?.textContent ?? '').replace(/[$,]/g, ''))),
+  );
+  expect(values.length).toBeGreaterThan(1);
+  expect(values).toEqual([...values].sort((a, b) => b - a));
+  await expect(page.getByTestId('position-row').first()).toContainText(/\d+\.\d %/);
+  await page.getByText('Portfolio', { exact: true }).first().hover(); // the button's tooltip off the picture
   await saveScreenshot(page, 'portfolio');
   expect(problems).toEqual([]);
 });

@@ -5,7 +5,7 @@
  * `minIntervalMs` are not stored again, so leaving the screen open does not grow the table.
  */
 import type Database from 'better-sqlite3';
-import type { InventoryItem } from '../../shared/api/index.ts';
+import type { AppId, BackpackItem, InventoryItem } from '../../shared/api/index.ts';
 
 export interface PortfolioPoint {
   at: number;
@@ -17,6 +17,42 @@ export interface PortfolioPoint {
 /** Inventory value at market prices: `market_price` is per copy, a row covers `amount` copies. */
 export function inventoryValue(items: readonly Pick<InventoryItem, 'market_price' | 'amount'>[]): number {
   return items.reduce((sum, it) => sum + it.market_price * it.amount, 0);
+}
+
+/** One item held, all copies together: in the marketplace's backpack, in the Steam inventory, or both. */
+export interface Holding {
+  app_id: AppId;
+  market_hash_name: string;
+  inBackpack: number;
+  inInventory: number;
+  /** Market price of one copy (the backpack's when both hold the item; reads minutes apart may differ). */
+  marketPrice: number;
+  value: number;
+}
+
+type HeldRow = Pick<BackpackItem | InventoryItem, 'app_id' | 'market_hash_name' | 'amount' | 'market_price'>;
+
+/**
+ * What is held, grouped by item (one Steam row per asset, one backpack row per lot), largest value
+ * first; ties keep the name order so the table does not reshuffle between refreshes.
+ */
+export function heldPositions(backpack: readonly HeldRow[], inventory: readonly HeldRow[], limit: number): Holding[] {
+  const byItem = new Map<string, Holding>();
+  const add = (row: HeldRow, where: 'inBackpack' | 'inInventory') => {
+    const key = `${row.app_id}\u0000${row.market_hash_name}`;
+    let h = byItem.get(key);
+    if (!h) {
+      h = { app_id: row.app_id, market_hash_name: row.market_hash_name, inBackpack: 0, inInventory: 0, marketPrice: row.market_price, value: 0 };
+      byItem.set(key, h);
+    }
+    h[where] += row.amount;
+    h.value += row.market_price * row.amount;
+  };
+  for (const row of backpack) add(row, 'inBackpack');
+  for (const row of inventory) add(row, 'inInventory');
+  return [...byItem.values()]
+    .sort((a, b) => b.value - a.value || a.market_hash_name.localeCompare(b.market_hash_name) || a.app_id - b.app_id)
+    .slice(0, limit);
 }
 
 export function portfolioTotal(p: Omit<PortfolioPoint, 'at'>): number {

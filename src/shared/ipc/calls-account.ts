@@ -162,6 +162,17 @@ export type TradeFeedView = z.infer<typeof tradeFeedView>;
 
 const decay = priceDecayRequest;
 
+/** One item held (all copies: backpack lots and Steam assets), at market prices. */
+const heldPosition = z.strictObject({
+  app_id: appId,
+  market_hash_name: z.string(),
+  inBackpack: z.number().int().nonnegative(),
+  inInventory: z.number().int().nonnegative(),
+  marketPrice: z.number().int().nonnegative(),
+  value: z.number().int().nonnegative(),
+});
+export type HeldPosition = z.infer<typeof heldPosition>;
+
 // ---- calls ---------------------------------------------------------------------------------------
 
 export const ACCOUNT_CALLS = {
@@ -194,6 +205,8 @@ export const ACCOUNT_CALLS = {
           }),
         ),
       }),
+      /** What is held (backpack and the Steam inventories read), by item, largest value first. */
+      positions: z.array(heldPosition),
       total: z.number().int().nonnegative(),
       history: z.array(
         z.strictObject({

@@ -64,6 +64,9 @@ describe('account calls on the demo market', () => {
     expect(partial.inventory.games).toEqual([]);
     // without every game's inventory the total is incomplete: no point is recorded from it
     expect(partial.history).toEqual([]);
+    // before any inventory read, the positions are the backpack's alone
+    expect(partial.positions.every((h) => h.inInventory === 0)).toBe(true);
+    expect(partial.positions.reduce((s, h) => s + h.value, 0)).toBe(partial.backpack!.value);
     const p = await core.call('getPortfolio', { readInventories: true });
     expect(p.inventory.games.map((g) => g.appId)).toEqual([730, 252490, 570, 440]);
     expect(p.inventory.value).toBe(p.inventory.games.reduce((s, g) => s + g.value, 0));
@@ -74,6 +77,10 @@ describe('account calls on the demo market', () => {
     expect(p.total).toBe(p.user!.balance + p.listed!.value + p.backpack!.value + p.inventory.value);
     expect(p.history).toHaveLength(1);
     expect(p.history[0]!.total).toBe(p.total);
+    // every held copy is in one position (the demo's account holds fewer than 100 distinct items)
+    expect(p.positions.reduce((s, h) => s + h.value, 0)).toBe(p.backpack!.value + p.inventory.value);
+    expect(p.positions.some((h) => h.inInventory > 0) && p.positions.some((h) => h.inBackpack > 0)).toBe(true);
+    expect(p.positions.map((h) => h.value)).toEqual(p.positions.map((h) => h.value).sort((a, b) => b - a));
     expect(p.freshness?.fromCache).toBe(false);
   });
 

@@ -5,7 +5,7 @@
 import { APP_IDS, type BackpackItem } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
-import { inventoryValue } from '../../account/portfolio.ts';
+import { heldPositions, inventoryValue } from '../../account/portfolio.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
@@ -15,6 +15,8 @@ import { freshnessOf, iso } from './views.ts';
 const HISTORY_MS = 180 * 24 * 60 * 60_000;
 /** Backpack pages read for its value (100 rows each); the rest of a huge backpack is not counted. */
 const BACKPACK_VALUE_PAGES = 10;
+/** Rows of the held-positions table: the largest by value. */
+const HELD_POSITIONS = 100;
 
 /** A read that may fail: the failure is kept for the freshness note instead of failing the screen. */
 async function attempt<T>(read: () => Promise<CachedRead<T>>): Promise<CachedRead<T> | Error> {
@@ -25,20 +27,21 @@ async function attempt<T>(read: () => Promise<CachedRead<T>>): Promise<CachedRea
   }
 }
 
-async function backpackValue(account: AccountSession): Promise<{ value: number; items: number } | null> {
+/** The backpack's rows (up to its first pages), or null when not even the first page could be read. */
+async function backpackRows(account: AccountSession): Promise<BackpackItem[] | null> {
   const rows: BackpackItem[] = [];
   for (let page = 1; page <= BACKPACK_VALUE_PAGES; page++) {
     const read = await attempt(() => account.reads.backpack({ page: String(page), limit: '100' }, { maxAgeMs: 60_000 }));
-    if (read instanceof Error) return page === 1 ? null : summarize(rows);
+    if (read instanceof Error) return page === 1 ? null : rows;
     account.rememberBackpack(read.data.items);
     rows.push(...read.data.items);
     if (page >= read.data.metadata.total_pages) break;
   }
-  return summarize(rows);
+  return rows;
 }
 
 function summarize(rows: readonly BackpackItem[]): { value: number; items: number } {
-  return { value: rows.reduce((s, r) => s + r.market_price * r.amount, 0), items: rows.reduce((s, r) => s + r.amount, 0) };
+  return { value: inventoryValue(rows), items: rows.reduce((s, r) => s + r.amount, 0) };
 }
 
 export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio'>> {
@@ -49,17 +52,22 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         attempt(() => account.reads.user()),
         attempt(() => account.reads.listingsValue()),
       ]);
-      const backpack = await backpackValue(account);
+      const backpackRead = await backpackRows(account);
+      const backpack = backpackRead && summarize(backpackRead);
       if (readInventories) {
         // One game at a time: the route allows 5 reads a minute and the governor spaces them.
         for (const appId of APP_IDS) await attempt(async () => (await account.reads.inventory(appId)) as CachedRead<unknown>);
       }
-      const games = APP_IDS.flatMap((appId) => {
+      const inventories = APP_IDS.flatMap((appId) => {
         const read = account.reads.cachedInventory(appId);
-        if (!read) return [];
-        const items = read.data.map((r) => r.item);
-        return [{ appId, value: inventoryValue(items), items: items.reduce((s, it) => s + it.amount, 0), fetchedAt: iso(read.fetchedAt) }];
+        return read ? [{ appId, items: read.data.map((r) => r.item), fetchedAt: read.fetchedAt }] : [];
       });
+      const games = inventories.map(({ appId, items, fetchedAt }) => ({
+        appId,
+        value: inventoryValue(items),
+        items: items.reduce((s, it) => s + it.amount, 0),
+        fetchedAt: iso(fetchedAt),
+      }));
       if (userRead instanceof Error && valueRead instanceof Error && backpack === null) throw userRead;
 
       const user = userRead instanceof Error ? null : userRead.data;
@@ -78,6 +86,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         listed: listed ? { listingCount: listed.listing_count, itemCount: listed.item_count, value: listed.total_value } : null,
         backpack,
         inventory: { value: inventoryTotal, games },
+        positions: heldPositions(backpackRead ?? [], inventories.flatMap((g) => g.items), HELD_POSITIONS),
         total: (user?.balance ?? 0) + (listed?.total_value ?? 0) + held,
         history: account.portfolio.series(now - HISTORY_MS).map((p) => ({
           at: iso(p.at),

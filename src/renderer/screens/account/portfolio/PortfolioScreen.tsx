@@ -1,6 +1,7 @@
 /**
  * Portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
- * inventory at market prices), and a small chart of the total over time from what the app has seen.
+ * inventory at market prices), a small chart of the total over time from what the app has seen, and the
+ * held positions item by item.
  */
 import { Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
@@ -9,6 +10,7 @@ import { APP_IDS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { HeldPositions } from './HeldPositions.tsx';
 import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { LineChart } from '../ui/LineChart.tsx';
 import { Money } from '../ui/Money.tsx';
@@ -115,6 +117,7 @@ export function PortfolioScreen() {
           </Stack>
         )}
       </Paper>
+      {p && <HeldPositions positions={p.positions} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} />}
     </ScreenFrame>
   );
 }

@@ -1,0 +1,96 @@
+/**
+ * What is held, item by item (backpack and the Steam inventories read), largest value first, with each
+ * position's share of the held value: where the money sits, at a glance.
+ */
+import { Group, Paper, Progress, Table, Text } from '@mantine/core';
+import { APP_IDS } from '../../../../shared/api/index.ts';
+import type { HeldPosition } from '../../../../shared/ipc/calls-account.ts';
+import { DenseTable } from '../ui/DenseTable.tsx';
+import { gameShort } from '../ui/format.ts';
+import { Money } from '../ui/Money.tsx';
+
+const copies = (n: number) => (n === 0 ? '–' : n.toLocaleString('en-US'));
+
+/** Which sources the positions cover, so a missing inventory never reads as "not held". */
+function coverage(gamesRead: number): string {
+  if (gamesRead === 0) return 'backpack only: read the Steam inventories to add them';
+  if (gamesRead < APP_IDS.length) return `backpack and ${gamesRead} of ${APP_IDS.length} Steam inventories`;
+  return 'backpack and Steam inventories';
+}
+
+export function HeldPositions({
+  positions,
+  heldValue,
+  gamesRead,
+}: {
+  positions: readonly HeldPosition[];
+  heldValue: number;
+  gamesRead: number;
+}) {
+  return (
+    <Paper withBorder p="xs" bg="dark.7">
+      <Group justify="space-between" mb={4}>
+        <Text size="xs" c="dimmed" tt="uppercase" lts={0.4}>
+          Held positions
+        </Text>
+        <Text size="xs" c="dimmed">
+          {coverage(gamesRead)} · at market prices{positions.length === 100 ? ' · the 100 largest' : ''}
+        </Text>
+      </Group>
+      {positions.length === 0 ? (
+        <Text size="sm" c="dimmed" py="sm" ta="center" data-testid="positions-empty">
+          Nothing held.
+        </Text>
+      ) : (
+        <DenseTable
+          testId="positions-table"
+          columns={[
+            { label: 'Game', width: 56 },
+            { label: 'Item' },
+            { label: 'Backpack', align: 'right', width: 80 },
+            { label: 'Steam', align: 'right', width: 70 },
+            { label: 'Market', align: 'right', width: 90 },
+            { label: 'Value', align: 'right', width: 100 },
+            { label: 'Share', width: 150 },
+          ]}
+        >
+          {positions.map((h) => {
+            const share = heldValue > 0 ? (h.value / heldValue) * 100 : 0;
+            return (
+              <Table.Tr key={`${h.app_id}:${h.market_hash_name}`} data-testid="position-row">
+                <Table.Td>{gameShort(h.app_id)}</Table.Td>
+                <Table.Td>{h.market_hash_name}</Table.Td>
+                <Table.Td ta="right" className="sd-num">
+                  {copies(h.inBackpack)}
+                </Table.Td>
+                <Table.Td ta="right" className="sd-num">
+                  {copies(h.inInventory)}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={h.marketPrice} size="xs" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={h.value} size="xs" />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Progress
+                      value={share}
+                      size="sm"
+                      w={90}
+                      color="teal"
+                      aria-label={`${share.toFixed(1)} % of the held value`}
+                    />
+                    <Text size="xs" className="sd-num" c="dimmed">
+                      {share.toFixed(1)} %
+                    </Text>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </DenseTable>
+      )}
+    </Paper>
+  );
+}
