@@ -116,6 +116,9 @@ test('list from the backpack with a price decay', async ({ page }) => {
   await expect(listing).toContainText(formatCents(curve.start_price));
   const truth = host.demo!.state.listing(Number((await listing.getAttribute('data-listing-id'))!));
   expect(truth?.full.market_hash_name).toBe(name);
+  // every active listing says where it stands in the mirrored book (the web host mirrors every game)
+  const rowCount = await page.getByTestId('listing-row').count();
+  await expect(page.getByTestId('standing').filter({ hasText: /^(alone|lowest of \d+|\d+ cheaper · \$[\d,.]+)$/ })).toHaveCount(rowCount);
   await saveScreenshot(page, 'listings');
   expect(problems).toEqual([]);
 });

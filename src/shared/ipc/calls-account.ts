@@ -173,6 +173,16 @@ const heldPosition = z.strictObject({
 });
 export type HeldPosition = z.infer<typeof heldPosition>;
 
+/** An own listing against the others of its item in the local book: the undercut check. */
+const bookStanding = z.strictObject({
+  listingId,
+  others: z.number().int().nonnegative(),
+  cheaper: z.number().int().nonnegative(),
+  lowestOther: z.number().int().nonnegative().nullable(),
+  lowestOtherId: listingId.nullable(),
+});
+export type BookStandingView = z.infer<typeof bookStanding>;
+
 // ---- calls ---------------------------------------------------------------------------------------
 
 export const ACCOUNT_CALLS = {
@@ -316,7 +326,13 @@ export const ACCOUNT_CALLS = {
       limit: pageLimit.default(50),
       appId: appId.nullable().default(null),
     }),
-    output: z.strictObject({ listings: z.array(myListing), metadata, freshness }),
+    output: z.strictObject({
+      listings: z.array(myListing),
+      metadata,
+      freshness,
+      /** Where each listing stands in the mirrored book (none for games not mirrored, or before a snapshot). */
+      standings: z.array(bookStanding),
+    }),
     example: { status: 'ACTIVE', page: 1, limit: 50, appId: null },
   }),
 

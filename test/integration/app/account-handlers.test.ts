@@ -146,6 +146,38 @@ describe('account calls on the demo market', () => {
     expect(row.price_decay).toMatchObject(decay);
   });
 
+  it('my listings stand against the mirrored book: how many others ask less, and the cheapest', async () => {
+    const page = await core.call('getBackpack', { limit: 50 });
+    const pool = page.items.find((i) => i.commodity && i.amount >= 1 && i.trade_locked_until === null)!;
+    const price = 77_777;
+    const [mine] = (await core.call('listItems', { groups: [{ items: [{ id: pool.id, amount: 1 }], price }] })).listings;
+    demo.createListing({ name: pool.market_hash_name, price: 1 });
+    demo.flushFeed();
+    // what the market itself holds, read from the demo (not from the mirror the call reads)
+    const expected = () => {
+      const others = demo.state
+        .book(pool.app_id)
+        .listings.filter((l) => l.market_hash_name === pool.market_hash_name && l.id !== mine!.id)
+        .sort((a, b) => a.price - b.price || a.id - b.id);
+      return {
+        listingId: mine!.id,
+        others: others.length,
+        cheaper: others.filter((l) => l.price < price).length,
+        lowestOther: others[0]?.price ?? null,
+        lowestOtherId: others[0]?.id ?? null,
+      };
+    };
+    const standing = await until('the new listing standing in the mirrored book', async () => {
+      const { standings } = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+      const s = standings.find((x) => x.listingId === mine!.id);
+      return s && s.lowestOther === 1 ? s : undefined;
+    });
+    expect(standing).toEqual(expected());
+    expect(standing.cheaper).toBeGreaterThanOrEqual(1);
+    // sold or private listings do not compete in the book
+    expect((await core.call('getMyListings', { status: 'FILLED', limit: 50 })).standings).toEqual([]);
+  });
+
   it('a partial reprice reports the second listing holding the surplus at the old price', async () => {
     const page = await core.call('getBackpack', { limit: 50 });
     const pool = page.items.find((i) => i.commodity && i.amount >= 4 && i.trade_locked_until === null)!;

@@ -6,6 +6,7 @@
 import type { LeanListing, MyListing } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import { checkBulkSize } from '../../account/presend-checks.ts';
+import { bookStandings } from '../../query/book-standing.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
@@ -42,7 +43,14 @@ export function listingsHandlers(
         ...(appId !== null ? { app_id: String(appId) } : {}),
       });
       account.rememberListings(read.data.listings);
-      return { listings: read.data.listings, metadata: read.data.metadata, freshness: freshnessOf(read) };
+      // Only listings that compete now (or would again once enabled) have a standing worth showing.
+      const competing = status === 'ACTIVE' || status === 'DISABLED';
+      return {
+        listings: read.data.listings,
+        metadata: read.data.metadata,
+        freshness: freshnessOf(read),
+        standings: competing ? bookStandings(account.market.db, read.data.listings) : [],
+      };
     },
 
     editListing: async ({ listingId, price, amount, decay }) => {

@@ -16,12 +16,15 @@ import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
+import { BookStandingCell } from './BookStandingCell.tsx';
 import { BulkDelistDialog, BulkRepriceDialog } from './BulkDialogs.tsx';
 import { DecayProgress } from './DecayProgress.tsx';
 import { EditListingDialog } from './EditListingDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 
 const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
+/** Statuses whose listings are in the public book (or would be again, once enabled). */
+const COMPETING: readonly ListingStatus[] = ['ACTIVE', 'DISABLED'];
 
 export function MyListingsScreen() {
   const [status, setStatus] = useState<ListingStatus>('ACTIVE');
@@ -35,6 +38,8 @@ export function MyListingsScreen() {
   // an accepted sale offer puts new listings live
   usePush('tradesUpdated', () => listings.reload());
   const rows = listings.data?.listings ?? [];
+  const standings = new Map((listings.data?.standings ?? []).map((s) => [s.listingId, s]));
+  const competing = COMPETING.includes(status);
   const editable = LIVE.includes(status);
   const chosen = [...selected.values()];
   const toggle = (l: MyListing) =>
@@ -114,6 +119,17 @@ export function MyListingsScreen() {
           { label: 'Game' },
           { label: 'Item' },
           { label: 'Price', align: 'right' },
+          ...(competing
+            ? [
+                {
+                  label: (
+                    <Tooltip label="Against the other listings of the same item in the local book">
+                      <span>In book</span>
+                    </Tooltip>
+                  ),
+                },
+              ]
+            : []),
           { label: 'Copies', align: 'right' },
           {
             label: (
@@ -146,6 +162,7 @@ export function MyListingsScreen() {
             <Table.Td ta="right">
               <Money cents={l.price} size="xs" />
             </Table.Td>
+            {competing ? <BookStandingCell standing={standings.get(l.id)} /> : null}
             <Table.Td ta="right" className="sd-num">
               {l.amount}
             </Table.Td>

@@ -1,0 +1,45 @@
+import { Table, Text, Tooltip } from '@mantine/core';
+import type { BookStandingView } from '../../../../shared/ipc/calls-account.ts';
+import { formatCents, plural } from '../ui/format.ts';
+
+/**
+ * An own listing against the others of its item in the local book: lowest, or how many ask less and the
+ * cheapest price — the undercut check, without a request per item.
+ */
+export function BookStandingCell({ standing }: { standing: BookStandingView | undefined }) {
+  if (!standing) {
+    return (
+      <Table.Td>
+        <Tooltip label="The book does not mirror this game, or has not loaded yet">
+          <Text size="xs" c="dimmed" data-testid="standing">
+            –
+          </Text>
+        </Tooltip>
+      </Table.Td>
+    );
+  }
+  const { others, cheaper, lowestOther, lowestOtherId } = standing;
+  const [text, color, why] =
+    others === 0
+      ? ['alone', 'teal', 'No other listing of this item in the book']
+      : cheaper === 0
+        ? [
+            `lowest of ${others + 1}`,
+            'teal',
+            `None of the ${plural(others, 'other listing')} of this item asks less`,
+          ]
+        : [
+            `${cheaper} cheaper · ${formatCents(lowestOther ?? 0)}`,
+            'orange',
+            `${cheaper} of the ${plural(others, 'other listing')} of this item ask less; the cheapest asks ${formatCents(lowestOther ?? 0)} (#${lowestOtherId})`,
+          ];
+  return (
+    <Table.Td>
+      <Tooltip label={why}>
+        <Text size="xs" c={color} className="sd-num" data-testid="standing">
+          {text}
+        </Text>
+      </Tooltip>
+    </Table.Td>
+  );
+}
