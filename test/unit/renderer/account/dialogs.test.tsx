@@ -58,6 +58,35 @@ describe('EditListingDialog', () => {
   });
 });
 
+describe('EditListingDialog against the book', () => {
+  it('matches or undercuts the cheapest other listing in one click', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      editListing: (input) => ({
+        listing: { id: 7, app_id: 730, market_hash_name: 'Item 7', price: input.price ?? 1000, amount: 5, commodity: true, created_at: NOW_ISO },
+        split: null,
+      }),
+    });
+    const standing = { listingId: 7, others: 4, cheaper: 2, lowestOther: 890, lowestOtherId: 42 };
+    renderWithTheme(<EditListingDialog listing={listing(7)} standing={standing} onClose={() => {}} onSent={() => {}} />);
+    expect(screen.getByTestId('edit-book-prices').textContent).toContain('Cheapest other in the book $8.90 (#42)');
+    await user.click(screen.getByTestId('edit-match-lowest'));
+    expect((screen.getByTestId('edit-price') as HTMLInputElement).value).toBe('$8.90');
+    await user.click(screen.getByTestId('edit-undercut-lowest'));
+    expect((screen.getByTestId('edit-price') as HTMLInputElement).value).toBe('$8.89');
+    await user.click(screen.getByTestId('confirm-button'));
+    await waitFor(() => expect(bridge.calls.find((c) => c.name === 'editListing')?.input).toEqual({ listingId: 7, price: 889, amount: null, decay: null }));
+  });
+
+  it('says when nobody else lists the item, and offers nothing to match', () => {
+    installFakeBridge({});
+    const standing = { listingId: 7, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null };
+    renderWithTheme(<EditListingDialog listing={listing(7)} standing={standing} onClose={() => {}} onSent={() => {}} />);
+    expect(screen.getByTestId('edit-book-prices').textContent).toBe('No other listing of this item in the book.');
+    expect(screen.queryByTestId('edit-match-lowest')).toBeNull();
+  });
+});
+
 describe('BulkDelistDialog', () => {
   it('shows one result row per listing, the failing one with its code in plain words', async () => {
     const user = userEvent.setup();

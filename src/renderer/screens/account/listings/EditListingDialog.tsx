@@ -3,22 +3,63 @@
  * the partial reprice (amount lowered with a price: the surplus stays listed at the old price as a new
  * listing), which the marketplace does on the presence of a price alone.
  */
-import { Alert, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MyListing } from '../../../../shared/api/index.ts';
+import type { BookStandingView } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { explainEdit } from '../logic/edit-explain.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
-import { plural } from '../ui/format.ts';
+import { formatCents, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { useAction } from '../ui/useAction.ts';
 
 type PriceMode = 'keep' | 'fixed' | 'decay';
 
-export function EditListingDialog({ listing, onClose, onSent }: { listing: MyListing; onClose: () => void; onSent: () => void }) {
+/** Match or undercut the cheapest other listing of the item, one click each; said against the book. */
+function BookPrices({ standing, onPrice }: { standing: BookStandingView; onPrice: (cents: number) => void }) {
+  const lowest = standing.lowestOther;
+  if (lowest === null) {
+    return (
+      <Text size="xs" c="dimmed" data-testid="edit-book-prices">
+        No other listing of this item in the book.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4} data-testid="edit-book-prices">
+      <Text size="xs" c="dimmed">
+        Cheapest other in the book <Money cents={lowest} size="xs" /> (#{standing.lowestOtherId})
+      </Text>
+      <Group gap="xs">
+        <Button size="compact-xs" variant="default" onClick={() => onPrice(lowest)} data-testid="edit-match-lowest">
+          Match {formatCents(lowest)}
+        </Button>
+        {lowest > 1 ? (
+          <Button size="compact-xs" variant="default" onClick={() => onPrice(lowest - 1)} data-testid="edit-undercut-lowest">
+            Undercut: {formatCents(lowest - 1)}
+          </Button>
+        ) : null}
+      </Group>
+    </Stack>
+  );
+}
+
+export function EditListingDialog({
+  listing,
+  standing,
+  onClose,
+  onSent,
+}: {
+  listing: MyListing;
+  /** Where the listing stands in the local book, when the book mirrors its game. */
+  standing?: BookStandingView | undefined;
+  onClose: () => void;
+  onSent: () => void;
+}) {
   const [priceMode, setPriceMode] = useState<PriceMode>('fixed');
   const [price, setPrice] = useState<number | null>(listing.price);
   const [decay, setDecay] = useState<DecayDraft>(
@@ -103,7 +144,12 @@ export function EditListingDialog({ listing, onClose, onSent }: { listing: MyLis
         ]}
         data-testid="edit-price-mode"
       />
-      {priceMode === 'fixed' ? <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-testid="edit-price" /> : null}
+      {priceMode === 'fixed' ? (
+        <Group gap="md" align="flex-end" wrap="nowrap">
+          <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-testid="edit-price" />
+          {standing ? <BookPrices standing={standing} onPrice={setPrice} /> : null}
+        </Group>
+      ) : null}
       {priceMode === 'decay' ? <DecayEditor value={decay} onChange={setDecay} /> : null}
       {listing.commodity ? (
         <Group gap="sm" align="flex-end">

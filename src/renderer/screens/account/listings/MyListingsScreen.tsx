@@ -198,7 +198,7 @@ export function MyListingsScreen() {
         ) : null}
       </DenseTable>
       <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
-      {editing ? <EditListingDialog listing={editing} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
+      {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
       {bulk === 'delist' ? <BulkDelistDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
       {bulk === 'reprice' ? <BulkRepriceDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
     </ScreenFrame>
