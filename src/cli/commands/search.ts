@@ -8,7 +8,7 @@ import { queryBook } from '../../core/query/index.ts';
 import { BOOK_SORT_FIELDS, type BookFilter, type BookQueryInput } from '../../shared/query.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { StdoutWriter, appIdFlag, openBookDb } from './book.ts';
+import { MIRROR_FLAGS, StdoutWriter, mirrorFlagShape, nameFlag, readMirror } from '../mirror-output.ts';
 
 /** The natural direction of each sort: cheapest, lowest float, newest, highest fade and blue. */
 const DEFAULT_DIRECTION: Record<(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc'> = {
@@ -39,8 +39,7 @@ const sort = z
 export const SEARCH_MAX_LIMIT = 1_000_000;
 
 const flags: FlagSpec = {
-  db: { type: 'string' },
-  'app-id': { type: 'string' },
+  ...MIRROR_FLAGS,
   name: { type: 'string' },
   'min-price': { type: 'string' },
   'max-price': { type: 'string' },
@@ -55,9 +54,8 @@ const flags: FlagSpec = {
 
 const schema = z
   .strictObject({
-    db: z.string().min(1).optional(),
-    'app-id': appIdFlag.optional(),
-    name: z.string().min(1).max(200).optional(),
+    ...mirrorFlagShape,
+    name: nameFlag.optional(),
     'min-price': cents.optional(),
     'max-price': cents.optional(),
     'float-min': unit.optional(),
@@ -124,9 +122,8 @@ export const searchCommand: CliCommand = {
     }
     if (opts.seed) filter.paint_seeds = opts.seed;
     if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
-    const db = openBookDb(opts.db);
     const out = new StdoutWriter();
-    try {
+    await readMirror(opts.db, async (db) => {
       let remaining = opts.limit;
       let after: string | undefined;
       while (remaining > 0 && !out.closed) {
@@ -142,9 +139,7 @@ export const searchCommand: CliCommand = {
         if (!page.next) break;
         after = page.next;
       }
-      return 0;
-    } finally {
-      db.close();
-    }
+    });
+    return 0;
   },
 };

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { readStatus } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { openBookDb } from './book.ts';
+import { readMirror } from '../mirror-output.ts';
 
 const flags: FlagSpec = { db: { type: 'string' } };
 const schema = z.strictObject({ db: z.string().min(1).optional() });
@@ -26,12 +26,8 @@ export const statusCommand: CliCommand = {
 
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
-    const db = openBookDb(opts.db);
-    try {
-      process.stdout.write(`${JSON.stringify(readStatus(db))}\n`);
-      return 0;
-    } finally {
-      db.close();
-    }
+    const status = await readMirror(opts.db, readStatus);
+    process.stdout.write(`${JSON.stringify(status)}\n`);
+    return 0;
   },
 };

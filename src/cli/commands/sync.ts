@@ -12,7 +12,7 @@ import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { appIdFlag } from './book.ts';
+import { appIdFlag } from '../mirror-output.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
 export const SYNC_EXIT = { ok: 0, failed: 1 } as const;

@@ -1,0 +1,92 @@
+/**
+ * `skindesk sales`: the sold history the mirror recorded (every `listing.sold` it applied), oldest first,
+ * with the item's float, seed, paint index and stickers when known — as JSON lines or CSV, to study
+ * prices beyond the marketplace's own short sales window.
+ */
+import { z } from 'zod';
+import { iterateSales, type SaleRecord } from '../../core/store/index.ts';
+import { parseFlags, type FlagSpec } from '../args.ts';
+import type { CliCommand } from '../command.ts';
+import { MIRROR_FLAGS, mirrorFlagShape, nameFlag, printRows, readMirror } from '../mirror-output.ts';
+
+export const SALE_COLUMNS = [
+  'listing_id',
+  'app_id',
+  'market_hash_name',
+  'price',
+  'amount',
+  'listed_at',
+  'sold_at',
+  'paint_wear',
+  'paint_seed',
+  'paint_index',
+  'stickers',
+] as const satisfies readonly (keyof SaleRecord)[];
+
+/** A date (2026-11-01, midnight UTC) or an ISO time with its zone; anything else is refused. */
+const time = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/,
+    'must be a date (YYYY-MM-DD) or an ISO time with its zone',
+  )
+  .transform((v, ctx) => {
+    const ms = Date.parse(v);
+    // Date.parse rolls 2026-02-30 over to March: the calendar day must exist as typed
+    const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
+    const day = new Date(Date.UTC(y, m - 1, d));
+    if (Number.isNaN(ms) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d)
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+    return ms;
+  });
+
+const flags: FlagSpec = {
+  ...MIRROR_FLAGS,
+  name: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  format: { type: 'string' },
+};
+
+const schema = z
+  .strictObject({
+    ...mirrorFlagShape,
+    name: nameFlag.optional(),
+    since: time.optional(),
+    until: time.optional(),
+    format: z.enum(['jsonl', 'csv']).default('jsonl'),
+  })
+  .refine((o) => o.since === undefined || o.until === undefined || o.since < o.until, {
+    message: '--since must be before --until',
+  });
+
+export const salesCommand: CliCommand = {
+  name: 'sales',
+  summary: 'print the sold history the local book recorded (JSON lines or CSV)',
+  usage: [
+    'Usage: skindesk sales --db FILE [--app-id N] [--name S] [--since TIME] [--until TIME] [--format jsonl|csv]',
+    '',
+    'Prints every sale the mirror saw (listing.sold), oldest first, with the fields',
+    `${SALE_COLUMNS.join(', ')}.`,
+    'price is per copy, in cents; float, seed, paint index and stickers are null when the item was never detailed.',
+    '',
+    "  --db FILE           the book database (default: the app's database in its data folder)",
+    '  --app-id N          only one game (730, 252490, 570 or 440)',
+    '  --name S            item names containing S (case-insensitive)',
+    '  --since TIME        sales at or after TIME (2026-11-01 or 2026-11-01T12:00:00Z)',
+    '  --until TIME        sales before TIME',
+    '  --format jsonl|csv  one JSON object per line (default), or CSV with a header row (stickers as JSON)',
+  ].join('\n'),
+
+  async run(argv) {
+    const opts = parseFlags(argv, flags, schema);
+    const filter = {
+      ...(opts['app-id'] !== undefined ? { appId: opts['app-id'] } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      ...(opts.since !== undefined ? { sinceMs: opts.since } : {}),
+      ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
+    };
+    await readMirror(opts.db, (db) => printRows(iterateSales(db, filter), SALE_COLUMNS, opts.format));
+    return 0;
+  },
+};

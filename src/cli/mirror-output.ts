@@ -1,0 +1,97 @@
+/**
+ * What the commands that read the local mirror share (`book`, `status`, `search`, `sales`; `sync` takes
+ * `--app-id` too): the common flags, opening the file read-only for the length of a command, and
+ * printing rows to stdout with back-pressure.
+ */
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import { defaultDatabaseFile } from '../core/paths.ts';
+import { openDatabase, type Db } from '../core/store/index.ts';
+import { APP_IDS } from '../shared/api/index.ts';
+import type { FlagSpec } from './args.ts';
+
+/** `--app-id N`: one of the four games. */
+export const appIdFlag = z
+  .string()
+  .regex(/^[1-9]\d*$/, 'must be a positive integer')
+  .transform(Number)
+  .refine((n) => (APP_IDS as readonly number[]).includes(n), {
+    message: `must be one of ${APP_IDS.join(', ')}`,
+  });
+
+/** Opens the book read-only: the given file, or the app's database in its data folder. */
+export function openBookDb(file: string | undefined): Db {
+  const path = file ?? defaultDatabaseFile();
+  if (!existsSync(path))
+    throw new Error(`there is no book at ${path}: run \`skindesk sync\` first (or pass --db)`);
+  return openDatabase(path, { readonly: true });
+}
+
+/** Writes to stdout honouring back-pressure; a closed pipe (`| head`) ends the output quietly. */
+export class StdoutWriter {
+  #closed = false;
+  constructor() {
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') this.#closed = true;
+      else throw err;
+    });
+  }
+  get closed(): boolean {
+    return this.#closed;
+  }
+  async write(text: string): Promise<void> {
+    if (this.#closed || text === '') return;
+    // A closed pipe rejects the wait for 'drain' (and sets #closed through the listener above).
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => {});
+  }
+}
+
+/**
+ * Prints rows as JSON lines, or as CSV with a header row (booleans as true/false, arrays and objects as
+ * JSON, null as an empty field), in chunks that honour back-pressure; stops early on a closed pipe.
+ */
+export async function printRows<C extends string>(
+  rows: Iterable<Record<C, unknown>>,
+  columns: readonly C[],
+  format: 'jsonl' | 'csv',
+): Promise<void> {
+  const out = new StdoutWriter();
+  const csvCell = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+  let chunk: string[] = format === 'csv' ? [stringify([[...columns]])] : [];
+  for (const row of rows) {
+    chunk.push(
+      format === 'csv'
+        ? stringify([columns.map((c) => csvCell(row[c]))], {
+            cast: { boolean: (v) => (v ? 'true' : 'false') },
+          })
+        : `${JSON.stringify(row)}\n`,
+    );
+    if (chunk.length >= 2_000) {
+      await out.write(chunk.join(''));
+      chunk = [];
+      if (out.closed) return;
+    }
+  }
+  await out.write(chunk.join(''));
+}
+
+/** `--db FILE` and `--app-id N`, as every reading command takes them. */
+export const MIRROR_FLAGS = {
+  db: { type: 'string' },
+  'app-id': { type: 'string' },
+} as const satisfies FlagSpec;
+export const mirrorFlagShape = { db: z.string().min(1).optional(), 'app-id': appIdFlag.optional() };
+/** `--name S`: a case-insensitive substring of the item name. */
+export const nameFlag = z.string().min(1).max(200);
+
+/** Runs `read` on the mirror opened read-only (works while `skindesk sync` writes), then closes it. */
+export async function readMirror<T>(file: string | undefined, read: (db: Db) => T | Promise<T>): Promise<T> {
+  const db = openBookDb(file);
+  try {
+    return await read(db);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The sold history the mirror recorded from `listing.sold` events, oldest sale first, with the item's
+ * float, seed, paint index and stickers when its details were known. The marketplace's own sales
+ * endpoint keeps a short window; this is what a trader exports to study prices over months.
+ */
+import type { AppId, Sticker } from '../../shared/api/index.ts';
+import type { Db } from './database.ts';
+
+export interface SaleRecord {
+  listing_id: number;
+  app_id: AppId;
+  market_hash_name: string;
+  /** Price per copy, cents. */
+  price: number;
+  amount: number;
+  listed_at: string;
+  sold_at: string;
+  paint_wear: number | null;
+  paint_seed: number | null;
+  paint_index: number | null;
+  stickers: Sticker[] | null;
+}
+
+export interface SalesFilter {
+  appId?: number;
+  /** Case-insensitive substring of the item name. */
+  name?: string;
+  /** Sales at or after this time (ms). */
+  sinceMs?: number;
+  /** Sales before this time (ms). */
+  untilMs?: number;
+}
+
+type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
+
+/** LIKE's own wildcards in a typed name are literal characters, not patterns. */
+const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleRecord> {
+  const conditions: [string, number | string][] = [];
+  if (filter.appId !== undefined) conditions.push(['app_id = ?', filter.appId]);
+  if (filter.name !== undefined)
+    conditions.push(["market_hash_name LIKE ? ESCAPE '\\'", likeLiteral(filter.name)]);
+  if (filter.sinceMs !== undefined) conditions.push(['sold_ms >= ?', filter.sinceMs]);
+  if (filter.untilMs !== undefined) conditions.push(['sold_ms < ?', filter.untilMs]);
+  const where = conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
+  const rows = db
+    .prepare(
+      `SELECT listing_id, app_id, market_hash_name, price, amount, listed_at, sold_at, paint_wear, paint_seed, paint_index, stickers
+       FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
+    )
+    .iterate(...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
+  for (const row of rows)
+    yield { ...row, stickers: row.stickers === null ? null : (JSON.parse(row.stickers) as Sticker[]) };
+}
