@@ -63,11 +63,32 @@ export const autoBuy = z.discriminatedUnion('mode', [
 ]);
 export type AutoBuy = z.infer<typeof autoBuy>;
 
+/**
+ * Where alerts may be posted: any https URL (Discord and Slack incoming webhooks, a bot relay), or plain
+ * http on this machine only (a local script). Nothing else: the URL comes from the untrusted renderer or
+ * a watchlists file, and the app must not become a way to POST into the local network.
+ */
+export const alertWebhookUrl = z
+  .string()
+  .trim()
+  .max(2_000)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      if (url.username || url.password) return false;
+      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+    } catch {
+      return false;
+    }
+  }, 'must be an https:// URL (or http:// on this machine: 127.0.0.1 or localhost), without a user name or password');
+
 export const alertOptions = z.strictObject({
   /** An OS notification (bursts coalesced into one). */
   notify: z.boolean().default(true),
   /** A short sound in the app when it alerts. */
   sound: z.boolean().default(false),
+  /** Also POST the alerts (coalesced the same way) to this webhook: Discord, Slack, or your own. */
+  webhook: alertWebhookUrl.nullable().default(null),
 });
 
 /** What a user writes (UI form, CLI watchlists file); defaults filled on parse. */
@@ -76,7 +97,7 @@ export const watchlistInput = z.strictObject({
   filter: bookFilter,
   price: priceCondition,
   paused: z.boolean().default(false),
-  alerts: alertOptions.default({ notify: true, sound: false }),
+  alerts: alertOptions.default({ notify: true, sound: false, webhook: null }),
   auto_buy: autoBuy.default({ mode: 'off' }),
 });
 export type WatchlistInput = z.input<typeof watchlistInput>;

@@ -1,15 +1,30 @@
 // Watchlists in the real renderer over the real core (browser test host, demo market): a filter set on
 // the book becomes a watchlist with one click; it is switched to confirm-first with a price ceiling in
-// its dialog; a matching listing appears on the demo market (through the harness), its alert shows in the
+// its dialog, with an alert webhook tested from the dialog; a matching listing appears on the demo market (through the harness), its alert shows in the
 // feed, and one key (B) buys it — the listing leaves the market and the auto-buy log says bought. The
 // status-bar kill switch then stops the next one. Screenshots for the README.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { type MarketHost, demo, openApp, saveScreenshot, startMarketHost, watchProblems } from './market-fixtures.ts';
 
 let m: MarketHost;
 let item: { name: string; price: number };
 
+/** A local webhook receiver: what the app posts for alerts. */
+const receiver = { origin: '', posts: [] as string[], server: createServer() };
+
 test.beforeAll(async () => {
+  receiver.server.on('request', (req, res) => {
+    let text = '';
+    req.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    req.on('end', () => {
+      receiver.posts.push(text);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.server.listen(0, '127.0.0.1', r));
+  receiver.origin = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
   m = await startMarketHost({ demo: { listings: 3000, rate: 0, seed: 29 }, syncOptions: { firstEventWaitMs: 50 } });
   const listings = demo(m.host).state.book().listings.filter((l) => !l.commodity && l.price >= 2_000);
   const chosen = listings[Math.floor(listings.length / 2)];
@@ -18,6 +33,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  await new Promise<void>((r) => receiver.server.close(() => r()));
   await m?.close();
 });
 
@@ -43,6 +59,15 @@ test('watch a filter, get the alert for a new matching listing, buy it confirm-f
   await dialog.getByTestId('price-ceiling').fill((ceiling / 100).toFixed(2));
   await dialog.getByText('Confirm first (one key)').click();
   await dialog.getByTestId('rail-max_price').fill((ceiling / 100).toFixed(2));
+  // alerts also go to a webhook: a URL into the local network is refused as typed, a good one is tested
+  const webhook = dialog.getByTestId('alert-webhook');
+  await webhook.fill('http://192.168.1.5/hook');
+  await expect(dialog).toContainText('must be an https:// URL');
+  await expect(dialog.getByTestId('alert-webhook-test')).toBeDisabled();
+  await webhook.fill(`${receiver.origin}/hooks/TOKEN`);
+  await dialog.getByTestId('alert-webhook-test').click();
+  await expect(dialog.getByTestId('alert-webhook-result')).toHaveText('A test message was delivered.');
+  await saveScreenshot(page, 'watchlist-dialog');
   await dialog.getByTestId('watchlist-save').click();
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await m.host.core.call('listWatchlists', {})).watchlists[0]?.auto_buy.mode).toBe('confirm');
@@ -55,6 +80,7 @@ test('watch a filter, get the alert for a new matching listing, buy it confirm-f
   await expect(row.getByTestId('alert-state')).toHaveText('new');
   await expect(row).toContainText((price / 100).toFixed(2));
   await expect(row.getByTestId('alert-buy')).toBeVisible();
+  await expect.poll(() => receiver.posts.some((p) => p.includes(`"listing_id":${listing.listing.id}`))).toBe(true);
   await saveScreenshot(page, 'watchlists-alert');
 
   // one key: B buys the newest alert

@@ -6,14 +6,17 @@
 import { formatCents } from '../../shared/money.ts';
 import type { WatchAlert } from './store.ts';
 
+/** Where a coalesced notification goes: its words, and the alerts it tells of. */
+export type AlertSink = (title: string, body: string, alerts: readonly WatchAlert[]) => void;
+
 export interface AlertNotifierOptions {
-  notify: (title: string, body: string) => void;
+  notify: AlertSink;
   /** Quiet window after a notification (default 5 s). */
   windowMs?: number;
 }
 
 export class AlertNotifier {
-  readonly #notify: (title: string, body: string) => void;
+  readonly #notify: AlertSink;
   readonly #windowMs: number;
   #held: WatchAlert[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -57,7 +60,7 @@ export class AlertNotifier {
     try {
       if (alerts.length === 1) {
         const a = alerts[0] as WatchAlert;
-        this.#notify(`Watchlist “${a.watchlistName}”`, `${a.marketHashName} at ${formatCents(a.price)}`);
+        this.#notify(`Watchlist “${a.watchlistName}”`, `${a.marketHashName} at ${formatCents(a.price)}`, alerts);
         return;
       }
       const lists = [...new Set(alerts.map((a) => a.watchlistName))];
@@ -66,6 +69,7 @@ export class AlertNotifier {
       this.#notify(
         `${alerts.length} watchlist matches${lists.length === 1 ? ` for “${lists[0]}”` : ''}`,
         `${names.join('; ')}${more}`,
+        alerts,
       );
     } catch {
       // a host without notifications (or a failing one) must not stop alerts from reaching the feed

@@ -21,6 +21,7 @@ import { AutoBuyer } from './auto-buyer.ts';
 import { BalanceTracker } from './balance.ts';
 import { WatchEvaluator, type WatchMatch } from './evaluator.ts';
 import { ListingReader } from './matcher.ts';
+import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
 import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
@@ -36,6 +37,10 @@ export interface WatchServiceOptions {
   notify?: (title: string, body: string) => void;
   notifyWindowMs?: number;
   onWarning?: (message: string) => void;
+  /** A watchlist's alert webhook failed (at most once a minute per URL); default: onWarning. */
+  onAlertWebhookFailure?: (message: string) => void;
+  /** The alert webhooks' HTTP client (tests); default the global fetch. */
+  webhookFetch?: typeof fetch;
   /** Balance reads (tests shorten them). */
   balanceRefreshMs?: number;
 }
@@ -80,6 +85,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   readonly #reader: ListingReader;
   readonly #buyer: AutoBuyer;
   readonly #notifier: AlertNotifier | null;
+  readonly #webhooks: AlertWebhooks;
   #refresher: ReferenceRefresher | null = null;
   #balance: BalanceTracker | null = null;
   #client: ApiClient | null = null;
@@ -109,6 +115,12 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#notifier = options.notify
       ? new AlertNotifier({ notify: options.notify, ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }) })
       : null;
+    this.#webhooks = new AlertWebhooks({
+      onFailure: (message) => (options.onAlertWebhookFailure ?? ((m) => this.#warn(m)))(message),
+      ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
+      ...(options.webhookFetch === undefined ? {} : { fetch: options.webhookFetch }),
+      now: this.#now,
+    });
     this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
     this.#reload();
@@ -360,6 +372,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#refresher?.stop();
     this.#balance?.stop();
     this.#notifier?.close();
+    this.#webhooks.close();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
@@ -436,6 +449,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     for (const { match } of pending) this.emit('match', match);
     const notifying = new Set(pending.filter((p) => p.match.watchlist.alerts.notify).map((p) => p.match.watchlist.id));
     this.#notifier?.add(alerts.filter((a) => notifying.has(a.watchlistId)));
+    const webhookOf = new Map(pending.map((p) => [p.match.watchlist.id, p.match.watchlist.alerts.webhook]));
+    for (const url of new Set(webhookOf.values())) {
+      if (url) this.#webhooks.add(url, alerts.filter((a) => webhookOf.get(a.watchlistId) === url));
+    }
     this.emit('alerts', alerts);
   }
 

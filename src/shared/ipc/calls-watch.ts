@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { appId, id, seqString, timestamp } from '../api/index.ts';
 import { bookFilter } from '../query.ts';
-import { AUTO_BUY_MODES, priceCondition, watchlist, watchlistInput } from '../watchlist.ts';
+import { AUTO_BUY_MODES, alertWebhookUrl, priceCondition, watchlist, watchlistInput } from '../watchlist.ts';
 import { call } from './call.ts';
 import type { PushDef } from './contract.ts';
 
@@ -150,6 +150,16 @@ export const WATCH_CALLS = {
     input: z.strictObject({ engaged: z.boolean() }),
     output: autoBuyState,
     example: { engaged: true },
+  }),
+  testAlertWebhook: call({
+    summary: 'Posts a test message to an alert webhook URL (Discord, Slack or your own) and says whether it arrived.',
+    input: z.strictObject({ url: alertWebhookUrl }),
+    output: z.strictObject({
+      ok: z.boolean(),
+      /** Plain words, naming the webhook by its origin only (its path is a secret): why it did not arrive. */
+      problem: z.string().nullable(),
+    }),
+    example: { url: 'https://discord.com/api/webhooks/1/token' },
   }),
 } as const;
 

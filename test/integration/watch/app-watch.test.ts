@@ -2,9 +2,12 @@
  * Watchlists through the app's IPC calls, over the real core and the embedded demo market: a watchlist
  * made from a book filter in one call is checked against the whole book; a matching new listing is an
  * alert push and a coalesced OS notification; confirm-first buys it; the kill switch refuses the next one;
- * pause, edit and delete; and the push contract holds for every payload.
+ * pause, edit and delete; alerts posted to a watchlist's webhook; and the push contract holds for every
+ * payload.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +113,47 @@ describe('watchlists in the app', () => {
     // duplicate names are refused in plain words
     await core.call('createWatchlist', { filter: {}, name: 'same' });
     await expect(core.call('updateWatchlist', { id: (await core.call('createWatchlist', { filter: {}, name: 'other' })).id, watchlist: { name: 'same', filter: {}, price: { kind: 'ceiling', max_price: 1 } } })).rejects.toThrow(/already exists/);
+  }, 60_000);
+
+  it('alerts also reach a watchlist\'s webhook; a test post says whether it arrives, and a failure is told', async () => {
+    const posts: { path: string; body: { content: string; alerts: { listing_id: number }[] } }[] = [];
+    let status = 204;
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      req.on('end', () => {
+        posts.push({ path: req.url ?? '', body: JSON.parse(text) as (typeof posts)[number]['body'] });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      expect(await core.call('testAlertWebhook', { url: `${origin}/hooks/TOKEN` })).toEqual({ ok: true, problem: null });
+      expect(posts[0]).toMatchObject({ path: '/hooks/TOKEN', body: { content: '**Skindesk test alert**\nThis webhook will receive your watchlist alerts.', alerts: [] } });
+      // the renderer cannot make the app post into the local network
+      await expect(core.call('testAlertWebhook', { url: 'http://192.168.1.20/hook' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+
+      const [, , item] = itemNames(demo!, 3);
+      await core.call('createWatchlist', {
+        filter: { name: item!.name },
+        price: { kind: 'ceiling', max_price: 5_000 },
+        watchlist: { alerts: { notify: false, sound: false, webhook: `${origin}/hooks/TOKEN` } },
+      });
+      const listing = demo!.createListing({ name: item!.name, price: 1_234 });
+      await waitFor(() => posts.some((p) => p.body.alerts.some((a) => a.listing_id === listing.listing.id)), 10_000, 'the webhook post');
+
+      status = 500;
+      const failing = demo!.createListing({ name: item!.name, price: 1_200 });
+      const toasts = () => pushes.filter((p) => p.name === 'notification').map((p) => p.payload as { title: string; message: string });
+      await waitFor(() => toasts().some((n) => n.title === 'Watchlist alerts'), 10_000, 'the failure told in the app');
+      const told = toasts().find((n) => n.title === 'Watchlist alerts')!;
+      expect(told.message).toBe(`Alert webhook: ${origin} answered HTTP 500; the alert not delivered there.`);
+      expect(told.message).not.toContain('TOKEN');
+      expect(posts.some((p) => p.body.alerts.some((a) => a.listing_id === failing.listing.id))).toBe(true);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   }, 60_000);
 
   it('every watch push matches the contract', () => {

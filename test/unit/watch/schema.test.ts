@@ -8,15 +8,27 @@ import { priceCeiling, watchlistInput, watchlistsFile } from '../../../src/share
 const rails = { max_price: 1, total_budget: 1, daily_cap: 1, max_per_hour: 1, min_balance: 0 };
 
 describe('watchlist schema', () => {
-  it('fills defaults: not paused, notification on, sound off, auto-buy off', () => {
+  it('fills defaults: not paused, notification on, sound off, no webhook, auto-buy off', () => {
     expect(watchlistInput.parse({ name: ' a ', filter: {}, price: { kind: 'ceiling', max_price: 5 } })).toEqual({
       name: 'a',
       filter: {},
       price: { kind: 'ceiling', max_price: 5 },
       paused: false,
-      alerts: { notify: true, sound: false },
+      alerts: { notify: true, sound: false, webhook: null },
       auto_buy: { mode: 'off' },
     });
+  });
+
+  it('takes an https webhook, or http on this machine only; never credentials in it', () => {
+    const ok = { name: 'w', filter: {}, price: { kind: 'ceiling', max_price: 5 } };
+    const webhook = (url: string) => watchlistInput.safeParse({ ...ok, alerts: { webhook: url } });
+    for (const url of ['https://discord.com/api/webhooks/1/abc', ' https://hooks.slack.com/services/T/B/x ', 'http://127.0.0.1:8080/alerts', 'http://localhost/a', 'http://[::1]:9/x']) {
+      expect(webhook(url).success, url).toBe(true);
+    }
+    expect(webhook(' https://discord.com/api/webhooks/1/abc ').data?.alerts.webhook).toBe('https://discord.com/api/webhooks/1/abc');
+    for (const url of ['http://192.168.1.10/hook', 'http://example.com/hook', 'ftp://example.com/x', 'file:///etc/passwd', 'https://user:pw@example.com/x', 'not a url', '']) {
+      expect(webhook(url).success, url).toBe(false);
+    }
   });
 
   it('a buying watchlist needs every guardrail; copies default to one', () => {

@@ -14,6 +14,9 @@ import {
   type AutoBuyLogEntry,
   type WatchAlert,
   WatchError,
+  WebhookPostError,
+  postWebhook,
+  webhookPayload,
   WatchService,
   WatchlistNameTaken,
   WatchlistNotFound,
@@ -87,6 +90,10 @@ export class AppWatch {
       db: session.db,
       notify: (title, body) => core.platform.notify(title, body),
       onWarning: (message) => core.log.warn(`watchlists: ${message}`),
+      onAlertWebhookFailure: (message) => {
+        core.log.warn(`watchlists: ${message}`);
+        core.notify('warning', 'Watchlist alerts', `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
+      },
     });
     this.#session = session;
     this.#service = service;
@@ -219,6 +226,17 @@ export function createWatchHandlers(core: AppCore): AreaHandlers<typeof WATCH_CA
       watch.service().setKillSwitch(engaged);
       core.notify(engaged ? 'warning' : 'info', 'Auto-buy', engaged ? 'Kill switch engaged: no watchlist will buy until it is released.' : 'Kill switch released: watchlists buy again within their guardrails.');
       return watch.autoBuyState();
+    },
+
+    testAlertWebhook: async ({ url }) => {
+      const payload = webhookPayload('Skindesk test alert', 'This webhook will receive your watchlist alerts.', []);
+      try {
+        await postWebhook(url, payload);
+        return { ok: true, problem: null };
+      } catch (err) {
+        if (err instanceof WebhookPostError) return { ok: false, problem: `${err.message}.` };
+        throw err;
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Edit a watchlist: its book filter (the market screens' own filter panel), the price condition, alerts
- * (notification, sound), and auto-buy with every guardrail. The draft is checked with the shared schema
+ * (notification, sound, webhook), and auto-buy with every guardrail. The draft is checked with the shared schema
  * before it is sent, so a wrong field is shown here, not refused by the app.
  */
 import { Alert, Button, Divider, Group, Modal, NumberInput, ScrollArea, SegmentedControl, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
@@ -11,6 +11,7 @@ import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
 import { FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { cleanFilter } from '../market/filters/filter-model.ts';
+import { AlertWebhookField } from './AlertWebhookField.tsx';
 
 const REFERENCE_LABELS: Record<(typeof PRICE_REFERENCES)[number], string> = {
   average_30d: '30-day average sale price',
@@ -35,6 +36,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [price, setPrice] = useState<PriceCondition>(watchlist?.price ?? { kind: 'below', reference: 'average_30d', percent: 10 });
   const [notify, setNotify] = useState(watchlist?.alerts.notify ?? true);
   const [sound, setSound] = useState(watchlist?.alerts.sound ?? false);
+  const [webhook, setWebhook] = useState(watchlist?.alerts.webhook ?? '');
   const [mode, setMode] = useState<Mode>(watchlist?.auto_buy.mode ?? 'off');
   const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
@@ -46,7 +48,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     filter: cleanFilter(filter),
     price,
     paused: watchlist?.paused ?? false,
-    alerts: { notify, sound },
+    alerts: { notify, sound, webhook: webhook.trim() === '' ? null : webhook.trim() },
     auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
@@ -63,7 +65,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             filter: draft.filter,
             name: draft.name,
             price: draft.price,
-            watchlist: { alerts: { notify, sound }, auto_buy: draft.auto_buy },
+            watchlist: { alerts: draft.alerts, auto_buy: draft.auto_buy },
           });
       onSaved(saved);
     } catch (err) {
@@ -123,6 +125,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             <Switch label="OS notification" checked={notify} onChange={(e) => setNotify(e.currentTarget.checked)} />
             <Switch label="Sound" checked={sound} onChange={(e) => setSound(e.currentTarget.checked)} />
           </Group>
+          <AlertWebhookField value={webhook} onChange={setWebhook} />
           <Divider label="Auto-buy" labelPosition="left" />
           <SegmentedControl
             value={mode}
