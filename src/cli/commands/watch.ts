@@ -10,7 +10,7 @@ import { defaultDatabaseFile } from '../../core/paths.ts';
 import { resolveApiKey } from '../../core/secrets/index.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
 import { HeadlessWatch } from '../../core/watch/headless.ts';
-import type { AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
+import type { AlertRecord, AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
 import { BLOCK_REASONS, type BlockReason } from '../../core/watch/guardrails.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
@@ -32,22 +32,11 @@ const schema = z.strictObject({
   db: z.string().min(1).optional(),
 });
 
-/** One stdout line per match. */
-export interface MatchLine {
-  type: 'match';
-  watchlist_id: number;
-  watchlist: string;
-  listing_id: number;
-  app_id: number;
-  market_hash_name: string;
-  price: number;
-  amount: number;
-  /** The triggering event's seq (a sweep: the listing's last seq), as a decimal string. */
-  seq: string;
-  ceiling: number;
-  reference_price: number | null;
-  origin: 'event' | 'sweep';
-}
+/**
+ * One stdout line per match: the alert record a webhook also receives (`seq`: the triggering event's,
+ * or for a sweep the listing's last seq, as a decimal string).
+ */
+export type MatchLine = { type: 'match' } & AlertRecord;
 
 /** One stdout line per purchase outcome (or decision not to buy). */
 export interface PurchaseLine {

@@ -23,22 +23,28 @@ export function webhookOrigin(url: string): string {
   }
 }
 
+/**
+ * An alert as machines read it: the fields and names of `skindesk watch`'s match lines, so a script reads
+ * the CLI's output and a webhook's body alike (the seq as a decimal string: int64).
+ */
+export interface AlertRecord {
+  watchlist_id: number;
+  watchlist: string;
+  listing_id: number;
+  app_id: number;
+  market_hash_name: string;
+  price: number;
+  amount: number;
+  seq: string;
+  ceiling: number;
+  reference_price: number | null;
+  origin: 'event' | 'sweep';
+}
+
 export interface WebhookAlertPayload {
   content: string;
   text: string;
-  alerts: {
-    watchlist: string;
-    listing_id: number;
-    app_id: number;
-    market_hash_name: string;
-    price: number;
-    amount: number;
-    ceiling: number;
-    reference_price: number | null;
-    origin: string;
-    seq: string;
-    at: string;
-  }[];
+  alerts: (AlertRecord & { at: string })[];
 }
 
 export function webhookPayload(
@@ -52,16 +58,17 @@ export function webhookPayload(
     content,
     text: content,
     alerts: alerts.map((a) => ({
+      watchlist_id: a.watchlistId,
       watchlist: a.watchlistName,
       listing_id: a.listingId,
       app_id: a.appId,
       market_hash_name: a.marketHashName,
       price: a.price,
       amount: a.amount,
+      seq: a.seq.toString(),
       ceiling: a.ceiling,
       reference_price: a.referencePrice,
       origin: a.origin,
-      seq: a.seq.toString(),
       at: new Date(a.atMs).toISOString(),
     })),
   };

@@ -3,4 +3,4 @@ export { WatchStore, WatchlistNameTaken, WatchlistNotFound, ALERT_STATES, type W
 export { type WatchMatch } from './evaluator.ts';
 export { BLOCK_REASONS, checkGuardrails, type BlockReason, type PurchaseFacts } from './guardrails.ts';
 export { compileFilter, ListingReader, NameMatcher, listingFromCreated, type WatchedListing } from './matcher.ts';
-export { AlertWebhooks, WebhookPostError, postWebhook, webhookOrigin, webhookPayload, type WebhookAlertPayload } from './alert-webhook.ts';
+export { AlertWebhooks, WebhookPostError, postWebhook, webhookOrigin, webhookPayload, type WebhookAlertPayload, type AlertRecord } from './alert-webhook.ts';

@@ -66,16 +66,17 @@ describe('alert webhooks', () => {
       text: '**Watchlist “cheap keys”**\nMann Co. Supply Crate Key at $1.99',
       alerts: [
         {
+          watchlist_id: 1,
           watchlist: 'cheap keys',
           listing_id: 101,
           app_id: 440,
           market_hash_name: 'Mann Co. Supply Crate Key',
           price: 199,
           amount: 3,
+          seq: (2n ** 60n + 1n).toString(),
           ceiling: 216,
           reference_price: 240,
           origin: 'event',
-          seq: (2n ** 60n + 1n).toString(),
           at: '2026-11-21T12:00:01.000Z',
         },
       ],
