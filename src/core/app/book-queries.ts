@@ -7,6 +7,7 @@ import type { FullListing } from '../../shared/api/index.ts';
 import type { BookQuery } from '../../shared/query.ts';
 import { SkindeskError } from '../../shared/ipc/index.ts';
 import { InvalidCursorError, type QueryResult, queryBook } from '../query/index.ts';
+import { type FloatRank, floatRank } from '../query/float-rank.ts';
 import { type Db, asFullListing, readListing, readSyncState } from '../store/index.ts';
 import type { MarketSession } from './session.ts';
 
@@ -16,7 +17,20 @@ export interface BookWindow extends QueryResult {
 
 export interface BookQueries {
   query(query: BookQuery): BookWindow;
-  listing(id: number, session: MarketSession): Promise<{ listing: FullListing | null; alive: boolean }>;
+  listing(id: number, session: MarketSession): Promise<ListingRead>;
+}
+
+export interface ListingRead {
+  listing: FullListing | null;
+  alive: boolean;
+  /** Its float among the item's live listings in the book (CS2 items with a known float). */
+  floatRank: FloatRank | null;
+}
+
+/** The listing as read, with its float rank when it has a float. */
+function withRank(db: Db, listing: FullListing | null, alive: boolean): ListingRead {
+  const wear = listing?.cs_paint_wear ?? null;
+  return { listing, alive, floatRank: listing && wear !== null ? floatRank(db, listing.market_hash_name, wear) : null };
 }
 
 export function createBookQueries(db: Db): BookQueries {
@@ -41,17 +55,17 @@ export function createBookQueries(db: Db): BookQueries {
 
     async listing(id, session) {
       const stored = readListing(db, id);
-      if (!stored) return { listing: null, alive: false };
+      if (!stored) return withRank(db, null, false);
       const full = asFullListing(stored);
-      if (full) return { listing: full, alive: true };
-      if (!session.client) return { listing: null, alive: true };
+      if (full) return withRank(db, full, true);
+      if (!session.client) return withRank(db, null, true);
       // fetched and stored by the sync worker (the book's writer); null: sold or delisted since — the
       // feed will remove it, say so now
       const fetched = await session.fetchListing(id);
-      if (!fetched) return { listing: null, alive: false };
+      if (!fetched) return withRank(db, null, false);
       // price and amount from the mirror: the feed may have moved them since the fetch was answered
       const { detail: _none, ...lean } = stored;
-      return { listing: { ...fetched, ...lean }, alive: true };
+      return withRank(db, { ...fetched, ...lean }, true);
     },
   };
 }

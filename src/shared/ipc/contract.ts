@@ -193,7 +193,12 @@ export const IPC_CALLS = {
   getListing: call({
     summary: 'Everything the mirror holds about one listing, or null when it is not in the book.',
     input: z.strictObject({ id }),
-    output: z.strictObject({ listing: fullListing.nullable(), alive: z.boolean() }),
+    output: z.strictObject({
+      listing: fullListing.nullable(),
+      alive: z.boolean(),
+      /** The float's rank among the item's live listings with a known float in the book (1 = lowest). */
+      floatRank: z.strictObject({ rank: z.number().int().positive(), of: z.number().int().positive() }).nullable(),
+    }),
     example: { id: 1 },
   }),
   getSettings: call({

@@ -71,7 +71,7 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
     }),
     getListing: ({ id }) => {
       const row = rows.find((r) => r.id === id);
-      return { listing: row ? full(row) : null, alive: row !== undefined };
+      return { listing: row ? full(row) : null, alive: row !== undefined, floatRank: row?.paint_wear != null ? { rank: 2, of: 17 } : null };
     },
     getPriceContext: () => ({
       market_price: 1100,
@@ -145,6 +145,7 @@ describe('book screen', () => {
     const detail = await screen.findByTestId('detail-panel');
     expect(within(detail).getByTestId('float-bar').getAttribute('data-float')).toBe('0.1534');
     expect(within(detail).getByTestId('float-bar').textContent).toContain('0.1534000000 · FT');
+    expect((await within(detail).findByTestId('float-rank')).textContent).toBe(' · #2 lowest of 17');
     const stickers = await within(detail).findAllByTestId('detail-sticker');
     expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
     await waitFor(() => expect(detail.textContent).toContain('30-day average'));

@@ -169,6 +169,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   const listing = detail.data?.listing ?? null;
   const gone = detail.data !== undefined && !detail.data.alive;
   const float = listing?.cs_paint_wear ?? row.paint_wear;
+  const rank = detail.data?.floatRank ?? null;
   const inspectable = Boolean(listing?.cs_inspect_link ?? listing?.tf2_inspect_link);
 
   const inspect = () => {
@@ -254,7 +255,21 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
           )}
 
           {row.app_id === 730 && float !== null && (
-            <Section title="Float" right={<Text size="xs" c="dimmed">{wearBandOf(float).name}</Text>}>
+            <Section
+              title="Float"
+              right={
+                <Text size="xs" c="dimmed">
+                  {wearBandOf(float).name}
+                  {rank && (
+                    <Tooltip label="Among the live listings of this item in the book whose float is known (1 = lowest)">
+                      <Text span size="xs" c={rank.rank <= 3 ? 'teal' : 'dimmed'} className="sd-num" data-testid="float-rank">
+                        {' · '}#{formatCount(rank.rank)} lowest of {formatCount(rank.of)}
+                      </Text>
+                    </Tooltip>
+                  )}
+                </Text>
+              }
+            >
               <FloatBar value={float} />
             </Section>
           )}
