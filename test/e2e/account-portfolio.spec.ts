@@ -46,6 +46,13 @@ test('portfolio: balance, listed value, holdings at market prices, value over ti
   await expect(page.getByTestId('position-row').first()).toContainText(/\d+\.\d %/);
   await page.getByText('Portfolio', { exact: true }).first().hover(); // the button's tooltip off the picture
   await saveScreenshot(page, 'portfolio');
+
+  // one click from a position to the item on the market: the book opens filtered to it
+  const first = page.getByTestId('position-row').first();
+  const name = (await first.locator('td').nth(1).locator('p').first().textContent())!;
+  await first.getByTestId('show-in-book').click();
+  await expect(page.getByTestId('name-search')).toHaveValue(name);
+  await expect(page.getByTestId('filter-chips')).toContainText(name.slice(0, 10));
   expect(problems).toEqual([]);
 });
 

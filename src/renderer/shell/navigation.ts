@@ -1,4 +1,5 @@
 /** Which screen is shown. One value for the whole window; the shell's navigation, palette and hotkeys set it. */
+import type { BookFilter } from '../../shared/query.ts';
 import { allScreens } from '../screens/index.ts';
 import { LiveStore, useLive } from './app-state.ts';
 
@@ -14,4 +15,13 @@ export function useCurrentScreenId(): string | null {
   const screens = allScreens();
   if (chosen && screens.some((s) => s.id === chosen)) return chosen;
   return (screens.find((s) => s.group === 'market') ?? screens[0])?.id ?? null;
+}
+
+/** A filter another screen asked the book to show; the book takes it (and clears it) when it appears. */
+export const bookFilterRequest = new LiveStore<BookFilter | null>(null);
+
+/** Opens the book filtered to one item: "where is this on the market?" from any account screen. */
+export function showItemInBook(appId: BookFilter['app_id'], marketHashName: string): void {
+  bookFilterRequest.set({ ...(appId === undefined ? {} : { app_id: appId }), name: marketHashName });
+  navigate('book');
 }

@@ -109,7 +109,7 @@ export function BackpackScreen() {
               <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
             </Table.Td>
             <Table.Td>{gameShort(r.app_id)}</Table.Td>
-            <ItemNameCell name={r.market_hash_name} detail={`#${r.id}${r.commodity ? ' · commodity pool' : ''}`} />
+            <ItemNameCell name={r.market_hash_name} detail={`#${r.id}${r.commodity ? ' · commodity pool' : ''}`} appId={r.app_id} />
             <Table.Td ta="right" className="sd-num">
               {r.amount}
             </Table.Td>

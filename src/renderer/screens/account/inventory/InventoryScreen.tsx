@@ -156,7 +156,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
             <Table.Td onClick={(e) => e.stopPropagation()}>
               <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
             </Table.Td>
-            <ItemNameCell name={r.name} detail={`asset ${r.assetId}${r.commodity ? ' · commodity stack' : ''}`} />
+            <ItemNameCell name={r.name} detail={`asset ${r.assetId}${r.commodity ? ' · commodity stack' : ''}`} appId={appId} />
             <Table.Td ta="right" className="sd-num">
               {r.amount}
             </Table.Td>

@@ -21,6 +21,7 @@ import { BulkDelistDialog, BulkRepriceDialog } from './BulkDialogs.tsx';
 import { DecayProgress } from './DecayProgress.tsx';
 import { EditListingDialog } from './EditListingDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 
 const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
 /** Statuses whose listings are in the public book (or would be again, once enabled). */
@@ -154,11 +155,7 @@ export function MyListingsScreen() {
             ) : null}
             <Table.Td className="sd-num">#{l.id}</Table.Td>
             <Table.Td>{gameShort(l.app_id)}</Table.Td>
-            <Table.Td>
-              <Text size="xs" fw={500}>
-                {l.market_hash_name}
-              </Text>
-            </Table.Td>
+            <ItemNameCell name={l.market_hash_name} appId={l.app_id} />
             <Table.Td ta="right">
               <Money cents={l.price} size="xs" />
             </Table.Td>

@@ -6,6 +6,7 @@ import { Group, Paper, Progress, Table, Text } from '@mantine/core';
 import { APP_IDS } from '../../../../shared/api/index.ts';
 import type { HeldPosition } from '../../../../shared/ipc/calls-account.ts';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { gameShort } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 
@@ -59,7 +60,7 @@ export function HeldPositions({
             return (
               <Table.Tr key={`${h.app_id}:${h.market_hash_name}`} data-testid="position-row">
                 <Table.Td>{gameShort(h.app_id)}</Table.Td>
-                <Table.Td>{h.market_hash_name}</Table.Td>
+                <ItemNameCell name={h.market_hash_name} appId={h.app_id} />
                 <Table.Td ta="right" className="sd-num">
                   {copies(h.inBackpack)}
                 </Table.Td>

@@ -15,6 +15,7 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatClock, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
+import { bookFilterRequest } from '../../../shell/navigation.ts';
 import { addToCart, useCart } from '../buying/cart-store.ts';
 import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { CartDrawer } from '../buying/CartDrawer.tsx';
@@ -92,7 +93,11 @@ function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: 
 }
 
 function BookWorkspace({ initial }: { initial: MarketScreenState }) {
-  const [view, setViewState] = useState<BookView>(initial.lastView ?? DEFAULT_VIEW);
+  const [view, setViewState] = useState<BookView>(() => {
+    const start = initial.lastView ?? DEFAULT_VIEW;
+    const asked = bookFilterRequest.get();
+    return asked ? { ...start, filter: cleanFilter(asked) } : start;
+  });
   const [presets, setPresets] = useState<readonly FilterPreset[]>(initial.presets);
   const [savePresetOpen, setSavePresetOpen] = useState(false);
   const [filtersOpen, setFiltersOpen] = useState(true);
@@ -122,6 +127,18 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   usePush('bookChanged', (change) => store.onBookChanged(change));
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   const total = snapshot.total ?? 0;
+
+  // Another screen asked for an item ("show in book"): taken at mount by the initial view, and while the
+  // book is shown, from the request store; either way its filter replaces the current one.
+  useEffect(() => {
+    bookFilterRequest.set(null);
+    return bookFilterRequest.subscribe(() => {
+      const asked = bookFilterRequest.get();
+      if (!asked) return;
+      bookFilterRequest.set(null);
+      setView((v) => ({ ...v, filter: cleanFilter(asked) }));
+    });
+  }, [setView]);
 
   // the app keeps the filter and sort for the next start
   const firstView = useRef(true);
