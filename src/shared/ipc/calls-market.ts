@@ -112,6 +112,8 @@ export const priceContext = z.strictObject({
   volume_30d: z.number().int().nullable(),
   pricesAsOf: timestamp.nullable(),
   averagesAsOf: timestamp.nullable(),
+  /** The market price of each sticker asked about (same order; null when prices/all has none). */
+  stickers: z.array(z.strictObject({ name: z.string(), market_price: z.number().int().nullable() })),
   problem: z.string().nullable(),
 });
 export type PriceContext = z.infer<typeof priceContext>;
@@ -183,7 +185,11 @@ export const MARKET_CALLS = {
   }),
   getPriceContext: call({
     summary: "An item's market and recommended price, lowest listing, 30-day average (prices/all and sales/averages, cached in SQLite by ETag).",
-    input: itemKey.extend({ refresh: z.boolean().default(true) }),
+    input: itemKey.extend({
+      refresh: z.boolean().default(true),
+      /** Sticker names of the listing shown (CS2), priced from the same prices/all set. */
+      stickers: z.array(z.string().min(1).max(500)).max(10).default([]),
+    }),
     output: priceContext,
     example: { ...EXAMPLE_ITEM, refresh: true },
   }),

@@ -194,6 +194,30 @@ describe('price context, sales history and inspect links', () => {
     expect(offline.market_price).toBe(context.market_price);
   });
 
+  it('ranks a listing\'s float among the live listings of its item, as the query engine finds them', async () => {
+    // the item of the book with the most detailed listings (so the rank means something)
+    const rows = queryBook(core.session.db, { filter: { app_id: 730, float: { min: 0 } }, sort: { field: 'price', dir: 'asc' }, limit: 1000 }).rows;
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.market_hash_name, (counts.get(r.market_hash_name) ?? 0) + 1);
+    const [name] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const same = queryBook(core.session.db, { filter: { app_id: 730, name, float: { min: 0 } }, sort: { field: 'float', dir: 'asc' }, limit: 1000 })
+      .rows.filter((r) => r.market_hash_name === name);
+    const pick = same[Math.floor(same.length / 2)]!;
+    const read = await core.call('getListing', { id: pick.id });
+    expect(read.floatRank).toEqual({ rank: 1 + same.filter((r) => r.paint_wear! < pick.paint_wear!).length, of: same.length });
+  });
+
+  it('prices the stickers of a listing from the same prices/all set, in the order asked', async () => {
+    const stickered = queryBook(core.session.db, { filter: { app_id: 730, stickers: { min_count: 1 } }, sort: { field: 'price', dir: 'asc' }, limit: 1 }).rows[0];
+    if (!stickered?.stickers?.length) throw new Error('no stickered CS2 listing in the book');
+    const names = [...stickered.stickers.map((s) => s.name), 'Sticker | Nobody | Nowhere 2099'];
+    const context = await core.call('getPriceContext', { app_id: 730, market_hash_name: stickered.market_hash_name, stickers: names });
+    expect(context.stickers.map((s) => s.name)).toEqual(names);
+    // every sticker of the demo catalog is an item of its own with a market price; an unknown one is null
+    for (const s of context.stickers.slice(0, -1)) expect(s.market_price).toBeGreaterThan(0);
+    expect(context.stickers.at(-1)).toEqual({ name: 'Sticker | Nobody | Nowhere 2099', market_price: null });
+  });
+
   it("merges the mirror's sold history with GET /sales, oldest first", async () => {
     const listing = market().createListing({ appId: 730, price: 777 });
     const name = listing.listing.market_hash_name;

@@ -73,7 +73,7 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
       const row = rows.find((r) => r.id === id);
       return { listing: row ? full(row) : null, alive: row !== undefined, floatRank: row?.paint_wear != null ? { rank: 2, of: 17 } : null };
     },
-    getPriceContext: () => ({
+    getPriceContext: ({ stickers }) => ({
       market_price: 1100,
       recommended_price: 1050,
       lowest_listing_price: 1001,
@@ -85,6 +85,8 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
       volume_30d: 14,
       pricesAsOf: NOW,
       averagesAsOf: NOW,
+      // the first sticker priced, the second not in prices/all
+      stickers: stickers.map((name, i) => ({ name, market_price: i === 0 ? 4000 : null })),
       problem: null,
     }),
     getSalesHistory: () => ({ sales: [{ at: NOW, price: 990, amount: 1, source: 'feed', paint_wear: 0.21 }], marketAsOf: NOW, problem: null }),
@@ -146,6 +148,8 @@ describe('book screen', () => {
     expect(within(detail).getByTestId('float-bar').getAttribute('data-float')).toBe('0.1534');
     expect(within(detail).getByTestId('float-bar').textContent).toContain('0.1534000000 · FT');
     expect((await within(detail).findByTestId('float-rank')).textContent).toBe(' · #2 lowest of 17');
+    // $10.01 asked, $11.00 market: 99 cents below market, over $40.00 of stickers
+    expect((await within(detail).findByTestId('sticker-worth')).textContent).toBe('$40.00 (1 of 2 priced) · SP −2 %');
     const stickers = await within(detail).findAllByTestId('detail-sticker');
     expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
     await waitFor(() => expect(detail.textContent).toContain('30-day average'));

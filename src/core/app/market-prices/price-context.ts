@@ -93,7 +93,13 @@ const stampTime = (caches: Caches, key: string): string | null => {
   return entry ? entry.value.generated_at : null;
 };
 
-export async function readPriceContext(session: MarketSession, item: ItemKey, refresh: boolean): Promise<PriceContext> {
+/** Stickers are CS2 items of their own in prices/all: each priced by its name (null when absent). */
+function stickerPrices(db: Db, names: readonly string[]): PriceContext['stickers'] {
+  const read = db.prepare<[string], number>('SELECT market_price FROM prices WHERE app_id = 730 AND market_hash_name = ?').pluck();
+  return names.map((name) => ({ name, market_price: read.get(name) ?? null }));
+}
+
+export async function readPriceContext(session: MarketSession, item: ItemKey, refresh: boolean, stickers: readonly string[] = []): Promise<PriceContext> {
   let problem: string | null = null;
   if (refresh && session.client) {
     const results = await Promise.allSettled([refreshPrices(session, item.app_id), refreshAverages(session, item.app_id)]);
@@ -130,6 +136,7 @@ export async function readPriceContext(session: MarketSession, item: ItemKey, re
     volume_30d: average?.volume ?? null,
     pricesAsOf: stampTime(caches, pricesKey(item.app_id)),
     averagesAsOf: stampTime(caches, averagesKey(item.app_id)),
+    stickers: stickerPrices(db, stickers),
     problem,
   };
 }

@@ -55,10 +55,40 @@ function Kv({ items }: { items: [string, React.ReactNode][] }) {
   );
 }
 
-function Attachments({ title, items, kind }: { title: string; items: Sticker[]; kind: 'sticker' | 'keychain' }) {
+/**
+ * The stickers' worth at their market prices, and "SP": what the listing asks above the item's own market
+ * price as a share of that worth — how much of the stickers the seller wants paid (negative: below market).
+ */
+function StickerWorth({ context, price, count }: { context: PriceContext | undefined; price: number; count: number }) {
+  const priced = context?.stickers.filter((s) => s.market_price !== null) ?? [];
+  if (priced.length === 0) return null;
+  const value = priced.reduce((sum, s) => sum + (s.market_price ?? 0), 0);
+  const market = context?.market_price ?? null;
+  const sp = market !== null && value > 0 ? Math.round(((price - market) / value) * 100) : null;
+  const coverage = priced.length < count ? ` (${priced.length} of ${count} priced)` : '';
+  return (
+    <Tooltip
+      multiline
+      w={300}
+      label={`The stickers at their market prices, scrape not counted: ${formatCents(value)}${coverage}. SP: what this listing asks above the item's market price, as a share of that value.`}
+    >
+      <Text size="xs" c="dimmed" className="sd-num" data-testid="sticker-worth">
+        {formatCents(value)}
+        {coverage}
+        {sp !== null && (
+          <Text span size="xs" c={sp <= 10 ? 'teal' : 'dimmed'}>
+            {` · SP ${sp < 0 ? `−${-sp}` : sp} %`}
+          </Text>
+        )}
+      </Text>
+    </Tooltip>
+  );
+}
+
+function Attachments({ title, items, kind, right }: { title: string; items: Sticker[]; kind: 'sticker' | 'keychain'; right?: React.ReactNode }) {
   if (items.length === 0) return null;
   return (
-    <Section title={title}>
+    <Section title={title} right={right}>
       <Stack gap={4} data-testid={`detail-${kind}s`}>
         {[...items]
           .sort((a, b) => a.slot - b.slot)
@@ -163,7 +193,8 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   const trading = useTradingState();
   const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
   const detail = useCall('getListing', { id: row.id }, `listing-${row.id}`);
-  const context = useCall('getPriceContext', item, `ctx-${row.app_id}-${row.market_hash_name}`);
+  const stickerNames = (row.stickers ?? []).map((s) => s.name);
+  const context = useCall('getPriceContext', { ...item, stickers: stickerNames }, `ctx-${row.app_id}-${row.market_hash_name}-${stickerNames.join('|')}`);
   const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
   const [inspectProblem, setInspectProblem] = useState<string | null>(null);
   const listing = detail.data?.listing ?? null;
@@ -260,7 +291,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
               right={
                 <Text size="xs" c="dimmed">
                   {wearBandOf(float).name}
-                  {rank && (
+                  {rank && rank.of > 1 && (
                     <Tooltip label="Among the live listings of this item in the book whose float is known (1 = lowest)">
                       <Text span size="xs" c={rank.rank <= 3 ? 'teal' : 'dimmed'} className="sd-num" data-testid="float-rank">
                         {' · '}#{formatCount(rank.rank)} lowest of {formatCount(rank.of)}
@@ -289,7 +320,14 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
                 : "This listing's details (float, stickers, fields) are not in the cache yet; they load when the market is reachable."}
             </Text>
           )}
-          {listing && <Attachments title="Stickers" items={listing.cs_stickers ?? []} kind="sticker" />}
+          {listing && (
+            <Attachments
+              title="Stickers"
+              items={listing.cs_stickers ?? []}
+              kind="sticker"
+              right={<StickerWorth context={context.data} price={row.price} count={stickerNames.length} />}
+            />
+          )}
           {listing && <Attachments title="Keychains" items={listing.cs_keychains ?? []} kind="keychain" />}
 
           <Section title="Price context" right={context.loading ? <Loader size={10} /> : undefined}>
