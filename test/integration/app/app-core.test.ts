@@ -107,7 +107,7 @@ describe('AppCore on the demo market', () => {
     expect(typeof detail.listing?.cs_paint_wear === 'number' || detail.listing?.cs_paint_wear === null).toBe(
       true,
     );
-    expect(await core.call('getListing', { id: 999_999_999 })).toEqual({ listing: null, alive: false });
+    expect(await core.call('getListing', { id: 999_999_999 })).toEqual({ listing: null, alive: false, floatRank: null });
     // the fetched detail counts towards the detail coverage of the book (the backfill runs meanwhile)
     const progress = await core.call('getBackfillProgress', {});
     expect(['running', 'done']).toContain(progress.state);
