@@ -47,6 +47,18 @@ test('portfolio: balance, listed value, holdings at market prices, value over ti
   await page.getByText('Portfolio', { exact: true }).first().hover(); // the button's tooltip off the picture
   await saveScreenshot(page, 'portfolio');
 
+  // trading results from the whole order history, read on demand
+  await expect(page.getByTestId('trading-results-note')).toHaveText('not read yet');
+  await page.getByTestId('read-order-history').click();
+  const orders = host.demo!.state.orders();
+  const paid = orders.filter((o) => o.side === 'bought').reduce((sum, o) => sum + o.price * o.amount, 0);
+  await expect(page.getByTestId('pnl-paid')).toContainText(formatCents(paid));
+  await expect(page.getByTestId('trading-results-note')).toContainText(`${orders.length} order rows · read`);
+  await expect(page.getByTestId('pnl-row').first()).toBeVisible();
+  await page.getByTestId('trading-results').scrollIntoViewIfNeeded();
+  await page.getByText('Trading results', { exact: true }).hover();
+  await saveScreenshot(page, 'portfolio-trading');
+
   // one click from a position to the item on the market: the book opens filtered to it
   const first = page.getByTestId('position-row').first();
   const name = (await first.locator('td').nth(1).locator('p').first().textContent())!;

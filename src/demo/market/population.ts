@@ -182,6 +182,21 @@ function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user
   // History, applied in time order so the running balance reads right.
   type Step = { at: number; apply: () => void };
   const steps: Step[] = [];
+  const recordBuy = (orderId: number, item: CatalogItem, amount: number, price: number, at: number) => {
+    const total = price * amount;
+    market.moveBalance(user, 'PURCHASE', -total, `Bought ${amount} × ${item.name}`, orderId, at);
+    market.recordOrderItem(user, { orderId, side: 'bought', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at });
+  };
+  const recordSale = (orderId: number, item: CatalogItem, amount: number, price: number, at: number) => {
+    const total = price * amount;
+    const fee = bpsOf(total, SALE_FEE_BPS);
+    market.moveBalance(user, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId, at);
+    market.moveBalance(user, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId, at);
+    market.recordOrderItem(user, { orderId, side: 'sold', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at + market.clock.scaled(SETTLEMENT_MS) });
+    // the listing it came from is now FILLED
+    const index = market.store.append({ id: market.nextId('listing'), appId: item.appId, item: item.index, price, amount: 0, createdAt: at - rng.int(1, 48) * HOUR, assetId: market.nextId('asset'), seller: user.id, status: ACTIVE });
+    market.store.setStatus(index, FILLED);
+  };
   for (let n = 0; n < 24; n++) {
     const at = now - rng.int(2, 55 * 24) * HOUR;
     const bought = rng.chance(0.6);
@@ -195,22 +210,22 @@ function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user
           const item = pick(market, rng, app, () => true);
           const amount = item.commodity ? rng.int(1, 4) : 1;
           const price = askingPrice(rng, item, market.nextId('asset'));
-          const total = price * amount;
-          if (bought) {
-            market.moveBalance(user, 'PURCHASE', -total, `Bought ${amount} × ${item.name}`, orderId, at);
-            market.recordOrderItem(user, { orderId, side: 'bought', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at });
-          } else {
-            const fee = bpsOf(total, SALE_FEE_BPS);
-            market.moveBalance(user, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId, at);
-            market.moveBalance(user, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId, at);
-            market.recordOrderItem(user, { orderId, side: 'sold', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at + market.clock.scaled(SETTLEMENT_MS) });
-            // the listing it came from is now FILLED
-            const index = market.store.append({ id: market.nextId('listing'), appId: item.appId, item: item.index, price, amount: 0, createdAt: at - rng.int(1, 48) * HOUR, assetId: market.nextId('asset'), seller: user.id, status: ACTIVE });
-            market.store.setStatus(index, FILLED);
-          }
+          if (bought) recordBuy(orderId, item, amount, price, at);
+          else recordSale(orderId, item, amount, price, at);
         }
       },
     });
+  }
+  // Flips: bought, then sold again days later at a profit or a loss, as a trader's history has them.
+  for (let n = 0; n < 6; n++) {
+    const boughtAt = now - rng.int(10 * 24, 50 * 24) * HOUR;
+    const soldAt = boughtAt + rng.int(24, 8 * 24) * HOUR;
+    const item = pick(market, rng, rng.pick([730, 730, 252490, 570, 440] as const), () => true);
+    const amount = item.commodity ? rng.int(2, 5) : 1;
+    const paid = askingPrice(rng, item, market.nextId('asset'));
+    const sold = Math.max(1, Math.round(paid * (0.85 + rng.next() * 0.45)));
+    steps.push({ at: boughtAt, apply: () => recordBuy(market.nextId('order'), item, amount, paid, boughtAt) });
+    steps.push({ at: soldAt, apply: () => recordSale(market.nextId('order'), item, amount, sold, soldAt) });
   }
   const withdrawal = (at: number, amount: number, ticker: 'BTC' | 'ETH', failed: boolean) =>
     steps.push({

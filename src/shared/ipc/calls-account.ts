@@ -173,6 +173,24 @@ const heldPosition = z.strictObject({
 });
 export type HeldPosition = z.infer<typeof heldPosition>;
 
+/** Trading results of one item from the order history (core/account/trading-pnl.ts says how). */
+const itemPnl = z.strictObject({
+  app_id: appId,
+  market_hash_name: z.string(),
+  bought: z.number().int().nonnegative(),
+  paid: z.number().int().nonnegative(),
+  sold: z.number().int().nonnegative(),
+  received: z.number().int(),
+  fees: z.number().int().nonnegative(),
+  avgPaid: z.number().int().nullable(),
+  avgReceived: z.number().int().nullable(),
+  /** Copies both bought and sold here: the only ones a profit is told for. */
+  matched: z.number().int().nonnegative(),
+  realized: z.number().int().nullable(),
+  lastTradeAt: timestamp,
+});
+export type ItemPnlView = z.infer<typeof itemPnl>;
+
 /** An own listing against the others of its item in the local book: the undercut check. */
 const bookStanding = z.strictObject({
   listingId,
@@ -230,6 +248,28 @@ export const ACCOUNT_CALLS = {
       freshness: freshness.nullable(),
     }),
     example: { readInventories: false },
+  }),
+
+  getTradingPnl: call({
+    summary:
+      'Trading results per item from the whole order history (GET /orders/export, 5 a minute): paid, received after fees, and the profit on copies both bought and sold here. Without refresh, the last results stored.',
+    input: z.strictObject({ refresh: z.boolean().default(false) }),
+    output: z.strictObject({
+      items: z.array(itemPnl),
+      totals: z.strictObject({
+        paid: z.number().int().nonnegative(),
+        received: z.number().int(),
+        fees: z.number().int().nonnegative(),
+        realized: z.number().int(),
+        matched: z.number().int().nonnegative(),
+        rows: z.number().int().nonnegative(),
+      }),
+      /** When the history was read; null: never yet. */
+      computedAt: timestamp.nullable(),
+      /** Why a refresh failed while older results are shown. */
+      problem: z.string().nullable(),
+    }),
+    example: { refresh: false },
   }),
 
   getInventory: call({

@@ -84,6 +84,26 @@ describe('account calls on the demo market', () => {
     expect(p.freshness?.fromCache).toBe(false);
   });
 
+  it('trading results from the whole order history: paid and received per item, stored for later', async () => {
+    expect(await core.call('getTradingPnl', {})).toMatchObject({ items: [], computedAt: null, problem: null });
+    const pnl = await core.call('getTradingPnl', { refresh: true });
+    // what the demo market itself recorded, summed here
+    const orders = demo.state.orders();
+    expect(pnl.totals.rows).toBe(orders.length);
+    expect(orders.length).toBeGreaterThan(0);
+    const bought = orders.filter((o) => o.side === 'bought');
+    expect(pnl.totals.paid).toBe(bought.reduce((s, o) => s + o.price * o.amount, 0));
+    for (const item of pnl.items) {
+      const mine = orders.filter((o) => o.app_id === item.app_id && o.market_hash_name === item.market_hash_name);
+      expect(item.bought).toBe(mine.filter((o) => o.side === 'bought').reduce((s, o) => s + o.amount, 0));
+      expect(item.sold).toBe(mine.filter((o) => o.side === 'sold').reduce((s, o) => s + o.amount, 0));
+      expect(item.matched).toBe(Math.min(item.bought, item.sold));
+    }
+    // stored: the next read needs no export
+    const again = await core.call('getTradingPnl', {});
+    expect(again).toEqual(pnl);
+  });
+
   it('sell: problems found before sending, then the deposit is followed as a trade until its listing appears', async () => {
     const inv = await core.call('getInventory', { appId: 730, refresh: true });
     expect(inv.expired).toBe(false);

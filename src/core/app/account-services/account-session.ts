@@ -17,6 +17,7 @@ import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
+import { TradingPnlStore } from '../../account/trading-pnl.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -49,6 +50,7 @@ const ACCOUNT_TABLES = [
   'crypto_withdrawals',
   'crypto_withdrawal_statuses',
   'portfolio_points',
+  'trading_pnl',
 ] as const;
 
 function notConnected(name: EndpointName): ApiError {
@@ -65,6 +67,7 @@ export class AccountSession {
   readonly reads: AccountReads;
   readonly withdrawals: CryptoWithdrawalTracker;
   readonly portfolio: PortfolioHistory;
+  readonly tradingPnl: TradingPnlStore;
   /** The latest state seen of each backpack row (the pre-send checks of list draw on it). */
   readonly backpackSeen = new Map<number, BackpackItem>();
   /** The latest state seen of each own listing (old price and amount for edits). */
@@ -99,6 +102,7 @@ export class AccountSession {
       ...(this.timings.withdrawalPollMs ? { intervalMs: this.timings.withdrawalPollMs } : {}),
     });
     this.portfolio = new PortfolioHistory({ db });
+    this.tradingPnl = new TradingPnlStore(db);
     this.#feeds = this.buildFeeds(null);
     if (options.demo) this.#forgetAccountState();
   }

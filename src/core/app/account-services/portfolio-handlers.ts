@@ -2,14 +2,20 @@
  * The portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
  * inventory at market prices), and the value over time from what this app has seen.
  */
-import { APP_IDS, type BackpackItem } from '../../../shared/api/index.ts';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { APP_IDS, type BackpackItem, type OrderExportRow, orderExportRow } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
 import { heldPositions, inventoryValue } from '../../account/portfolio.ts';
+import { type TradingPnl, tradingPnl } from '../../account/trading-pnl.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
-import { freshnessOf, iso } from './views.ts';
+import { freshnessOf, iso, refreshProblem } from './views.ts';
 
 /** How far back the chart reaches. */
 const HISTORY_MS = 180 * 24 * 60 * 60_000;
@@ -44,8 +50,41 @@ function summarize(rows: readonly BackpackItem[]): { value: number; items: numbe
   return { value: inventoryValue(rows), items: rows.reduce((s, r) => s + r.amount, 0) };
 }
 
-export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio'>> {
+/** The whole order history, read through a temporary JSON export (streamed and checked row by row). */
+async function readOrderHistory(account: AccountSession): Promise<OrderExportRow[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'skindesk-orders-'));
+  try {
+    const file = join(dir, 'orders.json');
+    await account.client().exportOrders(file, { format: 'json' }, undefined, { priority: 'interactive' });
+    const body = JSON.parse(await readFile(file, 'utf8')) as { orders: unknown };
+    return z.array(orderExportRow).parse(body.orders);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const NO_PNL: TradingPnl = { items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 } };
+
+export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio' | 'getTradingPnl'>> {
   return {
+    getTradingPnl: async ({ refresh }) => {
+      const account = runtime.account();
+      const stored = account.tradingPnl.latest();
+      if (refresh) {
+        try {
+          const pnl = tradingPnl(await readOrderHistory(account));
+          const at = account.clock.now();
+          account.tradingPnl.save(pnl, at);
+          return { ...pnl, computedAt: iso(at), problem: null };
+        } catch (err) {
+          // older results are better than none; with none, the screen shows the error itself
+          if (!stored || !(err instanceof ApiError)) throw err;
+          return { ...stored.pnl, computedAt: iso(stored.computedAt), problem: refreshProblem(err) };
+        }
+      }
+      return stored ? { ...stored.pnl, computedAt: iso(stored.computedAt), problem: null } : { ...NO_PNL, computedAt: null, problem: null };
+    },
+
     getPortfolio: async ({ readInventories }) => {
       const account = runtime.account();
       const [userRead, valueRead] = await Promise.all([

@@ -2,12 +2,12 @@
  * What is held, item by item (backpack and the Steam inventories read), largest value first, with each
  * position's share of the held value: where the money sits, at a glance.
  */
-import { Group, Paper, Progress, Table, Text } from '@mantine/core';
+import { Group, Paper, Progress, Table, Text, Tooltip } from '@mantine/core';
 import { APP_IDS } from '../../../../shared/api/index.ts';
 import type { HeldPosition } from '../../../../shared/ipc/calls-account.ts';
-import { DenseTable } from '../ui/DenseTable.tsx';
+import { DenseTable, GAME_AND_ITEM } from '../ui/DenseTable.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
-import { gameShort } from '../ui/format.ts';
+import { formatCents, gameShort } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 
 const copies = (n: number) => (n === 0 ? '–' : n.toLocaleString('en-US'));
@@ -19,14 +19,43 @@ function coverage(gamesRead: number): string {
   return 'backpack and Steam inventories';
 }
 
+/** Market price against the average paid for the item here: what holding it has made so far, per copy. */
+function VersusPaid({ market, paid }: { market: number; paid: number | null | undefined }) {
+  if (paid === null || paid === undefined || paid === 0) {
+    return (
+      <Text span size="xs" c="dimmed">
+        –
+      </Text>
+    );
+  }
+  const pct = ((market - paid) / paid) * 100;
+  return (
+    <Tooltip label={`Market ${formatCents(market)} against ${formatCents(paid)} paid on average here`}>
+      <Text
+        span
+        size="xs"
+        className="sd-num"
+        c={pct > 0 ? 'teal.4' : pct < 0 ? 'red.4' : 'dimmed'}
+        data-testid="versus-paid"
+      >
+        {pct > 0 ? '+' : pct < 0 ? '−' : '±'}
+        {Math.abs(pct).toFixed(1)} %
+      </Text>
+    </Tooltip>
+  );
+}
+
 export function HeldPositions({
   positions,
   heldValue,
   gamesRead,
+  avgPaid,
 }: {
   positions: readonly HeldPosition[];
   heldValue: number;
   gamesRead: number;
+  /** Average paid per copy by `app_id:name`, from the trading results (empty until read). */
+  avgPaid: ReadonlyMap<string, number | null>;
 }) {
   return (
     <Paper withBorder p="xs" bg="dark.7">
@@ -46,11 +75,11 @@ export function HeldPositions({
         <DenseTable
           testId="positions-table"
           columns={[
-            { label: 'Game', width: 56 },
-            { label: 'Item' },
+            ...GAME_AND_ITEM,
             { label: 'Backpack', align: 'right', width: 80 },
             { label: 'Steam', align: 'right', width: 70 },
             { label: 'Market', align: 'right', width: 90 },
+            { label: 'vs paid', align: 'right', width: 80 },
             { label: 'Value', align: 'right', width: 100 },
             { label: 'Share', width: 150 },
           ]}
@@ -69,6 +98,12 @@ export function HeldPositions({
                 </Table.Td>
                 <Table.Td ta="right">
                   <Money cents={h.marketPrice} size="xs" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <VersusPaid
+                    market={h.marketPrice}
+                    paid={avgPaid.get(`${h.app_id}:${h.market_hash_name}`)}
+                  />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Money cents={h.value} size="xs" />

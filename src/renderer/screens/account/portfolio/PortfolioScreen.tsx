@@ -1,7 +1,8 @@
 /**
  * Portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
- * inventory at market prices), a small chart of the total over time from what the app has seen, and the
- * held positions item by item.
+ * inventory at market prices), a small chart of the total over time from what the app has seen, the
+ * held positions item by item (against the average paid, once the order history is read), and the
+ * trading results from the order history.
  */
 import { Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
@@ -11,6 +12,7 @@ import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { HeldPositions } from './HeldPositions.tsx';
+import { TradingResults } from './TradingResults.tsx';
 import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { LineChart } from '../ui/LineChart.tsx';
 import { Money } from '../ui/Money.tsx';
@@ -23,6 +25,9 @@ export function PortfolioScreen() {
   const [readInventories, setReadInventories] = useState(false);
   const [series, setSeries] = useState<Series>('total');
   const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
+  const [historyReads, setHistoryReads] = useState(0);
+  const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
+  const paid = new Map((pnl.data?.items ?? []).map((p) => [`${p.app_id}:${p.market_hash_name}`, p.avgPaid]));
   usePush('tradesUpdated', () => portfolio.reload());
   usePush('withdrawalUpdated', () => portfolio.reload());
   const p = portfolio.data;
@@ -117,7 +122,8 @@ export function PortfolioScreen() {
           </Stack>
         )}
       </Paper>
-      {p && <HeldPositions positions={p.positions} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} />}
+      {p && <HeldPositions positions={p.positions} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} avgPaid={paid} />}
+      <TradingResults results={pnl.data} loading={pnl.loading} error={pnl.error} onRead={() => setHistoryReads((n) => n + 1)} />
     </ScreenFrame>
   );
 }

@@ -8,6 +8,9 @@ export interface Column {
   width?: number;
 }
 
+/** The two columns an item row starts with: its game, and its name (with "show in book"). */
+export const GAME_AND_ITEM: readonly Column[] = [{ label: 'Game', width: 56 }, { label: 'Item' }];
+
 /**
  * The account screens' table: dense rows, sticky header, striped, the columns declared once. The
  * caller renders the body rows (`Table.Tr`), so each screen keeps its own cells and row actions.

@@ -1,0 +1,153 @@
+/**
+ * Trading results from the whole order history: the profit on copies both bought and sold here, what was
+ * paid, received after fees, and the fees; then item by item. Read on demand (the export route allows 5
+ * a minute) and kept by the app, so it shows at once next time, offline too.
+ */
+import { Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconHistory } from '@tabler/icons-react';
+import type { IpcOutput } from '../../../../shared/ipc/index.ts';
+import { DenseTable, GAME_AND_ITEM } from '../ui/DenseTable.tsx';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { ItemNameCell } from '../ui/ItemNameCell.tsx';
+import { Money } from '../ui/Money.tsx';
+import { StatTile } from '../ui/StatTile.tsx';
+
+type Results = IpcOutput<'getTradingPnl'>;
+
+/** Items shown: the most traded. */
+const SHOWN = 50;
+
+const copiesAt = (copies: number, avg: number | null) =>
+  copies === 0 ? (
+    <Text span size="xs" c="dimmed">
+      –
+    </Text>
+  ) : (
+    <>
+      <span className="sd-num">{copies.toLocaleString('en-US')}</span> × <Money cents={avg} size="xs" />
+    </>
+  );
+
+export function TradingResults({
+  results,
+  loading,
+  error,
+  onRead,
+}: {
+  results: Results | undefined;
+  loading: boolean;
+  error: Error | null;
+  onRead(): void;
+}) {
+  const read = results?.computedAt ?? null;
+  return (
+    <Paper withBorder p="xs" bg="dark.7" data-testid="trading-results">
+      <Group justify="space-between" mb={6}>
+        <Text size="xs" c="dimmed" tt="uppercase" lts={0.4}>
+          Trading results
+        </Text>
+        <Group gap="sm">
+          <Text size="xs" c="dimmed" data-testid="trading-results-note">
+            {read
+              ? `${plural(results!.totals.rows, 'order row')} · read ${formatDateTime(read)}`
+              : 'not read yet'}
+          </Text>
+          <Tooltip label="Reads your whole order history (one of the 5 exports a minute the marketplace allows)">
+            <Button
+              size="compact-sm"
+              variant="default"
+              leftSection={<IconHistory size={14} />}
+              onClick={onRead}
+              loading={loading}
+              data-testid="read-order-history"
+            >
+              Read order history
+            </Button>
+          </Tooltip>
+        </Group>
+      </Group>
+      <ErrorNote error={error} title="The order history could not be read" />
+      {results?.problem && (
+        <Text size="xs" c="orange" mb={4}>
+          {results.problem}
+        </Text>
+      )}
+      {!read ? (
+        <Text size="sm" c="dimmed" ta="center" py="sm">
+          What you paid, what sales brought after fees, and the profit per item — from your order history,
+          once read.
+        </Text>
+      ) : (
+        <Stack gap="xs">
+          <Group gap="sm" align="stretch" wrap="wrap">
+            <StatTile
+              label="Realized profit"
+              testId="pnl-realized"
+              value={<Money cents={results!.totals.realized} signed colored />}
+              detail={`on ${plural(results!.totals.matched, 'copy', 'copies')} bought and sold here`}
+            />
+            <StatTile
+              label="Paid"
+              testId="pnl-paid"
+              value={<Money cents={results!.totals.paid} />}
+              detail="for everything bought"
+            />
+            <StatTile
+              label="Received"
+              testId="pnl-received"
+              value={<Money cents={results!.totals.received} />}
+              detail="for everything sold, after fees"
+            />
+            <StatTile
+              label="Fees"
+              testId="pnl-fees"
+              value={<Money cents={results!.totals.fees} />}
+              detail="the marketplace's commission"
+            />
+          </Group>
+          <DenseTable
+            testId="pnl-table"
+            columns={[
+              ...GAME_AND_ITEM,
+              { label: 'Bought', align: 'right', width: 130 },
+              { label: 'Sold (net)', align: 'right', width: 130 },
+              {
+                label: (
+                  <Tooltip label="On the copies both bought and sold here, at the average paid and the average received after fees">
+                    <span>Realized</span>
+                  </Tooltip>
+                ),
+                align: 'right',
+                width: 100,
+              },
+              { label: 'Last trade', align: 'right', width: 130 },
+            ]}
+          >
+            {results!.items.slice(0, SHOWN).map((p) => (
+              <Table.Tr key={`${p.app_id}:${p.market_hash_name}`} data-testid="pnl-row">
+                <Table.Td>{gameShort(p.app_id)}</Table.Td>
+                <ItemNameCell name={p.market_hash_name} appId={p.app_id} />
+                <Table.Td ta="right">{copiesAt(p.bought, p.avgPaid)}</Table.Td>
+                <Table.Td ta="right">{copiesAt(p.sold, p.avgReceived)}</Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={p.realized} signed colored size="xs" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(p.lastTradeAt)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DenseTable>
+          {results!.items.length > SHOWN && (
+            <Text size="xs" c="dimmed" ta="center">
+              The {SHOWN} most traded of {results!.items.length} items; the order export has them all.
+            </Text>
+          )}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

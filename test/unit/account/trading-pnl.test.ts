@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { tradingPnl } from '../../../src/core/account/trading-pnl.ts';
+import type { OrderExportRow } from '../../../src/shared/api/index.ts';
+
+let next = 1;
+const row = (
+  side: 'bought' | 'sold',
+  name: string,
+  amount: number,
+  unit: number,
+  fee = 0,
+  at = '2026-11-01T10:00:00.000Z',
+): OrderExportRow => {
+  const total = amount * unit;
+  return {
+    order_item_id: next,
+    order_id: next++,
+    side,
+    app_id: 730,
+    market_hash_name: name,
+    amount,
+    unit_price: unit,
+    total_value: total,
+    fee: side === 'sold' ? fee : null,
+    net: side === 'sold' ? total - fee : -total,
+    created_at: at,
+    settled_at: null,
+  };
+};
+
+describe('tradingPnl', () => {
+  it('tells the profit on the copies both bought and sold, at the average paid and the average received after fees', () => {
+    const pnl = tradingPnl([
+      row('bought', 'Revolution Case', 10, 50),
+      row('bought', 'Revolution Case', 10, 70), // average paid 60
+      row('sold', 'Revolution Case', 5, 80, 20, '2026-11-03T10:00:00.000Z'), // 400 - 20 = 380 → 76 a copy
+      row('sold', 'AWP | Asiimov (Field-Tested)', 1, 9_000, 450), // deposited from Steam: no purchase here
+      row('bought', 'Kilowatt Case', 3, 101), // 303 / 3 = 101
+      row('sold', 'Kilowatt Case', 3, 100, 15), // 285 / 3 = 95: a loss of 6 a copy
+    ]);
+    expect(pnl.items.map((p) => p.market_hash_name)).toEqual([
+      'AWP | Asiimov (Field-Tested)',
+      'Revolution Case',
+      'Kilowatt Case',
+    ]);
+    expect(pnl.items[1]).toEqual({
+      app_id: 730,
+      market_hash_name: 'Revolution Case',
+      bought: 20,
+      paid: 1_200,
+      sold: 5,
+      received: 380,
+      fees: 20,
+      avgPaid: 60,
+      avgReceived: 76,
+      matched: 5,
+      realized: 80,
+      lastTradeAt: '2026-11-03T10:00:00.000Z',
+    });
+    expect(pnl.items[0]).toMatchObject({
+      bought: 0,
+      sold: 1,
+      received: 8_550,
+      avgPaid: null,
+      matched: 0,
+      realized: null,
+    });
+    expect(pnl.items[2]).toMatchObject({ avgPaid: 101, avgReceived: 95, matched: 3, realized: -18 });
+    expect(pnl.totals).toEqual({
+      paid: 1_503,
+      received: 9_215,
+      fees: 485,
+      realized: 62,
+      matched: 8,
+      rows: 6,
+    });
+  });
+
+  it('rounds only the result: averages of a third of a cent do not drift', () => {
+    const pnl = tradingPnl([
+      row('bought', 'Sticker | a', 3, 33),
+      row('bought', 'Sticker | a', 1, 34),
+      row('sold', 'Sticker | a', 4, 40, 0),
+    ]);
+    // paid 133 for 4, received 160 for 4: exactly 27
+    expect(pnl.items[0]).toMatchObject({ avgPaid: 33, avgReceived: 40, realized: 27 });
+    expect(tradingPnl([]).totals).toEqual({
+      paid: 0,
+      received: 0,
+      fees: 0,
+      realized: 0,
+      matched: 0,
+      rows: 0,
+    });
+  });
+});
