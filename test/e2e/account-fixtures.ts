@@ -11,7 +11,7 @@ export async function startAccountHost(seed: number): Promise<WebHost> {
   const host = await startWebHost({
     demo: { listings: 400, rate: 2, seed, timeScale: 40 },
     log: silentLog,
-    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_500 }, withdrawalPollMs: 200 },
+    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_500 }, withdrawalPollMs: 200, guardCheckMs: 250 },
   });
   await host.core.whenLive(30_000);
   return host;

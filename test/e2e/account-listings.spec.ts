@@ -83,3 +83,32 @@ test('bulk delist: the row that fails is shown failing, the others are done', as
   for (const id of ids) await expect(page.locator(`[data-testid="listing-row"][data-listing-id="${id}"]`)).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('an undercut guard follows a cheaper rival down, one cent under it, and says so', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openScreen(page, host, 'listings', 'Alt+4');
+  const { listings } = await host.core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+  const target = listings.find((l) => l.price_decay === null && l.price >= 50)!;
+  expect(target).toBeTruthy();
+  const row = page.locator(`[data-testid="listing-row"][data-listing-id="${target.id}"]`);
+  await row.getByTestId('listing-edit').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  const panel = dialog.getByTestId('guard-panel');
+  await panel.getByTestId('guard-floor').fill('0.01');
+  await panel.getByTestId('guard-save').click();
+  await expect(panel.getByTestId('guard-note')).toBeVisible();
+
+  // a rival lists the same item for less: the guard goes one cent under the cheapest other
+  host.demo!.createListing({ name: target.market_hash_name, price: target.price - 20 });
+  host.demo!.flushFeed();
+  const cheapestOther = () =>
+    Math.min(...host.demo!.state.book().listings.filter((l) => l.market_hash_name === target.market_hash_name && l.id !== target.id).map((l) => l.price));
+  await expect.poll(() => host.demo!.state.listing(target.id)?.listing.price, { timeout: 15_000 }).toBe(cheapestOther() - 1);
+  // after its reprice the guard finds itself lowest; the count of reprices stays
+  await expect(panel.getByTestId('guard-note')).toContainText('(1 reprice so far)', { timeout: 10_000 });
+  await saveScreenshot(page, 'undercut-guard');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row.getByTestId('guard-mark')).toHaveAttribute('data-state', /^(undercut|lowest)$/);
+  await expect(row).toContainText(formatCents(cheapestOther() - 1));
+  expect(problems).toEqual([]);
+});

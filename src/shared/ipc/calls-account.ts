@@ -191,6 +191,21 @@ const itemPnl = z.strictObject({
 });
 export type ItemPnlView = z.infer<typeof itemPnl>;
 
+/** An own listing's undercut guard (core/account/undercut-guard.ts): its rule and what it did last. */
+export const undercutGuardView = z.strictObject({
+  listingId,
+  appId,
+  marketHashName: z.string(),
+  floor: z.number().int().positive(),
+  step: z.number().int().positive(),
+  state: z.enum(['watching', 'lowest', 'undercut', 'holding', 'stopped']),
+  /** Plain words: what the guard did last, or why it holds. */
+  note: z.string(),
+  edits: z.number().int().nonnegative(),
+  lastEditAt: timestamp.nullable(),
+});
+export type UndercutGuardView = z.infer<typeof undercutGuardView>;
+
 /** An own listing against the others of its item in the local book: the undercut check. */
 const bookStanding = z.strictObject({
   listingId,
@@ -372,8 +387,23 @@ export const ACCOUNT_CALLS = {
       freshness,
       /** Where each listing stands in the mirrored book (none for games not mirrored, or before a snapshot). */
       standings: z.array(bookStanding),
+      /** The undercut guards of the account (all of them: few, and a stopped one says why). */
+      guards: z.array(undercutGuardView),
     }),
     example: { status: 'ACTIVE', page: 1, limit: 50, appId: null },
+  }),
+
+  setUndercutGuard: call({
+    summary:
+      'Starts, changes or stops (floor null) the undercut guard of an own listing: kept one step under the cheapest other listing of its item in the book, never under the floor, never raised.',
+    input: z.strictObject({
+      listingId,
+      /** The lowest price per copy the guard may set; null stops the guard. */
+      floor: cents.nullable(),
+      step: z.number().int().min(1).max(10_000).default(1),
+    }),
+    output: z.strictObject({ guard: undercutGuardView.nullable() }),
+    example: { listingId: 1, floor: 900, step: 1 },
   }),
 
   editListing: call({

@@ -16,7 +16,7 @@ import { appId, fullListing, id, seqString, timestamp, trade } from '../api/inde
 import { bookQuery } from '../query.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
-import { ACCOUNT_CALLS, withdrawalView } from './calls-account.ts';
+import { ACCOUNT_CALLS, undercutGuardView, withdrawalView } from './calls-account.ts';
 import { WATCH_CALLS, WATCH_PUSHES } from './calls-watch.ts';
 
 export type { CallDef } from './call.ts';
@@ -411,6 +411,23 @@ export const IPC_PUSHES = {
       title: 'Demo market',
       message: 'Connected to the demo market.',
       at: EXAMPLE_TS,
+    },
+  }),
+  undercutGuardChanged: push({
+    summary: 'An undercut guard acted (lowered its listing) or changed state (lowest, holding at its floor, stopped).',
+    payload: undercutGuardView,
+    intervalMs: 0,
+    merge: latest,
+    example: {
+      listingId: 1,
+      appId: 730,
+      marketHashName: 'AK-47 | Redline (Field-Tested)',
+      floor: 900,
+      step: 1,
+      state: 'undercut',
+      note: 'Lowered to $9.79, $0.01 under the cheapest other (#2).',
+      edits: 1,
+      lastEditAt: EXAMPLE_TS,
     },
   }),
   withdrawalUpdated: push({

@@ -44,7 +44,7 @@ beforeAll(async () => {
     platform,
     startDemoMarket: startDemo,
     version: '0.0.0-test',
-    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, withdrawalPollMs: 150 },
+    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, withdrawalPollMs: 150, guardCheckMs: 100, guardCooldownMs: 300 },
   });
   core.subscribe((name, payload) => pushes.push({ name, payload }));
   await core.whenLive(20_000);
@@ -196,6 +196,39 @@ describe('account calls on the demo market', () => {
     expect(standing.cheaper).toBeGreaterThanOrEqual(1);
     // sold or private listings do not compete in the book
     expect((await core.call('getMyListings', { status: 'FILLED', limit: 50 })).standings).toEqual([]);
+  });
+
+  it('the undercut guard keeps a listing one cent under the cheapest other, and holds at its floor', async () => {
+    const page = await core.call('getBackpack', { limit: 50 });
+    const others = (name: string, except: number) =>
+      demo.state.book().listings.filter((l) => l.market_hash_name === name && l.id !== except).map((l) => l.price);
+    // a pool whose cheapest rival asks at least 10 cents, so there is room under it
+    const roomy = (name: string) => others(name, 0).length > 0 && Math.min(...others(name, 0)) >= 10;
+    const pool = page.items.find((i) => i.commodity && i.amount >= 1 && i.trade_locked_until === null && roomy(i.market_hash_name));
+    expect(pool, page.items.filter((i) => i.commodity).map((i) => `${i.market_hash_name}: ${others(i.market_hash_name, 0).join(',')}`).join('\n')).toBeDefined();
+    const lowest = Math.min(...others(pool!.market_hash_name, 0));
+    const [mine] = (await core.call('listItems', { groups: [{ items: [{ id: pool!.id, amount: 1 }], price: lowest + 5_000 }] })).listings;
+    await until('the listing in My listings', async () => (await core.call('getMyListings', { status: 'ACTIVE', limit: 50 })).listings.some((l) => l.id === mine!.id));
+    await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: lowest + 6_000 })).rejects.toThrow(/only ever lowers/);
+
+    const { guard } = await core.call('setUndercutGuard', { listingId: mine!.id, floor: 1 });
+    expect(guard).toMatchObject({ listingId: mine!.id, floor: 1, step: 1, edits: 0 });
+    await until('the guard undercut', () => demo.state.listing(mine!.id)?.listing.price === lowest - 1);
+    const guards = () => pushes.filter((p) => p.name === 'undercutGuardChanged').map((p) => p.payload as { listingId: number; state: string; note: string; edits: number });
+    await until('the push', () => guards().some((g) => g.listingId === mine!.id && g.state === 'undercut' && g.edits === 1));
+
+    // a rival at the same price, with the floor at the price: a tie cannot be broken without passing it
+    await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+    await core.call('setUndercutGuard', { listingId: mine!.id, floor: lowest - 1 });
+    demo.createListing({ name: pool!.market_hash_name, price: lowest - 1 });
+    demo.flushFeed();
+    await until('holding at the floor', () => guards().some((g) => g.listingId === mine!.id && g.state === 'holding'));
+    expect(demo.state.listing(mine!.id)?.listing.price).toBe(lowest - 1);
+    const listed = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
+    expect(listed.guards.find((g) => g.listingId === mine!.id)?.note).toMatch(/^Holding at \$[\d.]+: the cheapest other asks/);
+
+    expect(await core.call('setUndercutGuard', { listingId: mine!.id, floor: null })).toEqual({ guard: null });
+    expect((await core.call('getMyListings', { status: 'ACTIVE', limit: 50 })).guards.some((g) => g.listingId === mine!.id)).toBe(false);
   });
 
   it('a partial reprice reports the second listing holding the surplus at the old price', async () => {

@@ -25,12 +25,14 @@ import type { DemoMarketHandle } from '../market.ts';
 import type { AppPlatform } from '../platform.ts';
 import { AccountSession, type AccountTimings, type MarketSide } from './account-session.ts';
 import { TradeFeedSettingsStore } from './trade-feed-settings.ts';
-import { withdrawalViewOf } from './views.ts';
+import { guardView, withdrawalViewOf } from './views.ts';
 
 /** What the runtime needs of a market session (MarketSession satisfies it). */
 export interface AttachableMarket extends MarketSide {
   readonly choice: { mode: 'demo' | 'real' };
   readonly demo: DemoMarketHandle | null;
+  /** The book's sync state: the undercut guards act only while it is live. */
+  status(): { state: string };
 }
 
 export interface AccountRuntimeOptions {
@@ -83,6 +85,10 @@ export class AccountRuntime {
     if (this.#closed) return;
     const account = new AccountSession(market, {
       demo: market.choice.mode === 'demo',
+      bookLive: () => market.status().state === 'live',
+      onGuardChange: (guard) => {
+        if (this.#current?.account === account) this.#options.publish('undercutGuardChanged', guardView(guard));
+      },
       ...(this.#options.clock ? { clock: this.#options.clock } : {}),
       ...(this.#options.timings ? { timings: this.#options.timings } : {}),
     });
@@ -102,6 +108,7 @@ export class AccountRuntime {
     const current = this.#current;
     if (!current || current.market !== market || this.#closed || !market.client) return;
     current.connected = true;
+    current.account.startGuards((message) => this.#options.log.warn(message));
     for (const pending of current.account.withdrawals.resumePending({ signal: current.account.stopping.signal })) {
       pending.catch((err: unknown) => this.#quietAbort(err, 'following a crypto withdrawal'));
     }
@@ -113,6 +120,7 @@ export class AccountRuntime {
     const current = this.#current;
     if (!current || current.market !== market) return;
     this.#current = null;
+    current.account.stopGuards();
     await this.#reconfiguring;
     await this.#stopFeeds(current);
   }

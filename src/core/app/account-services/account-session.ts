@@ -10,6 +10,7 @@ import {
   type AppId,
   type BackpackItem,
   type EndpointName,
+  type LeanListing,
   type MyListing,
   rateLimitKey,
 } from '../../../shared/api/index.ts';
@@ -18,6 +19,7 @@ import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
+import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -36,6 +38,9 @@ export interface AccountTimings {
   poller?: Pick<TradePollerOptions, 'activeIntervalMs' | 'idleIntervalMs' | 'nudgeGraceMs' | 'fullSweepEveryMs'>;
   /** Between polls of a crypto withdrawal (default 5 s; the route allows 30 a minute). */
   withdrawalPollMs?: number;
+  /** How often the undercut guards look at the book (default 3 s), and their cooldown between edits. */
+  guardCheckMs?: number;
+  guardCooldownMs?: number;
 }
 
 /**
@@ -51,6 +56,7 @@ const ACCOUNT_TABLES = [
   'crypto_withdrawal_statuses',
   'portfolio_points',
   'trading_pnl',
+  'undercut_guards',
 ] as const;
 
 function notConnected(name: EndpointName): ApiError {
@@ -68,6 +74,7 @@ export class AccountSession {
   readonly withdrawals: CryptoWithdrawalTracker;
   readonly portfolio: PortfolioHistory;
   readonly tradingPnl: TradingPnlStore;
+  readonly undercut: UndercutGuards;
   /** The latest state seen of each backpack row (the pre-send checks of list draw on it). */
   readonly backpackSeen = new Map<number, BackpackItem>();
   /** The latest state seen of each own listing (old price and amount for edits). */
@@ -81,8 +88,19 @@ export class AccountSession {
   /** Anything the client can call, resolved at call time (the client appears after connecting). */
   readonly api: AccountApi;
   #feeds: TradeFeeds;
+  #guardTimer: NodeJS.Timeout | null = null;
 
-  constructor(market: MarketSide, options: { demo: boolean; clock?: Clock; timings?: AccountTimings }) {
+  constructor(
+    market: MarketSide,
+    options: {
+      demo: boolean;
+      clock?: Clock;
+      timings?: AccountTimings;
+      /** Whether the book is live (guards act only then: a resyncing book may show rivals that left). */
+      bookLive?: () => boolean;
+      onGuardChange?: (guard: GuardView) => void;
+    },
+  ) {
     this.market = market;
     this.clock = options.clock ?? systemClock;
     this.timings = options.timings ?? {};
@@ -103,8 +121,32 @@ export class AccountSession {
     });
     this.portfolio = new PortfolioHistory({ db });
     this.tradingPnl = new TradingPnlStore(db);
+    const bookLive = options.bookLive ?? (() => true);
+    this.undercut = new UndercutGuards({
+      db,
+      now: () => this.clock.now(),
+      canAct: () => this.market.client !== null && bookLive(),
+      reprice: async (listingId, price) =>
+        ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'interactive' })) as LeanListing).price,
+      ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),
+      ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
+    });
     this.#feeds = this.buildFeeds(null);
     if (options.demo) this.#forgetAccountState();
+  }
+
+  /** Runs the undercut guards on a timer while connected (each check reads the local book only). */
+  startGuards(log: (message: string) => void): void {
+    this.stopGuards();
+    this.#guardTimer = setInterval(() => {
+      this.undercut.check().catch((err: unknown) => log(`undercut guards: ${err instanceof Error ? err.message : String(err)}`));
+    }, this.timings.guardCheckMs ?? 3_000);
+    this.#guardTimer.unref();
+  }
+
+  stopGuards(): void {
+    if (this.#guardTimer) clearInterval(this.#guardTimer);
+    this.#guardTimer = null;
   }
 
   get feeds(): TradeFeeds {

@@ -5,12 +5,14 @@
  */
 import type { LeanListing, MyListing } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
+import { SkindeskError } from '../../../shared/ipc/index.ts';
+import { formatCents } from '../../../shared/money.ts';
 import { checkBulkSize } from '../../account/presend-checks.ts';
 import { bookStandings } from '../../query/book-standing.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
-import { bulkRows, freshnessOf, pageQuery, refusal } from './views.ts';
+import { bulkRows, freshnessOf, guardView, pageQuery, refusal } from './views.ts';
 
 /** Newest own listings read to find the split-off one (it is created last, so it is near the top). */
 const SPLIT_SEARCH_LIMIT = 25;
@@ -33,7 +35,7 @@ async function findSplit(account: AccountSession, before: MyListing, keep: numbe
 
 export function listingsHandlers(
   runtime: AccountRuntime,
-): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getMyListings' | 'editListing' | 'bulkEditListings' | 'delistListings'>> {
+): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getMyListings' | 'editListing' | 'bulkEditListings' | 'delistListings' | 'setUndercutGuard'>> {
   return {
     getMyListings: async ({ status, page, limit, appId }) => {
       const account = runtime.account();
@@ -50,7 +52,30 @@ export function listingsHandlers(
         metadata: read.data.metadata,
         freshness: freshnessOf(read),
         standings: competing ? bookStandings(account.market.db, read.data.listings) : [],
+        guards: account.undercut.list().map(guardView),
       };
+    },
+
+    setUndercutGuard: async ({ listingId, floor, step }) => {
+      const account = runtime.account();
+      if (floor === null) {
+        account.undercut.remove(listingId);
+        return { guard: null };
+      }
+      const listing = account.listingsSeen.get(listingId);
+      if (!listing || (listing.status !== undefined && listing.status !== 'ACTIVE')) {
+        throw new SkindeskError({ code: 'REFUSED', message: 'Only an active listing shown in My listings can be guarded; refresh the list and try again.' });
+      }
+      if (listing.price_decay) {
+        throw new SkindeskError({ code: 'REFUSED', message: 'This listing follows a price decay; a guard would fight it. Set a fixed price first.' });
+      }
+      if (floor > listing.price) {
+        throw new SkindeskError({ code: 'REFUSED', message: `The floor (${formatCents(floor)}) is above the listing's price (${formatCents(listing.price)}): the guard only ever lowers a price.` });
+      }
+      const guard = account.undercut.set({ listingId, appId: listing.app_id, marketHashName: listing.market_hash_name, floor, step });
+      // judged at once rather than at the next tick
+      void account.undercut.check().catch(() => undefined);
+      return { guard: guardView(guard) };
     },
 
     editListing: async ({ listingId, price, amount, decay }) => {

@@ -1,13 +1,15 @@
 /**
  * Turning core results into the account calls' answers: freshness of a cached read, pre-send problems
- * (answered, or thrown as a REFUSED error when the user really sent), bulk result tables, withdrawals.
+ * (answered, or thrown as a REFUSED error when the user really sent), bulk result tables, withdrawals,
+ * undercut guards.
  */
 import { type BulkResult, type CryptoWithdrawal, ERROR_EXPLANATIONS, type PAGE_LIMITS, isErrorCode } from '../../../shared/api/index.ts';
-import type { BulkRow, Freshness, SendProblem, WithdrawalView } from '../../../shared/ipc/calls-account.ts';
+import type { BulkRow, Freshness, SendProblem, UndercutGuardView, WithdrawalView } from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
 import { type CryptoWithdrawalTracker, refundedCents } from '../../account/crypto-withdrawal.ts';
 import type { PreSendProblem, PreSendResult } from '../../account/presend-checks.ts';
+import type { GuardView } from '../../account/undercut-guard.ts';
 import { ApiError } from '../../api/errors.ts';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -24,6 +26,10 @@ export function refreshProblem(error: Error): string {
     return `${error.explanation} Showing what was stored.`;
   }
   return 'The refresh failed; showing what was stored.';
+}
+
+export function guardView(g: GuardView): UndercutGuardView {
+  return { ...g, lastEditAt: g.lastEditAt === null ? null : iso(g.lastEditAt) };
 }
 
 export function freshnessOf(read: CachedRead<unknown>): Freshness {

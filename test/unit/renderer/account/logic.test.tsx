@@ -44,6 +44,8 @@ describe('explainEdit', () => {
     expect(explainEdit(stack, { price: 800, amount: null, decay: null })).toMatchObject({ kind: 'reprice', warning: false });
     expect(explainEdit(stack, { price: null, amount: 5, decay: null }).kind).toBe('none');
     expect(explainEdit(stack, { price: null, amount: null, decay: null }).kind).toBe('none');
+    // the price it already asks (the dialog's untouched field): nothing to send
+    expect(explainEdit(stack, { price: 1000, amount: null, decay: null })).toMatchObject({ kind: 'none', lines: ['Nothing changes: the listing already asks that price.'] });
   });
 });
 

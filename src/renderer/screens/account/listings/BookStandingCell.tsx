@@ -1,12 +1,24 @@
-import { Table, Text, Tooltip } from '@mantine/core';
-import type { BookStandingView } from '../../../../shared/ipc/calls-account.ts';
+import { Group, Table, Text, Tooltip } from '@mantine/core';
+import { IconShieldCheck } from '@tabler/icons-react';
+import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
 import { formatCents, plural } from '../ui/format.ts';
 
 /**
  * An own listing against the others of its item in the local book: lowest, or how many ask less and the
  * cheapest price — the undercut check, without a request per item.
  */
-export function BookStandingCell({ standing }: { standing: BookStandingView | undefined }) {
+/** A shield beside the standing when an undercut guard watches the listing; its note on hover. */
+function GuardMark({ guard }: { guard: UndercutGuardView | undefined }) {
+  if (!guard) return null;
+  const color = guard.state === 'stopped' ? 'gray' : guard.state === 'holding' ? 'orange' : 'teal';
+  return (
+    <Tooltip label={`Undercut guard (floor ${formatCents(guard.floor)}): ${guard.note}`} multiline w={320}>
+      <IconShieldCheck size={13} color={`var(--mantine-color-${color}-5)`} data-testid="guard-mark" data-state={guard.state} style={{ flex: 'none' }} />
+    </Tooltip>
+  );
+}
+
+export function BookStandingCell({ standing, guard }: { standing: BookStandingView | undefined; guard?: UndercutGuardView | undefined }) {
   if (!standing) {
     return (
       <Table.Td>
@@ -35,11 +47,14 @@ export function BookStandingCell({ standing }: { standing: BookStandingView | un
           ];
   return (
     <Table.Td>
-      <Tooltip label={why}>
-        <Text size="xs" c={color} className="sd-num" data-testid="standing">
-          {text}
-        </Text>
-      </Tooltip>
+      <Group gap={4} wrap="nowrap">
+        <Tooltip label={why}>
+          <Text size="xs" c={color} className="sd-num" data-testid="standing">
+            {text}
+          </Text>
+        </Tooltip>
+        <GuardMark guard={guard} />
+      </Group>
     </Table.Td>
   );
 }

@@ -7,7 +7,7 @@ import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Tex
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MyListing } from '../../../../shared/api/index.ts';
-import type { BookStandingView } from '../../../../shared/ipc/calls-account.ts';
+import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { explainEdit } from '../logic/edit-explain.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
@@ -16,6 +16,7 @@ import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.t
 import { formatCents, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { useAction } from '../ui/useAction.ts';
+import { UndercutGuardPanel } from './UndercutGuardPanel.tsx';
 
 type PriceMode = 'keep' | 'fixed' | 'decay';
 
@@ -51,17 +52,23 @@ function BookPrices({ standing, onPrice }: { standing: BookStandingView; onPrice
 export function EditListingDialog({
   listing,
   standing,
+  guard,
   onClose,
   onSent,
 }: {
   listing: MyListing;
   /** Where the listing stands in the local book, when the book mirrors its game. */
   standing?: BookStandingView | undefined;
+  /** Its undercut guard, if one runs; the panel is shown for active listings (guard !== null). */
+  guard?: UndercutGuardView | null | undefined;
   onClose: () => void;
   onSent: () => void;
 }) {
   const [priceMode, setPriceMode] = useState<PriceMode>('fixed');
-  const [price, setPrice] = useState<number | null>(listing.price);
+  // Untouched, the price field follows the listing's live price (a guard or another edit may move it
+  // while the dialog is open): an Apply must never put back a price the user did not type.
+  const [typedPrice, setPrice] = useState<number | null | undefined>(undefined);
+  const price = typedPrice === undefined ? listing.price : typedPrice;
   const [decay, setDecay] = useState<DecayDraft>(
     listing.price_decay
       ? { start_price: listing.price_decay.start_price, end_price: listing.price_decay.end_price, total_hours: listing.price_decay.total_hours }
@@ -167,6 +174,7 @@ export function EditListingDialog({
           />
         </Group>
       ) : null}
+      {guard !== null && <UndercutGuardPanel listing={listing} guard={guard} onChanged={onSent} />}
       <Alert
         color={explanation.warning ? 'orange' : 'gray'}
         variant="light"

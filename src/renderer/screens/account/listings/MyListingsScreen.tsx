@@ -32,14 +32,18 @@ export function MyListingsScreen() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(50);
   const [selected, setSelected] = useState<Map<number, MyListing>>(new Map());
-  const [editing, setEditing] = useState<MyListing | null>(null);
+  const [editingId, setEditing] = useState<number | null>(null);
   const [bulk, setBulk] = useState<'reprice' | 'delist' | null>(null);
   const now = useNow(30_000);
   const listings = useCall('getMyListings', { status, page, limit });
   // an accepted sale offer puts new listings live
   usePush('tradesUpdated', () => listings.reload());
   const rows = listings.data?.listings ?? [];
+  // the dialog shows the listing as last read, so a price moved meanwhile (a guard's reprice) shows there too
+  const editing = editingId === null ? null : (rows.find((r) => r.id === editingId) ?? null);
   const standings = new Map((listings.data?.standings ?? []).map((s) => [s.listingId, s]));
+  const guards = new Map((listings.data?.guards ?? []).map((g) => [g.listingId, g]));
+  usePush('undercutGuardChanged', () => listings.reload());
   const competing = COMPETING.includes(status);
   const editable = LIVE.includes(status);
   const chosen = [...selected.values()];
@@ -159,7 +163,7 @@ export function MyListingsScreen() {
             <Table.Td ta="right">
               <Money cents={l.price} size="xs" />
             </Table.Td>
-            {competing ? <BookStandingCell standing={standings.get(l.id)} /> : null}
+            {competing ? <BookStandingCell standing={standings.get(l.id)} guard={guards.get(l.id)} /> : null}
             <Table.Td ta="right" className="sd-num">
               {l.amount}
             </Table.Td>
@@ -177,7 +181,7 @@ export function MyListingsScreen() {
             </Table.Td>
             {editable ? (
               <Table.Td>
-                <ActionIcon aria-label={`Edit listing ${l.id}`} onClick={() => setEditing(l)} data-testid="listing-edit">
+                <ActionIcon aria-label={`Edit listing ${l.id}`} onClick={() => setEditing(l.id)} data-testid="listing-edit">
                   <IconEdit size={14} />
                 </ActionIcon>
               </Table.Td>
@@ -195,7 +199,7 @@ export function MyListingsScreen() {
         ) : null}
       </DenseTable>
       <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
-      {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
+      {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} guard={status === 'ACTIVE' ? guards.get(editing.id) : null} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
       {bulk === 'delist' ? <BulkDelistDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
       {bulk === 'reprice' ? <BulkRepriceDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
     </ScreenFrame>

@@ -67,5 +67,8 @@ export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation 
   if (draft.decay) {
     return { kind: 'decay', warning: false, lines: [`The whole stack of ${plural(now.amount, 'copy', 'copies')} gets ${newPrice}, replacing the fixed price.`] };
   }
+  if (draft.price === now.price) {
+    return { kind: 'none', lines: ['Nothing changes: the listing already asks that price.'], warning: false };
+  }
   return { kind: 'reprice', warning: false, lines: [`The whole stack of ${plural(now.amount, 'copy', 'copies')} is repriced in place to ${newPrice}.`] };
 }

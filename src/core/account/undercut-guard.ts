@@ -1,0 +1,234 @@
+/**
+ * The undercut guard: keeps an own listing just below the cheapest other listing of its item, never
+ * below the floor its owner set — the answer to undercut wars that a trader can leave running. It reads
+ * the competition from the local book (no request per check), lowers the price with one PATCH when
+ * someone asks less (or the same), and stops there: it never raises a price, never goes under the floor,
+ * waits a cooldown between edits of one listing, and acts only while the book is live.
+ */
+import type Database from 'better-sqlite3';
+import type { AppId } from '../../shared/api/index.ts';
+import { ApiError } from '../api/errors.ts';
+import { type BookStanding, bookStandings } from '../query/book-standing.ts';
+
+export interface GuardRule {
+  listingId: number;
+  appId: AppId;
+  marketHashName: string;
+  floor: number;
+  /** How far below the cheapest other listing to ask, in cents (1 by default). */
+  step: number;
+}
+
+export type GuardState = 'watching' | 'lowest' | 'undercut' | 'holding' | 'stopped';
+
+export interface GuardView extends GuardRule {
+  state: GuardState;
+  /** Plain words: what the guard did last, or why it holds. */
+  note: string;
+  edits: number;
+  lastEditAt: number | null;
+}
+
+export type GuardDecision =
+  { kind: 'lowest' } | { kind: 'undercut'; price: number } | { kind: 'holding'; reason: string };
+
+/**
+ * What to do about one listing asking `price` against its standing in the book. A tie counts as being
+ * undercut: the buyer's sort puts the older listing first, and that is rarely ours after a reprice.
+ */
+export function decideUndercut(
+  price: number,
+  rule: Pick<GuardRule, 'floor' | 'step'>,
+  standing: BookStanding,
+): GuardDecision {
+  const lowest = standing.lowestOther;
+  if (lowest === null || lowest > price) return { kind: 'lowest' };
+  const target = lowest - rule.step;
+  if (target < rule.floor)
+    return {
+      kind: 'holding',
+      reason: `the cheapest other asks ${cents(lowest)}; going under it would pass the floor of ${cents(rule.floor)}`,
+    };
+  if (target >= price) return { kind: 'lowest' };
+  return { kind: 'undercut', price: target };
+}
+
+const cents = (c: number) => `$${(c / 100).toFixed(2)}`;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS undercut_guards (
+  listing_id INTEGER PRIMARY KEY,
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  floor INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  note TEXT NOT NULL,
+  edits INTEGER NOT NULL DEFAULT 0,
+  last_edit_at INTEGER
+);
+`;
+
+interface GuardRow {
+  listing_id: number;
+  app_id: AppId;
+  market_hash_name: string;
+  floor: number;
+  step: number;
+  state: GuardState;
+  note: string;
+  edits: number;
+  last_edit_at: number | null;
+}
+
+const toView = (r: GuardRow): GuardView => ({
+  listingId: r.listing_id,
+  appId: r.app_id,
+  marketHashName: r.market_hash_name,
+  floor: r.floor,
+  step: r.step,
+  state: r.state,
+  note: r.note,
+  edits: r.edits,
+  lastEditAt: r.last_edit_at,
+});
+
+export interface UndercutGuardsOptions {
+  db: Database.Database;
+  now: () => number;
+  /** Lowers one listing's price (PATCH price only: every copy moves); resolves with the price the market set. */
+  reprice: (listingId: number, price: number) => Promise<number>;
+  /** Whether edits may be sent now: connected, and the book live (a resyncing book may show stale rivals). */
+  canAct: () => boolean;
+  /** A guard acted or changed state. */
+  onChange?: (guard: GuardView) => void;
+  /** Between two edits of one listing (default 30 s): a war with another bot stays slow and visible. */
+  cooldownMs?: number;
+}
+
+/** The guards of one account, stored beside its other state; `check()` runs them once. */
+export class UndercutGuards {
+  readonly #o: UndercutGuardsOptions;
+  readonly #sql;
+  #checking: Promise<void> | null = null;
+
+  constructor(options: UndercutGuardsOptions) {
+    this.#o = options;
+    options.db.exec(SCHEMA);
+    const db = options.db;
+    this.#sql = {
+      all: db.prepare<[], GuardRow>('SELECT * FROM undercut_guards ORDER BY listing_id'),
+      one: db.prepare<[number], GuardRow>('SELECT * FROM undercut_guards WHERE listing_id = ?'),
+      put: db.prepare(
+        `INSERT INTO undercut_guards (listing_id, app_id, market_hash_name, floor, step, state, note) VALUES (?, ?, ?, ?, ?, 'watching', ?)
+         ON CONFLICT (listing_id) DO UPDATE SET floor = excluded.floor, step = excluded.step, state = 'watching', note = excluded.note`,
+      ),
+      remove: db.prepare('DELETE FROM undercut_guards WHERE listing_id = ?'),
+      state: db.prepare('UPDATE undercut_guards SET state = ?, note = ? WHERE listing_id = ?'),
+      edited: db.prepare(
+        "UPDATE undercut_guards SET state = 'undercut', note = ?, edits = edits + 1, last_edit_at = ? WHERE listing_id = ?",
+      ),
+      failed: db.prepare(
+        'UPDATE undercut_guards SET state = ?, note = ?, last_edit_at = ? WHERE listing_id = ?',
+      ),
+      price: db.prepare<[number], number>('SELECT price FROM listings WHERE id = ? AND alive = 1').pluck(),
+    };
+  }
+
+  list(): GuardView[] {
+    return this.#sql.all.all().map(toView);
+  }
+
+  get(listingId: number): GuardView | null {
+    const row = this.#sql.one.get(listingId);
+    return row ? toView(row) : null;
+  }
+
+  /** Starts (or changes) the guard of one listing. */
+  set(rule: GuardRule): GuardView {
+    this.#sql.put.run(
+      rule.listingId,
+      rule.appId,
+      rule.marketHashName,
+      rule.floor,
+      rule.step,
+      'Waiting for the next check.',
+    );
+    return this.get(rule.listingId)!;
+  }
+
+  remove(listingId: number): boolean {
+    return this.#sql.remove.run(listingId).changes > 0;
+  }
+
+  /** Runs every guard once (a check already running is joined, not doubled). */
+  check(): Promise<void> {
+    this.#checking ??= this.#checkAll().finally(() => (this.#checking = null));
+    return this.#checking;
+  }
+
+  async #checkAll(): Promise<void> {
+    for (const guard of this.list()) {
+      if (guard.state === 'stopped') continue;
+      await this.#checkOne(guard);
+    }
+  }
+
+  async #checkOne(guard: GuardView): Promise<void> {
+    const price = this.#sql.price.get(guard.listingId);
+    if (price === undefined)
+      return this.#setState(
+        guard,
+        'stopped',
+        'The listing is no longer on the market (sold, delisted or private).',
+      );
+    const [standing] = bookStandings(this.#o.db, [
+      { id: guard.listingId, app_id: guard.appId, market_hash_name: guard.marketHashName, price },
+    ]);
+    if (!standing) return this.#setState(guard, 'watching', 'The book does not hold this game yet.');
+    const decision = decideUndercut(price, guard, standing);
+    if (decision.kind === 'lowest')
+      return this.#setState(
+        guard,
+        'lowest',
+        `Lowest at ${cents(price)}${standing.others > 0 ? ` of ${standing.others + 1}` : ''}.`,
+      );
+    if (decision.kind === 'holding')
+      return this.#setState(guard, 'holding', `Holding at ${cents(price)}: ${decision.reason}.`);
+    const now = this.#o.now();
+    const cooldown = this.#o.cooldownMs ?? 30_000;
+    if (guard.lastEditAt !== null && now - guard.lastEditAt < cooldown) return;
+    if (!this.#o.canAct())
+      return this.#setState(
+        guard,
+        'watching',
+        'Undercut seen; waiting for a live book and a connection to act.',
+      );
+    try {
+      const set = await this.#o.reprice(guard.listingId, decision.price);
+      this.#sql.edited.run(
+        `Lowered to ${cents(set)}, ${cents(guard.step)} under the cheapest other (#${standing.lowestOtherId}).`,
+        now,
+        guard.listingId,
+      );
+      this.#o.onChange?.(this.get(guard.listingId)!);
+    } catch (err) {
+      // a listing gone since (sold, delisted) ends the guard; anything else is said and retried after the cooldown
+      const gone = err instanceof ApiError && err.code === 'LISTING_NOT_FOUND';
+      const why = err instanceof ApiError ? `${err.code ?? err.kind} — ${err.explanation}` : String(err);
+      this.#sql.failed.run(
+        gone ? 'stopped' : 'watching',
+        `The reprice to ${cents(decision.price)} failed: ${why}`,
+        now,
+        guard.listingId,
+      );
+      this.#o.onChange?.(this.get(guard.listingId)!);
+    }
+  }
+
+  #setState(guard: GuardView, state: GuardState, note: string): void {
+    if (guard.state === state && guard.note === note) return;
+    this.#sql.state.run(state, note, guard.listingId);
+    this.#o.onChange?.(this.get(guard.listingId)!);
+  }
+}

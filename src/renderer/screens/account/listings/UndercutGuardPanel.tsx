@@ -1,0 +1,106 @@
+/**
+ * The undercut guard of one listing, inside its edit dialog: a floor (and a step), started, changed or
+ * stopped on its own button — apart from the dialog's edit, since a guard is a standing order, not an
+ * edit — with what the guard did last.
+ */
+import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { IconShieldCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { MyListing } from '../../../../shared/api/index.ts';
+import type { UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
+import { call } from '../../../bridge/index.ts';
+import { CentsInput } from '../ui/CentsInput.tsx';
+import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { formatCents } from '../ui/format.ts';
+import { useAction } from '../ui/useAction.ts';
+
+export function UndercutGuardPanel({
+  listing,
+  guard,
+  onChanged,
+}: {
+  listing: MyListing;
+  guard: UndercutGuardView | undefined;
+  onChanged(): void;
+}) {
+  const [floor, setFloor] = useState<number | null>(
+    guard?.floor ?? Math.max(1, Math.round(listing.price * 0.9)),
+  );
+  const [step, setStep] = useState(guard?.step ?? 1);
+  const save = useAction(async (next: number | null) => {
+    const answer = await call('setUndercutGuard', { listingId: listing.id, floor: next, step });
+    onChanged();
+    return answer;
+  });
+  // the screen's copy follows the guard's pushes; right after a stop it may still hold the old one
+  const shown = save.result?.guard === null ? null : (guard ?? save.result?.guard ?? null);
+  if (listing.price_decay) {
+    return (
+      <Text size="xs" c="dimmed" data-testid="guard-panel">
+        Undercut guard: not for a listing that follows a price decay.
+      </Text>
+    );
+  }
+  return (
+    <Alert
+      variant="light"
+      color={shown ? 'teal' : 'gray'}
+      p="xs"
+      icon={<IconShieldCheck size={16} />}
+      title="Undercut guard"
+      data-testid="guard-panel"
+    >
+      <Stack gap={6}>
+        <Text size="xs">
+          Keeps this listing {formatCents(step)} under the cheapest other listing of the item in the book,
+          checked every few seconds; never under the floor, never raised, at most one reprice every 30 s.
+        </Text>
+        <Group gap="sm" align="flex-end">
+          <CentsInput
+            label="Floor per copy"
+            w={150}
+            cents={floor}
+            onCents={setFloor}
+            data-testid="guard-floor"
+          />
+          <NumberInput
+            label="Step (cents)"
+            w={110}
+            min={1}
+            max={10_000}
+            allowDecimal={false}
+            value={step}
+            onChange={(v) => setStep(Number(v) || 1)}
+          />
+          <Button
+            size="sm"
+            onClick={() => void save.run(floor)}
+            disabled={floor === null || floor <= 0}
+            loading={save.running}
+            data-testid="guard-save"
+          >
+            {shown ? 'Update guard' : 'Start guard'}
+          </Button>
+          {shown && (
+            <Button
+              size="sm"
+              variant="default"
+              onClick={() => void save.run(null)}
+              disabled={save.running}
+              data-testid="guard-stop"
+            >
+              Stop guard
+            </Button>
+          )}
+        </Group>
+        {shown && (
+          <Text size="xs" c="dimmed" data-testid="guard-note">
+            {shown.state}: {shown.note}
+            {shown.edits > 0 ? ` (${shown.edits} reprice${shown.edits === 1 ? '' : 's'} so far)` : ''}
+          </Text>
+        )}
+        <ErrorNote error={save.error} title="The guard was not changed" />
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * The undercut guard: the decision (undercut by the step, a tie counts as undercut, never under the
+ * floor, never raise) and the runner over a real book store (cooldown, live-only, a listing gone stops
+ * its guard, a failed reprice is said and retried after the cooldown).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UndercutGuards, decideUndercut } from '../../../src/core/account/undercut-guard.ts';
+import { ApiError } from '../../../src/core/api/errors.ts';
+import { mergeSnapshot } from '../../../src/core/store/index.ts';
+import { priceChangedEvent, removedEvent } from '../../bench/generate.ts';
+import { lean, openTestStore, type TestStore } from '../store/helpers.ts';
+
+const standing = (lowestOther: number | null, others = 3) => ({
+  listingId: 1,
+  others,
+  cheaper: 0,
+  lowestOther,
+  lowestOtherId: lowestOther === null ? null : 9,
+});
+
+describe('decideUndercut', () => {
+  const rule = { floor: 900, step: 1 };
+  it('undercuts the cheapest other by the step, a tie included', () => {
+    expect(decideUndercut(1_000, rule, standing(950))).toEqual({ kind: 'undercut', price: 949 });
+    expect(decideUndercut(1_000, rule, standing(1_000))).toEqual({ kind: 'undercut', price: 999 });
+    expect(decideUndercut(1_000, { floor: 900, step: 25 }, standing(990))).toEqual({
+      kind: 'undercut',
+      price: 965,
+    });
+  });
+  it('never goes under the floor, and never raises', () => {
+    expect(decideUndercut(1_000, rule, standing(900))).toMatchObject({ kind: 'holding' });
+    expect(decideUndercut(1_000, rule, standing(901))).toEqual({ kind: 'undercut', price: 900 });
+    expect(decideUndercut(1_000, rule, standing(1_200))).toEqual({ kind: 'lowest' });
+    expect(decideUndercut(1_000, rule, standing(null, 0))).toEqual({ kind: 'lowest' });
+    // a tie with a rival asking the same: one step under it
+    expect(decideUndercut(949, rule, standing(949))).toEqual({ kind: 'undercut', price: 948 });
+  });
+});
+
+describe('UndercutGuards', () => {
+  let t: TestStore;
+  let seq = 100n;
+  let now = 1_000_000;
+  let live = true;
+  const reprices: [number, number][] = [];
+  let failWith: Error | null = null;
+  let guards: UndercutGuards;
+  const NAME = 'Revolution Case';
+
+  beforeEach(async () => {
+    t = openTestStore();
+    seq = 100n;
+    reprices.length = 0;
+    failWith = null;
+    live = true;
+    await mergeSnapshot(
+      t.store,
+      {
+        seq,
+        listings: [
+          lean(1, { market_hash_name: NAME, price: 1_000 }),
+          lean(2, { market_hash_name: NAME, price: 1_200 }),
+          lean(3, { market_hash_name: 'Other', price: 5 }),
+        ],
+      },
+      { scope: null, resync: false },
+    );
+    guards = new UndercutGuards({
+      db: t.db,
+      now: () => now,
+      canAct: () => live,
+      cooldownMs: 30_000,
+      reprice: async (id, price) => {
+        if (failWith) throw failWith;
+        reprices.push([id, price]);
+        // the feed then carries the new price into the book
+        t.store.applyEvents([priceChangedEvent(id, 730, 1_000, price, ++seq)]);
+        return price;
+      },
+    });
+    guards.set({ listingId: 1, appId: 730, marketHashName: NAME, floor: 900, step: 1 });
+  });
+  afterEach(() => t.close());
+
+  const rival = (price: number) => t.store.applyEvents([priceChangedEvent(2, 730, 1_200, price, ++seq)]);
+
+  it('is lowest while nobody asks less, undercuts a rival once per cooldown, and holds at the floor', async () => {
+    await guards.check();
+    expect(guards.get(1)).toMatchObject({ state: 'lowest', note: 'Lowest at $10.00 of 2.', edits: 0 });
+    rival(980);
+    await guards.check();
+    expect(reprices).toEqual([[1, 979]]);
+    expect(guards.get(1)).toMatchObject({ state: 'undercut', edits: 1, lastEditAt: now });
+    expect(guards.get(1)!.note).toBe('Lowered to $9.79, $0.01 under the cheapest other (#2).');
+    // the rival answers at once: the guard waits out its cooldown
+    rival(970);
+    now += 10_000;
+    await guards.check();
+    expect(reprices).toHaveLength(1);
+    now += 20_000;
+    await guards.check();
+    expect(reprices).toEqual([
+      [1, 979],
+      [1, 969],
+    ]);
+    // under the floor: hold, say why, send nothing
+    rival(850);
+    now += 60_000;
+    await guards.check();
+    expect(reprices).toHaveLength(2);
+    expect(guards.get(1)).toMatchObject({ state: 'holding' });
+    expect(guards.get(1)!.note).toBe(
+      'Holding at $9.69: the cheapest other asks $8.50; going under it would pass the floor of $9.00.',
+    );
+  });
+
+  it('acts only while it may (a live book, a connection), and stops when the listing is gone', async () => {
+    live = false;
+    rival(950);
+    await guards.check();
+    expect(reprices).toEqual([]);
+    expect(guards.get(1)).toMatchObject({ state: 'watching' });
+    live = true;
+    await guards.check();
+    expect(reprices).toEqual([[1, 949]]);
+    t.store.applyEvents([removedEvent(1, 730, ++seq)]);
+    await guards.check();
+    expect(guards.get(1)).toMatchObject({
+      state: 'stopped',
+      note: 'The listing is no longer on the market (sold, delisted or private).',
+    });
+  });
+
+  it('says a failed reprice in plain words, retries after the cooldown, and stops on LISTING_NOT_FOUND', async () => {
+    rival(950);
+    failWith = new ApiError({
+      kind: 'rate_limited',
+      route: 'PATCH /listings',
+      status: 429,
+      message: 'slow down',
+      code: 'RATE_LIMITED',
+    });
+    await guards.check();
+    expect(guards.get(1)).toMatchObject({ state: 'watching', edits: 0 });
+    expect(guards.get(1)!.note).toMatch(/^The reprice to \$9\.49 failed: RATE_LIMITED — /);
+    failWith = null;
+    now += 10_000;
+    await guards.check();
+    expect(reprices).toEqual([]);
+    now += 30_000;
+    await guards.check();
+    expect(reprices).toEqual([[1, 949]]);
+    rival(940);
+    failWith = new ApiError({
+      kind: 'api',
+      route: 'PATCH /listings',
+      status: 404,
+      message: 'gone',
+      code: 'LISTING_NOT_FOUND',
+    });
+    now += 60_000;
+    await guards.check();
+    expect(guards.get(1)).toMatchObject({ state: 'stopped' });
+    expect(guards.remove(1)).toBe(true);
+    expect(guards.list()).toEqual([]);
+  });
+});
