@@ -104,6 +104,8 @@ export interface UndercutGuardsOptions {
   onChange?: (guard: GuardView) => void;
   /** Between two edits of one listing (default 30 s): a war with another bot stays slow and visible. */
   cooldownMs?: number;
+  /** Every own listing known (guarded or not): never a rival, or two stacks would undercut each other. */
+  ownListingIds?: () => Iterable<number>;
 }
 
 /** The guards of one account, stored beside its other state; `check()` runs them once. */
@@ -182,9 +184,12 @@ export class UndercutGuards {
         'stopped',
         'The listing is no longer on the market (sold, delisted or private).',
       );
-    const [standing] = bookStandings(this.#o.db, [
-      { id: guard.listingId, app_id: guard.appId, market_hash_name: guard.marketHashName, price },
-    ]);
+    const own = [...(this.#o.ownListingIds?.() ?? []), ...this.list().map((g) => g.listingId)];
+    const [standing] = bookStandings(
+      this.#o.db,
+      [{ id: guard.listingId, app_id: guard.appId, market_hash_name: guard.marketHashName, price }],
+      own,
+    );
     if (!standing) return this.#setState(guard, 'watching', 'The book does not hold this game yet.');
     const decision = decideUndercut(price, guard, standing);
     if (decision.kind === 'lowest')

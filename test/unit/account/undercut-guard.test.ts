@@ -46,6 +46,7 @@ describe('UndercutGuards', () => {
   const reprices: [number, number][] = [];
   let failWith: Error | null = null;
   let guards: UndercutGuards;
+  let ownIds: number[] = [];
   const NAME = 'Revolution Case';
 
   beforeEach(async () => {
@@ -54,6 +55,7 @@ describe('UndercutGuards', () => {
     reprices.length = 0;
     failWith = null;
     live = true;
+    ownIds = [];
     await mergeSnapshot(
       t.store,
       {
@@ -71,6 +73,7 @@ describe('UndercutGuards', () => {
       now: () => now,
       canAct: () => live,
       cooldownMs: 30_000,
+      ownListingIds: () => ownIds,
       reprice: async (id, price) => {
         if (failWith) throw failWith;
         reprices.push([id, price]);
@@ -113,6 +116,19 @@ describe('UndercutGuards', () => {
     expect(guards.get(1)!.note).toBe(
       'Holding at $9.69: the cheapest other asks $8.50; going under it would pass the floor of $9.00.',
     );
+  });
+
+  it('never sets the seller\'s own listings against each other', async () => {
+    ownIds = [2]; // the other stack of the same item is ours too
+    rival(950);
+    await guards.check();
+    expect(reprices).toEqual([]);
+    expect(guards.get(1)).toMatchObject({ state: 'lowest', note: 'Lowest at $10.00.' });
+    // two guarded listings of one item: neither counts the other
+    ownIds = [];
+    guards.set({ listingId: 2, appId: 730, marketHashName: NAME, floor: 100, step: 1 });
+    await guards.check();
+    expect(reprices).toEqual([]);
   });
 
   it('acts only while it may (a live book, a connection), and stops when the listing is gone', async () => {

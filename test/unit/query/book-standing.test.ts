@@ -44,6 +44,8 @@ describe('bookStandings', () => {
       { listingId: 7, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null },
       { listingId: 99, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null },
     ]);
+    // the seller's own other listings are not competition
+    expect(bookStandings(t.db, [own(1, 1200)], [2, 4])).toEqual([{ listingId: 1, others: 1, cheaper: 0, lowestOther: 1300, lowestOtherId: 5 }]);
     // the cheapest already: nobody asks less, even at an equal price
     expect(bookStandings(t.db, [own(2, 1100)])[0]).toMatchObject({
       others: 3,

@@ -126,6 +126,7 @@ export class AccountSession {
       db,
       now: () => this.clock.now(),
       canAct: () => this.market.client !== null && bookLive(),
+      ownListingIds: () => this.listingsSeen.keys(),
       reprice: async (listingId, price) =>
         ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'interactive' })) as LeanListing).price,
       ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),

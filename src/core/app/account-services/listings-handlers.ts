@@ -51,7 +51,7 @@ export function listingsHandlers(
         listings: read.data.listings,
         metadata: read.data.metadata,
         freshness: freshnessOf(read),
-        standings: competing ? bookStandings(account.market.db, read.data.listings) : [],
+        standings: competing ? bookStandings(account.market.db, read.data.listings, account.listingsSeen.keys()) : [],
         guards: account.undercut.list().map(guardView),
       };
     },
