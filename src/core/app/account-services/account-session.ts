@@ -89,6 +89,8 @@ export class AccountSession {
   readonly api: AccountApi;
   #feeds: TradeFeeds;
   #guardTimer: NodeJS.Timeout | null = null;
+  /** Bumped by every start and stop: a start whose own-listings read outlived it does nothing. */
+  #guardRun = 0;
 
   constructor(
     market: MarketSide,
@@ -139,6 +141,25 @@ export class AccountSession {
   /** Runs the undercut guards on a timer while connected (each check reads the local book only). */
   startGuards(log: (message: string) => void): void {
     this.stopGuards();
+    // Guards kept from an earlier run must know the seller's other stacks before their first check (a
+    // stack not known as ours would count as a rival): one read of the active listings first.
+    const running = this.undercut.list().some((g) => g.state !== 'stopped');
+    const known = running
+      ? this.reads
+          .myListings({ status: 'ACTIVE', page: '1', limit: '100' })
+          .then((read) => this.rememberListings(read.data.listings))
+          .catch((err: unknown) => log(`undercut guards: own listings not read (${err instanceof Error ? err.message : String(err)}); checking anyway`))
+      : Promise.resolve();
+    const run = ++this.#guardRun;
+    void known.then(() => {
+      // stopped (or started again) while the read was out: that later call decides
+      if (run !== this.#guardRun || this.stopping.signal.aborted) return;
+      this.#startGuardTimer(log);
+    });
+  }
+
+  #startGuardTimer(log: (message: string) => void): void {
+    if (this.#guardTimer) clearInterval(this.#guardTimer);
     this.#guardTimer = setInterval(() => {
       this.undercut.check().catch((err: unknown) => log(`undercut guards: ${err instanceof Error ? err.message : String(err)}`));
     }, this.timings.guardCheckMs ?? 3_000);
@@ -146,6 +167,7 @@ export class AccountSession {
   }
 
   stopGuards(): void {
+    this.#guardRun++;
     if (this.#guardTimer) clearInterval(this.#guardTimer);
     this.#guardTimer = null;
   }
