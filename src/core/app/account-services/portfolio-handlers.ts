@@ -1,6 +1,7 @@
 /**
  * The portfolio: balance and user, value listed at asking prices, what is held (backpack and Steam
- * inventory at market prices), and the value over time from what this app has seen.
+ * inventory at market prices, also item by item), the value over time from what this app has seen, and
+ * the trading results from the whole order history.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
