@@ -2,8 +2,10 @@
  * The undercut guard: keeps an own listing just below the cheapest other listing of its item, never
  * below the floor its owner set — the answer to undercut wars that a trader can leave running. It reads
  * the competition from the local book (no request per check), lowers the price with one PATCH when
- * someone asks less (or the same), and stops there: it never raises a price, never goes under the floor,
- * waits a cooldown between edits of one listing, and acts only while the book is live.
+ * someone asks less (or the same), never goes under the floor, waits a cooldown between edits of one
+ * listing, and acts only while the book is live. It raises a price only when its owner gave a ceiling:
+ * then, once the rivals below have gone, it moves back up to just under the cheapest other (or to the
+ * ceiling when none is left), never above the ceiling.
  */
 import type Database from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
@@ -17,9 +19,11 @@ export interface GuardRule {
   floor: number;
   /** How far below the cheapest other listing to ask, in cents (1 by default). */
   step: number;
+  /** The highest price the guard may raise to; null: it never raises. */
+  ceiling: number | null;
 }
 
-export type GuardState = 'watching' | 'lowest' | 'undercut' | 'holding' | 'stopped';
+export type GuardState = 'watching' | 'lowest' | 'undercut' | 'raised' | 'holding' | 'stopped';
 
 export interface GuardView extends GuardRule {
   state: GuardState;
@@ -30,7 +34,10 @@ export interface GuardView extends GuardRule {
 }
 
 export type GuardDecision =
-  { kind: 'lowest' } | { kind: 'undercut'; price: number } | { kind: 'holding'; reason: string };
+  | { kind: 'lowest' }
+  | { kind: 'undercut'; price: number }
+  | { kind: 'raise'; price: number }
+  | { kind: 'holding'; reason: string };
 
 /**
  * What to do about one listing asking `price` against its standing in the book. A tie counts as being
@@ -38,11 +45,16 @@ export type GuardDecision =
  */
 export function decideUndercut(
   price: number,
-  rule: Pick<GuardRule, 'floor' | 'step'>,
+  rule: Pick<GuardRule, 'floor' | 'step' | 'ceiling'>,
   standing: BookStanding,
 ): GuardDecision {
   const lowest = standing.lowestOther;
-  if (lowest === null || lowest > price) return { kind: 'lowest' };
+  if (lowest === null || lowest > price) {
+    // lowest already: with a ceiling, take back what a rival that left had forced down
+    if (rule.ceiling === null) return { kind: 'lowest' };
+    const reclaim = Math.min(rule.ceiling, lowest === null ? rule.ceiling : lowest - rule.step);
+    return reclaim > price ? { kind: 'raise', price: reclaim } : { kind: 'lowest' };
+  }
   const target = lowest - rule.step;
   if (target < rule.floor)
     return {
@@ -55,6 +67,16 @@ export function decideUndercut(
 
 const cents = (c: number) => `$${(c / 100).toFixed(2)}`;
 
+function raiseReason(
+  price: number,
+  rule: Pick<GuardRule, 'step' | 'ceiling'>,
+  standing: BookStanding,
+): string {
+  if (standing.lowestOther === null) return 'no other listing left, so the ceiling';
+  if (price === rule.ceiling) return `the ceiling (the cheapest other asks ${cents(standing.lowestOther)})`;
+  return `${cents(rule.step)} under the cheapest other (#${standing.lowestOtherId}) again`;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS undercut_guards (
   listing_id INTEGER PRIMARY KEY,
@@ -62,6 +84,7 @@ CREATE TABLE IF NOT EXISTS undercut_guards (
   market_hash_name TEXT NOT NULL,
   floor INTEGER NOT NULL,
   step INTEGER NOT NULL,
+  ceiling INTEGER,
   state TEXT NOT NULL,
   note TEXT NOT NULL,
   edits INTEGER NOT NULL DEFAULT 0,
@@ -75,6 +98,7 @@ interface GuardRow {
   market_hash_name: string;
   floor: number;
   step: number;
+  ceiling: number | null;
   state: GuardState;
   note: string;
   edits: number;
@@ -87,6 +111,7 @@ const toView = (r: GuardRow): GuardView => ({
   marketHashName: r.market_hash_name,
   floor: r.floor,
   step: r.step,
+  ceiling: r.ceiling,
   state: r.state,
   note: r.note,
   edits: r.edits,
@@ -122,13 +147,15 @@ export class UndercutGuards {
       all: db.prepare<[], GuardRow>('SELECT * FROM undercut_guards ORDER BY listing_id'),
       one: db.prepare<[number], GuardRow>('SELECT * FROM undercut_guards WHERE listing_id = ?'),
       put: db.prepare(
-        `INSERT INTO undercut_guards (listing_id, app_id, market_hash_name, floor, step, state, note) VALUES (?, ?, ?, ?, ?, 'watching', ?)
-         ON CONFLICT (listing_id) DO UPDATE SET floor = excluded.floor, step = excluded.step, state = 'watching', note = excluded.note`,
+        `INSERT INTO undercut_guards (listing_id, app_id, market_hash_name, floor, step, ceiling, state, note)
+           VALUES (?, ?, ?, ?, ?, ?, 'watching', ?)
+         ON CONFLICT (listing_id) DO UPDATE SET floor = excluded.floor, step = excluded.step, ceiling = excluded.ceiling,
+           state = 'watching', note = excluded.note`,
       ),
       remove: db.prepare('DELETE FROM undercut_guards WHERE listing_id = ?'),
       state: db.prepare('UPDATE undercut_guards SET state = ?, note = ? WHERE listing_id = ?'),
       edited: db.prepare(
-        "UPDATE undercut_guards SET state = 'undercut', note = ?, edits = edits + 1, last_edit_at = ? WHERE listing_id = ?",
+        'UPDATE undercut_guards SET state = ?, note = ?, edits = edits + 1, last_edit_at = ? WHERE listing_id = ?',
       ),
       failed: db.prepare(
         'UPDATE undercut_guards SET state = ?, note = ?, last_edit_at = ? WHERE listing_id = ?',
@@ -154,6 +181,7 @@ export class UndercutGuards {
       rule.marketHashName,
       rule.floor,
       rule.step,
+      rule.ceiling,
       'Waiting for the next check.',
     );
     return this.get(rule.listingId)!;
@@ -207,15 +235,20 @@ export class UndercutGuards {
       return this.#setState(
         guard,
         'watching',
-        'Undercut seen; waiting for a live book and a connection to act.',
+        `${decision.kind === 'undercut' ? 'Undercut' : 'Room to raise'} seen; waiting for a live book and a connection to act.`,
       );
     try {
       const set = await this.#o.reprice(guard.listingId, decision.price);
-      this.#sql.edited.run(
-        `Lowered to ${cents(set)}, ${cents(guard.step)} under the cheapest other (#${standing.lowestOtherId}).`,
-        now,
-        guard.listingId,
-      );
+      const under = `${cents(guard.step)} under the cheapest other (#${standing.lowestOtherId})`;
+      if (decision.kind === 'undercut')
+        this.#sql.edited.run('undercut', `Lowered to ${cents(set)}, ${under}.`, now, guard.listingId);
+      else
+        this.#sql.edited.run(
+          'raised',
+          `Raised to ${cents(set)}: ${raiseReason(decision.price, guard, standing)}.`,
+          now,
+          guard.listingId,
+        );
       this.#o.onChange?.(this.get(guard.listingId)!);
     } catch (err) {
       // a listing gone since (sold, delisted) ends the guard; anything else is said and retried after the cooldown

@@ -198,7 +198,9 @@ export const undercutGuardView = z.strictObject({
   marketHashName: z.string(),
   floor: z.number().int().positive(),
   step: z.number().int().positive(),
-  state: z.enum(['watching', 'lowest', 'undercut', 'holding', 'stopped']),
+  /** The highest price it may raise to once rivals are gone; null: it never raises. */
+  ceiling: z.number().int().positive().nullable(),
+  state: z.enum(['watching', 'lowest', 'undercut', 'raised', 'holding', 'stopped']),
   /** Plain words: what the guard did last, or why it holds. */
   note: z.string(),
   edits: z.number().int().nonnegative(),
@@ -395,15 +397,17 @@ export const ACCOUNT_CALLS = {
 
   setUndercutGuard: call({
     summary:
-      'Starts, changes or stops (floor null) the undercut guard of an own listing: kept one step under the cheapest other listing of its item in the book, never under the floor, never raised.',
+      'Starts, changes or stops (floor null) the undercut guard of an own listing: kept one step under the cheapest other listing of its item in the book, never under the floor, raised back (never above the ceiling) only when a ceiling is given.',
     input: z.strictObject({
       listingId,
       /** The lowest price per copy the guard may set; null stops the guard. */
       floor: cents.nullable(),
       step: z.number().int().min(1).max(10_000).default(1),
+      /** The highest price the guard may raise to when the rivals below have gone; null: never raise. */
+      ceiling: cents.nullable().default(null),
     }),
     output: z.strictObject({ guard: undercutGuardView.nullable() }),
-    example: { listingId: 1, floor: 900, step: 1 },
+    example: { listingId: 1, floor: 900, step: 1, ceiling: null },
   }),
 
   editListing: call({

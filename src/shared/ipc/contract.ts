@@ -424,6 +424,7 @@ export const IPC_PUSHES = {
       marketHashName: 'AK-47 | Redline (Field-Tested)',
       floor: 900,
       step: 1,
+      ceiling: null,
       state: 'undercut',
       note: 'Lowered to $9.79, $0.01 under the cheapest other (#2).',
       edits: 1,

@@ -211,7 +211,8 @@ describe('account calls on the demo market', () => {
     const lowest = Math.min(...others(pool!.market_hash_name));
     const [mine] = (await core.call('listItems', { groups: [{ items: [{ id: pool!.id, amount: 1 }], price: lowest + 5_000 }] })).listings;
     await until('the listing in My listings', async () => (await core.call('getMyListings', { status: 'ACTIVE', limit: 50 })).listings.some((l) => l.id === mine!.id));
-    await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: lowest + 6_000 })).rejects.toThrow(/only ever lowers/);
+    await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: lowest + 6_000 })).rejects.toThrow(/is above the listing's price/);
+    await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: 100, ceiling: 100 })).rejects.toThrow(/must be above the floor/);
 
     const { guard } = await core.call('setUndercutGuard', { listingId: mine!.id, floor: 1 });
     expect(guard).toMatchObject({ listingId: mine!.id, floor: 1, step: 1, edits: 0 });

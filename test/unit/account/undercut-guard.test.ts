@@ -19,11 +19,11 @@ const standing = (lowestOther: number | null, others = 3) => ({
 });
 
 describe('decideUndercut', () => {
-  const rule = { floor: 900, step: 1 };
+  const rule = { floor: 900, step: 1, ceiling: null };
   it('undercuts the cheapest other by the step, a tie included', () => {
     expect(decideUndercut(1_000, rule, standing(950))).toEqual({ kind: 'undercut', price: 949 });
     expect(decideUndercut(1_000, rule, standing(1_000))).toEqual({ kind: 'undercut', price: 999 });
-    expect(decideUndercut(1_000, { floor: 900, step: 25 }, standing(990))).toEqual({
+    expect(decideUndercut(1_000, { floor: 900, step: 25, ceiling: null }, standing(990))).toEqual({
       kind: 'undercut',
       price: 965,
     });
@@ -35,6 +35,20 @@ describe('decideUndercut', () => {
     expect(decideUndercut(1_000, rule, standing(null, 0))).toEqual({ kind: 'lowest' });
     // a tie with a rival asking the same: one step under it
     expect(decideUndercut(949, rule, standing(949))).toEqual({ kind: 'undercut', price: 948 });
+  });
+});
+
+describe('decideUndercut with a ceiling', () => {
+  const rule = { floor: 900, step: 1, ceiling: 1_500 };
+  it('raises back to one step under the cheapest other once the rivals below have gone, never above the ceiling', () => {
+    expect(decideUndercut(949, rule, standing(1_200))).toEqual({ kind: 'raise', price: 1_199 });
+    expect(decideUndercut(949, rule, standing(2_000))).toEqual({ kind: 'raise', price: 1_500 });
+    expect(decideUndercut(949, rule, standing(null, 0))).toEqual({ kind: 'raise', price: 1_500 });
+    // already one step under (or at the ceiling): nothing to do
+    expect(decideUndercut(1_199, rule, standing(1_200))).toEqual({ kind: 'lowest' });
+    expect(decideUndercut(1_500, rule, standing(null, 0))).toEqual({ kind: 'lowest' });
+    // undercut still wins over raising
+    expect(decideUndercut(1_000, rule, standing(950))).toEqual({ kind: 'undercut', price: 949 });
   });
 });
 
@@ -82,7 +96,7 @@ describe('UndercutGuards', () => {
         return price;
       },
     });
-    guards.set({ listingId: 1, appId: 730, marketHashName: NAME, floor: 900, step: 1 });
+    guards.set({ listingId: 1, appId: 730, marketHashName: NAME, floor: 900, step: 1, ceiling: null });
   });
   afterEach(() => t.close());
 
@@ -118,6 +132,19 @@ describe('UndercutGuards', () => {
     );
   });
 
+  it('with a ceiling, moves back up when the rival below is gone, and says why', async () => {
+    guards.set({ listingId: 1, appId: 730, marketHashName: NAME, floor: 900, step: 1, ceiling: 1_100 });
+    rival(950);
+    await guards.check();
+    expect(reprices).toEqual([[1, 949]]);
+    // the rival sells out: back up to the ceiling (no other listing left), after the cooldown
+    t.store.applyEvents([removedEvent(2, 730, ++seq)]);
+    now += 30_000;
+    await guards.check();
+    expect(reprices).toEqual([[1, 949], [1, 1_100]]);
+    expect(guards.get(1)).toMatchObject({ state: 'raised', edits: 2, note: 'Raised to $11.00: no other listing left, so the ceiling.' });
+  });
+
   it('never sets the seller\'s own listings against each other', async () => {
     ownIds = [2]; // the other stack of the same item is ours too
     rival(950);
@@ -126,7 +153,7 @@ describe('UndercutGuards', () => {
     expect(guards.get(1)).toMatchObject({ state: 'lowest', note: 'Lowest at $10.00.' });
     // two guarded listings of one item: neither counts the other
     ownIds = [];
-    guards.set({ listingId: 2, appId: 730, marketHashName: NAME, floor: 100, step: 1 });
+    guards.set({ listingId: 2, appId: 730, marketHashName: NAME, floor: 100, step: 1, ceiling: null });
     await guards.check();
     expect(reprices).toEqual([]);
   });

@@ -56,7 +56,7 @@ export function listingsHandlers(
       };
     },
 
-    setUndercutGuard: async ({ listingId, floor, step }) => {
+    setUndercutGuard: async ({ listingId, floor, step, ceiling }) => {
       const account = runtime.account();
       if (floor === null) {
         account.undercut.remove(listingId);
@@ -70,9 +70,12 @@ export function listingsHandlers(
         throw new SkindeskError({ code: 'REFUSED', message: 'This listing follows a price decay; a guard would fight it. Set a fixed price first.' });
       }
       if (floor > listing.price) {
-        throw new SkindeskError({ code: 'REFUSED', message: `The floor (${formatCents(floor)}) is above the listing's price (${formatCents(listing.price)}): the guard only ever lowers a price.` });
+        throw new SkindeskError({ code: 'REFUSED', message: `The floor (${formatCents(floor)}) is above the listing's price (${formatCents(listing.price)}): the guard lowers a price from where it is, and raises it only up to a ceiling.` });
       }
-      const guard = account.undercut.set({ listingId, appId: listing.app_id, marketHashName: listing.market_hash_name, floor, step });
+      if (ceiling !== null && ceiling <= floor) {
+        throw new SkindeskError({ code: 'REFUSED', message: `The ceiling (${formatCents(ceiling)}) must be above the floor (${formatCents(floor)}).` });
+      }
+      const guard = account.undercut.set({ listingId, appId: listing.app_id, marketHashName: listing.market_hash_name, floor, step, ceiling });
       // judged at once rather than at the next tick
       void account.undercut.check().catch(() => undefined);
       return { guard: guardView(guard) };

@@ -27,8 +27,9 @@ export function UndercutGuardPanel({
     guard?.floor ?? Math.max(1, Math.round(listing.price * 0.9)),
   );
   const [step, setStep] = useState(guard?.step ?? 1);
+  const [ceiling, setCeiling] = useState<number | null>(guard?.ceiling ?? null);
   const save = useAction(async (next: number | null) => {
-    const answer = await call('setUndercutGuard', { listingId: listing.id, floor: next, step });
+    const answer = await call('setUndercutGuard', { listingId: listing.id, floor: next, step, ceiling });
     onChanged();
     return answer;
   });
@@ -53,7 +54,9 @@ export function UndercutGuardPanel({
       <Stack gap={6}>
         <Text size="xs">
           Keeps this listing {formatCents(step)} under the cheapest other listing of the item in the book,
-          checked every few seconds; never under the floor, never raised, at most one reprice every 30 s.
+          checked every few seconds; never under the floor, at most one reprice every 30 s. With a ceiling it
+          also moves back up when the rivals below have gone (never above the ceiling); without one it never
+          raises the price.
         </Text>
         <Group gap="sm" align="flex-end">
           <CentsInput
@@ -63,9 +66,17 @@ export function UndercutGuardPanel({
             onCents={setFloor}
             data-testid="guard-floor"
           />
+          <CentsInput
+            label="Ceiling (optional)"
+            placeholder="never raise"
+            w={150}
+            cents={ceiling}
+            onCents={setCeiling}
+            data-testid="guard-ceiling"
+          />
           <NumberInput
             label="Step (cents)"
-            w={110}
+            w={100}
             min={1}
             max={10_000}
             allowDecimal={false}
