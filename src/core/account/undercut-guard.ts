@@ -142,6 +142,13 @@ export class UndercutGuards {
   constructor(options: UndercutGuardsOptions) {
     this.#o = options;
     options.db.exec(SCHEMA);
+    // a table made before guards had a ceiling gets the column (they never raised: NULL)
+    const columns = options.db
+      .prepare<[], string>("SELECT name FROM pragma_table_info('undercut_guards')")
+      .pluck()
+      .all();
+    if (!columns.includes('ceiling'))
+      options.db.exec('ALTER TABLE undercut_guards ADD COLUMN ceiling INTEGER');
     const db = options.db;
     this.#sql = {
       all: db.prepare<[], GuardRow>('SELECT * FROM undercut_guards ORDER BY listing_id'),

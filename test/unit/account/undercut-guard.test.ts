@@ -145,6 +145,15 @@ describe('UndercutGuards', () => {
     expect(guards.get(1)).toMatchObject({ state: 'raised', edits: 2, note: 'Raised to $11.00: no other listing left, so the ceiling.' });
   });
 
+  it('opens a table made before guards had a ceiling', () => {
+    t.db.exec('DROP TABLE undercut_guards');
+    t.db.exec(`CREATE TABLE undercut_guards (listing_id INTEGER PRIMARY KEY, app_id INTEGER NOT NULL, market_hash_name TEXT NOT NULL,
+      floor INTEGER NOT NULL, step INTEGER NOT NULL, state TEXT NOT NULL, note TEXT NOT NULL, edits INTEGER NOT NULL DEFAULT 0, last_edit_at INTEGER)`);
+    t.db.prepare("INSERT INTO undercut_guards VALUES (7, 730, 'x', 100, 1, 'lowest', 'Lowest at $1.00.', 0, NULL)").run();
+    const reopened = new UndercutGuards({ db: t.db, now: () => now, canAct: () => true, reprice: async () => 0 });
+    expect(reopened.get(7)).toMatchObject({ floor: 100, ceiling: null, state: 'lowest' });
+  });
+
   it('never sets the seller\'s own listings against each other', async () => {
     ownIds = [2]; // the other stack of the same item is ours too
     rival(950);
