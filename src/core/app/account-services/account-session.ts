@@ -130,7 +130,8 @@ export class AccountSession {
       canAct: () => this.market.client !== null && bookLive(),
       ownListingIds: () => this.listingsSeen.keys(),
       reprice: async (listingId, price) =>
-        ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'interactive' })) as LeanListing).price,
+        // background: an edit the user makes by hand goes first within the route's 30 a minute
+        ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'background' })) as LeanListing).price,
       ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
