@@ -129,6 +129,8 @@ export interface UndercutGuardsOptions {
   onChange?: (guard: GuardView) => void;
   /** Between two edits of one listing (default 30 s): a war with another bot stays slow and visible. */
   cooldownMs?: number;
+  /** The kill switch: engaged, no guard sends anything (it stops every automatic action). */
+  halted?: () => boolean;
   /** Every own listing known (guarded or not): never a rival, or two stacks would undercut each other. */
   ownListingIds?: () => Iterable<number>;
 }
@@ -238,12 +240,15 @@ export class UndercutGuards {
     const now = this.#o.now();
     const cooldown = this.#o.cooldownMs ?? 30_000;
     if (guard.lastEditAt !== null && now - guard.lastEditAt < cooldown) return;
-    if (!this.#o.canAct())
+    const seen = decision.kind === 'undercut' ? 'Undercut seen' : 'Room to raise seen';
+    if (this.#o.halted?.())
       return this.#setState(
         guard,
         'watching',
-        `${decision.kind === 'undercut' ? 'Undercut' : 'Room to raise'} seen; waiting for a live book and a connection to act.`,
+        `${seen}; the kill switch is engaged (Ctrl+Shift+K releases it).`,
       );
+    if (!this.#o.canAct())
+      return this.#setState(guard, 'watching', `${seen}; waiting for a live book and a connection to act.`);
     try {
       const set = await this.#o.reprice(guard.listingId, decision.price);
       const under = `${cents(guard.step)} under the cheapest other (#${standing.lowestOtherId})`;

@@ -449,3 +449,16 @@ export class WatchStore {
     this.#s.putSetting!.run('kill_switch', engaged ? '1' : '0');
   }
 }
+
+/**
+ * The kill switch as stored, for automation outside the watch service (the undercut guards): engaged
+ * stops every automatic action. False while no watch table exists yet (nothing was ever switched).
+ */
+export function killSwitchEngaged(db: Db): boolean {
+  try {
+    return db.prepare("SELECT value FROM watch_settings WHERE key = 'kill_switch'").pluck().get() === '1';
+  } catch (err) {
+    if (err instanceof Error && /no such table/.test(err.message)) return false;
+    throw err;
+  }
+}

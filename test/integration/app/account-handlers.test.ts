@@ -214,10 +214,15 @@ describe('account calls on the demo market', () => {
     await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: lowest + 6_000 })).rejects.toThrow(/is above the listing's price/);
     await expect(core.call('setUndercutGuard', { listingId: mine!.id, floor: 100, ceiling: 100 })).rejects.toThrow(/must be above the floor/);
 
+    const guards = () => pushes.filter((p) => p.name === 'undercutGuardChanged').map((p) => p.payload as { listingId: number; state: string; note: string; edits: number });
+    // the kill switch (the same one that stops auto-buying) holds every guard
+    await core.call('setAutoBuyKillSwitch', { engaged: true });
     const { guard } = await core.call('setUndercutGuard', { listingId: mine!.id, floor: 1 });
     expect(guard).toMatchObject({ listingId: mine!.id, floor: 1, step: 1, edits: 0 });
+    await until('held by the kill switch', () => guards().some((g) => g.listingId === mine!.id && /kill switch is engaged/.test(g.note)));
+    expect(demo.state.listing(mine!.id)?.listing.price).toBe(lowest + 5_000);
+    await core.call('setAutoBuyKillSwitch', { engaged: false });
     await until('the guard undercut', () => demo.state.listing(mine!.id)?.listing.price === lowest - 1);
-    const guards = () => pushes.filter((p) => p.name === 'undercutGuardChanged').map((p) => p.payload as { listingId: number; state: string; note: string; edits: number });
     await until('the push', () => guards().some((g) => g.listingId === mine!.id && g.state === 'undercut' && g.edits === 1));
 
     // a rival at the same price, with the floor at the price: a tie cannot be broken without passing it

@@ -61,6 +61,7 @@ describe('UndercutGuards', () => {
   let failWith: Error | null = null;
   let guards: UndercutGuards;
   let ownIds: number[] = [];
+  let halted = false;
   const NAME = 'Revolution Case';
 
   beforeEach(async () => {
@@ -70,6 +71,7 @@ describe('UndercutGuards', () => {
     failWith = null;
     live = true;
     ownIds = [];
+    halted = false;
     await mergeSnapshot(
       t.store,
       {
@@ -88,6 +90,7 @@ describe('UndercutGuards', () => {
       canAct: () => live,
       cooldownMs: 30_000,
       ownListingIds: () => ownIds,
+      halted: () => halted,
       reprice: async (id, price) => {
         if (failWith) throw failWith;
         reprices.push([id, price]);
@@ -167,13 +170,18 @@ describe('UndercutGuards', () => {
     expect(reprices).toEqual([]);
   });
 
-  it('acts only while it may (a live book, a connection), and stops when the listing is gone', async () => {
+  it('acts only while it may (a live book, a connection, the kill switch released), and stops when the listing is gone', async () => {
     live = false;
     rival(950);
     await guards.check();
     expect(reprices).toEqual([]);
-    expect(guards.get(1)).toMatchObject({ state: 'watching' });
+    expect(guards.get(1)).toMatchObject({ state: 'watching', note: 'Undercut seen; waiting for a live book and a connection to act.' });
     live = true;
+    halted = true;
+    await guards.check();
+    expect(reprices).toEqual([]);
+    expect(guards.get(1)).toMatchObject({ state: 'watching', note: 'Undercut seen; the kill switch is engaged (Ctrl+Shift+K releases it).' });
+    halted = false;
     await guards.check();
     expect(reprices).toEqual([[1, 949]]);
     t.store.applyEvents([removedEvent(1, 730, ++seq)]);

@@ -23,6 +23,7 @@ import type { TradeChange } from '../../trades/tracker.ts';
 import type { AppLog } from '../log.ts';
 import type { DemoMarketHandle } from '../market.ts';
 import type { AppPlatform } from '../platform.ts';
+import { killSwitchEngaged } from '../../watch/index.ts';
 import { AccountSession, type AccountTimings, type MarketSide } from './account-session.ts';
 import { TradeFeedSettingsStore } from './trade-feed-settings.ts';
 import { guardView, withdrawalViewOf } from './views.ts';
@@ -86,6 +87,7 @@ export class AccountRuntime {
     const account = new AccountSession(market, {
       demo: market.choice.mode === 'demo',
       bookLive: () => market.status().state === 'live',
+      halted: () => killSwitchEngaged(market.db),
       onGuardChange: (guard) => {
         if (this.#current?.account === account) this.#options.publish('undercutGuardChanged', guardView(guard));
       },

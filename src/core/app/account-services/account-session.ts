@@ -100,6 +100,8 @@ export class AccountSession {
       timings?: AccountTimings;
       /** Whether the book is live (guards act only then: a resyncing book may show rivals that left). */
       bookLive?: () => boolean;
+      /** The kill switch (stops every automatic action, guards included). */
+      halted?: () => boolean;
       onGuardChange?: (guard: GuardView) => void;
     },
   ) {
@@ -129,6 +131,7 @@ export class AccountSession {
       now: () => this.clock.now(),
       canAct: () => this.market.client !== null && bookLive(),
       ownListingIds: () => this.listingsSeen.keys(),
+      ...(options.halted ? { halted: options.halted } : {}),
       reprice: async (listingId, price) =>
         // background: an edit the user makes by hand goes first within the route's 30 a minute
         ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'background' })) as LeanListing).price,

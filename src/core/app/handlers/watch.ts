@@ -224,7 +224,7 @@ export function createWatchHandlers(core: AppCore): AreaHandlers<typeof WATCH_CA
     getAutoBuyState: ({ limit }) => watch.autoBuyState(limit),
     setAutoBuyKillSwitch: ({ engaged }) => {
       watch.service().setKillSwitch(engaged);
-      core.notify(engaged ? 'warning' : 'info', 'Auto-buy', engaged ? 'Kill switch engaged: no watchlist will buy until it is released.' : 'Kill switch released: watchlists buy again within their guardrails.');
+      core.notify(engaged ? 'warning' : 'info', 'Auto-buy', engaged ? 'Kill switch engaged: no watchlist will buy and no undercut guard will reprice until it is released.' : 'Kill switch released: watchlists buy again within their guardrails, and undercut guards act again.');
       return watch.autoBuyState();
     },
 

@@ -59,8 +59,8 @@ export function AutoBuyKillSwitch() {
       <Tooltip
         label={
           engaged
-            ? `Auto-buy is stopped: no watchlist buys until you release it (${keys}).`
-            : `Stop all auto-buying at once (${keys}). Purchases already sent cannot be called back.`
+            ? `Automation is stopped: no watchlist buys and no undercut guard reprices until you release it (${keys}).`
+            : `Stop all auto-buying and every undercut guard at once (${keys}). Purchases already sent cannot be called back.`
         }
         multiline
         maw={320}
