@@ -261,7 +261,7 @@ export class UndercutGuards {
           now,
           guard.listingId,
         );
-      this.#o.onChange?.(this.get(guard.listingId)!);
+      this.#changed(guard.listingId);
     } catch (err) {
       // a listing gone since (sold, delisted) ends the guard; anything else is said and retried after the cooldown
       const gone = err instanceof ApiError && err.code === 'LISTING_NOT_FOUND';
@@ -272,13 +272,19 @@ export class UndercutGuards {
         now,
         guard.listingId,
       );
-      this.#o.onChange?.(this.get(guard.listingId)!);
+      this.#changed(guard.listingId);
     }
+  }
+
+  /** Tells the host a guard's new state; a guard removed while its check ran is not told about. */
+  #changed(listingId: number): void {
+    const now = this.get(listingId);
+    if (now) this.#o.onChange?.(now);
   }
 
   #setState(guard: GuardView, state: GuardState, note: string): void {
     if (guard.state === state && guard.note === note) return;
     this.#sql.state.run(state, note, guard.listingId);
-    this.#o.onChange?.(this.get(guard.listingId)!);
+    this.#changed(guard.listingId);
   }
 }

@@ -148,6 +148,24 @@ describe('UndercutGuards', () => {
     expect(guards.get(1)).toMatchObject({ state: 'raised', edits: 2, note: 'Raised to $11.00: no other listing left, so the ceiling.' });
   });
 
+  it('a guard stopped while its reprice is on the wire is not brought back nor reported', async () => {
+    const told: number[] = [];
+    const racing = new UndercutGuards({
+      db: t.db,
+      now: () => now,
+      canAct: () => true,
+      onChange: (g) => told.push(g.listingId),
+      reprice: async (id, price) => {
+        racing.remove(id); // the user pressed Stop guard meanwhile
+        return price;
+      },
+    });
+    rival(950);
+    await racing.check();
+    expect(racing.get(1)).toBeNull();
+    expect(told).toEqual([]);
+  });
+
   it('opens a table made before guards had a ceiling', () => {
     t.db.exec('DROP TABLE undercut_guards');
     t.db.exec(`CREATE TABLE undercut_guards (listing_id INTEGER PRIMARY KEY, app_id INTEGER NOT NULL, market_hash_name TEXT NOT NULL,
