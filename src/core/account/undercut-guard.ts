@@ -9,6 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
+import { formatCents } from '../../shared/money.ts';
 import { ApiError } from '../api/errors.ts';
 import { type BookStanding, bookStandings } from '../query/book-standing.ts';
 
@@ -59,13 +60,11 @@ export function decideUndercut(
   if (target < rule.floor)
     return {
       kind: 'holding',
-      reason: `the cheapest other asks ${cents(lowest)}; going under it would pass the floor of ${cents(rule.floor)}`,
+      reason: `the cheapest other asks ${formatCents(lowest)}; going under it would pass the floor of ${formatCents(rule.floor)}`,
     };
   if (target >= price) return { kind: 'lowest' };
   return { kind: 'undercut', price: target };
 }
-
-const cents = (c: number) => `$${(c / 100).toFixed(2)}`;
 
 function raiseReason(
   price: number,
@@ -73,8 +72,9 @@ function raiseReason(
   standing: BookStanding,
 ): string {
   if (standing.lowestOther === null) return 'no other listing left, so the ceiling';
-  if (price === rule.ceiling) return `the ceiling (the cheapest other asks ${cents(standing.lowestOther)})`;
-  return `${cents(rule.step)} under the cheapest other (#${standing.lowestOtherId}) again`;
+  if (price === rule.ceiling)
+    return `the ceiling (the cheapest other asks ${formatCents(standing.lowestOther)})`;
+  return `${formatCents(rule.step)} under the cheapest other (#${standing.lowestOtherId}) again`;
 }
 
 const SCHEMA = `
@@ -207,36 +207,49 @@ export class UndercutGuards {
   }
 
   async #checkAll(): Promise<void> {
-    for (const guard of this.list()) {
+    const guards = this.list();
+    const watching: { guard: GuardView; price: number }[] = [];
+    for (const guard of guards) {
       if (guard.state === 'stopped') continue;
-      await this.#checkOne(guard);
+      const price = this.#sql.price.get(guard.listingId);
+      if (price === undefined)
+        this.#setState(
+          guard,
+          'stopped',
+          'The listing is no longer on the market (sold, delisted or private).',
+        );
+      else watching.push({ guard, price });
     }
+    if (watching.length === 0) return;
+    // one read of the book for every guard; the seller's own listings (guarded or not) are no rivals
+    const own = [...(this.#o.ownListingIds?.() ?? []), ...guards.map((g) => g.listingId)];
+    const standings = new Map(
+      bookStandings(
+        this.#o.db,
+        watching.map(({ guard, price }) => ({
+          id: guard.listingId,
+          app_id: guard.appId,
+          market_hash_name: guard.marketHashName,
+          price,
+        })),
+        own,
+      ).map((s) => [s.listingId, s]),
+    );
+    for (const { guard, price } of watching)
+      await this.#checkOne(guard, price, standings.get(guard.listingId));
   }
 
-  async #checkOne(guard: GuardView): Promise<void> {
-    const price = this.#sql.price.get(guard.listingId);
-    if (price === undefined)
-      return this.#setState(
-        guard,
-        'stopped',
-        'The listing is no longer on the market (sold, delisted or private).',
-      );
-    const own = [...(this.#o.ownListingIds?.() ?? []), ...this.list().map((g) => g.listingId)];
-    const [standing] = bookStandings(
-      this.#o.db,
-      [{ id: guard.listingId, app_id: guard.appId, market_hash_name: guard.marketHashName, price }],
-      own,
-    );
+  async #checkOne(guard: GuardView, price: number, standing: BookStanding | undefined): Promise<void> {
     if (!standing) return this.#setState(guard, 'watching', 'The book does not hold this game yet.');
     const decision = decideUndercut(price, guard, standing);
     if (decision.kind === 'lowest')
       return this.#setState(
         guard,
         'lowest',
-        `Lowest at ${cents(price)}${standing.others > 0 ? ` of ${standing.others + 1}` : ''}.`,
+        `Lowest at ${formatCents(price)}${standing.others > 0 ? ` of ${standing.others + 1}` : ''}.`,
       );
     if (decision.kind === 'holding')
-      return this.#setState(guard, 'holding', `Holding at ${cents(price)}: ${decision.reason}.`);
+      return this.#setState(guard, 'holding', `Holding at ${formatCents(price)}: ${decision.reason}.`);
     const now = this.#o.now();
     const cooldown = this.#o.cooldownMs ?? 30_000;
     if (guard.lastEditAt !== null && now - guard.lastEditAt < cooldown) return;
@@ -251,13 +264,13 @@ export class UndercutGuards {
       return this.#setState(guard, 'watching', `${seen}; waiting for a live book and a connection to act.`);
     try {
       const set = await this.#o.reprice(guard.listingId, decision.price);
-      const under = `${cents(guard.step)} under the cheapest other (#${standing.lowestOtherId})`;
+      const under = `${formatCents(guard.step)} under the cheapest other (#${standing.lowestOtherId})`;
       if (decision.kind === 'undercut')
-        this.#sql.edited.run('undercut', `Lowered to ${cents(set)}, ${under}.`, now, guard.listingId);
+        this.#sql.edited.run('undercut', `Lowered to ${formatCents(set)}, ${under}.`, now, guard.listingId);
       else
         this.#sql.edited.run(
           'raised',
-          `Raised to ${cents(set)}: ${raiseReason(decision.price, guard, standing)}.`,
+          `Raised to ${formatCents(set)}: ${raiseReason(decision.price, guard, standing)}.`,
           now,
           guard.listingId,
         );
@@ -268,7 +281,7 @@ export class UndercutGuards {
       const why = err instanceof ApiError ? `${err.code ?? err.kind} — ${err.explanation}` : String(err);
       this.#sql.failed.run(
         gone ? 'stopped' : 'watching',
-        `The reprice to ${cents(decision.price)} failed: ${why}`,
+        `The reprice to ${formatCents(decision.price)} failed: ${why}`,
         now,
         guard.listingId,
       );
