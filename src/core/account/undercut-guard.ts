@@ -235,8 +235,11 @@ export class UndercutGuards {
         own,
       ).map((s) => [s.listingId, s]),
     );
-    for (const { guard, price } of watching)
-      await this.#checkOne(guard, price, standings.get(guard.listingId));
+    for (const { guard, price } of watching) {
+      // read again: an earlier guard's PATCH took time, and this one may have been stopped or changed meanwhile
+      const current = this.get(guard.listingId);
+      if (current) await this.#checkOne(current, price, standings.get(guard.listingId));
+    }
   }
 
   async #checkOne(guard: GuardView, price: number, standing: BookStanding | undefined): Promise<void> {

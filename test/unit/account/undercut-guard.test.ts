@@ -166,6 +166,38 @@ describe('UndercutGuards', () => {
     expect(told).toEqual([]);
   });
 
+  it('a guard stopped while another guard\'s reprice is on the wire does not act in that pass', async () => {
+    await mergeSnapshot(
+      t.store,
+      {
+        seq: ++seq,
+        listings: [
+          lean(1, { market_hash_name: NAME, price: 1_000 }),
+          lean(2, { market_hash_name: NAME, price: 1_200 }),
+          lean(4, { market_hash_name: 'Other Case', price: 500 }),
+          lean(5, { market_hash_name: 'Other Case', price: 400 }),
+        ],
+      },
+      { scope: null, resync: false },
+    );
+    const sent: number[] = [];
+    const pair = new UndercutGuards({
+      db: t.db,
+      now: () => now,
+      canAct: () => true,
+      reprice: async (id, price) => {
+        sent.push(id);
+        pair.remove(4); // Stop guard on the second listing while the first one's PATCH is out
+        return price;
+      },
+    });
+    pair.set({ listingId: 4, appId: 730, marketHashName: 'Other Case', floor: 100, step: 1, ceiling: null });
+    rival(950);
+    await pair.check();
+    expect(sent).toEqual([1]);
+    expect(pair.get(4)).toBeNull();
+  });
+
   it('opens a table made before guards had a ceiling', () => {
     t.db.exec('DROP TABLE undercut_guards');
     t.db.exec(`CREATE TABLE undercut_guards (listing_id INTEGER PRIMARY KEY, app_id INTEGER NOT NULL, market_hash_name TEXT NOT NULL,
