@@ -116,7 +116,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       ? new AlertNotifier({ notify: options.notify, ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }) })
       : null;
     this.#webhooks = new AlertWebhooks({
-      onFailure: (message) => (options.onAlertWebhookFailure ?? ((m) => this.#warn(m)))(message),
+      onFailure: options.onAlertWebhookFailure ?? ((message) => this.#warn(message)),
       ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
       ...(options.webhookFetch === undefined ? {} : { fetch: options.webhookFetch }),
       now: this.#now,

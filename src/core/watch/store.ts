@@ -186,6 +186,10 @@ export interface NewLogEntry
 /** Alerts kept in the feed; older ones are pruned (the auto-buy log and the journal keep the history). */
 export const ALERTS_KEPT = 2_000;
 
+/** How the kill switch is stored in watch_settings: read by the store and by killSwitchEngaged alike. */
+const KILL_SWITCH = { key: 'kill_switch', engaged: '1', released: '0' } as const;
+const SETTING_SQL = 'SELECT value FROM watch_settings WHERE key = ?';
+
 export class WatchStore {
   readonly db: Db;
   readonly #now: () => number;
@@ -243,7 +247,7 @@ export class WatchStore {
       attempts: p(
         `SELECT trigger_seq, status FROM auto_buy_log WHERE listing_id = ? AND decision = 'sent' ORDER BY id`,
       ).safeIntegers(true),
-      setting: p('SELECT value FROM watch_settings WHERE key = ?').pluck(),
+      setting: p(SETTING_SQL).pluck(),
       putSetting: p(
         'INSERT INTO watch_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
@@ -442,11 +446,11 @@ export class WatchStore {
   // ---- settings ---------------------------------------------------------------------------------
 
   killSwitch(): boolean {
-    return this.#s.setting!.get('kill_switch') === '1';
+    return this.#s.setting!.get(KILL_SWITCH.key) === KILL_SWITCH.engaged;
   }
 
   setKillSwitch(engaged: boolean): void {
-    this.#s.putSetting!.run('kill_switch', engaged ? '1' : '0');
+    this.#s.putSetting!.run(KILL_SWITCH.key, engaged ? KILL_SWITCH.engaged : KILL_SWITCH.released);
   }
 }
 
@@ -456,7 +460,7 @@ export class WatchStore {
  */
 export function killSwitchEngaged(db: Db): boolean {
   try {
-    return db.prepare("SELECT value FROM watch_settings WHERE key = 'kill_switch'").pluck().get() === '1';
+    return db.prepare(SETTING_SQL).pluck().get(KILL_SWITCH.key) === KILL_SWITCH.engaged;
   } catch (err) {
     if (err instanceof Error && /no such table/.test(err.message)) return false;
     throw err;
