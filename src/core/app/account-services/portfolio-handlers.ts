@@ -71,19 +71,24 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
     getTradingPnl: async ({ refresh }) => {
       const account = runtime.account();
       const stored = account.tradingPnl.latest();
+      const answer = (pnl: TradingPnl, computedAt: number | null, problem: string | null) => ({
+        ...pnl,
+        computedAt: computedAt === null ? null : iso(computedAt),
+        problem,
+      });
       if (refresh) {
         try {
           const pnl = tradingPnl(await readOrderHistory(account));
           const at = account.clock.now();
           account.tradingPnl.save(pnl, at);
-          return { ...pnl, computedAt: iso(at), problem: null };
+          return answer(pnl, at, null);
         } catch (err) {
           // older results are better than none; with none, the screen shows the error itself
           if (!stored || !(err instanceof ApiError)) throw err;
-          return { ...stored.pnl, computedAt: iso(stored.computedAt), problem: refreshProblem(err) };
+          return answer(stored.pnl, stored.computedAt, refreshProblem(err));
         }
       }
-      return stored ? { ...stored.pnl, computedAt: iso(stored.computedAt), problem: null } : { ...NO_PNL, computedAt: null, problem: null };
+      return stored ? answer(stored.pnl, stored.computedAt, null) : answer(NO_PNL, null, null);
     },
 
     getPortfolio: async ({ readInventories }) => {
