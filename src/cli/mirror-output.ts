@@ -77,12 +77,12 @@ export async function printRows<C extends string>(
   await out.write(chunk.join(''));
 }
 
-/** `--db FILE` and `--app-id N`, as every reading command takes them. */
-export const MIRROR_FLAGS = {
-  db: { type: 'string' },
-  'app-id': { type: 'string' },
-} as const satisfies FlagSpec;
-export const mirrorFlagShape = { db: z.string().min(1).optional(), 'app-id': appIdFlag.optional() };
+/** `--db FILE`, the mirror every reading command opens. */
+export const DB_FLAG = { db: { type: 'string' } } as const satisfies FlagSpec;
+export const dbFlagShape = { db: z.string().min(1).optional() };
+/** `--db FILE` and `--app-id N`, as the commands that read listings take them. */
+export const MIRROR_FLAGS = { ...DB_FLAG, 'app-id': { type: 'string' } } as const satisfies FlagSpec;
+export const mirrorFlagShape = { ...dbFlagShape, 'app-id': appIdFlag.optional() };
 /** `--name S`: a case-insensitive substring of the item name. */
 export const nameFlag = z.string().min(1).max(200);
 

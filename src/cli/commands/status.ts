@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { readStatus } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { readMirror } from '../mirror-output.ts';
+import { DB_FLAG, dbFlagShape, readMirror } from '../mirror-output.ts';
 
-const flags: FlagSpec = { db: { type: 'string' } };
-const schema = z.strictObject({ db: z.string().min(1).optional() });
+const flags: FlagSpec = DB_FLAG;
+const schema = z.strictObject(dbFlagShape);
 
 export const statusCommand: CliCommand = {
   name: 'status',
