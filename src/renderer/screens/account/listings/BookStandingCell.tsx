@@ -3,10 +3,6 @@ import { IconShieldCheck } from '@tabler/icons-react';
 import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
 import { formatCents, plural } from '../ui/format.ts';
 
-/**
- * An own listing against the others of its item in the local book: lowest, or how many ask less and the
- * cheapest price — the undercut check, without a request per item.
- */
 /** A shield beside the standing when an undercut guard watches the listing; its note on hover. */
 function GuardMark({ guard }: { guard: UndercutGuardView | undefined }) {
   if (!guard) return null;
@@ -18,6 +14,10 @@ function GuardMark({ guard }: { guard: UndercutGuardView | undefined }) {
   );
 }
 
+/**
+ * An own listing against the others of its item in the local book: lowest, or how many ask less and the
+ * cheapest price — the undercut check, without a request per item.
+ */
 export function BookStandingCell({ standing, guard }: { standing: BookStandingView | undefined; guard?: UndercutGuardView | undefined }) {
   if (!standing) {
     return (
