@@ -5,7 +5,7 @@
 import { Group, Paper, Progress, Table, Text, Tooltip } from '@mantine/core';
 import { APP_IDS } from '../../../../shared/api/index.ts';
 import type { HeldPosition } from '../../../../shared/ipc/calls-account.ts';
-import { DenseTable, GAME_AND_ITEM } from '../ui/DenseTable.tsx';
+import { DenseTable, GAME_AND_ITEM, itemKey } from '../ui/DenseTable.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { formatCents, gameShort } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
@@ -54,7 +54,7 @@ export function HeldPositions({
   positions: readonly HeldPosition[];
   heldValue: number;
   gamesRead: number;
-  /** Average paid per copy by `app_id:name`, from the trading results (empty until read). */
+  /** Average paid per copy by itemKey, from the trading results (empty until read). */
   avgPaid: ReadonlyMap<string, number | null>;
 }) {
   return (
@@ -87,7 +87,7 @@ export function HeldPositions({
           {positions.map((h) => {
             const share = heldValue > 0 ? (h.value / heldValue) * 100 : 0;
             return (
-              <Table.Tr key={`${h.app_id}:${h.market_hash_name}`} data-testid="position-row">
+              <Table.Tr key={itemKey(h)} data-testid="position-row">
                 <Table.Td>{gameShort(h.app_id)}</Table.Td>
                 <ItemNameCell name={h.market_hash_name} appId={h.app_id} />
                 <Table.Td ta="right" className="sd-num">
@@ -102,7 +102,7 @@ export function HeldPositions({
                 <Table.Td ta="right">
                   <VersusPaid
                     market={h.marketPrice}
-                    paid={avgPaid.get(`${h.app_id}:${h.market_hash_name}`)}
+                    paid={avgPaid.get(itemKey(h))}
                   />
                 </Table.Td>
                 <Table.Td ta="right">

@@ -9,6 +9,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APP_IDS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
+import { itemKey } from '../ui/DenseTable.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { HeldPositions } from './HeldPositions.tsx';
@@ -27,7 +28,7 @@ export function PortfolioScreen() {
   const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
-  const paid = new Map((pnl.data?.items ?? []).map((p) => [`${p.app_id}:${p.market_hash_name}`, p.avgPaid]));
+  const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.avgPaid]));
   usePush('tradesUpdated', () => portfolio.reload());
   usePush('withdrawalUpdated', () => portfolio.reload());
   const p = portfolio.data;

@@ -6,7 +6,7 @@
 import { Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
-import { DenseTable, GAME_AND_ITEM } from '../ui/DenseTable.tsx';
+import { DenseTable, GAME_AND_ITEM, itemKey } from '../ui/DenseTable.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
@@ -125,7 +125,7 @@ export function TradingResults({
             ]}
           >
             {results!.items.slice(0, SHOWN).map((p) => (
-              <Table.Tr key={`${p.app_id}:${p.market_hash_name}`} data-testid="pnl-row">
+              <Table.Tr key={itemKey(p)} data-testid="pnl-row">
                 <Table.Td>{gameShort(p.app_id)}</Table.Td>
                 <ItemNameCell name={p.market_hash_name} appId={p.app_id} />
                 <Table.Td ta="right">{copiesAt(p.bought, p.avgPaid)}</Table.Td>

@@ -8,6 +8,9 @@ export interface Column {
   width?: number;
 }
 
+/** One item (a game's market_hash_name) as a key: rows of the item tables, and joins between them. */
+export const itemKey = (item: { app_id: number; market_hash_name: string }): string => `${item.app_id}:${item.market_hash_name}`;
+
 /** The two columns an item row starts with: its game, and its name (with "show in book"). */
 export const GAME_AND_ITEM: readonly Column[] = [{ label: 'Game', width: 56 }, { label: 'Item' }];
 
