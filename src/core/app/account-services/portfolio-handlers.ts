@@ -64,8 +64,6 @@ async function readOrderHistory(account: AccountSession): Promise<OrderExportRow
   }
 }
 
-const NO_PNL: TradingPnl = { items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 } };
-
 export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio' | 'getTradingPnl'>> {
   return {
     getTradingPnl: async ({ refresh }) => {
@@ -88,7 +86,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
           return answer(stored.pnl, stored.computedAt, refreshProblem(err));
         }
       }
-      return stored ? answer(stored.pnl, stored.computedAt, null) : answer(NO_PNL, null, null);
+      return stored ? answer(stored.pnl, stored.computedAt, null) : answer(tradingPnl([]), null, null);
     },
 
     getPortfolio: async ({ readInventories }) => {
