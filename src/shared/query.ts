@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { appId } from './api/primitives.ts';
+import { DOPPLER_PHASES } from './phases.ts';
 
 const unit = z.number().min(0).max(1);
 const percent = z.number().min(0).max(100);
@@ -45,6 +46,8 @@ export const bookFilter = z.strictObject({
   float: range(unit).optional(),
   paint_seeds: z.array(z.number().int().nonnegative()).max(1000).optional(),
   paint_index: z.number().int().nonnegative().optional(),
+  /** Doppler / Gamma Doppler phases (any of them): the paint indexes each stands for (shared/phases.ts). */
+  phases: z.array(z.enum(DOPPLER_PHASES)).min(1).max(DOPPLER_PHASES.length).optional(),
   fade: range(percent).optional(),
   blue: range(percent).optional(),
   stattrak: z.boolean().optional(),

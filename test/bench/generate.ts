@@ -30,6 +30,15 @@ const SKINS = ['Redline', 'Asiimov', 'Vulcan', 'Fire Serpent', 'Case Hardened', 
   'Urban Masked', 'Forest DDPAT', 'Scorched', 'Stained', 'Lore', 'Autotronic', 'Black Laminate', 'Point Disarray',
   'The Empress', 'Wasteland Rebel', 'Jaguar', 'Aquamarine Revenge', 'Elite Build', 'Frontside Misty', 'Orbit Mk01',
   'Phantom Disruptor'];
+/**
+ * Dopplers take the game's real phase indexes (Ruby…Phase 4, Emerald…Phase 4), spread by id so that no
+ * random draw is added (every other value of a seeded dataset stays what it was).
+ */
+function paintIndexOf(skin: string, weapon: string, id: number): number {
+  if (skin === 'Doppler') return 415 + (id % 7);
+  if (skin === 'Gamma Doppler') return 568 + (id % 5);
+  return 1 + ((SKINS.indexOf(skin) * 7 + WEAPONS.indexOf(weapon)) % 300);
+}
 const WEARS: readonly [string, number, number][] = [
   ['Factory New', 0, 0.07],
   ['Minimal Wear', 0.07, 0.15],
@@ -137,7 +146,7 @@ export function makeFullListing(rng: Rng, id: number, createdMs = BASE_TIME_MS +
       cs_inspect_link: `steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20A${id}D${id * 7}`,
       cs_paint_wear: lo + rng() * (hi - lo),
       cs_paint_seed: int(rng, 0, 1000),
-      cs_paint_index: 1 + (SKINS.indexOf(skin) * 7 + WEAPONS.indexOf(weapon)) % 300,
+      cs_paint_index: paintIndexOf(skin, weapon, id),
       cs_fade_percentage: skin.includes('Fade') ? 80 + rng() * 20 : null,
       cs_blue_percentage: skin === 'Case Hardened' ? rng() * 100 : null,
       cs_stickers: stickers,

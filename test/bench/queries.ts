@@ -30,6 +30,8 @@ export const BENCH_QUERIES: readonly NamedQuery[] = [
   q('float band by price', { filter: { app_id: 730, float: { min: 0.15, max: 0.16 } }, sort: { field: 'price', dir: 'asc' } }),
   q('seeds', { filter: { app_id: 730, paint_seeds: [661, 670, 555, 321] }, sort: { field: 'price', dir: 'asc' } }),
   q('paint index', { filter: { paint_index: 44 }, sort: { field: 'price', dir: 'asc' } }),
+  q('doppler gems by price', { filter: { app_id: 730, phases: ['Ruby', 'Sapphire', 'Emerald'] }, sort: { field: 'price', dir: 'asc' } }),
+  q('karambit phase 2 by float', { filter: { name: 'karambit', phases: ['Phase 2'] }, sort: { field: 'float', dir: 'asc' } }),
   q('fade 95+', { filter: { fade: { min: 95 } }, sort: { field: 'fade', dir: 'desc' } }),
   q('blue 80+', { filter: { blue: { min: 80 } }, sort: { field: 'blue', dir: 'desc' } }),
   q('stattrak cs by price', { filter: { app_id: 730, stattrak: true }, sort: { field: 'price', dir: 'asc' } }),

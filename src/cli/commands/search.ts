@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { queryBook } from '../../core/query/index.ts';
+import { DOPPLER_PHASES, parsePhase, type DopplerPhase } from '../../shared/phases.ts';
 import { BOOK_SORT_FIELDS, type BookFilter, type BookQueryInput } from '../../shared/query.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
@@ -36,6 +37,15 @@ const sort = z
     return { field, dir: dir ?? DEFAULT_DIRECTION[field] };
   });
 
+const phase = z.string().transform((text, ctx): DopplerPhase => {
+  const parsed = parsePhase(text);
+  if (parsed === null) {
+    ctx.addIssue({ code: 'custom', message: `must be a Doppler phase: ${DOPPLER_PHASES.join(', ')} (or p1…p4)` });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
 export const SEARCH_MAX_LIMIT = 1_000_000;
 
 const flags: FlagSpec = {
@@ -46,6 +56,7 @@ const flags: FlagSpec = {
   'float-min': { type: 'string' },
   'float-max': { type: 'string' },
   seed: { type: 'string', multiple: true },
+  phase: { type: 'string', multiple: true },
   sticker: { type: 'string', multiple: true },
   sort: { type: 'string' },
   limit: { type: 'string' },
@@ -64,6 +75,7 @@ const schema = z
       .array(z.string().regex(/^\d{1,9}$/, 'must be a paint seed (a whole number)').transform(Number))
       .max(1000)
       .optional(),
+    phase: z.array(phase).max(DOPPLER_PHASES.length).optional(),
     sticker: z.array(z.string().min(1).max(200)).max(5).optional(),
     sort: sort.optional(),
     limit: z
@@ -88,7 +100,7 @@ export const searchCommand: CliCommand = {
   summary: 'search the local book with the query engine (JSON lines)',
   usage: [
     'Usage: skindesk search --db FILE [--app-id N] [--name S] [--min-price C] [--max-price C]',
-    '                       [--float-min X] [--float-max X] [--seed N]... [--sticker S]...',
+    '                       [--float-min X] [--float-max X] [--seed N]... [--phase P]... [--sticker S]...',
     '                       [--sort FIELD] [--limit N] [--format jsonl]',
     '',
     "  --db FILE          the book database (default: the app's database in its data folder)",
@@ -99,13 +111,15 @@ export const searchCommand: CliCommand = {
     '  --float-min X      lowest float (paint wear, 0 to 1)',
     '  --float-max X      highest float',
     '  --seed N           paint seed; repeat for several (any of them matches)',
+    '  --phase P          Doppler / Gamma Doppler phase (Phase 1…4 or p1…p4, Ruby, Sapphire, Black Pearl,',
+    '                     Emerald); repeat for several (any of them matches)',
     '  --sticker S        part of a sticker name; repeat to require several stickers',
     `  --sort FIELD       ${BOOK_SORT_FIELDS.join(', ')} (default created_at); add :asc or :desc to turn it`,
     '                     (defaults: price and float ascending, created_at, fade and blue descending)',
     `  --limit N          at most N listings (default 100, up to ${SEARCH_MAX_LIMIT})`,
     '  --format jsonl     one JSON object per line',
     '',
-    'Filters on float, seed and stickers match only listings whose details are in the book',
+    'Filters on float, seed, phase and stickers match only listings whose details are in the book',
     '(see `skindesk status`: detailed). Sorting by float, fade or blue lists only listings that have one.',
   ].join('\n'),
 
@@ -121,6 +135,7 @@ export const searchCommand: CliCommand = {
       filter.float = { min: opts['float-min'], max: opts['float-max'] };
     }
     if (opts.seed) filter.paint_seeds = opts.seed;
+    if (opts.phase) filter.phases = [...new Set(opts.phase)];
     if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
     const out = new StdoutWriter();
     await readMirror(opts.db, async (db) => {

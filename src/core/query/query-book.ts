@@ -13,6 +13,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
 import { bookQuery, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
+import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
 import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
@@ -193,6 +194,10 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     else attr(730, `a.cs_paint_seed IN (${f.paint_seeds.map(() => '?').join(', ')})`, ...f.paint_seeds);
   }
   if (f.paint_index !== undefined) attr(730, 'a.cs_paint_index = ?', f.paint_index);
+  if (f.phases !== undefined) {
+    const indexes = paintIndexesOfPhases(f.phases);
+    attr(730, `a.cs_paint_index IN (${indexes.map(() => '?').join(', ')})`, ...indexes);
+  }
   if (f.stattrak !== undefined) attr(730, `a.cs_is_stattrak = ${f.stattrak ? 1 : 0}`);
   if (f.souvenir !== undefined) attr(730, `a.cs_is_souvenir = ${f.souvenir ? 1 : 0}`);
   for (const [field, value] of Object.entries(f.fields ?? {})) {

@@ -16,6 +16,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { ListingCreatedData } from '../../shared/api/index.ts';
+import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../shared/query.ts';
 import { type DetailFigures, nameMatch } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
@@ -283,6 +284,10 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   if (f.paint_index !== undefined) {
     const index = f.paint_index;
     onDetail(CS, (d) => d.paint_index === index);
+  }
+  if (f.phases !== undefined) {
+    const indexes = new Set(paintIndexesOfPhases(f.phases));
+    onDetail(CS, (d) => d.paint_index !== null && indexes.has(d.paint_index));
   }
   if (f.stattrak !== undefined) {
     const want = f.stattrak;

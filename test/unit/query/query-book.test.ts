@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidCursorError, compileQuery, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
+import { DOPPLER_PHASES, type DopplerPhase, phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
 import { createRng, createdEvent, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
@@ -49,7 +50,7 @@ function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
   if (f.commodity !== undefined && l.commodity !== f.commodity) return false;
   if (f.price && !inRange(l.price, f.price)) return false;
   const needsDetail =
-    f.float || f.fade || f.blue || f.paint_seeds || f.paint_index !== undefined || f.stattrak !== undefined ||
+    f.float || f.fade || f.blue || f.paint_seeds || f.paint_index !== undefined || f.phases || f.stattrak !== undefined ||
     f.souvenir !== undefined || f.stickers || f.keychains || f.fields;
   if (!needsDetail) return true;
   if (!detailed) return false;
@@ -58,6 +59,7 @@ function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
   if (f.blue && !inRange(l.cs_blue_percentage, f.blue)) return false;
   if (f.paint_seeds && !f.paint_seeds.includes(l.cs_paint_seed as number)) return false;
   if (f.paint_index !== undefined && l.cs_paint_index !== f.paint_index) return false;
+  if (f.phases && !f.phases.includes(phaseOfPaintIndex(l.cs_paint_index) as DopplerPhase)) return false;
   if (f.stattrak !== undefined && l.cs_is_stattrak !== f.stattrak) return false;
   if (f.souvenir !== undefined && l.cs_is_souvenir !== f.souvenir) return false;
   for (const [field, value] of Object.entries(f.fields ?? {})) if ((l as Record<string, unknown>)[field] !== value) return false;
@@ -131,6 +133,10 @@ const FILTERS: [string, BookFilter][] = [
   ['float + price', { float: { max: 0.07 }, price: { min: 100 } }],
   ['seeds', { paint_seeds: [1, 2, 3, 500, 661, 999] }],
   ['paint index', { paint_index: 8 }],
+  ['doppler gems', { phases: ['Ruby', 'Sapphire', 'Black Pearl', 'Emerald'] }],
+  ['phase 2 by name', { name: 'karambit', phases: ['Phase 2'] }],
+  ['phase and its paint index', { phases: ['Phase 1'], paint_index: 418 }],
+  ['phase and another paint index', { phases: ['Ruby'], paint_index: 418 }],
   ['fade', { fade: { min: 90 } }],
   ['blue', { blue: { max: 50 } }],
   ['stattrak', { stattrak: true }],
@@ -158,6 +164,13 @@ const SORTS: Sort[] = [
 describe('queryBook', () => {
   it('sees the whole book it was given', () => {
     expect(reference({}, { field: 'id', dir: 'asc' })).toHaveLength(3196);
+  });
+
+  it('holds Dopplers of every phase, so the phase filters below are not matched by an empty set', () => {
+    for (const phase of DOPPLER_PHASES) {
+      expect(reference({ phases: [phase] }, { field: 'id', dir: 'asc' }).length, phase).toBeGreaterThan(0);
+    }
+    expect(reference({ name: 'karambit', phases: ['Phase 2'] }, { field: 'id', dir: 'asc' }).length).toBeGreaterThan(0);
   });
 
   for (const [name, filter] of FILTERS) {

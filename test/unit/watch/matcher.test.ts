@@ -9,6 +9,7 @@ import { queryBook, refreshQueryStatistics } from '../../../src/core/query/index
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import { ListingReader, NameMatcher, compileFilter, listingFromCreated, type WatchedListing } from '../../../src/core/watch/matcher.ts';
 import type { FullListing, ListingCreatedData, ListingEvent } from '../../../src/shared/api/index.ts';
+import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import { GAME_STRING_FIELDS, bookFilter, type BookFilter } from '../../../src/shared/query.ts';
 import { createRng, createdEvent, leanOf, makeFullListing, priceChangedEvent, removedEvent, type Rng } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
@@ -78,6 +79,7 @@ function randomFilter(rng: Rng): BookFilter {
   if (chance(rng, 0.2)) f.float = range(rng, 0, 1);
   if (chance(rng, 0.1)) f.paint_seeds = chance(rng, 0.1) ? [] : Array.from({ length: int(rng, 1, 40) }, () => int(rng, 0, 1000));
   if (chance(rng, 0.08)) f.paint_index = pick(rng, cs).cs_paint_index as number;
+  if (chance(rng, 0.08)) f.phases = DOPPLER_PHASES.filter(() => chance(rng, 0.3)).slice(0, 3).concat(pick(rng, DOPPLER_PHASES));
   if (chance(rng, 0.1)) f.fade = range(rng, 75, 100);
   if (chance(rng, 0.1)) f.blue = range(rng, 0, 100);
   if (chance(rng, 0.15)) f.stattrak = chance(rng, 0.5);

@@ -53,6 +53,7 @@ export function nameFromFilter(filter: BookFilter): string {
   if (filter.name) parts.push(filter.name);
   if (filter.float) parts.push(`float ${filter.float.min ?? 0}–${filter.float.max ?? 1}`);
   if (filter.paint_seeds?.length) parts.push(`seed ${filter.paint_seeds.slice(0, 3).join(', ')}${filter.paint_seeds.length > 3 ? '…' : ''}`);
+  if (filter.phases) parts.push(filter.phases.join(' / '));
   if (filter.stickers?.all?.length) parts.push(`stickers ${filter.stickers.all.map((s) => s.name ?? 'any').join(' + ')}`);
   if (filter.stattrak) parts.push('StatTrak');
   if (filter.price?.max !== undefined) parts.push(`≤ ${formatCents(filter.price.max)}`);
