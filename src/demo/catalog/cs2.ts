@@ -5,6 +5,7 @@
  * patches as commodities. Floats lie inside both the skin's range and the wear named in the item name.
  */
 import type { Sticker } from '../../shared/api/index.ts';
+import { type DopplerPhase, phaseOfPaintIndex } from '../../shared/phases.ts';
 import { bandsWithin, type WearBand } from '../../shared/wear.ts';
 import { hashString, mix32, Random, unitFromHash } from '../random.ts';
 import data from './cs2-catalog.json' with { type: 'json' };
@@ -122,6 +123,11 @@ const isCaseHardened = (paint: string) => paint === 'Case Hardened';
 
 interface SkinVersion {
   skin: SkinRecord;
+  /**
+   * Dopplers: every phase of this weapon and finish (one market hash name for all of them, as on the
+   * real market), each copy one of them; otherwise just `skin`.
+   */
+  variants: readonly SkinRecord[];
   band: WearBand;
   floatMin: number;
   floatMax: number;
@@ -153,7 +159,9 @@ function skinSpec(v: SkinVersion): ItemSpec {
     const position = rng.next();
     const paintWear = Math.min(v.floatMin + position * (v.floatMax - v.floatMin), v.floatMax - 1e-9);
     const paintSeed = rng.int(0, MAX_PAINT_SEED);
-    return { rng, position, paintWear, paintSeed };
+    // a stream of its own, so skins without phases roll exactly what they rolled before
+    const variant = v.variants.length > 1 ? pickPhaseVariant(copyRandom(instance, 'cs2-phase'), v.variants) : skin;
+    return { rng, position, paintWear, paintSeed, variant };
   };
   return {
     appId: 730,
@@ -163,8 +171,8 @@ function skinSpec(v: SkinVersion): ItemSpec {
     weight: 60 / Math.sqrt(price),
     iconUrl: icon,
     describe(instance) {
-      const { rng, paintWear, paintSeed } = rollCopy(instance);
-      return detailWith(instance, icon, {
+      const { rng, paintWear, paintSeed, variant } = rollCopy(instance);
+      return detailWith(instance, variant === skin ? icon : imageUrl(variant.image), {
         cs_weapon: skin.weapon,
         cs_type: skin.type,
         cs_wear: band.name,
@@ -176,7 +184,7 @@ function skinSpec(v: SkinVersion): ItemSpec {
         cs_inspect_link: inspectLink(instance),
         cs_paint_wear: paintWear,
         cs_paint_seed: paintSeed,
-        cs_paint_index: skin.paint_index,
+        cs_paint_index: variant.paint_index,
         cs_fade_percentage: fade ? round(80 + 20 * unitFromHash(paintSeed * 7919 + skin.paint_index), 1) : null,
         cs_blue_percentage: caseHardened ? round(85 * unitFromHash(paintSeed * 104729 + skin.paint_index) ** 3, 1) : null,
         cs_stickers: stickerable ? stickersFor(rng) : [],
@@ -184,9 +192,10 @@ function skinSpec(v: SkinVersion): ItemSpec {
       });
     },
     premium(instance) {
-      const { position, paintSeed } = rollCopy(instance);
-      // A low float within its wear is worth more; so are high fades and very blue Case Hardened.
-      let factor = 1 + 0.3 * (1 - position) ** 6;
+      const { position, paintSeed, variant } = rollCopy(instance);
+      // A low float within its wear is worth more; so are high fades, very blue Case Hardened and the
+      // gem phases of a Doppler.
+      let factor = (1 + 0.3 * (1 - position) ** 6) * (PHASE_PREMIUM[phaseOfPaintIndex(variant.paint_index) ?? ''] ?? 1);
       if (fade) factor += 0.25 * unitFromHash(paintSeed * 7919 + skin.paint_index);
       if (caseHardened) factor += 4 * unitFromHash(paintSeed * 104729 + skin.paint_index) ** 9;
       return factor;
@@ -225,6 +234,42 @@ function stickerPrice(name: string, rarity: string): number {
   return Math.max(3, Math.round(price));
 }
 
+/**
+ * What each phase adds to the finish's usual price (a premium, never below 1: gems are rare, P2 and P4
+ * the favourite phases; P1 and P3 are the usual price).
+ */
+const PHASE_PREMIUM: Partial<Record<DopplerPhase | '', number>> = {
+  'Phase 2': 1.25,
+  'Phase 4': 1.15,
+  Ruby: 6,
+  Sapphire: 7,
+  'Black Pearl': 4,
+  Emerald: 6,
+};
+/** How often each phase drops, roughly: the gems are a few percent of all Dopplers. */
+const PHASE_WEIGHT: Partial<Record<DopplerPhase, number>> = { Ruby: 0.04, Sapphire: 0.04, 'Black Pearl': 0.05, Emerald: 0.04 };
+
+function pickPhaseVariant(rng: Random, variants: readonly SkinRecord[]): SkinRecord {
+  const weight = (s: SkinRecord) => PHASE_WEIGHT[phaseOfPaintIndex(s.paint_index) as DopplerPhase] ?? 1;
+  let roll = rng.next() * variants.reduce((sum, s) => sum + weight(s), 0);
+  for (const s of variants) {
+    roll -= weight(s);
+    if (roll < 0) return s;
+  }
+  return variants[variants.length - 1] as SkinRecord;
+}
+
+/** Skins by weapon and finish: several only for Dopplers, whose phases share one market hash name. */
+function phaseVariants(skins: readonly SkinRecord[]): Map<string, SkinRecord[]> {
+  const byFinish = new Map<string, SkinRecord[]>();
+  for (const skin of skins) {
+    if (phaseOfPaintIndex(skin.paint_index) === null) continue;
+    const key = `${skin.weapon}|${skin.paint}`;
+    byFinish.set(key, [...(byFinish.get(key) ?? []), skin]);
+  }
+  return byFinish;
+}
+
 export function cs2Items(): ItemSpec[] {
   const specs: ItemSpec[] = [];
   const seen = new Set<string>();
@@ -234,12 +279,14 @@ export function cs2Items(): ItemSpec[] {
     seen.add(spec.name);
     specs.push(spec);
   };
+  const phases = phaseVariants(file.skins);
   for (const skin of file.skins) {
+    const variants = phases.get(`${skin.weapon}|${skin.paint}`) ?? [skin];
     for (const band of bandsWithin(skin.wear_min, skin.wear_max)) {
       const floatMin = Math.max(band.min, skin.wear_min);
       const floatMax = Math.min(band.max, skin.wear_max);
       if (!(floatMax > floatMin)) continue;
-      const base = { skin, band, floatMin, floatMax };
+      const base = { skin, variants, band, floatMin, floatMax };
       push(skinSpec({ ...base, stattrak: false, souvenir: false }));
       if (skin.stattrak) push(skinSpec({ ...base, stattrak: true, souvenir: false }));
       if (skin.souvenir) push(skinSpec({ ...base, stattrak: false, souvenir: true }));

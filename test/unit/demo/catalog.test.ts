@@ -26,6 +26,29 @@ describe('demo catalog', () => {
     expect([...catalog.byName.keys()].some((n) => n.startsWith('Souvenir '))).toBe(true);
   });
 
+  it('makes Doppler copies of one name in every phase, as the market does, the gems rarer and dearer', () => {
+    // the catalog's own variants of the finish (not the app's phase table), so the two stay independent
+    const item = catalog.byName.get('★ Karambit | Doppler (Factory New)')!;
+    const counts = new Map<number, { copies: number; premium: number }>();
+    for (let assetId = 1; assetId <= 4_000; assetId++) {
+      const index = item.describe(instance(assetId)).cs_paint_index!;
+      const seen = counts.get(index) ?? { copies: 0, premium: 0 };
+      seen.copies++;
+      seen.premium += item.premium(instance(assetId));
+      counts.set(index, seen);
+    }
+    // Doppler (415–421: Ruby, Sapphire, Black Pearl, Phase 1–4)
+    expect([...counts.keys()].sort((a, b) => a - b)).toEqual([415, 416, 417, 418, 419, 420, 421]);
+    const ruby = counts.get(415)!;
+    const phase3 = counts.get(420)!;
+    expect(ruby.copies * 10).toBeLessThan(phase3.copies);
+    expect(ruby.premium / ruby.copies).toBeGreaterThan(3 * (phase3.premium / phase3.copies));
+    // a finish without phases keeps one paint index
+    const redline = catalog.byName.get('AK-47 | Redline (Field-Tested)')!;
+    const indexes = new Set(Array.from({ length: 200 }, (_, k) => redline.describe(instance(k + 1)).cs_paint_index));
+    expect(indexes.size).toBe(1);
+  });
+
   it('gives every CS2 skin copy a float inside its wear band, deterministically per asset', () => {
     const skins = catalog.byApp.get(730)!.filter((i) => !i.commodity);
     const rng = new Random(3);
