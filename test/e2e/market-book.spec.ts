@@ -220,3 +220,42 @@ test('keyboard first: the palette runs commands and ? lists every hotkey', async
   demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });
+
+test('Doppler phases: the phase buttons show exactly what skindesk search --phase finds, tagged in the grid and the detail', async ({ page }) => {
+  const problems = watchProblems(page);
+  // copies of one Doppler name, each in the phase its asset rolled (the demo spreads them like the market)
+  const name = '★ Karambit | Doppler (Factory New)';
+  const created = Array.from({ length: 60 }, () => demo(m.host).createListing({ name }).listing.id);
+  await expect
+    .poll(() => created.every((id) => m.host.core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id) !== undefined), {
+      timeout: 15_000,
+    })
+    .toBe(true);
+  demo(m.host).pauseActivity();
+  await openApp(page, m.host);
+  const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
+  if (await clearFilters.isVisible()) await clearFilters.click();
+  await page.getByLabel('Search item names').fill('karambit | doppler');
+  await page.getByRole('button', { name: 'Pattern, fade, blue' }).click();
+  await page.getByTestId('phase-p2').click();
+  await page.getByTestId('phase-p4').click();
+  await expect(page.getByTestId('phase-p2')).toHaveAttribute('aria-pressed', 'true');
+  await page.locator('[role="columnheader"][data-sort-field="price"]').click();
+
+  const expected = cliSearch(m.dbFile, ['--name', 'karambit | doppler', '--phase', 'p2', '--phase', 'Phase 4', '--sort', 'price:asc', '--limit', '100000']);
+  expect(expected.length).toBeGreaterThan(1);
+  for (const row of expected) expect([419, 421, 570, 572, 618, 853, 855, 1121, 1123]).toContain(row.paint_index);
+  await expect(page.getByTestId('filter-chips')).toContainText('P2/P4');
+  await expect(page.getByTestId('book-summary')).toHaveText(`${expected.length.toLocaleString('en-US')} listing${expected.length === 1 ? '' : 's'}`);
+  const fit = Math.min(expected.length, 8);
+  await expect.poll(async () => (await visibleIds(page)).slice(0, fit)).toEqual(expected.slice(0, fit).map((r) => r.id));
+  const first = page.locator(`[data-listing-id="${expected[0]?.id}"]`);
+  await expect(first.getByTestId('phase-tag')).toHaveText(expected[0]?.paint_index === 419 ? 'P2' : 'P4');
+  await first.click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-phase')).toHaveText(expected[0]?.paint_index === 419 ? 'Phase 2' : 'Phase 4');
+  await saveScreenshot(page, 'phases');
+  await page.keyboard.press('Escape');
+  demo(m.host).resumeActivity();
+  expect(problems).toEqual([]);
+});

@@ -2,7 +2,7 @@
 // share-link reader, the palette's word filter and hotkey labels.
 import { describe, expect, it } from 'vitest';
 import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
-import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
+import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
 import { parseShareLink } from '../../../src/renderer/screens/market/buying/share-link.ts';
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
@@ -52,6 +52,17 @@ describe('filter model', () => {
     expect(activeWearCodes(fnToFt)).toEqual(['FN', 'MW', 'FT']);
     expect(toggleWear(wearRange(['MW']), 'MW', false)).toBeUndefined();
     expect(activeWearCodes({ min: 0.1, max: 0.5 })).toEqual(['FT', 'WW']);
+  });
+
+  it('toggles Doppler phases in one canonical order, and none left means no phase filter', () => {
+    const p2 = togglePhase(undefined, 'Phase 2');
+    expect(p2).toEqual(['Phase 2']);
+    const withRuby = togglePhase(togglePhase(p2, 'Ruby'), 'Phase 1');
+    expect(withRuby).toEqual(['Phase 1', 'Phase 2', 'Ruby']);
+    expect(togglePhase(['Ruby'], 'Ruby')).toBeUndefined();
+    expect(cleanFilter({ phases: ['Ruby', 'Phase 4', 'Ruby'] })).toEqual({ phases: ['Phase 4', 'Ruby'] });
+    expect(cleanFilter({ phases: [] })).toEqual({});
+    expect(describeFilter({ phases: ['Phase 2', 'Black Pearl'] })).toEqual(['P2/Black Pearl']);
   });
 
   it('says what is wrong with a range instead of sending it', () => {

@@ -8,6 +8,7 @@ import type { AppId } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
 import { formatAge, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { PhaseTag } from '../parts/phase.tsx';
 import { StickerSlots } from '../parts/slots.tsx';
 import { WearMini } from '../parts/wear.tsx';
 
@@ -42,6 +43,7 @@ const name: Column = {
     <>
       {row.stattrak && <span style={{ color: 'var(--mantine-color-orange-5)', marginRight: 4, fontSize: 10 }}>ST</span>}
       {row.souvenir && <span style={{ color: 'var(--mantine-color-yellow-5)', marginRight: 4, fontSize: 10 }}>SV</span>}
+      <PhaseTag paintIndex={row.paint_index} />
       {row.market_hash_name.replace(/^StatTrak™ /, '').replace(/^Souvenir /, '')}
     </>
   ),

@@ -10,6 +10,7 @@ import type { AppId, FullListing, Sticker } from '../../../../shared/api/index.t
 import { GAME_PREFIX } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
+import { phaseOfPaintIndex } from '../../../../shared/phases.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
 import { call, useCall } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
@@ -17,6 +18,7 @@ import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
 import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
+import { PHASE_COLORS } from '../parts/phase.tsx';
 import { FloatBar } from '../parts/wear.tsx';
 import { PriceChart } from './PriceChart.tsx';
 
@@ -154,6 +156,7 @@ export function gameFields(listing: FullListing): [string, string][] {
     else if (key === 'cs_paint_wear') text = formatFloat(value as number, 10);
     else if (key === 'cs_fade_percentage' || key === 'cs_blue_percentage') text = formatPercent(value as number);
     else if (key === 'trade_locked_until') text = new Date(value as string).toLocaleString();
+    else if (key === 'cs_paint_index') text = [String(value), phaseOfPaintIndex(value as number)].filter(Boolean).join(' · ');
     else text = String(value);
     out.push([label, text]);
   }
@@ -201,6 +204,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   const gone = detail.data !== undefined && !detail.data.alive;
   const float = listing?.cs_paint_wear ?? row.paint_wear;
   const rank = detail.data?.floatRank ?? null;
+  const phase = phaseOfPaintIndex(listing?.cs_paint_index ?? row.paint_index);
   const inspectable = Boolean(listing?.cs_inspect_link ?? listing?.tf2_inspect_link);
 
   const inspect = () => {
@@ -228,6 +232,11 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
             {row.souvenir && (
               <Badge color="yellow" variant="light" size="xs">
                 Souvenir
+              </Badge>
+            )}
+            {phase && (
+              <Badge color={PHASE_COLORS[phase]} variant="light" size="xs" data-testid="detail-phase">
+                {phase}
               </Badge>
             )}
             {row.commodity && (

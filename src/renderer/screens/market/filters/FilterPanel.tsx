@@ -22,8 +22,10 @@ import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import type { AppId } from '../../../../shared/api/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
+import { DOPPLER_PHASES, type DopplerPhase, phaseTag } from '../../../../shared/phases.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
+import { PHASE_COLORS } from '../parts/phase.tsx';
 import { WEAR_COLORS } from '../parts/wear.tsx';
 import {
   FIELD_LABELS,
@@ -32,6 +34,7 @@ import {
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
+  togglePhase,
   toggleWear,
 } from './filter-model.ts';
 
@@ -56,6 +59,23 @@ const num = (v: string | number): number | undefined => {
   const n = typeof v === 'number' ? v : Number(v);
   return Number.isFinite(n) ? n : undefined;
 };
+
+/** One Doppler phase, on or off; several on = any of them (Gamma Doppler's phases included). */
+function PhaseButton({ phase, active, onClick }: { phase: DopplerPhase; active: boolean; onClick: () => void }) {
+  return (
+    <Button
+      size="compact-xs"
+      variant={active ? 'filled' : 'default'}
+      color={active ? PHASE_COLORS[phase] : 'gray'}
+      aria-pressed={active}
+      data-testid={`phase-${phaseTag(phase).toLowerCase().replace(' ', '-')}`}
+      onClick={onClick}
+      px={2}
+    >
+      {phase.startsWith('Phase') ? phaseTag(phase) : phase}
+    </Button>
+  );
+}
 
 /** Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). */
 const cents = (v: string | number): number | undefined => {
@@ -153,7 +173,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
       const next: BookFilter = { ...d, app_id: app };
       if (app !== undefined && app !== 730) {
         // CS-only filters would make every other game's book empty
-        for (const key of ['float', 'paint_seeds', 'paint_index', 'fade', 'blue', 'stattrak', 'souvenir', 'stickers', 'keychains'] as const) delete next[key];
+        for (const key of ['float', 'paint_seeds', 'paint_index', 'phases', 'fade', 'blue', 'stattrak', 'souvenir', 'stickers', 'keychains'] as const) delete next[key];
       }
       if (app !== undefined && next.fields) {
         next.fields = Object.fromEntries(Object.entries(next.fields).filter(([k]) => k.startsWith(`${PREFIX[app]}_`)));
@@ -239,6 +259,17 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                   allowDecimal={false}
                   allowNegative={false}
                 />
+                <div>
+                  <Label>Doppler phase</Label>
+                  {/* the numbered phases in one row, the gems (longer names) two by two */}
+                  {[DOPPLER_PHASES.slice(0, 4), DOPPLER_PHASES.slice(4, 6), DOPPLER_PHASES.slice(6)].map((row) => (
+                    <Group key={row[0]} gap={4} grow wrap="nowrap" mb={4}>
+                      {row.map((phase) => (
+                        <PhaseButton key={phase} phase={phase} active={draft.phases?.includes(phase) ?? false} onClick={() => set({ phases: togglePhase(draft.phases, phase) })} />
+                      ))}
+                    </Group>
+                  ))}
+                </div>
                 <div>
                   <Label>Fade %</Label>
                   <RangeInputs label="Fade" range={draft.fade} onChange={(fade) => set({ fade })} decimals={1} min={0} max={100} suffix="%" />

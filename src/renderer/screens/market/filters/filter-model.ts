@@ -3,6 +3,7 @@
  * objects, so two equal filters compare equal and the app's strict schema accepts them), the wear
  * presets, and a one-line summary per active filter for the toolbar.
  */
+import { DOPPLER_PHASES, type DopplerPhase, phaseTag } from '../../../../shared/phases.ts';
 import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../../../shared/query.ts';
 import { WEAR_BANDS, type WearCode } from '../../../../shared/wear.ts';
 import { formatCents } from '../../../format/numbers.ts';
@@ -28,6 +29,9 @@ export function cleanFilter(f: BookFilter): BookFilter {
   if (float) out.float = float;
   if (f.paint_seeds && f.paint_seeds.length > 0) out.paint_seeds = [...new Set(f.paint_seeds)];
   if (f.paint_index !== undefined) out.paint_index = f.paint_index;
+  // in the one canonical order, so the same phases chosen in any order make equal filters
+  const phases = DOPPLER_PHASES.filter((p) => f.phases?.includes(p));
+  if (phases.length > 0) out.phases = phases;
   const fade = cleanRange(f.fade);
   if (fade) out.fade = fade;
   const blue = cleanRange(f.blue);
@@ -103,6 +107,12 @@ export function toggleWear(current: Range | undefined, code: WearCode, extend: b
   return wearRange([...active, code]);
 }
 
+/** A phase button clicked: on ↔ off, the others kept (no phase left = no phase filter). */
+export function togglePhase(current: readonly DopplerPhase[] | undefined, phase: DopplerPhase): DopplerPhase[] | undefined {
+  const next = current?.includes(phase) ? current.filter((p) => p !== phase) : [...(current ?? []), phase];
+  return next.length > 0 ? DOPPLER_PHASES.filter((p) => next.includes(p)) : undefined;
+}
+
 // ---- summary ----------------------------------------------------------------------------------
 
 const rangeText = (r: Range, fmt: (n: number) => string) =>
@@ -120,6 +130,7 @@ export function describeFilter(f: BookFilter): string[] {
   }
   if (f.paint_seeds) out.push(`seed ${f.paint_seeds.slice(0, 3).join(',')}${f.paint_seeds.length > 3 ? '…' : ''}`);
   if (f.paint_index !== undefined) out.push(`paint #${f.paint_index}`);
+  if (f.phases) out.push(f.phases.map(phaseTag).join('/'));
   if (f.fade) out.push(`fade ${rangeText(f.fade, (n) => `${n}%`)}`);
   if (f.blue) out.push(`blue ${rangeText(f.blue, (n) => `${n}%`)}`);
   if (f.stattrak !== undefined) out.push(f.stattrak ? 'StatTrak' : 'no StatTrak');
