@@ -29,6 +29,7 @@ export const BENCH_QUERIES: readonly NamedQuery[] = [
   q('low float', { filter: { app_id: 730, float: { max: 0.01 } }, sort: { field: 'float', dir: 'asc' } }),
   q('float band by price', { filter: { app_id: 730, float: { min: 0.15, max: 0.16 } }, sort: { field: 'price', dir: 'asc' } }),
   q('seeds', { filter: { app_id: 730, paint_seeds: [661, 670, 555, 321] }, sort: { field: 'price', dir: 'asc' } }),
+  q('ak case hardened blue-gem seeds', { filter: { name: 'ak-47 | case hardened', paint_seeds: [661, 670, 321] }, sort: { field: 'price', dir: 'asc' } }),
   q('paint index', { filter: { paint_index: 44 }, sort: { field: 'price', dir: 'asc' } }),
   q('doppler gems by price', { filter: { app_id: 730, phases: ['Ruby', 'Sapphire', 'Emerald'] }, sort: { field: 'price', dir: 'asc' } }),
   q('karambit phase 2 by float', { filter: { name: 'karambit', phases: ['Phase 2'] }, sort: { field: 'float', dir: 'asc' } }),

@@ -115,6 +115,10 @@ interface Parts {
   attrs: Cond[];
   /** The same game/name/commodity conditions on the copies in listing_attrs. */
   attrsCopies: Cond[];
+  /** The name condition among attrsCopies, when the filter has a name. */
+  attrsName: Cond | null;
+  /** Value lists among attrs (paint seeds, paint index, phases): small sets with an index of their own. */
+  attrsValueSets: Cond[];
   /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
   leanApp: Cond[];
   /**
@@ -147,7 +151,7 @@ export function nameMatch(table: 'item_names' | 'sticker_names', needle: string)
 }
 
 function splitFilter(f: BookFilter, sortGame: number | null): Parts {
-  const parts: Parts = { lean: [], price: [], attrs: [], attrsCopies: [], leanApp: [], stickerSets: [], impossible: false };
+  const parts: Parts = { lean: [], price: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], leanApp: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
   const attr = (game: number | null, sql: string, ...params: unknown[]) => {
@@ -171,6 +175,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     const m = nameMatch('item_names', f.name);
     lean(`l.name_id IN (${m.sql})`, ...m.params);
     copy(`a.name_id IN (${m.sql})`, ...m.params);
+    parts.attrsName = parts.attrsCopies.at(-1) ?? null;
   }
   if (f.commodity !== undefined) {
     lean(`l.commodity = ${f.commodity ? 1 : 0}`);
@@ -189,14 +194,18 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
   range('cs_paint_wear', f.float);
   range('cs_fade_percentage', f.fade);
   range('cs_blue_percentage', f.blue);
+  const valueSet = (sql: string, ...params: unknown[]) => {
+    attr(730, sql, ...params);
+    parts.attrsValueSets.push(parts.attrs.at(-1) as Cond);
+  };
   if (f.paint_seeds !== undefined) {
     if (f.paint_seeds.length === 0) parts.impossible = true;
-    else attr(730, `a.cs_paint_seed IN (${f.paint_seeds.map(() => '?').join(', ')})`, ...f.paint_seeds);
+    else valueSet(`a.cs_paint_seed IN (${f.paint_seeds.map(() => '?').join(', ')})`, ...f.paint_seeds);
   }
-  if (f.paint_index !== undefined) attr(730, 'a.cs_paint_index = ?', f.paint_index);
+  if (f.paint_index !== undefined) valueSet('a.cs_paint_index = ?', f.paint_index);
   if (f.phases !== undefined) {
     const indexes = paintIndexesOfPhases(f.phases);
-    attr(730, `a.cs_paint_index IN (${indexes.map(() => '?').join(', ')})`, ...indexes);
+    valueSet(`a.cs_paint_index IN (${indexes.map(() => '?').join(', ')})`, ...indexes);
   }
   if (f.stattrak !== undefined) attr(730, `a.cs_is_stattrak = ${f.stattrak ? 1 : 0}`);
   if (f.souvenir !== undefined) attr(730, `a.cs_is_souvenir = ${f.souvenir ? 1 : 0}`);
@@ -292,6 +301,20 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
     .get(...paramsOf(all)) as number;
 }
 
+/**
+ * Whether the filter's value lists (seeds, paint index, phases) select fewer listings than its name does.
+ * SQLite walks the name's index whenever a name is asked, since it cannot tell how many items a
+ * substring matches: for "karambit" with a Doppler phase it visits every Karambit (~15k rows at 1M) to
+ * keep ~250, where the paint-index index visits ~5k. Only value lists are weighed: each counts on its
+ * own index alone (no row read), and ranges sit on indexes SQLite already weighs well. Both counts are
+ * capped, the name's at the lists' size, so asking costs at most two short index walks.
+ */
+function nameIndexCostsMore(db: Db, name: Cond, others: readonly Cond[], setLimit: number): boolean {
+  if (others.length === 0) return false;
+  const byOthers = cappedCount(db, 'listing_attrs a', others, setLimit);
+  return byOthers <= setLimit && cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
+}
+
 export type PlanKind = 'empty' | 'set:listings' | 'set:attrs' | 'order';
 
 export interface PlanOptions {
@@ -378,6 +401,11 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const attrConds = [...parts.attrs, ...parts.attrsCopies];
   if (sort.table === 'a') attrConds.push({ sql: `${sortExpr} IS NOT NULL`, params: [] });
   const existsConds = new Set(parts.stickerSets.map((s) => s.exists));
+  const name = parts.attrsName;
+  if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, setLimit)) {
+    // `+` hides the column from the planner: the name is then checked on each row the other index yields
+    attrConds[attrConds.indexOf(name)] = { sql: `+${name.sql}`, params: name.params };
+  }
   const plainAttrConds = attrConds.filter((c) => !existsConds.has(c));
   const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
   const attrsFirst = 'listing_attrs a CROSS JOIN listings l ON l.id = a.id';

@@ -215,6 +215,18 @@ describe('queryBook', () => {
     expect(() => queryBook(t.db, { sort: { field: 'float', dir: 'asc' }, after: first.next as string })).toThrow(InvalidCursorError);
   });
 
+  it('checks a name row by row when a value list (phase, seeds) selects fewer listings than the name', () => {
+    const byPhase = compileQuery(t.db, { filter: { name: 'karambit', phases: ['Phase 2'] }, count: true });
+    expect(byPhase.sql).toContain('+a.name_id IN');
+    // an exact name is smaller than every Doppler of every phase: its index stays in use
+    const exactName = reference({ phases: [...DOPPLER_PHASES] }, { field: 'id', dir: 'asc' })
+      .map((id) => live.get(id)?.listing.market_hash_name as string)
+      .find((n) => n.startsWith('Karambit'));
+    if (!exactName) throw new Error('no Karambit Doppler in the fixture');
+    expect(compileQuery(t.db, { filter: { name: exactName, phases: [...DOPPLER_PHASES] } }).sql).not.toContain('+a.name_id');
+    expect(compileQuery(t.db, { filter: { name: 'karambit', float: { max: 0.1 } } }).sql).not.toContain('+a.name_id');
+  });
+
   it('plans a selective filter as a small set and a broad one as an ordered walk', () => {
     expect(compileQuery(t.db, { filter: { paint_index: 8 } }, { setLimit: 100 }).plan).toBe('set:attrs');
     expect(compileQuery(t.db, { filter: { price: { max: 4 } } }, { setLimit: 1000 }).plan).toBe('set:listings');
