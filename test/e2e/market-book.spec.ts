@@ -254,6 +254,11 @@ test('Doppler phases: the phase buttons show exactly what skindesk search --phas
   await first.click();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('detail-phase')).toHaveText(expected[0]?.paint_index === 419 ? 'Phase 2' : 'Phase 4');
+  // the cheapest of both phases is the cheapest of its own: the detail's phase row names its price
+  const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  await expect(page.getByTestId('phase-lowest')).toContainText(usd(expected[0]!.price));
+  await expect(page.getByTestId('detail-panel')).toContainText(`Lowest ${expected[0]?.paint_index === 419 ? 'P2' : 'P4'} in book`);
+  await expect(page.getByTestId('phase-sales')).toBeVisible();
   await saveScreenshot(page, 'phases');
   await page.keyboard.press('Escape');
   demo(m.host).resumeActivity();

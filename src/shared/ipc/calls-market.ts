@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { LIMITS, appId, id, seqString, timestamp } from '../api/index.ts';
+import { DOPPLER_PHASES } from '../phases.ts';
 import { bookFilter, bookQuery } from '../query.ts';
 import { call } from './call.ts';
 import { bookRow } from './contract.ts';
@@ -114,6 +115,22 @@ export const priceContext = z.strictObject({
   averagesAsOf: timestamp.nullable(),
   /** The market price of each sticker asked about (same order; null when prices/all has none). */
   stickers: z.array(z.strictObject({ name: z.string(), market_price: z.number().int().nullable() })),
+  /**
+   * A Doppler asked about by its paint index: the same name in the same phase, since the marketplace's
+   * prices are per name and a Ruby and a Phase 3 share one. Null for finishes without phases.
+   */
+  phase: z
+    .strictObject({
+      name: z.enum(DOPPLER_PHASES),
+      lowest_in_book: z.number().int().nullable(),
+      lowest_in_book_id: z.number().int().nullable(),
+      listings_in_book: z.number().int().nonnegative(),
+      /** Sales of this phase the mirror saw on the feed in the last 30 days (only those with details). */
+      sales_30d: z.number().int().nonnegative(),
+      /** Their average price per copy, or null without a sale. */
+      average_30d: z.number().int().nullable(),
+    })
+    .nullable(),
   problem: z.string().nullable(),
 });
 export type PriceContext = z.infer<typeof priceContext>;
@@ -189,6 +206,8 @@ export const MARKET_CALLS = {
       refresh: z.boolean().default(true),
       /** Sticker names of the listing shown (CS2), priced from the same prices/all set. */
       stickers: z.array(z.string().min(1).max(500)).max(10).default([]),
+      /** The listing's paint index (CS2): a Doppler's phase gets its own lowest listing and sales. */
+      paint_index: z.number().int().nonnegative().nullable().default(null),
     }),
     output: priceContext,
     example: { ...EXAMPLE_ITEM, refresh: true },

@@ -194,6 +194,48 @@ describe('price context, sales history and inspect links', () => {
     expect(offline.market_price).toBe(context.market_price);
   });
 
+  it("gives a Doppler its own phase's cheapest listing and sales, apart from the name's", async () => {
+    const name = '★ Flip Knife | Doppler (Factory New)';
+    const made = Array.from({ length: 40 }, (_, k) => market().createListing({ name, price: 40_000 + k * 100 }));
+    const ids = made.map((t) => t.listing.id);
+    await until('the Dopplers in the mirror with their details', () =>
+      ids.every((id) => core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id) !== undefined),
+    );
+    // the phase with the most copies, the demo's own paint index of each copy as the truth
+    const byIndex = new Map<number, typeof made>();
+    for (const t of made) byIndex.set(t.full.cs_paint_index!, [...(byIndex.get(t.full.cs_paint_index!) ?? []), t]);
+    const [index, copies] = [...byIndex.entries()].sort((x, y) => y[1].length - x[1].length)[0]!;
+    expect(copies.length).toBeGreaterThan(2);
+    // sell the two cheapest of that phase and one copy of another phase
+    const sold = copies.slice(0, 2);
+    const other = made.find((t) => t.full.cs_paint_index !== index)!;
+    for (const t of [...sold, other]) market().buyListing(t.listing.id);
+    await until('the sales in the sold history', () =>
+      (core.session.db.prepare(`SELECT count(*) FROM sold_history WHERE listing_id IN (${[...sold, other].map((t) => t.listing.id).join(',')})`).pluck().get() as number) === 3,
+    );
+    const left = copies.slice(2);
+    // sales of that phase the mirror saw before this test (the demo's own activity), by the same rule
+    const before = core.session.db
+      .prepare(`SELECT count(*) AS n, coalesce(sum(price * amount), 0) AS paid, coalesce(sum(amount), 0) AS copies FROM sold_history
+                WHERE market_hash_name = ? AND paint_index = ? AND listing_id NOT IN (${ids.join(',')})`)
+      .get(name, index) as { n: number; paid: number; copies: number };
+    const soldPaid = sold.reduce((sum, t) => sum + t.listing.price, 0);
+    const context = await core.call('getPriceContext', { app_id: 730, market_hash_name: name, paint_index: index, refresh: false });
+    expect(context.phase).toEqual({
+      name: expect.any(String),
+      lowest_in_book: Math.min(...left.map((t) => t.listing.price)),
+      lowest_in_book_id: left.sort((x, y) => x.listing.price - y.listing.price || x.listing.id - y.listing.id)[0]!.listing.id,
+      listings_in_book: left.length + queryBook(core.session.db, { filter: { name, paint_index: index }, limit: 1000 }).rows.filter((r) => r.market_hash_name === name && !ids.includes(r.id)).length,
+      sales_30d: 2 + before.n,
+      average_30d: Math.round((soldPaid + before.paid) / (2 + before.copies)),
+    });
+    // the name's own figures still count every phase
+    expect(context.listings_in_book).toBeGreaterThan(context.phase!.listings_in_book);
+    // a finish without phases has none
+    const plain = await core.call('getPriceContext', { app_id: 730, market_hash_name: 'AK-47 | Redline (Field-Tested)', paint_index: 282, refresh: false });
+    expect(plain.phase).toBeNull();
+  });
+
   it('ranks a listing\'s float among the live listings of its item, as the query engine finds them', async () => {
     // the item of the book with the most detailed listings (so the rank means something)
     const rows = queryBook(core.session.db, { filter: { app_id: 730, float: { min: 0 } }, sort: { field: 'price', dir: 'asc' }, limit: 1000 }).rows;

@@ -87,6 +87,7 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
       averagesAsOf: NOW,
       // the first sticker priced, the second not in prices/all
       stickers: stickers.map((name, i) => ({ name, market_price: i === 0 ? 4000 : null })),
+      phase: null,
       problem: null,
     }),
     getSalesHistory: () => ({ sales: [{ at: NOW, price: 990, amount: 1, source: 'feed', paint_wear: 0.21 }], marketAsOf: NOW, problem: null }),

@@ -136,9 +136,9 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     },
 
     // offline, the cached copies answer at once instead of a request that cannot succeed
-    getPriceContext: async ({ refresh, stickers, ...item }) => {
-      if (online()) return readPriceContext(core.session, item, refresh, stickers);
-      return { ...(await readPriceContext(core.session, item, false, stickers)), problem: 'Offline: these are the prices last read.' };
+    getPriceContext: async ({ refresh, stickers, paint_index, ...item }) => {
+      if (online()) return readPriceContext(core.session, item, refresh, stickers, paint_index);
+      return { ...(await readPriceContext(core.session, item, false, stickers, paint_index)), problem: 'Offline: these are the prices last read.' };
     },
 
     getSalesHistory: async ({ refresh, ...item }) => {

@@ -9,6 +9,7 @@
 import { LIMITS } from '../../../shared/api/index.ts';
 import type { AppId } from '../../../shared/api/index.ts';
 import type { PriceContext } from '../../../shared/ipc/calls-market.ts';
+import { type DopplerPhase, paintIndexesOfPhases, phaseOfPaintIndex } from '../../../shared/phases.ts';
 import { ApiError } from '../../api/errors.ts';
 import { Caches, type Db } from '../../store/index.ts';
 import type { MarketSession } from '../session.ts';
@@ -88,6 +89,38 @@ function lowestInBook(db: Db, item: ItemKey): { price: number | null; id: number
   return { price: row.price, id: cheapest ?? null, count: row.count };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The same name in the same Doppler phase: its cheapest live listing in the mirror and the sales of that
+ * phase the feed showed in 30 days (a sale's paint index is known when the mirror held its details).
+ */
+function phaseContext(db: Db, item: ItemKey, phase: DopplerPhase, now: number): NonNullable<PriceContext['phase']> {
+  const indexes = paintIndexesOfPhases([phase]);
+  const inList = indexes.map(() => '?').join(', ');
+  const book = db
+    .prepare(
+      `SELECT l.price, l.id FROM listings l CROSS JOIN listing_attrs a ON a.id = l.id
+       WHERE l.alive = 1 AND l.app_id = ? AND l.name_id = (SELECT name_id FROM item_names WHERE name = ?)
+         AND a.cs_paint_index IN (${inList}) ORDER BY l.price, l.id`,
+    )
+    .all(item.app_id, item.market_hash_name, ...indexes) as { price: number; id: number }[];
+  const sales = db
+    .prepare(
+      `SELECT count(*) AS sales, sum(amount) AS copies, sum(price * amount) AS paid FROM sold_history
+       WHERE market_hash_name = ? AND sold_ms >= ? AND app_id = ? AND paint_index IN (${inList})`,
+    )
+    .get(item.market_hash_name, now - 30 * DAY_MS, item.app_id, ...indexes) as { sales: number; copies: number | null; paid: number | null };
+  return {
+    name: phase,
+    lowest_in_book: book[0]?.price ?? null,
+    lowest_in_book_id: book[0]?.id ?? null,
+    listings_in_book: book.length,
+    sales_30d: sales.sales,
+    average_30d: sales.copies ? Math.round((sales.paid ?? 0) / sales.copies) : null,
+  };
+}
+
 const stampTime = (caches: Caches, key: string): string | null => {
   const entry = caches.get<SetStamp>(key);
   return entry ? entry.value.generated_at : null;
@@ -99,7 +132,13 @@ function stickerPrices(db: Db, names: readonly string[]): PriceContext['stickers
   return names.map((name) => ({ name, market_price: read.get(name) ?? null }));
 }
 
-export async function readPriceContext(session: MarketSession, item: ItemKey, refresh: boolean, stickers: readonly string[] = []): Promise<PriceContext> {
+export async function readPriceContext(
+  session: MarketSession,
+  item: ItemKey,
+  refresh: boolean,
+  stickers: readonly string[] = [],
+  paintIndex: number | null = null,
+): Promise<PriceContext> {
   let problem: string | null = null;
   if (refresh && session.client) {
     const results = await Promise.allSettled([refreshPrices(session, item.app_id), refreshAverages(session, item.app_id)]);
@@ -124,6 +163,7 @@ export async function readPriceContext(session: MarketSession, item: ItemKey, re
     .prepare('SELECT average_price, sales, volume FROM sale_averages WHERE app_id = ? AND market_hash_name = ?')
     .get(item.app_id, item.market_hash_name) as { average_price: number; sales: number; volume: number } | undefined;
   const book = lowestInBook(db, item);
+  const phase = item.app_id === 730 ? phaseOfPaintIndex(paintIndex) : null;
   return {
     market_price: price?.market_price ?? null,
     recommended_price: price?.recommended_price ?? null,
@@ -137,6 +177,7 @@ export async function readPriceContext(session: MarketSession, item: ItemKey, re
     pricesAsOf: stampTime(caches, pricesKey(item.app_id)),
     averagesAsOf: stampTime(caches, averagesKey(item.app_id)),
     stickers: stickerPrices(db, stickers),
+    phase: phase === null ? null : phaseContext(db, item, phase, Date.now()),
     problem,
   };
 }

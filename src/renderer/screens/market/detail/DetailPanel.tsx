@@ -5,12 +5,12 @@
  */
 import { Alert, Badge, Button, CloseButton, Group, Loader, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconEye, IconShoppingCartPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { AppId, FullListing, Sticker } from '../../../../shared/api/index.ts';
 import { GAME_PREFIX } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
-import { phaseOfPaintIndex } from '../../../../shared/phases.ts';
+import { phaseOfPaintIndex, phaseTag } from '../../../../shared/phases.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
 import { call, useCall } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
@@ -163,6 +163,27 @@ export function gameFields(listing: FullListing): [string, string][] {
   return out;
 }
 
+/** A Doppler's own phase: prices per name mix a Ruby with a Phase 3, these rows do not. */
+function phaseRows(phase: PriceContext['phase'], money: (c: number | null) => string, vs: (base: number | null) => ReactNode): [string, ReactNode][] {
+  if (phase === null) return [];
+  const tag = phaseTag(phase.name);
+  return [
+    [
+      `Lowest ${tag} in book`,
+      <span key="book" data-testid="phase-lowest">
+        {money(phase.lowest_in_book)}
+        {phase.listings_in_book > 1 ? <Text span size="xs" c="dimmed"> of {phase.listings_in_book}</Text> : null}
+      </span>,
+    ],
+    [
+      `${tag} sales seen, 30 d`,
+      <span key="sales" data-testid="phase-sales">
+        {phase.sales_30d === 0 ? 'none' : <>{formatCount(phase.sales_30d)} · avg {money(phase.average_30d)}{vs(phase.average_30d)}</>}
+      </span>,
+    ],
+  ];
+}
+
 function PriceContextView({ context, price }: { context: PriceContext; price: number }) {
   const money = (c: number | null) => (c === null ? '–' : formatCents(c));
   const vs = (base: number | null) =>
@@ -187,6 +208,7 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
           </>,
         ],
         ['30-day sales', context.sales_30d === null ? '–' : `${formatCount(context.sales_30d)} (${plural(context.volume_30d ?? 0, 'copy', 'copies')})`],
+        ...phaseRows(context.phase, money, vs),
       ]}
     />
   );
@@ -197,7 +219,13 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
   const detail = useCall('getListing', { id: row.id }, `listing-${row.id}`);
   const stickerNames = (row.stickers ?? []).map((s) => s.name);
-  const context = useCall('getPriceContext', { ...item, stickers: stickerNames }, `ctx-${row.app_id}-${row.market_hash_name}-${stickerNames.join('|')}`);
+  // the row's paint index is known before the listing's own read: a Doppler's phase is asked at once
+  const paintIndex = row.paint_index;
+  const context = useCall(
+    'getPriceContext',
+    { ...item, stickers: stickerNames, paint_index: paintIndex },
+    `ctx-${row.app_id}-${row.market_hash_name}-${stickerNames.join('|')}-${paintIndex ?? ''}`,
+  );
   const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
   const [inspectProblem, setInspectProblem] = useState<string | null>(null);
   const listing = detail.data?.listing ?? null;
