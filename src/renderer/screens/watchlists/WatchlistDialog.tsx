@@ -12,6 +12,7 @@ import { CentsInput } from '../account/ui/CentsInput.tsx';
 import { FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
+import { describeWatchlistIssues } from './watchlist-issues.ts';
 
 const REFERENCE_LABELS: Record<(typeof PRICE_REFERENCES)[number], string> = {
   average_30d: '30-day average sale price',
@@ -52,7 +53,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
-  const issues = checked.success ? [] : checked.error.issues.map((i) => `${i.path.join('.') || 'watchlist'}: ${i.message}`);
+  const issues = checked.success ? [] : describeWatchlistIssues(checked.error.issues);
 
   const save = async () => {
     if (!checked.success) return;
