@@ -32,6 +32,7 @@ import {
   trade,
   user,
 } from '../api/index.ts';
+import { DOPPLER_PHASES } from '../phases.ts';
 import { call } from './call.ts';
 
 // ---- shared shapes -------------------------------------------------------------------------------
@@ -215,6 +216,8 @@ const bookStanding = z.strictObject({
   cheaper: z.number().int().nonnegative(),
   lowestOther: z.number().int().nonnegative().nullable(),
   lowestOtherId: listingId.nullable(),
+  /** A Doppler's phase: the standing is among the same name in that phase only. */
+  phase: z.enum(DOPPLER_PHASES).nullable(),
 });
 export type BookStandingView = z.infer<typeof bookStanding>;
 

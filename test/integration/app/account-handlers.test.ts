@@ -186,6 +186,7 @@ describe('account calls on the demo market', () => {
         cheaper: others.filter((l) => l.price < price).length,
         lowestOther: others[0]?.price ?? null,
         lowestOtherId: others[0]?.id ?? null,
+        phase: null,
       };
     };
     const standing = await until('the new listing standing in the mirrored book', async () => {

@@ -16,6 +16,7 @@ const standing = (lowestOther: number | null, others = 3) => ({
   cheaper: 0,
   lowestOther,
   lowestOtherId: lowestOther === null ? null : 9,
+  phase: null,
 });
 
 describe('decideUndercut', () => {

@@ -1,11 +1,13 @@
 // Account dialogs and notes against a fake bridge generated from the real contract: the partial reprice
 // explained before sending and the split listing reported after; a bulk delist's per-row table with the
 // failing row in plain words; an error with the spec's code explained; pre-send problems blocking a sale.
+import { Table } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkDelistDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import { BookStandingCell } from '../../../../src/renderer/screens/account/listings/BookStandingCell.tsx';
 import { EditListingDialog } from '../../../../src/renderer/screens/account/listings/EditListingDialog.tsx';
 import { ErrorNote } from '../../../../src/renderer/screens/account/ui/ErrorNote.tsx';
 import type { MyListing } from '../../../../src/shared/api/index.ts';
@@ -67,7 +69,7 @@ describe('EditListingDialog against the book', () => {
         split: null,
       }),
     });
-    const standing = { listingId: 7, others: 4, cheaper: 2, lowestOther: 890, lowestOtherId: 42 };
+    const standing = { listingId: 7, others: 4, cheaper: 2, lowestOther: 890, lowestOtherId: 42, phase: null };
     renderWithTheme(<EditListingDialog listing={listing(7)} standing={standing} onClose={() => {}} onSent={() => {}} />);
     expect(screen.getByTestId('edit-book-prices').textContent).toContain('Cheapest other in the book $8.90 (#42)');
     await user.click(screen.getByTestId('edit-match-lowest'));
@@ -80,10 +82,31 @@ describe('EditListingDialog against the book', () => {
 
   it('says when nobody else lists the item, and offers nothing to match', () => {
     installFakeBridge({});
-    const standing = { listingId: 7, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null };
+    const standing = { listingId: 7, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null, phase: null };
     renderWithTheme(<EditListingDialog listing={listing(7)} standing={standing} onClose={() => {}} onSent={() => {}} />);
     expect(screen.getByTestId('edit-book-prices').textContent).toBe('No other listing of this item in the book.');
     expect(screen.queryByTestId('edit-match-lowest')).toBeNull();
+  });
+});
+
+describe('a Doppler against its own phase', () => {
+  it('names the phase in the listings table and in the edit dialog', () => {
+    installFakeBridge({});
+    const standing = { listingId: 7, others: 2, cheaper: 1, lowestOther: 290_000, lowestOtherId: 4, phase: 'Ruby' as const };
+    renderWithTheme(
+      <Table>
+        <Table.Tbody>
+          <Table.Tr>
+            <BookStandingCell standing={standing} />
+            <BookStandingCell standing={{ ...standing, cheaper: 0 }} />
+            <BookStandingCell standing={{ ...standing, others: 0, cheaper: 0, lowestOther: null, lowestOtherId: null, phase: 'Phase 2' }} />
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>,
+    );
+    expect(screen.getAllByTestId('standing').map((e) => e.textContent)).toEqual(['1 Ruby cheaper · $2,900.00', 'lowest Ruby of 3', 'only P2']);
+    renderWithTheme(<EditListingDialog listing={listing(7)} standing={standing} onClose={() => {}} onSent={() => {}} />);
+    expect(screen.getByTestId('edit-book-prices').textContent).toContain('Cheapest other Ruby in the book $2,900.00 (#4)');
   });
 });
 

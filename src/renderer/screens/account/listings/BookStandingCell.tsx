@@ -1,6 +1,7 @@
 import { Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
 import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
+import { phaseTag } from '../../../../shared/phases.ts';
 import { formatCents, plural } from '../ui/format.ts';
 
 /** A shield beside the standing when an undercut guard watches the listing; its note on hover. */
@@ -30,20 +31,19 @@ export function BookStandingCell({ standing, guard }: { standing: BookStandingVi
       </Table.Td>
     );
   }
-  const { others, cheaper, lowestOther, lowestOtherId } = standing;
+  const { others, cheaper, lowestOther, lowestOtherId, phase } = standing;
+  // a Doppler competes only with its own phase: say so, or "lowest of 3" would read as the whole name
+  const tag = phase ? `${phaseTag(phase)} ` : '';
+  const item = phase ? `this item in ${phase}` : 'this item';
   const [text, color, why] =
     others === 0
-      ? ['alone', 'teal', 'No other listing of this item in the book']
+      ? [phase ? `only ${phaseTag(phase)}` : 'alone', 'teal', `No other listing of ${item} in the book`]
       : cheaper === 0
-        ? [
-            `lowest of ${others + 1}`,
-            'teal',
-            `None of the ${plural(others, 'other listing')} of this item asks less`,
-          ]
+        ? [`lowest ${tag}of ${others + 1}`, 'teal', `None of the ${plural(others, 'other listing')} of ${item} asks less`]
         : [
-            `${cheaper} cheaper · ${formatCents(lowestOther ?? 0)}`,
+            `${cheaper} ${tag}cheaper · ${formatCents(lowestOther ?? 0)}`,
             'orange',
-            `${cheaper} of the ${plural(others, 'other listing')} of this item ask less; the cheapest asks ${formatCents(lowestOther ?? 0)} (#${lowestOtherId})`,
+            `${cheaper} of the ${plural(others, 'other listing')} of ${item} ask less; the cheapest asks ${formatCents(lowestOther ?? 0)} (#${lowestOtherId})`,
           ];
   return (
     <Table.Td>

@@ -26,14 +26,14 @@ function BookPrices({ standing, onPrice }: { standing: BookStandingView; onPrice
   if (lowest === null) {
     return (
       <Text size="xs" c="dimmed" data-testid="edit-book-prices">
-        No other listing of this item in the book.
+        No other listing of this item{standing.phase ? ` in ${standing.phase}` : ''} in the book.
       </Text>
     );
   }
   return (
     <Stack gap={4} data-testid="edit-book-prices">
       <Text size="xs" c="dimmed">
-        Cheapest other in the book <Money cents={lowest} size="xs" /> (#{standing.lowestOtherId})
+        Cheapest other{standing.phase ? ` ${standing.phase}` : ''} in the book <Money cents={lowest} size="xs" /> (#{standing.lowestOtherId})
       </Text>
       <Group gap="xs">
         <Button size="compact-xs" variant="default" onClick={() => onPrice(lowest)} data-testid="edit-match-lowest">
