@@ -1,13 +1,16 @@
 /**
  * The reference prices of "N % below …" conditions: the 30-day average sale price and the recommended
  * price (from the price caches in the book's database, held in memory so an event costs a map lookup),
- * and the cheapest other live listing of the same name (one indexed query on the mirror).
+ * and the cheapest other live listing of the same name (one indexed query on the mirror) — of a Doppler,
+ * the cheapest other of the same name in the same phase: the marketplace's prices are per name only, but
+ * "10 % under the cheapest other" must not compare a Ruby with a Phase 3.
  *
  * The refresher keeps the caches current while some watchlist needs them, at background priority and
  * no more often than the server rebuilds them (prices/all every 60 s, averages every 10 minutes).
  */
 import type { Statement } from 'better-sqlite3';
 import { LIMITS } from '../../shared/api/index.ts';
+import { paintIndexesOfPhases, phaseOfPaintIndex } from '../../shared/phases.ts';
 import type { PriceReference } from '../../shared/watchlist.ts';
 import type { ApiClient } from '../api/client.ts';
 import { Caches } from '../store/caches.ts';
@@ -19,11 +22,14 @@ export interface ReferenceSubject {
   id: number;
   app_id: number;
   market_hash_name: string;
+  /** The listing's details when the mirror has them (a Doppler's phase comes from its paint index). */
+  detail?: { paint_index: number | null } | null;
 }
 
 export class ReferencePrices {
   readonly #db: Db;
   readonly #cheapestOther: Statement;
+  readonly #cheapestOtherOfPhase: Statement;
   #averages = new Map<string, number>();
   #recommended = new Map<string, number>();
 
@@ -33,6 +39,13 @@ export class ReferencePrices {
       .prepare(
         `SELECT price FROM listings WHERE name_id = (SELECT name_id FROM item_names WHERE name = ?)
            AND alive = 1 AND id <> ? ORDER BY price LIMIT 1`,
+      )
+      .pluck();
+    this.#cheapestOtherOfPhase = db
+      .prepare(
+        `SELECT l.price FROM listings l CROSS JOIN listing_attrs a ON a.id = l.id
+         WHERE l.name_id = (SELECT name_id FROM item_names WHERE name = ?) AND l.alive = 1 AND l.id <> ?
+           AND a.cs_paint_index IN (SELECT value FROM json_each(?)) ORDER BY l.price LIMIT 1`,
       )
       .pluck();
     this.reload();
@@ -52,8 +65,14 @@ export class ReferencePrices {
         return this.#averages.get(key(listing.app_id, listing.market_hash_name)) ?? null;
       case 'recommended':
         return this.#recommended.get(key(listing.app_id, listing.market_hash_name)) ?? null;
-      case 'cheapest_other':
-        return (this.#cheapestOther.get(listing.market_hash_name, listing.id) as number | undefined) ?? null;
+      case 'cheapest_other': {
+        const phase = listing.app_id === 730 ? phaseOfPaintIndex(listing.detail?.paint_index) : null;
+        const price =
+          phase === null
+            ? this.#cheapestOther.get(listing.market_hash_name, listing.id)
+            : this.#cheapestOtherOfPhase.get(listing.market_hash_name, listing.id, JSON.stringify(paintIndexesOfPhases([phase])));
+        return (price as number | undefined) ?? null;
+      }
     }
   }
 }

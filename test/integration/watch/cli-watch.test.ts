@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
+import { phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import { type PriceCondition, type WatchlistInput, priceCeiling } from '../../../src/shared/watchlist.ts';
 import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
 
@@ -76,7 +77,12 @@ function expectedIds(c: (typeof CASES)[number]): number[] {
   const condition = c.input.price as PriceCondition;
   const db = openDatabase(tmp.file, { readonly: true });
   try {
-    const book = condition.kind === 'below' && condition.reference === 'cheapest_other' ? jsonl(cli(['book', '--db', tmp.file])) : [];
+    // every listing with its paint index (search prints it; book prints the lean fields only): a Doppler's
+    // cheapest other is the cheapest of its own phase
+    const book =
+      condition.kind === 'below' && condition.reference === 'cheapest_other'
+        ? jsonl(cli(['search', '--db', tmp.file, '--sort', 'id', '--limit', '1000000']))
+        : [];
     const reference = (row: Record<string, unknown>): number | null => {
       if (condition.kind === 'ceiling') return null;
       const name = row.market_hash_name as string;
@@ -86,7 +92,11 @@ function expectedIds(c: (typeof CASES)[number]): number[] {
       if (condition.reference === 'recommended') {
         return (db.prepare('SELECT recommended_price FROM prices WHERE app_id = ? AND market_hash_name = ?').pluck().get(row.app_id, name) as number | undefined) ?? null;
       }
-      const others = book.filter((b) => b.market_hash_name === name && b.id !== row.id).map((b) => b.price as number);
+      const phase = row.app_id === 730 ? phaseOfPaintIndex(row.paint_index as number | null) : null;
+      const others = book
+        .filter((b) => b.market_hash_name === name && b.id !== row.id)
+        .filter((b) => phase === null || phaseOfPaintIndex(b.paint_index as number | null) === phase)
+        .map((b) => b.price as number);
       return others.length === 0 ? null : Math.min(...others);
     };
     return rows
