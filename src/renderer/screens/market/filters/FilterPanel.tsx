@@ -72,7 +72,7 @@ function PhaseButton({ phase, active, onClick }: { phase: DopplerPhase; active: 
       onClick={onClick}
       px={2}
     >
-      {phase.startsWith('Phase') ? phaseTag(phase) : phase}
+      {phaseTag(phase)}
     </Button>
   );
 }
