@@ -19,6 +19,11 @@ export const stickerFilter = z.strictObject({
   slot: z.number().int().min(0).max(5).optional(),
   /** Highest sticker wear accepted (0 = pristine). */
   max_wear: unit.optional(),
+  /**
+   * At least this many of the listing's stickers must match (a "4× craft" of one sticker: 4); one by
+   * default.
+   */
+  min_matches: z.number().int().min(1).max(5).optional(),
 });
 export const keychainFilter = z.strictObject({
   name: z.string().min(1).max(200).optional(),

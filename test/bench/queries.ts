@@ -40,6 +40,7 @@ export const BENCH_QUERIES: readonly NamedQuery[] = [
   q('sticker event', { filter: { stickers: { all: [{ name: 'katowice 2014' }] } }, sort: { field: 'price', dir: 'asc' } }),
   q('sticker clean titan', { filter: { stickers: { all: [{ name: 'titan', max_wear: 0.1 }] } }, sort: { field: 'price', dir: 'asc' } }),
   q('four stickers', { filter: { stickers: { min_count: 4 } }, sort: { field: 'price', dir: 'asc' } }),
+  q('sticker craft: 3× titan', { filter: { stickers: { all: [{ name: 'titan', min_matches: 3 }] } }, sort: { field: 'price', dir: 'asc' } }),
   q('sticker in slot', { filter: { stickers: { all: [{ name: 'crown', slot: 0 }] } }, sort: { field: 'created_at', dir: 'desc' } }),
   q('keychain name', { filter: { keychains: [{ name: 'hot wurst' }] }, sort: { field: 'price', dir: 'asc' } }),
   q('keychain pattern', { filter: { keychains: [{ pattern: 12345 }] } }),

@@ -264,3 +264,31 @@ test('Doppler phases: the phase buttons show exactly what skindesk search --phas
   demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });
+
+test('a sticker craft: ×2+ on a sticker condition shows exactly the listings with two matching stickers', async ({ page }) => {
+  const problems = watchProblems(page);
+  demo(m.host).pauseActivity();
+  await openApp(page, m.host);
+  const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
+  if (await clearFilters.isVisible()) await clearFilters.click();
+  await page.getByRole('radiogroup', { name: 'Game' }).getByText('CS2', { exact: true }).click();
+  await page.getByTestId('add-sticker-filter').click();
+  await page.getByLabel('Sticker name 1').fill('sticker');
+  await page.locator('input[aria-label="Sticker matches 1"]').click();
+  await page.getByRole('option', { name: '×2+' }).click();
+  await expect(page.getByTestId('filter-chips')).toContainText('2× sticker');
+
+  const filter = { app_id: 730 as const, stickers: { all: [{ name: 'sticker', min_matches: 2 }] } };
+  const expected = queryBook(m.host.core.session.db, { filter, count: true, limit: 1 }).total as number;
+  const one = queryBook(m.host.core.session.db, { filter: { app_id: 730, stickers: { all: [{ name: 'sticker' }] } }, count: true, limit: 1 }).total as number;
+  expect(expected).toBeGreaterThan(0);
+  expect(expected).toBeLessThan(one);
+  await expect(page.getByTestId('book-summary')).toHaveText(`${expected.toLocaleString('en-US')} listing${expected === 1 ? '' : 's'}`);
+  // every row on screen carries at least two stickers
+  for (const id of (await visibleIds(page)).slice(0, 10)) {
+    await expect(page.locator(`[data-listing-id="${id}"] .sd-slots`)).toHaveAttribute('data-stickers', /^[2-5]$/);
+  }
+  await page.screenshot({ path: test.info().outputPath('sticker-craft.png') });
+  demo(m.host).resumeActivity();
+  expect(problems).toEqual([]);
+});

@@ -105,6 +105,22 @@ interface Cond {
   params: unknown[];
 }
 
+/**
+ * One sticker or keychain condition, in the three shapes the planner needs: the listing ids it selects
+ * (each once: it can drive a plan), the same ids as a plain scan that may repeat one (cheaper to count
+ * in a Set when nothing else filters), and the per-listing check for a plan driven by something else.
+ */
+interface StickerSet {
+  ids: Cond;
+  idsMayRepeat: Cond;
+  exists: Cond;
+  /**
+   * Several matching stickers asked (GROUP BY): the whole set is aggregated before a LIMIT could stop
+   * it, so its size is counted exactly (and then also serves as the total).
+   */
+  grouped: boolean;
+}
+
 /** The filter split by table: `listings` (l) and `listing_attrs` (a). */
 interface Parts {
   /** Conditions on listings, price included. */
@@ -125,7 +141,7 @@ interface Parts {
    * Sticker and keychain conditions, each as the WHERE of a listing_stickers scan (a set of listing ids
    * that can drive the query) and as the per-listing EXISTS that `attrs` holds for it.
    */
-  stickerSets: { set: Cond; exists: Cond }[];
+  stickerSets: StickerSet[];
   /** The filter can match nothing (a CS field asked of a Dota listing, say). */
   impossible: boolean;
 }
@@ -159,12 +175,32 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     parts.attrs.push({ sql, params });
   };
   const copy = (sql: string, ...params: unknown[]) => parts.attrsCopies.push({ sql, params });
-  const stickerSet = (cond: string[], params: unknown[]) => {
+  const stickerSet = (cond: string[], params: unknown[], minMatches = 1) => {
     const correlated = cond.map((c) => `s.${c}`).join(' AND ');
-    const exists = { sql: `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, params };
-    parts.stickerSets.push({ set: { sql: cond.join(' AND '), params }, exists });
+    // A listing has at most five sticker rows: counted through the primary key (listing_id, kind), not
+    // by probing the name index once per matching name (80 names: 170 ms instead of 5 for a page at 1M).
+    // `+` hides every other column from the planner.
+    const perListing = cond.map((c) => (c.startsWith('kind ') ? `s.${c}` : `+s.${c}`)).join(' AND ');
+    const rows = `FROM listing_stickers WHERE ${cond.join(' AND ')}`;
+    // several matching stickers of one listing: counted per listing (a literal: a validated integer 2-5)
+    const grouped: Cond = { sql: `SELECT listing_id ${rows} GROUP BY listing_id HAVING count(*) >= ${minMatches}`, params };
+    const set: StickerSet =
+      minMatches > 1
+        ? {
+            ids: grouped,
+            idsMayRepeat: grouped,
+            grouped: true,
+            exists: { sql: `(SELECT count(*) FROM listing_stickers s WHERE s.listing_id = a.id AND ${perListing}) >= ${minMatches}`, params },
+          }
+        : {
+            ids: { sql: `SELECT DISTINCT listing_id ${rows}`, params },
+            idsMayRepeat: { sql: `SELECT listing_id ${rows}`, params },
+            grouped: false,
+            exists: { sql: `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, params },
+          };
+    parts.stickerSets.push(set);
     games.add(730);
-    parts.attrs.push(exists);
+    parts.attrs.push(set.exists);
   };
 
   if (f.app_id !== undefined) {
@@ -230,7 +266,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
       cond.push('wear <= ?');
       params.push(st.max_wear);
     }
-    stickerSet(cond, params);
+    stickerSet(cond, params, st.min_matches);
   }
   // Literal (validated integers): the partial index on sticker_count serves only a condition it can see.
   if (stickers?.min_count !== undefined) attr(730, `a.sticker_count >= ${stickers.min_count}`);
@@ -417,16 +453,16 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
     drivers.push({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, setLimit), from: attrsFirst, params: [] });
   }
-  for (const { set, exists } of parts.stickerSets) {
+  for (const { ids, exists, grouped } of parts.stickerSets) {
     const estimate = statements(db)
-      .get(`SELECT count(*) FROM (SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql} LIMIT ${setLimit + 1})`)
+      .get(`SELECT count(*) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${setLimit + 1}`})`)
       .pluck()
-      .get(...set.params) as number;
+      .get(...ids.params) as number;
     drivers.push({
       kind: 'stickers',
       estimate,
-      from: `(SELECT DISTINCT listing_id FROM listing_stickers WHERE ${set.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
-      params: set.params,
+      from: `(${ids.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
+      params: ids.params,
       implies: exists,
     });
   }
@@ -459,12 +495,13 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   let knownTotal: number | null = null;
   if (q.count) {
     const onlySet = parts.price.length === 0 && plainAttrConds.length === parts.attrsCopies.length && parts.stickerSets.length === 1;
-    if (drivers.length === 1 && smallest.estimate <= setLimit) knownTotal = smallest.estimate;
+    const exactEstimate = smallest.estimate <= setLimit || (smallest.kind === 'stickers' && parts.stickerSets.length === 1 && parts.stickerSets[0]!.grouped);
+    if (drivers.length === 1 && exactEstimate) knownTotal = smallest.estimate;
     else if (onlySet && parts.attrsCopies.length === 0) {
       // One sticker/keychain condition and nothing else: count its listings straight from the index.
-      const { set } = parts.stickerSets[0] as { set: Cond };
-      countSql = `SELECT listing_id FROM listing_stickers WHERE ${set.sql}`;
-      countParams = set.params;
+      const { idsMayRepeat } = parts.stickerSets[0] as StickerSet;
+      countSql = idsMayRepeat.sql;
+      countParams = idsMayRepeat.params;
       countDistinctIds = true;
     } else if (parts.price.length === 0 && parts.stickerSets.length === 0) {
       const conds = [ALIVE_A, ...attrConds];

@@ -303,13 +303,14 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   }
   for (const st of f.stickers?.all ?? []) {
     const nameTest = st.name === undefined ? null : names.test('sticker_names', st.name);
+    const minMatches = st.min_matches ?? 1;
     onDetail(CS, (d) =>
-      d.stickers.some(
+      d.stickers.filter(
         (s) =>
           (st.slot === undefined || s.slot === st.slot) &&
           (st.max_wear === undefined || (s.wear !== null && s.wear <= st.max_wear)) &&
           (nameTest === null || nameTest(s.name)),
-      ),
+      ).length >= minMatches,
     );
   }
   const minCount = f.stickers?.min_count;

@@ -67,12 +67,13 @@ function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
     if (l.app_id !== 730) return false;
     const stickers = l.cs_stickers ?? [];
     for (const s of f.stickers.all ?? []) {
-      const ok = stickers.some(
-        (x) =>
-          (s.name === undefined || has(x.name, s.name)) &&
-          (s.slot === undefined || x.slot === s.slot) &&
-          (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
-      );
+      const ok =
+        stickers.filter(
+          (x) =>
+            (s.name === undefined || has(x.name, s.name)) &&
+            (s.slot === undefined || x.slot === s.slot) &&
+            (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
+        ).length >= (s.min_matches ?? 1);
       if (!ok) return false;
     }
     if (f.stickers.min_count !== undefined && stickers.length < f.stickers.min_count) return false;
@@ -145,6 +146,11 @@ const FILTERS: [string, BookFilter][] = [
   ['two stickers', { stickers: { all: [{ name: 'holo' }, { name: 'cologne' }] } }],
   ['sticker slot and wear', { stickers: { all: [{ slot: 1, max_wear: 0.3 }] } }],
   ['sticker count', { stickers: { min_count: 3, max_count: 4 } }],
+  ['two holo stickers', { stickers: { all: [{ name: 'holo', min_matches: 2 }] } }],
+  ['two clean holos', { stickers: { all: [{ name: 'holo', max_wear: 0.5, min_matches: 2 }] } }],
+  ['three of any sticker by name', { stickers: { all: [{ name: 'sticker |', min_matches: 3 }] } }],
+  ['a craft and a price', { stickers: { all: [{ name: 'katowice', min_matches: 2 }] }, price: { max: 20_000 } }],
+  ['two of a slot (impossible)', { stickers: { all: [{ slot: 1, min_matches: 2 }] } }],
   ['keychain', { keychains: [{ name: 'charm' }] }],
   ['dota hero', { fields: { dota_hero: 'Pudge' } }],
   ['unindexed field', { fields: { cs_wear: 'Factory New', cs_weapon: 'AWP' } }],
@@ -164,6 +170,16 @@ const SORTS: Sort[] = [
 describe('queryBook', () => {
   it('sees the whole book it was given', () => {
     expect(reference({}, { field: 'id', dir: 'asc' })).toHaveLength(3196);
+  });
+
+  it('holds listings with several matching stickers, so the craft filters below are not matched by an empty set', () => {
+    for (const name of ['two holo stickers', 'two clean holos', 'three of any sticker by name', 'a craft and a price']) {
+      const filter = FILTERS.find(([n]) => n === name)?.[1] as BookFilter;
+      expect(reference(filter, { field: 'id', dir: 'asc' }).length, name).toBeGreaterThan(0);
+      // and fewer than with one matching sticker: the count is what narrows
+      const one = { ...filter, stickers: { all: filter.stickers!.all!.map((s) => ({ ...s, min_matches: 1 })) } };
+      expect(reference(filter, { field: 'id', dir: 'asc' }).length, name).toBeLessThan(reference(one, { field: 'id', dir: 'asc' }).length);
+    }
   });
 
   it('holds Dopplers of every phase, so the phase filters below are not matched by an empty set', () => {

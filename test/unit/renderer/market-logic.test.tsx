@@ -65,6 +65,13 @@ describe('filter model', () => {
     expect(describeFilter({ phases: ['Phase 2', 'Black Pearl'] })).toEqual(['P2/Black Pearl']);
   });
 
+  it('keeps a sticker condition\'s count of matches, and says it as a craft', () => {
+    expect(cleanFilter({ stickers: { all: [{ name: ' Titan ', min_matches: 4 }, { name: 'Crown', min_matches: 1 }] } })).toEqual({
+      stickers: { all: [{ name: 'Titan', min_matches: 4 }, { name: 'Crown' }] },
+    });
+    expect(describeFilter({ stickers: { all: [{ name: 'Titan | Katowice 2014', min_matches: 4 }] } })).toEqual(['4× Titan | Katowice 2014']);
+  });
+
   it('says what is wrong with a range instead of sending it', () => {
     expect(rangeProblems({ price: { min: 500, max: 100 }, float: { min: 0.2, max: 0.1 } })).toEqual(['Price: min is above max', 'Float: min is above max']);
   });

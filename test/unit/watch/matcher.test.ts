@@ -89,10 +89,11 @@ function randomFilter(rng: Rng): BookFilter {
     if (chance(rng, 0.8)) {
       stickers.all = Array.from({ length: int(rng, 1, 2) }, () => {
         const s = pick(rng, pick(rng, withStickers).cs_stickers ?? []);
-        const entry: { name?: string; slot?: number; max_wear?: number } = {};
+        const entry: { name?: string; slot?: number; max_wear?: number; min_matches?: number } = {};
         if (chance(rng, 0.7)) entry.name = substring(rng, s.name);
         if (chance(rng, 0.3)) entry.slot = int(rng, 0, 4);
         if (chance(rng, 0.3)) entry.max_wear = Math.round(rng() * 100) / 100;
+        if (chance(rng, 0.25)) entry.min_matches = int(rng, 2, 3);
         return entry;
       });
     }

@@ -307,6 +307,17 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                         onChange={(e) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) } })}
                         style={{ flex: 1 }}
                       />
+                      <Tooltip label="How many of the item's stickers must match: 4× for a craft of four">
+                        <Select
+                          aria-label={`Sticker matches ${i + 1}`}
+                          value={String(s.min_matches ?? 1)}
+                          onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, min_matches: v === null || v === '1' ? undefined : Number(v) } : x)) } })}
+                          data={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: n === 1 || n === 5 ? `×${n}` : `×${n}+` }))}
+                          allowDeselect={false}
+                          w={66}
+                          style={{ flex: 'none' }}
+                        />
+                      </Tooltip>
                       <ActionIcon aria-label={`Remove sticker filter ${i + 1}`} onClick={() => set({ stickers: { ...draft.stickers, all: stickerRows.filter((_, j) => j !== i) } })}>
                         <IconX size={14} />
                       </ActionIcon>

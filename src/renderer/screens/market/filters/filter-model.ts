@@ -43,6 +43,7 @@ export function cleanFilter(f: BookFilter): BookFilter {
       ...(s.name?.trim() ? { name: s.name.trim() } : {}),
       ...(s.slot !== undefined ? { slot: s.slot } : {}),
       ...(s.max_wear !== undefined ? { max_wear: s.max_wear } : {}),
+      ...(s.min_matches !== undefined && s.min_matches > 1 ? { min_matches: s.min_matches } : {}),
     }))
     .filter((s) => Object.keys(s).length > 0);
   const stickers: NonNullable<BookFilter['stickers']> = {};
@@ -136,7 +137,12 @@ export function describeFilter(f: BookFilter): string[] {
   if (f.stattrak !== undefined) out.push(f.stattrak ? 'StatTrak' : 'no StatTrak');
   if (f.souvenir !== undefined) out.push(f.souvenir ? 'souvenir' : 'no souvenir');
   for (const s of f.stickers?.all ?? []) {
-    const parts = [s.name ?? 'any sticker', s.slot !== undefined ? `slot ${s.slot + 1}` : '', s.max_wear !== undefined ? `≤ ${Math.round(s.max_wear * 100)}% scrape` : ''];
+    const parts = [
+      s.min_matches !== undefined && s.min_matches > 1 ? `${s.min_matches}×` : '',
+      s.name ?? 'any sticker',
+      s.slot !== undefined ? `slot ${s.slot + 1}` : '',
+      s.max_wear !== undefined ? `≤ ${Math.round(s.max_wear * 100)}% scrape` : '',
+    ];
     out.push(parts.filter(Boolean).join(' '));
   }
   if (f.stickers?.min_count !== undefined || f.stickers?.max_count !== undefined) {
