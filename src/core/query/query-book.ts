@@ -137,10 +137,7 @@ interface Parts {
   attrsValueSets: Cond[];
   /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
   leanApp: Cond[];
-  /**
-   * Sticker and keychain conditions, each as the WHERE of a listing_stickers scan (a set of listing ids
-   * that can drive the query) and as the per-listing EXISTS that `attrs` holds for it.
-   */
+  /** Sticker and keychain conditions; `attrs` holds the per-listing check of each. */
   stickerSets: StickerSet[];
   /** The filter can match nothing (a CS field asked of a Dota listing, say). */
   impossible: boolean;
@@ -183,12 +180,12 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     const perListing = cond.map((c) => (c.startsWith('kind ') ? `s.${c}` : `+s.${c}`)).join(' AND ');
     const rows = `FROM listing_stickers WHERE ${cond.join(' AND ')}`;
     // several matching stickers of one listing: counted per listing (a literal: a validated integer 2-5)
-    const grouped: Cond = { sql: `SELECT listing_id ${rows} GROUP BY listing_id HAVING count(*) >= ${minMatches}`, params };
+    const groupedIds = (): Cond => ({ sql: `SELECT listing_id ${rows} GROUP BY listing_id HAVING count(*) >= ${minMatches}`, params });
     const set: StickerSet =
       minMatches > 1
         ? {
-            ids: grouped,
-            idsMayRepeat: grouped,
+            ids: groupedIds(),
+            idsMayRepeat: groupedIds(),
             grouped: true,
             exists: { sql: `(SELECT count(*) FROM listing_stickers s WHERE s.listing_id = a.id AND ${perListing}) >= ${minMatches}`, params },
           }
