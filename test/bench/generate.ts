@@ -201,6 +201,11 @@ export function makeFullListing(rng: Rng, id: number, createdMs = BASE_TIME_MS +
   };
 }
 
+/** A CS2 Doppler of one name with the given paint index (its phase), for tests that compare phases. */
+export function dopplerListing(rng: Rng, id: number, price: number, paintIndex: number, name = 'Karambit | Doppler (Factory New)'): FullListing {
+  return { ...makeFullListing(rng, id), app_id: 730, market_hash_name: name, price, amount: 1, commodity: false, cs_paint_index: paintIndex };
+}
+
 export function leanOf(listing: FullListing | LeanListing): LeanListing {
   return {
     id: listing.id,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bookStandings } from '../../../src/core/query/book-standing.ts';
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
-import { createRng, createdEvent, makeFullListing, removedEvent } from '../../bench/generate.ts';
+import { createRng, createdEvent, dopplerListing, removedEvent } from '../../bench/generate.ts';
 import { lean, openTestStore, type TestStore } from '../store/helpers.ts';
 
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
@@ -59,15 +59,7 @@ describe('bookStandings', () => {
     const DOPPLER = 'Karambit | Doppler (Factory New)';
     await mergeSnapshot(t.store, { seq: 100n, listings: [] }, { scope: null, resync: false });
     const rng = createRng(5);
-    const doppler = (id: number, price: number, paintIndex: number, name = DOPPLER) => ({
-      ...makeFullListing(rng, id),
-      app_id: 730 as const,
-      market_hash_name: name,
-      price,
-      amount: 1,
-      commodity: false,
-      cs_paint_index: paintIndex,
-    });
+    const doppler = (id: number, price: number, paintIndex: number, name = DOPPLER) => dopplerListing(rng, id, price, paintIndex, name);
     t.store.applyEvents(
       [
         doppler(1, 300_000, 415), // the own Ruby

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import { ReferencePrices } from '../../../src/core/watch/reference-prices.ts';
-import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
+import { createRng, createdEvent, dopplerListing } from '../../bench/generate.ts';
 import { lean, openTestStore, type TestStore } from '../store/helpers.ts';
 
 const DOPPLER = 'Karambit | Doppler (Factory New)';
@@ -25,15 +25,7 @@ describe('ReferencePrices: the cheapest other listing', () => {
       { scope: null, resync: false },
     );
     const rng = createRng(9);
-    const doppler = (id: number, price: number, paintIndex: number) => ({
-      ...makeFullListing(rng, id),
-      app_id: 730 as const,
-      market_hash_name: DOPPLER,
-      price,
-      amount: 1,
-      commodity: false,
-      cs_paint_index: paintIndex,
-    });
+    const doppler = (id: number, price: number, paintIndex: number) => dopplerListing(rng, id, price, paintIndex, DOPPLER);
     const rows = [
       doppler(1, 60_000, 420),
       doppler(2, 62_000, 418),
