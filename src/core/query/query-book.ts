@@ -121,6 +121,20 @@ interface StickerSet {
   grouped: boolean;
 }
 
+/**
+ * Several matching stickers of one listing (a craft): the ids are grouped per listing, so they never
+ * repeat and one query serves both shapes. `minMatches` is a literal: a validated integer 2-5.
+ */
+function craftSet(rows: string, perListing: string, params: unknown[], minMatches: number): StickerSet {
+  const ids = { sql: `SELECT listing_id ${rows} GROUP BY listing_id HAVING count(*) >= ${minMatches}`, params };
+  return {
+    ids,
+    idsMayRepeat: ids,
+    grouped: true,
+    exists: { sql: `(SELECT count(*) FROM listing_stickers s WHERE s.listing_id = a.id AND ${perListing}) >= ${minMatches}`, params },
+  };
+}
+
 /** The filter split by table: `listings` (l) and `listing_attrs` (a). */
 interface Parts {
   /** Conditions on listings, price included. */
@@ -179,16 +193,9 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     // `+` hides every other column from the planner.
     const perListing = cond.map((c) => (c.startsWith('kind ') ? `s.${c}` : `+s.${c}`)).join(' AND ');
     const rows = `FROM listing_stickers WHERE ${cond.join(' AND ')}`;
-    // several matching stickers of one listing: counted per listing (a literal: a validated integer 2-5)
-    const groupedIds = (): Cond => ({ sql: `SELECT listing_id ${rows} GROUP BY listing_id HAVING count(*) >= ${minMatches}`, params });
     const set: StickerSet =
       minMatches > 1
-        ? {
-            ids: groupedIds(),
-            idsMayRepeat: groupedIds(),
-            grouped: true,
-            exists: { sql: `(SELECT count(*) FROM listing_stickers s WHERE s.listing_id = a.id AND ${perListing}) >= ${minMatches}`, params },
-          }
+        ? craftSet(rows, perListing, params, minMatches)
         : {
             ids: { sql: `SELECT DISTINCT listing_id ${rows}`, params },
             idsMayRepeat: { sql: `SELECT listing_id ${rows}`, params },
