@@ -8,10 +8,28 @@ import { getHotkeyHandler } from '@mantine/hooks';
 import type { Command } from './commands.ts';
 
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+/** Inputs that take no typed text (a game switch, a checkbox): only the keys they use themselves are theirs. */
+const KEYLESS_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'color', 'file', 'image']);
+const CONTROL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ', 'Enter']);
 
-export function isTypingTarget(target: EventTarget | null): boolean {
+/** The key is for the focused element: text typed into a field, an arrow moving a radio group's choice. */
+export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key'>): boolean {
+  const target = event.target;
   if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement && KEYLESS_INPUTS.has(target.type)) return CONTROL_KEYS.has(event.key);
   return FIELD_TAGS.has(target.tagName) || target.isContentEditable;
+}
+
+/**
+ * macOS types a character with Option held (Option+S is "ß", Option+1 is "¡"), so with Alt down a letter
+ * or digit is matched by its physical key: Alt+0…9 and Alt+S open their screens on every system.
+ */
+export function withLayoutFreeKey(event: KeyboardEvent): KeyboardEvent {
+  const physical = event.altKey ? /^(?:Key([A-Z])|Digit([0-9]))$/.exec(event.code) : null;
+  if (!physical) return event;
+  const key = (physical[1] ?? physical[2])!.toLowerCase();
+  const { altKey, ctrlKey, metaKey, shiftKey, code } = event;
+  return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault: () => event.preventDefault() } as KeyboardEvent;
 }
 
 /** A modal (dialog, drawer, the palette) is on screen: mounted-but-hidden ones do not count. */
@@ -29,7 +47,7 @@ export function useCommandHotkeys(commands: readonly Command[]): void {
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || isTypingTarget(event.target)) return;
+      if (event.defaultPrevented || keyBelongsToTarget(event)) return;
       // Enter and Space on a focused button or link are that control's own
       if ((event.key === 'Enter' || event.key === ' ') && event.target instanceof HTMLElement && event.target.closest('button, a, [role="button"], [role="option"]')) return;
       const inDialog = dialogOpen();
@@ -38,7 +56,7 @@ export function useCommandHotkeys(commands: readonly Command[]): void {
           c.hotkey !== undefined && c.enabled !== false && (!inDialog || c.inDialogs === true),
       );
       // prevents the default of a matched key and runs its command
-      getHotkeyHandler(runnable.map((c) => [c.hotkey, () => c.run()]))(event);
+      getHotkeyHandler(runnable.map((c) => [c.hotkey, () => c.run()]))(withLayoutFreeKey(event));
     };
     document.documentElement.addEventListener('keydown', onKeyDown);
     return () => document.documentElement.removeEventListener('keydown', onKeyDown);

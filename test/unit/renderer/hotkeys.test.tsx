@@ -1,0 +1,73 @@
+// Which keys reach the commands: typed text stays in its field, a control keeps the keys it uses itself
+// (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
+// Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held.
+import { fireEvent, render } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Command } from '../../../src/renderer/shell/commands.ts';
+import { useCommandHotkeys } from '../../../src/renderer/shell/hotkeys.ts';
+
+function Keys({ commands }: { commands: Command[] }) {
+  useCommandHotkeys(commands);
+  return (
+    <div>
+      <input aria-label="name" type="text" />
+      <input aria-label="game" type="radio" name="game" />
+      <input aria-label="stattrak" type="checkbox" />
+    </div>
+  );
+}
+
+function setUp() {
+  const ran = { slash: vi.fn(), down: vi.fn(), sales: vi.fn(), book: vi.fn() };
+  const commands: Command[] = [
+    { id: 'search', label: 'Search', group: 'T', hotkey: '/', run: ran.slash },
+    { id: 'down', label: 'Down', group: 'T', hotkey: 'arrowdown', run: ran.down },
+    { id: 'sales', label: 'Sales', group: 'T', hotkey: 'alt+s', run: ran.sales },
+    { id: 'book', label: 'Book', group: 'T', hotkey: 'alt+0', run: ran.book },
+  ];
+  const view = render(<Keys commands={commands} />);
+  const field = (label: string) => view.getByLabelText(label);
+  return { ran, field };
+}
+
+describe('command hotkeys', () => {
+  it('leaves typed text to a text field', () => {
+    const { ran, field } = setUp();
+    fireEvent.keyDown(field('name'), { key: '/', code: 'Slash' });
+    fireEvent.keyDown(field('name'), { key: 'ArrowDown', code: 'ArrowDown' });
+    expect(ran.slash).not.toHaveBeenCalled();
+    expect(ran.down).not.toHaveBeenCalled();
+  });
+
+  it('runs "/" from a focused radio or checkbox, and leaves the arrows to them', () => {
+    const { ran, field } = setUp();
+    fireEvent.keyDown(field('game'), { key: '/', code: 'Slash' });
+    fireEvent.keyDown(field('stattrak'), { key: '/', code: 'Slash' });
+    expect(ran.slash).toHaveBeenCalledTimes(2);
+    fireEvent.keyDown(field('game'), { key: 'ArrowDown', code: 'ArrowDown' });
+    expect(ran.down).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: 'ArrowDown', code: 'ArrowDown' });
+    expect(ran.down).toHaveBeenCalledTimes(1);
+  });
+
+  it('matches Alt+letter and Alt+digit by the physical key (macOS: Option+S types "ß", Option+0 "º")', () => {
+    const { ran } = setUp();
+    const sales = new KeyboardEvent('keydown', {
+      key: 'ß',
+      code: 'KeyS',
+      altKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
+    document.body.dispatchEvent(sales);
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+    expect(sales.defaultPrevented).toBe(true);
+    document.body.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'º', code: 'Digit0', altKey: true, bubbles: true }),
+    );
+    expect(ran.book).toHaveBeenCalledTimes(1);
+    // without Alt, the typed character decides: "ß" is not "s"
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ß', code: 'KeyS', bubbles: true }));
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+  });
+});
