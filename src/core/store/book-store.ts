@@ -313,6 +313,9 @@ export class BookStore {
   #applyOne(event: ListingEvent, at: number, now: number, outcome: ApplyOutcome, applied: AppliedEvent[]): void {
     if (event.event === 'listing.sold') {
       const d = event.data;
+      // the sales tape finds sales by name through item_names: a sold item never held in the book
+      // (sold before the mirror saw it listed) must be named there too
+      this.itemNames.idOf(d.market_hash_name);
       const info = this.#recordSale.run(
         d.listing_id,
         event.seq,

@@ -8,7 +8,9 @@ import type Database from 'better-sqlite3';
 interface Migration {
   version: number;
   description: string;
-  sql: string;
+  sql?: string;
+  /** A step SQL cannot say (names lower-cased as JavaScript does, like NameTable). */
+  run?: (db: Database.Database) => void;
 }
 
 /**
@@ -220,6 +222,18 @@ CREATE TABLE cache_entries (
 );
 `,
   },
+  {
+    version: 2,
+    description: 'every sold item named in item_names: the sales tape matches names through it',
+    run(db) {
+      const unnamed = db
+        .prepare('SELECT DISTINCT market_hash_name FROM sold_history WHERE market_hash_name NOT IN (SELECT name FROM item_names)')
+        .pluck()
+        .all() as string[];
+      const insert = db.prepare('INSERT INTO item_names (name, name_lc) VALUES (?, ?) ON CONFLICT(name) DO NOTHING');
+      for (const name of unnamed) insert.run(name, name.toLowerCase());
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -249,7 +263,8 @@ export function migrate(db: Database.Database, options: { readonly: boolean }): 
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {
-      db.exec(m.sql);
+      if (m.sql !== undefined) db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
   }

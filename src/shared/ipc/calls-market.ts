@@ -155,6 +155,48 @@ export const salesHistory = z.strictObject({
 });
 export type SalesHistory = z.infer<typeof salesHistory>;
 
+/** Sales per page of the sales tape. */
+export const SALES_TAPE_MAX_ROWS = 500;
+
+export const tapeSale = z.strictObject({
+  listing_id: id,
+  /** The sale event's seq (int64, as a decimal string). */
+  seq: seqString,
+  app_id: appId,
+  market_hash_name: z.string(),
+  /** Cents per copy. */
+  price: z.number().int(),
+  amount: z.number().int().positive(),
+  listed_at: timestamp,
+  sold_at: timestamp,
+  paint_wear: z.number().nullable(),
+  paint_seed: z.number().int().nullable(),
+  paint_index: z.number().int().nullable(),
+  /** Null when the item's details were never in the mirror. */
+  stickers: z.array(z.strictObject({ slot: z.number().int(), name: z.string(), wear: z.number().nullable() })).nullable(),
+});
+export type TapeSale = z.infer<typeof tapeSale>;
+
+export const salesTapeInput = z.strictObject({
+  app_id: bookFilter.shape.app_id,
+  name: bookFilter.shape.name,
+  /** The `next` of the previous page: older sales. Null: the newest. */
+  before: z
+    .string()
+    .regex(/^\d{1,16}\.\d{1,16}\.-?\d{1,19}$/, 'not a sales-tape cursor')
+    .nullable()
+    .default(null),
+  limit: z.number().int().min(1).max(SALES_TAPE_MAX_ROWS).default(200),
+});
+export type SalesTapeInput = z.input<typeof salesTapeInput>;
+
+export const salesTape = z.strictObject({
+  /** Newest first. */
+  sales: z.array(tapeSale),
+  next: z.string().nullable(),
+});
+export type SalesTape = z.infer<typeof salesTape>;
+
 export const FILTER_PRESET_MAX = 50;
 export const filterPreset = z.strictObject({
   name: z.string().trim().min(1).max(60),
@@ -217,6 +259,13 @@ export const MARKET_CALLS = {
     input: itemKey.extend({ refresh: z.boolean().default(true) }),
     output: salesHistory,
     example: { ...EXAMPLE_ITEM, refresh: true },
+  }),
+  getSalesTape: call({
+    summary:
+      "The market's time & sales: every sale the mirror recorded from the feed (listing.sold), newest first, by game and item name, paged by keyset.",
+    input: salesTapeInput,
+    output: salesTape,
+    example: { app_id: 730, name: 'doppler', before: null, limit: 200 },
   }),
   openInspectLink: call({
     summary: "Opens a listing's in-game inspect link (steam://…), read from the mirror and strictly validated by the app.",

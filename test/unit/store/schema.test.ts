@@ -38,6 +38,27 @@ describe('migrations', () => {
     expect(() => openDatabase(file)).toThrow(SchemaVersionError);
   });
 
+  it('version 2 names in item_names every item the sold history of a version-1 file holds', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const sale = db.prepare(
+      `INSERT INTO sold_history (listing_id, seq, app_id, market_hash_name, price, amount, listed_at, sold_at, sold_ms)
+       VALUES (?, ?, 730, ?, 100, 1, '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 1)`,
+    );
+    sale.run(1, 1, 'StatTrak™ AK-47 | Redline (Field-Tested)');
+    sale.run(2, 2, 'StatTrak™ AK-47 | Redline (Field-Tested)');
+    sale.run(3, 3, 'Sticker | ÄÖÜ Team');
+    db.prepare("INSERT INTO item_names (name, name_lc) VALUES ('Sticker | ÄÖÜ Team', 'sticker | äöü team')").run();
+    db.pragma('user_version = 1');
+    db.close();
+    const upgraded = openDatabase(file);
+    expect(upgraded.prepare('SELECT name, name_lc FROM item_names ORDER BY name').all()).toEqual([
+      { name: 'StatTrak™ AK-47 | Redline (Field-Tested)', name_lc: 'stattrak™ ak-47 | redline (field-tested)' },
+      { name: 'Sticker | ÄÖÜ Team', name_lc: 'sticker | äöü team' },
+    ]);
+    upgraded.close();
+  });
+
   it('opens read-only only a database that exists and is migrated', () => {
     const file = dbFile();
     expect(() => openDatabase(file, { readonly: true })).toThrow();

@@ -5,6 +5,8 @@ import { SkindeskError, type SyncState } from '../../../shared/ipc/index.ts';
 import { PurchaseJournal } from '../../api/purchase-journal.ts';
 import { Purchaser } from '../../api/purchaser.ts';
 import type { ApiClient } from '../../api/client.ts';
+import { InvalidCursorError } from '../../query/cursor.ts';
+import { readSalesTape } from '../../query/sales-tape.ts';
 import { readListing } from '../../store/index.ts';
 import type { AppCore } from '../app-core.ts';
 import { BookWindows } from '../market-book/book-windows.ts';
@@ -144,6 +146,21 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     getSalesHistory: async ({ refresh, ...item }) => {
       if (online()) return readSalesHistory(core.session, item, refresh);
       return { ...(await readSalesHistory(core.session, item, false)), problem: 'Offline: sales up to the last time the market was reachable.' };
+    },
+
+    getSalesTape: ({ app_id, name, before, limit }) => {
+      try {
+        return readSalesTape(core.session.db, {
+          ...(app_id === undefined ? {} : { app_id }),
+          ...(name === undefined ? {} : { name }),
+          before,
+          limit,
+        });
+      } catch (err) {
+        if (err instanceof InvalidCursorError)
+          throw new SkindeskError({ code: 'REFUSED', message: 'That page of sales is no longer valid: start again from the newest sale.' });
+        throw err;
+      }
     },
 
     openInspectLink: async ({ listingId }) => {

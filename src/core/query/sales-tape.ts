@@ -1,0 +1,177 @@
+/**
+ * The market's time & sales: every sale the mirror recorded from the feed (`sold_history`), newest
+ * first, for a game and an item-name substring, paged by keyset. The marketplace's own sales route
+ * answers one item at a time and keeps a short window; this is the whole market as the feed showed it.
+ *
+ * Two plans, both walking an index in the tape's order (sold_ms, listing_id, seq — the index's own key,
+ * since the table's primary key ends every index of a WITHOUT ROWID table):
+ * - a name matching few items walks each item's `sold_history_name` range and keeps the newest
+ *   `limit` (a rare item answers at once, however old its last sale);
+ * - no name, or one matching many items (`knife`, `sticker`), walks `sold_history_time` and checks each
+ *   sale's name against the matching set: broad names are dense in time, so a page is found quickly.
+ * Names are matched as the book's name filter matches them (the same trigram index over `item_names`,
+ * which holds every sold item's name: see BookStore's sale recording).
+ */
+import type { AppId } from '../../shared/api/index.ts';
+import type { Db } from '../store/database.ts';
+import { InvalidCursorError } from './cursor.ts';
+import { nameMatch } from './query-book.ts';
+
+export interface SalesTapeQuery {
+  app_id?: number;
+  /** Case-insensitive substring of the item name, as the book's name filter. */
+  name?: string;
+  /** The `next` of the previous page: sales older than its last one. */
+  before?: string | null;
+  limit: number;
+}
+
+export interface TapeSale {
+  listing_id: number;
+  /** The sale event's seq, as a decimal string (int64). */
+  seq: string;
+  app_id: AppId;
+  market_hash_name: string;
+  /** Cents per copy. */
+  price: number;
+  amount: number;
+  listed_at: string;
+  sold_at: string;
+  paint_wear: number | null;
+  paint_seed: number | null;
+  paint_index: number | null;
+  /** Null when the item's details were never in the mirror. */
+  stickers: { slot: number; name: string; wear: number | null }[] | null;
+}
+
+export interface SalesTapePage {
+  sales: TapeSale[];
+  /** Cursor of the page after this one (older sales), null at the end. */
+  next: string | null;
+}
+
+/** Up to this many matching item names, each name's own index range is walked (see the module comment). */
+export const PER_NAME_PLAN_MAX_NAMES = 400;
+
+interface Position {
+  soldMs: number;
+  listingId: number;
+  seq: bigint;
+}
+
+/** Above every real sale: the first page. */
+const NEWEST: Position = { soldMs: Number.MAX_SAFE_INTEGER, listingId: 0, seq: 0n };
+
+const CURSOR_SHAPE = /^(\d{1,16})\.(\d{1,16})\.(-?\d{1,19})$/;
+
+const encodeTapeCursor = (last: { sold_ms: number; listing_id: number; seq: string }) =>
+  `${last.sold_ms}.${last.listing_id}.${last.seq}`;
+
+function decodeTapeCursor(text: string): Position {
+  const m = CURSOR_SHAPE.exec(text);
+  if (!m) throw new InvalidCursorError();
+  const soldMs = Number(m[1]);
+  const listingId = Number(m[2]);
+  if (!Number.isSafeInteger(soldMs) || !Number.isSafeInteger(listingId)) throw new InvalidCursorError();
+  return { soldMs, listingId, seq: BigInt(m[3]!) };
+}
+
+type SaleRow = Omit<TapeSale, 'stickers'> & { sold_ms: number; stickers: string | null };
+
+const COLUMNS = `listing_id, CAST(seq AS TEXT) AS seq, app_id, market_hash_name, price, amount, listed_at, sold_at,
+  sold_ms, paint_wear, paint_seed, paint_index, stickers`;
+const BEFORE = '(sold_ms, listing_id, seq) < (@soldMs, @listingId, @seq)';
+const GAME = '(@app IS NULL OR app_id = @app)';
+const NEWEST_FIRST = 'ORDER BY sold_ms DESC, listing_id DESC, seq DESC';
+
+export function readSalesTape(
+  db: Db,
+  query: SalesTapeQuery,
+  options: { perNameMaxNames?: number } = {},
+): SalesTapePage {
+  const before = query.before ? decodeTapeCursor(query.before) : NEWEST;
+  const bounds = {
+    soldMs: before.soldMs,
+    listingId: before.listingId,
+    seq: before.seq,
+    app: query.app_id ?? null,
+  };
+  // one row more than asked says whether an older page exists
+  const want = query.limit + 1;
+  let rows: SaleRow[];
+  if (query.name === undefined) {
+    rows = db
+      .prepare(
+        `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_time WHERE ${BEFORE} AND ${GAME} ${NEWEST_FIRST} LIMIT @want`,
+      )
+      .all({ ...bounds, want }) as SaleRow[];
+  } else {
+    const match = nameMatch('item_names', query.name);
+    const maxNames = options.perNameMaxNames ?? PER_NAME_PLAN_MAX_NAMES;
+    const names = db
+      .prepare(`SELECT name FROM item_names WHERE name_id IN (${match.sql}) LIMIT ?`)
+      .pluck()
+      .all(...match.params, maxNames + 1) as string[];
+    rows =
+      names.length <= maxNames
+        ? newestOfEachName(db, names, bounds, want)
+        : (db
+            .prepare(
+              `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_time
+               WHERE ${BEFORE} AND ${GAME} AND market_hash_name IN (SELECT name FROM item_names WHERE name_id IN (${match.sql}))
+               ${NEWEST_FIRST} LIMIT @want`,
+            )
+            .all({ ...bounds, want }, ...match.params) as SaleRow[]);
+  }
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    sales: page.map(toTapeSale),
+    next: rows.length > query.limit && last ? encodeTapeCursor(last) : null,
+  };
+}
+
+/**
+ * The newest `want` sales over several items: each item's range of the name index, newest first; once
+ * `want` sales are held, an item's walk stops at the oldest of them.
+ */
+function newestOfEachName(
+  db: Db,
+  names: readonly string[],
+  bounds: Record<string, unknown>,
+  want: number,
+): SaleRow[] {
+  const statement = db.prepare(
+    `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_name
+     WHERE market_hash_name = @name AND ${BEFORE} AND sold_ms >= @oldest AND ${GAME} ${NEWEST_FIRST} LIMIT @want`,
+  );
+  let held: SaleRow[] = [];
+  let oldest = 0;
+  for (const name of names) {
+    const rows = statement.all({ ...bounds, name, oldest, want }) as SaleRow[];
+    if (rows.length === 0) continue;
+    held = held.concat(rows).sort(newestFirst).slice(0, want);
+    if (held.length === want) oldest = held[want - 1]!.sold_ms;
+  }
+  return held;
+}
+
+function newestFirst(a: SaleRow, b: SaleRow): number {
+  if (a.sold_ms !== b.sold_ms) return b.sold_ms - a.sold_ms;
+  if (a.listing_id !== b.listing_id) return b.listing_id - a.listing_id;
+  const sa = BigInt(a.seq);
+  const sb = BigInt(b.seq);
+  return sa === sb ? 0 : sa < sb ? 1 : -1;
+}
+
+function toTapeSale({ sold_ms: _soldMs, stickers, ...row }: SaleRow): TapeSale {
+  const parsed =
+    stickers === null
+      ? null
+      : (JSON.parse(stickers) as { slot: number; name: string; wear?: number | null }[] | null);
+  return {
+    ...row,
+    stickers:
+      parsed === null ? null : parsed.map((s) => ({ slot: s.slot, name: s.name, wear: s.wear ?? null })),
+  };
+}
