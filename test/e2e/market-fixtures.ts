@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { DEMO_DATABASE_FILE_NAME, silentLog } from '../../src/core/app/index.ts';
 import type { QueryRow } from '../../src/core/query/index.ts';
+import type { SaleRecord } from '../../src/core/store/index.ts';
 import { type WebHost, type WebHostOptions, startWebHost } from '../../src/web-host/index.ts';
 import { saveScreenshot as saveUiScreenshot } from './screenshots.ts';
 
@@ -51,9 +52,9 @@ export async function createDetailedListings(host: WebHost, count: number): Prom
   return ids;
 }
 
-/** `skindesk search --db FILE ...` on the app's own mirror file: the query engine from the command line. */
-export function cliSearch(dbFile: string, args: string[]): QueryRow[] {
-  const out = execFileSync(process.execPath, [join(ROOT, 'bin/skindesk.mjs'), 'search', '--db', dbFile, ...args], {
+/** `skindesk <command> --db FILE ...` on the app's own mirror file, its JSON lines parsed. */
+function cliLines<T>(command: string, dbFile: string, args: string[]): T[] {
+  const out = execFileSync(process.execPath, [join(ROOT, 'bin/skindesk.mjs'), command, '--db', dbFile, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 30_000,
@@ -61,8 +62,14 @@ export function cliSearch(dbFile: string, args: string[]): QueryRow[] {
   return out
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as QueryRow);
+    .map((line) => JSON.parse(line) as T);
 }
+
+/** `skindesk search --db FILE ...`: the query engine from the command line. */
+export const cliSearch = (dbFile: string, args: string[]): QueryRow[] => cliLines<QueryRow>('search', dbFile, args);
+
+/** `skindesk sales --db FILE ...`: the mirror's sold history from the command line, oldest first. */
+export const cliSales = (dbFile: string, args: string[]): SaleRecord[] => cliLines<SaleRecord>('sales', dbFile, args);
 
 /** Page errors and console errors, except images that cannot load offline (their fallback is shown). */
 export function watchProblems(page: Page): string[] {

@@ -25,8 +25,12 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** Age of a listing in the largest unit that fits: 45s, 12m, 3h, 9d. */
 export function formatAge(iso: string, now: number = Date.now()): string {
-  const ms = Math.max(0, now - Date.parse(iso));
-  const s = Math.floor(ms / 1000);
+  return formatDuration(now - Date.parse(iso));
+}
+
+/** A span of time in the largest unit that fits: 45s, 12m, 3h, 9d (negative spans count as none). */
+export function formatDuration(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;

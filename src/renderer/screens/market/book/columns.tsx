@@ -8,7 +8,7 @@ import type { AppId } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
 import { formatAge, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
-import { PhaseTag } from '../parts/phase.tsx';
+import { ItemName } from '../parts/item-name.tsx';
 import { StickerSlots } from '../parts/slots.tsx';
 import { WearMini } from '../parts/wear.tsx';
 
@@ -39,14 +39,7 @@ const game: Column = {
 const name: Column = {
   key: 'name',
   label: 'Item',
-  render: (row) => (
-    <>
-      {row.stattrak && <span style={{ color: 'var(--mantine-color-orange-5)', marginRight: 4, fontSize: 10 }}>ST</span>}
-      {row.souvenir && <span style={{ color: 'var(--mantine-color-yellow-5)', marginRight: 4, fontSize: 10 }}>SV</span>}
-      <PhaseTag paintIndex={row.paint_index} />
-      {row.market_hash_name.replace(/^StatTrak™ /, '').replace(/^Souvenir /, '')}
-    </>
-  ),
+  render: (row) => <ItemName name={row.market_hash_name} stattrak={row.stattrak} souvenir={row.souvenir} paintIndex={row.paint_index} />,
 };
 
 const price: Column = {

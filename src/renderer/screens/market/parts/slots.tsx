@@ -5,7 +5,10 @@ import { scrapePercent } from '../../../../shared/wear.ts';
 
 const SLOTS = 5;
 
-export function StickerSlots({ row }: { row: BookRow }) {
+/** A book row, or any row with a game and stickers (a sale: its keychains are not recorded). */
+type WithStickers = Pick<BookRow, 'app_id' | 'stickers'> & { keychains?: BookRow['keychains'] };
+
+export function StickerSlots({ row }: { row: WithStickers }) {
   if (row.app_id !== 730) return null;
   if (row.stickers === null) return null; // detail not known yet: the float column says so
   const bySlot = new Map(row.stickers.map((s) => [s.slot, s]));

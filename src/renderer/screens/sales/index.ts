@@ -1,0 +1,13 @@
+/** The sales tape. Importing this module registers it (see ../registry.ts). */
+import { IconReceiptDollar } from '@tabler/icons-react';
+import { registerScreen } from '../registry.ts';
+import { SalesScreen } from './SalesScreen.tsx';
+
+registerScreen({
+  id: 'sales',
+  label: 'Sales',
+  group: 'market',
+  hotkey: 'alt+s',
+  icon: IconReceiptDollar,
+  component: SalesScreen,
+});

@@ -1,0 +1,215 @@
+/**
+ * The sales tape's rows: the newest page, older pages as the trader scrolls, and new sales as the feed
+ * brings them. While the trader reads (scrolled away from the top, or the pointer over the list) the
+ * rows stand still and the new sales are only counted; they go in when the tape follows again.
+ */
+import type { AppId } from '../../../shared/api/index.ts';
+import type { SalesTape, SalesTapeInput, TapeSale } from '../../../shared/ipc/calls-market.ts';
+
+export interface TapeFilter {
+  app_id: AppId | null;
+  name: string;
+}
+
+export interface TapeSnapshot {
+  rows: readonly TapeSale[];
+  /** Sales the feed brought while the tape was held (they are not in `rows` yet). */
+  waiting: number;
+  /** Keys of the rows that came in with the last refresh (they flash). */
+  fresh: ReadonlySet<string>;
+  /** An older page exists. */
+  more: boolean;
+  loading: boolean;
+  error: unknown;
+}
+
+export const PAGE_SIZE = 200;
+
+export const saleKey = (s: Pick<TapeSale, 'listing_id' | 'seq'>) => `${s.listing_id}:${s.seq}`;
+
+/** The tape's order: newest sale first; equal times by listing id, then seq (int64), descending. */
+export function newerFirst(a: TapeSale, b: TapeSale): number {
+  const t = Date.parse(b.sold_at) - Date.parse(a.sold_at);
+  if (t !== 0) return t;
+  if (a.listing_id !== b.listing_id) return b.listing_id - a.listing_id;
+  const [sa, sb] = [BigInt(a.seq), BigInt(b.seq)];
+  return sa === sb ? 0 : sa < sb ? 1 : -1;
+}
+
+type FetchPage = (input: SalesTapeInput) => Promise<SalesTape>;
+
+export class SalesTapeStore {
+  #snapshot: TapeSnapshot = {
+    rows: [],
+    waiting: 0,
+    fresh: new Set(),
+    more: false,
+    loading: true,
+    error: null,
+  };
+  #listeners = new Set<() => void>();
+  #filter: TapeFilter = { app_id: null, name: '' };
+  #next: string | null = null;
+  /** Bumped by every filter change: answers to an older filter are dropped. */
+  #generation = 0;
+  #following = true;
+  /** The newest page read while held, put in when the tape follows again. */
+  #held: SalesTape | null = null;
+  #refreshing = false;
+  #refreshAgain = false;
+  #loadingOlder = false;
+  readonly #fetch: FetchPage;
+
+  constructor(fetchPage: FetchPage) {
+    this.#fetch = fetchPage;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getSnapshot = (): TapeSnapshot => this.#snapshot;
+
+  #set(patch: Partial<TapeSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+
+  #input(before: string | null): SalesTapeInput {
+    const name = this.#filter.name.trim();
+    return {
+      ...(this.#filter.app_id === null ? {} : { app_id: this.#filter.app_id }),
+      ...(name === '' ? {} : { name }),
+      before,
+      limit: PAGE_SIZE,
+    };
+  }
+
+  /** A new game or name: the tape starts again from the newest sale. */
+  async setFilter(filter: TapeFilter): Promise<void> {
+    this.#filter = filter;
+    const generation = ++this.#generation;
+    this.#held = null;
+    this.#set({ loading: true, error: null, waiting: 0 });
+    try {
+      const page = await this.#fetch(this.#input(null));
+      if (generation !== this.#generation) return;
+      this.#next = page.next;
+      this.#set({
+        rows: page.sales,
+        more: page.next !== null,
+        fresh: new Set(),
+        loading: false,
+        error: null,
+      });
+    } catch (error) {
+      if (generation === this.#generation) this.#set({ loading: false, error });
+    }
+  }
+
+  /** The book changed (sales come with it): read the newest page again. Overlapping calls collapse. */
+  async refresh(): Promise<void> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#refreshing = true;
+    try {
+      do {
+        this.#refreshAgain = false;
+        const generation = this.#generation;
+        const page = await this.#fetch(this.#input(null));
+        if (generation !== this.#generation) continue;
+        if (this.#following) this.#merge(page);
+        else {
+          this.#held = page;
+          const shown = new Set(this.#snapshot.rows.map(saleKey));
+          this.#set({ waiting: page.sales.filter((s) => !shown.has(saleKey(s))).length });
+        }
+      } while (this.#refreshAgain);
+    } catch (error) {
+      this.#set({ error });
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  /** Scrolled to the top with the pointer away: new sales go in as they come. Held: they wait. */
+  setFollowing(following: boolean): void {
+    if (following === this.#following) return;
+    this.#following = following;
+    if (following && this.#held) {
+      const held = this.#held;
+      this.#held = null;
+      this.#merge(held);
+    }
+  }
+
+  /** The next older page, appended (the trader scrolled to the end). */
+  async loadOlder(): Promise<void> {
+    if (this.#loadingOlder || this.#next === null) return;
+    this.#loadingOlder = true;
+    const generation = this.#generation;
+    try {
+      const page = await this.#fetch(this.#input(this.#next));
+      if (generation !== this.#generation) return;
+      this.#next = page.next;
+      const shown = new Set(this.#snapshot.rows.map(saleKey));
+      this.#set({
+        rows: [...this.#snapshot.rows, ...page.sales.filter((s) => !shown.has(saleKey(s)))],
+        more: page.next !== null,
+      });
+    } catch (error) {
+      this.#set({ error });
+    } finally {
+      this.#loadingOlder = false;
+    }
+  }
+
+  /**
+   * The newest page into the rows. A sale that arrived late lands at its own time, not on top. When the
+   * page does not reach the rows shown (more new sales than a page since the last read), the rows in
+   * between are unknown: the tape restarts from this page rather than show a hole.
+   */
+  #merge(page: SalesTape): void {
+    const rows = this.#snapshot.rows;
+    const shown = new Set(rows.map(saleKey));
+    const added = page.sales.filter((s) => !shown.has(saleKey(s)));
+    const oldestOfPage = page.sales.at(-1);
+    const newestShown = rows[0];
+    const gap =
+      page.next !== null &&
+      oldestOfPage !== undefined &&
+      newestShown !== undefined &&
+      newerFirst(oldestOfPage, newestShown) < 0;
+    if (gap) {
+      this.#next = page.next;
+      this.#set({
+        rows: page.sales,
+        more: true,
+        fresh: new Set(page.sales.map(saleKey)),
+        waiting: 0,
+        error: null,
+      });
+      return;
+    }
+    if (rows.length === 0) {
+      this.#next = page.next;
+      this.#set({
+        rows: page.sales,
+        more: page.next !== null,
+        fresh: new Set(added.map(saleKey)),
+        waiting: 0,
+        error: null,
+      });
+      return;
+    }
+    this.#set({
+      rows: added.length === 0 ? rows : [...added, ...rows].sort(newerFirst),
+      fresh: new Set(added.map(saleKey)),
+      waiting: 0,
+      error: null,
+    });
+  }
+}

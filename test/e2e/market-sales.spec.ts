@@ -1,0 +1,121 @@
+// The sales tape in the real renderer over the real core (browser test host, demo market): it shows
+// exactly the sales `skindesk sales` prints from the same mirror file, newest first — for the whole
+// market, a game and a name —, a new sale comes in on top (or waits, counted, while the trader reads),
+// and Enter shows the sale's item in the book. Screenshot for the README.
+import { expect, type Page, test } from '@playwright/test';
+import {
+  type MarketHost,
+  cliSales,
+  createDetailedListings,
+  demo,
+  openApp,
+  saveScreenshot,
+  startMarketHost,
+  watchProblems,
+} from './market-fixtures.ts';
+
+let m: MarketHost;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  m = await startMarketHost({ demo: { listings: 2000, rate: 60, seed: 29 } });
+});
+
+test.afterAll(async () => {
+  await m?.close();
+});
+
+/** Listing ids of the tape's rows, top to bottom. */
+const tapeIds = (page: Page) =>
+  page
+    .getByTestId('sale-row')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-listing-id'))));
+
+/** What the CLI prints, newest first, as the tape's first page (200 rows) would show it. */
+const newestFirst = (args: string[]) =>
+  cliSales(m.dbFile, args)
+    .reverse()
+    .slice(0, 200)
+    .map((s) => s.listing_id);
+
+const soldInMirror = (id: number) =>
+  m.host.core.session.db.prepare('SELECT 1 FROM sold_history WHERE listing_id = ?').get(id) !== undefined;
+
+test('the sales tape: what skindesk sales prints, newest first and live; by game and name; Enter shows the item in the book', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const problems = watchProblems(page);
+  // the simulated market sells for a while; then items of our own making, with their details, are bought
+  const [first, second, third, fourth] = await createDetailedListings(m.host, 4);
+  demo(m.host).buyListing(first!);
+  demo(m.host).buyListing(second!);
+  await expect.poll(() => soldInMirror(first!) && soldInMirror(second!), { timeout: 15_000 }).toBe(true);
+  const recorded = () =>
+    m.host.core.session.db.prepare('SELECT count(*) FROM sold_history').pluck().get() as number;
+  await expect
+    .poll(recorded, { timeout: 40_000, message: 'the simulated market sold too little' })
+    .toBeGreaterThan(30);
+  demo(m.host).pauseActivity();
+  demo(m.host).flushFeed();
+
+  await openApp(page, m.host);
+  await page.keyboard.press('Alt+s');
+  await expect(page.getByTestId('screen-sales')).toBeVisible();
+  await expect
+    .poll(async () => (await tapeIds(page)).join(), { timeout: 15_000 })
+    .toBe(newestFirst([]).join());
+  expect((await tapeIds(page)).length).toBeGreaterThan(30);
+
+  // a sale of an item the mirror had the details of carries its float and seed
+  const sold = cliSales(m.dbFile, []).find((s) => s.listing_id === first)!;
+  expect(sold.paint_wear).not.toBeNull();
+  const row = page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`);
+  await expect(row).toContainText(sold.paint_wear!.toFixed(6));
+  await expect(row).toContainText(String(sold.paint_seed));
+
+  // live: a new sale comes in on top while the tape follows the feed
+  await page.mouse.move(2, 2);
+  demo(m.host).buyListing(third!);
+  await expect.poll(async () => (await tapeIds(page))[0], { timeout: 15_000 }).toBe(third);
+  // ... and waits, counted, while the pointer is over the list: nothing moves under a reader
+  await page.getByTestId('sales-body').hover();
+  demo(m.host).buyListing(fourth!);
+  await expect(page.getByTestId('sales-waiting')).toHaveText('1 new sale', { timeout: 15_000 });
+  expect((await tapeIds(page))[0]).toBe(third);
+  await page.getByTestId('sales-waiting').click();
+  await expect.poll(async () => (await tapeIds(page))[0]).toBe(fourth);
+  await page.mouse.move(2, 2);
+  await expect.poll(async () => (await tapeIds(page)).join()).toBe(newestFirst([]).join());
+
+  // one game
+  const games = page.getByTestId('screen-sales').getByRole('radiogroup', { name: 'Game filter' });
+  await games.getByText('Dota 2', { exact: true }).click();
+  await expect.poll(async () => (await tapeIds(page)).join()).toBe(newestFirst(['--app-id', '570']).join());
+  await games.getByText('All', { exact: true }).click();
+
+  // a name: the sold item's own, typed in lower case (as the book's search, case does not matter)
+  await page.keyboard.press('/');
+  await page.keyboard.type(sold.market_hash_name.toLowerCase());
+  const byName = newestFirst(['--name', sold.market_hash_name]);
+  expect(byName).toContain(first);
+  await expect.poll(async () => (await tapeIds(page)).join()).toBe(byName.join());
+  await expect(page.getByTestId('sales-summary')).toContainText(/median \$/); // one item: its price spread
+
+  // Enter on a sale: its item in the book
+  await page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`).click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Search item names')).toHaveValue(sold.market_hash_name);
+
+  // the README's picture: the whole market's tape, live again
+  demo(m.host).resumeActivity();
+  await page.keyboard.press('Alt+s');
+  await expect(page.getByTestId('sales-search')).toHaveValue(sold.market_hash_name.toLowerCase()); // kept while away
+  await page.getByTestId('sales-search').fill('');
+  await page.getByTestId('sales-search').press('Escape');
+  await expect.poll(async () => (await tapeIds(page)).length).toBeGreaterThan(40);
+  demo(m.host).pauseActivity();
+  await page.waitForTimeout(2500); // the last sales are in and their flash has faded
+  await saveScreenshot(page, 'sales');
+  expect(problems).toEqual([]);
+});
