@@ -12,8 +12,8 @@
  * Names are matched as the book's name filter matches them (the same trigram index over `item_names`,
  * which holds every sold item's name: see BookStore's sale recording).
  */
-import type { AppId } from '../../shared/api/index.ts';
 import type { Db } from '../store/database.ts';
+import type { SaleRecord } from '../store/sales-reader.ts';
 import { InvalidCursorError } from './cursor.ts';
 import { nameMatch } from './query-book.ts';
 
@@ -26,21 +26,10 @@ export interface SalesTapeQuery {
   limit: number;
 }
 
-export interface TapeSale {
-  listing_id: number;
+/** A sale of the sold history (the fields `skindesk sales` prints), with its seq and its stickers' essentials. */
+export interface TapeSale extends Omit<SaleRecord, 'stickers'> {
   /** The sale event's seq, as a decimal string (int64). */
   seq: string;
-  app_id: AppId;
-  market_hash_name: string;
-  /** Cents per copy. */
-  price: number;
-  amount: number;
-  listed_at: string;
-  sold_at: string;
-  paint_wear: number | null;
-  paint_seed: number | null;
-  paint_index: number | null;
-  /** Null when the item's details were never in the mirror. */
   stickers: { slot: number; name: string; wear: number | null }[] | null;
 }
 
