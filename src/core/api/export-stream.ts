@@ -4,10 +4,10 @@
  * of leaving a silently wrong file. The body goes to `<file>.partial` and is renamed into place only when
  * complete and valid; on any failure the partial file is removed.
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { ORDER_EXPORT_COLUMNS, orderExportRow } from '../../shared/api/index.ts';
+import { writeFileInPlace } from '../export/file-in-place.ts';
+
+export { ExportFileError } from '../export/file-in-place.ts';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -223,63 +223,29 @@ export interface WriteExportOptions {
   onChunk?: () => void;
 }
 
-/** The file could not be written (a local problem, not the network's or the server's). */
-export class ExportFileError extends Error {
-  constructor(file: string, cause: Error) {
-    super(`cannot write ${file}: ${cause.message}`, { cause });
-    this.name = 'ExportFileError';
-  }
-}
-
 /** Writes the body to `file` through `<file>.partial`; validates every row; never buffers the whole body. */
 export async function writeExport(
   body: ReadableStream<Uint8Array>,
   file: string,
   options: WriteExportOptions,
 ): Promise<ExportResult> {
-  const partial = `${file}.partial`;
-  const out = createWriteStream(partial);
-  let fileError: ExportFileError | null = null;
-  let failFile: (err: ExportFileError) => void = () => {};
-  const fileFailed = new Promise<never>((_, reject) => {
-    failFile = reject;
-  });
-  fileFailed.catch(() => undefined);
-  // A listener stays attached for the stream's whole life: an 'error' with no listener would crash.
-  out.on('error', (err) => {
-    fileError ??= new ExportFileError(file, err);
-    failFile(fileError);
-  });
-  const checkFile = () => {
-    if (fileError) throw fileError;
-  };
   const checker: RowChecker = options.format === 'csv' ? new CsvChecker() : new JsonChecker();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const progress: ExportProgress = { bytes: 0, totalBytes: options.totalBytes, rows: 0 };
-  try {
+  // every chunk is checked before it is written; the document's end is checked before the rename
+  async function* checked(): AsyncGenerator<Uint8Array> {
     for await (const chunk of body) {
-      checkFile();
       options.onChunk?.();
       progress.rows += checker.push(decoder.decode(chunk, { stream: true }));
-      if (!out.write(chunk)) await Promise.race([once(out, 'drain'), fileFailed]);
-      progress.bytes += chunk.byteLength;
-      options.onProgress?.({ ...progress });
+      yield chunk;
     }
     progress.rows += checker.push(decoder.decode());
     progress.rows += checker.end();
-    checkFile();
-    out.end();
-    await Promise.race([once(out, 'finish'), fileFailed]);
-    try {
-      await rename(partial, file);
-    } catch (err) {
-      throw new ExportFileError(file, err as Error);
-    }
-    options.onProgress?.({ ...progress });
-    return { file, bytes: progress.bytes, rows: progress.rows, format: options.format };
-  } catch (err) {
-    out.destroy();
-    await rm(partial, { force: true });
-    throw err;
   }
+  progress.bytes = await writeFileInPlace(file, checked(), (bytes) => {
+    progress.bytes = bytes;
+    options.onProgress?.({ ...progress });
+  });
+  options.onProgress?.({ ...progress });
+  return { file, bytes: progress.bytes, rows: progress.rows, format: options.format };
 }
