@@ -5,8 +5,8 @@
  */
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
@@ -49,32 +49,26 @@ export class StdoutWriter {
 }
 
 /**
- * Prints rows as JSON lines, or as CSV with a header row (booleans as true/false, arrays and objects as
- * JSON, null as an empty field), in chunks that honour back-pressure; stops early on a closed pipe.
+ * Prints rows as JSON lines, or as CSV with a header row (see rowsText), in chunks that honour
+ * back-pressure; stops early on a closed pipe.
  */
 export async function printRows<C extends string>(
   rows: Iterable<Record<C, unknown>>,
   columns: readonly C[],
-  format: 'jsonl' | 'csv',
+  format: RowFormat,
 ): Promise<void> {
   const out = new StdoutWriter();
-  const csvCell = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
-  let chunk: string[] = format === 'csv' ? [stringify([[...columns]])] : [];
+  await out.write(headerText(columns, format));
+  let chunk: Record<C, unknown>[] = [];
   for (const row of rows) {
-    chunk.push(
-      format === 'csv'
-        ? stringify([columns.map((c) => csvCell(row[c]))], {
-            cast: { boolean: (v) => (v ? 'true' : 'false') },
-          })
-        : `${JSON.stringify(row)}\n`,
-    );
+    chunk.push(row);
     if (chunk.length >= 2_000) {
-      await out.write(chunk.join(''));
+      await out.write(rowsText(chunk, columns, format));
       chunk = [];
       if (out.closed) return;
     }
   }
-  await out.write(chunk.join(''));
+  await out.write(rowsText(chunk, columns, format));
 }
 
 /** `--db FILE`, the mirror every reading command opens. */

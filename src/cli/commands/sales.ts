@@ -4,24 +4,10 @@
  * prices beyond the marketplace's own short sales window.
  */
 import { z } from 'zod';
-import { iterateSales, type SaleRecord } from '../../core/store/index.ts';
+import { SALE_COLUMNS, iterateSales } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { MIRROR_FLAGS, mirrorFlagShape, nameFlag, printRows, readMirror } from '../mirror-output.ts';
-
-export const SALE_COLUMNS = [
-  'listing_id',
-  'app_id',
-  'market_hash_name',
-  'price',
-  'amount',
-  'listed_at',
-  'sold_at',
-  'paint_wear',
-  'paint_seed',
-  'paint_index',
-  'stickers',
-] as const satisfies readonly (keyof SaleRecord)[];
 
 /** A date (2026-11-01, midnight UTC) or an ISO time with its zone; anything else is refused. */
 const time = z

@@ -4,9 +4,10 @@
  * paint index, fade, blue, StatTrak, souvenir, stickers and keychains when their details are known).
  */
 import { z } from 'zod';
-import { queryBook } from '../../core/query/index.ts';
+import { rowsText } from '../../core/export/row-text.ts';
+import { BOOK_ROW_COLUMNS, bookPages } from '../../core/export/view-export.ts';
 import { DOPPLER_PHASES, parsePhase, type DopplerPhase } from '../../shared/phases.ts';
-import { BOOK_SORT_FIELDS, type BookFilter, type BookQueryInput } from '../../shared/query.ts';
+import { BOOK_SORT_FIELDS, type BookFilter } from '../../shared/query.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { MIRROR_FLAGS, StdoutWriter, mirrorFlagShape, nameFlag, readMirror } from '../mirror-output.ts';
@@ -139,20 +140,9 @@ export const searchCommand: CliCommand = {
     if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
     const out = new StdoutWriter();
     await readMirror(opts.db, async (db) => {
-      let remaining = opts.limit;
-      let after: string | undefined;
-      while (remaining > 0 && !out.closed) {
-        const query: BookQueryInput = {
-          filter,
-          ...(opts.sort ? { sort: opts.sort } : {}),
-          limit: Math.min(remaining, 1000),
-          ...(after === undefined ? {} : { after }),
-        };
-        const page = queryBook(db, query);
-        await out.write(page.rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-        remaining -= page.rows.length;
-        if (!page.next) break;
-        after = page.next;
+      for (const rows of bookPages(db, { filter, ...(opts.sort ? { sort: opts.sort } : {}) }, opts.limit)) {
+        await out.write(rowsText(rows, BOOK_ROW_COLUMNS, 'jsonl'));
+        if (out.closed) break;
       }
     });
     return 0;

@@ -12,4 +12,4 @@ export {
 export { readSyncState, serializeScope, type SyncState } from './sync-state.ts';
 export { readStatus, countDetailed, countLive, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
 export { Caches, type CacheEntry } from './caches.ts';
-export { iterateSales, type SaleRecord, type SalesFilter } from './sales-reader.ts';
+export { SALE_COLUMNS, iterateSales, type SaleRecord, type SalesFilter } from './sales-reader.ts';

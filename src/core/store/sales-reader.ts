@@ -21,6 +21,21 @@ export interface SaleRecord {
   stickers: Sticker[] | null;
 }
 
+/** The fields of a sale as `skindesk sales` prints them and the app exports them (CSV column order). */
+export const SALE_COLUMNS = [
+  'listing_id',
+  'app_id',
+  'market_hash_name',
+  'price',
+  'amount',
+  'listed_at',
+  'sold_at',
+  'paint_wear',
+  'paint_seed',
+  'paint_index',
+  'stickers',
+] as const satisfies readonly (keyof SaleRecord)[];
+
 export interface SalesFilter {
   appId?: number;
   /** Case-insensitive substring of the item name. */

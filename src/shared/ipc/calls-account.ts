@@ -12,6 +12,7 @@
  * stay in the app, which knows how old they are.
  */
 import { z } from 'zod';
+import { savedExport } from './file-export.ts';
 import {
   CRYPTO_FEE_LEVELS,
   CRYPTO_TICKERS,
@@ -510,16 +511,7 @@ export const ACCOUNT_CALLS = {
       from: z.iso.date().nullable().default(null),
       to: z.iso.date().nullable().default(null),
     }),
-    output: z.discriminatedUnion('saved', [
-      z.strictObject({ saved: z.literal(false) }),
-      z.strictObject({
-        saved: z.literal(true),
-        exportId: z.string(),
-        file: z.string(),
-        rows: z.number().int().nonnegative(),
-        bytes: z.number().int().nonnegative(),
-      }),
-    ]),
+    output: savedExport,
     example: { format: 'csv', side: null, appId: null, from: null, to: null },
   }),
 

@@ -9,6 +9,7 @@ import { LIMITS, appId, id, seqString, timestamp } from '../api/index.ts';
 import { DOPPLER_PHASES } from '../phases.ts';
 import { bookFilter, bookQuery } from '../query.ts';
 import { call } from './call.ts';
+import { savedExport } from './file-export.ts';
 import { bookRow } from './contract.ts';
 
 const rows = z.lazy(() => z.array(bookRow));
@@ -197,6 +198,23 @@ export const salesTape = z.strictObject({
 });
 export type SalesTape = z.infer<typeof salesTape>;
 
+/** What "export this view" writes: the book as filtered and sorted, or the sales tape as filtered. */
+export const viewExportInput = z.discriminatedUnion('view', [
+  z.strictObject({
+    view: z.literal('book'),
+    filter: bookFilter.default({}),
+    sort: bookQuery.shape.sort,
+    format: z.enum(['csv', 'jsonl']).default('csv'),
+  }),
+  z.strictObject({
+    view: z.literal('sales'),
+    app_id: bookFilter.shape.app_id,
+    name: bookFilter.shape.name,
+    format: z.enum(['csv', 'jsonl']).default('csv'),
+  }),
+]);
+export type ViewExportInput = z.input<typeof viewExportInput>;
+
 export const FILTER_PRESET_MAX = 50;
 export const filterPreset = z.strictObject({
   name: z.string().trim().min(1).max(60),
@@ -266,6 +284,13 @@ export const MARKET_CALLS = {
     input: salesTapeInput,
     output: salesTape,
     example: { app_id: 730, name: 'doppler', before: null, limit: 200 },
+  }),
+  exportView: call({
+    summary:
+      "Exports every row of a view — the book as filtered and sorted, or the sales tape — as CSV or JSON lines in the command line's columns, through a save dialog, with progress (exportProgress pushes).",
+    input: viewExportInput,
+    output: savedExport,
+    example: { view: 'book', filter: { app_id: 730, name: 'doppler' }, sort: { field: 'price', dir: 'asc' }, format: 'csv' },
   }),
   openInspectLink: call({
     summary: "Opens a listing's in-game inspect link (steam://…), read from the mirror and strictly validated by the app.",

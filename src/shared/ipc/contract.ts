@@ -452,7 +452,7 @@ export const IPC_PUSHES = {
     },
   }),
   exportProgress: push({
-    summary: 'Progress of an order export being streamed to disk.',
+    summary: 'Progress of an export being written to disk (orders, the book view, the sales tape).',
     payload: exportProgress,
     intervalMs: 100,
     merge: latest,

@@ -2,26 +2,31 @@
 // equal a full keyset walk at every offset, purchases (one listing, a cart, a price that went up, a
 // listing that is gone) come back in plain words with the balance, the price context and sales history
 // are read and cached, inspect links are vetted, and the filter state survives a restart.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
 import { BookWindows } from '../../../src/core/app/market-book/book-windows.ts';
 import { ScreenStateStore } from '../../../src/core/app/market-screens/screen-state.ts';
-import { queryBook } from '../../../src/core/query/index.ts';
+import { BOOK_ROW_COLUMNS } from '../../../src/core/export/view-export.ts';
+import { type QueryRow, queryBook } from '../../../src/core/query/index.ts';
+import { readSalesTape } from '../../../src/core/query/sales-tape.ts';
+import { SALE_COLUMNS } from '../../../src/core/store/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import type { ExportProgress } from '../../../src/shared/ipc/index.ts';
 import type { BookQuery } from '../../../src/shared/query.ts';
 import { until as waitUntil } from './until.ts';
 
 let dataDir: string;
 let core: AppCore;
 let demo: DemoMarket | null = null;
-const platform = new RecordingPlatform();
+let platform: RecordingPlatform;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'skindesk-market-'));
+  platform = new RecordingPlatform({ saveDir: join(dataDir, 'exports') });
   core = await AppCore.start({
     dataDir,
     secrets: new MemorySecretStore(),
@@ -282,6 +287,73 @@ describe('price context, sales history and inspect links', () => {
     expect(opened.opened).toBe(true);
     expect(platform.opened.at(-1)).toMatch(/^steam:\/\/rungame\/730\/\d{17}\/\+csgo_econ_action_preview%20[SM]\d+A\d+D\d+$/);
     await expect(core.call('openInspectLink', { listingId: 999_999_999 })).rejects.toMatchObject({ code: 'REFUSED' });
+  });
+});
+
+describe('export of a view', () => {
+  /** Every exportProgress push from now on (subscribed before the call: the id is known only after it). */
+  const recordProgress = () => {
+    const seen: ExportProgress[] = [];
+    const off = core.subscribe((name, payload) => {
+      if (name === 'exportProgress') seen.push(payload as ExportProgress);
+    });
+    return { of: (exportId: string) => seen.filter((p) => p.exportId === exportId), off };
+  };
+  const jsonLines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+
+  it("writes every row of the book view, in its order and skindesk search's fields, as JSON lines and CSV", async () => {
+    const view = { filter: { app_id: 730 as const }, sort: { field: 'price' as const, dir: 'desc' as const } };
+    const expected: QueryRow[] = [];
+    let after: string | undefined;
+    do {
+      const page = queryBook(core.session.db, { ...view, limit: 1000, ...(after ? { after } : {}) });
+      expected.push(...page.rows);
+      after = page.next ?? undefined;
+    } while (after);
+    expect(expected.length).toBeGreaterThan(100);
+
+    const jsonl = await core.call('exportView', { view: 'book', ...view, format: 'jsonl' });
+    if (!jsonl.saved) throw new Error('not saved');
+    expect(jsonLines(jsonl.file)).toEqual(expected);
+    expect(jsonl).toMatchObject({ rows: expected.length, file: expect.stringMatching(/skindesk-book-.*\.jsonl$/) });
+
+    const progress = recordProgress();
+    const csv = await core.call('exportView', { view: 'book', ...view, format: 'csv' });
+    if (!csv.saved) throw new Error('not saved');
+    const lines = readFileSync(csv.file, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe(BOOK_ROW_COLUMNS.join(','));
+    expect(lines).toHaveLength(expected.length + 1);
+    const first = expected[0]!;
+    expect(lines[1]).toMatch(new RegExp(`^${first.id},730,`));
+    const stickered = expected.findIndex((r) => (r.stickers ?? []).length > 0);
+    expect(lines[stickered + 1]).toContain(`"${JSON.stringify(expected[stickered]!.stickers).replaceAll('"', '""')}"`);
+    await until('the last progress push', () => progress.of(csv.exportId).find((p) => p.state === 'done'));
+    progress.off();
+    expect(progress.of(csv.exportId).at(-1)).toMatchObject({ state: 'done', rows: expected.length, bytes: csv.bytes });
+    expect(readdirSync(join(dataDir, 'exports')).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it("writes the sales tape newest first in skindesk sales's columns, for a game and a name", async () => {
+    const sold = Array.from({ length: 4 }, () => market().createListing({ appId: 730 }).listing);
+    await until('the listings in the mirror', () => sold.every((l) => core.session.db.prepare('SELECT 1 FROM listings WHERE id = ?').get(l.id)));
+    for (const l of sold) market().buyListing(l.id);
+    await until('the sales in the sold history', () => sold.every((l) => core.session.db.prepare('SELECT 1 FROM sold_history WHERE listing_id = ?').get(l.id)));
+    const name = sold[0]!.market_hash_name;
+    const tape = readSalesTape(core.session.db, { app_id: 730, name, limit: 500 }).sales;
+    expect(tape.map((s) => s.listing_id)).toContain(sold[0]!.id);
+    const exported = await core.call('exportView', { view: 'sales', app_id: 730, name, format: 'jsonl' });
+    if (!exported.saved) throw new Error('not saved');
+    expect(jsonLines(exported.file)).toEqual(tape.map((s) => Object.fromEntries(SALE_COLUMNS.map((c) => [c, s[c]]))));
+    const all = await core.call('exportView', { view: 'sales', format: 'csv' });
+    if (!all.saved) throw new Error('not saved');
+    const lines = readFileSync(all.file, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe(SALE_COLUMNS.join(','));
+    expect(lines.length - 1).toBe(core.session.db.prepare('SELECT count(*) FROM sold_history').pluck().get());
+  });
+
+  it('refuses a view it does not know and a sort field that does not exist', async () => {
+    await expect(core.call('exportView', { view: 'orders' } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(core.call('exportView', { view: 'book', sort: { field: 'seed', dir: 'asc' } } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
 

@@ -5,10 +5,13 @@ import { SkindeskError, type SyncState } from '../../../shared/ipc/index.ts';
 import { PurchaseJournal } from '../../api/purchase-journal.ts';
 import { Purchaser } from '../../api/purchaser.ts';
 import type { ApiClient } from '../../api/client.ts';
+import { writeFileInPlace } from '../../export/file-in-place.ts';
+import { bookViewText, salesTapeText } from '../../export/view-export.ts';
 import { InvalidCursorError } from '../../query/cursor.ts';
 import { readSalesTape } from '../../query/sales-tape.ts';
 import { readListing } from '../../store/index.ts';
 import type { AppCore } from '../app-core.ts';
+import { runFileExport } from '../exports/file-export.ts';
 import { BookWindows } from '../market-book/book-windows.ts';
 import { readBalance } from '../market-buying/balance.ts';
 import { type CartLine, buyCart } from '../market-buying/cart-purchase.ts';
@@ -161,6 +164,26 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
           throw new SkindeskError({ code: 'REFUSED', message: 'That page of sales is no longer valid: start again from the newest sale.' });
         throw err;
       }
+    },
+
+    exportView: (input) => {
+      const db = core.session.db;
+      const counter = { rows: 0 };
+      const chunks =
+        input.view === 'book'
+          ? bookViewText(db, { filter: input.filter, sort: input.sort }, input.format, counter)
+          : salesTapeText(db, { ...(input.app_id === undefined ? {} : { app_id: input.app_id }), ...(input.name === undefined ? {} : { name: input.name }) }, input.format, counter);
+      const stamp = new Date().toISOString().slice(0, 16).replace(/[T:]/g, '-');
+      const dialog = {
+        title: input.view === 'book' ? 'Export the book view' : 'Export the sales',
+        defaultName: `skindesk-${input.view}-${stamp}.${input.format}`,
+        filters: [input.format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON lines', extensions: ['jsonl'] }],
+      };
+      const host = { platform: core.platform, publish: core.publish.bind(core) };
+      return runFileExport(host, dialog, async (file, progress) => {
+        const bytes = await writeFileInPlace(file, chunks, (written) => progress({ bytes: written, totalBytes: null, rows: counter.rows }));
+        return { file, bytes, rows: counter.rows };
+      });
     },
 
     openInspectLink: async ({ listingId }) => {
