@@ -52,14 +52,18 @@ export async function createDetailedListings(host: WebHost, count: number): Prom
   return ids;
 }
 
-/** `skindesk <command> --db FILE ...` on the app's own mirror file, its JSON lines parsed. */
-function cliLines<T>(command: string, dbFile: string, args: string[]): T[] {
-  const out = execFileSync(process.execPath, [join(ROOT, 'bin/skindesk.mjs'), command, '--db', dbFile, ...args], {
+/** What `skindesk <command> --db FILE ...` prints, run on the app's own mirror file. */
+export function cliText(command: string, dbFile: string, args: string[]): string {
+  return execFileSync(process.execPath, [join(ROOT, 'bin/skindesk.mjs'), command, '--db', dbFile, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 30_000,
   });
-  return out
+}
+
+/** The JSON lines of `skindesk <command> --db FILE ...`, parsed. */
+function cliLines<T>(command: string, dbFile: string, args: string[]): T[] {
+  return cliText(command, dbFile, args)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as T);

@@ -1,11 +1,16 @@
 // The sales tape in the real renderer over the real core (browser test host, demo market): it shows
 // exactly the sales `skindesk sales` prints from the same mirror file, newest first — for the whole
 // market, a game and a name —, a new sale comes in on top (or waits, counted, while the trader reads),
-// and Enter shows the sale's item in the book. Screenshot for the README.
+// and Enter shows the sale's item in the book; "export this view" writes the book's and the tape's rows
+// exactly as the CLI prints them. Screenshots for the README.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
   type MarketHost,
   cliSales,
+  cliSearch,
+  cliText,
   createDetailedListings,
   demo,
   openApp,
@@ -117,5 +122,49 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   demo(m.host).pauseActivity();
   await page.waitForTimeout(2500); // the last sales are in and their flash has faded
   await saveScreenshot(page, 'sales');
+  expect(problems).toEqual([]);
+});
+
+/** The files the test host's save dialog wrote (it answers every dialog with a fresh path there). */
+const exported = (prefix: string, ext: string) => {
+  const dir = join(m.dataDir, 'exports');
+  const name = readdirSync(dir).find((f) => f.startsWith(prefix) && f.endsWith(ext));
+  if (!name) throw new Error(`no ${prefix}*${ext} in ${dir}`);
+  return readFileSync(join(dir, name), 'utf8');
+};
+const lines = (text: string) => text.trimEnd().split('\n');
+
+test('export this view: the book as filtered and the sales tape land in files holding exactly what the CLI prints', async ({
+  page,
+}) => {
+  const problems = watchProblems(page);
+  demo(m.host).pauseActivity();
+  demo(m.host).flushFeed();
+  await openApp(page, m.host);
+  await page.getByLabel('Search item names').fill('sticker');
+  const expectedBook = cliSearch(m.dbFile, ['--name', 'sticker', '--limit', '100000']);
+  expect(expectedBook.length).toBeGreaterThan(10);
+  await expect(page.getByTestId('book-summary')).toHaveText(
+    `${expectedBook.length.toLocaleString('en-US')} listings`,
+  );
+  await page.getByTestId('export-view').click();
+  await page.getByTestId('export-view-jsonl').click();
+  await expect(page.getByText(`${expectedBook.length.toLocaleString('en-US')} listings → `)).toBeVisible();
+  expect(lines(exported('skindesk-book-', '.jsonl')).map((l) => JSON.parse(l) as unknown)).toEqual(
+    expectedBook,
+  );
+
+  await page.keyboard.press('Alt+s');
+  await page.getByTestId('sales-search').fill('');
+  await page.getByTestId('export-view').click();
+  await page.getByTestId('export-view-csv').click();
+  await expect(page.getByText(/^\d[\d,]* sales → /)).toBeVisible();
+  const tape = lines(exported('skindesk-sales-', '.csv'));
+  const cli = lines(cliText('sales', m.dbFile, ['--format', 'csv']));
+  expect(tape[0]).toBe(cli[0]); // the same header
+  expect(tape.length).toBeGreaterThan(30);
+  // the same rows, field for field; the tape is newest first, the CLI oldest first
+  expect(tape.slice(1).sort()).toEqual(cli.slice(1).sort());
+  demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });

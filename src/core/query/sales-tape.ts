@@ -13,7 +13,7 @@
  * which holds every sold item's name: see BookStore's sale recording).
  */
 import type { Db } from '../store/database.ts';
-import type { SaleRecord } from '../store/sales-reader.ts';
+import { type SaleRecord, withStickers } from '../store/sales-reader.ts';
 import { InvalidCursorError } from './cursor.ts';
 import { nameMatch } from './query-book.ts';
 
@@ -26,11 +26,10 @@ export interface SalesTapeQuery {
   limit: number;
 }
 
-/** A sale of the sold history (the fields `skindesk sales` prints), with its seq and its stickers' essentials. */
-export interface TapeSale extends Omit<SaleRecord, 'stickers'> {
+/** A sale of the sold history (the fields `skindesk sales` prints), with its seq. */
+export interface TapeSale extends SaleRecord {
   /** The sale event's seq, as a decimal string (int64). */
   seq: string;
-  stickers: { slot: number; name: string; wear: number | null }[] | null;
 }
 
 export interface SalesTapePage {
@@ -153,14 +152,6 @@ function newestFirst(a: SaleRow, b: SaleRow): number {
   return sa === sb ? 0 : sa < sb ? 1 : -1;
 }
 
-function toTapeSale({ sold_ms: _soldMs, stickers, ...row }: SaleRow): TapeSale {
-  const parsed =
-    stickers === null
-      ? null
-      : (JSON.parse(stickers) as { slot: number; name: string; wear?: number | null }[] | null);
-  return {
-    ...row,
-    stickers:
-      parsed === null ? null : parsed.map((s) => ({ slot: s.slot, name: s.name, wear: s.wear ?? null })),
-  };
+function toTapeSale({ sold_ms: _soldMs, ...row }: SaleRow): TapeSale {
+  return withStickers(row);
 }

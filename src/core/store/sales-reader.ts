@@ -65,6 +65,10 @@ export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleR
        FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
     )
     .iterate(...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
-  for (const row of rows)
-    yield { ...row, stickers: row.stickers === null ? null : (JSON.parse(row.stickers) as Sticker[]) };
+  for (const row of rows) yield withStickers(row);
+}
+
+/** A sold_history row with its stickers column (JSON text) parsed. */
+export function withStickers<R extends { stickers: string | null }>(row: R): Omit<R, 'stickers'> & { stickers: Sticker[] | null } {
+  return { ...row, stickers: row.stickers === null ? null : (JSON.parse(row.stickers) as Sticker[]) };
 }

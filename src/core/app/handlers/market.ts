@@ -153,12 +153,18 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
 
     getSalesTape: ({ app_id, name, before, limit }) => {
       try {
-        return readSalesTape(core.session.db, {
+        const page = readSalesTape(core.session.db, {
           ...(app_id === undefined ? {} : { app_id }),
           ...(name === undefined ? {} : { name }),
           before,
           limit,
         });
+        // the screen needs a sticker's slot, name and scrape; the export writes them whole
+        const sales = page.sales.map((sale) => ({
+          ...sale,
+          stickers: sale.stickers?.map(({ slot, name: sticker, wear }) => ({ slot, name: sticker, wear })) ?? null,
+        }));
+        return { sales, next: page.next };
       } catch (err) {
         if (err instanceof InvalidCursorError)
           throw new SkindeskError({ code: 'REFUSED', message: 'That page of sales is no longer valid: start again from the newest sale.' });

@@ -34,6 +34,7 @@ import { formatDateTime } from '../account/ui/format.ts';
 import { GameFilter } from '../account/ui/GamePicker.tsx';
 import { ShowInBook } from '../account/ui/ShowInBook.tsx';
 import { GAME_TAGS } from '../market/book/columns.tsx';
+import { ExportViewMenu } from '../market/parts/ExportViewMenu.tsx';
 import { ItemName } from '../market/parts/item-name.tsx';
 import { StickerSlots } from '../market/parts/slots.tsx';
 import { WearMini } from '../market/parts/wear.tsx';
@@ -285,6 +286,11 @@ export function SalesScreen() {
                 .filter(Boolean)
                 .join(' · ')}
         </Text>
+        <ExportViewMenu
+          view={{ view: 'sales', ...(appId === null ? {} : { app_id: appId }), ...(settledName.trim() === '' ? {} : { name: settledName.trim() }) }}
+          group="Sales"
+          what="sale"
+        />
         {tape.waiting > 0 && (
           <Button
             size="compact-xs"

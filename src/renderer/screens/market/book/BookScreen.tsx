@@ -24,6 +24,7 @@ import { FilterPanel } from '../filters/FilterPanel.tsx';
 import { cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
 import { PresetMenu } from '../filters/PresetMenu.tsx';
 import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
+import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
 import { type SortField, columnsFor } from './columns.tsx';
@@ -315,6 +316,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               </Tooltip>
             )}
           </Group>
+          <ExportViewMenu view={{ view: 'book', filter: view.filter, sort: view.sort }} group="Book" what="listing" />
           <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary">
             {snapshot.total === null ? '…' : plural(total, 'listing')}
           </Text>
