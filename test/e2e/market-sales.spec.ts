@@ -43,6 +43,25 @@ const newestFirst = (args: string[]) =>
     .slice(0, 200)
     .map((s) => s.listing_id);
 
+/** Waits until the mirror stops moving (the market paused, its last events applied). */
+async function settled(): Promise<void> {
+  demo(m.host).pauseActivity();
+  demo(m.host).flushFeed();
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        const seq = m.host.core.status().lastSeq ?? '';
+        const same = seq === last;
+        last = seq;
+        return same;
+      },
+      { timeout: 15_000, message: 'the mirror kept moving' },
+    )
+    .toBe(true);
+}
+
 const soldInMirror = (id: number) =>
   m.host.core.session.db.prepare('SELECT 1 FROM sold_history WHERE listing_id = ?').get(id) !== undefined;
 
@@ -61,8 +80,7 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   await expect
     .poll(recorded, { timeout: 40_000, message: 'the simulated market sold too little' })
     .toBeGreaterThan(30);
-  demo(m.host).pauseActivity();
-  demo(m.host).flushFeed();
+  await settled();
 
   await openApp(page, m.host);
   await page.keyboard.press('Alt+s');
@@ -138,8 +156,7 @@ test('export this view: the book as filtered and the sales tape land in files ho
   page,
 }) => {
   const problems = watchProblems(page);
-  demo(m.host).pauseActivity();
-  demo(m.host).flushFeed();
+  await settled();
   await openApp(page, m.host);
   await page.getByLabel('Search item names').fill('sticker');
   const expectedBook = cliSearch(m.dbFile, ['--name', 'sticker', '--limit', '100000']);
@@ -154,8 +171,21 @@ test('export this view: the book as filtered and the sales tape land in files ho
     expectedBook,
   );
 
-  await page.keyboard.press('Alt+s');
+  // from a listing's detail to its item's sales on the tape
+  const first = page.locator(`[data-listing-id="${expectedBook[0]!.id}"]`);
+  await first.click();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('detail-all-sales').click();
+  await expect(page.getByTestId('screen-sales')).toBeVisible();
+  await expect(page.getByTestId('sales-search')).toHaveValue(expectedBook[0]!.market_hash_name);
+
+  // the whole market's tape: the item's game and name cleared
   await page.getByTestId('sales-search').fill('');
+  await page
+    .getByTestId('screen-sales')
+    .getByRole('radiogroup', { name: 'Game filter' })
+    .getByText('All', { exact: true })
+    .click();
   await page.getByTestId('export-view').click();
   await page.getByTestId('export-view-csv').click();
   await expect(page.getByText(/^\d[\d,]* sales → /)).toBeVisible();

@@ -114,6 +114,11 @@ export const priceContext = z.strictObject({
   volume_30d: z.number().int().nullable(),
   pricesAsOf: timestamp.nullable(),
   averagesAsOf: timestamp.nullable(),
+  /**
+   * How long the item's last sales (up to 100) the feed showed had been listed before they sold: the
+   * median, in ms. Null before the mirror saw one sell.
+   */
+  time_to_sell: z.strictObject({ sales: z.number().int().positive(), median_ms: z.number().int().nonnegative() }).nullable(),
   /** The market price of each sticker asked about (same order; null when prices/all has none). */
   stickers: z.array(z.strictObject({ name: z.string(), market_price: z.number().int().nullable() })),
   /**

@@ -280,6 +280,22 @@ describe('price context, sales history and inspect links', () => {
     expect(history.marketAsOf).not.toBeNull();
   });
 
+  it("says how long the item's recent sales had been listed before they sold (the median)", async () => {
+    const name = market().createListing({ appId: 730 }).listing.market_hash_name;
+    const copies = Array.from({ length: 3 }, () => market().createListing({ name }).listing.id);
+    await until('the copies in the mirror', () => copies.every((id) => core.session.db.prepare('SELECT 1 FROM listings WHERE id = ?').get(id)));
+    for (const id of copies) market().buyListing(id);
+    await until('their sales in the sold history', () => copies.every((id) => core.session.db.prepare('SELECT 1 FROM sold_history WHERE listing_id = ?').get(id)));
+    const waits = (core.session.db.prepare('SELECT sold_ms, listed_at FROM sold_history WHERE market_hash_name = ? AND app_id = 730').all(name) as { sold_ms: number; listed_at: string }[])
+      .map((s) => s.sold_ms - Date.parse(s.listed_at))
+      .sort((a, b) => a - b);
+    expect(waits.length).toBeGreaterThanOrEqual(3);
+    const context = await core.call('getPriceContext', { app_id: 730, market_hash_name: name, refresh: false });
+    expect(context.time_to_sell).toEqual({ sales: waits.length, median_ms: waits.length % 2 ? waits[waits.length >> 1] : Math.round((waits[(waits.length >> 1) - 1]! + waits[waits.length >> 1]!) / 2) });
+    const unsold = await core.call('getPriceContext', { app_id: 730, market_hash_name: 'No Such Item (Factory New)', refresh: false });
+    expect(unsold.time_to_sell).toBeNull();
+  });
+
   it('opens a listing’s inspect link through the platform, and refuses a listing that is not in the book', async () => {
     const row = queryBook(core.session.db, { filter: { app_id: 730, float: { min: 0 } }, sort: { field: 'price', dir: 'asc' }, limit: 1 }).rows[0];
     if (!row) throw new Error('no detailed CS2 listing');

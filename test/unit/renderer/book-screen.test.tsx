@@ -83,6 +83,7 @@ function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
       average_30d: 980,
       sales_30d: 12,
       volume_30d: 14,
+      time_to_sell: { sales: 9, median_ms: 3 * 3_600_000 + 59 * 60_000 },
       pricesAsOf: NOW,
       averagesAsOf: NOW,
       // the first sticker priced, the second not in prices/all
@@ -155,6 +156,7 @@ describe('book screen', () => {
     expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
     await waitFor(() => expect(detail.textContent).toContain('30-day average'));
     expect(detail.textContent).toContain('$9.80');
+    expect(within(detail).getByTestId('time-to-sell').textContent).toBe('3h median of 9 sales');
 
     await user.keyboard('b');
     const dialog = await screen.findByRole('dialog', { name: 'Buy' });

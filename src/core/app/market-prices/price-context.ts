@@ -9,6 +9,7 @@
 import { LIMITS } from '../../../shared/api/index.ts';
 import type { AppId } from '../../../shared/api/index.ts';
 import type { PriceContext } from '../../../shared/ipc/calls-market.ts';
+import { medianOfSorted } from '../../../shared/median.ts';
 import { type DopplerPhase, paintIndexesOfPhases, phaseOfPaintIndex } from '../../../shared/phases.ts';
 import { ApiError } from '../../api/errors.ts';
 import { Caches, type Db } from '../../store/index.ts';
@@ -121,6 +122,24 @@ function phaseContext(db: Db, item: ItemKey, phase: DopplerPhase, now: number): 
   };
 }
 
+/** Sales looked at for the item's time to sell: the recent ones say how fast it sells now. */
+const TIME_TO_SELL_SALES = 100;
+
+/** The median time the item's last sales on the feed had been listed before they sold. */
+function timeToSell(db: Db, item: ItemKey): PriceContext['time_to_sell'] {
+  const waits = (
+    db
+      .prepare(
+        `SELECT sold_ms, listed_at FROM sold_history WHERE market_hash_name = ? AND app_id = ?
+         ORDER BY sold_ms DESC LIMIT ${TIME_TO_SELL_SALES}`,
+      )
+      .all(item.market_hash_name, item.app_id) as { sold_ms: number; listed_at: string }[]
+  )
+    .map((s) => Math.max(0, s.sold_ms - Date.parse(s.listed_at)))
+    .sort((a, b) => a - b);
+  return waits.length === 0 ? null : { sales: waits.length, median_ms: medianOfSorted(waits) };
+}
+
 const stampTime = (caches: Caches, key: string): string | null => {
   const entry = caches.get<SetStamp>(key);
   return entry ? entry.value.generated_at : null;
@@ -176,6 +195,7 @@ export async function readPriceContext(
     volume_30d: average?.volume ?? null,
     pricesAsOf: stampTime(caches, pricesKey(item.app_id)),
     averagesAsOf: stampTime(caches, averagesKey(item.app_id)),
+    time_to_sell: timeToSell(db, item),
     stickers: stickerPrices(db, stickers),
     phase: phase === null ? null : phaseContext(db, item, phase, Date.now()),
     problem,

@@ -25,7 +25,7 @@ import {
   formatFloat,
   plural,
 } from '../../format/numbers.ts';
-import { LiveStore, useLive } from '../../shell/app-state.ts';
+import { useLive } from '../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { showItemInBook } from '../../shell/navigation.ts';
 import { useDebounced } from '../account/ui/hooks.ts';
@@ -38,7 +38,8 @@ import { ExportViewMenu } from '../market/parts/ExportViewMenu.tsx';
 import { ItemName } from '../market/parts/item-name.tsx';
 import { StickerSlots } from '../market/parts/slots.tsx';
 import { WearMini } from '../market/parts/wear.tsx';
-import { SalesTapeStore, type TapeFilter, saleKey } from './sales-tape-store.ts';
+import { SalesTapeStore, saleKey } from './sales-tape-store.ts';
+import { tapeFilterStore } from './tape-filter.ts';
 import { summarizeTape } from './tape-summary.ts';
 
 /** New sales are read at most this often however busy the feed. */
@@ -142,9 +143,6 @@ const COLUMNS: readonly TapeColumn[] = [
     render: (s) => <ShowInBook appId={s.app_id} name={s.market_hash_name} />,
   },
 ];
-
-/** The tape's game and name, kept while the trader visits other screens. */
-const tapeFilterStore = new LiveStore<TapeFilter>({ app_id: null, name: '' });
 
 const cellClass = (c: TapeColumn, base: string) =>
   [base, c.key === 'name' ? 'sd-cell-name' : '', c.align === 'right' ? 'sd-cell-right' : '']
@@ -287,7 +285,8 @@ export function SalesScreen() {
                 .join(' · ')}
         </Text>
         <ExportViewMenu
-          view={{ view: 'sales', ...(appId === null ? {} : { app_id: appId }), ...(settledName.trim() === '' ? {} : { name: settledName.trim() }) }}
+          // what is typed, not the tape's debounced copy: an export right after typing takes the new name
+          view={{ view: 'sales', ...(appId === null ? {} : { app_id: appId }), ...(name.trim() === '' ? {} : { name: name.trim() }) }}
           group="Sales"
           what="sale"
         />

@@ -4,6 +4,7 @@
  * (a median across different items would mean nothing).
  */
 import type { TapeSale } from '../../../shared/ipc/calls-market.ts';
+import { medianOfSorted } from '../../../shared/median.ts';
 
 export interface TapeSummary {
   sales: number;
@@ -16,11 +17,6 @@ export interface TapeSummary {
   medianTimeOnMarketMs: number;
   /** Per copy, in cents, when every sale is of the same item; null otherwise. */
   onePrice: { median: number; low: number; high: number } | null;
-}
-
-function median(sorted: readonly number[]): number {
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
 }
 
 export function summarizeTape(sales: readonly TapeSale[]): TapeSummary | null {
@@ -46,7 +42,7 @@ export function summarizeTape(sales: readonly TapeSale[]): TapeSummary | null {
     copies,
     volume,
     since: oldest.sold_at,
-    medianTimeOnMarketMs: median(onMarket),
-    onePrice: oneItem ? { median: median(prices), low: prices[0]!, high: prices.at(-1)! } : null,
+    medianTimeOnMarketMs: medianOfSorted(onMarket),
+    onePrice: oneItem ? { median: medianOfSorted(prices), low: prices[0]!, high: prices.at(-1)! } : null,
   };
 }

@@ -13,9 +13,10 @@ import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
 import { phaseOfPaintIndex, phaseTag } from '../../../../shared/phases.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
 import { call, useCall } from '../../../bridge/index.ts';
-import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
+import { formatAge, formatCents, formatCount, formatDelta, formatDuration, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
+import { showItemSales } from '../../sales/tape-filter.ts';
 import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
 import { PHASE_COLORS } from '../parts/phase.tsx';
@@ -208,6 +209,20 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
           </>,
         ],
         ['30-day sales', context.sales_30d === null ? '–' : `${formatCount(context.sales_30d)} (${plural(context.volume_30d ?? 0, 'copy', 'copies')})`],
+        [
+          'Time to sell',
+          context.time_to_sell === null ? (
+            '–'
+          ) : (
+            <span data-testid="time-to-sell" title="How long the last sales the feed showed had been listed before they sold (median)">
+              {formatDuration(context.time_to_sell.median_ms)}
+              <Text span size="xs" c="dimmed">
+                {' '}
+                median of {plural(context.time_to_sell.sales, 'sale')}
+              </Text>
+            </span>
+          ),
+        ],
         ...phaseRows(context.phase, money, vs),
       ]}
     />
@@ -376,7 +391,14 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
             )}
           </Section>
 
-          <Section title="Sales of this item">
+          <Section
+            title="Sales of this item"
+            right={
+              <Button variant="subtle" size="compact-xs" onClick={() => showItemSales(row.app_id, row.market_hash_name)} data-testid="detail-all-sales">
+                All sales on the tape →
+              </Button>
+            }
+          >
             {sales.data ? <PriceChart sales={sales.data.sales} listingPrice={row.price} /> : <div style={{ height: 150 }} />}
             {sales.data?.problem && (
               <Text size="xs" c="yellow.5">
