@@ -1,5 +1,5 @@
 // Pure pieces of the market screens: compressed scrolling, the filter model and its wear presets, the
-// share-link reader, the palette's word filter and hotkey labels.
+// share-link reader, the palette's word filter and hotkey labels, the marks of an item name.
 import { describe, expect, it } from 'vitest';
 import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
 import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
@@ -8,6 +8,8 @@ import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor } from '../../../src/renderer/screens/market/book/columns.tsx';
 import { bookQuery } from '../../../src/shared/query.ts';
+import { render } from '@testing-library/react';
+import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
 
 describe('scroll geometry', () => {
   it('needs no compression for a million rows of 28 px', () => {
@@ -126,5 +128,16 @@ describe('command palette and hotkeys', () => {
     expect(hotkeyLabel('arrowdown')).toEqual(['↓']);
     expect(hotkeyLabel('b')).toEqual(['B']);
     expect(hotkeyLabel('mod+k')).toEqual(['Ctrl', 'K']);
+  });
+});
+
+describe('item names in the grids', () => {
+  it('shows StatTrak™ and Souvenir as marks read from the name, knives included, details or not', () => {
+    const shown = (name: string) => render(<ItemName name={name} paintIndex={null} />).container.textContent;
+    expect(shown('StatTrak™ AK-47 | Redline (Field-Tested)')).toBe('STAK-47 | Redline (Field-Tested)');
+    expect(shown('★ StatTrak™ Karambit | Fade (Factory New)')).toBe('ST★ Karambit | Fade (Factory New)');
+    expect(shown('Souvenir AWP | Dragon Lore (Field-Tested)')).toBe('SVAWP | Dragon Lore (Field-Tested)');
+    expect(shown('★ Karambit | Doppler (Factory New)')).toBe('★ Karambit | Doppler (Factory New)');
+    expect(bareName('Sticker | StatTrak™ fan club')).toBe('Sticker | StatTrak™ fan club'); // only a leading mark
   });
 });

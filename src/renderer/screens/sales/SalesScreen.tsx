@@ -80,12 +80,7 @@ const COLUMNS: readonly TapeColumn[] = [
     key: 'name',
     label: 'Item',
     render: (s) => (
-      <ItemName
-        name={s.market_hash_name}
-        stattrak={s.market_hash_name.includes('StatTrak™')}
-        souvenir={s.market_hash_name.startsWith('Souvenir ')}
-        paintIndex={s.paint_index}
-      />
+      <ItemName name={s.market_hash_name} paintIndex={s.paint_index} />
     ),
   },
   {

@@ -39,7 +39,7 @@ const game: Column = {
 const name: Column = {
   key: 'name',
   label: 'Item',
-  render: (row) => <ItemName name={row.market_hash_name} stattrak={row.stattrak} souvenir={row.souvenir} paintIndex={row.paint_index} />,
+  render: (row) => <ItemName name={row.market_hash_name} paintIndex={row.paint_index} />,
 };
 
 const price: Column = {
