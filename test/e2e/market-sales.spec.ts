@@ -5,6 +5,7 @@
 // exactly as the CLI prints them. Screenshots for the README.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSalesTape } from '../../src/core/query/sales-tape.ts';
 import { expect, type Page, test } from '@playwright/test';
 import {
   type MarketHost,
@@ -195,6 +196,21 @@ test('export this view: the book as filtered and the sales tape land in files ho
   expect(tape.length).toBeGreaterThan(30);
   // the same rows, field for field; the tape is newest first, the CLI oldest first
   expect(tape.slice(1).sort()).toEqual(cli.slice(1).sort());
+
+  // by float: the Field-Tested band — exactly what the tape reader finds in the same file
+  await page.getByTestId('sales-float-phase').click();
+  await page.getByTestId('wear-FT').click();
+  await expect(page.getByTestId('sales-float-phase')).toHaveText('FT');
+  const fieldTested = readSalesTape(m.host.core.session.db, {
+    float: { min: 0.15, max: 0.38 },
+    limit: 200,
+  }).sales;
+  expect(fieldTested.length).toBeGreaterThan(0);
+  for (const sale of fieldTested) expect(sale.paint_wear).toBeGreaterThanOrEqual(0.15);
+  await expect
+    .poll(async () => (await tapeIds(page)).join())
+    .toBe(fieldTested.map((s) => s.listing_id).join());
+  await page.keyboard.press('Escape');
   demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });

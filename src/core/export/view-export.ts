@@ -7,7 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BookFilter, BookQuery } from '../../shared/query.ts';
 import { type QueryRow, queryBook } from '../query/index.ts';
-import { readSalesTape } from '../query/sales-tape.ts';
+import { type TapeFilter, readSalesTape } from '../query/sales-tape.ts';
 import type { Db } from '../store/database.ts';
 import { SALE_COLUMNS } from '../store/sales-reader.ts';
 import { type RowFormat, headerText, rowsText } from './row-text.ts';
@@ -78,7 +78,7 @@ export async function* bookViewText(
 /** The sales tape, newest first, with `skindesk sales`'s columns. */
 export async function* salesTapeText(
   db: Db,
-  filter: { app_id?: number; name?: string },
+  filter: TapeFilter,
   format: RowFormat,
   counter: RowCounter,
 ): AsyncGenerator<string> {

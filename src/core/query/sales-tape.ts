@@ -12,17 +12,27 @@
  * Names are matched as the book's name filter matches them (the same trigram index over `item_names`,
  * which holds every sold item's name: see BookStore's sale recording).
  */
+import { type DopplerPhase, paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
 import { type SaleRecord, withStickers } from '../store/sales-reader.ts';
 import { InvalidCursorError } from './cursor.ts';
 import { nameMatch } from './query-book.ts';
 
+/** Which sales: the game, the item name, the item's float and phase. */
+export type TapeFilter = Pick<SalesTapeQuery, 'app_id' | 'name' | 'float' | 'phases'>;
+
 export interface SalesTapeQuery {
   app_id?: number;
   /** Case-insensitive substring of the item name, as the book's name filter. */
   name?: string;
+  /** Float range, both ends included (as the book's): only sales of items whose details the mirror had. */
+  float?: { min?: number; max?: number };
+  /** Doppler phases (any of them): sales whose paint index is one of theirs. */
+  phases?: readonly DopplerPhase[];
   /** The `next` of the previous page: sales older than its last one. */
   before?: string | null;
+  /** Only sales sold at or after this time (ms): a live refresh reads the last minute, not the history. */
+  sinceMs?: number | null;
   limit: number;
 }
 
@@ -36,6 +46,11 @@ export interface SalesTapePage {
   sales: TapeSale[];
   /** Cursor of the page after this one (older sales), null at the end. */
   next: string | null;
+  /**
+   * The newest sale time in the whole sold history when this page was read (whatever the filter): a
+   * later refresh asks from a little before it, which covers every sale recorded since.
+   */
+  latestMs: number | null;
 }
 
 /** Up to this many matching item names, each name's own index range is walked (see the module comment). */
@@ -49,6 +64,7 @@ interface Position {
 
 /** Above every real sale: the first page. */
 const NEWEST: Position = { soldMs: Number.MAX_SAFE_INTEGER, listingId: 0, seq: 0n };
+
 
 const CURSOR_SHAPE = /^(\d{1,16})\.(\d{1,16})\.(-?\d{1,19})$/;
 
@@ -68,31 +84,54 @@ type SaleRow = Omit<TapeSale, 'stickers'> & { sold_ms: number; stickers: string 
 
 const COLUMNS = `listing_id, CAST(seq AS TEXT) AS seq, app_id, market_hash_name, price, amount, listed_at, sold_at,
   sold_ms, paint_wear, paint_seed, paint_index, stickers`;
-const BEFORE = '(sold_ms, listing_id, seq) < (@soldMs, @listingId, @seq)';
-const GAME = '(@app IS NULL OR app_id = @app)';
+const WINDOW = '(sold_ms, listing_id, seq) < (@soldMs, @listingId, @seq) AND sold_ms >= @sinceMs';
 const NEWEST_FIRST = 'ORDER BY sold_ms DESC, listing_id DESC, seq DESC';
+
+/**
+ * The conditions every plan checks on each sale: the window between the cursors, the game, and the
+ * item's float and phase (known for sales of items the mirror had the details of).
+ */
+function saleConditions(query: SalesTapeQuery): { sql: string; params: Record<string, unknown> } {
+  const before = query.before ? decodeTapeCursor(query.before) : NEWEST;
+  const sql = [WINDOW, '(@app IS NULL OR app_id = @app)'];
+  const params: Record<string, unknown> = {
+    soldMs: before.soldMs,
+    listingId: before.listingId,
+    seq: before.seq,
+    sinceMs: query.sinceMs ?? 0,
+    app: query.app_id ?? null,
+  };
+  if (query.float) {
+    sql.push('paint_wear IS NOT NULL');
+    if (query.float.min !== undefined) {
+      sql.push('paint_wear >= @floatMin');
+      params.floatMin = query.float.min;
+    }
+    if (query.float.max !== undefined) {
+      sql.push('paint_wear <= @floatMax');
+      params.floatMax = query.float.max;
+    }
+  }
+  // the game's paint indexes of the phases: small integers from a constant table, safe inline
+  if (query.phases) sql.push(`paint_index IN (${paintIndexesOfPhases(query.phases).join(', ')})`);
+  return { sql: sql.join(' AND '), params };
+}
 
 export function readSalesTape(
   db: Db,
   query: SalesTapeQuery,
   options: { perNameMaxNames?: number } = {},
 ): SalesTapePage {
-  const before = query.before ? decodeTapeCursor(query.before) : NEWEST;
-  const bounds = {
-    soldMs: before.soldMs,
-    listingId: before.listingId,
-    seq: before.seq,
-    app: query.app_id ?? null,
-  };
+  const where = saleConditions(query);
   // one row more than asked says whether an older page exists
   const want = query.limit + 1;
   let rows: SaleRow[];
   if (query.name === undefined) {
     rows = db
       .prepare(
-        `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_time WHERE ${BEFORE} AND ${GAME} ${NEWEST_FIRST} LIMIT @want`,
+        `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_time WHERE ${where.sql} ${NEWEST_FIRST} LIMIT @want`,
       )
-      .all({ ...bounds, want }) as SaleRow[];
+      .all({ ...where.params, want }) as SaleRow[];
   } else {
     const match = nameMatch('item_names', query.name);
     const maxNames = options.perNameMaxNames ?? PER_NAME_PLAN_MAX_NAMES;
@@ -102,20 +141,21 @@ export function readSalesTape(
       .all(...match.params, maxNames + 1) as string[];
     rows =
       names.length <= maxNames
-        ? newestOfEachName(db, names, bounds, want)
+        ? newestOfEachName(db, names, where, want)
         : (db
             .prepare(
               `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_time
-               WHERE ${BEFORE} AND ${GAME} AND market_hash_name IN (SELECT name FROM item_names WHERE name_id IN (${match.sql}))
+               WHERE ${where.sql} AND market_hash_name IN (SELECT name FROM item_names WHERE name_id IN (${match.sql}))
                ${NEWEST_FIRST} LIMIT @want`,
             )
-            .all({ ...bounds, want }, ...match.params) as SaleRow[]);
+            .all({ ...where.params, want }, ...match.params) as SaleRow[]);
   }
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     sales: page.map(toTapeSale),
     next: rows.length > query.limit && last ? encodeTapeCursor(last) : null,
+    latestMs: db.prepare('SELECT max(sold_ms) FROM sold_history').pluck().get() as number | null,
   };
 }
 
@@ -126,17 +166,17 @@ export function readSalesTape(
 function newestOfEachName(
   db: Db,
   names: readonly string[],
-  bounds: Record<string, unknown>,
+  where: { sql: string; params: Record<string, unknown> },
   want: number,
 ): SaleRow[] {
   const statement = db.prepare(
     `SELECT ${COLUMNS} FROM sold_history INDEXED BY sold_history_name
-     WHERE market_hash_name = @name AND ${BEFORE} AND sold_ms >= @oldest AND ${GAME} ${NEWEST_FIRST} LIMIT @want`,
+     WHERE market_hash_name = @name AND sold_ms >= @oldest AND ${where.sql} ${NEWEST_FIRST} LIMIT @want`,
   );
   let held: SaleRow[] = [];
-  let oldest = 0;
+  let oldest = where.params.sinceMs as number;
   for (const name of names) {
-    const rows = statement.all({ ...bounds, name, oldest, want }) as SaleRow[];
+    const rows = statement.all({ ...where.params, name, oldest, want }) as SaleRow[];
     if (rows.length === 0) continue;
     held = held.concat(rows).sort(newestFirst).slice(0, want);
     if (held.length === want) oldest = held[want - 1]!.sold_ms;

@@ -183,15 +183,25 @@ export const tapeSale = z.strictObject({
 });
 export type TapeSale = z.infer<typeof tapeSale>;
 
-export const salesTapeInput = z.strictObject({
+
+/** Which sales: the game, the item name (as the book's), and the item's float and Doppler phase. */
+export const tapeFilter = {
   app_id: bookFilter.shape.app_id,
   name: bookFilter.shape.name,
+  float: bookFilter.shape.float,
+  phases: bookFilter.shape.phases,
+};
+
+export const salesTapeInput = z.strictObject({
+  ...tapeFilter,
   /** The `next` of the previous page: older sales. Null: the newest. */
   before: z
     .string()
     .regex(/^\d{1,16}\.\d{1,16}\.-?\d{1,19}$/, 'not a sales-tape cursor')
     .nullable()
     .default(null),
+  /** Only sales sold at or after this time (ms): what a live refresh needs (see `latest_ms`). */
+  since_ms: z.number().int().nonnegative().nullable().default(null),
   limit: z.number().int().min(1).max(SALES_TAPE_MAX_ROWS).default(200),
 });
 export type SalesTapeInput = z.input<typeof salesTapeInput>;
@@ -200,6 +210,11 @@ export const salesTape = z.strictObject({
   /** Newest first. */
   sales: z.array(tapeSale),
   next: z.string().nullable(),
+  /**
+   * The newest sale time in the whole sold history at this read (whatever the filter): a refresh asks
+   * `since_ms` a minute before it, which covers every sale recorded since, late ones included.
+   */
+  latest_ms: z.number().int().nullable(),
 });
 export type SalesTape = z.infer<typeof salesTape>;
 
@@ -213,8 +228,7 @@ export const viewExportInput = z.discriminatedUnion('view', [
   }),
   z.strictObject({
     view: z.literal('sales'),
-    app_id: bookFilter.shape.app_id,
-    name: bookFilter.shape.name,
+    ...tapeFilter,
     format: z.enum(['csv', 'jsonl']).default('csv'),
   }),
 ]);

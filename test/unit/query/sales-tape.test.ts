@@ -7,7 +7,8 @@ import { InvalidCursorError } from '../../../src/core/query/cursor.ts';
 import { type SalesTapeQuery, type TapeSale, readSalesTape } from '../../../src/core/query/sales-tape.ts';
 import { iterateSales } from '../../../src/core/store/index.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
-import { BASE_TIME_MS, createRng, createdEvent, makeFullListing, soldEvent } from '../../bench/generate.ts';
+import { paintIndexesOfPhases } from '../../../src/shared/phases.ts';
+import { BASE_TIME_MS, createRng, createdEvent, dopplerListing, makeFullListing, soldEvent } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 let t: TestStore;
@@ -34,6 +35,13 @@ function recordSales(): void {
       events.push(soldEvent(listing, 1, (seq += 1n), soldMs));
     }
   }
+  // Dopplers of each phase (P1–P4: 418–421, Ruby 415, Sapphire 416), detailed, so the phase filter has work
+  const paintIndexes = [418, 419, 420, 421, 415, 416];
+  for (let i = 0; i < 24; i++) {
+    const doppler = dopplerListing(rng, 5_000 + i, 50_000 + i, paintIndexes[i % paintIndexes.length]!);
+    events.push(createdEvent(doppler, (seq += 1n)));
+    events.push(soldEvent(doppler, 1, (seq += 1n), BASE_TIME_MS + (i % 7) * 60_000));
+  }
   const ghost = { ...makeFullListing(rng, 10_000), app_id: 730 as const, market_hash_name: NEVER_LISTED };
   events.push(soldEvent(ghost, 1, (seq += 1n), BASE_TIME_MS + 5 * 60_000));
   t.store.applyEvents(events);
@@ -42,9 +50,13 @@ function recordSales(): void {
 
 function reference(query: Omit<SalesTapeQuery, 'limit' | 'before'>): TapeSale[] {
   const needle = query.name?.toLowerCase();
+  const indexes = query.phases ? paintIndexesOfPhases(query.phases) : null;
+  const float = query.float;
   return [...iterateSales(t.db)]
     .filter((s) => query.app_id === undefined || s.app_id === query.app_id)
     .filter((s) => needle === undefined || s.market_hash_name.toLowerCase().includes(needle))
+    .filter((s) => !float || (s.paint_wear !== null && s.paint_wear >= (float.min ?? 0) && s.paint_wear <= (float.max ?? 1)))
+    .filter((s) => !indexes || (s.paint_index !== null && indexes.includes(s.paint_index)))
     .map((s) => ({ ...s, ms: Date.parse(s.sold_at) }))
     .sort((a, b) => b.ms - a.ms || b.listing_id - a.listing_id)
     .map(
@@ -98,6 +110,10 @@ describe('sales tape', () => {
     { name: 'ne' }, // below three characters: the scan of every name
     { name: '(field-tested)' },
     { name: 'no such item at all' },
+    { float: { max: 0.15 } },
+    { float: { min: 0.38, max: 0.45 }, name: 'a' },
+    { phases: ['Phase 2', 'Ruby'] },
+    { phases: ['Sapphire'], name: 'karambit', float: { min: 0 } },
   ];
 
   it.each(queries)('pages through exactly the reference, newest first, on both plans: %o', (query) => {
@@ -119,7 +135,7 @@ describe('sales tape', () => {
 
   it('carries the float, seed and stickers of items the mirror had the details of', () => {
     recordSales();
-    const sales = readSalesTape(t.db, { app_id: 730, limit: 500 }).sales;
+    const sales = readSalesTape(t.db, { app_id: 730, limit: 500 }).sales.filter((s) => s.listing_id < 5_000); // not the Dopplers
     const detailed = sales.filter((s) => s.listing_id % 3 === 0);
     expect(detailed.length).toBeGreaterThan(0);
     for (const sale of detailed) expect(sale.paint_wear).not.toBeNull();
@@ -143,6 +159,22 @@ describe('sales tape', () => {
       );
       expect(page.sales.map((s) => s.market_hash_name)).toEqual([NEVER_LISTED]);
     }
+  });
+
+  it('answers the sales since a time, so a live refresh reads the last minute rather than the history', () => {
+    recordSales();
+    const all = reference({});
+    const page = readSalesTape(t.db, { limit: 10 });
+    const latest = Math.max(...all.map((s) => Date.parse(s.sold_at)));
+    expect(page.latestMs).toBe(latest);
+    const since = latest - 3 * 60_000;
+    const recent = readSalesTape(t.db, { limit: 500, sinceMs: since });
+    expect(essentials(recent.sales)).toEqual(essentials(all.filter((s) => Date.parse(s.sold_at) >= since)));
+    expect(recent.sales.length).toBeGreaterThan(0);
+    expect(recent.sales.length).toBeLessThan(all.length);
+    // with a name (each item's own range) as well
+    const named = readSalesTape(t.db, { limit: 500, sinceMs: since, name: 'a' });
+    expect(essentials(named.sales)).toEqual(essentials(reference({ name: 'a' }).filter((s) => Date.parse(s.sold_at) >= since)));
   });
 
   it('refuses a cursor it did not write', () => {

@@ -3,12 +3,7 @@
 // leaving a hole, older pages appended, answers to an old filter dropped; and the summary line's figures.
 import { describe, expect, it } from 'vitest';
 import type { SalesTape, SalesTapeInput, TapeSale } from '../../../src/shared/ipc/calls-market.ts';
-import {
-  PAGE_SIZE,
-  SalesTapeStore,
-  newerFirst,
-  saleKey,
-} from '../../../src/renderer/screens/sales/sales-tape-store.ts';
+import { NO_TAPE_FILTER, PAGE_SIZE, REFRESH_OVERLAP_MS, SalesTapeStore, newerFirst, saleKey } from '../../../src/renderer/screens/sales/sales-tape-store.ts';
 import { summarizeTape } from '../../../src/renderer/screens/sales/tape-summary.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -44,10 +39,12 @@ function fakeMarket() {
         (s) =>
           input.name === undefined || s.market_hash_name.toLowerCase().includes(input.name.toLowerCase()),
       )
+      .filter((s) => input.since_ms == null || Date.parse(s.sold_at) >= input.since_ms)
       .sort(newerFirst);
     const start = input.before ? all.findIndex((s) => saleKey(s) === input.before) + 1 : 0;
     const page = all.slice(start, start + limit);
-    return { sales: page, next: start + limit < all.length ? saleKey(page.at(-1)!) : null };
+    const latest = sales.length === 0 ? null : Math.max(...sales.map((x) => Date.parse(x.sold_at)));
+    return { sales: page, next: start + limit < all.length ? saleKey(page.at(-1)!) : null, latest_ms: latest };
   };
   return { sales, asked, fetch };
 }
@@ -59,7 +56,7 @@ describe('sales tape store', () => {
     const market = fakeMarket();
     market.sales.push(sale(1, 1), sale(2, 2));
     const store = new SalesTapeStore(market.fetch);
-    await store.setFilter({ app_id: null, name: '' });
+    await store.setFilter(NO_TAPE_FILTER);
     expect(ids(store)).toEqual([2, 1]);
     market.sales.push(sale(3, 3));
     await store.refresh();
@@ -71,7 +68,7 @@ describe('sales tape store', () => {
     const market = fakeMarket();
     market.sales.push(sale(1, 1));
     const store = new SalesTapeStore(market.fetch);
-    await store.setFilter({ app_id: null, name: '' });
+    await store.setFilter(NO_TAPE_FILTER);
     store.setFollowing(false);
     market.sales.push(sale(2, 2), sale(3, 3));
     await store.refresh();
@@ -82,11 +79,34 @@ describe('sales tape store', () => {
     expect(store.getSnapshot().waiting).toBe(0);
   });
 
+  it('refreshes from a minute before the newest sale it caught up with, and not further while held', async () => {
+    const market = fakeMarket();
+    market.sales.push(sale(1, 100));
+    const store = new SalesTapeStore(market.fetch);
+    await store.setFilter(NO_TAPE_FILTER);
+    expect(market.asked.at(-1)?.since_ms).toBeNull(); // the first page: the newest, however old
+    market.sales.push(sale(2, 200));
+    await store.refresh();
+    expect(market.asked.at(-1)?.since_ms).toBe(T0 + 100_000 - REFRESH_OVERLAP_MS);
+    store.setFollowing(false);
+    market.sales.push(sale(3, 300));
+    await store.refresh();
+    market.sales.push(sale(4, 400));
+    await store.refresh();
+    // held: the window still starts where the rows caught up, so both waiting sales are counted
+    expect(market.asked.at(-1)?.since_ms).toBe(T0 + 200_000 - REFRESH_OVERLAP_MS);
+    expect(store.getSnapshot().waiting).toBe(2);
+    store.setFollowing(true);
+    expect(ids(store)).toEqual([4, 3, 2, 1]);
+    await store.refresh();
+    expect(market.asked.at(-1)?.since_ms).toBe(T0 + 400_000 - REFRESH_OVERLAP_MS);
+  });
+
   it('places a sale that arrived late at its own time', async () => {
     const market = fakeMarket();
     market.sales.push(sale(1, 10), sale(2, 30));
     const store = new SalesTapeStore(market.fetch);
-    await store.setFilter({ app_id: null, name: '' });
+    await store.setFilter(NO_TAPE_FILTER);
     market.sales.push(sale(3, 20));
     await store.refresh();
     expect(ids(store)).toEqual([2, 3, 1]);
@@ -96,7 +116,7 @@ describe('sales tape store', () => {
     const market = fakeMarket();
     market.sales.push(sale(1, 1));
     const store = new SalesTapeStore(market.fetch);
-    await store.setFilter({ app_id: null, name: '' });
+    await store.setFilter(NO_TAPE_FILTER);
     for (let i = 0; i < PAGE_SIZE + 5; i++) market.sales.push(sale(100 + i, 100 + i));
     await store.refresh();
     const shown = ids(store);
@@ -113,7 +133,7 @@ describe('sales tape store', () => {
     const market = fakeMarket();
     for (let i = 1; i <= PAGE_SIZE * 2 + 3; i++) market.sales.push(sale(i, i));
     const store = new SalesTapeStore(market.fetch);
-    await store.setFilter({ app_id: null, name: '' });
+    await store.setFilter(NO_TAPE_FILTER);
     await store.loadOlder();
     await store.loadOlder();
     await store.loadOlder();
@@ -128,8 +148,8 @@ describe('sales tape store', () => {
       sale(2, 2, { market_hash_name: 'AWP | Asiimov' }),
     );
     const store = new SalesTapeStore(market.fetch);
-    const stale = store.setFilter({ app_id: null, name: 'redline' });
-    const current = store.setFilter({ app_id: null, name: 'asiimov' });
+    const stale = store.setFilter({ ...NO_TAPE_FILTER, name: 'redline' });
+    const current = store.setFilter({ ...NO_TAPE_FILTER, name: 'asiimov' });
     await Promise.all([stale, current]);
     expect(ids(store)).toEqual([2]);
     expect(market.asked.map((a) => a.name)).toEqual(['redline', 'asiimov']);

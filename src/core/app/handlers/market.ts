@@ -1,6 +1,8 @@
 /** Handlers of the market screens' calls (src/shared/ipc/calls-market.ts). */
 import { dirname } from 'node:path';
+import type { AppId } from '../../../shared/api/index.ts';
 import type { MARKET_CALLS, PurchaseReport } from '../../../shared/ipc/calls-market.ts';
+import type { DopplerPhase } from '../../../shared/phases.ts';
 import { SkindeskError, type SyncState } from '../../../shared/ipc/index.ts';
 import { PurchaseJournal } from '../../api/purchase-journal.ts';
 import { Purchaser } from '../../api/purchaser.ts';
@@ -8,7 +10,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { writeFileInPlace } from '../../export/file-in-place.ts';
 import { bookViewText, salesTapeText } from '../../export/view-export.ts';
 import { InvalidCursorError } from '../../query/cursor.ts';
-import { readSalesTape } from '../../query/sales-tape.ts';
+import { type TapeFilter, readSalesTape } from '../../query/sales-tape.ts';
 import { readListing } from '../../store/index.ts';
 import type { AppCore } from '../app-core.ts';
 import { runFileExport } from '../exports/file-export.ts';
@@ -54,6 +56,17 @@ export function purchasing(session: MarketSession): { client: ApiClient; purchas
     purchasers.set(client, held);
   }
   return { client, ...held };
+}
+
+/** The tape's filter as the reader takes it: the fields the call was given, none set to undefined. */
+function tapeFilterOf(input: { app_id?: AppId | undefined; name?: string | undefined; float?: { min?: number | undefined; max?: number | undefined } | undefined; phases?: DopplerPhase[] | undefined }): TapeFilter {
+  const { app_id, name, float, phases } = input;
+  return {
+    ...(app_id === undefined ? {} : { app_id }),
+    ...(name === undefined ? {} : { name }),
+    ...(float === undefined ? {} : { float: { ...(float.min === undefined ? {} : { min: float.min }), ...(float.max === undefined ? {} : { max: float.max }) } }),
+    ...(phases === undefined ? {} : { phases }),
+  };
 }
 
 export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_CALLS> {
@@ -151,20 +164,15 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       return { ...(await readSalesHistory(core.session, item, false)), problem: 'Offline: sales up to the last time the market was reachable.' };
     },
 
-    getSalesTape: ({ app_id, name, before, limit }) => {
+    getSalesTape: ({ before, since_ms, limit, ...filter }) => {
       try {
-        const page = readSalesTape(core.session.db, {
-          ...(app_id === undefined ? {} : { app_id }),
-          ...(name === undefined ? {} : { name }),
-          before,
-          limit,
-        });
+        const page = readSalesTape(core.session.db, { ...tapeFilterOf(filter), before, sinceMs: since_ms, limit });
         // the screen needs a sticker's slot, name and scrape; the export writes them whole
         const sales = page.sales.map((sale) => ({
           ...sale,
           stickers: sale.stickers?.map(({ slot, name: sticker, wear }) => ({ slot, name: sticker, wear })) ?? null,
         }));
-        return { sales, next: page.next };
+        return { sales, next: page.next, latest_ms: page.latestMs };
       } catch (err) {
         if (err instanceof InvalidCursorError)
           throw new SkindeskError({ code: 'REFUSED', message: 'That page of sales is no longer valid: start again from the newest sale.' });
@@ -178,7 +186,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       const chunks =
         input.view === 'book'
           ? bookViewText(db, { filter: input.filter, sort: input.sort }, input.format, counter)
-          : salesTapeText(db, { ...(input.app_id === undefined ? {} : { app_id: input.app_id }), ...(input.name === undefined ? {} : { name: input.name }) }, input.format, counter);
+          : salesTapeText(db, tapeFilterOf(input), input.format, counter);
       const stamp = new Date().toISOString().slice(0, 16).replace(/[T:]/g, '-');
       const dialog = {
         title: input.view === 'book' ? 'Export the book view' : 'Export the sales',

@@ -38,7 +38,8 @@ import { ExportViewMenu } from '../market/parts/ExportViewMenu.tsx';
 import { ItemName } from '../market/parts/item-name.tsx';
 import { StickerSlots } from '../market/parts/slots.tsx';
 import { WearMini } from '../market/parts/wear.tsx';
-import { SalesTapeStore, saleKey } from './sales-tape-store.ts';
+import { FloatPhaseFilter } from './FloatPhaseFilter.tsx';
+import { SalesTapeStore, type TapeFilter, saleKey, tapeFilterInput } from './sales-tape-store.ts';
 import { tapeFilterStore } from './tape-filter.ts';
 import { summarizeTape } from './tape-summary.ts';
 
@@ -79,9 +80,7 @@ const COLUMNS: readonly TapeColumn[] = [
   {
     key: 'name',
     label: 'Item',
-    render: (s) => (
-      <ItemName name={s.market_hash_name} paintIndex={s.paint_index} />
-    ),
+    render: (s) => <ItemName name={s.market_hash_name} paintIndex={s.paint_index} />,
   },
   {
     key: 'price',
@@ -148,11 +147,18 @@ const cellStyle = (c: TapeColumn) => (c.width === undefined ? undefined : { widt
 export function SalesScreen() {
   const store = useMemo(() => new SalesTapeStore((input) => call('getSalesTape', input)), []);
   const tape = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
-  const { app_id: appId, name } = useLive(tapeFilterStore);
-  const setAppId = (app_id: AppId | null) => tapeFilterStore.set({ ...tapeFilterStore.get(), app_id });
-  const setName = (text: string) => tapeFilterStore.set({ ...tapeFilterStore.get(), name: text });
+  const filter = useLive(tapeFilterStore);
+  const { app_id: appId, name } = filter;
+  const patchFilter = (patch: Partial<TapeFilter>) =>
+    tapeFilterStore.set({ ...tapeFilterStore.get(), ...patch });
+  const setAppId = (app_id: AppId | null) => patchFilter({ app_id });
+  const setName = (text: string) => patchFilter({ name: text });
   const settledName = useDebounced(name, 200);
-  useEffect(() => void store.setFilter({ app_id: appId, name: settledName }), [store, appId, settledName]);
+  const { float, phases } = filter;
+  useEffect(
+    () => void store.setFilter({ app_id: appId, name: settledName, float, phases }),
+    [store, appId, settledName, float, phases],
+  );
 
   // sales arrive with the book's changes: read the newest page again, at most once a second
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -239,7 +245,7 @@ export function SalesScreen() {
   useRegisterCommands(commands);
 
   const summary = summarizeTape(tape.rows);
-  const filtered = appId !== null || settledName.trim() !== '';
+  const filtered = appId !== null || settledName.trim() !== '' || float !== null || phases.length > 0;
 
   return (
     <div className="sd-grid" data-testid="screen-sales" style={{ height: '100%' }}>
@@ -265,6 +271,7 @@ export function SalesScreen() {
           }
           data-testid="sales-search"
         />
+        <FloatPhaseFilter filter={filter} onChange={patchFilter} />
         <Text size="xs" c="dimmed" truncate style={{ flex: 1 }} data-testid="sales-summary">
           {summary === null
             ? ''
@@ -281,7 +288,7 @@ export function SalesScreen() {
         </Text>
         <ExportViewMenu
           // what is typed, not the tape's debounced copy: an export right after typing takes the new name
-          view={{ view: 'sales', ...(appId === null ? {} : { app_id: appId }), ...(name.trim() === '' ? {} : { name: name.trim() }) }}
+          view={{ view: 'sales', ...tapeFilterInput(filter) }}
           group="Sales"
           what="sale"
         />

@@ -4,12 +4,22 @@
  * rows stand still and the new sales are only counted; they go in when the tape follows again.
  */
 import type { AppId } from '../../../shared/api/index.ts';
+import type { DopplerPhase } from '../../../shared/phases.ts';
 import type { SalesTape, SalesTapeInput, TapeSale } from '../../../shared/ipc/calls-market.ts';
 
 export interface TapeFilter {
   app_id: AppId | null;
   name: string;
+  /** Float range (both ends included), or none. */
+  float: { min?: number; max?: number } | null;
+  /** Doppler phases, any of them; empty: no phase condition. */
+  phases: readonly DopplerPhase[];
 }
+
+export const NO_TAPE_FILTER: TapeFilter = { app_id: null, name: '', float: null, phases: [] };
+
+/** A refresh reads from this long before the newest sale of the last read: late sales are covered. */
+export const REFRESH_OVERLAP_MS = 60_000;
 
 export interface TapeSnapshot {
   rows: readonly TapeSale[];
@@ -48,8 +58,10 @@ export class SalesTapeStore {
     error: null,
   };
   #listeners = new Set<() => void>();
-  #filter: TapeFilter = { app_id: null, name: '' };
+  #filter: TapeFilter = NO_TAPE_FILTER;
   #next: string | null = null;
+  /** The newest sale time in the sold history when the rows last caught up (see REFRESH_OVERLAP_MS). */
+  #latestMs: number | null = null;
   /** Bumped by every filter change: answers to an older filter are dropped. */
   #generation = 0;
   #following = true;
@@ -76,14 +88,22 @@ export class SalesTapeStore {
     for (const listener of this.#listeners) listener();
   }
 
-  #input(before: string | null): SalesTapeInput {
-    const name = this.#filter.name.trim();
+  #input(page: { before?: string | null; sinceMs?: number | null }): SalesTapeInput {
     return {
-      ...(this.#filter.app_id === null ? {} : { app_id: this.#filter.app_id }),
-      ...(name === '' ? {} : { name }),
-      before,
+      ...tapeFilterInput(this.#filter),
+      before: page.before ?? null,
+      since_ms: page.sinceMs ?? null,
       limit: PAGE_SIZE,
     };
+  }
+
+  #read(page: { before?: string | null; sinceMs?: number | null }): Promise<SalesTape> {
+    return this.#fetch(this.#input(page));
+  }
+
+  /** The rows now hold every sale up to this read: the next refresh starts from it. Not while held. */
+  #caughtUp(page: SalesTape): void {
+    if (page.latest_ms !== null) this.#latestMs = Math.max(this.#latestMs ?? 0, page.latest_ms);
   }
 
   /** A new game or name: the tape starts again from the newest sale. */
@@ -93,8 +113,10 @@ export class SalesTapeStore {
     this.#held = null;
     this.#set({ loading: true, error: null, waiting: 0 });
     try {
-      const page = await this.#fetch(this.#input(null));
+      this.#latestMs = null;
+      const page = await this.#read({});
       if (generation !== this.#generation) return;
+      this.#caughtUp(page);
       this.#next = page.next;
       this.#set({
         rows: page.sales,
@@ -119,7 +141,9 @@ export class SalesTapeStore {
       do {
         this.#refreshAgain = false;
         const generation = this.#generation;
-        const page = await this.#fetch(this.#input(null));
+        // what was recorded since the last read: from a minute before its newest sale (late ones too)
+        const sinceMs = this.#latestMs === null ? null : Math.max(0, this.#latestMs - REFRESH_OVERLAP_MS);
+        const page = await this.#read({ sinceMs });
         if (generation !== this.#generation) continue;
         if (this.#following) this.#merge(page);
         else {
@@ -152,7 +176,7 @@ export class SalesTapeStore {
     this.#loadingOlder = true;
     const generation = this.#generation;
     try {
-      const page = await this.#fetch(this.#input(this.#next));
+      const page = await this.#read({ before: this.#next });
       if (generation !== this.#generation) return;
       this.#next = page.next;
       const shown = new Set(this.#snapshot.rows.map(saleKey));
@@ -168,11 +192,12 @@ export class SalesTapeStore {
   }
 
   /**
-   * The newest page into the rows. A sale that arrived late lands at its own time, not on top. When the
+   * The newest sales into the rows. A sale that arrived late lands at its own time, not on top. When the
    * page does not reach the rows shown (more new sales than a page since the last read), the rows in
    * between are unknown: the tape restarts from this page rather than show a hole.
    */
   #merge(page: SalesTape): void {
+    this.#caughtUp(page);
     const rows = this.#snapshot.rows;
     const shown = new Set(rows.map(saleKey));
     const added = page.sales.filter((s) => !shown.has(saleKey(s)));
@@ -212,4 +237,17 @@ export class SalesTapeStore {
       error: null,
     });
   }
+}
+
+/** The call's filter fields for a tape filter: only those set. */
+export function tapeFilterInput(
+  filter: TapeFilter,
+): Pick<SalesTapeInput, 'app_id' | 'name' | 'float' | 'phases'> {
+  const name = filter.name.trim();
+  return {
+    ...(filter.app_id === null ? {} : { app_id: filter.app_id }),
+    ...(name === '' ? {} : { name }),
+    ...(filter.float === null ? {} : { float: filter.float }),
+    ...(filter.phases.length === 0 ? {} : { phases: [...filter.phases] }),
+  };
 }

@@ -2,12 +2,12 @@
 import type { AppId } from '../../../shared/api/index.ts';
 import { LiveStore } from '../../shell/app-state.ts';
 import { navigate } from '../../shell/navigation.ts';
-import type { TapeFilter } from './sales-tape-store.ts';
+import { NO_TAPE_FILTER, type TapeFilter } from './sales-tape-store.ts';
 
-export const tapeFilterStore = new LiveStore<TapeFilter>({ app_id: null, name: '' });
+export const tapeFilterStore = new LiveStore<TapeFilter>(NO_TAPE_FILTER);
 
 /** Opens the sales tape on one item: what it sold for lately, one click from its detail. */
 export function showItemSales(appId: AppId, marketHashName: string): void {
-  tapeFilterStore.set({ app_id: appId, name: marketHashName });
+  tapeFilterStore.set({ ...NO_TAPE_FILTER, app_id: appId, name: marketHashName });
   navigate('sales');
 }

@@ -20,22 +20,16 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
 import type { AppId } from '../../../../shared/api/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
-import { DOPPLER_PHASES, type DopplerPhase, phaseTag } from '../../../../shared/phases.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
-import { WEAR_BANDS } from '../../../../shared/wear.ts';
-import { PHASE_COLORS } from '../parts/phase.tsx';
-import { WEAR_COLORS } from '../parts/wear.tsx';
 import {
   FIELD_LABELS,
   type Range,
-  activeWearCodes,
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
-  togglePhase,
-  toggleWear,
 } from './filter-model.ts';
 
 const APPLY_AFTER_MS = 250;
@@ -59,23 +53,6 @@ const num = (v: string | number): number | undefined => {
   const n = typeof v === 'number' ? v : Number(v);
   return Number.isFinite(n) ? n : undefined;
 };
-
-/** One Doppler phase, on or off; several on = any of them (Gamma Doppler's phases included). */
-function PhaseButton({ phase, active, onClick }: { phase: DopplerPhase; active: boolean; onClick: () => void }) {
-  return (
-    <Button
-      size="compact-xs"
-      variant={active ? 'filled' : 'default'}
-      color={active ? PHASE_COLORS[phase] : 'gray'}
-      aria-pressed={active}
-      data-testid={`phase-${phaseTag(phase).toLowerCase().replace(' ', '-')}`}
-      onClick={onClick}
-      px={2}
-    >
-      {phaseTag(phase)}
-    </Button>
-  );
-}
 
 /** Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). */
 const cents = (v: string | number): number | undefined => {
@@ -165,7 +142,6 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
   const cs = game === undefined || game === 730;
   const stickerRows = draft.stickers?.all ?? [];
   const keychainRows = draft.keychains ?? [];
-  const activeWear = activeWearCodes(draft.float);
 
   const setGame = (value: string) => {
     const app = GAMES.find((g) => g.value === value)?.app;
@@ -211,26 +187,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
             <Accordion.Control>Float</Accordion.Control>
             <Accordion.Panel>
               <Stack gap={6}>
-                <Group gap={4} grow wrap="nowrap">
-                  {WEAR_BANDS.map((band) => {
-                    const active = activeWear.includes(band.code);
-                    return (
-                      <Tooltip key={band.code} label={`${band.name} ${band.min}–${band.max} (shift-click to extend)`}>
-                        <Button
-                          size="compact-xs"
-                          variant={active ? 'filled' : 'default'}
-                          color={active ? undefined : 'gray'}
-                          style={active ? { background: WEAR_COLORS[band.code], color: '#0c0e12' } : { borderBottom: `2px solid ${WEAR_COLORS[band.code]}` }}
-                          aria-pressed={active}
-                          data-testid={`wear-${band.code}`}
-                          onClick={(e) => set({ float: toggleWear(draft.float, band.code, e.shiftKey) })}
-                        >
-                          {band.code}
-                        </Button>
-                      </Tooltip>
-                    );
-                  })}
-                </Group>
+                <WearBandButtons float={draft.float} onChange={(float) => set({ float })} />
                 <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} decimals={6} min={0} max={1} step={0.01} />
               </Stack>
             </Accordion.Panel>
@@ -261,14 +218,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                 />
                 <div>
                   <Label>Doppler phase</Label>
-                  {/* the numbered phases in one row, the gems (longer names) two by two */}
-                  {[DOPPLER_PHASES.slice(0, 4), DOPPLER_PHASES.slice(4, 6), DOPPLER_PHASES.slice(6)].map((row) => (
-                    <Group key={row[0]} gap={4} grow wrap="nowrap" mb={4}>
-                      {row.map((phase) => (
-                        <PhaseButton key={phase} phase={phase} active={draft.phases?.includes(phase) ?? false} onClick={() => set({ phases: togglePhase(draft.phases, phase) })} />
-                      ))}
-                    </Group>
-                  ))}
+                  <PhaseButtons phases={draft.phases} onChange={(phases) => set({ phases })} />
                 </div>
                 <div>
                   <Label>Fade %</Label>
