@@ -4,20 +4,11 @@
  * through a read-only connection, so it works while `skindesk sync` writes.
  */
 import { z } from 'zod';
+import { LEAN_COLUMNS } from '../../core/export/view-export.ts';
 import { iterateBook } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { MIRROR_FLAGS, mirrorFlagShape, printRows, readMirror } from '../mirror-output.ts';
-
-export const LEAN_COLUMNS = [
-  'id',
-  'app_id',
-  'market_hash_name',
-  'price',
-  'amount',
-  'commodity',
-  'created_at',
-] as const;
 
 const flags: FlagSpec = { ...MIRROR_FLAGS, format: { type: 'string' } };
 const schema = z.strictObject({ ...mirrorFlagShape, format: z.enum(['jsonl', 'csv']).default('jsonl') });

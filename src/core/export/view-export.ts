@@ -12,15 +12,12 @@ import type { Db } from '../store/database.ts';
 import { SALE_COLUMNS } from '../store/sales-reader.ts';
 import { type RowFormat, headerText, rowsText } from './row-text.ts';
 
+/** The spec's lean listing fields, as `skindesk book` prints them. */
+export const LEAN_COLUMNS = ['id', 'app_id', 'market_hash_name', 'price', 'amount', 'commodity', 'created_at'] as const;
+
 /** A book row's fields in `skindesk search`'s order (its JSON lines carry the same keys). */
 export const BOOK_ROW_COLUMNS = [
-  'id',
-  'app_id',
-  'market_hash_name',
-  'price',
-  'amount',
-  'commodity',
-  'created_at',
+  ...LEAN_COLUMNS,
   'paint_wear',
   'paint_seed',
   'paint_index',
