@@ -1,6 +1,7 @@
 /**
  * The market's time & sales: every sale the mirror recorded from the feed (`sold_history`), newest
- * first, for a game and an item-name substring, paged by keyset. The marketplace's own sales route
+ * first, for a game, an item-name substring, a float range and Doppler phases, paged by keyset (and
+ * from a time, for a live refresh). The marketplace's own sales route
  * answers one item at a time and keeps a short window; this is the whole market as the feed showed it.
  *
  * Two plans, both walking an index in the tape's order (sold_ms, listing_id, seq — the index's own key,
@@ -8,7 +9,9 @@
  * - a name matching few items walks each item's `sold_history_name` range and keeps the newest
  *   `limit` (a rare item answers at once, however old its last sale);
  * - no name, or one matching many items (`knife`, `sticker`), walks `sold_history_time` and checks each
- *   sale's name against the matching set: broad names are dense in time, so a page is found quickly.
+ *   sale's name against the matching set: broad names are dense in time, so a page is found quickly
+ *   (a narrow float or phase without a name walks further back: a rare float costs what finding 200 of
+ *   them in the history costs).
  * Names are matched as the book's name filter matches them (the same trigram index over `item_names`,
  * which holds every sold item's name: see BookStore's sale recording).
  */
@@ -65,7 +68,6 @@ interface Position {
 /** Above every real sale: the first page. */
 const NEWEST: Position = { soldMs: Number.MAX_SAFE_INTEGER, listingId: 0, seq: 0n };
 
-
 const CURSOR_SHAPE = /^(\d{1,16})\.(\d{1,16})\.(-?\d{1,19})$/;
 
 const encodeTapeCursor = (last: { sold_ms: number; listing_id: number; seq: string }) =>
@@ -88,8 +90,9 @@ const WINDOW = '(sold_ms, listing_id, seq) < (@soldMs, @listingId, @seq) AND sol
 const NEWEST_FIRST = 'ORDER BY sold_ms DESC, listing_id DESC, seq DESC';
 
 /**
- * The conditions every plan checks on each sale: the window between the cursors, the game, and the
- * item's float and phase (known for sales of items the mirror had the details of).
+ * The conditions every plan checks on each sale: older than the page cursor and not older than
+ * `sinceMs`, the game, and the item's float and phase (known for sales of items the mirror had the
+ * details of).
  */
 function saleConditions(query: SalesTapeQuery): { sql: string; params: Record<string, unknown> } {
   const before = query.before ? decodeTapeCursor(query.before) : NEWEST;
