@@ -10,6 +10,7 @@ import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
+import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
 import type { FlagSpec } from './args.ts';
 
 /** `--app-id N`: one of the four games. */
@@ -79,6 +80,26 @@ export const MIRROR_FLAGS = { ...DB_FLAG, 'app-id': { type: 'string' } } as cons
 export const mirrorFlagShape = { ...dbFlagShape, 'app-id': appIdFlag.optional() };
 /** `--name S`: a case-insensitive substring of the item name. */
 export const nameFlag = z.string().min(1).max(200);
+
+/** `--float-min X` / `--float-max X`: a float (paint wear) from 0 to 1. */
+export const floatFlag = z
+  .string()
+  .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, 'must be a number from 0 to 1')
+  .transform(Number);
+
+/** `--phase P`, repeatable: Doppler phases by any of their names (`p2`, `Phase 2`, `ruby`, `black-pearl`). */
+export const phasesFlag = z
+  .array(
+    z.string().transform((text, ctx): DopplerPhase => {
+      const parsed = parsePhase(text);
+      if (parsed === null) {
+        ctx.addIssue({ code: 'custom', message: `must be a Doppler phase: ${DOPPLER_PHASES.join(', ')} (or p1…p4)` });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  )
+  .max(DOPPLER_PHASES.length);
 
 /** Runs `read` on the mirror opened read-only (works while `skindesk sync` writes), then closes it. */
 export async function readMirror<T>(file: string | undefined, read: (db: Db) => T | Promise<T>): Promise<T> {

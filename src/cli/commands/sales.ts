@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SALE_COLUMNS, iterateSales } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, mirrorFlagShape, nameFlag, printRows, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, printRows, readMirror } from '../mirror-output.ts';
 
 /** A date (2026-11-01, midnight UTC) or an ISO time with its zone; anything else is refused. */
 const time = z
@@ -31,6 +31,9 @@ const flags: FlagSpec = {
   name: { type: 'string' },
   since: { type: 'string' },
   until: { type: 'string' },
+  'float-min': { type: 'string' },
+  'float-max': { type: 'string' },
+  phase: { type: 'string', multiple: true },
   format: { type: 'string' },
 };
 
@@ -40,17 +43,24 @@ const schema = z
     name: nameFlag.optional(),
     since: time.optional(),
     until: time.optional(),
+    'float-min': floatFlag.optional(),
+    'float-max': floatFlag.optional(),
+    phase: phasesFlag.optional(),
     format: z.enum(['jsonl', 'csv']).default('jsonl'),
   })
   .refine((o) => o.since === undefined || o.until === undefined || o.since < o.until, {
     message: '--since must be before --until',
+  })
+  .refine((o) => o['float-min'] === undefined || o['float-max'] === undefined || o['float-min'] <= o['float-max'], {
+    message: '--float-min must not exceed --float-max',
   });
 
 export const salesCommand: CliCommand = {
   name: 'sales',
   summary: 'print the sold history the local book recorded (JSON lines or CSV)',
   usage: [
-    'Usage: skindesk sales --db FILE [--app-id N] [--name S] [--since TIME] [--until TIME] [--format jsonl|csv]',
+    'Usage: skindesk sales --db FILE [--app-id N] [--name S] [--since TIME] [--until TIME]',
+    '                      [--float-min X] [--float-max X] [--phase P]... [--format jsonl|csv]',
     '',
     'Prints every sale the mirror saw (listing.sold), oldest first, with the fields',
     `${SALE_COLUMNS.join(', ')}.`,
@@ -61,6 +71,10 @@ export const salesCommand: CliCommand = {
     '  --name S            item names containing S (case-insensitive)',
     '  --since TIME        sales at or after TIME (2026-11-01 or 2026-11-01T12:00:00Z)',
     '  --until TIME        sales before TIME',
+    '  --float-min X       lowest float (paint wear, 0 to 1); float and phase match only sales of items',
+    '  --float-max X       highest float                     whose details the mirror had',
+    '  --phase P           Doppler / Gamma Doppler phase (Phase 1…4 or p1…p4, Ruby, Sapphire, Black Pearl,',
+    '                      Emerald); repeat for several (any of them matches)',
     '  --format jsonl|csv  one JSON object per line (default), or CSV with a header row (stickers as JSON)',
   ].join('\n'),
 
@@ -71,6 +85,10 @@ export const salesCommand: CliCommand = {
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       ...(opts.since !== undefined ? { sinceMs: opts.since } : {}),
       ...(opts.until !== undefined ? { untilMs: opts.until } : {}),
+      ...(opts['float-min'] !== undefined || opts['float-max'] !== undefined
+        ? { float: { min: opts['float-min'] ?? 0, max: opts['float-max'] ?? 1 } }
+        : {}),
+      ...(opts.phase ? { phases: [...new Set(opts.phase)] } : {}),
     };
     await readMirror(opts.db, (db) => printRows(iterateSales(db, filter), SALE_COLUMNS, opts.format));
     return 0;

@@ -6,11 +6,10 @@
 import { z } from 'zod';
 import { rowsText } from '../../core/export/row-text.ts';
 import { BOOK_ROW_COLUMNS, bookPages } from '../../core/export/view-export.ts';
-import { DOPPLER_PHASES, parsePhase, type DopplerPhase } from '../../shared/phases.ts';
 import { BOOK_SORT_FIELDS, type BookFilter } from '../../shared/query.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, StdoutWriter, mirrorFlagShape, nameFlag, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, StdoutWriter, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, readMirror } from '../mirror-output.ts';
 
 /** The natural direction of each sort: cheapest, lowest float, newest, highest fade and blue. */
 const DEFAULT_DIRECTION: Record<(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc'> = {
@@ -26,10 +25,6 @@ const cents = z
   .string()
   .regex(/^\d{1,12}$/, 'must be a whole number of cents')
   .transform(Number);
-const unit = z
-  .string()
-  .regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, 'must be a number from 0 to 1')
-  .transform(Number);
 const sort = z
   .string()
   .regex(new RegExp(`^(${BOOK_SORT_FIELDS.join('|')})(:(asc|desc))?$`), `must be one of ${BOOK_SORT_FIELDS.join(', ')}, optionally :asc or :desc`)
@@ -37,15 +32,6 @@ const sort = z
     const [field, dir] = v.split(':') as [(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc' | undefined];
     return { field, dir: dir ?? DEFAULT_DIRECTION[field] };
   });
-
-const phase = z.string().transform((text, ctx): DopplerPhase => {
-  const parsed = parsePhase(text);
-  if (parsed === null) {
-    ctx.addIssue({ code: 'custom', message: `must be a Doppler phase: ${DOPPLER_PHASES.join(', ')} (or p1…p4)` });
-    return z.NEVER;
-  }
-  return parsed;
-});
 
 export const SEARCH_MAX_LIMIT = 1_000_000;
 
@@ -70,13 +56,13 @@ const schema = z
     name: nameFlag.optional(),
     'min-price': cents.optional(),
     'max-price': cents.optional(),
-    'float-min': unit.optional(),
-    'float-max': unit.optional(),
+    'float-min': floatFlag.optional(),
+    'float-max': floatFlag.optional(),
     seed: z
       .array(z.string().regex(/^\d{1,9}$/, 'must be a paint seed (a whole number)').transform(Number))
       .max(1000)
       .optional(),
-    phase: z.array(phase).max(DOPPLER_PHASES.length).optional(),
+    phase: phasesFlag.optional(),
     sticker: z.array(z.string().min(1).max(200)).max(5).optional(),
     sort: sort.optional(),
     limit: z

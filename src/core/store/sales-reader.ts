@@ -4,6 +4,7 @@
  * endpoint keeps a short window; this is what a trader exports to study prices over months.
  */
 import type { AppId, Sticker } from '../../shared/api/index.ts';
+import { type DopplerPhase, paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from './database.ts';
 
 export interface SaleRecord {
@@ -44,6 +45,10 @@ export interface SalesFilter {
   sinceMs?: number;
   /** Sales before this time (ms). */
   untilMs?: number;
+  /** Float range, both ends included: only sales of items whose details the mirror had. */
+  float?: { min?: number; max?: number };
+  /** Doppler phases (any of them), by the sale's paint index. */
+  phases?: readonly DopplerPhase[];
 }
 
 type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
@@ -52,19 +57,27 @@ type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleRecord> {
-  const conditions: [string, number | string][] = [];
+  const conditions: [string, ...(number | string)[]][] = [];
   if (filter.appId !== undefined) conditions.push(['app_id = ?', filter.appId]);
   if (filter.name !== undefined)
     conditions.push(["market_hash_name LIKE ? ESCAPE '\\'", likeLiteral(filter.name)]);
   if (filter.sinceMs !== undefined) conditions.push(['sold_ms >= ?', filter.sinceMs]);
   if (filter.untilMs !== undefined) conditions.push(['sold_ms < ?', filter.untilMs]);
+  if (filter.float) {
+    conditions.push(['paint_wear >= ?', filter.float.min ?? 0]);
+    conditions.push(['paint_wear <= ?', filter.float.max ?? 1]);
+  }
+  if (filter.phases) {
+    const indexes = paintIndexesOfPhases(filter.phases);
+    conditions.push([`paint_index IN (${indexes.map(() => '?').join(', ')})`, ...indexes]);
+  }
   const where = conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
   const rows = db
     .prepare(
       `SELECT listing_id, app_id, market_hash_name, price, amount, listed_at, sold_at, paint_wear, paint_seed, paint_index, stickers
        FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
     )
-    .iterate(...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
+    .iterate(...conditions.flatMap(([, ...values]) => values)) as IterableIterator<SaleRow>;
   for (const row of rows) yield withStickers(row);
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookStore, mergeSnapshot, openDatabase } from '../../../src/core/store/index.ts';
 import type { FullListing, LeanListing } from '../../../src/shared/api/index.ts';
-import { BASE_TIME_MS, createRng, createdEvent, makeFullListing, soldEvent } from '../../bench/generate.ts';
+import { BASE_TIME_MS, createRng, createdEvent, dopplerListing, makeFullListing, soldEvent } from '../../bench/generate.ts';
 import { lean, tempDir } from '../../unit/store/helpers.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
@@ -17,6 +17,7 @@ const HOUR = 3_600_000;
 let dir: { dir: string; remove(): void };
 let dbFile: string;
 let skin: FullListing;
+let ruby: FullListing;
 
 const sales = (...args: string[]) => {
   const run = spawnSync(process.execPath, [CLI, 'sales', '--db', dbFile, ...args], { encoding: 'utf8' });
@@ -50,8 +51,10 @@ beforeAll(async () => {
   });
   const rug: LeanListing = lean(2, { app_id: 252490, market_hash_name: 'Sunset Rug', price: 62 });
   await mergeSnapshot(store, { seq: 100n, listings: [case1, rug] }, { scope: null, resync: false });
-  store.applyEvents([createdEvent(skin, 101n)]);
+  ruby = { ...dopplerListing(rng, 600, 90_000, 415), cs_paint_wear: 0.0123 };
+  store.applyEvents([createdEvent(skin, 101n), createdEvent(ruby, 105n)]);
   store.applyEvents([
+    soldEvent(ruby, 1, 106n, BASE_TIME_MS + 4 * HOUR),
     soldEvent(rug, 1, 104n, BASE_TIME_MS + 3 * HOUR),
     soldEvent(case1, 4, 102n, BASE_TIME_MS + 1 * HOUR),
     soldEvent({ ...skin, market_hash_name: skin.market_hash_name }, 1, 103n, BASE_TIME_MS + 2 * HOUR),
@@ -66,7 +69,7 @@ describe('skindesk sales', () => {
     const run = sales();
     expect(run.code, run.stderr).toBe(0);
     const rows = run.rows();
-    expect(rows.map((r) => r.listing_id)).toEqual([1, 500, 2]);
+    expect(rows.map((r) => r.listing_id)).toEqual([1, 500, 2, 600]);
     expect(rows[0]).toEqual({
       listing_id: 1,
       app_id: 730,
@@ -108,7 +111,7 @@ describe('skindesk sales', () => {
       sales('--since', since)
         .rows()
         .map((r) => r.listing_id),
-    ).toEqual([500, 2]);
+    ).toEqual([500, 2, 600]);
     expect(
       sales('--since', '2026-01-01', '--until', since)
         .rows()
@@ -119,12 +122,27 @@ describe('skindesk sales', () => {
     expect(csv[0]).toBe(
       'listing_id,app_id,market_hash_name,price,amount,listed_at,sold_at,paint_wear,paint_seed,paint_index,stickers',
     );
-    expect(csv).toHaveLength(4);
+    expect(csv).toHaveLength(5);
     expect(csv[1]).toBe(
       `1,730,Revolution Case,55,4,2026-01-01T00:00:00.000Z,${new Date(BASE_TIME_MS + HOUR).toISOString()},,,,`,
     );
     // stickers as JSON in one quoted field
     expect(csv[2]).toContain(`"${JSON.stringify(skin.cs_stickers).replace(/"/g, '""')}"`);
+  });
+
+  it('filters by float and by Doppler phase (sales of items whose details the mirror had)', () => {
+    const ids = (...args: string[]) =>
+      sales(...args)
+        .rows()
+        .map((r) => r.listing_id);
+    const wear = skin.cs_paint_wear!;
+    expect(ids('--float-min', String(wear), '--float-max', String(wear))).toEqual([500]);
+    // the case and the rug have no float: never in a float range
+    expect(ids('--float-max', '0.07')).toEqual([...(wear <= 0.07 ? [500] : []), 600]);
+    expect(ids('--float-min', '0.5')).toEqual(wear >= 0.5 ? [500] : []);
+    expect(ids('--phase', 'ruby')).toEqual([600]);
+    expect(ids('--phase', 'p2', '--phase', 'Ruby', '--float-max', '0.02')).toEqual([600]);
+    expect(ids('--phase', 'p2')).toEqual([]);
   });
 
   it('refuses bad flags with the reason and exit 2', () => {
@@ -134,6 +152,9 @@ describe('skindesk sales', () => {
       [['--since', '2026-02-01', '--until', '2026-01-01'], /--since must be before --until/],
       [['--app-id', '7'], /must be one of/],
       [['--format', 'xml'], /format/],
+      [['--phase', 'p5'], /must be a Doppler phase/],
+      [['--float-max', '1.5'], /from 0 to 1/],
+      [['--float-min', '0.5', '--float-max', '0.1'], /--float-min must not exceed --float-max/],
     ] as const) {
       const run = sales(...args);
       expect(run.code, run.stdout).toBe(2);
