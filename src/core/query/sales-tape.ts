@@ -15,23 +15,25 @@
  * Names are matched as the book's name filter matches them (the same trigram index over `item_names`,
  * which holds every sold item's name: see BookStore's sale recording).
  */
-import { type DopplerPhase, paintIndexesOfPhases } from '../../shared/phases.ts';
+import { newestSaleFirst } from '../../shared/sale-order.ts';
 import type { Db } from '../store/database.ts';
-import { type SaleRecord, withStickers } from '../store/sales-reader.ts';
+import {
+  type SaleRecord,
+  type SalesFilter,
+  saleDetailConditions,
+  withStickers,
+} from '../store/sales-reader.ts';
 import { InvalidCursorError } from './cursor.ts';
 import { nameMatch } from './query-book.ts';
 
 /** Which sales: the game, the item name, the item's float and phase. */
 export type TapeFilter = Pick<SalesTapeQuery, 'app_id' | 'name' | 'float' | 'phases'>;
 
-export interface SalesTapeQuery {
+/** A page of the tape: its filter (float and phases as every sold-history reader takes them), cursors, size. */
+export interface SalesTapeQuery extends Pick<SalesFilter, 'float' | 'phases'> {
   app_id?: number;
   /** Case-insensitive substring of the item name, as the book's name filter. */
   name?: string;
-  /** Float range, both ends included (as the book's): only sales of items whose details the mirror had. */
-  float?: { min?: number; max?: number };
-  /** Doppler phases (any of them): sales whose paint index is one of theirs. */
-  phases?: readonly DopplerPhase[];
   /** The `next` of the previous page: sales older than its last one. */
   before?: string | null;
   /** Only sales sold at or after this time (ms): a live refresh reads the last minute, not the history. */
@@ -88,6 +90,8 @@ const COLUMNS = `listing_id, CAST(seq AS TEXT) AS seq, app_id, market_hash_name,
   sold_ms, paint_wear, paint_seed, paint_index, stickers`;
 const WINDOW = '(sold_ms, listing_id, seq) < (@soldMs, @listingId, @seq) AND sold_ms >= @sinceMs';
 const NEWEST_FIRST = 'ORDER BY sold_ms DESC, listing_id DESC, seq DESC';
+/** NEWEST_FIRST in JavaScript, for merging the rows of several items. */
+const newestFirst = newestSaleFirst<SaleRow>((s) => s.sold_ms);
 
 /**
  * The conditions every plan checks on each sale: older than the page cursor and not older than
@@ -104,20 +108,8 @@ function saleConditions(query: SalesTapeQuery): { sql: string; params: Record<st
     sinceMs: query.sinceMs ?? 0,
     app: query.app_id ?? null,
   };
-  if (query.float) {
-    sql.push('paint_wear IS NOT NULL');
-    if (query.float.min !== undefined) {
-      sql.push('paint_wear >= @floatMin');
-      params.floatMin = query.float.min;
-    }
-    if (query.float.max !== undefined) {
-      sql.push('paint_wear <= @floatMax');
-      params.floatMax = query.float.max;
-    }
-  }
-  // the game's paint indexes of the phases: small integers from a constant table, safe inline
-  if (query.phases) sql.push(`paint_index IN (${paintIndexesOfPhases(query.phases).join(', ')})`);
-  return { sql: sql.join(' AND '), params };
+  const detail = saleDetailConditions(query);
+  return { sql: [...sql, ...detail.sql].join(' AND '), params: { ...params, ...detail.params } };
 }
 
 export function readSalesTape(
@@ -185,14 +177,6 @@ function newestOfEachName(
     if (held.length === want) oldest = held[want - 1]!.sold_ms;
   }
   return held;
-}
-
-function newestFirst(a: SaleRow, b: SaleRow): number {
-  if (a.sold_ms !== b.sold_ms) return b.sold_ms - a.sold_ms;
-  if (a.listing_id !== b.listing_id) return b.listing_id - a.listing_id;
-  const sa = BigInt(a.seq);
-  const sb = BigInt(b.seq);
-  return sa === sb ? 0 : sa < sb ? 1 : -1;
 }
 
 function toTapeSale({ sold_ms: _soldMs, ...row }: SaleRow): TapeSale {

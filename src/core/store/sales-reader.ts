@@ -56,28 +56,46 @@ type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
 /** LIKE's own wildcards in a typed name are literal characters, not patterns. */
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The float and phase conditions on a sold_history row, shared by every reader of the sold history:
+ * only sales of items whose details the mirror had — the float within both ends (as the book's), the
+ * paint index one of the phases'. Named parameters (@floatMin, @floatMax); the phases' paint indexes
+ * are small integers from a constant table, inlined.
+ */
+export function saleDetailConditions(filter: Pick<SalesFilter, 'float' | 'phases'>): { sql: string[]; params: Record<string, number> } {
+  const sql: string[] = [];
+  const params: Record<string, number> = {};
+  if (filter.float) {
+    sql.push('paint_wear IS NOT NULL');
+    if (filter.float.min !== undefined) {
+      sql.push('paint_wear >= @floatMin');
+      params.floatMin = filter.float.min;
+    }
+    if (filter.float.max !== undefined) {
+      sql.push('paint_wear <= @floatMax');
+      params.floatMax = filter.float.max;
+    }
+  }
+  if (filter.phases) sql.push(`paint_index IN (${paintIndexesOfPhases(filter.phases).join(', ')})`);
+  return { sql, params };
+}
+
 export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleRecord> {
-  const conditions: [string, ...(number | string)[]][] = [];
+  const conditions: [string, number | string][] = [];
   if (filter.appId !== undefined) conditions.push(['app_id = ?', filter.appId]);
   if (filter.name !== undefined)
     conditions.push(["market_hash_name LIKE ? ESCAPE '\\'", likeLiteral(filter.name)]);
   if (filter.sinceMs !== undefined) conditions.push(['sold_ms >= ?', filter.sinceMs]);
   if (filter.untilMs !== undefined) conditions.push(['sold_ms < ?', filter.untilMs]);
-  if (filter.float) {
-    conditions.push(['paint_wear >= ?', filter.float.min ?? 0]);
-    conditions.push(['paint_wear <= ?', filter.float.max ?? 1]);
-  }
-  if (filter.phases) {
-    const indexes = paintIndexesOfPhases(filter.phases);
-    conditions.push([`paint_index IN (${indexes.map(() => '?').join(', ')})`, ...indexes]);
-  }
-  const where = conditions.length > 0 ? `WHERE ${conditions.map(([sql]) => sql).join(' AND ')}` : '';
+  const detail = saleDetailConditions(filter);
+  const sql = [...conditions.map(([condition]) => condition), ...detail.sql];
+  const where = sql.length > 0 ? `WHERE ${sql.join(' AND ')}` : '';
   const rows = db
     .prepare(
       `SELECT listing_id, app_id, market_hash_name, price, amount, listed_at, sold_at, paint_wear, paint_seed, paint_index, stickers
        FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
     )
-    .iterate(...conditions.flatMap(([, ...values]) => values)) as IterableIterator<SaleRow>;
+    .iterate(detail.params, ...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
   for (const row of rows) yield withStickers(row);
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AppId } from '../../../shared/api/index.ts';
 import type { DopplerPhase } from '../../../shared/phases.ts';
+import { newestSaleFirst } from '../../../shared/sale-order.ts';
 import type { SalesTape, SalesTapeInput, TapeSale } from '../../../shared/ipc/calls-market.ts';
 
 export interface TapeFilter {
@@ -37,14 +38,8 @@ export const PAGE_SIZE = 200;
 
 export const saleKey = (s: Pick<TapeSale, 'listing_id' | 'seq'>) => `${s.listing_id}:${s.seq}`;
 
-/** The tape's order: newest sale first; equal times by listing id, then seq (int64), descending. */
-export function newerFirst(a: TapeSale, b: TapeSale): number {
-  const t = Date.parse(b.sold_at) - Date.parse(a.sold_at);
-  if (t !== 0) return t;
-  if (a.listing_id !== b.listing_id) return b.listing_id - a.listing_id;
-  const [sa, sb] = [BigInt(a.seq), BigInt(b.seq)];
-  return sa === sb ? 0 : sa < sb ? 1 : -1;
-}
+/** The tape's order (the app's reader sorts by the same rule). */
+export const newerFirst = newestSaleFirst<TapeSale>((s) => Date.parse(s.sold_at));
 
 type FetchPage = (input: SalesTapeInput) => Promise<SalesTape>;
 
@@ -88,17 +83,13 @@ export class SalesTapeStore {
     for (const listener of this.#listeners) listener();
   }
 
-  #input(page: { before?: string | null; sinceMs?: number | null }): SalesTapeInput {
-    return {
+  #read(page: { before?: string | null; sinceMs?: number | null }): Promise<SalesTape> {
+    return this.#fetch({
       ...tapeFilterInput(this.#filter),
       before: page.before ?? null,
       since_ms: page.sinceMs ?? null,
       limit: PAGE_SIZE,
-    };
-  }
-
-  #read(page: { before?: string | null; sinceMs?: number | null }): Promise<SalesTape> {
-    return this.#fetch(this.#input(page));
+    });
   }
 
   /** The rows now hold every sale up to this read: the next refresh starts from it. Not while held. */
