@@ -5,20 +5,16 @@
 import { Button, Popover, Stack, Text } from '@mantine/core';
 import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
 import type { DopplerPhase } from '../../../shared/phases.ts';
-import { phaseTag } from '../../../shared/phases.ts';
-import { activeWearCodes } from '../market/filters/filter-model.ts';
+import { describeFilter } from '../market/filters/filter-model.ts';
 import { PhaseButtons, WearBandButtons } from '../market/filters/wear-phase-buttons.tsx';
 import type { TapeFilter } from './sales-tape-store.ts';
 
+/** The book's own words for a float and phases (its filter chips), or null when neither is set. */
 function describe(filter: TapeFilter): string | null {
-  const parts: string[] = [];
-  if (filter.float) {
-    const bands = activeWearCodes(filter.float);
-    parts.push(
-      bands.length > 0 ? bands.join('–') : `float ${filter.float.min ?? 0}–${filter.float.max ?? 1}`,
-    );
-  }
-  if (filter.phases.length > 0) parts.push(filter.phases.map(phaseTag).join('/'));
+  const parts = describeFilter({
+    ...(filter.float === null ? {} : { float: filter.float }),
+    ...(filter.phases.length === 0 ? {} : { phases: [...filter.phases] }),
+  });
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
