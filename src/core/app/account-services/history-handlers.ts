@@ -8,11 +8,9 @@ import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import { freshnessOf, pageQuery } from './views.ts';
 
-export type HistoryHost = ExportHost;
-
 export function historyHandlers(
   runtime: AccountRuntime,
-  host: HistoryHost,
+  host: ExportHost,
 ): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getOrders' | 'exportOrders' | 'getTransactions'>> {
   return {
     getOrders: async ({ page, limit }) => {

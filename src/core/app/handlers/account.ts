@@ -18,7 +18,7 @@ export function createAccountHandlers(core: AppCore): AreaHandlers<typeof ACCOUN
     ...backpackHandlers(runtime),
     ...listingsHandlers(runtime),
     ...tradesHandlers(runtime),
-    ...historyHandlers(runtime, { platform: core.platform, publish: (name, payload) => core.publish(name, payload) }),
+    ...historyHandlers(runtime, core),
     ...walletHandlers(runtime, core.log),
   };
 }

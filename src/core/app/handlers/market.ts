@@ -193,8 +193,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
         defaultName: `skindesk-${input.view}-${stamp}.${input.format}`,
         filters: [input.format === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'JSON lines', extensions: ['jsonl'] }],
       };
-      const host = { platform: core.platform, publish: core.publish.bind(core) };
-      return runFileExport(host, dialog, async (file, progress) => {
+      return runFileExport(core, dialog, async (file, progress) => {
         const bytes = await writeFileInPlace(file, chunks, (written) => progress({ bytes: written, totalBytes: null, rows: counter.rows }));
         return { file, bytes, rows: counter.rows };
       });
