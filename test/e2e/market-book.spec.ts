@@ -103,11 +103,14 @@ test('the detail shows the float bar with its wear band and every sticker with i
     limit: 1,
   }).rows[0];
   if (!target || target.paint_wear === null || !target.stickers) throw new Error('no listing with a float and two stickers');
-  // a few sales of the same item over the last hours, for the price history
-  for (let k = 0; k < 8; k++) {
-    const sold = demo(m.host).createListing({ appId: 730, name: target.market_hash_name, price: Math.max(1, target.price + ((k * 37) % 90) - 45) });
-    demo(m.host).buyListing(sold.listing.id);
+  // a few sales of the same item over the last hours, for the price history: listed together, bought
+  // one every 25 minutes (so each waited on the market a while, as the time to sell shows)
+  const listed = Array.from({ length: 8 }, (_, k) =>
+    demo(m.host).createListing({ appId: 730, name: target.market_hash_name, price: Math.max(1, target.price + ((k * 37) % 90) - 45) }),
+  );
+  for (const { listing } of listed) {
     demo(m.host).advanceClock(25 * 60_000);
+    demo(m.host).buyListing(listing.id);
   }
   await page.getByLabel('Search item names').fill(target.market_hash_name);
   // the search applies after a short pause; a click before it lands on the old view, whose selection the
@@ -147,6 +150,9 @@ test('the detail shows the float bar with its wear band and every sticker with i
   await expect(detail).toContainText('TradingView Lightweight Charts');
   await expect(detail).toContainText('Market price');
   await expect(detail).toContainText('30-day average');
+  // those sales waited 25 minutes to 3 h 20 min on the market: their median is hours, not the 0 s of an
+  // instant buy
+  await expect(detail.getByTestId('time-to-sell')).toHaveText(/^\dh/);
   // the open panel narrows the toolbar: the search box gives way, no button is cut off
   for (const id of ['presets-button', 'watch-filter', 'cart-button', 'book-summary']) {
     const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);

@@ -39,6 +39,28 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
+/**
+ * A wait (how long items sat on the market before they sold) a trader compares: the two largest units
+ * while the first is a single digit ("1h 52m", "3d 4h", "4m 5s"), one unit from 10 up ("14h", "12d"),
+ * where the second no longer changes a decision.
+ */
+export function formatWait(ms: number): string {
+  const s = Math.floor(Math.max(0, ms) / 1000);
+  const units: [number, string][] = [
+    [86_400, 'd'],
+    [3_600, 'h'],
+    [60, 'm'],
+    [1, 's'],
+  ];
+  const at = units.findIndex(([size]) => s >= size);
+  if (at === -1 || at === units.length - 1) return `${s}s`;
+  const [size, unit] = units[at]!;
+  const [nextSize, nextUnit] = units[at + 1]!;
+  const whole = Math.floor(s / size);
+  const rest = Math.floor((s % size) / nextSize);
+  return whole >= 10 || rest === 0 ? `${whole}${unit}` : `${whole}${unit} ${rest}${nextUnit}`;
+}
+
 /** Clock time (HH:MM:SS) of a timestamp, for "book as of". */
 export function formatClock(iso: string | null): string {
   if (!iso) return '–';

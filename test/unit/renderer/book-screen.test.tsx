@@ -156,7 +156,7 @@ describe('book screen', () => {
     expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
     await waitFor(() => expect(detail.textContent).toContain('30-day average'));
     expect(detail.textContent).toContain('$9.80');
-    expect(within(detail).getByTestId('time-to-sell').textContent).toBe('3h median of 9 sales');
+    expect(within(detail).getByTestId('time-to-sell').textContent).toBe('3h 59m median of 9 sales');
 
     await user.keyboard('b');
     const dialog = await screen.findByRole('dialog', { name: 'Buy' });

@@ -1,5 +1,5 @@
 // Pure pieces of the market screens: compressed scrolling, the filter model and its wear presets, the
-// share-link reader, the palette's word filter and hotkey labels, the marks of an item name.
+// share-link reader, the palette's word filter and hotkey labels, the marks of an item name, waits.
 import { describe, expect, it } from 'vitest';
 import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
 import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
@@ -10,6 +10,7 @@ import { columnsFor } from '../../../src/renderer/screens/market/book/columns.ts
 import { bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
+import { formatWait } from '../../../src/renderer/format/numbers.ts';
 
 describe('scroll geometry', () => {
   it('needs no compression for a million rows of 28 px', () => {
@@ -139,5 +140,22 @@ describe('item names in the grids', () => {
     expect(shown('Souvenir AWP | Dragon Lore (Field-Tested)')).toBe('SVAWP | Dragon Lore (Field-Tested)');
     expect(shown('★ Karambit | Doppler (Factory New)')).toBe('★ Karambit | Doppler (Factory New)');
     expect(bareName('Sticker | StatTrak™ fan club')).toBe('Sticker | StatTrak™ fan club'); // only a leading mark
+  });
+});
+
+describe('waits on the market', () => {
+  const min = 60_000;
+  const hour = 60 * min;
+  it('shows two units while the first is one digit, one from ten up', () => {
+    expect(formatWait(112 * min + 40_000)).toBe('1h 52m');
+    expect(formatWait(3 * 24 * hour + 4 * hour + 59 * min)).toBe('3d 4h');
+    expect(formatWait(4 * min + 5_000)).toBe('4m 5s');
+    expect(formatWait(14 * hour + 30 * min)).toBe('14h');
+    expect(formatWait(12 * 24 * hour + 5 * hour)).toBe('12d');
+  });
+  it('drops a zero second unit, and counts a negative or sub-minute wait in seconds', () => {
+    expect(formatWait(2 * hour + 20_000)).toBe('2h');
+    expect(formatWait(45_900)).toBe('45s');
+    expect(formatWait(-5_000)).toBe('0s');
   });
 });

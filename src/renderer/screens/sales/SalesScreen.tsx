@@ -23,6 +23,7 @@ import {
   formatCount,
   formatDuration,
   formatFloat,
+  formatWait,
   plural,
 } from '../../format/numbers.ts';
 import { useLive } from '../../shell/app-state.ts';
@@ -281,7 +282,7 @@ export function SalesScreen() {
                 `${formatCents(summary.volume)} traded`,
                 summary.onePrice &&
                   `median ${formatCents(summary.onePrice.median)} (${formatCents(summary.onePrice.low)}–${formatCents(summary.onePrice.high)})`,
-                `listed ${formatDuration(summary.medianTimeOnMarketMs)} before selling (median)`,
+                `listed ${formatWait(summary.medianTimeOnMarketMs)} before selling (median)`,
               ]
                 .filter(Boolean)
                 .join(' · ')}

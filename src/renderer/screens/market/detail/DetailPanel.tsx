@@ -13,7 +13,7 @@ import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
 import { phaseOfPaintIndex, phaseTag } from '../../../../shared/phases.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
 import { call, useCall } from '../../../bridge/index.ts';
-import { formatAge, formatCents, formatCount, formatDelta, formatDuration, formatFloat, formatPercent, plural } from '../../../format/numbers.ts';
+import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural, formatWait } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
 import { showItemSales } from '../../sales/tape-filter.ts';
@@ -215,7 +215,7 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
             '–'
           ) : (
             <span data-testid="time-to-sell" title="How long the last sales the feed showed had been listed before they sold (median)">
-              {formatDuration(context.time_to_sell.median_ms)}
+              {formatWait(context.time_to_sell.median_ms)}
               <Text span size="xs" c="dimmed">
                 {' '}
                 median of {plural(context.time_to_sell.sales, 'sale')}
