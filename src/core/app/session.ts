@@ -218,10 +218,6 @@ export class MarketSession {
       backfill: backfillOptions === false ? false : { ...backfillOptions },
       relayFeed: true,
       forwardApplied: true,
-      // Two connections to the book live in this process (this thread's and the worker's): the writer's
-      // short stepped transactions need little cache, and the 10-minute soak showed the two 64 MB caches
-      // filling as RSS growth long after start.
-      cacheMb: 16,
       ...(this.#options.syncWorkerFile ? { workerFile: this.#options.syncWorkerFile } : {}),
     });
     mirror.on('book', (change) => events.book(change));

@@ -29,8 +29,6 @@ export interface MirrorWorkerOptions {
   relayFeed?: boolean;
   /** Emit `applied` with every committed batch's events (structured-cloned over from the worker). */
   forwardApplied?: boolean;
-  /** The worker connection's SQLite page cache in MB (default 64). */
-  cacheMb?: number;
   /** The worker's script: the source file by default; the Electron build passes its bundled one. */
   workerFile?: URL;
   /** How long `stop()` waits for the worker to finish before terminating it. */
@@ -107,7 +105,6 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       backfill: o.backfill ?? {},
       relayFeed: o.relayFeed ?? false,
       forwardApplied: o.forwardApplied ?? false,
-      cacheMb: o.cacheMb ?? null,
       reportBatches: this.listenerCount('batch') + this.listenerCount('applying') > 0,
     };
     this.#relay = o.relayFeed

@@ -22,7 +22,7 @@ if (!port) throw new Error('sync-worker.ts runs only as a worker thread');
 const data = workerData as SyncWorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
-const db = openDatabase(data.dbPath, { checkpointPages: 25_000, ...(data.cacheMb === null ? {} : { cacheMb: data.cacheMb }) });
+const db = openDatabase(data.dbPath, { checkpointPages: 25_000 });
 const store = new BookStore(db);
 const client = new ApiClient({ baseUrl: data.baseUrl, apiKey: data.apiKey, ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}) });
 const sources = apiSources(client);

@@ -20,8 +20,6 @@ export interface SyncWorkerData {
   relayFeed: boolean;
   /** Post every applied batch's events back, sales left out (the host's watchlists judge price changes from them). */
   forwardApplied: boolean;
-  /** The worker connection's page cache in MB (default 64). */
-  cacheMb: number | null;
   /** Post 'applying' and 'batch' reports (the host had listeners for them when it started the worker). */
   reportBatches: boolean;
   /** false: no detail backfill (details still come with creation events and on demand). */
