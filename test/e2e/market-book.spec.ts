@@ -4,6 +4,8 @@
 // overlay run and list the same commands; the last filter survives a reload. Screenshots for the README.
 import { expect, test } from '@playwright/test';
 import { queryBook } from '../../src/core/query/index.ts';
+import { readListing } from '../../src/core/store/index.ts';
+import { formatAgainst } from '../../src/renderer/format/numbers.ts';
 import {
   type MarketHost,
   cliSearch,
@@ -53,6 +55,25 @@ function commonStickerWord(): string {
 test('a float + sticker filter shows exactly the rows skindesk search finds in the same mirror', async ({ page }) => {
   const problems = watchProblems(page);
   await openApp(page, m.host);
+  // each row against its item's market price, once the app has read prices/all (when it connects, then
+  // every 5 minutes): what the grid shows for the first rows is what their prices and the demo market's
+  // own price set say
+  const db = m.host.core.session.db;
+  const served = (await (await fetch(`${demo(m.host).baseUrl}/public/v1/prices/all`, { headers: { Authorization: `Bearer ${demo(m.host).apiKey}` } })).json()) as {
+    prices: { app_id: number; market_hash_name: string; market_price: number }[];
+  };
+  const marketPrice = new Map(served.prices.map((p) => [`${p.app_id}|${p.market_hash_name}`, p.market_price]));
+  const againstMarketShown = async () => {
+    const rows = page.locator('[data-listing-id]');
+    const seen: { shown: string | null; expected: string | null }[] = [];
+    for (let i = 0; i < Math.min(8, await rows.count()); i++) {
+      const listing = readListing(db, Number(await rows.nth(i).getAttribute('data-listing-id')));
+      const expected = listing ? formatAgainst(listing.price, marketPrice.get(`${listing.app_id}|${listing.market_hash_name}`) ?? null) : null;
+      seen.push({ shown: await rows.nth(i).locator('[data-col="market"]').textContent(), expected });
+    }
+    return seen.length === 8 && seen.every((r) => r.expected !== null && r.shown === r.expected);
+  };
+  await expect.poll(againstMarketShown, { timeout: 15_000 }).toBe(true);
   await saveScreenshot(page, 'book');
 
   const word = commonStickerWord();

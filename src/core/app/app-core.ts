@@ -423,7 +423,10 @@ export class AppCore {
           queued: stats.totals.queued,
         };
       },
-      queryBook: (query) => ({ ...this.#queries.query(query), version: this.#bookVersion }),
+      queryBook: (query) => {
+        const page = this.#queries.query(query);
+        return { ...page, rows: this.#session.marketPrices.price(page.rows), version: this.#bookVersion };
+      },
       getListing: async ({ id }) => this.#queries.listing(id, this.#session),
       getSettings: () => this.#settingsView(),
       setApiKey: ({ apiKey }) => this.#changeSecret('api-key', apiKey),

@@ -19,6 +19,7 @@ import { openDatabase, readStatus, readSyncState, type Db } from '../store/index
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { MirrorWorker } from '../sync/mirror-worker.ts';
+import { MarketPriceBoard } from './market-book/market-prices.ts';
 import type { AppLog } from './log.ts';
 import {
   DEMO_DATABASE_FILE_NAME,
@@ -66,6 +67,8 @@ export class MarketSession {
   /** This thread's connection: reads the book, writes the desk (attached) and the caches. */
   readonly db: Db;
   readonly file: string;
+  /** The market price of every item, for the book's "against the market" column. */
+  readonly marketPrices: MarketPriceBoard;
   #client: ApiClient | null = null;
   #mirror: MirrorWorker | null = null;
   #demo: DemoMarketHandle | null = null;
@@ -87,6 +90,7 @@ export class MarketSession {
       this.db.close();
       throw err;
     }
+    this.marketPrices = new MarketPriceBoard(this.db);
     const mirror = readStatus(this.db);
     const state = readSyncState(this.db);
     this.#ownStatus = {
@@ -182,6 +186,11 @@ export class MarketSession {
       }
       const client = new ApiClient({ baseUrl: this.#baseUrl as string, apiKey, ...(wsUrl ? { wsUrl } : {}) });
       this.#client = client;
+      this.marketPrices.start({
+        client: () => (this.#closed ? null : this.#client),
+        onChanged: () => events.book({ version: 0, lastSeq: this.status().lastSeq, reset: false, upserted: 0, removed: 0, ids: [], idsTruncated: true }),
+        onWarning: (message) => log.warn(redactor.redact(message)),
+      });
       const resolvedWs = await client.discoverWsUrl({ priority: 'interactive' });
       if (this.#closed) return;
       const mirror = this.#createMirror(apiKey);
@@ -250,6 +259,7 @@ export class MarketSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.marketPrices.stop();
     try {
       // every event received is applied and the worker's connection closed before the file is let go
       await this.#mirror?.stop();

@@ -61,6 +61,18 @@ export function formatWait(ms: number): string {
   return whole >= 10 || rest === 0 ? `${whole}${unit}` : `${whole}${unit} ${rest}${nextUnit}`;
 }
 
+/**
+ * A price against a reference, in percent ("−12%", "+3.4%", "0%"): one decimal under 10 % either way,
+ * where a trader's margin lives, whole percents beyond; null when there is no reference to compare with.
+ */
+export function formatAgainst(price: number, reference: number | null): string | null {
+  if (reference === null || reference <= 0) return null;
+  const percent = ((price - reference) / reference) * 100;
+  const shown = Math.abs(percent) < 10 ? Math.round(percent * 10) / 10 : Math.round(percent);
+  if (shown === 0) return '0%';
+  return `${shown < 0 ? '−' : '+'}${Math.abs(shown)}%`;
+}
+
 /** Clock time (HH:MM:SS) of a timestamp, for "book as of". */
 export function formatClock(iso: string | null): string {
   if (!iso) return '–';

@@ -115,6 +115,8 @@ export const bookRow = z.strictObject({
   keychains: z
     .array(z.strictObject({ slot: z.number().int(), name: z.string(), pattern: nullableNumber }))
     .nullable(),
+  /** The item's market price (prices/all, cents), for "against the market"; null until the app has read it. */
+  market_price: z.number().int().nullable(),
 });
 export type BookRow = z.infer<typeof bookRow>;
 

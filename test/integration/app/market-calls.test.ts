@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
 import { BookWindows } from '../../../src/core/app/market-book/book-windows.ts';
+import { MarketPriceBoard } from '../../../src/core/app/market-book/market-prices.ts';
 import { ScreenStateStore } from '../../../src/core/app/market-screens/screen-state.ts';
 import { BOOK_ROW_COLUMNS } from '../../../src/core/export/view-export.ts';
 import { type QueryRow, queryBook } from '../../../src/core/query/index.ts';
 import { readSalesTape } from '../../../src/core/query/sales-tape.ts';
-import { SALE_COLUMNS } from '../../../src/core/store/index.ts';
+import { Caches, SALE_COLUMNS } from '../../../src/core/store/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { ExportProgress } from '../../../src/shared/ipc/index.ts';
@@ -101,6 +102,31 @@ describe('book windows by position', () => {
     expect(answer.total).toBe(all.length);
     expect(answer.rows.map((r) => r.id)).toEqual(all.slice(250, 290));
     expect(answer.lastSeq).toMatch(/^\d+$/);
+  });
+
+  it("gives every row its item's market price from the marketplace's prices/all, read with no watchlist asking", async () => {
+    const res = await fetch(`${market().baseUrl}/public/v1/prices/all`, { headers: { Authorization: `Bearer ${market().apiKey}` } });
+    const served = (await res.json()) as { prices: { app_id: number; market_hash_name: string; market_price: number }[] };
+    const marketPrice = new Map(served.prices.map((p) => [`${p.app_id}|${p.market_hash_name}`, p.market_price]));
+    expect((await core.call('listWatchlists', {})).watchlists).toEqual([]);
+    const view = { filter: {}, sort: { field: 'price' as const, dir: 'asc' as const } };
+    const answer = await until('the market prices read by the app', async () => {
+      const window = await core.call('queryBookWindow', { ...view, offset: 0, limit: 200 });
+      return window.rows.every((r) => r.market_price !== null) && window;
+    });
+    expect(answer.rows.length).toBe(200);
+    for (const row of answer.rows) expect(row.market_price, row.market_hash_name).toBe(marketPrice.get(`${row.app_id}|${row.market_hash_name}`));
+    const page = await core.call('queryBook', { ...view, limit: 20 });
+    expect(page.rows.map((r) => r.market_price)).toEqual(answer.rows.slice(0, 20).map((r) => r.market_price));
+    // read into memory, not written to the book file from the app's thread (that would wait on the sync worker)
+    expect(core.session.db.prepare('SELECT count(*) FROM prices').pluck().get()).toBe(0);
+    // a restart (offline too) starts from the prices the book caches: none there, no figure rather than a guess
+    const [first, second] = queryBook(core.session.db, { ...view, limit: 2 }).rows as [QueryRow, QueryRow];
+    expect(new MarketPriceBoard(core.session.db).price([first])[0]?.market_price).toBeNull();
+    const cache = new Caches(core.session.db);
+    cache.replacePrices([{ app_id: first.app_id, market_hash_name: first.market_hash_name, market_price: 1234, recommended_price: 1200, lowest_listing_price: null, updated_at: new Date().toISOString() }], first.app_id);
+    expect(new MarketPriceBoard(core.session.db).price([first, second]).map((r) => r.market_price)).toEqual(first.market_hash_name === second.market_hash_name ? [1234, 1234] : [1234, null]);
+    cache.replacePrices([], first.app_id);
   });
 });
 

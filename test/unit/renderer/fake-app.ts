@@ -58,6 +58,7 @@ export function bookRow(id: number, overrides: Partial<BookRow> = {}): BookRow {
     souvenir: false,
     stickers: [],
     keychains: [],
+    market_price: null,
     ...overrides,
   };
 }

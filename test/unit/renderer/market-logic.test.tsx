@@ -10,7 +10,9 @@ import { columnsFor } from '../../../src/renderer/screens/market/book/columns.ts
 import { bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
-import { formatWait } from '../../../src/renderer/format/numbers.ts';
+import { formatAgainst, formatWait } from '../../../src/renderer/format/numbers.ts';
+import type { BookRow } from '../../../src/shared/ipc/index.ts';
+import { bookRow } from './fake-app.ts';
 
 describe('scroll geometry', () => {
   it('needs no compression for a million rows of 28 px', () => {
@@ -92,8 +94,9 @@ describe('filter model', () => {
   });
 
   it('shows per-game columns: CS2 traders get float, seed, stickers, fade and blue; others the amount', () => {
-    expect(columnsFor(730, false).map((c) => c.key)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'fade', 'blue', 'listed']);
-    expect(columnsFor(570, false).map((c) => c.key)).toEqual(['name', 'price', 'amount', 'listed']);
+    expect(columnsFor(730, false).map((c) => c.key)).toEqual(['name', 'price', 'market', 'float', 'seed', 'stickers', 'fade', 'blue', 'listed']);
+    expect(columnsFor(570, false).map((c) => c.key)).toEqual(['name', 'price', 'market', 'amount', 'listed']);
+    expect(columnsFor(570, true).map((c) => c.key)).toEqual(['name', 'price', 'amount', 'listed']);
     expect(columnsFor(undefined, false)[0]?.key).toBe('game');
   });
 });
@@ -157,5 +160,30 @@ describe('waits on the market', () => {
     expect(formatWait(2 * hour + 20_000)).toBe('2h');
     expect(formatWait(45_900)).toBe('45s');
     expect(formatWait(-5_000)).toBe('0s');
+  });
+});
+
+describe('prices against the market', () => {
+  it('shows one decimal within ten percent, whole percents beyond, signed', () => {
+    expect(formatAgainst(8_800, 10_000)).toBe('−12%');
+    expect(formatAgainst(10_340, 10_000)).toBe('+3.4%');
+    expect(formatAgainst(9_950, 10_000)).toBe('−0.5%');
+    expect(formatAgainst(25_000, 10_000)).toBe('+150%');
+    expect(formatAgainst(10_001, 10_000)).toBe('0%');
+  });
+  it('says nothing without a market price', () => {
+    expect(formatAgainst(500, null)).toBeNull();
+    expect(formatAgainst(500, 0)).toBeNull();
+  });
+  it('marks a deal in the grid, and gives a Doppler with a known phase no figure (its price follows the phase)', () => {
+    const cell = columnsFor(730, false).find((c) => c.key === 'market');
+    if (!cell) throw new Error('no market column');
+    const shown = (row: Partial<BookRow>) => render(<>{cell.render(bookRow(1, { price: 8_500, market_price: 10_000, paint_index: 282, ...row }), 0)}</>).container;
+    const deal = shown({}).querySelector('span');
+    expect(deal?.textContent).toBe('−15%');
+    expect(deal?.style.fontWeight).toBe('700');
+    expect(shown({ price: 10_500 }).textContent).toBe('+5%');
+    expect(shown({ market_price: null }).textContent).toBe('');
+    expect(shown({ paint_index: 418 }).textContent).toBe('–'); // Doppler Phase 1
   });
 });

@@ -85,7 +85,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       const version = bookVersion;
       const answer = await windows.window(session.db, version, input);
       const lastSeq = core.status().lastSeq;
-      return { ...answer, version, lastSeq };
+      return { ...answer, rows: session.marketPrices.price(answer.rows), version, lastSeq };
     },
 
     getBalance: ({ refresh }) => readBalance(core.session, refresh),

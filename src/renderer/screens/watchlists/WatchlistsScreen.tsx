@@ -64,6 +64,7 @@ function rowOf(a: WatchAlertView): BookRow {
     souvenir: null,
     stickers: null,
     keychains: null,
+    market_price: null,
   };
 }
 

@@ -139,7 +139,7 @@ export function BookGrid(props: BookGridProps) {
                 onDoubleClick={() => onOpen(index)}
               >
                 {columns.map((c) => (
-                  <div key={c.key} role="gridcell" className={cellClass(c, 'sd-cell')} style={cellStyle(c)} title={c.key === 'name' ? row.market_hash_name : undefined}>
+                  <div key={c.key} role="gridcell" data-col={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} title={c.key === 'name' ? row.market_hash_name : undefined}>
                     {c.key === 'name' && slot.gone ? (
                       <>
                         <span style={{ color: 'var(--mantine-color-red-4)', marginRight: 6, fontSize: 10, textDecoration: 'none' }}>

@@ -7,7 +7,8 @@ import type { ReactNode } from 'react';
 import type { AppId } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
-import { formatAge, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { formatAge, formatAgainst, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { phaseOfPaintIndex } from '../../../../shared/phases.ts';
 import { ItemName } from '../parts/item-name.tsx';
 import { StickerSlots } from '../parts/slots.tsx';
 import { WearMini } from '../parts/wear.tsx';
@@ -49,6 +50,28 @@ const price: Column = {
   align: 'right',
   sort: 'price',
   render: (row) => <span className="sd-num">{formatCents(row.price)}</span>,
+};
+
+/** Deals stand out: below the market price in green, ten percent or more below it in bold too. */
+const againstMarket: Column = {
+  key: 'market',
+  label: 'vs Mkt',
+  width: 62,
+  align: 'right',
+  title: "The price against the item's market price (the marketplace's prices, read every minute): below it in green",
+  render: (row) => {
+    // a Doppler's price follows its phase, and the market price is one per name: no honest figure
+    if (phaseOfPaintIndex(row.paint_index) !== null) return <span title="Priced by phase; the market price is one per name (the detail compares within the phase)">{dim('–')}</span>;
+    const text = formatAgainst(row.price, row.market_price);
+    if (text === null) return null;
+    const below = row.market_price !== null && row.price < row.market_price;
+    const deal = below && row.price <= (row.market_price ?? 0) * 0.9;
+    return (
+      <span className="sd-num" style={{ color: below ? 'var(--sd-down)' : 'var(--sd-muted)', fontWeight: deal ? 700 : undefined }}>
+        {text}
+      </span>
+    );
+  },
 };
 
 const float: Column = {
@@ -132,9 +155,10 @@ const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers
 
 export function columnsFor(appId: AppId | undefined, compact: boolean): Column[] {
   let columns: Column[];
-  if (appId === 730) columns = compact ? [name, price, float, seed, stickers, listed] : [name, price, float, seed, stickers, fade, blue, listed];
-  else if (appId !== undefined) columns = [name, price, amount, listed];
-  // compact, the detail beside the grid names the game: the tag column makes room for the names
-  else columns = compact ? [name, price, float, stickers, listed] : [game, name, price, float, seed, stickers, amount, listed];
+  // compact, the detail beside the grid shows the market price and names the game: those columns make
+  // room for the names
+  if (appId === 730) columns = compact ? [name, price, float, seed, stickers, listed] : [name, price, againstMarket, float, seed, stickers, fade, blue, listed];
+  else if (appId !== undefined) columns = compact ? [name, price, amount, listed] : [name, price, againstMarket, amount, listed];
+  else columns = compact ? [name, price, float, stickers, listed] : [game, name, price, againstMarket, float, seed, stickers, amount, listed];
   return compact ? columns.map((c) => (c.width && COMPACT_WIDTHS[c.key] ? { ...c, width: COMPACT_WIDTHS[c.key] } : c)) : columns;
 }
