@@ -78,7 +78,7 @@ export interface SoakReport {
     rss_peak_mb: number;
     /** From going live to the end of trading (includes warm-up). */
     rss_growth_mb: number;
-    /** From the middle of the live period to the end of trading: what `memory_flat` judges against `bound_mb`. */
+    /** Over the second half of the live period, last quarter's median reading against the second quarter's: what `memory_flat` judges against `bound_mb`. */
     rss_growth_second_half_mb: number;
     bound_mb: number;
     per_process: {

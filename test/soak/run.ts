@@ -40,6 +40,7 @@ import {
 } from './checks.ts';
 import { ClientHandle } from './client-handle.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
+import { secondHalfGrowth } from './memory-growth.ts';
 import type { ClientConfig, ClientFigures } from './protocol.ts';
 import type { SoakReport } from './report.ts';
 import { ALL_MOMENT_KINDS, type Scheduled, scheduleMoments } from './schedule.ts';
@@ -634,14 +635,6 @@ async function main(): Promise<number> {
     if (run.failures.length === 0 && !parsed.out && !parsed.keep) rmSync(artefactDir, { recursive: true, force: true });
     else progress(`artefacts kept in ${artefactDir}`);
   }
-}
-
-/** RSS at the end minus RSS at the reading nearest the middle of the live period (MB). */
-function secondHalfGrowth(trend: ClientFigures['memory']['trend'], endMb: number): number {
-  if (trend.length < 2) return 0;
-  const middle = (trend[0]!.t + trend[trend.length - 1]!.t) / 2;
-  const mid = trend.reduce((best, p) => (Math.abs(p.t - middle) < Math.abs(best.t - middle) ? p : best));
-  return endMb - mid.rss;
 }
 
 /** At most `n` evenly spaced items, the last one always kept. */
