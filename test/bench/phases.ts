@@ -23,6 +23,7 @@ import { ApiClient } from '../../src/core/api/client.ts';
 import { queryBook, refreshQueryStatistics } from '../../src/core/query/index.ts';
 import { BookStore, mergeSnapshot, openDatabase, readStatus } from '../../src/core/store/index.ts';
 import { apiSources, type BookSnapshotResult } from '../../src/core/sync/sources.ts';
+import { SYNC_WORKER_CACHE_MB } from '../../src/core/sync/worker-protocol.ts';
 import { parseServerFrame, stringifyJson, type LeanListing, type ListingEvent } from '../../src/shared/api/index.ts';
 import { DATASET_SEED, fillAllDetails } from './dataset.ts';
 import {
@@ -160,7 +161,7 @@ function eventMix(n: number): ListingEvent[] {
 
 function events(dir: string): Result {
   // Opened as the sync worker opens it (sync-worker.ts).
-  const db = openDatabase(join(dir, 'book.db'), { checkpointPages: 25_000 });
+  const db = openDatabase(join(dir, 'book.db'), { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
   const store = new BookStore(db);
   const mix = eventMix(EVENT_COUNT);
   const half = EVENT_COUNT / 2;

@@ -81,7 +81,7 @@ const UPSERT_GUARD = 'excluded.last_seq > listings.last_seq';
  * The page cache an event batch may fill, per event and at most. A batch of random updates over a
  * million rows dirties about 4.5 KB of pages per event (a 20 000-event batch: ~90 MB); in a smaller
  * cache they spill to the WAL mid-transaction and are read back, and the spilled ones written twice.
- * Only for the batch: the connection's own cache (16 MB) is restored after it, so a snapshot merge or a
+ * Only for the batch: the connection's own cache is restored after it, so a snapshot merge or a
  * reader never holds more.
  */
 const BATCH_CACHE_KB_PER_EVENT = 6;

@@ -15,14 +15,14 @@ import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
 import { RelayedFeeds, isRelayNotice } from './relay.ts';
 import { apiSources } from './sources.ts';
-import { APPLYING_NOTICE_EVENTS, type HostMessage, type SyncWorkerData, type WorkerMessage } from './worker-protocol.ts';
+import { APPLYING_NOTICE_EVENTS, type HostMessage, SYNC_WORKER_CACHE_MB, type SyncWorkerData, type WorkerMessage } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('sync-worker.ts runs only as a worker thread');
 const data = workerData as SyncWorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
-const db = openDatabase(data.dbPath, { checkpointPages: 25_000 });
+const db = openDatabase(data.dbPath, { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
 const store = new BookStore(db);
 const client = new ApiClient({ baseUrl: data.baseUrl, apiKey: data.apiKey, ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}) });
 const sources = apiSources(client);

@@ -8,6 +8,12 @@ import type { BackfillOptions, BackfillProgress } from './backfill.ts';
 import type { BatchSummary, BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
 import type { RelayNotice, RelayRequest } from './relay.ts';
 
+/**
+ * The writer connection's page cache (MB). Its stepped transactions need little; a big event batch
+ * raises it for its own length (BookStore). The benchmark's event phase opens the book with it too.
+ */
+export const SYNC_WORKER_CACHE_MB = 16;
+
 export interface SyncWorkerData {
   dbPath: string;
   baseUrl: string;
