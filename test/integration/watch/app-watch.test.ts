@@ -140,6 +140,11 @@ describe('watchlists in the app', () => {
         price: { kind: 'ceiling', max_price: 5_000 },
         watchlist: { alerts: { notify: false, sound: false, webhook: `${origin}/hooks/TOKEN` } },
       });
+      // the sweep's alerts (listings already in the book) posted first: otherwise one could still be on its
+      // way when the webhook starts failing, and the failure would count two alerts
+      const inBook = await core.call('queryBook', { filter: { name: item!.name, price: { max: 5_000 } }, limit: 1000 });
+      const posted = () => new Set(posts.flatMap((p) => p.body.alerts.map((a) => a.listing_id)));
+      await waitFor(() => inBook.rows.every((r) => posted().has(r.id)), 10_000, 'the sweep alerts posted');
       const listing = demo!.createListing({ name: item!.name, price: 1_234 });
       await waitFor(() => posts.some((p) => p.body.alerts.some((a) => a.listing_id === listing.listing.id)), 10_000, 'the webhook post');
 
