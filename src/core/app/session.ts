@@ -186,8 +186,7 @@ export class MarketSession {
       }
       const client = new ApiClient({ baseUrl: this.#baseUrl as string, apiKey, ...(wsUrl ? { wsUrl } : {}) });
       this.#client = client;
-      this.marketPrices.start({
-        client: () => (this.#closed ? null : this.#client),
+      this.marketPrices.start(client, {
         onChanged: () => events.book({ version: 0, lastSeq: this.status().lastSeq, reset: false, upserted: 0, removed: 0, ids: [], idsTruncated: true }),
         onWarning: (message) => log.warn(redactor.redact(message)),
       });

@@ -8,22 +8,21 @@
  * cache cost ~90 ms of this thread's CPU besides. It starts from the prices cache the detail view and
  * the watchlists keep in the book (so it shows offline), and only reads it.
  */
-import type { AppId } from '../../../shared/api/index.ts';
+import type { AppId, PriceRow } from '../../../shared/api/index.ts';
 import type { ApiClient } from '../../api/client.ts';
 import type { QueryRow } from '../../query/index.ts';
-import type { Db } from '../../store/index.ts';
+import { Caches, type Db } from '../../store/index.ts';
 
 export type PricedRow = QueryRow & { market_price: number | null };
 
 /** A market reference moves slowly; the server rebuilds the set each minute, read it each five. */
 export const MARKET_PRICES_EVERY_MS = 5 * 60_000;
-/** Until the session has a REST client (it connects in the background), look again this often. */
-const WAIT_FOR_CLIENT_MS = 2_000;
 
 const key = (appId: number, name: string) => `${appId}\u0000${name}`;
+const byItem = (rows: readonly PriceRow[]) =>
+  new Map(rows.map((p) => [key(p.app_id, p.market_hash_name), p.market_price]));
 
 export interface MarketPriceRefresh {
-  client: () => ApiClient | null;
   /** The set was read: rows on screen may compare differently now. */
   onChanged: () => void;
   onWarning: (message: string) => void;
@@ -36,12 +35,7 @@ export class MarketPriceBoard {
   #stopped = false;
 
   constructor(db: Db) {
-    const cached = db.prepare('SELECT app_id, market_hash_name, market_price FROM prices').all() as {
-      app_id: number;
-      market_hash_name: string;
-      market_price: number;
-    }[];
-    this.#prices = new Map(cached.map((p) => [key(p.app_id, p.market_hash_name), p.market_price]));
+    this.#prices = byItem(new Caches(db).prices());
   }
 
   priceOf(appId: AppId, name: string): number | null {
@@ -53,21 +47,13 @@ export class MarketPriceBoard {
     return rows.map((row) => ({ ...row, market_price: this.priceOf(row.app_id, row.market_hash_name) }));
   }
 
-  /** Reads prices/all now (as soon as there is a client) and every `everyMs` after, until stopped. */
-  start(refresh: MarketPriceRefresh): void {
-    const every = refresh.everyMs ?? MARKET_PRICES_EVERY_MS;
-    const schedule = (ms: number) => {
-      if (this.#stopped) return;
-      this.#timer = setTimeout(() => void tick(), ms);
-      this.#timer.unref();
-    };
-    const tick = async () => {
-      const client = refresh.client();
-      if (!client) return schedule(WAIT_FOR_CLIENT_MS);
+  /** Reads prices/all through `client` now and every `everyMs` after, until stopped. */
+  start(client: ApiClient, refresh: MarketPriceRefresh): void {
+    const read = async () => {
       try {
         const answer = await client.pricesAll({}, { priority: 'background' });
         if (this.#stopped) return;
-        this.#prices = new Map(answer.prices.map((p) => [key(p.app_id, p.market_hash_name), p.market_price]));
+        this.#prices = byItem(answer.prices);
         refresh.onChanged();
       } catch (err) {
         if (this.#stopped) return;
@@ -75,9 +61,10 @@ export class MarketPriceBoard {
           `the market prices could not be read (${(err as Error).message}); showing the last ones`,
         );
       }
-      schedule(every);
+      this.#timer = setTimeout(() => void read(), refresh.everyMs ?? MARKET_PRICES_EVERY_MS);
+      this.#timer.unref();
     };
-    void tick();
+    void read();
   }
 
   stop(): void {

@@ -58,7 +58,7 @@ const againstMarket: Column = {
   label: 'vs Mkt',
   width: 62,
   align: 'right',
-  title: "The price against the item's market price (the marketplace's prices, read every minute): below it in green",
+  title: "The price against the item's market price (the marketplace's prices, read every 5 minutes): below it in green",
   render: (row) => {
     // a Doppler's price follows its phase, and the market price is one per name: no honest figure
     if (phaseOfPaintIndex(row.paint_index) !== null) return <span title="Priced by phase; the market price is one per name (the detail compares within the phase)">{dim('–')}</span>;
