@@ -49,7 +49,7 @@ export function compareBooks(mirror: Iterable<LeanListing>, server: readonly Lea
 /** Opens the client's database for reading while the client may still write it (WAL). */
 export function openMirror(file: string): Db {
   const db = openDatabase(file, { readonly: true });
-  attachDesk(db, file); // the purchase journal lives in the desk file beside the book
+  attachDesk(db, file); // the purchase journal and the trades live in the desk file beside the book
   return db;
 }
 
@@ -123,7 +123,8 @@ export function compareTrades(held: readonly Trade[], server: readonly Trade[]):
 
 /** Delivery ids the client's receiver accepted (kept in its database across restarts). */
 export function acceptedDeliveryIds(db: Db): string[] {
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_deliveries'").get();
+  // any schema: the account's tables live in the desk file
+  const exists = db.prepare("SELECT 1 FROM pragma_table_list WHERE type = 'table' AND name = 'webhook_deliveries'").get();
   if (!exists) return [];
   return db.prepare('SELECT delivery_id FROM webhook_deliveries').pluck().all() as string[];
 }

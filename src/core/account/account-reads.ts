@@ -26,6 +26,7 @@ import { ApiError } from '../api/errors.ts';
 import type { Priority } from '../api/governor.ts';
 import { TOKEN_SAFETY_MARGIN_MS, isTokenExpired, tokenExpiresAt } from './inventory-tokens.ts';
 import type { InventoryRowSeen } from './presend-checks.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 /** The routes read through the cache. */
 export const CACHED_READS = [
@@ -107,7 +108,7 @@ export class AccountReads {
   constructor(options: { api: AccountApi; db: Database.Database; clock?: Pick<Clock, 'now'> }) {
     this.#api = options.api;
     this.#clock = options.clock ?? systemClock;
-    options.db.exec(SCHEMA);
+    createDeskTables(options.db, SCHEMA);
     this.#sql = {
       get: options.db.prepare<[string], { body: string; fetched_at: number }>('SELECT body, fetched_at FROM account_cache WHERE key = ?'),
       put: options.db.prepare('INSERT OR REPLACE INTO account_cache (key, endpoint, body, fetched_at) VALUES (?, ?, ?, ?)'),

@@ -22,6 +22,7 @@ import { ApiError } from '../api/errors.ts';
 import type { Priority } from '../api/governor.ts';
 import { checkCryptoAddress } from './crypto-address.ts';
 import type { PreSendProblem, PreSendResult } from './presend-checks.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export const FINAL_WITHDRAWAL_STATUSES = ['SUCCESS', 'FAILED'] as const;
 
@@ -163,7 +164,7 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
     this.#intervalMs = options.intervalMs ?? 5_000;
     this.#maxBackoffMs = options.maxBackoffMs ?? 120_000;
     this.#timeoutMs = options.timeoutMs ?? 24 * 60 * 60_000;
-    options.db.exec(SCHEMA);
+    createDeskTables(options.db, SCHEMA);
     const db = options.db;
     this.#sql = {
       get: db.prepare<[number], { body: string }>('SELECT body FROM crypto_withdrawals WHERE withdrawal_id = ?'),

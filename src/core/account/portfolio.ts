@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AppId, BackpackItem, InventoryItem } from '../../shared/api/index.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export interface PortfolioPoint {
   at: number;
@@ -88,7 +89,7 @@ export class PortfolioHistory {
 
   constructor(options: { db: Database.Database; minIntervalMs?: number }) {
     this.#minIntervalMs = options.minIntervalMs ?? 15 * 60_000;
-    options.db.exec(SCHEMA);
+    createDeskTables(options.db, SCHEMA);
     this.#sql = {
       last: options.db.prepare<[], PointRow>('SELECT * FROM portfolio_points ORDER BY at DESC LIMIT 1'),
       put: options.db.prepare('INSERT OR REPLACE INTO portfolio_points (at, balance, listed_value, inventory_value) VALUES (?, ?, ?, ?)'),

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AppId, OrderExportRow } from '../../shared/api/index.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export interface ItemPnl {
   app_id: AppId;
@@ -106,7 +107,7 @@ export class TradingPnlStore {
   readonly #sql;
 
   constructor(db: Database.Database) {
-    db.exec(SCHEMA);
+    createDeskTables(db, SCHEMA);
     this.#sql = {
       get: db.prepare<[], { body: string; computed_at: number }>(
         'SELECT body, computed_at FROM trading_pnl WHERE id = 1',

@@ -12,6 +12,7 @@ import type { AppId } from '../../shared/api/index.ts';
 import { formatCents } from '../../shared/money.ts';
 import { ApiError } from '../api/errors.ts';
 import { type BookStanding, bookStandings } from '../query/book-standing.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export interface GuardRule {
   listingId: number;
@@ -143,7 +144,7 @@ export class UndercutGuards {
 
   constructor(options: UndercutGuardsOptions) {
     this.#o = options;
-    options.db.exec(SCHEMA);
+    createDeskTables(options.db, SCHEMA);
     // a table made before guards had a ceiling gets the column (they never raised: NULL)
     const columns = options.db
       .prepare<[], string>("SELECT name FROM pragma_table_info('undercut_guards')")

@@ -1,9 +1,44 @@
 /**
  * Caches that let the app open offline: price rows, 30-day averages, and any other API answer (user
- * record, balance, my listings, orders...) as JSON by key, with the ETag it came with.
+ * record, balance, my listings, orders...) as JSON by key, with the ETag it came with. They live in the
+ * desk file when one is attached (desk.ts: the app's thread writes them, and must never wait for the
+ * sync worker's hold on the book), else beside the book.
  */
 import type { AverageRow, PriceRow, PriceRowWithStock } from '../../shared/api/index.ts';
 import type { Db } from './database.ts';
+import { createDeskTables } from './desk.ts';
+
+/** The same tables as the book's first migration creates (which a connection without a desk uses). */
+const CACHE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS prices (
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  market_price INTEGER NOT NULL,
+  recommended_price INTEGER NOT NULL,
+  lowest_listing_price INTEGER,
+  stock INTEGER,
+  listing_count INTEGER,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (app_id, market_hash_name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sale_averages (
+  app_id INTEGER NOT NULL,
+  market_hash_name TEXT NOT NULL,
+  average_price INTEGER NOT NULL,
+  sales INTEGER NOT NULL,
+  volume INTEGER NOT NULL,
+  PRIMARY KEY (app_id, market_hash_name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS cache_entries (
+  key TEXT PRIMARY KEY,
+  body TEXT NOT NULL,
+  etag TEXT,
+  fetched_at INTEGER NOT NULL
+);
+`;
+
+/** Connections whose cache tables are known to exist (Caches is made per call; the check is not free). */
+const ready = new WeakSet<Db>();
 
 export interface CacheEntry<T> {
   value: T;
@@ -16,9 +51,17 @@ export class Caches {
 
   constructor(db: Db) {
     this.#db = db;
+    if (!ready.has(db) && !db.readonly) {
+      createDeskTables(db, CACHE_SCHEMA);
+      ready.add(db);
+    }
   }
 
-  /** Replaces the cached price rows (of one game, or of every game when appId is undefined). */
+  /**
+   * Replaces the cached price rows (of one game, or of every game when appId is undefined). A deferred
+   * transaction, never BEGIN IMMEDIATE: that takes the write lock of every attached file, the book's too,
+   * and would wait for the sync worker; this one locks only the file it writes (its first statement).
+   */
   replacePrices(rows: readonly (PriceRow | PriceRowWithStock)[], appId?: number): void {
     const del =
       appId === undefined
@@ -45,8 +88,7 @@ export class Caches {
             r.updated_at,
           );
         }
-      })
-      .immediate();
+      })();
   }
 
   prices(appId?: number): PriceRowWithStock[] {
@@ -65,8 +107,7 @@ export class Caches {
         if (appId === undefined) this.#db.prepare('DELETE FROM sale_averages').run();
         else this.#db.prepare('DELETE FROM sale_averages WHERE app_id = ?').run(appId);
         for (const r of rows) ins.run(r.app_id, r.market_hash_name, r.average_price, r.sales, r.volume);
-      })
-      .immediate();
+      })();
   }
 
   averages(appId?: number): AverageRow[] {

@@ -1,12 +1,17 @@
 /**
- * The desk: the trader's own records (watchlists, their alerts and match memory, the auto-buy log, the
- * purchase journal) in a small database file of their own, beside the book's, ATTACHed to the host's
- * connection as schema `desk`.
+ * The desk: everything the app's own thread writes — the trader's records (watchlists, their alerts and
+ * match memory, the auto-buy log, the purchase journal), the account's data (trades, deliveries,
+ * portfolio points, withdrawals, undercut guards, P&L) and the API caches the app opens offline from
+ * (prices, 30-day averages, other answers by key) — in a small database file of its own, beside the
+ * book's, ATTACHed to the host's connection as schema `desk`: one connection, one database to its
+ * readers, two files to SQLite's locks.
  *
  * Why a second file: the book has one writer, the sync worker, whose transactions hold the book's
  * write lock most of the time on a busy feed (a snapshot merge for seconds). SQLite locks per file, so
- * the journal line written between a feed frame and its purchase request never waits for the book, and
- * a busy book never makes a purchase fail with SQLITE_BUSY. Queries still join both (one connection).
+ * a write of the app's thread (the journal line between a feed frame and its purchase request, a trade
+ * from a webhook, a price cache refreshed by the item view) never waits for the book — it would block
+ * the event loop for up to the busy timeout — and a busy book never makes one fail with SQLITE_BUSY.
+ * Queries still join both.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -34,6 +39,56 @@ export function attachDesk(db: Db, bookFile: string): void {
   if (db.readonly) return;
   db.pragma(`${DESK_SCHEMA}.journal_mode = WAL`);
   db.pragma(`${DESK_SCHEMA}.synchronous = NORMAL`);
+  for (const table of TABLES_MOVED_TO_DESK) moveTableToDesk(db, table);
+}
+
+/**
+ * Tables earlier versions kept in the book file (the caches are still created there by the book's first
+ * migration, so that a connection without a desk has them). Attaching the desk moves them.
+ */
+export const TABLES_MOVED_TO_DESK = [
+  'prices',
+  'sale_averages',
+  'cache_entries',
+  'account_cache',
+  'trades',
+  'trade_timeline',
+  'webhook_deliveries',
+  'crypto_withdrawals',
+  'crypto_withdrawal_statuses',
+  'portfolio_points',
+  'trading_pnl',
+  'undercut_guards',
+] as const;
+
+/**
+ * Moves one table (its definition, its indexes, its rows) from the book file into the desk. Safe to
+ * repeat after a crash halfway: the two files commit separately, so rows already copied are kept
+ * (INSERT OR IGNORE) and the book's copy is dropped only after the desk's has committed.
+ */
+function moveTableToDesk(db: Db, table: string): void {
+  const objects = db
+    .prepare<[string], { type: string; sql: string }>(
+      "SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type = 'index'",
+    )
+    .all(table);
+  if (objects.length === 0) return;
+  db.transaction(() => {
+    for (const { sql } of objects) {
+      db.exec(sql.replace(/^CREATE (TABLE|INDEX|UNIQUE INDEX) (IF NOT EXISTS )?/i, `CREATE $1 IF NOT EXISTS ${DESK_SCHEMA}.`));
+    }
+    const deskColumns = new Set(columnsOf(db, DESK_SCHEMA, table));
+    const shared = columnsOf(db, 'main', table)
+      .filter((c) => deskColumns.has(c))
+      .map((c) => `"${c}"`)
+      .join(', ');
+    db.exec(`INSERT OR IGNORE INTO ${DESK_SCHEMA}."${table}" (${shared}) SELECT ${shared} FROM main."${table}"`);
+  })();
+  db.exec(`DROP TABLE main."${table}"`);
+}
+
+function columnsOf(db: Db, schema: string, table: string): string[] {
+  return db.prepare<[string, string], string>('SELECT name FROM pragma_table_info(?, ?)').pluck().all(table, schema);
 }
 
 export function hasDesk(db: Db): boolean {

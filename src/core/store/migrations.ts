@@ -191,35 +191,6 @@ CREATE TABLE sync_state (
   backfill_pass_completed_at INTEGER
 );
 INSERT INTO sync_state (id) VALUES (1);
-
-CREATE TABLE prices (
-  app_id INTEGER NOT NULL,
-  market_hash_name TEXT NOT NULL,
-  market_price INTEGER NOT NULL,
-  recommended_price INTEGER NOT NULL,
-  lowest_listing_price INTEGER,
-  stock INTEGER,
-  listing_count INTEGER,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (app_id, market_hash_name)
-) WITHOUT ROWID;
-
-CREATE TABLE sale_averages (
-  app_id INTEGER NOT NULL,
-  market_hash_name TEXT NOT NULL,
-  average_price INTEGER NOT NULL,
-  sales INTEGER NOT NULL,
-  volume INTEGER NOT NULL,
-  PRIMARY KEY (app_id, market_hash_name)
-) WITHOUT ROWID;
-
--- Everything else the app shows offline (user record, balance, my listings, orders...): JSON by key.
-CREATE TABLE cache_entries (
-  key TEXT PRIMARY KEY,
-  body TEXT NOT NULL,
-  etag TEXT,
-  fetched_at INTEGER NOT NULL
-);
 `,
   },
   {

@@ -8,6 +8,7 @@
  * carries a fresh timestamp and the same id); the default of one hour covers both with room to spare.
  */
 import type Database from 'better-sqlite3';
+import { createDeskTables } from '../store/desk.ts';
 
 export interface DeliveryLogOptions {
   db?: Database.Database;
@@ -42,7 +43,7 @@ export class DeliveryLog {
     this.#maxInMemory = options.maxInMemory ?? 10_000;
     this.retentionMs = options.retentionMs ?? 60 * 60_000;
     if (options.db) {
-      options.db.exec(SCHEMA);
+      createDeskTables(options.db, SCHEMA);
       this.#sql = {
         // `changes` is 1 when the id is new or its record has expired (not yet pruned), 0 for a replay.
         insert: options.db.prepare(`

@@ -9,13 +9,15 @@
  * between two polls and the webhook for it arrives last).
  *
  * Everything lives in SQLite, so the trades screen opens offline with what was last seen. The tables
- * are created here (`CREATE TABLE IF NOT EXISTS`); the store's migrations can adopt them later.
+ * are created here (`CREATE TABLE IF NOT EXISTS`), in the desk file when one is attached: a webhook's
+ * write must never wait for the sync worker's hold on the book (desk.ts).
  */
 import { EventEmitter } from 'node:events';
 import type Database from 'better-sqlite3';
 import { IN_FLIGHT_TRADE_STATUSES, type Trade, type TradeStatus, trade as tradeSchema } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { instantKey } from './instant.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 /** Where a state came from: a signed webhook delivery, a `GET /trades` poll, or our own write's answer. */
 export type TradeSource = 'webhook' | 'poll' | 'action';
@@ -103,7 +105,7 @@ interface TimelineRow {
 const IN_FLIGHT_SQL = IN_FLIGHT_TRADE_STATUSES.map((s) => `'${s}'`).join(', ');
 
 export function createTradeTables(db: Database.Database): void {
-  db.exec(SCHEMA);
+  createDeskTables(db, SCHEMA);
 }
 
 export class TradeTracker extends EventEmitter<TradeTrackerEvents> {

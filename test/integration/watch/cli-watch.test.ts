@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
+import { attachDesk } from '../../../src/core/store/desk.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import { phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import { type PriceCondition, type WatchlistInput, priceCeiling } from '../../../src/shared/watchlist.ts';
@@ -76,6 +77,7 @@ function expectedIds(c: (typeof CASES)[number]): number[] {
   const rows = jsonl(cli(['search', '--db', tmp.file, ...c.searchFlags, '--sort', 'id', '--limit', '1000000']));
   const condition = c.input.price as PriceCondition;
   const db = openDatabase(tmp.file, { readonly: true });
+  attachDesk(db, tmp.file); // the price caches live in the desk file
   try {
     // every listing with its paint index (search prints it; book prints the lean fields only): a Doppler's
     // cheapest other is the cheapest of its own phase
@@ -121,6 +123,8 @@ describe('skindesk watch', () => {
     // the reference prices are fetched by the watch itself; wait until both caches are in the database
     await waitFor(() => {
       const db = openDatabase(tmp.file, { readonly: true });
+      attachDesk(db, tmp.file);
+  attachDesk(db, tmp.file); // the price caches live in the desk file
       try {
         const n = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
         return n('sale_averages') > 0 && n('prices') > 0;

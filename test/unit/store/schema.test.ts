@@ -23,10 +23,10 @@ describe('migrations', () => {
     const db = openDatabase(file);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    db.prepare("INSERT INTO cache_entries (key, body, fetched_at) VALUES ('k', '1', 1)").run();
+    db.prepare('UPDATE sync_state SET resyncs = 7').run();
     db.close();
     const again = openDatabase(file);
-    expect(again.prepare('SELECT count(*) FROM cache_entries').pluck().get()).toBe(1);
+    expect(again.prepare('SELECT resyncs FROM sync_state').pluck().get()).toBe(7);
     again.close();
   });
 
@@ -64,7 +64,7 @@ describe('migrations', () => {
     expect(() => openDatabase(file, { readonly: true })).toThrow();
     openDatabase(file).close();
     const ro = openDatabase(file, { readonly: true });
-    expect(() => ro.prepare("INSERT INTO cache_entries (key, body, fetched_at) VALUES ('k', '1', 1)").run()).toThrow();
+    expect(() => ro.prepare('UPDATE sync_state SET resyncs = 7').run()).toThrow();
     ro.close();
   });
 });

@@ -227,7 +227,8 @@ export class AccountSession {
     const db = this.market.db;
     db.transaction(() => {
       for (const table of ACCOUNT_TABLES) {
-        const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+        // every schema: the account's tables live in the attached desk file (desk.ts)
+        const exists = db.prepare("SELECT 1 FROM pragma_table_list WHERE type = 'table' AND name = ?").get(table);
         if (exists) db.prepare(`DELETE FROM ${table}`).run();
       }
     })();
