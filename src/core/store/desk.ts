@@ -43,13 +43,10 @@ export function attachDesk(db: Db, bookFile: string): void {
 }
 
 /**
- * Tables earlier versions kept in the book file (the caches are still created there by the book's first
- * migration, so that a connection without a desk has them). Attaching the desk moves them.
+ * Tables that hold one marketplace account's state. A real account keeps them; a demo session starts
+ * with them emptied (a demo market is a new market on every start: same ids, different history).
  */
-export const TABLES_MOVED_TO_DESK = [
-  'prices',
-  'sale_averages',
-  'cache_entries',
+export const ACCOUNT_TABLES = [
   'account_cache',
   'trades',
   'trade_timeline',
@@ -60,6 +57,12 @@ export const TABLES_MOVED_TO_DESK = [
   'trading_pnl',
   'undercut_guards',
 ] as const;
+
+/**
+ * Tables earlier versions kept in the book file, which attaching the desk moves: the API caches and the
+ * account's tables.
+ */
+export const TABLES_MOVED_TO_DESK = ['prices', 'sale_averages', 'cache_entries', ...ACCOUNT_TABLES] as const;
 
 /**
  * Moves one table (its definition, its indexes, its rows) from the book file into the desk. Safe to

@@ -9,7 +9,7 @@ import { Caches, openDatabase, type Db } from '../../../src/core/store/index.ts'
 import { DESK_SCHEMA, TABLES_MOVED_TO_DESK, attachDesk } from '../../../src/core/store/desk.ts';
 import { TradeTracker } from '../../../src/core/trades/tracker.ts';
 import { T0, makeTrade } from '../trades/fixtures.ts';
-import { tempDir } from './helpers.ts';
+import { CACHED_PRICE, tempDir } from './helpers.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -42,14 +42,7 @@ const indexesIn = (db: Db, schema: string, table: string): string[] =>
     .pluck()
     .all(table);
 
-const price = {
-  app_id: 730 as const,
-  market_hash_name: 'AK-47 | Redline (Field-Tested)',
-  market_price: 1200,
-  recommended_price: 1150,
-  lowest_listing_price: null,
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+const price = CACHED_PRICE;
 
 describe('the desk file', () => {
   it("takes the account's tables and the caches a book file of an earlier version holds, rows and indexes included", () => {

@@ -57,3 +57,13 @@ export function lean(id: number, over: Partial<LeanListing> = {}): LeanListing {
     ...over,
   };
 }
+
+/** One cached price row (prices/all's shape, without stock). */
+export const CACHED_PRICE = {
+  app_id: 730 as const,
+  market_hash_name: 'AK-47 | Redline (Field-Tested)',
+  market_price: 1200,
+  recommended_price: 1150,
+  lowest_listing_price: null,
+  updated_at: '2026-01-01T00:00:00.000Z',
+};

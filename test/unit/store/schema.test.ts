@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
 import { Caches, SCHEMA_VERSION, SchemaVersionError, openDatabase } from '../../../src/core/store/index.ts';
 import { listingDetailShape } from '../../../src/shared/api/index.ts';
-import { tempDir } from './helpers.ts';
+import { CACHED_PRICE, tempDir } from './helpers.ts';
 
 const dirs: { remove(): void }[] = [];
 afterEach(() => {
@@ -97,14 +97,7 @@ describe('caches', () => {
   it('keeps prices, averages and other answers for offline use', () => {
     const db = openDatabase(dbFile());
     const caches = new Caches(db);
-    const price = {
-      app_id: 730 as const,
-      market_hash_name: 'AK-47 | Redline (Field-Tested)',
-      market_price: 1200,
-      recommended_price: 1150,
-      lowest_listing_price: null,
-      updated_at: '2026-01-01T00:00:00.000Z',
-    };
+    const price = CACHED_PRICE;
     caches.replacePrices([price, { ...price, app_id: 570 as const, market_hash_name: 'Hook' }]);
     caches.replacePrices([{ ...price, market_price: 1300, stock: 3, listing_count: 2 }], 730);
     expect(caches.prices()).toEqual([

@@ -26,6 +26,7 @@ import { ApiError } from '../../api/errors.ts';
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
 import type { Db } from '../../store/index.ts';
+import { ACCOUNT_TABLES } from '../../store/desk.ts';
 
 /** What an account session needs of the market session (MarketSession satisfies it). */
 export interface MarketSide {
@@ -42,22 +43,6 @@ export interface AccountTimings {
   guardCheckMs?: number;
   guardCooldownMs?: number;
 }
-
-/**
- * Tables that hold one marketplace account's state. A demo market is a new market on every start (same
- * ids, different history), so a demo session starts with these emptied; a real account keeps them.
- */
-const ACCOUNT_TABLES = [
-  'account_cache',
-  'trades',
-  'trade_timeline',
-  'webhook_deliveries',
-  'crypto_withdrawals',
-  'crypto_withdrawal_statuses',
-  'portfolio_points',
-  'trading_pnl',
-  'undercut_guards',
-] as const;
 
 function notConnected(name: EndpointName): ApiError {
   return new ApiError({
