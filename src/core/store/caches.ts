@@ -4,6 +4,7 @@
  * desk file when one is attached (desk.ts: the app's thread writes them, and must never wait for the
  * sync worker's hold on the book), else beside the book.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AverageRow, PriceRow, PriceRowWithStock } from '../../shared/api/index.ts';
 import type { Db } from './database.ts';
 import { createDeskTables } from './desk.ts';
@@ -40,6 +41,74 @@ CREATE TABLE IF NOT EXISTS cache_entries (
 /** Connections whose cache tables are known to exist (Caches is made per call; the check is not free). */
 const ready = new WeakSet<Db>();
 
+/** A table of one row per item, keyed by (app_id, market_hash_name): its columns, the key first. */
+interface ItemSetTable {
+  name: string;
+  columns: readonly string[];
+}
+const PRICE_SET: ItemSetTable = {
+  name: 'prices',
+  columns: ['app_id', 'market_hash_name', 'market_price', 'recommended_price', 'lowest_listing_price', 'stock', 'listing_count', 'updated_at'],
+};
+const AVERAGE_SET: ItemSetTable = {
+  name: 'sale_averages',
+  columns: ['app_id', 'market_hash_name', 'average_price', 'sales', 'volume'],
+};
+
+/** Rows written per transaction when a whole set is replaced: ~2,000 rows hold the event loop ~8 ms. */
+const SLICE_ROWS = 2_000;
+const replacing = new WeakMap<Db, Promise<void>>();
+
+/**
+ * Writes a whole item set (prices/all: ~26,000 rows) over the cached one in slices, each its own short
+ * transaction, with a turn of the event loop between them: in one transaction the app's thread was held
+ * 70–100 ms (every few minutes, for the watchlists' references and the item view). New rows are upserted
+ * first, then the rows the new set no longer has are deleted, so a reader in between sees every item,
+ * some at the newer price (it is a cache: each row is a price the server gave). A connection closed
+ * meanwhile (the session ended) ends the write: there is nothing left to write into.
+ */
+async function replaceInSlices(db: Db, set: ItemSetTable, values: unknown[][], appId: number | undefined): Promise<void> {
+  const upsert = db.prepare(
+    `INSERT OR REPLACE INTO ${set.name} (${set.columns.join(', ')}) VALUES (${set.columns.map(() => '?').join(', ')})`,
+  );
+  const remove = db.prepare(`DELETE FROM ${set.name} WHERE app_id = ? AND market_hash_name = ?`);
+  // deferred transactions (never BEGIN IMMEDIATE, which takes the write lock of every attached file, the
+  // book's too): the first statement locks only the file it writes
+  const upsertSlice = db.transaction((slice: unknown[][]) => {
+    for (const row of slice) upsert.run(row);
+  });
+  const removeSlice = db.transaction((slice: unknown[][]) => {
+    for (const key of slice) remove.run(key);
+  });
+  for (let i = 0; i < values.length; i += SLICE_ROWS) {
+    if (!db.open) return;
+    upsertSlice(values.slice(i, i + SLICE_ROWS));
+    await nextTurn();
+  }
+  // then the held rows the new set lacks, a keyset page at a time
+  const fresh = new Map<unknown, Set<unknown>>();
+  for (const [app, name] of values) {
+    const names = fresh.get(app) ?? new Set<unknown>();
+    names.add(name);
+    fresh.set(app, names);
+  }
+  const page = db
+    .prepare(
+      `SELECT app_id, market_hash_name FROM ${set.name} WHERE (app_id, market_hash_name) > (?, ?)
+       ${appId === undefined ? '' : 'AND app_id = ?'} ORDER BY app_id, market_hash_name LIMIT ${SLICE_ROWS}`,
+    )
+    .raw();
+  let after: unknown[] = [-1, ''];
+  for (;;) {
+    if (!db.open) return;
+    const held = page.all(...after, ...(appId === undefined ? [] : [appId])) as unknown[][];
+    if (held.length === 0) return;
+    after = held[held.length - 1]!;
+    removeSlice(held.filter(([app, name]) => !fresh.get(app)?.has(name)));
+    await nextTurn();
+  }
+}
+
 export interface CacheEntry<T> {
   value: T;
   etag: string | null;
@@ -58,37 +127,24 @@ export class Caches {
   }
 
   /**
-   * Replaces the cached price rows (of one game, or of every game when appId is undefined). A deferred
-   * transaction, never BEGIN IMMEDIATE: that takes the write lock of every attached file, the book's too,
-   * and would wait for the sync worker; this one locks only the file it writes (its first statement).
+   * Replaces the cached price rows (of one game, or of every game when appId is undefined). Resolves once
+   * the whole set is written; see replaceInSlices for why in slices.
    */
-  replacePrices(rows: readonly (PriceRow | PriceRowWithStock)[], appId?: number): void {
-    const del =
-      appId === undefined
-        ? this.#db.prepare('DELETE FROM prices')
-        : this.#db.prepare('DELETE FROM prices WHERE app_id = ?');
-    const ins = this.#db.prepare(
-      `INSERT OR REPLACE INTO prices (app_id, market_hash_name, market_price, recommended_price, lowest_listing_price,
-         stock, listing_count, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#db
-      .transaction(() => {
-        if (appId === undefined) del.run();
-        else del.run(appId);
-        for (const r of rows) {
-          const withStock = r as Partial<PriceRowWithStock>;
-          ins.run(
-            r.app_id,
-            r.market_hash_name,
-            r.market_price,
-            r.recommended_price,
-            r.lowest_listing_price,
-            withStock.stock ?? null,
-            withStock.listing_count ?? null,
-            r.updated_at,
-          );
-        }
-      })();
+  replacePrices(rows: readonly (PriceRow | PriceRowWithStock)[], appId?: number): Promise<void> {
+    const values = rows.map((r) => {
+      const withStock = r as Partial<PriceRowWithStock>;
+      return [
+        r.app_id,
+        r.market_hash_name,
+        r.market_price,
+        r.recommended_price,
+        r.lowest_listing_price,
+        withStock.stock ?? null,
+        withStock.listing_count ?? null,
+        r.updated_at,
+      ];
+    });
+    return this.#replaceSet(PRICE_SET, values, appId);
   }
 
   prices(appId?: number): PriceRowWithStock[] {
@@ -98,16 +154,9 @@ export class Caches {
     return (appId === undefined ? stmt.all() : stmt.all(appId)) as PriceRowWithStock[];
   }
 
-  replaceAverages(rows: readonly AverageRow[], appId?: number): void {
-    const ins = this.#db.prepare(
-      'INSERT OR REPLACE INTO sale_averages (app_id, market_hash_name, average_price, sales, volume) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.#db
-      .transaction(() => {
-        if (appId === undefined) this.#db.prepare('DELETE FROM sale_averages').run();
-        else this.#db.prepare('DELETE FROM sale_averages WHERE app_id = ?').run(appId);
-        for (const r of rows) ins.run(r.app_id, r.market_hash_name, r.average_price, r.sales, r.volume);
-      })();
+  replaceAverages(rows: readonly AverageRow[], appId?: number): Promise<void> {
+    const values = rows.map((r) => [r.app_id, r.market_hash_name, r.average_price, r.sales, r.volume]);
+    return this.#replaceSet(AVERAGE_SET, values, appId);
   }
 
   averages(appId?: number): AverageRow[] {
@@ -115,6 +164,18 @@ export class Caches {
       ${appId === undefined ? '' : 'WHERE app_id = ?'} ORDER BY market_hash_name`;
     const stmt = this.#db.prepare(sql);
     return (appId === undefined ? stmt.all() : stmt.all(appId)) as AverageRow[];
+  }
+
+  /** One replacement at a time per connection: two interleaved would delete each other's fresh rows. */
+  #replaceSet(set: ItemSetTable, values: unknown[][], appId: number | undefined): Promise<void> {
+    const db = this.#db;
+    const run = (replacing.get(db) ?? Promise.resolve()).then(() => replaceInSlices(db, set, values, appId));
+    // the next replacement waits for this one, failed or not; this one's caller gets its error
+    replacing.set(
+      db,
+      run.catch(() => {}),
+    );
+    return run;
   }
 
   put(key: string, value: unknown, etag: string | null = null, fetchedAt = Date.now()): void {

@@ -132,12 +132,13 @@ export class ReferenceRefresher {
       if (what === 'average_30d') {
         const answer = await this.#o.client.salesAverages({}, { priority: 'background' });
         if (this.#stopped) return;
-        this.#caches.replaceAverages(answer.averages);
+        await this.#caches.replaceAverages(answer.averages);
       } else {
         const answer = await this.#o.client.pricesAll({}, { priority: 'background' });
         if (this.#stopped) return;
-        this.#caches.replacePrices(answer.prices);
+        await this.#caches.replacePrices(answer.prices);
       }
+      if (this.#stopped) return;
       this.#o.prices.reload();
       this.#o.onRefreshed?.(what);
     } catch (err) {

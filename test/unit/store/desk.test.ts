@@ -45,11 +45,11 @@ const indexesIn = (db: Db, schema: string, table: string): string[] =>
 const price = CACHED_PRICE;
 
 describe('the desk file', () => {
-  it("takes the account's tables and the caches a book file of an earlier version holds, rows and indexes included", () => {
+  it("takes the account's tables and the caches a book file of an earlier version holds, rows and indexes included", async () => {
     const file = bookFile();
     // an earlier version: no desk, so every table is made in the book file
     const old = open(file, false);
-    new Caches(old).replacePrices([price]);
+    await new Caches(old).replacePrices([price]);
     new Caches(old).put('user', { id: 7 }, '"e1"', 42);
     new TradeTracker({ db: old, clock: { now: () => T0 } }).apply(makeTrade(1, 'Active', T0), 'webhook');
     new PortfolioHistory({ db: old }).record({ at: T0, balance: 100, listedValue: 20, inventoryValue: 30 });
@@ -96,7 +96,7 @@ describe('the desk file', () => {
     expect(['a', 'b', 'c'].map((k) => caches.get<number>(k)?.value)).toEqual([1, 2, 3]);
   });
 
-  it("lets the app's thread write caches and account records while the sync worker holds the book's write lock", () => {
+  it("lets the app's thread write caches and account records while the sync worker holds the book's write lock", async () => {
     const file = bookFile();
     const app = open(file, true);
     const caches = new Caches(app);
@@ -108,8 +108,8 @@ describe('the desk file', () => {
     worker.prepare('BEGIN IMMEDIATE').run();
     worker.prepare('UPDATE sync_state SET resyncs = resyncs + 1').run();
 
-    caches.replacePrices([price]);
-    caches.replaceAverages([
+    await caches.replacePrices([price]);
+    await caches.replaceAverages([
       { app_id: 730, market_hash_name: price.market_hash_name, average_price: 1100, sales: 9, volume: 12 },
     ]);
     caches.put('balance', { cents: 5 });

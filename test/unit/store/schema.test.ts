@@ -94,22 +94,55 @@ describe('detail columns', () => {
 });
 
 describe('caches', () => {
-  it('keeps prices, averages and other answers for offline use', () => {
+  it('keeps prices, averages and other answers for offline use', async () => {
     const db = openDatabase(dbFile());
     const caches = new Caches(db);
     const price = CACHED_PRICE;
-    caches.replacePrices([price, { ...price, app_id: 570 as const, market_hash_name: 'Hook' }]);
-    caches.replacePrices([{ ...price, market_price: 1300, stock: 3, listing_count: 2 }], 730);
+    await caches.replacePrices([price, { ...price, app_id: 570 as const, market_hash_name: 'Hook' }]);
+    await caches.replacePrices([{ ...price, market_price: 1300, stock: 3, listing_count: 2 }], 730);
     expect(caches.prices()).toEqual([
       { ...price, market_price: 1300, stock: 3, listing_count: 2 },
       { ...price, app_id: 570, market_hash_name: 'Hook', stock: null, listing_count: null },
     ]);
-    caches.replaceAverages([{ app_id: 730, market_hash_name: 'X', average_price: 5, sales: 2, volume: 3 }]);
+    await caches.replaceAverages([{ app_id: 730, market_hash_name: 'X', average_price: 5, sales: 2, volume: 3 }]);
     expect(caches.averages(730)).toHaveLength(1);
     caches.put('user', { id: 1, name: 'me' }, '"etag1"', 42);
     expect(caches.get('user')).toEqual({ value: { id: 1, name: 'me' }, etag: '"etag1"', fetchedAt: 42 });
     caches.delete('user');
     expect(caches.get('user')).toBeNull();
+    db.close();
+  });
+
+  it('replaces a whole set in slices, yielding to the event loop, and ends with exactly the new set', async () => {
+    const db = openDatabase(dbFile());
+    const caches = new Caches(db);
+    const row = (app: 730 | 570, i: number, price: number) => ({ ...CACHED_PRICE, app_id: app, market_hash_name: `Item ${i}`, market_price: price });
+    // 5,000 CS2 rows (more than one slice) and a Dota 2 row that a CS2-only replacement must keep
+    await caches.replacePrices([...Array.from({ length: 5_000 }, (_, i) => row(730, i, 100)), row(570, 0, 7)]);
+    // the new CS2 set drops items 0–999 and adds 5000–5499
+    const next = Array.from({ length: 4_500 }, (_, i) => row(730, i + 1_000, 200));
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    await caches.replacePrices(next, 730);
+    clearInterval(ticking);
+    expect(turns).toBeGreaterThan(0);
+    const held = caches.prices();
+    expect(held).toHaveLength(4_501);
+    expect(held.filter((r) => r.app_id === 730).every((r) => r.market_price === 200)).toBe(true);
+    expect(held.find((r) => r.market_hash_name === 'Item 999')).toBeUndefined();
+    expect(held.find((r) => r.app_id === 570)).toMatchObject({ market_price: 7 });
+    db.close();
+  });
+
+  it('applies two replacements of the same set one after the other: the later one is what stays', async () => {
+    const db = openDatabase(dbFile());
+    const caches = new Caches(db);
+    const set = (n: number, price: number) =>
+      Array.from({ length: n }, (_, i) => ({ app_id: 730 as const, market_hash_name: `Item ${i}`, average_price: price, sales: 1, volume: 1 }));
+    await Promise.all([caches.replaceAverages(set(6_000, 1)), new Caches(db).replaceAverages(set(2_500, 2))]);
+    const held = caches.averages();
+    expect(held).toHaveLength(2_500);
+    expect(held.every((r) => r.average_price === 2)).toBe(true);
     db.close();
   });
 });

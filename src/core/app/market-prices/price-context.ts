@@ -53,7 +53,8 @@ async function refreshPrices(session: MarketSession, app: AppId): Promise<void> 
     const answer = await client.callDetailed('pricesAll', { query: { app_id: String(app) } }, { priority: 'interactive' });
     if (!session.db.open) return;
     // a 304 means the rows in SQLite are still the current ones: only the stamp moves
-    if (!answer.fromCache) caches.replacePrices(answer.data.prices, app);
+    if (!answer.fromCache) await caches.replacePrices(answer.data.prices, app);
+    if (!session.db.open) return;
     caches.put(pricesKey(app), { generated_at: answer.data.generated_at } satisfies SetStamp, answer.etag);
   });
 }
@@ -66,7 +67,8 @@ async function refreshAverages(session: MarketSession, app: AppId): Promise<void
   await refreshOnce(`${session.baseUrl}|${averagesKey(app)}`, async () => {
     const answer = await client.callDetailed('salesAverages', { query: { app_id: String(app) } }, { priority: 'interactive' });
     if (!session.db.open) return;
-    if (!answer.fromCache) caches.replaceAverages(answer.data.averages, app);
+    if (!answer.fromCache) await caches.replaceAverages(answer.data.averages, app);
+    if (!session.db.open) return;
     caches.put(averagesKey(app), { generated_at: answer.data.generated_at } satisfies SetStamp, answer.etag);
   });
 }
