@@ -39,17 +39,27 @@ export function demo(host: WebHost) {
   return market;
 }
 
-/** Creates CS2 listings (they arrive on the feed with float, seed and stickers) and waits for the mirror. */
+/**
+ * Creates CS2 listings (they arrive on the feed with float, seed and stickers) and waits until the mirror
+ * agrees with the market on each: alive with its details while the market lists it, gone once the
+ * simulated crowd bought or delisted it meanwhile (it picks any public listing). Returns the ones still
+ * listed.
+ */
 export async function createDetailedListings(host: WebHost, count: number): Promise<number[]> {
-  const ids = Array.from({ length: count }, () => demo(host).createListing({ appId: 730 }).listing.id);
+  const market = demo(host);
+  const ids = Array.from({ length: count }, () => market.createListing({ appId: 730 }).listing.id);
+  const listed = () => ids.filter((id) => market.state.listing(id)?.status === 'ACTIVE');
+  const mirrored = (id: number) => host.core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id) !== undefined;
   await expect
     .poll(
-      () =>
-        ids.every((id) => host.core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id) !== undefined),
+      () => {
+        const stillListed = new Set(listed());
+        return ids.every((id) => mirrored(id) === stillListed.has(id));
+      },
       { timeout: 15_000, message: 'created listings never reached the mirror with their details' },
     )
     .toBe(true);
-  return ids;
+  return listed();
 }
 
 /** What `skindesk <command> --db FILE ...` prints, run on the app's own mirror file. */

@@ -72,7 +72,8 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   test.setTimeout(90_000);
   const problems = watchProblems(page);
   // the simulated market sells for a while; then items of our own making, with their details, are bought
-  const [first, second, third, fourth] = await createDetailedListings(m.host, 4);
+  // a few spare: the simulated crowd may buy one of them first
+  const [first, second, third, fourth] = await createDetailedListings(m.host, 8);
   demo(m.host).buyListing(first!);
   demo(m.host).buyListing(second!);
   await expect.poll(() => soldInMirror(first!) && soldInMirror(second!), { timeout: 15_000 }).toBe(true);
