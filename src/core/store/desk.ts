@@ -39,6 +39,8 @@ export function attachDesk(db: Db, bookFile: string): void {
   if (db.readonly) return;
   db.pragma(`${DESK_SCHEMA}.journal_mode = WAL`);
   db.pragma(`${DESK_SCHEMA}.synchronous = NORMAL`);
+  // as the book's (database.ts): after a checkpoint the WAL is cut back instead of keeping its peak size
+  db.pragma(`${DESK_SCHEMA}.journal_size_limit = 16777216`);
   for (const table of TABLES_MOVED_TO_DESK) moveTableToDesk(db, table);
 }
 

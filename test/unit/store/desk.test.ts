@@ -59,6 +59,7 @@ describe('the desk file', () => {
     old.close();
 
     const db = open(file, true);
+    expect(db.pragma(`${DESK_SCHEMA}.journal_size_limit`, { simple: true })).toBe(16 * 1024 * 1024);
     for (const table of TABLES_MOVED_TO_DESK) expect(tablesIn(db, 'main')).not.toContain(table);
     expect(tablesIn(db, DESK_SCHEMA)).toEqual(
       expect.arrayContaining(['prices', 'cache_entries', 'trades', 'trade_timeline', 'portfolio_points']),
