@@ -37,6 +37,7 @@ import {
 import { type GovernorStats, type Priority, RateGovernor, readRateHeaders } from './governor.ts';
 import { requestFetch } from './transport.ts';
 import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
+import { validateInSlices } from './sliced-validation.ts';
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -188,7 +189,7 @@ export class ApiClient {
       return { data: answer.cached.value as ResponseOf<N>, fromCache: true, etag: answer.cached.etag, status: answer.status };
     }
     const { status, headers, body: text } = answer;
-    const data = this.#parseBody(name, route, status, text);
+    const data = await this.#parseBody(name, route, status, text);
     const etag = headers.get('etag');
     if (def.etag && etag) {
       this.#cache.set(cacheKey, { etag, value: data, bytes: text.length, storedAt: this.clock.now() });
@@ -378,7 +379,7 @@ export class ApiClient {
     return new ApiError({ kind: 'invalid_response', route, status, message: this.#redact(`${route}: ${message}`), maybeDelivered: true });
   }
 
-  #parseBody<N extends EndpointName>(name: N, route: string, status: number, text: string): ResponseOf<N> {
+  async #parseBody<N extends EndpointName>(name: N, route: string, status: number, text: string): Promise<ResponseOf<N>> {
     const def = ENDPOINTS[name];
     const invalid = (message: string) => this.#invalidResponse(route, status, message);
     let raw: unknown;
@@ -387,8 +388,9 @@ export class ApiClient {
     } catch {
       throw invalid('the response is not valid JSON');
     }
-    const parsed = (def.response as z.ZodType).safeParse(raw);
-    if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed.error)}`);
+    // a big array (prices/all) is checked a slice per turn of the event loop
+    const parsed = await validateInSlices(def.response as z.ZodType, raw);
+    if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed)}`);
     return parsed.data as ResponseOf<N>;
   }
 
