@@ -9,7 +9,11 @@ import type { AverageRow, PriceRow, PriceRowWithStock } from '../../shared/api/i
 import type { Db } from './database.ts';
 import { createDeskTables } from './desk.ts';
 
-/** The same tables as the book's first migration creates (which a connection without a desk uses). */
+/**
+ * The caches' tables, made here: in the desk when one is attached, else beside the book (tests, tools
+ * with no desk). Book files of earlier versions made them in their first migration; attaching the desk
+ * moves them over (desk.ts).
+ */
 const CACHE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS prices (
   app_id INTEGER NOT NULL,
