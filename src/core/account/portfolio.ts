@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { AppId, BackpackItem, InventoryItem } from '../../shared/api/index.ts';
 import { createDeskTables } from '../store/desk.ts';
+import { itemKey } from '../../shared/item-key.ts';
 
 export interface PortfolioPoint {
   at: number;
@@ -40,7 +41,7 @@ type HeldRow = Pick<BackpackItem | InventoryItem, 'app_id' | 'market_hash_name' 
 export function heldPositions(backpack: readonly HeldRow[], inventory: readonly HeldRow[], limit: number): Holding[] {
   const byItem = new Map<string, Holding>();
   const add = (row: HeldRow, where: 'inBackpack' | 'inInventory') => {
-    const key = `${row.app_id}\u0000${row.market_hash_name}`;
+    const key = itemKey(row.app_id, row.market_hash_name);
     let h = byItem.get(key);
     if (!h) {
       h = { app_id: row.app_id, market_hash_name: row.market_hash_name, inBackpack: 0, inInventory: 0, marketPrice: row.market_price, value: 0 };

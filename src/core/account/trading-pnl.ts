@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { AppId, OrderExportRow } from '../../shared/api/index.ts';
 import { createDeskTables } from '../store/desk.ts';
+import { itemKey } from '../../shared/item-key.ts';
 
 export interface ItemPnl {
   app_id: AppId;
@@ -39,7 +40,7 @@ export interface TradingPnl {
 export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
   const byItem = new Map<string, ItemPnl>();
   for (const r of rows) {
-    const key = `${r.app_id}\u0000${r.market_hash_name}`;
+    const key = itemKey(r.app_id, r.market_hash_name);
     let p = byItem.get(key);
     if (!p) {
       p = {

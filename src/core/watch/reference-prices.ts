@@ -15,8 +15,8 @@ import type { PriceReference } from '../../shared/watchlist.ts';
 import type { ApiClient } from '../api/client.ts';
 import { Caches } from '../store/caches.ts';
 import type { Db } from '../store/database.ts';
+import { itemKey } from '../../shared/item-key.ts';
 
-const key = (appId: number, name: string) => `${appId}\u0000${name}`;
 
 export interface ReferenceSubject {
   id: number;
@@ -54,17 +54,17 @@ export class ReferencePrices {
   /** Re-reads the price caches (after a refresh, by whoever wrote them). */
   reload(): void {
     const caches = new Caches(this.#db);
-    this.#averages = new Map(caches.averages().map((r) => [key(r.app_id, r.market_hash_name), r.average_price]));
-    this.#recommended = new Map(caches.prices().map((r) => [key(r.app_id, r.market_hash_name), r.recommended_price]));
+    this.#averages = new Map(caches.averages().map((r) => [itemKey(r.app_id, r.market_hash_name), r.average_price]));
+    this.#recommended = new Map(caches.prices().map((r) => [itemKey(r.app_id, r.market_hash_name), r.recommended_price]));
   }
 
   /** The reference price of a listing's item, or null when there is none. */
   of(reference: PriceReference, listing: ReferenceSubject): number | null {
     switch (reference) {
       case 'average_30d':
-        return this.#averages.get(key(listing.app_id, listing.market_hash_name)) ?? null;
+        return this.#averages.get(itemKey(listing.app_id, listing.market_hash_name)) ?? null;
       case 'recommended':
-        return this.#recommended.get(key(listing.app_id, listing.market_hash_name)) ?? null;
+        return this.#recommended.get(itemKey(listing.app_id, listing.market_hash_name)) ?? null;
       case 'cheapest_other': {
         const phase = listing.app_id === 730 ? phaseOfPaintIndex(listing.detail?.paint_index) : null;
         const price =

@@ -2,25 +2,23 @@
  * The grid's "against the market" figure: every row of a book window gets its item's market price from
  * the marketplace's prices/all, held here in memory.
  *
- * Read every few minutes and never written to the book file from here: this thread taking the file's
- * write lock would wait for the sync worker's transactions (a heavy-chaos soak measured 408–424 ms
- * stalls of this thread that way while the worker merged a resync), and rewriting a 26,000-row prices
- * cache cost ~90 ms of this thread's CPU besides. It starts from the prices cache the detail view and
- * the watchlists keep in the book (so it shows offline), and only reads it.
+ * Read every few minutes into memory and never written anywhere: the grid needs only this map, and the
+ * prices cache that the detail view and the watchlists keep (in the desk file) would cost a sliced
+ * rewrite of 26,000 rows for nothing. It starts from that cache (so it shows offline), and only reads it.
  */
 import type { AppId, PriceRow } from '../../../shared/api/index.ts';
 import type { ApiClient } from '../../api/client.ts';
 import type { QueryRow } from '../../query/index.ts';
 import { Caches, type Db } from '../../store/index.ts';
+import { itemKey } from '../../../shared/item-key.ts';
 
 export type PricedRow = QueryRow & { market_price: number | null };
 
 /** A market reference moves slowly; the server rebuilds the set each minute, read it each five. */
 export const MARKET_PRICES_EVERY_MS = 5 * 60_000;
 
-const key = (appId: number, name: string) => `${appId}\u0000${name}`;
 const byItem = (rows: readonly PriceRow[]) =>
-  new Map(rows.map((p) => [key(p.app_id, p.market_hash_name), p.market_price]));
+  new Map(rows.map((p) => [itemKey(p.app_id, p.market_hash_name), p.market_price]));
 
 export interface MarketPriceRefresh {
   /** The set was read: rows on screen may compare differently now. */
@@ -39,7 +37,7 @@ export class MarketPriceBoard {
   }
 
   priceOf(appId: AppId, name: string): number | null {
-    return this.#prices.get(key(appId, name)) ?? null;
+    return this.#prices.get(itemKey(appId, name)) ?? null;
   }
 
   /** The rows with their items' market prices (null: the set does not price the item, or is not read yet). */
