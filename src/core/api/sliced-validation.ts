@@ -21,10 +21,11 @@ export interface ValidationIssue {
 export type ValidationResult =
   { success: true; data: unknown } | { success: false; issues: ValidationIssue[] };
 
+const issuesOf = (error: z.ZodError): ValidationIssue[] =>
+  error.issues.map((i) => ({ path: [...i.path], message: i.message }));
+
 const plainResult = (result: z.ZodSafeParseResult<unknown>): ValidationResult =>
-  result.success
-    ? { success: true, data: result.data }
-    : { success: false, issues: result.error.issues.map((i) => ({ path: [...i.path], message: i.message })) };
+  result.success ? { success: true, data: result.data } : { success: false, issues: issuesOf(result.error) };
 
 /** The object's array fields long enough to slice, and whose schema checks nothing of the array as a whole. */
 function sliceableArrays(schema: z.ZodType, raw: unknown, sliceRows: number): [string, z.ZodType][] {
@@ -66,8 +67,7 @@ export async function validateInSlices(
   }
   // the rest of the object, its big arrays standing in empty (they were checked above)
   const rest = schema.safeParse({ ...object, ...Object.fromEntries(arrays.map(([key]) => [key, []])) });
-  if (!rest.success)
-    issues.unshift(...rest.error.issues.map((i) => ({ path: [...i.path], message: i.message })));
+  if (!rest.success) issues.unshift(...issuesOf(rest.error));
   if (issues.length > 0) return { success: false, issues };
   return {
     success: true,
