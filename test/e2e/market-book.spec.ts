@@ -6,6 +6,8 @@ import { expect, test } from '@playwright/test';
 import { queryBook } from '../../src/core/query/index.ts';
 import { readListing } from '../../src/core/store/index.ts';
 import { formatAgainst } from '../../src/renderer/format/numbers.ts';
+import { itemKey } from '../../src/shared/item-key.ts';
+import { servedMarketPrices } from '../shared/served-market-prices.ts';
 import {
   type MarketHost,
   cliSearch,
@@ -59,16 +61,13 @@ test('a float + sticker filter shows exactly the rows skindesk search finds in t
   // every 5 minutes): what the grid shows for the first rows is what their prices and the demo market's
   // own price set say
   const db = m.host.core.session.db;
-  const served = (await (await fetch(`${demo(m.host).baseUrl}/public/v1/prices/all`, { headers: { Authorization: `Bearer ${demo(m.host).apiKey}` } })).json()) as {
-    prices: { app_id: number; market_hash_name: string; market_price: number }[];
-  };
-  const marketPrice = new Map(served.prices.map((p) => [`${p.app_id}|${p.market_hash_name}`, p.market_price]));
+  const marketPrice = await servedMarketPrices(demo(m.host));
   const againstMarketShown = async () => {
     const rows = page.locator('[data-listing-id]');
     const seen: { shown: string | null; expected: string | null }[] = [];
     for (let i = 0; i < Math.min(8, await rows.count()); i++) {
       const listing = readListing(db, Number(await rows.nth(i).getAttribute('data-listing-id')));
-      const expected = listing ? formatAgainst(listing.price, marketPrice.get(`${listing.app_id}|${listing.market_hash_name}`) ?? null) : null;
+      const expected = listing ? formatAgainst(listing.price, marketPrice.get(itemKey(listing.app_id, listing.market_hash_name)) ?? null) : null;
       seen.push({ shown: await rows.nth(i).locator('[data-col="market"]').textContent(), expected });
     }
     return seen.length === 8 && seen.every((r) => r.expected !== null && r.shown === r.expected);

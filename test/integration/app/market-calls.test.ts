@@ -17,7 +17,9 @@ import { Caches, SALE_COLUMNS } from '../../../src/core/store/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { ExportProgress } from '../../../src/shared/ipc/index.ts';
+import { itemKey } from '../../../src/shared/item-key.ts';
 import type { BookQuery } from '../../../src/shared/query.ts';
+import { servedMarketPrices } from '../../shared/served-market-prices.ts';
 import { until as waitUntil } from './until.ts';
 
 let dataDir: string;
@@ -105,9 +107,7 @@ describe('book windows by position', () => {
   });
 
   it("gives every row its item's market price from the marketplace's prices/all, read with no watchlist asking", async () => {
-    const res = await fetch(`${market().baseUrl}/public/v1/prices/all`, { headers: { Authorization: `Bearer ${market().apiKey}` } });
-    const served = (await res.json()) as { prices: { app_id: number; market_hash_name: string; market_price: number }[] };
-    const marketPrice = new Map(served.prices.map((p) => [`${p.app_id}|${p.market_hash_name}`, p.market_price]));
+    const marketPrice = await servedMarketPrices(market());
     expect((await core.call('listWatchlists', {})).watchlists).toEqual([]);
     const view = { filter: {}, sort: { field: 'price' as const, dir: 'asc' as const } };
     const answer = await until('the market prices read by the app', async () => {
@@ -115,7 +115,7 @@ describe('book windows by position', () => {
       return window.rows.every((r) => r.market_price !== null) && window;
     });
     expect(answer.rows.length).toBe(200);
-    for (const row of answer.rows) expect(row.market_price, row.market_hash_name).toBe(marketPrice.get(`${row.app_id}|${row.market_hash_name}`));
+    for (const row of answer.rows) expect(row.market_price, row.market_hash_name).toBe(marketPrice.get(itemKey(row.app_id, row.market_hash_name)));
     const page = await core.call('queryBook', { ...view, limit: 20 });
     expect(page.rows.map((r) => r.market_price)).toEqual(answer.rows.slice(0, 20).map((r) => r.market_price));
     // read into memory: the board writes nothing (26,000 rows rewritten every 5 minutes would be wasted work)
