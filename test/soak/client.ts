@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { AccountReads } from '../../src/core/account/account-reads.ts';
 import { ApiClient } from '../../src/core/api/client.ts';
 import { ApiError } from '../../src/core/api/errors.ts';
@@ -95,15 +96,20 @@ const counts = {
   errors: {} as Record<string, number>,
   ipc: { calls: 0, pushes: 0, recordedBytes: 0, failedCalls: {} as Record<string, number> },
 };
-/** One memory reading (MB): RSS, its anonymous part (Linux; not the database's file pages), JS heap, buffers. */
+/**
+ * One memory reading (MB): RSS, its anonymous part (Linux; not the database's file pages), each thread's
+ * JS heap as live objects and as what V8 holds for them (committed, counted in the RSS), buffers.
+ */
 interface MemoryPoint {
   t: number;
   rss: number;
   anon: number | null;
   heap: number;
+  heapCommitted: number;
   external: number;
   /** The sync worker thread's JS heap (its own isolate). */
   workerHeap: number | null;
+  workerHeapCommitted: number | null;
 }
 const memory = {
   rssStartMb: null as number | null,
@@ -126,10 +132,19 @@ function anonRssMb(): number | null {
 }
 
 /** The sync worker's JS heap, read asynchronously each second (its isolate is not in process.memoryUsage). */
-let workerHeapMb: number | null = null;
+let workerHeapMb: { used: number; committed: number } | null = null;
 function memoryPoint(): MemoryPoint {
   const u = process.memoryUsage();
-  return { t: Math.round(performance.now() - startedAt), rss: u.rss / MB, anon: anonRssMb(), heap: u.heapUsed / MB, external: u.external / MB, workerHeap: workerHeapMb };
+  return {
+    t: Math.round(performance.now() - startedAt),
+    rss: u.rss / MB,
+    anon: anonRssMb(),
+    heap: u.heapUsed / MB,
+    heapCommitted: getHeapStatistics().total_physical_size / MB,
+    external: u.external / MB,
+    workerHeap: workerHeapMb?.used ?? null,
+    workerHeapCommitted: workerHeapMb?.committed ?? null,
+  };
 }
 let firstLiveMs: number | null = null;
 
@@ -233,7 +248,10 @@ async function start(c: ClientConfig): Promise<void> {
 /** Counts what the sync worker's engine applies, from the batch summaries it reports. */
 function countAppliedEvents(app: AppCore): void {
   app.session.onMirror((mirror) => {
-    const readHeap = setInterval(() => void mirror.heapUsedBytes().then((b) => (workerHeapMb = b === null ? null : b / MB)), 1_000);
+    const readHeap = setInterval(
+      () => void mirror.heapBytes().then((b) => (workerHeapMb = b && { used: b.used / MB, committed: b.committed / MB })),
+      1_000,
+    );
     readHeap.unref();
     mirror.once('exit', () => clearInterval(readHeap));
     // Tells the runner a big batch is about to be written, so a kill -9 can land inside its transaction.

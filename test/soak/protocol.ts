@@ -74,7 +74,16 @@ export interface ClientFigures {
     rssPeakMb: number;
     heapUsedEndMb: number;
     samples: number;
-    trend: { t: number; rss: number; anon: number | null; heap: number; external: number; workerHeap: number | null }[];
+    trend: {
+      t: number;
+      rss: number;
+      anon: number | null;
+      heap: number;
+      heapCommitted: number;
+      external: number;
+      workerHeap: number | null;
+      workerHeapCommitted: number | null;
+    }[];
   };
   /** Share of the seconds since first going live that the engine was live. */
   liveFraction: number;

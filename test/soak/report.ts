@@ -78,8 +78,12 @@ export interface SoakReport {
     rss_peak_mb: number;
     /** From going live to the end of trading (includes warm-up). */
     rss_growth_mb: number;
-    /** Over the second half of the live period, last quarter's median reading against the second quarter's: what `memory_flat` judges against `bound_mb`. */
+    /** RSS over the second half of the live period, last quarter's median reading against the second quarter's. */
     rss_growth_second_half_mb: number;
+    /** The memory `memory_flat` judges: the processes' anonymous memory where Linux reports it, else RSS. */
+    judged: 'anonymous' | 'rss';
+    /** That memory's growth over the second half, measured as RSS's is: judged against `bound_mb`. */
+    growth_second_half_mb: number;
     bound_mb: number;
     per_process: {
       incarnation: number;

@@ -40,7 +40,7 @@ import {
 } from './checks.ts';
 import { ClientHandle } from './client-handle.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
-import { secondHalfGrowth } from './memory-growth.ts';
+import { judgedGrowth, rssSecondHalfGrowth } from './memory-growth.ts';
 import type { ClientConfig, ClientFigures } from './protocol.ts';
 import type { SoakReport } from './report.ts';
 import { ALL_MOMENT_KINDS, type Scheduled, scheduleMoments } from './schedule.ts';
@@ -437,15 +437,18 @@ async function main(): Promise<number> {
     const receiverAccepted = sum(figures, (f) => f.webhooks?.accepted ?? 0);
     const rejected = mergeCounts(figures.map((f) => f.webhooks?.rejected ?? {}));
 
-    // Memory: RSS of each process from going live to the end of its trading (the last process: the
+    // Memory of each process from going live to the end of its trading (the last process: the
     // quiesce, before the checks — the export, 10,000 fuzzed IPC calls and the file reads that follow
     // are not the app's steady state; RSS after them is reported apart). The first half is warm-up (the
     // SQLite page cache, V8's heap and malloc's arenas growing to the book's working size); flat means
-    // no growth over the second half. Both are reported; the worst process's second half is judged.
+    // no growth over the second half, of the process's own (anonymous) memory where Linux reports it
+    // (judgedGrowth). Growth from going live and RSS are reported; the worst process's second half is judged.
     const memoryBoundMb = 64;
     const live = figures.map((f, i) => (i === figures.length - 1 ? settled.liveEnd.memory : f.memory));
     const growths = live.map((m) => (m.rssStartMb === null ? 0 : m.rssEndMb - m.rssStartMb));
-    const lateGrowths = live.map((m) => secondHalfGrowth(m.trend, m.rssEndMb));
+    const rssLateGrowths = live.map((m) => rssSecondHalfGrowth(m));
+    const judged = live.map((m) => judgedGrowth(m));
+    const lateGrowths = judged.map((g) => g.mb);
     const maxLag = Math.max(...figures.map((f) => f.loop.maxLagMs));
     const maxBlocked = Math.max(...figures.map((f) => f.loop.maxBlockedMs));
 
@@ -562,7 +565,9 @@ async function main(): Promise<number> {
         rss_after_checks_mb: round(figures[figures.length - 1]?.memory.rssEndMb ?? 0),
         rss_peak_mb: round(Math.max(...figures.map((f) => f.memory.rssPeakMb))),
         rss_growth_mb: round(Math.max(0, ...growths)),
-        rss_growth_second_half_mb: round(Math.max(0, ...lateGrowths)),
+        rss_growth_second_half_mb: round(Math.max(0, ...rssLateGrowths)),
+        judged: judged.every((g) => g.measure === 'anonymous') ? 'anonymous' : 'rss',
+        growth_second_half_mb: round(Math.max(0, ...lateGrowths)),
         bound_mb: memoryBoundMb,
         per_process: figures.map((f) => ({
           incarnation: f.incarnation,
@@ -571,8 +576,17 @@ async function main(): Promise<number> {
           anon_start_mb: f.memory.anonStartMb === null ? null : round(f.memory.anonStartMb),
           anon_end_mb: f.memory.anonEndMb === null ? null : round(f.memory.anonEndMb),
           heap_end_mb: round(f.memory.heapUsedEndMb),
-          // [seconds since the process started, RSS, anonymous RSS, JS heap] at most 24 readings
-          trend: thin(f.memory.trend, 24).map((p) => [Math.round(p.t / 1000), round(p.rss), p.anon === null ? null : round(p.anon), round(p.heap), p.workerHeap === null ? null : round(p.workerHeap)]),
+          // at most 24 readings: [seconds since the process started, RSS, anonymous RSS, JS heap used,
+          // committed, the sync worker's JS heap used, committed]
+          trend: thin(f.memory.trend, 24).map((p) => [
+            Math.round(p.t / 1000),
+            round(p.rss),
+            nullableRound(p.anon),
+            round(p.heap),
+            round(p.heapCommitted),
+            nullableRound(p.workerHeap),
+            nullableRound(p.workerHeapCommitted),
+          ]),
         })),
       },
       event_loop: {
@@ -652,6 +666,10 @@ function mergeCounts(list: Record<string, number>[]): Record<string, number> {
 
 function round(n: number): number {
   return Math.round(n * 10) / 10;
+}
+
+function nullableRound(n: number | null): number | null {
+  return n === null ? null : round(n);
 }
 
 process.exitCode = await main();

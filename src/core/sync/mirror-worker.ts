@@ -124,11 +124,13 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
   }
 
   /** The worker thread's JS heap in use (bytes); null when it is not running. For memory reports. */
-  async heapUsedBytes(): Promise<number | null> {
+  /** The worker's JS heap: live objects, and the memory V8 holds for it (what counts in the RSS). */
+  async heapBytes(): Promise<{ used: number; committed: number } | null> {
     const worker = this.#worker;
     if (!worker) return null;
     try {
-      return (await worker.getHeapStatistics()).used_heap_size;
+      const heap = await worker.getHeapStatistics();
+      return { used: heap.used_heap_size, committed: heap.total_physical_size };
     } catch {
       return null; // it stopped meanwhile
     }

@@ -1,11 +1,11 @@
 // The soak's memory_flat statistic: a steady leak counts fully, the ±40 MB swing of mapped database pages
 // between two readings does not, and a run of seconds still gets a figure.
 import { describe, expect, it } from 'vitest';
-import { secondHalfGrowth } from '../../../test/soak/memory-growth.ts';
+import { judgedGrowth, secondHalfGrowth } from '../../../test/soak/memory-growth.ts';
 
-/** A reading every 10 s for `seconds`, RSS from `rss(t in s)`. */
-const trend = (seconds: number, rss: (s: number) => number) =>
-  Array.from({ length: seconds / 10 + 1 }, (_, i) => ({ t: i * 10_000, rss: rss(i * 10) }));
+/** A reading every 10 s for `seconds`, from `mb(t in s)`. */
+const trend = (seconds: number, mb: (s: number) => number) =>
+  Array.from({ length: seconds / 10 + 1 }, (_, i) => ({ t: i * 10_000, mb: mb(i * 10) }));
 
 describe('soak memory growth over the second half', () => {
   it('counts a steady leak as the growth over half the period', () => {
@@ -33,12 +33,24 @@ describe('soak memory growth over the second half', () => {
     expect(
       secondHalfGrowth(
         [
-          { t: 0, rss: 200 },
-          { t: 10_000, rss: 260 },
+          { t: 0, mb: 200 },
+          { t: 10_000, mb: 260 },
         ],
         260,
       ),
     ).toBe(60);
-    expect(secondHalfGrowth([{ t: 0, rss: 200 }], 300)).toBe(0);
+    expect(secondHalfGrowth([{ t: 0, mb: 200 }], 300)).toBe(0);
+  });
+
+  it("judges the process's anonymous memory when every reading has it, RSS otherwise", () => {
+    // mapped file pages step RSS up 60 MB in the second half while the process's own memory holds still
+    const readings = trend(400, (s) => s).map(({ t }) => ({ t, rss: t < 300_000 ? 300 : 360, anon: 220 }));
+    expect(judgedGrowth({ trend: readings, rssEndMb: 360, anonEndMb: 220 })).toEqual({ measure: 'anonymous', mb: 0 });
+    const leaking = readings.map((p) => ({ ...p, anon: 220 + p.t / 5_000 }));
+    expect(judgedGrowth({ trend: leaking, rssEndMb: 360, anonEndMb: 300 }).mb).toBeGreaterThanOrEqual(38);
+    // not reported on this system (or for one reading): RSS, so a leak can never hide behind a gap
+    const unreported = readings.map((p, i) => ({ ...p, anon: i === 3 ? null : p.anon }));
+    expect(judgedGrowth({ trend: unreported, rssEndMb: 360, anonEndMb: 220 })).toEqual({ measure: 'rss', mb: 60 });
+    expect(judgedGrowth({ trend: readings, rssEndMb: 360, anonEndMb: null }).measure).toBe('rss');
   });
 });
