@@ -11,7 +11,7 @@ import type { BackfillOptions, BackfillProgress } from './backfill.ts';
 import type { BatchSummary, BookChange, EngineStatus, SyncEngineOptions } from './engine.ts';
 import { ApiError } from '../api/errors.ts';
 import { FeedRelayHost, isRelayRequest } from './relay.ts';
-import type { HostMessage, SyncWorkerData, WorkerFailure, WorkerMessage } from './worker-protocol.ts';
+import { type HostMessage, SYNC_WORKER_YOUNG_GENERATION_MB, type SyncWorkerData, type WorkerFailure, type WorkerMessage } from './worker-protocol.ts';
 
 export interface MirrorWorkerOptions {
   dbPath: string;
@@ -110,7 +110,10 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     this.#relay = o.relayFeed
       ? new FeedRelayHost({ apiKey: o.apiKey, post: (notice) => this.#post(notice), onCreated: (event) => this.#onCreated(event) })
       : null;
-    const worker = new Worker(o.workerFile ?? new URL('./sync-worker.ts', import.meta.url), { workerData: data });
+    const worker = new Worker(o.workerFile ?? new URL('./sync-worker.ts', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: SYNC_WORKER_YOUNG_GENERATION_MB },
+    });
     this.#worker = worker;
     worker.on('message', (m: WorkerMessage) => this.#onMessage(m));
     worker.on('error', (err) => this.#emitError(err));
