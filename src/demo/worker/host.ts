@@ -8,6 +8,13 @@ import type { DemoThreadData, DemoThreadMessage, DemoThreadRequest } from './pro
 
 export type DemoMarketThread = RunningDemoMarket;
 
+/**
+ * The thread's young generation at most (MB). Uncapped, V8 left ~150 MB committed after building the
+ * opening book (200 MB for a million listings) around 60–75 MB of live objects, for a minute or more;
+ * capped, 76–88 MB, and the market was ready as soon.
+ */
+const DEMO_THREAD_YOUNG_GENERATION_MB = 16;
+
 export interface DemoThreadOptions extends DemoThreadData {
   /** The thread's script: the source file by default; the Electron build passes its bundled one. */
   workerFile?: URL;
@@ -18,6 +25,7 @@ export interface DemoThreadOptions extends DemoThreadData {
 export function startDemoMarketThread(o: DemoThreadOptions): Promise<DemoMarketThread> {
   const worker = new Worker(o.workerFile ?? new URL('./thread.ts', import.meta.url), {
     workerData: { options: o.options } satisfies DemoThreadData,
+    resourceLimits: { maxYoungGenerationSizeMb: DEMO_THREAD_YOUNG_GENERATION_MB },
   });
   const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   let nextRequest = 1;
