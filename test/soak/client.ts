@@ -30,7 +30,7 @@ import { MemorySecretStore } from '../../src/core/secrets/index.ts';
 import { TradeFeeds } from '../../src/core/trades/trade-feeds.ts';
 import type { IpcCallName, IpcInput } from '../../src/shared/ipc/index.ts';
 import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
-import type { ChildMessage, ClientConfig, ClientFigures, ParentMessage, PurchaseCounts } from './protocol.ts';
+import type { ChildMessage, ClientConfig, ClientFigures, MemoryReading, ParentMessage, PurchaseCounts } from './protocol.ts';
 
 const MB = 1024 * 1024;
 const startedAt = performance.now();
@@ -96,21 +96,6 @@ const counts = {
   errors: {} as Record<string, number>,
   ipc: { calls: 0, pushes: 0, recordedBytes: 0, failedCalls: {} as Record<string, number> },
 };
-/**
- * One memory reading (MB): RSS, its anonymous part (Linux; not the database's file pages), each thread's
- * JS heap as live objects and as what V8 holds for them (committed, counted in the RSS), buffers.
- */
-interface MemoryPoint {
-  t: number;
-  rss: number;
-  anon: number | null;
-  heap: number;
-  heapCommitted: number;
-  external: number;
-  /** The sync worker thread's JS heap (its own isolate). */
-  workerHeap: number | null;
-  workerHeapCommitted: number | null;
-}
 const memory = {
   rssStartMb: null as number | null,
   anonStartMb: null as number | null,
@@ -119,7 +104,7 @@ const memory = {
   samplesLive: 0,
   samplesSinceLive: 0,
   /** Every 10 s, thinned to stay under 240 points however long the run. */
-  trend: [] as MemoryPoint[],
+  trend: [] as MemoryReading[],
 };
 
 function anonRssMb(): number | null {
@@ -133,7 +118,7 @@ function anonRssMb(): number | null {
 
 /** The sync worker's JS heap, read asynchronously each second (its isolate is not in process.memoryUsage). */
 let workerHeapMb: { used: number; committed: number } | null = null;
-function memoryPoint(): MemoryPoint {
+function memoryPoint(): MemoryReading {
   const u = process.memoryUsage();
   return {
     t: Math.round(performance.now() - startedAt),

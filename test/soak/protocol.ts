@@ -52,6 +52,22 @@ export interface PurchaseCounts {
   reconciled: number;
 }
 
+/**
+ * One memory reading (MB): RSS, its anonymous part (Linux; not the database's file pages), each thread's
+ * JS heap as live objects and as what V8 holds for them (committed, counted in the RSS), buffers.
+ */
+export interface MemoryReading {
+  t: number;
+  rss: number;
+  anon: number | null;
+  heap: number;
+  heapCommitted: number;
+  external: number;
+  /** The sync worker thread's JS heap (its own isolate). */
+  workerHeap: number | null;
+  workerHeapCommitted: number | null;
+}
+
 export interface ClientFigures {
   incarnation: number;
   /** Events handed to the store, and what they did (counted around BookStore.applyEvents). */
@@ -74,16 +90,7 @@ export interface ClientFigures {
     rssPeakMb: number;
     heapUsedEndMb: number;
     samples: number;
-    trend: {
-      t: number;
-      rss: number;
-      anon: number | null;
-      heap: number;
-      heapCommitted: number;
-      external: number;
-      workerHeap: number | null;
-      workerHeapCommitted: number | null;
-    }[];
+    trend: MemoryReading[];
   };
   /** Share of the seconds since first going live that the engine was live. */
   liveFraction: number;
