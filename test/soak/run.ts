@@ -573,8 +573,8 @@ async function main(): Promise<number> {
           incarnation: f.incarnation,
           start_mb: round(f.memory.rssStartMb ?? 0),
           end_mb: round(f.memory.rssEndMb),
-          anon_start_mb: f.memory.anonStartMb === null ? null : round(f.memory.anonStartMb),
-          anon_end_mb: f.memory.anonEndMb === null ? null : round(f.memory.anonEndMb),
+          anon_start_mb: nullableRound(f.memory.anonStartMb),
+          anon_end_mb: nullableRound(f.memory.anonEndMb),
           heap_end_mb: round(f.memory.heapUsedEndMb),
           // at most 24 readings: [seconds since the process started, RSS, anonymous RSS, JS heap used,
           // committed, the sync worker's JS heap used, committed]

@@ -126,8 +126,10 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     });
   }
 
-  /** The worker thread's JS heap in use (bytes); null when it is not running. For memory reports. */
-  /** The worker's JS heap: live objects, and the memory V8 holds for it (what counts in the RSS). */
+  /**
+   * The worker's JS heap in bytes: live objects, and the memory V8 holds for them (what counts in the
+   * RSS); null when it is not running. For memory reports.
+   */
   async heapBytes(): Promise<{ used: number; committed: number } | null> {
     const worker = this.#worker;
     if (!worker) return null;
