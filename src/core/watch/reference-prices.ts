@@ -17,7 +17,6 @@ import { Caches } from '../store/caches.ts';
 import type { Db } from '../store/database.ts';
 import { itemKey } from '../../shared/item-key.ts';
 
-
 export interface ReferenceSubject {
   id: number;
   app_id: number;

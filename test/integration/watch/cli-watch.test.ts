@@ -72,12 +72,18 @@ afterAll(async () => {
   tmp?.remove();
 });
 
+/** The watch's database, read-only, with the desk file beside it (the price caches live there). */
+function openMirrorWithDesk() {
+  const db = openDatabase(tmp.file, { readonly: true });
+  attachDesk(db, tmp.file);
+  return db;
+}
+
 /** What `skindesk search` returns for a case, narrowed by its price condition (references from the db). */
 function expectedIds(c: (typeof CASES)[number]): number[] {
   const rows = jsonl(cli(['search', '--db', tmp.file, ...c.searchFlags, '--sort', 'id', '--limit', '1000000']));
   const condition = c.input.price as PriceCondition;
-  const db = openDatabase(tmp.file, { readonly: true });
-  attachDesk(db, tmp.file); // the price caches live in the desk file
+  const db = openMirrorWithDesk();
   try {
     // every listing with its paint index (search prints it; book prints the lean fields only): a Doppler's
     // cheapest other is the cheapest of its own phase
@@ -122,9 +128,7 @@ describe('skindesk watch', () => {
   it('checks the whole book: each watchlist matches exactly what skindesk search returns for it', async () => {
     // the reference prices are fetched by the watch itself; wait until both caches are in the database
     await waitFor(() => {
-      const db = openDatabase(tmp.file, { readonly: true });
-      attachDesk(db, tmp.file);
-  attachDesk(db, tmp.file); // the price caches live in the desk file
+      const db = openMirrorWithDesk();
       try {
         const n = (t: string) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
         return n('sale_averages') > 0 && n('prices') > 0;
