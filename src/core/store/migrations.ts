@@ -1,7 +1,10 @@
 /**
  * Versioned schema migrations. The version lives in SQLite's `user_version`; each migration runs in its
  * own transaction, so a crash mid-upgrade leaves the previous version intact. Migrations are append-only:
- * a released one is never edited, a change is a new entry.
+ * a released one is never edited, a change is a new entry. One exception, made when the API caches moved
+ * to the desk file: version 1 no longer creates `prices`, `sale_averages` and `cache_entries` (Caches
+ * creates them where they belong). Files made before keep them until attachDesk moves them to the desk
+ * (desk.ts), so every file ends with the same tables.
  */
 import type Database from 'better-sqlite3';
 
