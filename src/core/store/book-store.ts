@@ -3,6 +3,13 @@
  * only when its seq is above the `last_seq` the row already carries (tombstones included), so duplicated,
  * reordered and late events, and snapshots older than what a row already saw, can never move it back.
  *
+ * The guard is kept per field for the two fields events change apart: `price_seq` and `amount_seq` (NULL
+ * when equal to `last_seq`). The service's feed can deliver two events of one listing out of order; with
+ * one seq per row, a price change arriving after a newer amount change of the same listing would be
+ * refused and its price lost until the next snapshot. Per field, each event is judged only against the
+ * events that wrote the same field. Creation and removal still judge the whole row: nothing follows a
+ * removal, and nothing precedes a creation.
+ *
  * Rows of a merged snapshot are written only when they differ, which leaves their `last_seq` below the
  * snapshot's seq; that is sound because every event at or below the last merged snapshot's seq
  * (`coveredSeq`) is dropped before it reaches SQL — the snapshot already contains it. The effective seq of
@@ -73,10 +80,28 @@ const LEAN_INSERT_COLUMNS = [
 ];
 const LEAN_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id, price = excluded.price,
   amount = excluded.amount, commodity = excluded.commodity, created_at = excluded.created_at,
-  created_ms = excluded.created_ms, last_seq = excluded.last_seq, alive = 1, removed_reason = NULL,
-  removed_at = NULL, updated_at = excluded.updated_at`;
+  created_ms = excluded.created_ms, last_seq = excluded.last_seq, price_seq = NULL, amount_seq = NULL, alive = 1,
+  removed_reason = NULL, removed_at = NULL, updated_at = excluded.updated_at`;
 /** The guard, for upserts: the incoming state must be newer than what the row carries. */
 const UPSERT_GUARD = 'excluded.last_seq > listings.last_seq';
+/** The seq each field was last written at (see the header). */
+const PRICE_SEQ = 'coalesce(listings.price_seq, listings.last_seq)';
+const AMOUNT_SEQ = 'coalesce(listings.amount_seq, listings.last_seq)';
+/**
+ * A snapshot row meeting a listing held: the whole row when the snapshot is newer than all of it; when
+ * an event newer than the snapshot already moved one field, the other field still takes the snapshot's
+ * value if that is newer (the event that set it may be among those now dropped as covered).
+ */
+const SNAPSHOT_NEWER_PRICE = `excluded.last_seq > ${PRICE_SEQ}`;
+const SNAPSHOT_NEWER_AMOUNT = `excluded.last_seq > ${AMOUNT_SEQ}`;
+const SNAPSHOT_FIELD_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id,
+  price = iif(${SNAPSHOT_NEWER_PRICE}, excluded.price, listings.price),
+  amount = iif(${SNAPSHOT_NEWER_AMOUNT}, excluded.amount, listings.amount),
+  price_seq = iif(${UPSERT_GUARD}, NULL, iif(${SNAPSHOT_NEWER_PRICE}, excluded.last_seq, listings.price_seq)),
+  amount_seq = iif(${UPSERT_GUARD}, NULL, iif(${SNAPSHOT_NEWER_AMOUNT}, excluded.last_seq, listings.amount_seq)),
+  commodity = excluded.commodity, created_at = excluded.created_at, created_ms = excluded.created_ms,
+  last_seq = max(listings.last_seq, excluded.last_seq), alive = 1, removed_reason = NULL, removed_at = NULL,
+  updated_at = excluded.updated_at`;
 /**
  * The page cache an event batch may fill, per event and at most. A batch of random updates over a
  * million rows dirties about 4.5 KB of pages per event (a 20 000-event batch: ~90 MB); in a smaller
@@ -163,11 +188,13 @@ export class BookStore {
     );
     this.#upsertSnapshotRow = db.prepare(
       `INSERT INTO listings (${LEAN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(LEAN_INSERT_COLUMNS.length)})
-       ON CONFLICT(id) DO UPDATE SET ${LEAN_UPDATE}
-       WHERE ${UPSERT_GUARD} AND (listings.alive = 0 OR listings.price IS NOT excluded.price
-         OR listings.amount IS NOT excluded.amount OR listings.name_id IS NOT excluded.name_id
-         OR listings.app_id <> excluded.app_id OR listings.commodity IS NOT excluded.commodity
-         OR listings.created_at IS NOT excluded.created_at)`,
+       ON CONFLICT(id) DO UPDATE SET ${SNAPSHOT_FIELD_UPDATE}
+       WHERE (${UPSERT_GUARD} AND (listings.alive = 0 OR listings.price IS NOT excluded.price
+           OR listings.amount IS NOT excluded.amount OR listings.name_id IS NOT excluded.name_id
+           OR listings.app_id <> excluded.app_id OR listings.commodity IS NOT excluded.commodity
+           OR listings.created_at IS NOT excluded.created_at))
+         OR (listings.alive = 1 AND ((${SNAPSHOT_NEWER_PRICE} AND listings.price IS NOT excluded.price)
+           OR (${SNAPSHOT_NEWER_AMOUNT} AND listings.amount IS NOT excluded.amount)))`,
     );
     // No guard and no change test: only for a table that held no row when the transaction began (see
     // loadSnapshotRow), where a conflict can only be a duplicate of this snapshot at the same seq.
@@ -175,11 +202,16 @@ export class BookStore {
       `INSERT INTO listings (${LEAN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(LEAN_INSERT_COLUMNS.length)})
        ON CONFLICT(id) DO NOTHING`,
     );
+    // SET reads the row as it was: the other field's seq is pinned before last_seq moves past it.
     this.#setPrice = db.prepare(
-      'UPDATE listings SET price = ?, last_seq = ?, updated_at = ? WHERE id = ? AND alive = 1 AND last_seq < ?',
+      `UPDATE listings SET price = @value, price_seq = @seq, amount_seq = ${AMOUNT_SEQ},
+         last_seq = max(last_seq, @seq), updated_at = @now
+       WHERE id = @id AND alive = 1 AND ${PRICE_SEQ} < @seq`,
     );
     this.#setAmount = db.prepare(
-      'UPDATE listings SET amount = ?, last_seq = ?, updated_at = ? WHERE id = ? AND alive = 1 AND last_seq < ?',
+      `UPDATE listings SET amount = @value, amount_seq = @seq, price_seq = ${PRICE_SEQ},
+         last_seq = max(last_seq, @seq), updated_at = @now
+       WHERE id = @id AND alive = 1 AND ${AMOUNT_SEQ} < @seq`,
     );
     // The removal of a listing held: a plain guarded UPDATE, cheaper than the upsert below, which is
     // needed only when no row took it (the listing is not held, or the removal is stale).
@@ -353,13 +385,13 @@ export class BookStore {
         break;
       }
       case 'listing.price_changed':
-        changes = this.#setPrice.run(event.data.price_after, event.seq, now, id, event.seq).changes;
+        changes = this.#setPrice.run({ value: event.data.price_after, seq: event.seq, now, id }).changes;
         break;
       case 'listing.amount_changed':
         changes =
           event.data.new_amount === 0
             ? this.#remove(id, event.data.app_id, event.seq, REMOVED_REASON.soldOut, 0, now)
-            : this.#setAmount.run(event.data.new_amount, event.seq, now, id, event.seq).changes;
+            : this.#setAmount.run({ value: event.data.new_amount, seq: event.seq, now, id }).changes;
         break;
       case 'listing.removed':
         changes = this.#remove(id, event.data.app_id, event.seq, REMOVED_REASON.removed, null, now);

@@ -208,6 +208,17 @@ INSERT INTO sync_state (id) VALUES (1);
       for (const name of unnamed) insert.run(name, name.toLowerCase());
     },
   },
+  {
+    version: 3,
+    description: 'a seq per field: a late price change is not lost behind a newer amount change, and the reverse',
+    // NULL means "the seq of the whole row" (last_seq): a snapshot row or a creation sets both fields at
+    // once, and only the events that move one field apart from the other need to say so. Existing rows
+    // therefore keep their meaning without being rewritten.
+    sql: `
+ALTER TABLE listings ADD COLUMN price_seq INTEGER;
+ALTER TABLE listings ADD COLUMN amount_seq INTEGER;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,6 +1,7 @@
 /**
- * The seq guard: one rule (apply only above the listing's last_seq, tombstones included) covering
- * duplicates, reordering, late events and int64 seqs above 2^53.
+ * The seq guard: one rule (apply only above the seq the listing carries, tombstones included; for price
+ * and amount, above the seq that last wrote that field) covering duplicates, reordering, late events and
+ * int64 seqs above 2^53.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asFullListing, readListing, readStatus, readSyncState } from '../../../src/core/store/index.ts';
@@ -43,6 +44,26 @@ describe('event guard', () => {
     expect(out.applied).toBe(1);
     expect(out.stale).toBe(1);
     expect(book(t.db)[0]?.price).toBe(700);
+  });
+
+  it('keeps a late price change that arrives after a newer amount change, and the reverse', () => {
+    t.store.applyEvents([createdEvent(listing(1), 10n), createdEvent(listing(2), 10n)]);
+    // the feed delivers each listing's two changes newest first
+    const out = t.store.applyEvents([
+      amountChangedEvent(1, 730, 4, 30n),
+      priceChangedEvent(1, 730, 5, 700, 20n),
+      priceChangedEvent(2, 730, 5, 800, 31n),
+      amountChangedEvent(2, 730, 6, 21n),
+    ]);
+    expect(out).toMatchObject({ applied: 4, stale: 0 });
+    expect(book(t.db).map((l) => [l.id, l.price, l.amount])).toEqual([
+      [1, 700, 4],
+      [2, 800, 6],
+    ]);
+    // each field still refuses what is older than its own last write
+    const late = t.store.applyEvents([priceChangedEvent(1, 730, 5, 600, 15n), amountChangedEvent(2, 730, 9, 19n)]);
+    expect(late).toMatchObject({ applied: 0, stale: 2 });
+    expect(readSyncState(t.db).lastSeq).toBe(31n);
   });
 
   it('never lets a late update bring a removed listing back', () => {

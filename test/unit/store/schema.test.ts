@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
-import { Caches, SCHEMA_VERSION, SchemaVersionError, openDatabase } from '../../../src/core/store/index.ts';
+import { Caches, SCHEMA_VERSION, SchemaVersionError, openDatabase, type Db } from '../../../src/core/store/index.ts';
 import { listingDetailShape } from '../../../src/shared/api/index.ts';
 import { CACHED_PRICE, tempDir } from './helpers.ts';
 
@@ -15,6 +15,12 @@ function dbFile(): string {
   const t = tempDir();
   dirs.push(t);
   return join(t.dir, 'nested', 'skindesk.db');
+}
+
+/** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
+function backToVersion(db: Db, version: number): void {
+  if (version < 3) for (const column of ['price_seq', 'amount_seq']) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
+  db.pragma(`user_version = ${version}`);
 }
 
 describe('migrations', () => {
@@ -49,13 +55,33 @@ describe('migrations', () => {
     sale.run(2, 2, 'StatTrak™ AK-47 | Redline (Field-Tested)');
     sale.run(3, 3, 'Sticker | ÄÖÜ Team');
     db.prepare("INSERT INTO item_names (name, name_lc) VALUES ('Sticker | ÄÖÜ Team', 'sticker | äöü team')").run();
-    db.pragma('user_version = 1');
+    backToVersion(db, 1);
     db.close();
     const upgraded = openDatabase(file);
     expect(upgraded.prepare('SELECT name, name_lc FROM item_names ORDER BY name').all()).toEqual([
       { name: 'StatTrak™ AK-47 | Redline (Field-Tested)', name_lc: 'stattrak™ ak-47 | redline (field-tested)' },
       { name: 'Sticker | ÄÖÜ Team', name_lc: 'sticker | äöü team' },
     ]);
+    upgraded.close();
+  });
+
+  it('version 3 gives every listing a seq per field, rows written before meaning "the row\'s own seq"', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    backToVersion(db, 2);
+    db.prepare(
+      `INSERT INTO listings (id, app_id, price, amount, last_seq, alive, first_seen_at, updated_at)
+       VALUES (1, 730, 100, 1, 9007199254740993, 1, 0, 0)`,
+    ).run();
+    db.close();
+    const upgraded = openDatabase(file);
+    upgraded.defaultSafeIntegers(true);
+    expect(upgraded.prepare('SELECT price, last_seq, price_seq, amount_seq FROM listings').get()).toEqual({
+      price: 100n,
+      last_seq: 9007199254740993n,
+      price_seq: null,
+      amount_seq: null,
+    });
     upgraded.close();
   });
 

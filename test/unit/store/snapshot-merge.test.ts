@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { SnapshotMerge, mergeSnapshot, readStatus, readSyncState } from '../../../src/core/store/index.ts';
-import { createRng, createdEvent, makeFullListing, priceChangedEvent, removedEvent } from '../../bench/generate.ts';
+import { amountChangedEvent, createRng, createdEvent, makeFullListing, priceChangedEvent, removedEvent } from '../../bench/generate.ts';
 import { book, lean, openTestStore, type TestStore } from './helpers.ts';
 
 let t: TestStore;
@@ -49,6 +49,20 @@ describe('snapshot merge', () => {
     const rows = book(t.db);
     expect(rows.find((l) => l.id === 1)?.price).toBe(777);
     expect(rows.some((l) => l.id === 50)).toBe(true);
+  });
+
+  it('takes the field a newer event left behind from the snapshot, whose own event is then dropped as covered', async () => {
+    await merge(100n);
+    // A price change after the snapshot arrived first; the amount change before it is still on its way.
+    t.store.applyEvents([priceChangedEvent(1, 730, 101, 777, 300n)]);
+    const snapshotAt250 = [lean(1, { amount: 5 }), lean(2), lean(3)];
+    const summary = await merge(250n, snapshotAt250);
+    expect(summary.changedIds).toEqual([1]);
+    expect(t.store.applyEvents([amountChangedEvent(1, 730, 5, 240n)]).covered).toBe(1);
+    expect(book(t.db).find((l) => l.id === 1)).toMatchObject({ price: 777, amount: 5 });
+    // and the field the event moved stays the event's: an older snapshot value never overwrites it
+    await merge(260n, [lean(1, { amount: 5 }), lean(2), lean(3)]);
+    expect(book(t.db).find((l) => l.id === 1)).toMatchObject({ price: 777, amount: 5 });
   });
 
   it('drops events at or below a merged snapshot: the snapshot already holds them', async () => {
