@@ -17,3 +17,13 @@ export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () 
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(attempt, 30));
   return Math.max(policy.floorMs, Math.floor(random() * ceiling));
 }
+
+/**
+ * After a failed read of /book (a 5xx, a time-out, a dropped connection): ~1 s, doubling, never more than
+ * `capMs`, the wait for an answer that was too old (it must outlast the server's /book cache; a failure
+ * has nothing cached to wait out). The rate governor keeps the 6/min budget however often this fires, so
+ * one transient error no longer holds the book off live for the whole cap.
+ */
+export function snapshotFailureBackoff(capMs: number): BackoffPolicy {
+  return { baseMs: Math.min(1_000, capMs), capMs, floorMs: Math.min(500, capMs) };
+}

@@ -27,7 +27,7 @@ import { ApiError } from '../api/errors.ts';
 import type { ApplyOutcome, BookStore } from '../store/book-store.ts';
 import { countLive } from '../store/book-reader.ts';
 import { mergeSnapshot, type MergeSummary } from '../store/snapshot-merge.ts';
-import { RECONNECT_BACKOFF, TOO_MANY_CONNECTIONS_BACKOFF, backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { RECONNECT_BACKOFF, TOO_MANY_CONNECTIONS_BACKOFF, backoffDelay, snapshotFailureBackoff, type BackoffPolicy } from './backoff.ts';
 import { DivergenceTracker } from './divergence.ts';
 import { EventQueue } from './event-queue.ts';
 import { type FeedClose, type FeedLink, type FeedOptions, FeedConnection } from './feed.ts';
@@ -98,7 +98,10 @@ export interface SyncEngineOptions {
    */
   liveBatchSize?: number;
   antiEntropyMs?: number;
-  /** Wait before asking again for a snapshot that was too old (the server caches /book this long). */
+  /**
+   * Wait before asking again for a snapshot that was too old (the server caches /book this long); also
+   * the longest wait after a failed read, which backs off from ~1 s up to it.
+   */
   snapshotRetryMs?: number;
   /** After `subscribed`, how long to wait for a first event to prove the snapshot's freshness. */
   firstEventWaitMs?: number;
@@ -495,7 +498,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   async #fetchFreshSnapshot(s: Session): Promise<BookSnapshotResult & { provenFresh: boolean }> {
     let behindOwnHistory = 0;
     let firstBehindAt = 0;
-    for (let attempt = 0; ; attempt++) {
+    let failures = 0;
+    for (;;) {
       const seenOnSocket = s.maxSeen;
       const floor = maxSeq(maxSeq(seenOnSocket, s.requiredSeq), this.#store.state().lastSeq);
       let snapshot: BookSnapshotResult;
@@ -506,7 +510,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
           throw new AuthFailure('The marketplace refused the API key when reading the book (HTTP 401). Check the key; sync stopped.');
         }
-        const wait = err instanceof ApiError && err.retryAfterMs ? Math.max(err.retryAfterMs, 1_000) : this.#o.snapshotRetryMs;
+        const wait =
+          err instanceof ApiError && err.retryAfterMs
+            ? Math.max(err.retryAfterMs, 1_000)
+            : backoffDelay(snapshotFailureBackoff(this.#o.snapshotRetryMs), failures++, this.#o.random);
         this.emit('warning', `reading the book failed: ${(err as Error).message}; trying again in ${Math.round(wait / 1000)} s`);
         this.#setState(this.#state, `reading the book failed (${(err as Error).message}); trying again`);
         await sleep(wait, s.abort.signal);

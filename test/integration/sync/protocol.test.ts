@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../../../src/core/store/index.ts';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import { SyncEngine, type EngineStatus, type SyncEngineOptions } from '../../../src/core/sync/engine.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
 import { createRng, makeFullListing } from '../../bench/generate.ts';
@@ -168,6 +169,23 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     market.send(...activity(5));
     await eventually(() => caughtUp(), 'caught up');
     expect(market.bookRequests).toBeGreaterThanOrEqual(3);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('asks again about a second after a failed read, not after the stale-answer wait', async () => {
+    seed(20);
+    let failures = 1;
+    market.answerBook = () => {
+      if (failures-- > 0) throw new ApiError({ kind: 'server', code: 'INTERNAL_ERROR', status: 500, route: 'GET /public/v1/book', message: 'internal error' });
+      return market.snapshot();
+    };
+    const warnings: string[] = [];
+    // a stale answer would wait 30 s here; a failure backs off from ~1 s (the governor keeps the budget)
+    startEngine({ snapshotRetryMs: 30_000, random: () => 0 }).on('warning', (w) => warnings.push(w));
+    await market.waitForSubscribed();
+    await eventually(() => caughtUp(), 'caught up after one failed read', 5_000);
+    expect(market.bookRequests).toBe(2);
+    expect(warnings.some((w) => /reading the book failed: internal error; trying again in 1 s/.test(w))).toBe(true);
     expect(book(db)).toEqual(market.leanBook());
   });
 
