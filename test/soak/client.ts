@@ -28,9 +28,9 @@ import { Purchaser } from '../../src/core/api/purchaser.ts';
 import { AppCore, type AppLog, RecordingPlatform, SettingsStore } from '../../src/core/app/index.ts';
 import { MemorySecretStore } from '../../src/core/secrets/index.ts';
 import { TradeFeeds } from '../../src/core/trades/trade-feeds.ts';
-import type { IpcCallName, IpcInput } from '../../src/shared/ipc/index.ts';
+import type { IpcCallName, IpcInput, SyncStatus } from '../../src/shared/ipc/index.ts';
 import { runIpcFuzz, seededRandom } from './ipc-fuzz.ts';
-import type { ChildMessage, ClientConfig, ClientFigures, MemoryReading, ParentMessage, PurchaseCounts } from './protocol.ts';
+import type { ChildMessage, ClientConfig, ClientFigures, MemoryReading, ParentMessage, PurchaseCounts, StartupStep } from './protocol.ts';
 
 const MB = 1024 * 1024;
 const startedAt = performance.now();
@@ -132,6 +132,17 @@ function memoryPoint(): MemoryReading {
   };
 }
 let firstLiveMs: number | null = null;
+const startupSteps: StartupStep[] = [];
+/** A start that keeps failing reports its first steps and its last ones, not an unbounded list. */
+const STARTUP_STEPS_KEPT = 40;
+
+function noteStartupStep(status: { state: string; problem: string | null }): void {
+  if (firstLiveMs !== null) return;
+  const last = startupSteps[startupSteps.length - 1];
+  if (last && last.state === status.state && last.problem === status.problem) return;
+  if (startupSteps.length === STARTUP_STEPS_KEPT) startupSteps.splice(STARTUP_STEPS_KEPT / 2, 1);
+  startupSteps.push({ atMs: Math.round(performance.now() - startedAt), state: status.state, problem: status.problem });
+}
 
 // ---- output: raw files (nothing redacted here on purpose) --------------------------------------
 
@@ -208,8 +219,13 @@ async function start(c: ClientConfig): Promise<void> {
   core.subscribe((name, payload) => {
     counts.ipc.pushes++;
     record('push', name, payload);
-    if (name === 'syncStatus' && (payload as { state: string }).state === 'live') firstLive();
+    if (name === 'syncStatus') {
+      const status = payload as SyncStatus;
+      noteStartupStep(status);
+      if (status.state === 'live') firstLive();
+    }
   });
+  noteStartupStep(core.session.status()); // where it stood before the first push reached us
   countAppliedEvents(core);
 
   const sessionClient = await waitFor(() => core!.session.client, 30_000, 'the REST client');
@@ -361,6 +377,7 @@ function figures(): ClientFigures {
     ipc: { ...counts.ipc, failedCalls: { ...counts.ipc.failedCalls } },
     uptimeMs: performance.now() - startedAt,
     firstLiveMs,
+    startupSteps: [...startupSteps],
   };
 }
 

@@ -117,6 +117,18 @@ export interface ClientFigures {
   uptimeMs: number;
   /** When the engine first reported `live` (ms since the process started), null if never. */
   firstLiveMs: number | null;
+  /**
+   * What the sync engine reported from the start until it first went live: each change of its state or
+   * of its problem text, so a slow start (a resume after kill -9) says what it waited on.
+   */
+  startupSteps: StartupStep[];
+}
+
+export interface StartupStep {
+  /** ms since the process started */
+  atMs: number;
+  state: string;
+  problem: string | null;
 }
 
 export type ChildMessage =

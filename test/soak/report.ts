@@ -4,6 +4,7 @@
  */
 import type { ChaosStats } from '../../src/demo/index.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
+import type { StartupStep } from './protocol.ts';
 
 export const INVARIANT_NAMES = [
   'mirror_equals_server',
@@ -132,6 +133,8 @@ export interface SoakReport {
     watermark_ok: boolean;
     open_purchase_intents: number;
     resumed_live_ms: number;
+    /** The restarted process's sync states and problems until it went live (ms since it started). */
+    resume_steps: StartupStep[];
   };
   security: {
     ipc_fuzz: FuzzReport;

@@ -622,6 +622,7 @@ async function main(): Promise<number> {
         watermark_ok: kill.check.watermarkOk,
         open_purchase_intents: kill.check.openIntents,
         resumed_live_ms: resumedLiveMs,
+        resume_steps: run.figures[1]?.startupSteps ?? [],
       },
       security: {
         ipc_fuzz: fuzz,

@@ -82,6 +82,11 @@ describe('npm run soak', () => {
     expect(report.kill9.integrity).toBe('ok');
     expect(report.kill9.during_batch_write).toBe(true);
     expect(report.kill9.resumed_live_ms).toBeGreaterThan(0);
+    // the restart's path to live is on record: it starts from the book on disk and ends live
+    const steps = report.kill9.resume_steps;
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(steps[steps.length - 1]?.state).toBe('live');
+    expect(steps.slice(0, -1).every((s) => s.state !== 'live')).toBe(true);
     expect(report.memory.rss_start_mb).toBeGreaterThan(0);
     // judged on the processes' own memory here (Linux), not on RSS with the database's mapped pages
     expect(report.memory.judged).toBe('anonymous');
