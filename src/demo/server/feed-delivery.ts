@@ -5,10 +5,13 @@
  * correct seq, so a client applying the spec's rule (apply only if seq is higher than the last applied
  * for that listing) ends with the right book.
  *
- * Only reorders that rule can absorb are produced: an event is overtaken only by one that supersedes it
- * (same kind — a price after a price, a stock level after a stock level — or the listing leaving the
- * book). `listing.created` and `listing.sold` are never held back: nothing later carries their content.
- * Every choice comes from the seeded 'delivery' stream.
+ * A held price or stock change is overtaken by the listing's next price or stock change (either kind: a
+ * real service's processes do not coordinate by field, so a price change can arrive after a newer stock
+ * change) or by the listing leaving the book. A client that keeps one seq per listing loses the older of
+ * two changes of different fields; one that keeps a seq per field (as Skindesk does) loses nothing.
+ * `listing.created` and `listing.sold` are never held back, and a change never overtakes a creation:
+ * the service cannot publish a change before the listing exists. Every choice comes from the seeded
+ * 'delivery' stream.
  */
 import type { PublishedEvent } from '../market/feed.ts';
 import type { Random } from '../random.ts';
@@ -17,13 +20,10 @@ import type { Random } from '../random.ts';
 const HOLD_MS = 40;
 const DUPLICATE_DELAY_MS = 15;
 
-function supersedes(later: PublishedEvent, earlier: PublishedEvent): boolean {
-  if (later.name === 'listing.removed') return true;
-  if (later.name === 'listing.amount_changed' && later.newAmount === 0) return true;
-  return later.name === earlier.name && (later.name === 'listing.price_changed' || later.name === 'listing.amount_changed');
-}
-
 const holdable = (e: PublishedEvent) => e.name === 'listing.price_changed' || e.name === 'listing.amount_changed';
+
+/** Whether `later` may overtake a held change of the same listing. */
+const mayOvertake = (later: PublishedEvent) => later.name === 'listing.removed' || holdable(later);
 
 export class FeedDelivery {
   private readonly rng: Random;
@@ -47,7 +47,7 @@ export class FeedDelivery {
     if (waiting) {
       clearTimeout(waiting.timer);
       this.held.delete(event.listingId);
-      if (supersedes(event, waiting.event)) {
+      if (mayOvertake(event)) {
         this.stats.reordered++;
         this.emit(event);
         this.emit(waiting.event);

@@ -1,4 +1,4 @@
-/** Reordering and duplication on the WebSocket: only what the per-listing seq rule can absorb. */
+/** Reordering and duplication on the WebSocket: changes of one listing overtake each other, whatever the field. */
 import { describe, expect, it } from 'vitest';
 import type { ListingEventName } from '../../../src/shared/api/index.ts';
 import type { PublishedEvent } from '../../../src/demo/market/feed.ts';
@@ -44,15 +44,32 @@ describe('FeedDelivery', () => {
     expect(d.stats.reordered).toBeGreaterThan(0);
   });
 
-  it('keeps different kinds in order (a stock change never overtakes a price change)', () => {
+  it('lets a stock change overtake a price change of the listing, and the reverse', () => {
     const out: PublishedEvent[] = [];
     const d = new FeedDelivery({ rng: new Random(1), reorder: 1, duplicate: 0, send: (e) => out.push(e) });
     const price = ev('listing.price_changed', 3);
     const stock = ev('listing.amount_changed', 3, 4);
-    d.push(price);
-    d.push(stock);
+    const price2 = ev('listing.price_changed', 4);
+    const stock2 = ev('listing.amount_changed', 4, 2);
+    for (const e of [price, stock, stock2, price2]) d.push(e);
     d.flush();
-    expect(out.indexOf(price)).toBeLessThan(out.indexOf(stock));
+    expect(out.indexOf(stock)).toBeLessThan(out.indexOf(price));
+    expect(out.indexOf(price2)).toBeLessThan(out.indexOf(stock2));
+    expect(d.stats.reordered).toBe(2);
+  });
+
+  it('never lets a change overtake the creation of its listing, nor anything overtake a sale', () => {
+    const out: PublishedEvent[] = [];
+    const d = new FeedDelivery({ rng: new Random(1), reorder: 1, duplicate: 0, send: (e) => out.push(e) });
+    const created = ev('listing.created', 5);
+    const price = ev('listing.price_changed', 5);
+    const sold = ev('listing.sold', 5);
+    const stock = ev('listing.amount_changed', 5, 1);
+    for (const e of [created, price, sold, stock]) d.push(e);
+    d.flush();
+    expect(out.indexOf(created)).toBeLessThan(out.indexOf(price));
+    expect(out.indexOf(price)).toBeLessThan(out.indexOf(sold));
+    expect(out.indexOf(sold)).toBeLessThan(out.indexOf(stock));
   });
 
   it('sends duplicates as exact copies, a little later', async () => {
