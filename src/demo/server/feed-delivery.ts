@@ -2,8 +2,7 @@
  * How events reach WebSocket clients, imitating a service that runs on several processes (spec §6.1):
  * with probability `reorder` an event is held back and overtaken by the next event of the same listing;
  * with probability `duplicate` an event is sent twice, the copy a little later. Each event keeps its own
- * correct seq, so a client applying the spec's rule (apply only if seq is higher than the last applied
- * for that listing) ends with the right book.
+ * correct seq.
  *
  * A held price or stock change is overtaken by the listing's next price or stock change (either kind: a
  * real service's processes do not coordinate by field, so a price change can arrive after a newer stock
