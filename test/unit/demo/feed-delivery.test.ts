@@ -15,26 +15,29 @@ const ev = (name: ListingEventName, listingId: number, newAmount: number | null 
   frame: `${name}:${listingId}:${seq}`,
 });
 
+/** Pushes `events` through a delivery with these odds, then sends whatever is still held. */
+function deliver(events: PublishedEvent[], reorder: number): { out: PublishedEvent[]; delivery: FeedDelivery } {
+  const out: PublishedEvent[] = [];
+  const delivery = new FeedDelivery({ rng: new Random(1), reorder, duplicate: 0, send: (e) => out.push(e) });
+  for (const e of events) delivery.push(e);
+  delivery.flush();
+  return { out, delivery };
+}
+
 describe('FeedDelivery', () => {
   it('delivers in order when reorder and duplicate are 0', () => {
-    const out: PublishedEvent[] = [];
-    const d = new FeedDelivery({ rng: new Random(1), reorder: 0, duplicate: 0, send: (e) => out.push(e) });
     const sent = [ev('listing.created', 1), ev('listing.price_changed', 1), ev('listing.removed', 1)];
-    sent.forEach((e) => d.push(e));
-    expect(out).toEqual(sent);
+    expect(deliver(sent, 0).out).toEqual(sent);
   });
 
   it('lets a later event of the same kind overtake a held one, never a created or sold', () => {
-    const out: PublishedEvent[] = [];
-    const d = new FeedDelivery({ rng: new Random(1), reorder: 1, duplicate: 0, send: (e) => out.push(e) });
     const created = ev('listing.created', 2);
     const p1 = ev('listing.price_changed', 2);
     const p2 = ev('listing.price_changed', 2);
     const a1 = ev('listing.amount_changed', 2, 3);
     const sold = ev('listing.sold', 2);
     const removed = ev('listing.removed', 2);
-    for (const e of [created, p1, p2, a1, sold, removed]) d.push(e);
-    d.flush();
+    const { out, delivery: d } = deliver([created, p1, p2, a1, sold, removed], 1);
     // created goes out at once; p1 is held and overtaken by p2 (same kind); p2... is held next only if
     // holdable — the order below is what a seq-guarded client turns into the right state
     expect(out[0]).toBe(created);
@@ -45,28 +48,22 @@ describe('FeedDelivery', () => {
   });
 
   it('lets a stock change overtake a price change of the listing, and the reverse', () => {
-    const out: PublishedEvent[] = [];
-    const d = new FeedDelivery({ rng: new Random(1), reorder: 1, duplicate: 0, send: (e) => out.push(e) });
     const price = ev('listing.price_changed', 3);
     const stock = ev('listing.amount_changed', 3, 4);
     const price2 = ev('listing.price_changed', 4);
     const stock2 = ev('listing.amount_changed', 4, 2);
-    for (const e of [price, stock, stock2, price2]) d.push(e);
-    d.flush();
+    const { out, delivery: d } = deliver([price, stock, stock2, price2], 1);
     expect(out.indexOf(stock)).toBeLessThan(out.indexOf(price));
     expect(out.indexOf(price2)).toBeLessThan(out.indexOf(stock2));
     expect(d.stats.reordered).toBe(2);
   });
 
   it('never lets a change overtake the creation of its listing, nor anything overtake a sale', () => {
-    const out: PublishedEvent[] = [];
-    const d = new FeedDelivery({ rng: new Random(1), reorder: 1, duplicate: 0, send: (e) => out.push(e) });
     const created = ev('listing.created', 5);
     const price = ev('listing.price_changed', 5);
     const sold = ev('listing.sold', 5);
     const stock = ev('listing.amount_changed', 5, 1);
-    for (const e of [created, price, sold, stock]) d.push(e);
-    d.flush();
+    const { out } = deliver([created, price, sold, stock], 1);
     expect(out.indexOf(created)).toBeLessThan(out.indexOf(price));
     expect(out.indexOf(price)).toBeLessThan(out.indexOf(sold));
     expect(out.indexOf(sold)).toBeLessThan(out.indexOf(stock));
