@@ -164,6 +164,11 @@ export class ApiClient {
     return this.governor.stats();
   }
 
+  /** How long a call to `name` made now would wait for the rate budget before it is sent (ms). */
+  budgetWaitMs(name: EndpointName): number {
+    return this.governor.waitMs(rateLimitKey(name));
+  }
+
   /** Server clock minus ours, from the last response's Date header (second resolution); null until seen. */
   serverTimeOffsetMs(): number | null {
     return this.#serverOffsetMs;

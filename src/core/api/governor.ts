@@ -249,6 +249,12 @@ class EndpointLimiter {
     this.#wakeAt = Number.POSITIVE_INFINITY;
   }
 
+  /** How long one more request would wait for the window or the server's budget, from now (ms). */
+  waitMs(): number {
+    const now = this.#clock.now();
+    return Math.max(0, this.#earliestRelease(now) - now);
+  }
+
   stats(): EndpointStats {
     const now = this.#clock.now();
     const earliest = this.#earliestRelease(now);
@@ -297,6 +303,14 @@ export class RateGovernor {
    */
   acquire(key: string, priority: Priority = 'interactive', signal?: AbortSignal): Promise<Permit> {
     return this.#limiter(key).acquire(priority, signal);
+  }
+
+  /**
+   * How long a request to this endpoint sent now would wait before it may go (its window, a Retry-After,
+   * an exhausted server budget), not counting requests already queued: for a caller to say why it waits.
+   */
+  waitMs(key: string): number {
+    return this.#limiter(key).waitMs();
   }
 
   stats(): GovernorStats {

@@ -128,6 +128,9 @@ export interface SyncEngineOptions {
 
 type Resolved = Required<Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'liveBatchSize'>> & { liveBatchSize: number | null };
 
+/** A wait for the /book budget shorter than this goes unmentioned in the status. */
+const BUDGET_WAIT_SHOWN_MS = 1_000;
+
 const openSocketFeed = (options: FeedOptions): FeedLink => new FeedConnection(options);
 
 const DEFAULTS: Resolved = {
@@ -503,6 +506,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const seenOnSocket = s.maxSeen;
       const floor = maxSeq(maxSeq(seenOnSocket, s.requiredSeq), this.#store.state().lastSeq);
       let snapshot: BookSnapshotResult;
+      const budgetWaitMs = this.#source.bookBudgetWaitMs?.() ?? 0;
+      if (budgetWaitMs >= BUDGET_WAIT_SHOWN_MS) {
+        // Every reconnect reads the book, so a bad minute can spend the 6/min budget: say so, rather
+        // than leave the last problem (an old failure) standing while the request waits its turn.
+        const seconds = Math.ceil(budgetWaitMs / 1000);
+        this.#setState(this.#state, `waiting for the marketplace's rate limit on reading the book: next read in ${seconds} s`);
+      }
       try {
         snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
       } catch (err) {

@@ -17,6 +17,8 @@ export interface BookSnapshotResult {
 
 export interface BookSource {
   fetchBook(appId: number | undefined, signal: AbortSignal): Promise<BookSnapshotResult>;
+  /** How long a `fetchBook` started now would wait for the 6/min budget before it is sent (ms). */
+  bookBudgetWaitMs?(): number;
 }
 
 export interface ListingsPage {
@@ -37,6 +39,7 @@ export function apiSources(client: ApiClient): BookSource & ListingsSource {
       const r = await client.book(appId === undefined ? {} : { app_id: String(appId) }, { priority: 'background', signal });
       return { seq: r.snapshot.seq, listings: r.snapshot.listings, fromCache: r.fromCache };
     },
+    bookBudgetWaitMs: () => client.budgetWaitMs('book'),
     async fetchListingsPage(query, signal) {
       const page = await client.listings(
         {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../../../src/core/store/index.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { SyncEngine, type EngineStatus, type SyncEngineOptions } from '../../../src/core/sync/engine.ts';
+import type { BookSource } from '../../../src/core/sync/sources.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
 import { createRng, makeFullListing } from '../../bench/generate.ts';
 import { book, tempDir } from '../../unit/store/helpers.ts';
@@ -41,8 +42,8 @@ function seed(n: number, appId?: number): void {
 
 let mergeMode: 'atomic' | 'stepped' = 'atomic';
 
-function startEngine(options: SyncEngineOptions = {}): SyncEngine {
-  engine = new SyncEngine(store, market.bookSource(), { ...FAST, mergeMode, mergeBudgetMs: 2, ...options });
+function startEngine(options: SyncEngineOptions = {}, source: BookSource = market.bookSource()): SyncEngine {
+  engine = new SyncEngine(store, source, { ...FAST, mergeMode, mergeBudgetMs: 2, ...options });
   engine.start(market.url, FAKE_KEY);
   return engine;
 }
@@ -187,6 +188,17 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(market.bookRequests).toBe(2);
     expect(warnings.some((w) => /reading the book failed: internal error; trying again in 1 s/.test(w))).toBe(true);
     expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('says in its status when the book read waits for the rate limit, instead of an older problem', async () => {
+    seed(10);
+    let waits = 1;
+    const source = { ...market.bookSource(), bookBudgetWaitMs: () => (waits-- > 0 ? 4_200 : 0) };
+    const states: string[] = [];
+    startEngine({}, source).on('status', (s) => states.push(`${s.state}:${s.problem ?? ''}`));
+    await eventually(() => caughtUp(), 'caught up');
+    expect(states).toContain("connecting:waiting for the marketplace's rate limit on reading the book: next read in 5 s");
+    expect(states[states.length - 1]).toBe('live:');
   });
 
   it('reconnects during the snapshot, re-reads it and never shows an empty book', async () => {

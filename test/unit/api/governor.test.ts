@@ -63,6 +63,23 @@ describe('RateGovernor: strict sliding window', () => {
     expect(stats?.waits).toBeGreaterThan(0);
   });
 
+  it('tells how long a request sent now would wait: the window, then a Retry-After', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 100 });
+    governor.define('GET /book', { limit: 2, windowMs: 60_000 });
+    expect(governor.waitMs('GET /book')).toBe(0);
+    (await governor.acquire('GET /book')).complete();
+    await clock.advance(10_000);
+    (await governor.acquire('GET /book')).complete(readRateHeaders(500, new Headers(), clock.now()));
+    // the first of the two leaves the window (plus the margin) 60.1 s after it went
+    expect(governor.waitMs('GET /book')).toBe(50_100);
+    await clock.advance(50_100);
+    expect(governor.waitMs('GET /book')).toBe(0);
+    (await governor.acquire('GET /book')).complete(readRateHeaders(429, new Headers({ 'retry-after': '30' }), clock.now()));
+    expect(governor.waitMs('GET /book')).toBe(30_000); // longer than the window's 10 s left
+    expect(governor.waitMs('GET /other')).toBe(0);
+  });
+
   it('adds the jitter margin to every window', async () => {
     const clock = new ManualClock();
     const governor = new RateGovernor({ clock, marginMs: 100 });
