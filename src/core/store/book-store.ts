@@ -78,30 +78,39 @@ const LEAN_INSERT_COLUMNS = [
   'first_seen_at',
   'updated_at',
 ];
-const LEAN_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id, price = excluded.price,
-  amount = excluded.amount, commodity = excluded.commodity, created_at = excluded.created_at,
-  created_ms = excluded.created_ms, last_seq = excluded.last_seq, price_seq = NULL, amount_seq = NULL, alive = 1,
-  removed_reason = NULL, removed_at = NULL, updated_at = excluded.updated_at`;
+/** The listing's own fields, which never change (written again as they are). */
+const LISTING_FIELDS_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id, commodity = excluded.commodity,
+  created_at = excluded.created_at, created_ms = excluded.created_ms`;
+/** Written whole or brought back: no longer a tombstone. */
+const ALIVE_AGAIN = 'alive = 1, removed_reason = NULL, removed_at = NULL, updated_at = excluded.updated_at';
+const LEAN_UPDATE = `${LISTING_FIELDS_UPDATE}, price = excluded.price, amount = excluded.amount,
+  last_seq = excluded.last_seq, price_seq = NULL, amount_seq = NULL, ${ALIVE_AGAIN}`;
 /** The guard, for upserts: the incoming state must be newer than what the row carries. */
 const UPSERT_GUARD = 'excluded.last_seq > listings.last_seq';
-/** The seq each field was last written at (see the header). */
-const PRICE_SEQ = 'coalesce(listings.price_seq, listings.last_seq)';
-const AMOUNT_SEQ = 'coalesce(listings.amount_seq, listings.last_seq)';
+
+/** The two fields events change apart, each with its own seq column (see the header). */
+type SeqField = 'price' | 'amount';
+/** The seq the field was last written at. */
+const fieldSeq = (field: SeqField) => `coalesce(listings.${field}_seq, listings.last_seq)`;
 /**
- * A snapshot row meeting a listing held: the whole row when the snapshot is newer than all of it; when
- * an event newer than the snapshot already moved one field, the other field still takes the snapshot's
- * value if that is newer (the event that set it may be among those now dropped as covered).
+ * A snapshot row meeting a listing held, per field: the whole row when the snapshot is newer than all of
+ * it; when an event newer than the snapshot already moved one field, the other field still takes the
+ * snapshot's value if that is newer (the event that set it may be among those now dropped as covered).
  */
-const SNAPSHOT_NEWER_PRICE = `excluded.last_seq > ${PRICE_SEQ}`;
-const SNAPSHOT_NEWER_AMOUNT = `excluded.last_seq > ${AMOUNT_SEQ}`;
-const SNAPSHOT_FIELD_UPDATE = `app_id = excluded.app_id, name_id = excluded.name_id,
-  price = iif(${SNAPSHOT_NEWER_PRICE}, excluded.price, listings.price),
-  amount = iif(${SNAPSHOT_NEWER_AMOUNT}, excluded.amount, listings.amount),
-  price_seq = iif(${UPSERT_GUARD}, NULL, iif(${SNAPSHOT_NEWER_PRICE}, excluded.last_seq, listings.price_seq)),
-  amount_seq = iif(${UPSERT_GUARD}, NULL, iif(${SNAPSHOT_NEWER_AMOUNT}, excluded.last_seq, listings.amount_seq)),
-  commodity = excluded.commodity, created_at = excluded.created_at, created_ms = excluded.created_ms,
-  last_seq = max(listings.last_seq, excluded.last_seq), alive = 1, removed_reason = NULL, removed_at = NULL,
-  updated_at = excluded.updated_at`;
+const snapshotNewer = (field: SeqField) => `excluded.last_seq > ${fieldSeq(field)}`;
+const snapshotFieldUpdate = (field: SeqField) =>
+  `${field} = iif(${snapshotNewer(field)}, excluded.${field}, listings.${field}),
+  ${field}_seq = iif(${UPSERT_GUARD}, NULL, iif(${snapshotNewer(field)}, excluded.last_seq, listings.${field}_seq))`;
+const SNAPSHOT_FIELD_UPDATE = `${LISTING_FIELDS_UPDATE}, ${snapshotFieldUpdate('price')}, ${snapshotFieldUpdate('amount')},
+  last_seq = max(listings.last_seq, excluded.last_seq), ${ALIVE_AGAIN}`;
+/**
+ * A price or amount event, through its field's guard. SET reads the row as it was: the other field's seq
+ * is pinned before last_seq moves past it.
+ */
+const fieldEventUpdate = (field: SeqField, other: SeqField) =>
+  `UPDATE listings SET ${field} = @value, ${field}_seq = @seq, ${other}_seq = ${fieldSeq(other)},
+     last_seq = max(last_seq, @seq), updated_at = @now
+   WHERE id = @id AND alive = 1 AND ${fieldSeq(field)} < @seq`;
 /**
  * The page cache an event batch may fill, per event and at most. A batch of random updates over a
  * million rows dirties about 4.5 KB of pages per event (a 20 000-event batch: ~90 MB); in a smaller
@@ -193,8 +202,8 @@ export class BookStore {
            OR listings.amount IS NOT excluded.amount OR listings.name_id IS NOT excluded.name_id
            OR listings.app_id <> excluded.app_id OR listings.commodity IS NOT excluded.commodity
            OR listings.created_at IS NOT excluded.created_at))
-         OR (listings.alive = 1 AND ((${SNAPSHOT_NEWER_PRICE} AND listings.price IS NOT excluded.price)
-           OR (${SNAPSHOT_NEWER_AMOUNT} AND listings.amount IS NOT excluded.amount)))`,
+         OR (listings.alive = 1 AND ((${snapshotNewer('price')} AND listings.price IS NOT excluded.price)
+           OR (${snapshotNewer('amount')} AND listings.amount IS NOT excluded.amount)))`,
     );
     // No guard and no change test: only for a table that held no row when the transaction began (see
     // loadSnapshotRow), where a conflict can only be a duplicate of this snapshot at the same seq.
@@ -202,17 +211,8 @@ export class BookStore {
       `INSERT INTO listings (${LEAN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(LEAN_INSERT_COLUMNS.length)})
        ON CONFLICT(id) DO NOTHING`,
     );
-    // SET reads the row as it was: the other field's seq is pinned before last_seq moves past it.
-    this.#setPrice = db.prepare(
-      `UPDATE listings SET price = @value, price_seq = @seq, amount_seq = ${AMOUNT_SEQ},
-         last_seq = max(last_seq, @seq), updated_at = @now
-       WHERE id = @id AND alive = 1 AND ${PRICE_SEQ} < @seq`,
-    );
-    this.#setAmount = db.prepare(
-      `UPDATE listings SET amount = @value, amount_seq = @seq, price_seq = ${PRICE_SEQ},
-         last_seq = max(last_seq, @seq), updated_at = @now
-       WHERE id = @id AND alive = 1 AND ${AMOUNT_SEQ} < @seq`,
-    );
+    this.#setPrice = db.prepare(fieldEventUpdate('price', 'amount'));
+    this.#setAmount = db.prepare(fieldEventUpdate('amount', 'price'));
     // The removal of a listing held: a plain guarded UPDATE, cheaper than the upsert below, which is
     // needed only when no row took it (the listing is not held, or the removal is stale).
     this.#removeHeld = db.prepare(
