@@ -117,6 +117,12 @@ export interface SyncEngineOptions {
   mergeBudgetMs?: number;
   reconnect?: BackoffPolicy;
   tooManyConnections?: BackoffPolicy;
+  /**
+   * A session that stayed subscribed this long proved the server takes us: its end starts the reconnect
+   * backoff afresh, as reaching live does. Without it, a server restarting every few seconds keeps the
+   * client from live (each restart costs a /book read) and the delays climb to the cap.
+   */
+  healthySessionMs?: number;
   random?: () => number;
   /**
    * Opens one feed connection. Default: a WebSocket in this thread. The sync worker is given one that
@@ -148,6 +154,7 @@ const DEFAULTS: Resolved = {
   mergeBudgetMs: 25,
   reconnect: RECONNECT_BACKOFF,
   tooManyConnections: TOO_MANY_CONNECTIONS_BACKOFF,
+  healthySessionMs: 10_000,
   random: Math.random,
   openFeed: openSocketFeed,
 };
@@ -190,12 +197,15 @@ interface Session {
   requiredSeq: bigint | null;
   snapshotting: boolean;
   reachedLive: boolean;
+  /** When the server confirmed the subscription (Date.now()), null before. */
+  subscribedAt: number | null;
   onFirstEvent: (() => void) | null;
 }
 
 interface SessionEnd {
   close: FeedClose;
-  reachedLive: boolean;
+  /** Live, or subscribed for `healthySessionMs`: the next reconnect starts the backoff afresh. */
+  healthy: boolean;
 }
 
 class AuthFailure extends Error {}
@@ -315,7 +325,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         this.#setState('stopped', 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.');
         return;
       }
-      if (end.reachedLive) attempt = 0;
+      if (end.healthy) attempt = 0;
       const tooMany = end.close.code === WS_CLOSE.tooManyConnections;
       const delay = backoffDelay(tooMany ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
       this.#nextRetryAt = Date.now() + delay;
@@ -353,6 +363,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         requiredSeq: null,
         snapshotting: false,
         reachedLive: false,
+        subscribedAt: null,
         onFirstEvent: null,
       };
       this.#session = s;
@@ -366,10 +377,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         s.abort.abort(new Error('socket closed'));
         this.#cancelAntiEntropy();
         if (this.#session === s) this.#session = null;
-        resolve({ close, reachedLive: s.reachedLive });
+        const subscribedFor = s.subscribedAt === null ? 0 : Date.now() - s.subscribedAt;
+        resolve({ close, healthy: s.reachedLive || subscribedFor >= this.#o.healthySessionMs });
       });
       if (!this.#running) {
-        resolve({ close: { code: null, reason: 'stopped', silent: false }, reachedLive: false });
+        resolve({ close: { code: null, reason: 'stopped', silent: false }, healthy: false });
         return;
       }
       feed.open();
@@ -387,6 +399,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
         if (s.phase === 'subscribing') {
           s.phase = 'buffering';
+          s.subscribedAt = Date.now();
           void this.#snapshotCycle(s);
         }
       } else if (m.event === 'error') {

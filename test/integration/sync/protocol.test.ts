@@ -253,6 +253,34 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(market.connections).toBe(2);
   });
 
+  it('starts the reconnect backoff afresh after a session that stayed subscribed, even short of live', async () => {
+    seed(3);
+    market.answerBook = () => new Promise<never>(() => {}); // never live: only the session's age can reset
+    const delays: number[] = [];
+    const retries = new Set<number>(); // the status repeats every second: one delay per retry
+    startEngine({ random: () => 0.999, reconnect: { baseMs: 20, capMs: 5_000, floorMs: 0 }, healthySessionMs: 300 }).on(
+      'status',
+      (s) => {
+        if (s.state !== 'offline' || s.nextRetryAt === null || retries.has(s.nextRetryAt)) return;
+        retries.add(s.nextRetryAt);
+        delays.push(s.nextRetryAt - Date.now());
+      },
+    );
+    const dropSession = async (connection: number, keptMs: number): Promise<void> => {
+      await eventually(() => market.connections === connection, `connection ${connection}`);
+      const socket = await market.waitForSubscribed();
+      await new Promise((r) => setTimeout(r, keptMs));
+      socket.ws.terminate();
+      await eventually(() => delays.length === connection, `the backoff after connection ${connection}`);
+    };
+    for (const connection of [1, 2, 3]) await dropSession(connection, 0);
+    await dropSession(4, 450);
+    await dropSession(5, 0);
+    // short sessions double the ceiling (20, 40, 80 ms); the one kept past 300 ms resets it to 20, then 40
+    const ceilings = delays.map((d) => [20, 40, 80, 160].find((c) => d <= c));
+    expect(ceilings).toEqual([20, 40, 80, 20, 40]);
+  });
+
   it('terminates a half-open socket that stops answering pings, and reconnects', async () => {
     seed(10);
     startEngine();
