@@ -14,6 +14,11 @@ interface Migration {
   sql?: string;
   /** A step SQL cannot say (names lower-cased as JavaScript does, like NameTable). */
   run?: (db: Database.Database) => void;
+  /**
+   * Only the writer uses what this migration adds: a read-only open (`skindesk book`, `status`, `search`,
+   * `sales`) reads a file still before it correctly, so it need not wait for a sync to upgrade the file.
+   */
+  writerOnly?: true;
 }
 
 /**
@@ -218,10 +223,18 @@ INSERT INTO sync_state (id) VALUES (1);
 ALTER TABLE listings ADD COLUMN price_seq INTEGER;
 ALTER TABLE listings ADD COLUMN amount_seq INTEGER;
 `,
+    // the guard's columns: readers take price and amount as they are
+    writerOnly: true,
   },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** The oldest schema this build reads as is: every migration after it adds only what the writer uses. */
+export const READABLE_SCHEMA_VERSION = MIGRATIONS.reduceRight(
+  (oldest, m) => (m.writerOnly && m.version === oldest ? m.version - 1 : oldest),
+  SCHEMA_VERSION,
+);
 
 export class SchemaVersionError extends Error {
   constructor(message: string) {
@@ -238,6 +251,7 @@ export function migrate(db: Database.Database, options: { readonly: boolean }): 
     );
   }
   if (current === SCHEMA_VERSION) return;
+  if (options.readonly && current >= READABLE_SCHEMA_VERSION && current > 0) return;
   if (options.readonly) {
     throw new SchemaVersionError(
       current === 0

@@ -3,8 +3,18 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
-import { Caches, SCHEMA_VERSION, SchemaVersionError, openDatabase, type Db } from '../../../src/core/store/index.ts';
+import {
+  BookStore,
+  Caches,
+  SCHEMA_VERSION,
+  SchemaVersionError,
+  iterateBook,
+  openDatabase,
+  readStatus,
+  type Db,
+} from '../../../src/core/store/index.ts';
 import { listingDetailShape } from '../../../src/shared/api/index.ts';
+import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
 import { CACHED_PRICE, tempDir } from './helpers.ts';
 
 const dirs: { remove(): void }[] = [];
@@ -92,6 +102,29 @@ describe('migrations', () => {
     const ro = openDatabase(file, { readonly: true });
     expect(() => ro.prepare('UPDATE sync_state SET resyncs = 7').run()).toThrow();
     ro.close();
+  });
+
+  it('reads a file still before a writer-only migration as is, and refuses one before a migration readers need', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(3);
+    new BookStore(db).applyEvents([
+      createdEvent({ ...makeFullListing(rng, 1), price: 250 }, 2n),
+      createdEvent({ ...makeFullListing(rng, 2), price: 90 }, 3n),
+    ]);
+    backToVersion(db, 2);
+    db.close();
+    // version 3 only adds the guard's columns: the read-only commands need not wait for a sync
+    const ro = openDatabase(file, { readonly: true });
+    expect(ro.pragma('user_version', { simple: true })).toBe(2);
+    expect([...iterateBook(ro, {})].map((l) => [l.id, l.price])).toEqual([[1, 250], [2, 90]]);
+    expect(readStatus(ro)).toMatchObject({ listings: 2, last_seq: '3' });
+    ro.close();
+    // version 2 names sold items for the sales tape: a version-1 file must be upgraded first
+    const rw = openDatabase(file);
+    rw.pragma('user_version = 1');
+    rw.close();
+    expect(() => openDatabase(file, { readonly: true })).toThrow(/schema 1 and needs an upgrade: run `skindesk sync` once/);
   });
 });
 
