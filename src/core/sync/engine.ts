@@ -312,9 +312,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   async #run(wsUrl: string, apiKey: string): Promise<void> {
     let attempt = 0;
+    /** Why the last session ended: it stays the status's problem until the new session is live. */
+    let lastClose: string | null = null;
     while (this.#running) {
       this.#nextRetryAt = null;
-      this.#setState(this.#rows > 0 ? 'resyncing' : 'connecting', this.#problem);
+      this.#setState(this.#rows > 0 ? 'resyncing' : 'connecting', lastClose === null ? this.#problem : `${lastClose}; reconnecting`);
       const end = await this.#runSession(wsUrl, apiKey);
       this.#flushAll();
       if (!this.#running) return;
@@ -329,7 +331,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const tooMany = end.close.code === WS_CLOSE.tooManyConnections;
       const delay = backoffDelay(tooMany ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
       this.#nextRetryAt = Date.now() + delay;
-      this.#setState('offline', describeClose(end.close, delay));
+      lastClose = describeClose(end.close);
+      this.#setState('offline', `${lastClose}; reconnecting in ${Math.max(1, Math.round(delay / 1000))} s`);
       try {
         await sleep(delay, this.#stopper.signal);
       } catch {
@@ -807,14 +810,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 }
 
-function describeClose(close: FeedClose, delayMs: number): string {
-  const again = `reconnecting in ${Math.max(1, Math.round(delayMs / 1000))} s`;
-  if (close.silent) return `the feed went silent (no answer to pings); ${again}`;
-  if (close.code === WS_CLOSE.tooManyConnections) {
-    return `the marketplace refused a fourth connection with this key (4429); ${again}`;
-  }
-  if (close.code === null) return `the connection to the feed could not be made; ${again}`;
-  return `the feed closed (code ${close.code}${close.reason ? `: ${close.reason}` : ''}); ${again}`;
+function describeClose(close: FeedClose): string {
+  if (close.silent) return 'the feed went silent (no answer to pings)';
+  if (close.code === WS_CLOSE.tooManyConnections) return 'the marketplace refused a fourth connection with this key (4429)';
+  if (close.code === null) return 'the connection to the feed could not be made';
+  return `the feed closed (code ${close.code}${close.reason ? `: ${close.reason}` : ''})`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

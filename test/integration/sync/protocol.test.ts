@@ -258,9 +258,11 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     market.answerBook = () => new Promise<never>(() => {}); // never live: only the session's age can reset
     const delays: number[] = [];
     const retries = new Set<number>(); // the status repeats every second: one delay per retry
+    const problems = new Set<string>();
     startEngine({ random: () => 0.999, reconnect: { baseMs: 20, capMs: 5_000, floorMs: 0 }, healthySessionMs: 300 }).on(
       'status',
       (s) => {
+        problems.add(`${s.state}: ${s.problem ?? ''}`);
         if (s.state !== 'offline' || s.nextRetryAt === null || retries.has(s.nextRetryAt)) return;
         retries.add(s.nextRetryAt);
         delays.push(s.nextRetryAt - Date.now());
@@ -279,6 +281,10 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     // short sessions double the ceiling (20, 40, 80 ms); the one kept past 300 ms resets it to 20, then 40
     const ceilings = delays.map((d) => [20, 40, 80, 160].find((c) => d <= c));
     expect(ceilings).toEqual([20, 40, 80, 20, 40]);
+    // the countdown is shown while offline; once the next connection is under way it is gone
+    expect(problems).toContain('offline: the feed closed (code 1006); reconnecting in 1 s');
+    expect(problems).toContain('connecting: the feed closed (code 1006); reconnecting');
+    expect([...problems].filter((p) => !p.startsWith('offline') && /reconnecting in/.test(p))).toEqual([]);
   });
 
   it('terminates a half-open socket that stops answering pings, and reconnects', async () => {
