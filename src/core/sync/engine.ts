@@ -193,6 +193,8 @@ interface Session {
   /** Highest seq seen on this socket. */
   maxSeen: bigint | null;
   eventsSeen: number;
+  /** The first seq-bearing frame on this socket, and when it arrived (Date.now()). */
+  firstSeen: { seq: bigint; at: number } | null;
   /** A snapshot must be at least this new: events up to it were dropped (overflow, bad frame). */
   requiredSeq: bigint | null;
   snapshotting: boolean;
@@ -363,6 +365,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         buffer: [],
         maxSeen: null,
         eventsSeen: 0,
+        firstSeen: null,
         requiredSeq: null,
         snapshotting: false,
         reachedLive: false,
@@ -410,12 +413,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       }
       return;
     }
-    if (frame.kind === 'unknown') {
-      s.maxSeen = maxSeq(s.maxSeen, frame.seq);
-      return;
-    }
+    const seq = frame.kind === 'unknown' ? frame.seq : frame.event.seq;
+    s.maxSeen = maxSeq(s.maxSeen, seq);
+    if (s.firstSeen === null && seq !== null) s.firstSeen = { seq, at: Date.now() };
+    if (frame.kind === 'unknown') return;
     const event = frame.event;
-    s.maxSeen = maxSeq(s.maxSeen, event.seq);
     s.eventsSeen++;
     if (s.onFirstEvent) s.onFirstEvent();
     if (this.#scope !== null && !this.#scope.has(event.data.app_id)) return;
@@ -561,9 +563,26 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           return { ...snapshot, provenFresh: false };
         }
       }
-      this.#setState(this.#state, `the book snapshot (seq ${snapshot.seq}) is older than events already seen; asking again`);
-      await sleep(this.#o.snapshotRetryMs, s.abort.signal);
+      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot.seq) : this.#o.snapshotRetryMs;
+      this.#setState(
+        this.#state,
+        `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for 10 s); asking again in ${Math.ceil(wait / 1000)} s`,
+      );
+      await sleep(wait, s.abort.signal);
     }
+  }
+
+  /**
+   * How long a snapshot older than this socket's events must wait before /book is asked again. Its seq is
+   * the last event published before it was built, so it was built before the first event of this socket
+   * above that seq was published, and therefore before that event arrived: the cached copy has expired
+   * `snapshotRetryMs` (the cache's 10 s and a margin) after that arrival. A slow answer (a large book
+   * takes seconds to download) has then already spent part of the wait.
+   */
+  #staleAnswerWait(s: Session, snapshotSeq: bigint): number {
+    const first = s.firstSeen;
+    if (first === null || snapshotSeq >= first.seq) return this.#o.snapshotRetryMs;
+    return Math.min(this.#o.snapshotRetryMs, Math.max(0, first.at + this.#o.snapshotRetryMs - Date.now()));
   }
 
   async #merge(

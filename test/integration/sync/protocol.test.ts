@@ -173,6 +173,30 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('counts a slow stale answer against the cache wait: asks again once the cached copy must have expired', async () => {
+    seed(20);
+    const stale = market.snapshot();
+    const askedAt: number[] = [];
+    let answeredStaleAt = 0;
+    market.answerBook = async () => {
+      askedAt.push(Date.now());
+      if (askedAt.length > 1) return market.snapshot();
+      await new Promise((r) => setTimeout(r, 2_000)); // a big book downloading
+      answeredStaleAt = Date.now();
+      return stale;
+    };
+    const problems: string[] = [];
+    startEngine({ snapshotRetryMs: 4_000 }).on('status', (s) => problems.push(s.problem ?? ''));
+    await market.waitForSubscribed();
+    market.send(...activity(5)); // newer than the cached snapshot: it was built before these were published
+    await eventually(() => caughtUp(), 'caught up', 8_000);
+    // built before the first event arrived, so expired 4 s after it: ~2 s after the slow answer, not 4 s
+    const waited = (askedAt[1] ?? Infinity) - answeredStaleAt;
+    expect(waited).toBeGreaterThan(1_000);
+    expect(waited).toBeLessThan(3_000);
+    expect(problems.some((p) => /is older than events already seen \(the marketplace caches it for 10 s\); asking again in 2 s/.test(p))).toBe(true);
+  });
+
   it('asks again about a second after a failed read, not after the stale-answer wait', async () => {
     seed(20);
     let failures = 1;
