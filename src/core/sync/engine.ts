@@ -134,6 +134,13 @@ export interface SyncEngineOptions {
 
 type Resolved = Required<Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'liveBatchSize'>> & { liveBatchSize: number | null };
 
+/**
+ * Close codes by which a server that had taken our subscription announces its own restart (RFC 6455's
+ * registry: 1001 going away, 1012 service restart): an incident on its side, not a failure of ours, so the
+ * reconnect backoff starts afresh. Connections refused while it is down still double the delay.
+ */
+const ANNOUNCED_RESTART_CODES: ReadonlySet<number> = new Set([1001, 1012]);
+
 /** A wait for the /book budget shorter than this goes unmentioned in the status. */
 const BUDGET_WAIT_SHOWN_MS = 1_000;
 
@@ -206,7 +213,10 @@ interface Session {
 
 interface SessionEnd {
   close: FeedClose;
-  /** Live, or subscribed for `healthySessionMs`: the next reconnect starts the backoff afresh. */
+  /**
+   * Live, subscribed for `healthySessionMs`, or closed by an announced restart after subscribing: the next
+   * reconnect starts the backoff afresh.
+   */
   healthy: boolean;
 }
 
@@ -384,7 +394,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         this.#cancelAntiEntropy();
         if (this.#session === s) this.#session = null;
         const subscribedFor = s.subscribedAt === null ? 0 : Date.now() - s.subscribedAt;
-        resolve({ close, healthy: s.reachedLive || subscribedFor >= this.#o.healthySessionMs });
+        const announced = s.subscribedAt !== null && close.code !== null && ANNOUNCED_RESTART_CODES.has(close.code);
+        resolve({ close, healthy: s.reachedLive || announced || subscribedFor >= this.#o.healthySessionMs });
       });
       if (!this.#running) {
         resolve({ close: { code: null, reason: 'stopped', silent: false }, healthy: false });

@@ -277,7 +277,7 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(market.connections).toBe(2);
   });
 
-  it('starts the reconnect backoff afresh after a session that stayed subscribed, even short of live', async () => {
+  it('starts the reconnect backoff afresh after a session that stayed subscribed or was closed for a restart', async () => {
     seed(3);
     market.answerBook = () => new Promise<never>(() => {}); // never live: only the session's age can reset
     const delays: number[] = [];
@@ -292,19 +292,23 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
         delays.push(s.nextRetryAt - Date.now());
       },
     );
-    const dropSession = async (connection: number, keptMs: number): Promise<void> => {
+    const dropSession = async (connection: number, keptMs: number, closeCode?: number): Promise<void> => {
       await eventually(() => market.connections === connection, `connection ${connection}`);
       const socket = await market.waitForSubscribed();
       await new Promise((r) => setTimeout(r, keptMs));
-      socket.ws.terminate();
+      if (closeCode === undefined) socket.ws.terminate();
+      else socket.ws.close(closeCode, 'service restart');
       await eventually(() => delays.length === connection, `the backoff after connection ${connection}`);
     };
     for (const connection of [1, 2, 3]) await dropSession(connection, 0);
     await dropSession(4, 450);
     await dropSession(5, 0);
-    // short sessions double the ceiling (20, 40, 80 ms); the one kept past 300 ms resets it to 20, then 40
+    await dropSession(6, 0, 1012);
+    await dropSession(7, 0);
+    // short sessions double the ceiling (20, 40, 80 ms); the one kept past 300 ms resets it to 20, then
+    // 40; a short one the server closed with 1012 (service restart) resets it too
     const ceilings = delays.map((d) => [20, 40, 80, 160].find((c) => d <= c));
-    expect(ceilings).toEqual([20, 40, 80, 20, 40]);
+    expect(ceilings).toEqual([20, 40, 80, 20, 40, 20, 40]);
     // the countdown is shown while offline; once the next connection is under way it is gone
     expect(problems).toContain('offline: the feed closed (code 1006); reconnecting in 1 s');
     expect(problems).toContain('connecting: the feed closed (code 1006); reconnecting');
