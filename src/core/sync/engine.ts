@@ -577,7 +577,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const wait = behindSocket ? this.#staleAnswerWait(s, snapshot.seq) : this.#o.snapshotRetryMs;
       this.#setState(
         this.#state,
-        `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for 10 s); asking again in ${Math.ceil(wait / 1000)} s`,
+        `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for ${LIMITS.bookCacheMs / 1000} s); asking again in ${Math.ceil(wait / 1000)} s`,
       );
       await sleep(wait, s.abort.signal);
     }
