@@ -13,6 +13,7 @@ import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { appIdFlag } from '../mirror-output.ts';
+import { ProgressThrottle } from '../progress-throttle.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
 export const SYNC_EXIT = { ok: 0, failed: 1 } as const;
@@ -95,20 +96,13 @@ export const syncCommand: CliCommand = {
       wsUrl: opts['ws-url'] ?? null,
       appIds: opts['app-id'] ?? null,
     });
-    let lastLine = '';
-    let lastPrintAt = 0;
+    const throttle = new ProgressThrottle();
     let failure: string | null = null;
     const print = (force: boolean) => {
       const status = mirror.status;
       if (!status) return;
       const line = progressLine(status, mirror.backfill);
-      const now = Date.now();
-      const stateChanged = line.split(' · ')[0] !== lastLine.split(' · ')[0];
-      if (force || stateChanged || now - lastPrintAt >= 5_000) {
-        if (line !== lastLine || now - lastPrintAt >= 5_000) process.stderr.write(line);
-        lastLine = line;
-        lastPrintAt = now;
-      }
+      if (throttle.take(line, `${status.state}|${status.problem ?? ''}`, Date.now(), force)) process.stderr.write(line);
     };
 
     let finish: (why: 'stop' | 'failed') => void = () => {};
