@@ -226,6 +226,15 @@ ALTER TABLE listings ADD COLUMN amount_seq INTEGER;
     // the guard's columns: readers take price and amount as they are
     writerOnly: true,
   },
+  {
+    version: 4,
+    description: "the last merged snapshot's ETag: a stale answer that is the same cached copy is known to expire soon",
+    sql: `
+ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
+`,
+    // only the sync engine reads it
+    writerOnly: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

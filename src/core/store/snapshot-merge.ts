@@ -51,6 +51,8 @@ export interface CommitOptions {
   /** Counts as a resync (reconnect, overflow, server reset) rather than a first load or an anti-entropy pass. */
   resync: boolean;
   source?: string | null;
+  /** The snapshot's ETag, kept with its seq and time (the sync engine judges a later stale answer by it). */
+  etag?: string | null;
 }
 
 export class SnapshotMerge {
@@ -225,6 +227,7 @@ export class SnapshotMerge {
            last_snapshot_seq = max(coalesce(last_snapshot_seq, @seq), @seq),
            last_seq = max(coalesce(last_seq, @seq), @seq),
            last_snapshot_at = @now,
+           last_snapshot_etag = @etag,
            resyncs = resyncs + @resync,
            scope = @scope,
            source = coalesce(@source, source)
@@ -233,6 +236,7 @@ export class SnapshotMerge {
       .run({
         seq: this.seq,
         now,
+        etag: options.etag ?? null,
         resync: options.resync ? 1 : 0,
         scope: serializeScope(this.#scopeList),
         source: options.source ?? null,

@@ -7,6 +7,8 @@ export interface SyncState {
   /** Seq of the last snapshot merged completely. */
   lastSnapshotSeq: bigint | null;
   lastSnapshotAt: number | null;
+  /** The ETag the server gave that snapshot, when it gave one. */
+  lastSnapshotEtag: string | null;
   resyncs: number;
   divergenceRepaired: number;
   /** The REST base URL the book mirrors. */
@@ -22,6 +24,8 @@ interface Row {
   last_seq: bigint | null;
   last_snapshot_seq: bigint | null;
   last_snapshot_at: bigint | null;
+  /** Absent from a file before schema 4, which readers take as it is. */
+  last_snapshot_etag?: string | null;
   resyncs: bigint;
   divergence_repaired: bigint;
   source: string | null;
@@ -41,6 +45,7 @@ export function readSyncState(db: Db): SyncState {
     lastSeq: row.last_seq,
     lastSnapshotSeq: row.last_snapshot_seq,
     lastSnapshotAt: num(row.last_snapshot_at),
+    lastSnapshotEtag: row.last_snapshot_etag ?? null,
     resyncs: Number(row.resyncs),
     divergenceRepaired: Number(row.divergence_repaired),
     source: row.source,

@@ -574,7 +574,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           return { ...snapshot, provenFresh: false };
         }
       }
-      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot.seq) : this.#o.snapshotRetryMs;
+      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot) : this.#o.snapshotRetryMs;
       this.#setState(
         this.#state,
         `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for ${LIMITS.bookCacheMs / 1000} s); asking again in ${Math.ceil(wait / 1000)} s`,
@@ -584,16 +584,25 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * How long a snapshot older than this socket's events must wait before /book is asked again. Its seq is
-   * the last event published before it was built, so it was built before the first event of this socket
-   * above that seq was published, and therefore before that event arrived: the cached copy has expired
-   * `snapshotRetryMs` (the cache's 10 s and a margin) after that arrival. A slow answer (a large book
-   * takes seconds to download) has then already spent part of the wait.
+   * How long a snapshot older than this socket's events must wait before /book is asked again: until
+   * `snapshotRetryMs` (the cache's 10 s and a margin) after the latest moment it can have been built,
+   * the earlier of two bounds.
+   * - Its seq is the last event published before it was built, so it was built before the first event of
+   *   this socket above that seq was published, and therefore before that event arrived.
+   * - The same ETag as the snapshot merged last is the same cached copy, built before that merge (an
+   *   app restarted, or a socket dropped, within seconds of its last read).
+   * A slow answer (a large book takes seconds to download) has then already spent part of the wait.
    */
-  #staleAnswerWait(s: Session, snapshotSeq: bigint): number {
+  #staleAnswerWait(s: Session, snapshot: BookSnapshotResult): number {
+    const builtBy: number[] = [];
     const first = s.firstSeen;
-    if (first === null || snapshotSeq >= first.seq) return this.#o.snapshotRetryMs;
-    return Math.min(this.#o.snapshotRetryMs, Math.max(0, first.at + this.#o.snapshotRetryMs - Date.now()));
+    if (first !== null && snapshot.seq < first.seq) builtBy.push(first.at);
+    const merged = this.#store.state();
+    if (snapshot.etag !== null && snapshot.etag === merged.lastSnapshotEtag && merged.lastSnapshotAt !== null) {
+      builtBy.push(merged.lastSnapshotAt);
+    }
+    if (builtBy.length === 0) return this.#o.snapshotRetryMs;
+    return Math.min(this.#o.snapshotRetryMs, Math.max(0, Math.min(...builtBy) + this.#o.snapshotRetryMs - Date.now()));
   }
 
   async #merge(
@@ -605,6 +614,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       scope: this.#scopeList,
       resync: hadBook,
       source: this.#sourceUrl,
+      etag: snapshot.etag,
       budgetMs: this.#o.mergeBudgetMs,
       atomic: this.#o.mergeMode === 'atomic',
       signal,

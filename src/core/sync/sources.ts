@@ -13,6 +13,8 @@ export interface BookSnapshotResult {
   listings: SnapshotListings;
   /** The server answered 304: the same snapshot as the previous call. */
   fromCache: boolean;
+  /** Names this copy of the snapshot: the server's cached copy keeps its ETag for the cache's 10 s. */
+  etag: string | null;
 }
 
 export interface BookSource {
@@ -37,7 +39,7 @@ export function apiSources(client: ApiClient): BookSource & ListingsSource {
   return {
     async fetchBook(appId, signal) {
       const r = await client.book(appId === undefined ? {} : { app_id: String(appId) }, { priority: 'background', signal });
-      return { seq: r.snapshot.seq, listings: r.snapshot.listings, fromCache: r.fromCache };
+      return { seq: r.snapshot.seq, listings: r.snapshot.listings, fromCache: r.fromCache, etag: r.etag };
     },
     bookBudgetWaitMs: () => client.budgetWaitMs('book'),
     async fetchListingsPage(query, signal) {

@@ -160,7 +160,8 @@ export class FakeMarket {
       .filter((l) => appId === undefined || l.app_id === appId)
       .sort((a, b) => a.id - b.id)
       .map(leanOf);
-    return { seq: this.seq, listings, fromCache: false };
+    // a copy is named by what it holds: the fake market builds a fresh one for every call
+    return { seq: this.seq, listings, fromCache: false, etag: `"book-${appId ?? 'all'}-${this.seq}"` };
   }
 
   /** The true book as `skindesk book` would print it: lean rows in id order. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../../../src/core/store/index.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { SyncEngine, type EngineStatus, type SyncEngineOptions } from '../../../src/core/sync/engine.ts';
-import type { BookSource } from '../../../src/core/sync/sources.ts';
+import type { BookSnapshotResult, BookSource } from '../../../src/core/sync/sources.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
 import { createRng, makeFullListing } from '../../bench/generate.ts';
 import { book, tempDir } from '../../unit/store/helpers.ts';
@@ -195,6 +195,36 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(waited).toBeGreaterThan(1_000);
     expect(waited).toBeLessThan(3_000);
     expect(problems.some((p) => /is older than events already seen \(the marketplace caches it for 10 s\); asking again in 2 s/.test(p))).toBe(true);
+  });
+
+  it('after a restart, asks again once the copy it merged last must have expired, when that copy comes back', async () => {
+    seed(20);
+    const answers: BookSnapshotResult[] = [];
+    market.answerBook = () => {
+      const answer = market.snapshot();
+      answers.push(answer);
+      return answer;
+    };
+    const first = startEngine({ snapshotRetryMs: 6_000 });
+    await eventually(() => caughtUp(), 'the first run caught up');
+    await first.stop();
+    await new Promise((r) => setTimeout(r, 2_500)); // the app is closed and opened again
+    const askedAt: number[] = [];
+    let answeredStaleAt = 0;
+    market.answerBook = () => {
+      askedAt.push(Date.now());
+      if (askedAt.length > 1) return market.snapshot();
+      answeredStaleAt = Date.now();
+      return answers[0] as BookSnapshotResult; // the server's cached copy: the one the first run merged
+    };
+    startEngine({ snapshotRetryMs: 6_000 });
+    await market.waitForSubscribed();
+    market.send(...activity(5));
+    await eventually(() => caughtUp(), 'caught up after the restart', 10_000);
+    // that copy was built before the first run merged it ~2.5 s ago: ~3.5 s more, not 6 s from the answer
+    const waited = (askedAt[1] ?? Infinity) - answeredStaleAt;
+    expect(waited).toBeGreaterThan(2_000);
+    expect(waited).toBeLessThan(5_000);
   });
 
   it('asks again about a second after a failed read, not after the stale-answer wait', async () => {
