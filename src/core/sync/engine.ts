@@ -590,17 +590,18 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * - Its seq is the last event published before it was built, so it was built before the first event of
    *   this socket above that seq was published, and therefore before that event arrived.
    * - The same ETag as the snapshot merged last is the same cached copy, built before that merge (an
-   *   app restarted, or a socket dropped, within seconds of its last read).
+   *   app restarted, or a socket dropped, within seconds of its last read). Unless that copy should
+   *   already have expired: then the server rebuilt one with the same content and ETag (a quiet market),
+   *   and trusting the merge's time would ask again at once, and again, until the rebuild expires.
    * A slow answer (a large book takes seconds to download) has then already spent part of the wait.
    */
   #staleAnswerWait(s: Session, snapshot: BookSnapshotResult): number {
     const builtBy: number[] = [];
     const first = s.firstSeen;
     if (first !== null && snapshot.seq < first.seq) builtBy.push(first.at);
-    const merged = this.#store.state();
-    if (snapshot.etag !== null && snapshot.etag === merged.lastSnapshotEtag && merged.lastSnapshotAt !== null) {
-      builtBy.push(merged.lastSnapshotAt);
-    }
+    const { lastSnapshotEtag, lastSnapshotAt } = this.#store.state();
+    const sameCopy = snapshot.etag !== null && snapshot.etag === lastSnapshotEtag && lastSnapshotAt !== null;
+    if (sameCopy && lastSnapshotAt + this.#o.snapshotRetryMs > Date.now()) builtBy.push(lastSnapshotAt);
     if (builtBy.length === 0) return this.#o.snapshotRetryMs;
     return Math.min(this.#o.snapshotRetryMs, Math.max(0, Math.min(...builtBy) + this.#o.snapshotRetryMs - Date.now()));
   }

@@ -227,6 +227,34 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(waited).toBeLessThan(5_000);
   });
 
+  it('does not trust an ETag whose copy should already have expired (a rebuild with the same content)', async () => {
+    seed(20);
+    const answers: BookSnapshotResult[] = [];
+    market.answerBook = () => {
+      const answer = market.snapshot();
+      answers.push(answer);
+      return answer;
+    };
+    const first = startEngine({ snapshotRetryMs: 2_000 });
+    await eventually(() => caughtUp(), 'the first run caught up');
+    await first.stop();
+    await new Promise((r) => setTimeout(r, 2_500)); // longer than the copy it merged can live
+    const askedAt: number[] = [];
+    let answeredStaleAt = 0;
+    market.answerBook = () => {
+      askedAt.push(Date.now());
+      if (askedAt.length > 1) return market.snapshot();
+      answeredStaleAt = Date.now();
+      return answers[0] as BookSnapshotResult;
+    };
+    startEngine({ snapshotRetryMs: 2_000 });
+    await market.waitForSubscribed();
+    market.send(...activity(5));
+    await eventually(() => caughtUp(), 'caught up after the restart', 8_000);
+    // the first event's bound (~2 s), not an immediate second read of the same copy
+    expect((askedAt[1] ?? 0) - answeredStaleAt).toBeGreaterThan(1_000);
+  });
+
   it('asks again about a second after a failed read, not after the stale-answer wait', async () => {
     seed(20);
     let failures = 1;
