@@ -542,6 +542,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const seconds = Math.ceil(budgetWaitMs / 1000);
         this.#setState(this.#state, `waiting for the marketplace's rate limit on reading the book: next read in ${seconds} s`);
       }
+      // when the request leaves, after its wait for the budget (the server serves its copy then)
+      const requestedAt = Date.now() + budgetWaitMs;
       try {
         snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
       } catch (err) {
@@ -574,7 +576,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           return { ...snapshot, provenFresh: false };
         }
       }
-      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot) : this.#o.snapshotRetryMs;
+      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot, requestedAt) : this.#o.snapshotRetryMs;
       this.#setState(
         this.#state,
         `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for ${LIMITS.bookCacheMs / 1000} s); asking again in ${Math.ceil(wait / 1000)} s`,
@@ -590,20 +592,24 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * - Its seq is the last event published before it was built, so it was built before the first event of
    *   this socket above that seq was published, and therefore before that event arrived.
    * - The same ETag as the snapshot merged last is the same cached copy, built before that merge (an
-   *   app restarted, or a socket dropped, within seconds of its last read). Unless that copy should
-   *   already have expired: then the server rebuilt one with the same content and ETag (a quiet market),
-   *   and trusting the merge's time would ask again at once, and again, until the rebuild expires.
+   *   app restarted, or a socket dropped, within seconds of its last read).
    * A slow answer (a large book takes seconds to download) has then already spent part of the wait.
+   *
+   * A bound the request was already past when the server served this copy is proven wrong: a build that
+   * took longer than the margin, or a rebuild with the same content and ETag (a quiet market). Trusting
+   * it would ask again at once, and again, spending the 6/min budget until the copy expires; the full
+   * wait applies instead.
    */
-  #staleAnswerWait(s: Session, snapshot: BookSnapshotResult): number {
+  #staleAnswerWait(s: Session, snapshot: BookSnapshotResult, requestedAt: number): number {
+    const retryMs = this.#o.snapshotRetryMs;
     const builtBy: number[] = [];
     const first = s.firstSeen;
     if (first !== null && snapshot.seq < first.seq) builtBy.push(first.at);
     const { lastSnapshotEtag, lastSnapshotAt } = this.#store.state();
-    const sameCopy = snapshot.etag !== null && snapshot.etag === lastSnapshotEtag && lastSnapshotAt !== null;
-    if (sameCopy && lastSnapshotAt + this.#o.snapshotRetryMs > Date.now()) builtBy.push(lastSnapshotAt);
-    if (builtBy.length === 0) return this.#o.snapshotRetryMs;
-    return Math.min(this.#o.snapshotRetryMs, Math.max(0, Math.min(...builtBy) + this.#o.snapshotRetryMs - Date.now()));
+    if (snapshot.etag !== null && snapshot.etag === lastSnapshotEtag && lastSnapshotAt !== null) builtBy.push(lastSnapshotAt);
+    const expiries = builtBy.map((at) => at + retryMs).filter((expiry) => expiry > requestedAt);
+    if (expiries.length === 0) return retryMs;
+    return Math.min(retryMs, Math.max(0, Math.min(...expiries) - Date.now()));
   }
 
   async #merge(

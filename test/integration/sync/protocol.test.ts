@@ -227,6 +227,24 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(waited).toBeLessThan(5_000);
   });
 
+  it('waits the full time when the same stale copy comes back after its bound (a build slower than the margin)', async () => {
+    seed(20);
+    const stale = market.snapshot();
+    const askedAt: number[] = [];
+    market.answerBook = () => {
+      askedAt.push(Date.now());
+      return askedAt.length <= 2 ? stale : market.snapshot();
+    };
+    startEngine({ snapshotRetryMs: 1_500 });
+    await market.waitForSubscribed();
+    market.send(...activity(5));
+    await eventually(() => caughtUp(), 'caught up', 8_000);
+    // the second read came at the first event's bound and still got the copy: that bound was wrong, so
+    // the third waits the full 1.5 s instead of going out at once
+    expect(askedAt).toHaveLength(3);
+    expect((askedAt[2] ?? 0) - (askedAt[1] ?? 0)).toBeGreaterThan(1_000);
+  });
+
   it('does not trust an ETag whose copy should already have expired (a rebuild with the same content)', async () => {
     seed(20);
     const answers: BookSnapshotResult[] = [];
