@@ -123,7 +123,7 @@ describe('migrations', () => {
     ro.close();
     // version 2 names sold items for the sales tape: a version-1 file must be upgraded first
     const rw = openDatabase(file);
-    rw.pragma('user_version = 1');
+    backToVersion(rw, 1);
     rw.close();
     expect(() => openDatabase(file, { readonly: true })).toThrow(/schema 1 and needs an upgrade: run `skindesk sync` once/);
   });
