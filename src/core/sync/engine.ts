@@ -7,7 +7,8 @@
  *  - A snapshot is accepted only at or above the highest seq already seen (on this socket, and applied
  *    before); a cached or 304 snapshot that is older is asked for again after the server's cache expires.
  *  - Everything is applied through the store's seq guard, so snapshots and events commute: a reconnect
- *    or a periodic anti-entropy snapshot merges into the live table without emptying it.
+ *    or a periodic anti-entropy snapshot merges into the live table without emptying it, and during a
+ *    resync events are applied as they arrive (kept in the buffer too, applied again after the merge).
  *  - The buffer is bounded; overflowing it discards it and demands a snapshot at least as new as the
  *    lost events (a visible resync, never a silent gap).
  *  - Liveness by ping; reconnect with full-jitter backoff; 4401 stops with an authentication failure,
@@ -209,6 +210,12 @@ interface Session {
   /** When the server confirmed the subscription (Date.now()), null before. */
   subscribedAt: number | null;
   onFirstEvent: (() => void) | null;
+  /**
+   * While the book is re-read, events also go to the store as they arrive (not only to the buffer): the
+   * mirror already holds a whole book, so prices and new listings keep moving on screen during a resync.
+   * False on a first load (a handful of new listings is no book) and after the store fell behind.
+   */
+  applyWhileResyncing: boolean;
 }
 
 interface SessionEnd {
@@ -254,6 +261,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #rateBuckets: [number, number][] = [];
   #stopped = false;
   #indexingNames = false;
+  /**
+   * Events applied during a resync, reported as `applied` once the book is live again: watchlists judge
+   * (and auto-buy) on a whole book, as when such events waited in the buffer. Null when none are held.
+   */
+  #appliedWhileResyncing: ListingEvent[] | null = null;
 
   constructor(store: BookStore, source: BookSource, options: SyncEngineOptions = {}) {
     super();
@@ -286,10 +298,17 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       problem: this.#problem,
       authFailed: this.#authFailed,
       nextRetryAt: this.#nextRetryAt,
-      bufferedEvents: (this.#session?.buffer.length ?? 0) + this.#queue.length,
+      bufferedEvents: this.#pendingEvents(),
       resyncs: state.resyncs,
       divergenceRepaired: state.divergenceRepaired,
     };
+  }
+
+  /** Events received and not yet applied for good (during a resync the queue holds buffered ones again). */
+  #pendingEvents(): number {
+    const s = this.#session;
+    if (s === null) return this.#queue.length;
+    return s.phase !== 'live' && s.applyWhileResyncing ? s.buffer.length : s.buffer.length + this.#queue.length;
   }
 
   /** Starts following the feed at `wsUrl`; returns at once (progress arrives as `status` events). */
@@ -381,8 +400,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         reachedLive: false,
         subscribedAt: null,
         onFirstEvent: null,
+        applyWhileResyncing: this.#store.state().lastSnapshotSeq !== null,
       };
       this.#session = s;
+      this.#appliedWhileResyncing = null;
       feed.on('frame', (frame) => this.#onFrame(s, frame));
       feed.on('invalidFrame', (err) => {
         // Its effect on the book is unknown: only a snapshot newer than everything seen repairs that.
@@ -443,7 +464,26 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     } else {
       s.buffer.push(event);
       if (s.buffer.length > this.#o.maxBufferedEvents) this.#overflow(s);
+      else if (s.applyWhileResyncing) this.#applyWhileResyncing(s, event);
     }
+  }
+
+  /**
+   * An event that arrived during a resync, applied at once through the same guard. Safe against the
+   * snapshot on its way: the merge and events commute as they do during an anti-entropy pass. It stays in
+   * the buffer too: an update of a listing created while we were away is unknown until the snapshot
+   * brings it, and is applied when the buffer is, after the merge.
+   */
+  #applyWhileResyncing(s: Session, event: ListingEvent): void {
+    if (this.#queue.length >= this.#o.maxBufferedEvents) {
+      // the store cannot keep up: leave the buffer (and the snapshot) to it, as on a first load
+      s.applyWhileResyncing = false;
+      this.#queue.clear();
+      return;
+    }
+    this.#appliedWhileResyncing ??= [];
+    this.#queue.push(event);
+    this.#scheduleFlush();
   }
 
   #overflow(s: Session): void {
@@ -481,14 +521,18 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const summary = await this.#merge(snapshot, hadBook, s.abort.signal);
         if (s.requiredSeq !== null && snapshot.seq < s.requiredSeq) continue; // events were lost meanwhile
         // Buffered events go first; those at or below the snapshot are dropped as covered by the store
-        // (creations among them still give their details).
+        // (creations among them still give their details). Whatever is still queued was applied during
+        // the resync, or is in the buffer too.
+        if (s.applyWhileResyncing) this.#queue.clear();
         this.#queue.prepend(s.buffer);
         s.buffer = [];
         s.requiredSeq = null;
         s.phase = 'live';
         s.reachedLive = true;
+        s.applyWhileResyncing = true;
         this.#problem = null;
         this.#setState('live', null);
+        this.#reportAppliedWhileResyncing();
         this.#scheduleFlush();
         this.#scheduleAntiEntropy(s, summary.provenFresh ? this.#o.antiEntropyMs : this.#o.snapshotRetryMs);
         return;
@@ -726,8 +770,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const { applied, stale, covered, unknown } = outcome;
     this.emit('batch', { events: batch.length, applied, stale, covered, unknown, tookMs: performance.now() - started });
     this.#noteRate(batch.length);
-    if (outcome.events.length > 0) this.emit('applied', outcome.events);
+    if (outcome.events.length > 0) {
+      const held = this.#appliedWhileResyncing;
+      // beyond the buffer's bound, the sweep of the book that going live starts judges them
+      if (held === null) this.emit('applied', outcome.events);
+      else if (held.length < this.#o.maxBufferedEvents) for (const e of outcome.events) held.push(e);
+    }
     if (outcome.changedIds.length > 0) this.#emitEvents(outcome);
+  }
+
+  #reportAppliedWhileResyncing(): void {
+    const held = this.#appliedWhileResyncing;
+    this.#appliedWhileResyncing = null;
+    if (held !== null && held.length > 0) this.emit('applied', held);
   }
 
   #flushAll(): void {

@@ -176,7 +176,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
 
   /**
    * The same test as the engine's own `received`: a creation, in the mirrored games, while the book is
-   * live (during a resync the worker buffers events, and a judgement would use a book being replaced).
+   * live (during a resync the book is being replaced, and a judgement would use one not yet whole).
    */
   #onCreated(event: ListingCreatedEvent): void {
     if (this.#status?.state !== 'live' || this.listenerCount('received') === 0) return;

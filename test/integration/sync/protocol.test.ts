@@ -313,6 +313,62 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(readStatus(db).resyncs).toBeGreaterThanOrEqual(1);
   });
 
+  /** Makes /book answer only once `release()` is called (a slow read, or one waiting for the rate budget). */
+  function holdBookReads(): () => void {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    market.answerBook = async () => {
+      await released;
+      return market.snapshot();
+    };
+    return release;
+  }
+
+  const priceOf = (id: number) => book(db).find((l) => l.id === id)?.price;
+
+  it('keeps applying live events while it re-reads the book after a reconnect, and reports them once live', async () => {
+    seed(30);
+    startEngine();
+    await eventually(isLive, 'live');
+    const applied: ListingEvent[] = [];
+    engine?.on('applied', (events) => applied.push(...events));
+    const release = holdBookReads();
+    const [a, b] = [...market.book.keys()] as [number, number];
+    for (const sock of market.sockets) sock.ws.terminate();
+    // while nobody listens: a reprice and a new listing the mirror can only learn from the snapshot
+    market.reprice(a, 55_555);
+    const createdAway = market.create(makeFullListing(rng, nextId++));
+    await eventually(() => market.connections >= 2 && market.sockets.some((sock) => sock.subscribe !== null), 'subscribed again');
+    const fresh = market.create(makeFullListing(rng, nextId++));
+    market.send(market.reprice(b, 44_444), fresh, market.reprice(createdAway.data.listing_id, 33_333));
+    await eventually(() => priceOf(b) === 44_444 && priceOf(fresh.data.listing_id) !== undefined, 'live events in the book during the resync');
+    expect(engine?.status().state).toBe('resyncing');
+    expect(priceOf(a)).not.toBe(55_555);
+    expect(priceOf(createdAway.data.listing_id)).toBeUndefined();
+    // watchlists judge on a whole book: nothing is reported until it is live again
+    expect(applied).toHaveLength(0);
+    release();
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+    expect(priceOf(createdAway.data.listing_id)).toBe(33_333); // its update, held in the buffer, applied after the merge
+    expect(applied.map((e) => e.data.listing_id)).toEqual(expect.arrayContaining([b, fresh.data.listing_id]));
+  });
+
+  it('applies nothing before the first snapshot: a first load never shows a handful of listings as the book', async () => {
+    seed(20);
+    const release = holdBookReads();
+    startEngine();
+    await market.waitForSubscribed();
+    const fresh = market.create(makeFullListing(rng, nextId++));
+    market.send(fresh);
+    await eventually(() => engine?.status().bufferedEvents === 1, 'the creation buffered');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readStatus(db).listings).toBe(0);
+    release();
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
   it('stops with an authentication failure on close code 4401 and does not retry', async () => {
     market.refuseWith = 4401;
     const statuses: EngineStatus[] = [];
