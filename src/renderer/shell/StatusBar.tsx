@@ -21,13 +21,20 @@ const STATE_WORDS: Record<SyncStatus['state'], { label: string; color: string }>
 /** The endpoint whose headroom matters most to a trader: purchases. */
 const PURCHASE_KEY = 'POST /public/v1/purchase';
 
+/** The badge's tooltip: why the state is what it is, and, while resyncing, what the book does meanwhile. */
+export function syncBadgeTip(status: SyncStatus): string {
+  const why = status.problem ?? `${STATE_WORDS[status.state].label} since ${formatClock(status.since)}`;
+  if (status.state !== 'resyncing') return why;
+  return `${why}\nThe book keeps following the feed; what changed while disconnected arrives with the book read.`;
+}
+
 export function SyncBadge() {
   const status = useLive(syncStatusStore);
   if (!status) return null;
   const words = STATE_WORDS[status.state];
   const offline = status.state === 'offline';
   return (
-    <Tooltip label={status.problem ?? `${words.label} since ${formatClock(status.since)}`} multiline maw={360}>
+    <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
         {offline ? `offline · book as of ${formatClock(status.bookAsOf)}` : status.state}
       </Badge>

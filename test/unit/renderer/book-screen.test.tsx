@@ -210,6 +210,16 @@ describe('book screen', () => {
     expect(buy).not.toHaveBeenCalled();
   });
 
+  it('resyncing: the badge says the book keeps following the feed while it is re-read', async () => {
+    const problem = 'the feed closed (code 1006); reconnecting';
+    const { user } = await renderBook(handlers(rows, { getStatus: () => status({ state: 'resyncing', problem }) }));
+    const badge = await screen.findByTestId('sync-badge');
+    expect(badge.textContent).toBe('resyncing');
+    await user.hover(badge);
+    const tip = await screen.findByRole('tooltip');
+    expect(tip.textContent).toBe(`${problem}\nThe book keeps following the feed; what changed while disconnected arrives with the book read.`);
+  });
+
   it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {
     const windows: BookWindowInput[] = [];
     const saved: unknown[] = [];
