@@ -22,7 +22,7 @@ const STATE_WORDS: Record<SyncStatus['state'], { label: string; color: string }>
 const PURCHASE_KEY = 'POST /public/v1/purchase';
 
 /** The badge's tooltip: why the state is what it is, and, while resyncing, what the book does meanwhile. */
-export function syncBadgeTip(status: SyncStatus): string {
+function syncBadgeTip(status: SyncStatus): string {
   const why = status.problem ?? `${STATE_WORDS[status.state].label} since ${formatClock(status.since)}`;
   if (status.state !== 'resyncing') return why;
   return `${why}\nThe book keeps following the feed; what changed while disconnected arrives with the book read.`;
