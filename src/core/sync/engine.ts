@@ -762,7 +762,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   #flushBatch(): void {
     if (this.#queue.length === 0) return;
-    const batch = this.#queue.take(this.#o.liveBatchSize ?? (this.#o.mergeMode === 'atomic' ? 100_000 : 2_000));
+    const batch = this.#queue.take(this.#batchSize());
     this.emit('applying', batch.length);
     const started = performance.now();
     const outcome = this.#store.applyEvents(batch);
@@ -779,10 +779,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (outcome.changedIds.length > 0) this.#emitEvents(outcome);
   }
 
+  /** Events per transaction (see SyncEngineOptions.liveBatchSize). */
+  #batchSize(): number {
+    return this.#o.liveBatchSize ?? (this.#o.mergeMode === 'atomic' ? 100_000 : 2_000);
+  }
+
+  /**
+   * In pieces of a live batch, as they would have come had they waited in the buffer: one message of
+   * up to the buffer's bound would stall the thread that reads it (the app's, through the sync worker).
+   */
   #reportAppliedWhileResyncing(): void {
     const held = this.#appliedWhileResyncing;
     this.#appliedWhileResyncing = null;
-    if (held !== null && held.length > 0) this.emit('applied', held);
+    if (held === null) return;
+    const size = this.#batchSize();
+    for (let i = 0; i < held.length; i += size) this.emit('applied', held.slice(i, i + size));
   }
 
   #flushAll(): void {

@@ -328,10 +328,14 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
 
   it('keeps applying live events while it re-reads the book after a reconnect, and reports them once live', async () => {
     seed(30);
-    startEngine();
+    startEngine({ liveBatchSize: 1 });
     await eventually(isLive, 'live');
     const applied: ListingEvent[] = [];
-    engine?.on('applied', (events) => applied.push(...events));
+    const reports: number[] = [];
+    engine?.on('applied', (events) => {
+      applied.push(...events);
+      reports.push(events.length);
+    });
     const release = holdBookReads();
     const [a, b] = [...market.book.keys()] as [number, number];
     for (const sock of market.sockets) sock.ws.terminate();
@@ -352,6 +356,8 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
     expect(priceOf(createdAway.data.listing_id)).toBe(33_333); // its update, held in the buffer, applied after the merge
     expect(applied.map((e) => e.data.listing_id)).toEqual(expect.arrayContaining([b, fresh.data.listing_id]));
+    // reported in pieces of a live batch, as if they had waited in the buffer
+    expect(Math.max(...reports)).toBe(1);
   });
 
   it('applies nothing before the first snapshot: a first load never shows a handful of listings as the book', async () => {
