@@ -145,6 +145,14 @@ const ANNOUNCED_RESTART_CODES: ReadonlySet<number> = new Set([1001, 1012]);
 /** A wait for the /book budget shorter than this goes unmentioned in the status. */
 const BUDGET_WAIT_SHOWN_MS = 1_000;
 
+/**
+ * A read that left this close before a stale copy's expiry left at it: the wait aimed there, and timers
+ * fire by the event loop's cached clock, which trails Date.now() by as much as the turn that set them
+ * took. Without it, such a read seemed to leave before the bound, the bound was trusted again, and the
+ * next read went out at once (seen ~1 in 8 runs of the protocol test).
+ */
+const BOUND_SLACK_MS = 50;
+
 const openSocketFeed = (options: FeedOptions): FeedLink => new FeedConnection(options);
 
 const DEFAULTS: Resolved = {
@@ -651,7 +659,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (first !== null && snapshot.seq < first.seq) builtBy.push(first.at);
     const { lastSnapshotEtag, lastSnapshotAt } = this.#store.state();
     if (snapshot.etag !== null && snapshot.etag === lastSnapshotEtag && lastSnapshotAt !== null) builtBy.push(lastSnapshotAt);
-    const expiries = builtBy.map((at) => at + retryMs).filter((expiry) => expiry > requestedAt);
+    const expiries = builtBy.map((at) => at + retryMs).filter((expiry) => expiry > requestedAt + BOUND_SLACK_MS);
     if (expiries.length === 0) return retryMs;
     return Math.min(retryMs, Math.max(0, Math.min(...expiries) - Date.now()));
   }
