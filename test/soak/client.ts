@@ -90,7 +90,7 @@ let reads: AccountReads | null = null;
 const platform = new RecordingPlatform();
 
 const counts = {
-  events: { received: 0, applied: 0, stale: 0, covered: 0, unknown: 0 },
+  events: { received: 0, applied: 0, appliedWhileResyncing: 0, stale: 0, covered: 0, unknown: 0 },
   purchases: { attempted: 0, bought: 0, not_bought: 0, unknown: 0, reconciled: 0 } satisfies PurchaseCounts,
   tradeWrites: { sells: 0, withdrawals: 0, refused: 0, failed: 0 },
   errors: {} as Record<string, number>,
@@ -265,6 +265,8 @@ function countAppliedEvents(app: AppCore): void {
       }
       counts.events.received += batch.events;
       counts.events.applied += batch.applied;
+      // the book moving while it is re-read: events that, before, waited in the buffer for the snapshot
+      if (core?.session.status().state === 'resyncing') counts.events.appliedWhileResyncing += batch.applied;
       counts.events.stale += batch.stale;
       counts.events.covered += batch.covered;
       counts.events.unknown += batch.unknown;

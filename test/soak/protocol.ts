@@ -71,7 +71,7 @@ export interface MemoryReading {
 export interface ClientFigures {
   incarnation: number;
   /** Events handed to the store, and what they did (counted around BookStore.applyEvents). */
-  events: { received: number; applied: number; stale: number; covered: number; unknown: number };
+  events: { received: number; applied: number; appliedWhileResyncing: number; stale: number; covered: number; unknown: number };
   engine: { state: string; lastSeq: string | null; rows: number; bufferedEvents: number; resyncs: number; divergenceRepaired: number };
   purchases: PurchaseCounts;
   tradeWrites: { sells: number; withdrawals: number; refused: number; failed: number };

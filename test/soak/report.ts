@@ -26,7 +26,16 @@ export interface SoakReport {
   ok: boolean;
   config: { minutes: number; chaos: number; seed: number; listings: number; rate: number; time_scale: number; sync_timers: string; artefacts: string };
   duration_ms: number;
-  events: { published: number; received: number; applied: number; stale_ignored: number; covered_by_snapshot: number; unknown_listing: number };
+  /** `applied_while_resyncing`: applied while the state was `resyncing` (the book follows the feed during a re-read). */
+  events: {
+    published: number;
+    received: number;
+    applied: number;
+    applied_while_resyncing: number;
+    stale_ignored: number;
+    covered_by_snapshot: number;
+    unknown_listing: number;
+  };
   /** `live_fraction`: per process, the share of its time after first going live that it was live. */
   sync: { resyncs: number; divergence_repaired: number; divergence_found_at_end: number; live_fraction: number[] };
   mirror: { rows: number; server_rows: number; divergent_rows: number; missing: number; extra: number; different: number; examples: string[]; last_seq: string | null; server_seq: string };

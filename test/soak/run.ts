@@ -489,6 +489,7 @@ async function main(): Promise<number> {
         published: demo.state.eventsPublished() - eventsAtStart,
         received: sum(figures, (f) => f.events.received),
         applied: sum(figures, (f) => f.events.applied),
+        applied_while_resyncing: sum(figures, (f) => f.events.appliedWhileResyncing),
         stale_ignored: sum(figures, (f) => f.events.stale),
         covered_by_snapshot: sum(figures, (f) => f.events.covered),
         unknown_listing: sum(figures, (f) => f.events.unknown),

@@ -62,6 +62,9 @@ describe('npm run soak', () => {
     // The run did what it claims.
     expect(report.events.published).toBeGreaterThan(500);
     expect(report.events.applied).toBeGreaterThan(0);
+    // the restart resyncs from the book on disk while the feed runs: the book follows it meanwhile
+    expect(report.events.applied_while_resyncing).toBeGreaterThan(0);
+    expect(report.events.applied_while_resyncing).toBeLessThan(report.events.applied);
     expect(report.mirror.rows).toBeGreaterThan(1_000);
     expect(report.mirror.divergent_rows).toBe(0);
     expect(report.sync.resyncs).toBeGreaterThanOrEqual(2); // the kill -9, the restart, the drops
