@@ -2,7 +2,7 @@
 // share-link reader, the palette's word filter and hotkey labels, the marks of an item name, waits.
 import { describe, expect, it } from 'vitest';
 import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
-import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange } from '../../../src/renderer/screens/market/filters/filter-model.ts';
+import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange, withOutsideChanges } from '../../../src/renderer/screens/market/filters/filter-model.ts';
 import { parseShareLink } from '../../../src/renderer/screens/market/buying/share-link.ts';
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
@@ -68,6 +68,20 @@ describe('filter model', () => {
     expect(cleanFilter({ phases: ['Ruby', 'Phase 4', 'Ruby'] })).toEqual({ phases: ['Phase 4', 'Ruby'] });
     expect(cleanFilter({ phases: [] })).toEqual({});
     expect(describeFilter({ phases: ['Phase 2', 'Black Pearl'] })).toEqual(['P2/Black Pearl']);
+  });
+
+  it('takes from an outside change only what it changed, keeping a panel edit not sent yet', () => {
+    const agreed = { name: 'karambit', price: { max: 5_000 } };
+    const draft = { ...agreed, phases: ['Phase 2' as const] }; // clicked in the panel, not sent yet
+    // the name box's update lands: the phase stays
+    expect(withOutsideChanges(draft, agreed, { name: 'karambit | doppler', price: { max: 5_000 } })).toEqual({
+      name: 'karambit | doppler',
+      price: { max: 5_000 },
+      phases: ['Phase 2'],
+    });
+    // a reset clears what was agreed; a preset replaces it
+    expect(withOutsideChanges(draft, agreed, {})).toEqual({ phases: ['Phase 2'] });
+    expect(withOutsideChanges(draft, agreed, { app_id: 730, price: { min: 100 } })).toEqual({ app_id: 730, price: { min: 100 }, phases: ['Phase 2'] });
   });
 
   it('keeps a sticker condition\'s count of matches, and says it as a craft', () => {

@@ -30,6 +30,7 @@ import {
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
+  withOutsideChanges,
 } from './filter-model.ts';
 
 const APPLY_AFTER_MS = 250;
@@ -116,12 +117,14 @@ export interface FilterPanelProps {
 export function FilterPanel({ filter, onChange }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
-  // a filter set from outside (a preset, a reset, the name box) replaces the draft
+  // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
   useEffect(() => {
-    const incoming = JSON.stringify(cleanFilter(filter));
-    if (incoming !== sent.current) {
-      sent.current = incoming;
-      setDraft(filter);
+    const incoming = cleanFilter(filter);
+    const text = JSON.stringify(incoming);
+    if (text !== sent.current) {
+      const agreed = JSON.parse(sent.current) as BookFilter;
+      sent.current = text;
+      setDraft((d) => withOutsideChanges(d, agreed, incoming));
     }
   }, [filter]);
   const problems = rangeProblems(draft);

@@ -114,6 +114,23 @@ export function togglePhase(current: readonly DopplerPhase[] | undefined, phase:
   return next.length > 0 ? DOPPLER_PHASES.filter((p) => next.includes(p)) : undefined;
 }
 
+/**
+ * A filter changed outside the panel (the name box, a preset, a reset) applied to the panel's draft:
+ * only the parts that changed since `agreed` (what the panel and the app last agreed on) are taken, so
+ * an edit made in the panel and not sent yet (it waits a quarter second) is not thrown away by, say, the
+ * name box's own update landing just after it.
+ */
+export function withOutsideChanges(draft: BookFilter, agreed: BookFilter, incoming: BookFilter): BookFilter {
+  const next: Record<string, unknown> = { ...draft };
+  const keys = new Set([...Object.keys(agreed), ...Object.keys(incoming)]) as Set<keyof BookFilter>;
+  for (const key of keys) {
+    if (JSON.stringify(agreed[key]) === JSON.stringify(incoming[key])) continue;
+    if (incoming[key] === undefined) delete next[key];
+    else next[key] = incoming[key];
+  }
+  return next as BookFilter;
+}
+
 // ---- summary ----------------------------------------------------------------------------------
 
 const rangeText = (r: Range, fmt: (n: number) => string) =>

@@ -1,0 +1,36 @@
+// The filter panel against changes made outside it: the name box's update (debounced in the toolbar)
+// can land after a click in the panel that is not sent yet; the click must survive it.
+import { MantineProvider } from '@mantine/core';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
+import { theme } from '../../../src/renderer/theme.ts';
+import type { BookFilter } from '../../../src/shared/query.ts';
+
+afterEach(cleanup);
+
+describe('filter panel', () => {
+  it('keeps a phase clicked just before the name box updates the filter', async () => {
+    const onChange = vi.fn<(filter: BookFilter) => void>();
+    const panel = (filter: BookFilter) => (
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <FilterPanel filter={filter} onChange={onChange} />
+      </MantineProvider>
+    );
+    const user = userEvent.setup();
+    const { rerender } = render(panel({}));
+    await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
+    await user.click(await screen.findByTestId('phase-p2'));
+    // the toolbar's name box lands its own change before the panel sent the click
+    act(() => rerender(panel({ name: 'karambit | doppler' })));
+    await user.click(screen.getByTestId('phase-p4'));
+    expect(screen.getByTestId('phase-p2').getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() =>
+      expect(onChange).toHaveBeenLastCalledWith({
+        name: 'karambit | doppler',
+        phases: ['Phase 2', 'Phase 4'],
+      }),
+    );
+  });
+});
