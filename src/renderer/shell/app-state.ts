@@ -6,6 +6,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import type { BackfillProgress, IpcOutput, SyncState, SyncStatus } from '../../shared/ipc/index.ts';
 import type { BalanceView } from '../../shared/ipc/calls-market.ts';
 import { call, hasBridge, subscribe } from '../bridge/index.ts';
+import { failureLatch, reportFailure } from './report-failure.ts';
 
 type Listener = () => void;
 
@@ -46,8 +47,12 @@ export function useLive<T>(store: LiveStore<T>): T {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }
 
-/** Loads with `load`, then follows the push `push` (same shape). */
-function pushed<T>(load: () => Promise<T>, on: (listener: (value: T) => void) => () => void): (store: LiveStore<T | null>) => () => void {
+/** Loads with `load`, then follows the push `push` (same shape); a failed load is reported as `failure`. */
+function pushed<T>(
+  load: () => Promise<T>,
+  on: (listener: (value: T) => void) => () => void,
+  failure: string,
+): (store: LiveStore<T | null>) => () => void {
   return (store) => {
     if (!hasBridge()) return () => undefined;
     let alive = true;
@@ -60,7 +65,7 @@ function pushed<T>(load: () => Promise<T>, on: (listener: (value: T) => void) =>
       .then((value) => {
         if (alive && !pushedOnce) store.set(value);
       })
-      .catch(() => undefined);
+      .catch((err: unknown) => alive && reportFailure(failure, err));
     return () => {
       alive = false;
       off();
@@ -73,6 +78,7 @@ export const syncStatusStore = new LiveStore<SyncStatus | null>(
   pushed(
     () => call('getStatus', {}),
     (listener) => subscribe('syncStatus', listener),
+    'The state of the book could not be read',
   ),
 );
 
@@ -81,6 +87,7 @@ export const backfillStore = new LiveStore<BackfillProgress | null>(
   pushed(
     () => call('getBackfillProgress', {}),
     (listener) => subscribe('backfillProgress', listener),
+    'The detail backfill could not be read',
   ),
 );
 
@@ -89,10 +96,14 @@ const RATE_POLL_MS = 2_000;
 export const rateLimitStore = new LiveStore<RateLimits | null>(null, (store) => {
   if (!hasBridge()) return () => undefined;
   let alive = true;
+  const latch = failureLatch('The rate limits could not be read');
   const poll = () =>
     call('getRateLimits', {})
-      .then((value) => alive && store.set(value))
-      .catch(() => undefined);
+      .then((value) => {
+        latch.succeeded();
+        if (alive) store.set(value);
+      })
+      .catch((err: unknown) => alive && latch.failed(err));
   void poll();
   const timer = setInterval(poll, RATE_POLL_MS);
   return () => {
@@ -107,7 +118,7 @@ export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
   let alive = true;
   call('getBalance', { refresh: false })
     .then((value) => alive && store.set(value))
-    .catch(() => undefined);
+    .catch((err: unknown) => alive && reportFailure('The balance could not be read', err));
   return () => {
     alive = false;
   };
@@ -116,7 +127,7 @@ export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
 export function refreshBalance(): Promise<void> {
   return call('getBalance', { refresh: true })
     .then((value) => balanceStore.set(value))
-    .catch(() => undefined);
+    .catch((err: unknown) => reportFailure('The balance could not be read', err));
 }
 
 /** States in which the app sends orders (the same rule the app enforces on buyListings). */

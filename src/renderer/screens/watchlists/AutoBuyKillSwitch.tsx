@@ -37,7 +37,7 @@ export function AutoBuyKillSwitch() {
         hotkey: KILL_SWITCH_HOTKEY,
         keywords: ['panic', 'stop', 'kill', 'auto-buy'],
         inDialogs: true,
-        run: () => void setKillSwitch(!engaged).catch(() => undefined),
+        run: () => void setKillSwitch(!engaged),
       },
     ],
     [engaged],
@@ -66,7 +66,7 @@ export function AutoBuyKillSwitch() {
         maw={320}
       >
         <UnstyledButton
-          onClick={() => void setKillSwitch(!engaged).catch(() => undefined)}
+          onClick={() => void setKillSwitch(!engaged)}
           data-testid="kill-switch"
           data-engaged={engaged}
           aria-pressed={engaged}

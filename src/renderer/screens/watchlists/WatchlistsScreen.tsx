@@ -15,6 +15,7 @@ import { formatCents, formatClock } from '../../format/numbers.ts';
 import { useLive } from '../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { Keys } from '../../shell/HelpOverlay.tsx';
+import { reportFailure } from '../../shell/report-failure.ts';
 import { BuyDialog } from '../market/buying/BuyDialog.tsx';
 import { addToCart } from '../market/buying/cart-store.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
@@ -90,7 +91,12 @@ function WatchlistItem({ w, onEdit }: { w: Watchlist; onEdit(): void }) {
           size="xs"
           label={w.paused ? 'paused' : 'on'}
           checked={!w.paused}
-          onChange={(e) => void call('setWatchlistPaused', { id: w.id, paused: !e.currentTarget.checked }).catch(() => undefined)}
+          onChange={(e) => {
+            const paused = !e.currentTarget.checked;
+            void call('setWatchlistPaused', { id: w.id, paused }).catch((err: unknown) =>
+              reportFailure(`${w.name} was not ${paused ? 'paused' : 'resumed'}`, err),
+            );
+          }}
           aria-label={`${w.paused ? 'Resume' : 'Pause'} ${w.name}`}
         />
         <Group gap={2}>
@@ -100,7 +106,7 @@ function WatchlistItem({ w, onEdit }: { w: Watchlist; onEdit(): void }) {
             </ActionIcon>
           </Tooltip>
           {confirmDelete ? (
-            <Button size="compact-xs" color="red" onClick={() => void call('deleteWatchlist', { id: w.id }).catch(() => undefined)} onBlur={() => setConfirmDelete(false)} autoFocus>
+            <Button size="compact-xs" color="red" onClick={() => void call('deleteWatchlist', { id: w.id }).catch((err: unknown) => reportFailure(`${w.name} was not deleted`, err))} onBlur={() => setConfirmDelete(false)} autoFocus>
               Delete?
             </Button>
           ) : (
@@ -303,7 +309,7 @@ export function WatchlistsScreen() {
             size="compact-xs"
             color={autoBuy?.killSwitch ? 'gray' : 'red'}
             variant={autoBuy?.killSwitch ? 'default' : 'light'}
-            onClick={() => void setKillSwitch(!(autoBuy?.killSwitch ?? false)).catch(() => undefined)}
+            onClick={() => void setKillSwitch(!(autoBuy?.killSwitch ?? false))}
             data-testid="screen-kill-switch"
           >
             {autoBuy?.killSwitch ? 'Resume auto-buying' : 'Stop all auto-buying'}

@@ -7,6 +7,7 @@ import type { AutoBuyEntryView, AutoBuyState, WatchAlertView } from '../../../sh
 import type { Watchlist } from '../../../shared/watchlist.ts';
 import { call, hasBridge, subscribe } from '../../bridge/index.ts';
 import { LiveStore } from '../../shell/app-state.ts';
+import { reportFailure } from '../../shell/report-failure.ts';
 
 /** Alerts kept in the renderer (the app keeps more; the feed shows the newest). */
 export const FEED_SIZE = 300;
@@ -51,7 +52,7 @@ export const alertFeedStore = new LiveStore<AlertFeed>({ alerts: [], unseen: 0, 
     .then(({ alerts }) => {
       if (alive) store.set({ ...store.get(), alerts: mergeAlerts(alerts, store.get().alerts) });
     })
-    .catch(() => undefined);
+    .catch((err: unknown) => alive && reportFailure('The watchlist alerts could not be read', err));
   return () => {
     alive = false;
     off();
@@ -86,17 +87,24 @@ export const autoBuyStore = new LiveStore<AutoBuyState | null>(null, (store) => 
     .then((state) => {
       if (alive) store.set({ ...state, log: mergeLog(state.log, store.get()?.log ?? []) });
     })
-    .catch(() => undefined);
+    .catch((err: unknown) => alive && reportFailure('The auto-buy state could not be read', err));
   return () => {
     alive = false;
     off();
   };
 });
 
-/** Sets the kill switch; the answer (and the push) update the store. */
+/**
+ * Sets the kill switch; the answer (and the push) update the store. A failure is reported: a trader who
+ * pressed it must never believe automation stopped when it did not.
+ */
 export async function setKillSwitch(engaged: boolean): Promise<void> {
-  const state = await call('setAutoBuyKillSwitch', { engaged });
-  autoBuyStore.set({ ...state, log: mergeLog(state.log, autoBuyStore.get()?.log ?? []) });
+  try {
+    const state = await call('setAutoBuyKillSwitch', { engaged });
+    autoBuyStore.set({ ...state, log: mergeLog(state.log, autoBuyStore.get()?.log ?? []) });
+  } catch (err) {
+    reportFailure(engaged ? 'The kill switch did not engage' : 'The kill switch was not released', err);
+  }
 }
 
 export const watchlistsStore = new LiveStore<readonly Watchlist[] | null>(null, (store) => {
@@ -111,7 +119,7 @@ export const watchlistsStore = new LiveStore<readonly Watchlist[] | null>(null, 
     .then(({ watchlists }) => {
       if (alive && !pushed) store.set(watchlists);
     })
-    .catch(() => undefined);
+    .catch((err: unknown) => alive && reportFailure('The watchlists could not be read', err));
   return () => {
     alive = false;
     off();

@@ -16,6 +16,7 @@ import { formatClock, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
 import { bookFilterRequest } from '../../../shell/navigation.ts';
+import { reportFailure } from '../../../shell/report-failure.ts';
 import { addToCart, useCart } from '../buying/cart-store.ts';
 import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { CartDrawer } from '../buying/CartDrawer.tsx';
@@ -148,7 +149,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
       firstView.current = false;
       return;
     }
-    const timer = setTimeout(() => void call('setLastBookView', view).catch(() => undefined), SAVE_VIEW_AFTER_MS);
+    const timer = setTimeout(() => void call('setLastBookView', view).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err)), SAVE_VIEW_AFTER_MS);
     return () => clearTimeout(timer);
   }, [view]);
 
@@ -257,7 +258,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         enabled: selectedIsCs,
         run: () => {
           const selected = row();
-          if (selected) void call('openInspectLink', { listingId: selected.id }).catch(() => undefined);
+          if (selected) void call('openInspectLink', { listingId: selected.id }).catch((err: unknown) => reportFailure('The inspect link did not open', err));
         },
       },
     ];
