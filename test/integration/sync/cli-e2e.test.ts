@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoMarket, type DemoMarket } from '../../../src/demo/index.ts';
-import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import type { LeanListing } from '../../../src/shared/api/index.ts';
-import { tempDir } from '../../unit/store/helpers.ts';
+import { readMirrorStatus, tempDir } from '../../unit/store/helpers.ts';
 import { eventually } from './fake-market.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
@@ -46,18 +45,7 @@ function cli(args: string[], env: Record<string, string> = {}): ChildProcess & {
 }
 
 /** The mirror's state read by the test itself (read-only, while the sync writes). */
-function mirrorStatus() {
-  try {
-    const db = openDatabase(dbFile, { readonly: true });
-    try {
-      return readStatus(db);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return null;
-  }
-}
+const mirrorStatus = () => readMirrorStatus(dbFile);
 
 const lean = (l: LeanListing) => ({
   id: l.id,

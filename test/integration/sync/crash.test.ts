@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoMarket, type DemoMarket } from '../../../src/demo/index.ts';
 import { iterateBook, openDatabase, readStatus } from '../../../src/core/store/index.ts';
-import { tempDir } from '../../unit/store/helpers.ts';
+import { readMirrorStatus, tempDir } from '../../unit/store/helpers.ts';
 import { eventually } from './fake-market.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
@@ -73,18 +73,8 @@ function checkConsistent(): { listings: number; lastSeq: string | null } {
   }
 }
 
-function mirrorStatus(): ReturnType<typeof readStatus> | null {
-  try {
-    const db = openDatabase(dbFile, { readonly: true });
-    try {
-      return readStatus(db);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return null;
-  }
-}
+/** The mirror's state read by the test itself (read-only, while the sync writes). */
+const mirrorStatus = () => readMirrorStatus(dbFile);
 
 const mirrorSeq = (): string | null => mirrorStatus()?.last_seq ?? null;
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BookStore, iterateBook, openDatabase, type Db } from '../../../src/core/store/index.ts';
+import { BookStore, iterateBook, openDatabase, readStatus, type Db } from '../../../src/core/store/index.ts';
 import type { LeanListing } from '../../../src/shared/api/index.ts';
 
 export interface TestStore {
@@ -16,6 +16,23 @@ export interface TestStore {
 export function tempDir(prefix = 'skindesk-store-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The status of a mirror file that another process may be writing (read-only, the way `skindesk status`
+ * reads it); null while the file does not exist yet or cannot be read.
+ */
+export function readMirrorStatus(file: string): ReturnType<typeof readStatus> | null {
+  try {
+    const db = openDatabase(file, { readonly: true });
+    try {
+      return readStatus(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 export function openTestStore(): TestStore {
