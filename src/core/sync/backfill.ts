@@ -106,6 +106,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#wake?.();
     await this.#loop;
     this.#loop = null;
+    // The last progress is a run's summary: counted from the file (creations bring their details too,
+    // which the pages' own tally never sees), and no ETA for a pass that is not running any more.
+    this.#recount(true);
+    this.#set(this.#progress.state === 'running' ? { state: 'idle', etaMs: null } : {});
   }
 
   /** Something may have brought listings without details (a snapshot merge): look again now. */

@@ -343,6 +343,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#loop = null;
     this.#clearTimers();
     this.#flushAll();
+    // the last status is a run's summary (`skindesk sync` prints it): the count is the file's own
+    this.#countRows(true);
     this.#setState('stopped', this.#authFailed ? this.#problem : null);
     this.#stopped = true;
   }

@@ -85,6 +85,16 @@ describe('skindesk sync against the demo market', () => {
 
     const status = JSON.parse((await cli(['status', '--db', dbFile]).output).stdout) as Record<string, unknown>;
     expect(status).toMatchObject({ last_seq: finalSeq, listings: truth.length });
+    // The last progress line is the run's summary: its counts are the file's, not a count from a while ago.
+    const summary = /stopped · ([\d,]+) listings · details ([\d,]+)\/([\d,]+)(?: \(ETA [^)]*\))? · seq (\d+)/.exec(ran.stderr.trim().split('\n').at(-1) ?? '');
+    const figure = (text: string | undefined) => Number(text?.replaceAll(',', ''));
+    expect(summary, ran.stderr).not.toBeNull();
+    expect([figure(summary?.[1]), figure(summary?.[2]), figure(summary?.[3]), summary?.[4]]).toEqual([
+      status.listings,
+      status.detailed,
+      status.listings,
+      finalSeq,
+    ]);
     expect(Object.keys(status)).toEqual([
       'last_seq',
       'listings',
