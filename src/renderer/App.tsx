@@ -1,17 +1,35 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
-import { usePush } from './bridge/index.ts';
+import { useEffect, useRef } from 'react';
+import type { Notification } from '../shared/ipc/index.ts';
+import { call, hasBridge, usePush } from './bridge/index.ts';
 import './screens/index.ts';
 import { AppFrame } from './shell/AppFrame.tsx';
+import { reportFailure } from './shell/report-failure.ts';
 import { theme } from './theme.ts';
 
 const LEVEL_COLORS = { info: 'blue', success: 'teal', warning: 'yellow', error: 'red' } as const;
 
-/** The app's notifications (a market problem, a settings warning) as toasts above the status bar. */
+/**
+ * The app's notifications (a market problem, a settings warning) as toasts above the status bar: those
+ * pushed while the window is open, and those published while the app started, before the window could
+ * listen (taken once). Each shows once, whichever way it came.
+ */
 function NotificationToasts() {
-  usePush('notification', (n) =>
-    notifications.show({ id: n.id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] }),
-  );
+  const shown = useRef(new Set<string>());
+  const show = (n: Notification) => {
+    if (shown.current.has(n.id)) return;
+    shown.current.add(n.id);
+    notifications.show({ id: n.id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] });
+  };
+  usePush('notification', show);
+  useEffect(() => {
+    if (!hasBridge()) return;
+    call('takeStartupNotifications', {})
+      .then(({ notifications: missed }) => missed.forEach(show))
+      .catch((err: unknown) => reportFailure('The app’s start-up messages could not be read', err));
+    // once per window: the app hands them over only once
+  }, []);
   return null;
 }
 

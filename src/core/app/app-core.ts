@@ -68,6 +68,8 @@ interface SecretSnapshot {
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** What a first window is handed at most: a start that goes wrong in a loop must not grow without end. */
+const MAX_STARTUP_NOTIFICATIONS = 20;
 
 export class AppCore {
   readonly redactor: Redactor;
@@ -79,6 +81,12 @@ export class AppCore {
   readonly #options: AppCoreOptions;
   readonly #log: AppLog;
   readonly #sinks = new Set<PushSink>();
+  /**
+   * Notifications published before a window took them (takeStartupNotifications): a problem found while
+   * the app starts is published before any window can listen, and a push reaches only those listening.
+   * Null once taken.
+   */
+  #startupNotifications: Notification[] | null = [];
   readonly #coalescer: PushCoalescer;
   #session: MarketSession;
   #queries: BookQueries;
@@ -160,13 +168,17 @@ export class AppCore {
   }
 
   notify(level: Notification['level'], title: string, message: string): void {
-    this.publish('notification', {
+    const notification: Notification = {
       id: randomUUID(),
       level,
       title,
       message: this.redactor.redact(message),
       at: new Date().toISOString(),
-    });
+    };
+    if (this.#startupNotifications && this.#startupNotifications.length < MAX_STARTUP_NOTIFICATIONS) {
+      this.#startupNotifications.push(notification);
+    }
+    this.publish('notification', notification);
   }
 
   // ---- state ------------------------------------------------------------------------------------
@@ -404,6 +416,11 @@ export class AppCore {
       ...createAccountHandlers(this),
       ...createWatchHandlers(this),
       getAppInfo: () => ({ name: 'Skindesk', version: this.#options.version, platform: process.platform }),
+      takeStartupNotifications: () => {
+        const notifications = this.#startupNotifications ?? [];
+        this.#startupNotifications = null;
+        return { notifications };
+      },
       getStatus: () => this.status(),
       getBackfillProgress: () => this.#backfillProgress(),
       getRateLimits: () => {

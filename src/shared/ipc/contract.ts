@@ -151,6 +151,15 @@ const externalUrl = z.url().max(2048);
 
 const apiKeyInput = z.string().min(1).max(512);
 
+export const notification = z.strictObject({
+  id: z.string(),
+  level: z.enum(['info', 'success', 'warning', 'error']),
+  title: z.string(),
+  message: z.string(),
+  at: timestamp,
+});
+export type Notification = z.infer<typeof notification>;
+
 // ---- calls ------------------------------------------------------------------------------------
 
 export const IPC_CALLS = {
@@ -161,6 +170,13 @@ export const IPC_CALLS = {
     summary: 'Name, version and platform of the running app.',
     input: noInput,
     output: z.strictObject({ name: z.string(), version: z.string(), platform: z.string() }),
+    example: {},
+  }),
+  takeStartupNotifications: call({
+    summary:
+      'Notifications the app published before a window could show them (a damaged settings file, a keychain problem, a market that did not start), handed over once: the first call takes them, later ones get none.',
+    input: noInput,
+    output: z.strictObject({ notifications: z.array(notification) }),
     example: {},
   }),
   getStatus: call({
@@ -333,15 +349,6 @@ export function mergeTradeUpdates(older: TradesUpdated, newer: TradesUpdated): T
   }
   return { trades: [...byId.values()] };
 }
-
-export const notification = z.strictObject({
-  id: z.string(),
-  level: z.enum(['info', 'success', 'warning', 'error']),
-  title: z.string(),
-  message: z.string(),
-  at: timestamp,
-});
-export type Notification = z.infer<typeof notification>;
 
 export const exportProgress = z.strictObject({
   exportId: z.string(),

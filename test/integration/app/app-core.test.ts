@@ -1,7 +1,7 @@
 // The app services over the real core and the real demo market: the startup rule, live book windows,
 // coalesced pushes, settings and secrets (the key never comes back), market switching, external links,
 // and the mirror opening from disk before the network is up.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import {
   RecordingPlatform,
   type StartDemoMarket,
 } from '../../../src/core/app/index.ts';
-import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
+import { MemorySecretStore, SecretStoreError } from '../../../src/core/secrets/index.ts';
 import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
@@ -233,5 +233,28 @@ describe('AppCore startup', () => {
       problem: expect.stringMatching(/no Secret Service/),
     });
     expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'no_api_key' });
+  });
+
+  it('keeps what went wrong while starting for the first window, which takes it once', async () => {
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, 'settings.json'), '{ broken');
+    const broken = new MemorySecretStore();
+    broken.get = () => Promise.reject(new SecretStoreError('unavailable', 'no Secret Service on this machine'));
+    // published while the core starts: no window listens yet, so no push can carry these
+    const { core, pushes } = await startCore({ dataDir, secrets: broken, startDemoMarket: () => new Promise(() => {}) });
+    expect(pushes.filter((p) => p.name === 'notification')).toEqual([]);
+
+    const { notifications } = await core.call('takeStartupNotifications', {});
+    expect(notifications.map((n) => [n.level, n.title])).toEqual([
+      ['warning', 'Settings'],
+      ['warning', 'Keychain'],
+    ]);
+    expect(notifications[0]?.message).toMatch(/damaged/);
+    expect(notifications[1]?.message).toMatch(/no Secret Service/);
+    // a second window (or a reload) is not shown them again; later ones arrive as pushes only
+    expect((await core.call('takeStartupNotifications', {})).notifications).toEqual([]);
+    core.notify('info', 'Later', 'after the window opened');
+    expect((await core.call('takeStartupNotifications', {})).notifications).toEqual([]);
+    expect(pushes.filter((p) => p.name === 'notification').map((p) => (p.payload as { title: string }).title)).toEqual(['Later']);
   });
 });

@@ -1,6 +1,9 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
+import type { Notification } from '../../../src/shared/ipc/index.ts';
+import { type FakeHandlers, installFakeApp, NOW, resetRendererState, status } from './fake-app.ts';
 
 describe('App shell', () => {
   it('shows the Skindesk header in the dark color scheme', () => {
@@ -8,5 +11,55 @@ describe('App shell', () => {
     const heading = screen.getByRole('heading', { level: 1, name: 'Skindesk' });
     expect(heading.closest('header')).not.toBeNull();
     expect(document.documentElement.getAttribute('data-mantine-color-scheme')).toBe('dark');
+  });
+});
+
+describe('App notifications', () => {
+  beforeEach(() => resetRendererState());
+  afterEach(() => {
+    cleanup();
+    act(() => notifications.clean());
+  });
+
+  const damagedSettings: Notification = {
+    id: 'n-settings',
+    level: 'warning',
+    title: 'Settings',
+    message: 'settings.json is damaged; defaults are used until saved again',
+    at: NOW,
+  };
+
+  // what the status bar reads, so that no failure of its own takes a toast's place
+  const statusBar: FakeHandlers = {
+    getStatus: () => status(),
+    getBackfillProgress: () => ({ state: 'done', detailed: 3, total: 3, problem: null }),
+    getRateLimits: () => ({ endpoints: [], rateLimited: 0, queued: 0 }),
+    getBalance: () => ({ balance: 50_000, userName: 'trader', asOf: NOW, problem: null }),
+    getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    listWatchAlerts: () => ({ alerts: [] }),
+  };
+
+  it('shows what went wrong while the app started, before the window could listen, once', async () => {
+    const app = installFakeApp({
+      ...statusBar,
+      takeStartupNotifications: () => ({ notifications: [damagedSettings] }),
+    });
+    render(<App />);
+    expect(
+      await screen.findByText('settings.json is damaged; defaults are used until saved again'),
+    ).toBeTruthy();
+    // the same notice arriving as a push too (published while the window subscribed) shows once
+    act(() => app.push('notification', damagedSettings));
+    act(() =>
+      app.push('notification', {
+        ...damagedSettings,
+        id: 'n-later',
+        title: 'Later',
+        message: 'a later notice',
+      }),
+    );
+    expect(await screen.findByText('a later notice')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText(/settings\.json is damaged/)).toHaveLength(1));
+    expect(app.calls.filter((c) => c.name === 'takeStartupNotifications')).toHaveLength(1);
   });
 });

@@ -68,7 +68,12 @@ export interface FakeApp {
   push<P extends IpcPushName>(name: P, payload: IpcPushPayload<P>): void;
 }
 
-/** Installs window.skindesk; `handlers` answer calls, anything else answers UNAVAILABLE. */
+/** Calls every screen's frame makes, with the answer of an app that has nothing to say. */
+const ANSWERED_BY_DEFAULT: FakeHandlers = {
+  takeStartupNotifications: () => ({ notifications: [] }),
+};
+
+/** Installs window.skindesk; `handlers` answer calls, then the defaults above, anything else UNAVAILABLE. */
 export function installFakeApp(handlers: FakeHandlers): FakeApp {
   const calls: FakeApp['calls'] = [];
   const all = Object.fromEntries(
@@ -76,7 +81,7 @@ export function installFakeApp(handlers: FakeHandlers): FakeApp {
       name,
       (input: unknown) => {
         calls.push({ name, input });
-        const handler = handlers[name] as ((input: unknown) => unknown) | undefined;
+        const handler = (handlers[name] ?? ANSWERED_BY_DEFAULT[name]) as ((input: unknown) => unknown) | undefined;
         if (!handler) throw new SkindeskError({ code: 'UNAVAILABLE', message: `${name} is not part of this test` });
         return handler(input);
       },
