@@ -1,5 +1,6 @@
 import { COMMANDS } from './commands/index.ts';
 import { UsageError } from './args.ts';
+import { failureText } from './mirror-output.ts';
 
 const VERSION = '0.1.0';
 
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`skindesk ${name}: ${err.message}\n\n${command.usage}\n`);
       return 2;
     }
-    process.stderr.write(`skindesk ${name}: ${(err as Error).message}\n`);
+    process.stderr.write(`skindesk ${name}: ${failureText(name, err)}\n`);
     return 1;
   }
 }

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
+import { isDamagedDatabaseError } from '../core/store/damage.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
@@ -28,6 +29,21 @@ export function openBookDb(file: string | undefined): Db {
   if (!existsSync(path))
     throw new Error(`there is no book at ${path}: run \`skindesk sync\` first (or pass --db)`);
   return openDatabase(path, { readonly: true });
+}
+
+/** The commands that read or write the book file alone: a damage there is the book's. */
+const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
+
+/**
+ * A command's failure in words. A damaged database file (SQLite's "file is not a database", "database disk
+ * image is malformed") says what to do: the book is a copy of the market, read again by `skindesk sync`.
+ */
+export function failureText(command: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!isDamagedDatabaseError(err)) return message;
+  return BOOK_COMMANDS.has(command)
+    ? `the book file is damaged (${message}): move it away (or delete it), then \`skindesk sync\` reads the book again`
+    : `a database file is damaged (${message})`;
 }
 
 /** Writes to stdout honouring back-pressure; a closed pipe (`| head`) ends the output quietly. */

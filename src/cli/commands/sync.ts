@@ -12,7 +12,7 @@ import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { appIdFlag } from '../mirror-output.ts';
+import { appIdFlag, failureText } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
@@ -122,7 +122,7 @@ export const syncCommand: CliCommand = {
     mirror.on('backfill', () => print(false));
     mirror.on('warning', (message) => process.stderr.write(`skindesk sync: ${message}\n`));
     mirror.on('error', (error) => {
-      failure = error.message;
+      failure = failureText('sync', error);
       finish('failed');
     });
     mirror.on('exit', (code) => {

@@ -276,6 +276,7 @@ export class AppCore {
         },
       },
     });
+    if (session.openingNotice) this.notify('warning', 'Book', session.openingNotice);
     return session;
   }
 

@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
-import { attachDesk } from '../store/desk.ts';
-import { openDatabase, readStatus, readSyncState, type Db } from '../store/index.ts';
+import type { Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { MirrorWorker } from '../sync/mirror-worker.ts';
@@ -29,6 +28,7 @@ import {
   demoSeqStart,
 } from './market.ts';
 import type { Redactor } from './redaction.ts';
+import { openSessionMirror } from './session-mirror.ts';
 
 export interface SessionEvents {
   book(change: BookChange): void;
@@ -67,6 +67,8 @@ export class MarketSession {
   /** This thread's connection: reads the book, writes the desk (attached) and the caches. */
   readonly db: Db;
   readonly file: string;
+  /** What opening the file had to do that the user must hear about (a damaged book set aside). */
+  readonly openingNotice: string | null;
   /** The market price of every item, for the book's "against the market" column. */
   readonly marketPrices: MarketPriceBoard;
   #client: ApiClient | null = null;
@@ -83,16 +85,10 @@ export class MarketSession {
     this.#choice = options.choice;
     this.#baseUrl = options.choice.mode === 'real' ? options.choice.baseUrl : null;
     this.file = mirrorFile(options.dataDir, options.choice);
-    this.db = openDatabase(this.file);
-    try {
-      attachDesk(this.db, this.file);
-    } catch (err) {
-      this.db.close();
-      throw err;
-    }
+    const { db, status: mirror, state, notice } = openSessionMirror(this.file);
+    this.db = db;
+    this.openingNotice = notice;
     this.marketPrices = new MarketPriceBoard(this.db);
-    const mirror = readStatus(this.db);
-    const state = readSyncState(this.db);
     this.#ownStatus = {
       state: 'opening',
       since: Date.now(),

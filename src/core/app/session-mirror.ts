@@ -1,0 +1,67 @@
+/**
+ * Opening a session's database: the book file with the desk attached (store/desk.ts), and a first read
+ * of its status. A damaged book does not stop the app: it is set aside and a new one is read from the
+ * market, as on a first start. A damaged desk does stop it, with the file named: it holds the purchase
+ * journal, the watchlists and the account's records, which no market can give back.
+ */
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { isDamagedDatabaseError, passesQuickCheck, setAsideDamagedFile } from '../store/damage.ts';
+import { attachDesk, deskFileFor } from '../store/desk.ts';
+import {
+  openDatabase,
+  readStatus,
+  readSyncState,
+  type Db,
+  type MirrorStatus,
+  type SyncState,
+} from '../store/index.ts';
+
+export interface SessionMirror {
+  db: Db;
+  status: MirrorStatus;
+  state: SyncState;
+  /** What the user must hear about: the damaged book set aside (null when the file opened as it was). */
+  notice: string | null;
+}
+
+function open(file: string): Omit<SessionMirror, 'notice'> {
+  const db = openDatabase(file);
+  try {
+    attachDesk(db, file);
+    return { db, status: readStatus(db), state: readSyncState(db) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function openSessionMirror(file: string): SessionMirror {
+  try {
+    return { ...open(file), notice: null };
+  } catch (err) {
+    if (!isDamagedDatabaseError(err)) throw err;
+    const reason = (err as Error).message;
+    const desk = deskFileFor(file);
+    // which file it is: the error may come from either (they share one connection)
+    if (existsSync(file) && !passesQuickCheck(file)) {
+      const aside = setAsideDamagedFile(file);
+      return {
+        ...open(file),
+        notice:
+          `The book file was damaged (${reason}). It was set aside as ${basename(aside)}, and the book is ` +
+          `being read again from the market. Watchlists, purchases and account data are in ${basename(desk)} ` +
+          'and were kept.',
+      };
+    }
+    if (existsSync(desk) && !passesQuickCheck(desk)) {
+      throw new Error(
+        `The desk file ${desk} is damaged (${reason}). It holds the purchase journal, the watchlists and the ` +
+          'account data, so Skindesk does not replace it on its own: move it away to start with an empty ' +
+          'one (or put back a copy), then start Skindesk again.',
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+}
