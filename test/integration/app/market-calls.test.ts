@@ -46,6 +46,14 @@ beforeAll(async () => {
   await until('the created listings in the mirror with their details', () =>
     created.every((id) => core.session.db.prepare('SELECT 1 FROM listing_attrs WHERE id = ? AND alive = 1').get(id)),
   );
+  // The market is still (rate 0), but the detail backfill is not: a listing that gets its float joins the
+  // float-sorted views between a test's reference walk and its windows. Every listing detailed, the book
+  // holds still.
+  await until(
+    'every listing detailed by the backfill',
+    () => core.session.db.prepare('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NULL').pluck().get() === 0,
+    30_000,
+  );
 });
 
 afterAll(async () => {
