@@ -18,6 +18,19 @@ function renderKillSwitch() {
   );
 }
 
+/** The kill switch over an app that refuses to change it. */
+async function renderRefusingKillSwitch(): Promise<HTMLElement> {
+  installFakeApp({
+    getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    listWatchAlerts: () => ({ alerts: [] }),
+    setAutoBuyKillSwitch: () => {
+      throw new SkindeskError({ code: 'INTERNAL', message: 'The settings file could not be written.' });
+    },
+  });
+  renderKillSwitch();
+  return screen.findByTestId('kill-switch');
+}
+
 beforeEach(() => resetRendererState());
 afterEach(() => {
   cleanup();
@@ -26,15 +39,7 @@ afterEach(() => {
 
 describe('failures without a form', () => {
   it('says so when the kill switch does not engage, and leaves it shown as released', async () => {
-    installFakeApp({
-      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
-      listWatchAlerts: () => ({ alerts: [] }),
-      setAutoBuyKillSwitch: () => {
-        throw new SkindeskError({ code: 'INTERNAL', message: 'The settings file could not be written.' });
-      },
-    });
-    renderKillSwitch();
-    const button = await screen.findByTestId('kill-switch');
+    const button = await renderRefusingKillSwitch();
     await userEvent.click(button);
     expect(await screen.findByText('The kill switch did not engage')).toBeTruthy();
     expect(screen.getByText('The settings file could not be written.')).toBeTruthy();
@@ -52,15 +57,7 @@ describe('failures without a form', () => {
   });
 
   it('shows a failure that repeats while its toast is up only once', async () => {
-    installFakeApp({
-      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
-      listWatchAlerts: () => ({ alerts: [] }),
-      setAutoBuyKillSwitch: () => {
-        throw new SkindeskError({ code: 'INTERNAL', message: 'The settings file could not be written.' });
-      },
-    });
-    renderKillSwitch();
-    const button = await screen.findByTestId('kill-switch');
+    const button = await renderRefusingKillSwitch();
     await userEvent.click(button);
     await userEvent.click(button);
     await screen.findByText('The kill switch did not engage');
