@@ -3,9 +3,9 @@
  * here (they live in a SecretStore). Written atomically; a damaged or unknown file falls back to defaults
  * and is reported rather than crashing the app.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { readJsonFile, writeJsonFileAtomically } from './json-file.ts';
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 
@@ -29,8 +29,8 @@ export class SettingsStore {
 
   constructor(dataDir: string) {
     this.file = join(dataDir, SETTINGS_FILE_NAME);
-    const { settings, problem } = readSettings(this.file);
-    this.#current = settings;
+    const { value, problem } = readJsonFile(this.file, appSettings, DEFAULT_SETTINGS, 'settings');
+    this.#current = value;
     this.loadProblem = problem;
   }
 
@@ -42,35 +42,8 @@ export class SettingsStore {
     const draft = this.get();
     change(draft);
     const next = appSettings.parse(draft);
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(tmp, this.file);
+    writeJsonFileAtomically(this.file, next);
     this.#current = next;
     return this.get();
   }
-}
-
-function readSettings(file: string): { settings: AppSettings; problem: string | null } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { settings: DEFAULT_SETTINGS, problem: null };
-    return {
-      settings: DEFAULT_SETTINGS,
-      problem: `settings could not be read (${(err as Error).message}); defaults are used`,
-    };
-  }
-  try {
-    const parsed = appSettings.safeParse(JSON.parse(text));
-    if (parsed.success) return { settings: parsed.data, problem: null };
-  } catch {
-    // not JSON: reported below
-  }
-  return {
-    settings: DEFAULT_SETTINGS,
-    problem: `${file} is damaged; defaults are used until settings are saved again`,
-  };
 }

@@ -25,7 +25,7 @@ describe('App notifications', () => {
     id: 'n-settings',
     level: 'warning',
     title: 'Settings',
-    message: 'settings.json is damaged; defaults are used until saved again',
+    message: 'The settings file settings.json was damaged (it is not valid JSON); defaults are used.',
     at: NOW,
   };
 
@@ -46,7 +46,7 @@ describe('App notifications', () => {
     });
     render(<App />);
     expect(
-      await screen.findByText('settings.json is damaged; defaults are used until saved again'),
+      await screen.findByText('The settings file settings.json was damaged (it is not valid JSON); defaults are used.'),
     ).toBeTruthy();
     // the same notice arriving as a push too (published while the window subscribed) shows once
     act(() => app.push('notification', damagedSettings));
@@ -59,7 +59,7 @@ describe('App notifications', () => {
       }),
     );
     expect(await screen.findByText('a later notice')).toBeTruthy();
-    await waitFor(() => expect(screen.getAllByText(/settings\.json is damaged/)).toHaveLength(1));
+    await waitFor(() => expect(screen.getAllByText(/settings\.json was damaged/)).toHaveLength(1));
     expect(app.calls.filter((c) => c.name === 'takeStartupNotifications')).toHaveLength(1);
   });
 });

@@ -4,10 +4,10 @@
  * apart from settings.json, which belongs to the market choice. The signing secret is never here: it
  * lives in the SecretStore with the API key.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_WEBHOOK_HEADER_PREFIX } from '../../../shared/api/index.ts';
 import { type TradeFeedSettings, tradeFeedSettings } from '../../../shared/ipc/calls-account.ts';
+import { readJsonFile, writeJsonFileAtomically } from '../json-file.ts';
 
 export const TRADE_FEED_SETTINGS_FILE = 'trade-feeds.json';
 
@@ -27,8 +27,8 @@ export class TradeFeedSettingsStore {
 
   constructor(dataDir: string) {
     this.file = join(dataDir, TRADE_FEED_SETTINGS_FILE);
-    const { settings, problem } = read(this.file);
-    this.#current = settings;
+    const { value, problem } = readJsonFile(this.file, tradeFeedSettings, DEFAULT_TRADE_FEED_SETTINGS, 'trade feed settings');
+    this.#current = value;
     this.loadProblem = problem;
   }
 
@@ -38,28 +38,8 @@ export class TradeFeedSettingsStore {
 
   set(next: TradeFeedSettings): TradeFeedSettings {
     const parsed = tradeFeedSettings.parse(next);
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(parsed, null, 2)}\n`);
-    renameSync(tmp, this.file);
+    writeJsonFileAtomically(this.file, parsed);
     this.#current = parsed;
     return this.get();
   }
-}
-
-function read(file: string): { settings: TradeFeedSettings; problem: string | null } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: DEFAULT_TRADE_FEED_SETTINGS, problem: null };
-    return { settings: DEFAULT_TRADE_FEED_SETTINGS, problem: `${file} could not be read (${(err as Error).message}); defaults are used` };
-  }
-  try {
-    const parsed = tradeFeedSettings.safeParse(JSON.parse(text));
-    if (parsed.success) return { settings: parsed.data, problem: null };
-  } catch {
-    // not JSON: reported below
-  }
-  return { settings: DEFAULT_TRADE_FEED_SETTINGS, problem: `${file} is damaged; trade feed defaults are used until saved again` };
 }

@@ -77,7 +77,12 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     if (name === 'bookChanged') bookVersion = (payload as { version: number }).version;
   });
   let screenState: ScreenStateStore | null = null;
-  const screens = () => (screenState ??= new ScreenStateStore(dirname(core.settings.file)));
+  const screens = (): ScreenStateStore => {
+    if (screenState) return screenState;
+    screenState = new ScreenStateStore(dirname(core.settings.file));
+    if (screenState.loadProblem) core.notify('warning', 'Market screens', screenState.loadProblem);
+    return screenState;
+  };
 
   return {
     queryBookWindow: async (input) => {

@@ -2,10 +2,9 @@
  * What the market screens remember between runs: the book filter and sort last in use, and the saved
  * filter presets. Kept in `market-screens.json` beside settings.json (not in a mirror file, so the
  * presets stay when the user switches between the demo and the real market), written atomically; a
- * damaged file is set aside as defaults rather than stopping the app.
+ * damaged file is renamed aside and reported, and the screens start from nothing (json-file.ts).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   FILTER_PRESET_MAX,
   type BookView,
@@ -13,6 +12,7 @@ import {
   type MarketScreenState,
   marketScreenState,
 } from '../../../shared/ipc/calls-market.ts';
+import { readJsonFile, writeJsonFileAtomically } from '../json-file.ts';
 
 export const MARKET_SCREENS_FILE_NAME = 'market-screens.json';
 
@@ -21,10 +21,14 @@ const EMPTY: MarketScreenState = { lastView: null, presets: [] };
 export class ScreenStateStore {
   readonly file: string;
   #state: MarketScreenState;
+  /** Why the file could not be read, when it could not (the caller shows it once). */
+  readonly loadProblem: string | null;
 
   constructor(dataDir: string) {
     this.file = join(dataDir, MARKET_SCREENS_FILE_NAME);
-    this.#state = read(this.file);
+    const { value, problem } = readJsonFile(this.file, marketScreenState, EMPTY, 'filter presets and last view');
+    this.#state = value;
+    this.loadProblem = problem;
   }
 
   get(): MarketScreenState {
@@ -51,19 +55,7 @@ export class ScreenStateStore {
 
   #write(next: MarketScreenState): void {
     const checked = marketScreenState.parse(next);
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(checked, null, 2)}\n`);
-    renameSync(tmp, this.file);
+    writeJsonFileAtomically(this.file, checked);
     this.#state = checked;
-  }
-}
-
-function read(file: string): MarketScreenState {
-  try {
-    const parsed = marketScreenState.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : EMPTY;
-  } catch {
-    return EMPTY; // missing (first start) or not JSON
   }
 }
