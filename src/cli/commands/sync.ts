@@ -14,6 +14,7 @@ import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { appIdFlag, failureText } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
+import { describeBookRead } from '../../shared/book-read.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
 export const SYNC_EXIT = { ok: 0, failed: 1 } as const;
@@ -51,6 +52,7 @@ function progressLine(status: EngineStatus, backfill: BackfillProgress | null): 
     status.state,
     `${count(status.rows)} listings`,
     backfill ? `details ${count(backfill.detailed)}/${count(backfill.total)}${backfill.state === 'running' ? eta(backfill.etaMs) : ''}` : null,
+    status.bookRead ? describeBookRead(status.bookRead) : null,
     status.lastSeq === null ? null : `seq ${status.lastSeq}`,
     `${status.eventsPerSecond.toFixed(1)} events/s`,
     status.problem,

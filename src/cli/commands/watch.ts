@@ -12,6 +12,7 @@ import type { EngineStatus } from '../../core/sync/engine.ts';
 import { HeadlessWatch } from '../../core/watch/headless.ts';
 import type { AlertRecord, AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
 import { BLOCK_REASONS, type BlockReason } from '../../core/watch/guardrails.ts';
+import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
@@ -110,7 +111,13 @@ function readWatchlists(file: string): WatchlistInput[] {
 }
 
 function statusLine(status: EngineStatus): string {
-  const parts = [status.state, `${status.rows.toLocaleString('en-US')} listings`, status.lastSeq ? `seq ${status.lastSeq}` : null, status.problem];
+  const parts = [
+    status.state,
+    `${status.rows.toLocaleString('en-US')} listings`,
+    status.bookRead ? describeBookRead(status.bookRead) : null,
+    status.lastSeq ? `seq ${status.lastSeq}` : null,
+    status.problem,
+  ];
   return `skindesk watch: ${parts.filter((p) => p !== null).join(' · ')}\n`;
 }
 

@@ -16,6 +16,12 @@ import { ListingColumns } from './listing-columns.ts';
 
 export { BookBodyError } from './book-scanner.ts';
 
+/** How far a `/book` read has come: listings checked and kept so far, and bytes of the body received. */
+export interface BookReadProgress {
+  rows: number;
+  bytes: number;
+}
+
 /** A book snapshot as the client returns it: the exact seq and the listings in columns. */
 export interface StreamedBook {
   seq: bigint;
@@ -30,7 +36,11 @@ const listingsSchema = bookResponse.shape.listings;
  * Reads a 2xx `/book` body. Throws BookBodyError (plain words, no body text) when the body is not JSON,
  * ends early or breaks the contract; the whole snapshot is then refused, since nothing was kept.
  */
-export async function readBookBody(body: ReadableStream<Uint8Array> | null, pieceBytes?: number): Promise<StreamedBook> {
+export async function readBookBody(
+  body: ReadableStream<Uint8Array> | null,
+  pieceBytes?: number,
+  onProgress?: (progress: BookReadProgress) => void,
+): Promise<StreamedBook> {
   const columns = new ListingColumns();
   const scanner = new BookBodyScanner({
     listings(values, first) {
@@ -46,6 +56,7 @@ export async function readBookBody(body: ReadableStream<Uint8Array> | null, piec
       for (const row of checked.data as LeanListing[]) columns.append(row);
     },
   }, pieceBytes);
+  let bytes = 0;
   if (body) {
     const reader = body.getReader();
     try {
@@ -53,6 +64,8 @@ export async function readBookBody(body: ReadableStream<Uint8Array> | null, piec
         const { done, value } = await reader.read();
         if (done) break;
         scanner.push(value);
+        bytes += value.byteLength;
+        onProgress?.({ rows: columns.length, bytes });
       }
     } catch (err) {
       // Stop the download too: nothing more of this body will be read.
@@ -63,6 +76,8 @@ export async function readBookBody(body: ReadableStream<Uint8Array> | null, piec
     }
   }
   const top = scanner.finish();
+  // the last piece is checked only now: the final count is all of them
+  onProgress?.({ rows: columns.length, bytes });
   const checked = bookResponse.safeParse({ seq: top.seq, listings: top.listingsArray ? [] : top.listingsOther });
   if (!checked.success) throw new BookBodyError(`the response does not match the contract: ${describeIssues(checked.error)}`);
   return { seq: checked.data.seq, listings: columns.seal() };

@@ -22,7 +22,7 @@ import {
   type QueryOf,
   type ResponseOf,
 } from '../../shared/api/index.ts';
-import { BookBodyError, type StreamedBook, readBookBody } from './book-stream.ts';
+import { BookBodyError, type BookReadProgress, type StreamedBook, readBookBody } from './book-stream.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { ApiError, describeIssues, redact, redactDeep } from './errors.ts';
 import { type CachedBody, EtagCache, type EtagCacheOptions } from './etag-cache.ts';
@@ -456,7 +456,10 @@ export class ApiClient {
    * `fromCache` tells a 304 (the snapshot already returned before) from a new one. The cached copy is
    * the columns, held weakly beyond the ETag cache's budget like any big body.
    */
-  async book(query: QueryOf<'book'> = {}, opts: CallOptions = {}): Promise<BookResult> {
+  async book(
+    query: QueryOf<'book'> = {},
+    opts: CallOptions & { onProgress?: (progress: BookReadProgress) => void } = {},
+  ): Promise<BookResult> {
     const name = 'book';
     const route = routeOf(name);
     const { url, init } = this.#prepare(name, { query });
@@ -465,7 +468,7 @@ export class ApiClient {
     const cached = opts.fresh ? undefined : this.#cache.get(cacheKey);
     const answer = await this.#request(name, url, init, opts, cached, async (response) => {
       try {
-        return await readBookBody(response.body);
+        return await readBookBody(response.body, undefined, opts.onProgress);
       } catch (err) {
         if (err instanceof BookBodyError) throw this.#invalidResponse(route, response.status, err.message);
         throw err;

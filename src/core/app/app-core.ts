@@ -377,6 +377,7 @@ export class AppCore {
       rows: status.rows,
       eventsPerSecond: Math.round(status.eventsPerSecond * 100) / 100,
       problem: status.problem === null ? null : this.redactor.redact(status.problem),
+      bookRead: status.bookRead,
     };
   }
 

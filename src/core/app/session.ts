@@ -100,6 +100,7 @@ export class MarketSession {
       authFailed: false,
       nextRetryAt: null,
       bufferedEvents: 0,
+      bookRead: null,
       resyncs: state.resyncs,
       divergenceRepaired: state.divergenceRepaired,
     };

@@ -24,6 +24,7 @@ import {
   type ServerFrame,
   type SubscribeOp,
 } from '../../shared/api/index.ts';
+import type { BookRead } from '../../shared/ipc/contract.ts';
 import { ApiError } from '../api/errors.ts';
 import type { ApplyOutcome, BookStore } from '../store/book-store.ts';
 import { countLive } from '../store/book-reader.ts';
@@ -54,6 +55,8 @@ export interface EngineStatus {
   /** When the next reconnect is due (ms), while offline. */
   nextRetryAt: number | null;
   bufferedEvents: number;
+  /** The read of the whole book under way (a first load or a resync), null otherwise. */
+  bookRead: BookRead | null;
   resyncs: number;
   divergenceRepaired: number;
 }
@@ -152,6 +155,8 @@ const BUDGET_WAIT_SHOWN_MS = 1_000;
  * next read went out at once (seen ~1 in 8 runs of the protocol test).
  */
 const BOUND_SLACK_MS = 50;
+/** How often a book read's progress is told (the status crosses a thread and reaches the window). */
+const BOOK_READ_STATUS_MS = 250;
 
 const openSocketFeed = (options: FeedOptions): FeedLink => new FeedConnection(options);
 
@@ -267,6 +272,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /** A batch created or removed listings since the last count. */
   #rowsMoved = false;
   #rateBuckets: [number, number][] = [];
+  #bookRead: BookRead | null = null;
+  #bookReadShownAt = 0;
   #stopped = false;
   #indexingNames = false;
   /**
@@ -307,6 +314,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       authFailed: this.#authFailed,
       nextRetryAt: this.#nextRetryAt,
       bufferedEvents: this.#pendingEvents(),
+      bookRead: this.#bookRead,
       resyncs: state.resyncs,
       divergenceRepaired: state.divergenceRepaired,
     };
@@ -528,7 +536,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const hadBook = this.#rows > 0 || this.#store.state().lastSnapshotSeq !== null;
         this.#setState(hadBook ? 'resyncing' : 'connecting', this.#problem);
         const snapshot = await this.#fetchFreshSnapshot(s);
-        const summary = await this.#merge(snapshot, hadBook, s.abort.signal);
+        this.#noteBookRead({ phase: 'merging', rows: snapshot.listings.length, bytes: this.#bookRead?.bytes ?? 0 });
+        let summary: MergeSummary & { provenFresh: boolean };
+        try {
+          summary = await this.#merge(snapshot, hadBook, s.abort.signal);
+        } finally {
+          this.#bookRead = null;
+        }
         if (s.requiredSeq !== null && snapshot.seq < s.requiredSeq) continue; // events were lost meanwhile
         // Buffered events go first; those at or below the snapshot are dropped as covered by the store
         // (creations among them still give their details). Whatever is still queued was applied during
@@ -599,8 +613,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // when the request leaves, after its wait for the budget (the server serves its copy then)
       const requestedAt = Date.now() + budgetWaitMs;
       try {
-        snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
+        snapshot = await this.#source.fetchBook(
+          this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined,
+          s.abort.signal,
+          (read) => this.#noteBookRead({ phase: 'reading', ...read }),
+        );
       } catch (err) {
+        this.#bookRead = null;
         if (s.abort.signal.aborted) throw err;
         if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
           throw new AuthFailure('The marketplace refused the API key when reading the book (HTTP 401). Check the key; sync stopped.');
@@ -630,6 +649,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           return { ...snapshot, provenFresh: false };
         }
       }
+      this.#bookRead = null;
       const wait = behindSocket ? this.#staleAnswerWait(s, snapshot, requestedAt) : this.#o.snapshotRetryMs;
       this.#setState(
         this.#state,
@@ -848,6 +868,16 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     }
     this.#problem = problem;
     this.#emitStatus();
+  }
+
+  /** How far the read of the whole book has come; its status goes out a few times a second at most. */
+  #noteBookRead(read: BookRead): void {
+    this.#bookRead = read;
+    const now = Date.now();
+    if (read.phase === 'merging' || now - this.#bookReadShownAt >= BOOK_READ_STATUS_MS) {
+      this.#bookReadShownAt = now;
+      this.#emitStatus();
+    }
   }
 
   #emitStatus(): void {

@@ -3,6 +3,7 @@
  * their implementation over the ApiClient (whose governor keeps every request inside part 8's budget:
  * book 6/min, listings 1/s; ours go at background priority so the user's own clicks go first).
  */
+import type { BookReadProgress } from '../api/book-stream.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { SnapshotListings } from '../store/snapshot-merge.ts';
@@ -18,7 +19,12 @@ export interface BookSnapshotResult {
 }
 
 export interface BookSource {
-  fetchBook(appId: number | undefined, signal: AbortSignal): Promise<BookSnapshotResult>;
+  /** `onProgress` hears how far the body has been read (a million listings take seconds to minutes). */
+  fetchBook(
+    appId: number | undefined,
+    signal: AbortSignal,
+    onProgress?: (progress: BookReadProgress) => void,
+  ): Promise<BookSnapshotResult>;
   /** How long a `fetchBook` started now would wait for the 6/min budget before it is sent (ms). */
   bookBudgetWaitMs?(): number;
 }
@@ -37,8 +43,12 @@ export interface ListingsSource {
 
 export function apiSources(client: ApiClient): BookSource & ListingsSource {
   return {
-    async fetchBook(appId, signal) {
-      const r = await client.book(appId === undefined ? {} : { app_id: String(appId) }, { priority: 'background', signal });
+    async fetchBook(appId, signal, onProgress) {
+      const r = await client.book(appId === undefined ? {} : { app_id: String(appId) }, {
+        priority: 'background',
+        signal,
+        ...(onProgress ? { onProgress } : {}),
+      });
       return { seq: r.snapshot.seq, listings: r.snapshot.listings, fromCache: r.fromCache, etag: r.etag };
     },
     bookBudgetWaitMs: () => client.budgetWaitMs('book'),

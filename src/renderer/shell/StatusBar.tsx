@@ -4,6 +4,7 @@
  * numbers, so the bar never shifts as values change.
  */
 import { Badge, Group, Tooltip } from '@mantine/core';
+import { describeBookRead } from '../../shared/book-read.ts';
 import type { SyncStatus } from '../../shared/ipc/index.ts';
 import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
@@ -125,6 +126,12 @@ export function StatusBar() {
       </span>
       <Backfill />
       <RateHeadroom />
+      {status?.bookRead && (
+        // last on the left, so nothing before it moves when it comes and goes
+        <span data-testid="book-read" className="sd-num">
+          {describeBookRead(status.bookRead)}
+        </span>
+      )}
       <Group gap={8} ml="auto" wrap="nowrap">
         <AutoBuyKillSwitch />
         <BalanceValue />

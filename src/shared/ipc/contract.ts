@@ -62,6 +62,18 @@ export type SettingsView = z.infer<typeof settingsView>;
 export const SYNC_STATES = ['opening', 'connecting', 'live', 'resyncing', 'offline', 'stopped'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
+/**
+ * A read of the whole book on its way (a first load or a resync: a million listings take seconds to
+ * minutes): `reading` while the body arrives (listings checked so far, bytes received), then `merging`
+ * while they are written into the mirror (all of them, and the body's size).
+ */
+export const bookRead = z.strictObject({
+  phase: z.enum(['reading', 'merging']),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+});
+export type BookRead = z.infer<typeof bookRead>;
+
 export const syncStatus = z.strictObject({
   market: marketState,
   /** opening: reading the mirror from disk; live: following the feed; offline: showing the cached book. */
@@ -77,6 +89,8 @@ export const syncStatus = z.strictObject({
   eventsPerSecond: z.number().nonnegative(),
   /** Plain words: why the state is offline or resyncing. */
   problem: z.string().nullable(),
+  /** The read of the whole book under way, if one is (null otherwise). */
+  bookRead: bookRead.nullable(),
 });
 export type SyncStatus = z.infer<typeof syncStatus>;
 
@@ -393,6 +407,7 @@ export const IPC_PUSHES = {
       rows: 1,
       eventsPerSecond: 0,
       problem: null,
+      bookRead: null,
     },
   }),
   backfillProgress: push({

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { stringifyJson, type FullListing, type LeanListing, type ListingEvent } from '../../../src/shared/api/index.ts';
 import type { BookSnapshotResult, BookSource, ListingsSource } from '../../../src/core/sync/sources.ts';
+import type { BookReadProgress } from '../../../src/core/api/book-stream.ts';
 import {
   amountChangedEvent,
   createdEvent,
@@ -39,8 +40,12 @@ export class FakeMarket {
   refuseWith: number | null = null;
   connections = 0;
   bookRequests = 0;
-  /** Override for /book: returns the snapshot to answer with (default: the current book). */
-  answerBook: (() => Promise<BookSnapshotResult> | BookSnapshotResult) | null = null;
+  /**
+   * Override for /book: returns the snapshot to answer with (default: the current book); `onProgress` is
+   * the engine's, for an answer that tells how far its body has been read.
+   */
+  answerBook: ((onProgress?: (progress: BookReadProgress) => void) => Promise<BookSnapshotResult> | BookSnapshotResult) | null =
+    null;
   url = '';
 
   private constructor(startSeq: bigint) {
@@ -172,10 +177,10 @@ export class FakeMarket {
   /** A BookSource reading this market in-process (no rate governor: protocol tests need many snapshots). */
   bookSource(): BookSource {
     return {
-      fetchBook: async (appId, signal) => {
+      fetchBook: async (appId, signal, onProgress) => {
         signal.throwIfAborted();
         this.bookRequests++;
-        const answer = this.answerBook ? await this.answerBook() : this.snapshot(appId);
+        const answer = this.answerBook ? await this.answerBook(onProgress) : this.snapshot(appId);
         signal.throwIfAborted();
         return answer;
       },

@@ -158,6 +158,30 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('tells how far a first read of the book has come, then that it is writing it, then nothing once live', async () => {
+    seed(30);
+    let release = () => {};
+    market.answerBook = async (onProgress) => {
+      const taken = market.snapshot();
+      onProgress?.({ rows: 10, bytes: 1_000 });
+      await new Promise((r) => setTimeout(r, 300)); // past the status throttle
+      onProgress?.({ rows: 30, bytes: 2_900 });
+      await new Promise<void>((r) => (release = r));
+      return taken;
+    };
+    const statuses: EngineStatus[] = [];
+    startEngine().on('status', (status) => statuses.push(status));
+    await eventually(() => engine?.status().bookRead?.rows === 30, 'the read reached 30 listings');
+    expect(engine?.status()).toMatchObject({ state: 'connecting', rows: 0, bookRead: { phase: 'reading', rows: 30, bytes: 2_900 } });
+    release();
+    await eventually(() => caughtUp(), 'caught up');
+    const reads = statuses.map((s) => s.bookRead);
+    expect(reads).toContainEqual({ phase: 'reading', rows: 10, bytes: 1_000 });
+    expect(reads).toContainEqual({ phase: 'merging', rows: 30, bytes: 2_900 });
+    expect(statuses.filter((s) => s.state === 'live').every((s) => s.bookRead === null)).toBe(true);
+    expect(engine?.status().bookRead).toBeNull();
+  });
+
   it('asks again when the snapshot is older than events already seen (a stale cached answer)', async () => {
     seed(20);
     const stale = market.snapshot();

@@ -61,6 +61,23 @@ async function readError(bytes: Uint8Array, cuts: number[] = [], pieceBytes?: nu
   throw new Error('expected the body to be refused');
 }
 
+describe('how far a /book read has come', () => {
+  it('tells the listings checked and the bytes received as the body arrives, up to all of both', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => lean(i + 1));
+    const bytes = encoder.encode(`{"seq":7,"listings":${JSON.stringify(rows)}}`);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 4096) }, (_, i) => bytes.slice(i * 4096, (i + 1) * 4096));
+    const seen: { rows: number; bytes: number }[] = [];
+    const book = await readBookBody(streamOf(chunks), 2048, (progress) => seen.push(progress));
+    // one report per chunk received, and the last once the final piece is checked
+    expect(seen).toHaveLength(chunks.length + 1);
+    expect(seen.at(-1)).toEqual({ rows: 300, bytes: bytes.length });
+    expect(seen.slice(0, -1).map((p) => p.bytes)).toEqual(chunks.map((_, i) => Math.min((i + 1) * 4096, bytes.length)));
+    // the listings are counted as their pieces are checked, so the count climbs before the end
+    expect(seen.some((p) => p.rows > 0 && p.rows < 300)).toBe(true);
+    expect(book.listings.length).toBe(300);
+  });
+});
+
 describe('the /book scanner: any cut of the body, any piece size, reads the same book', () => {
   const rows = tricky();
   const bodies = {
@@ -195,6 +212,12 @@ describe('ListingColumns', () => {
   });
 });
 
+/** client.book() as the sync engine's source calls it, with its progress listener. */
+async function apiSourcesBook(client: ApiClient, onProgress: (progress: { rows: number; bytes: number }) => void) {
+  const answer = await apiSources(client).fetchBook(undefined, new AbortController().signal, onProgress);
+  return { snapshot: { seq: answer.seq, listings: answer.listings as ListingColumns }, fromCache: answer.fromCache, etag: answer.etag };
+}
+
 describe('ApiClient.book() streams the body', () => {
   let server: FakeServer;
   let client: ApiClient;
@@ -217,11 +240,15 @@ describe('ApiClient.book() streams the body', () => {
       }
       res.end();
     });
-    const { snapshot, fromCache, etag } = await client.book();
+    const progress: { rows: number; bytes: number }[] = [];
+    const { snapshot, fromCache, etag } = await apiSourcesBook(client, (p) => progress.push(p));
     expect(fromCache).toBe(false);
     expect(etag).toBe('"v1"');
     expect(snapshot.seq).toBe(1900000000000000123n);
     expect(snapshot.listings.toArray()).toEqual(leanFields(rows));
+    // the engine's source hears the read move on, to the whole body
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toEqual({ rows: rows.length, bytes: Buffer.byteLength(text) });
   });
 
   it('a contract break in a middle piece is invalid_response in plain words, and the engine gets no rows', async () => {

@@ -220,6 +220,20 @@ describe('book screen', () => {
     expect(tip.textContent).toBe(`${problem}\nThe book keeps following the feed; what changed while disconnected arrives with the book read.`);
   });
 
+  it('a first start: while the book is read, the empty grid and the status bar say how far it has come', async () => {
+    const app = installFakeApp(
+      handlers([], { getStatus: () => status({ state: 'connecting', rows: 0, lastSeq: null, bookRead: { phase: 'reading', rows: 412_000, bytes: 40_055_603 } }) }),
+    );
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe('Reading the book: 412,000 listings (38.2 MB)…');
+    expect(screen.getByTestId('book-read').textContent).toBe('reading the book: 412,000 listings (38.2 MB)');
+    act(() => app.push('syncStatus', status({ state: 'connecting', rows: 0, bookRead: { phase: 'merging', rows: 1_000_000, bytes: 97_000_000 } })));
+    expect(screen.getByTestId('book-empty').textContent).toBe('Writing 1,000,000 listings into the book…');
+    act(() => app.push('syncStatus', status({ state: 'live', rows: 0 })));
+    expect(screen.getByTestId('book-empty').textContent).toBe('No listing matches yet — the book is empty.');
+    expect(screen.queryByTestId('book-read')).toBeNull();
+  });
+
   it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {
     const windows: BookWindowInput[] = [];
     const saved: unknown[] = [];

@@ -36,6 +36,7 @@ export function status(overrides: Partial<SyncStatus> = {}): SyncStatus {
     rows: 3,
     eventsPerSecond: 2.5,
     problem: null,
+    bookRead: null,
     ...overrides,
   };
 }

@@ -7,7 +7,8 @@
 import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { BookRow } from '../../../../shared/ipc/index.ts';
+import { describeBookRead } from '../../../../shared/book-read.ts';
+import type { BookRead, BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
 import type { BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
@@ -50,6 +51,18 @@ export function BookScreen() {
     );
   }
   return <BookWorkspace initial={state.data ?? { lastView: null, presets: [] }} />;
+}
+
+/**
+ * Over an empty grid. While the whole book is being read (a first start: a million listings take a while
+ * to arrive) it says so and how far it has come, not that the book is empty.
+ */
+function emptyBookText(filtered: boolean, read: BookRead | null): string {
+  if (read) {
+    const words = describeBookRead(read);
+    return `${words.charAt(0).toUpperCase()}${words.slice(1)}…`;
+  }
+  return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
 }
 
 function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: string): void; inputRef: React.RefObject<HTMLInputElement | null> }) {
@@ -362,7 +375,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
             <Center pos="absolute" inset={0}>
               <Stack gap={6} align="center">
                 <Text size="sm" c="dimmed" data-testid="book-empty">
-                  No listing matches {chips.length > 0 ? 'these filters' : 'yet — the book is empty'}.
+                  {emptyBookText(chips.length > 0, status?.bookRead ?? null)}
                 </Text>
                 {chips.length > 0 && (
                   <Button variant="default" onClick={() => setView((v) => ({ ...v, filter: {} }))}>
