@@ -11,5 +11,5 @@ export function describeBookRead(read: BookRead): string {
   const size = read.bytes > 0 ? ` (${megabytes.format(read.bytes / 1_048_576)} MB)` : '';
   return read.phase === 'reading'
     ? `reading the book: ${count.format(read.rows)} listings${size}`
-    : `writing ${count.format(read.rows)} listings into the book`;
+    : `writing ${count.format(read.merged)} of ${count.format(read.rows)} listings into the book`;
 }

@@ -75,6 +75,8 @@ export class SnapshotMerge {
   #finished = false;
   /** Set inside an atomic merge's transaction when `listings` was empty at its start (a first load). */
   #firstLoad = false;
+  /** Hears how many of the snapshot's rows are merged so far (every few hundred rows: it must be cheap). */
+  onRows: ((merged: number) => void) | null = null;
   readonly #removeStmt;
   readonly #scanStmt;
 
@@ -119,6 +121,7 @@ export class SnapshotMerge {
     while (i < rows.length) {
       const end = Math.min(rows.length, i + 256);
       for (; i < end; i++) this.#addRow(rowAt(i), now);
+      this.onRows?.(i);
       if (performance.now() - t0 >= budgetMs) break;
     }
     return i;
@@ -278,6 +281,8 @@ export interface RunMergeOptions extends CommitOptions {
   signal?: AbortSignal;
   /** Called between transactions; the default yields to the event loop. */
   pause?: () => Promise<void>;
+  /** See SnapshotMerge.onRows: also called inside an atomic merge's one transaction. */
+  onRows?: (merged: number) => void;
 }
 
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -289,6 +294,7 @@ export async function mergeSnapshot(
   options: RunMergeOptions,
 ): Promise<MergeSummary> {
   const merge = new SnapshotMerge(store, snapshot.seq, options.scope);
+  merge.onRows = options.onRows ?? null;
   const pause = options.pause ?? yieldToEventLoop;
   try {
     if (options.atomic) {

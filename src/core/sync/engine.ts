@@ -536,7 +536,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const hadBook = this.#rows > 0 || this.#store.state().lastSnapshotSeq !== null;
         this.#setState(hadBook ? 'resyncing' : 'connecting', this.#problem);
         const snapshot = await this.#fetchFreshSnapshot(s);
-        this.#noteBookRead({ phase: 'merging', rows: snapshot.listings.length, bytes: this.#bookRead?.bytes ?? 0 });
+        this.#noteBookRead({ phase: 'merging', rows: snapshot.listings.length, bytes: this.#bookRead?.bytes ?? 0, merged: 0 });
         let summary: MergeSummary & { provenFresh: boolean };
         try {
           summary = await this.#merge(snapshot, hadBook, s.abort.signal);
@@ -616,7 +616,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         snapshot = await this.#source.fetchBook(
           this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined,
           s.abort.signal,
-          (read) => this.#noteBookRead({ phase: 'reading', ...read }),
+          (read) => this.#noteBookRead({ phase: 'reading', ...read, merged: 0 }),
         );
       } catch (err) {
         this.#bookRead = null;
@@ -699,6 +699,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       budgetMs: this.#o.mergeBudgetMs,
       atomic: this.#o.mergeMode === 'atomic',
       signal,
+      // a first load or a resync tells how far it has come (a periodic check runs unseen)
+      ...(this.#bookRead ? { onRows: (merged: number) => this.#noteMerged(merged) } : {}),
     });
     this.#bookAsOf = Date.now();
     this.#countRows(true);
@@ -880,6 +882,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     }
   }
 
+  #noteMerged(merged: number): void {
+    if (this.#bookRead?.phase === 'merging') this.#noteBookRead({ ...this.#bookRead, merged });
+  }
+
   #emitStatus(): void {
     if (this.#stopped) return;
     this.emit('status', this.status());
@@ -891,6 +897,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * second), otherwise every half minute against drift.
    */
   #countRows(force: boolean): number {
+    // a status told from inside a merge's open transaction must not count rows no reader can see yet
+    if (!force && this.#bookRead?.phase === 'merging') return this.#rows;
     const now = Date.now();
     const due = this.#rowsMoved ? 1_000 : 30_000;
     if (force || now - this.#rowsCountedAt >= due) {

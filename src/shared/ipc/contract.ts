@@ -65,12 +65,13 @@ export type SyncState = (typeof SYNC_STATES)[number];
 /**
  * A read of the whole book on its way (a first load or a resync: a million listings take seconds to
  * minutes): `reading` while the body arrives (listings checked so far, bytes received), then `merging`
- * while they are written into the mirror (all of them, and the body's size).
+ * while they are written into the mirror (`merged` of all `rows`; the body's size stays in `bytes`).
  */
 export const bookRead = z.strictObject({
   phase: z.enum(['reading', 'merging']),
   rows: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
+  merged: z.number().int().nonnegative(),
 });
 export type BookRead = z.infer<typeof bookRead>;
 

@@ -222,13 +222,15 @@ describe('book screen', () => {
 
   it('a first start: while the book is read, the empty grid and the status bar say how far it has come', async () => {
     const app = installFakeApp(
-      handlers([], { getStatus: () => status({ state: 'connecting', rows: 0, lastSeq: null, bookRead: { phase: 'reading', rows: 412_000, bytes: 40_055_603 } }) }),
+      handlers([], {
+        getStatus: () => status({ state: 'connecting', rows: 0, lastSeq: null, bookRead: { phase: 'reading', rows: 412_000, bytes: 40_055_603, merged: 0 } }),
+      }),
     );
     render(<App />);
     expect((await screen.findByTestId('book-empty')).textContent).toBe('Reading the book: 412,000 listings (38.2 MB)…');
     expect(screen.getByTestId('book-read').textContent).toBe('reading the book: 412,000 listings (38.2 MB)');
-    act(() => app.push('syncStatus', status({ state: 'connecting', rows: 0, bookRead: { phase: 'merging', rows: 1_000_000, bytes: 97_000_000 } })));
-    expect(screen.getByTestId('book-empty').textContent).toBe('Writing 1,000,000 listings into the book…');
+    act(() => app.push('syncStatus', status({ state: 'connecting', rows: 0, bookRead: { phase: 'merging', rows: 1_000_000, bytes: 97_000_000, merged: 412_000 } })));
+    expect(screen.getByTestId('book-empty').textContent).toBe('Writing 412,000 of 1,000,000 listings into the book…');
     act(() => app.push('syncStatus', status({ state: 'live', rows: 0 })));
     expect(screen.getByTestId('book-empty').textContent).toBe('No listing matches yet — the book is empty.');
     expect(screen.queryByTestId('book-read')).toBeNull();
