@@ -872,11 +872,16 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#emitStatus();
   }
 
-  /** How far the read of the whole book has come; its status goes out a few times a second at most. */
+  /**
+   * How far the read of the whole book has come. Its status goes out at once when the phase changes and
+   * otherwise a few times a second at most: a merge reports every 256 rows, and each status reads the
+   * sync state and crosses to the host's thread.
+   */
   #noteBookRead(read: BookRead): void {
+    const phaseChanged = this.#bookRead?.phase !== read.phase;
     this.#bookRead = read;
     const now = Date.now();
-    if (read.phase === 'merging' || now - this.#bookReadShownAt >= BOOK_READ_STATUS_MS) {
+    if (phaseChanged || now - this.#bookReadShownAt >= BOOK_READ_STATUS_MS) {
       this.#bookReadShownAt = now;
       this.#emitStatus();
     }

@@ -15,6 +15,13 @@ const merge = (seq: bigint, listings = [lean(1), lean(2), lean(3)], scope: numbe
   mergeSnapshot(t.store, { seq, listings }, { scope, resync, source: 'http://market.test' });
 
 describe('snapshot merge', () => {
+  it.each([true, false])('tells how many rows are merged as it goes, up to all of them (atomic: %s)', async (atomic) => {
+    const listings = Array.from({ length: 700 }, (_, i) => lean(i + 1));
+    const merged: number[] = [];
+    await mergeSnapshot(t.store, { seq: 100n, listings }, { scope: null, resync: false, atomic, budgetMs: 60_000, onRows: (n) => merged.push(n) });
+    expect(merged).toEqual([256, 512, 700]);
+  });
+
   it('loads a first snapshot and records its seq, time and source', async () => {
     const s = await merge(100n);
     expect(s).toMatchObject({ rows: 3, changed: 3, removed: 0 });
