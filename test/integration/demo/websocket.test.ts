@@ -140,7 +140,7 @@ describe('seq', () => {
 });
 
 describe('several processes: reordered and duplicated events', () => {
-  it('a client following the sync protocol with the per-listing seq rule ends equal to the server book', async () => {
+  it('a client following the sync protocol (seq per listing, and per field for price and amount) ends equal to the server book', async () => {
     const chaotic = await startTestMarket({ seed: 62, listings: 1_500, reorder: 0.5, duplicate: 0.3 });
     try {
       const socket = await connected({ key: chaotic.apiKey }, chaotic);
@@ -166,31 +166,41 @@ describe('several processes: reordered and duplicated events', () => {
       expect(outOfOrder).toBeGreaterThan(0);
       expect(new Set(events.map((e) => e.seq)).size).toBeLessThan(events.length);
 
-      // the spec's protocol: snapshot, drop what it already contains, apply the rest guarded by seq
+      // The spec's protocol: snapshot, drop what it already contains, apply the rest guarded by seq: a
+      // creation or a removal above the listing's seq, a price or an amount above the seq that last set
+      // that field (a reprice overtaken by an amount change of the same listing must still land: with
+      // one seq per listing it was dropped, the price stale for good). The core's store keeps the same
+      // rule (store/book-store.ts); this test holds the demo's feed to it without the core.
       const mirror = new Map<number, LeanListing>(snapshot.listings.map((l) => [l.id, { ...l }]));
-      const applied = new Map<number, bigint>();
+      const seqs = new Map<number, { listing: bigint; price: bigint; amount: bigint }>();
+      const seqsOf = (id: number) => seqs.get(id) ?? { listing: snapshot.seq, price: snapshot.seq, amount: snapshot.seq };
       for (const e of events) {
-        if (e.seq <= snapshot.seq) continue;
+        if (e.seq <= snapshot.seq || e.event === 'listing.sold') continue; // a sale carries no book state
         const id = e.data.listing_id;
-        if ((applied.get(id) ?? -1n) >= e.seq) continue;
-        if (e.event === 'listing.sold') continue; // carries no book state
-        applied.set(id, e.seq);
+        const seen = seqsOf(id);
+        const field = e.event === 'listing.price_changed' ? 'price' : e.event === 'listing.amount_changed' ? 'amount' : 'listing';
+        if (e.seq <= seen[field]) continue;
         const held = mirror.get(id);
+        const listingSeq = seen.listing > e.seq ? seen.listing : e.seq;
         switch (e.event) {
           case 'listing.created': {
             const d = e.data;
             mirror.set(id, { id, app_id: d.app_id, market_hash_name: d.market_hash_name, price: d.price, amount: d.amount, commodity: d.commodity, created_at: d.created_at });
+            seqs.set(id, { listing: e.seq, price: e.seq, amount: e.seq });
             break;
           }
           case 'listing.price_changed':
             if (held) held.price = e.data.price_after;
+            seqs.set(id, { ...seen, listing: listingSeq, price: e.seq });
             break;
           case 'listing.amount_changed':
             if (held && e.data.new_amount === 0) mirror.delete(id);
             else if (held) held.amount = e.data.new_amount;
+            seqs.set(id, { ...seen, listing: listingSeq, amount: e.seq });
             break;
           case 'listing.removed':
             mirror.delete(id);
+            seqs.set(id, { listing: e.seq, price: e.seq, amount: e.seq });
             break;
         }
       }
