@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { expect, type Page } from '@playwright/test';
 import { silentLog } from '../../src/core/app/index.ts';
 import { type WebHost, startWebHost } from '../../src/web-host/index.ts';
-import { saveScreenshot as saveUiScreenshot } from './screenshots.ts';
+import { hideToasts, saveScreenshot as saveUiScreenshot } from './screenshots.ts';
 
 export async function startAccountHost(seed: number): Promise<WebHost> {
   const host = await startWebHost({
@@ -39,6 +39,7 @@ export async function openScreen(page: Page, host: WebHost, id: string, hotkey: 
 
 /** A screenshot for the README (docs/screenshots/account-<name>.png). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await hideToasts(page);
   await saveUiScreenshot(page, `account-${name}`);
 }
 

@@ -10,7 +10,7 @@ import { DEMO_DATABASE_FILE_NAME, silentLog } from '../../src/core/app/index.ts'
 import type { QueryRow } from '../../src/core/query/index.ts';
 import type { SaleRecord } from '../../src/core/store/index.ts';
 import { type WebHost, type WebHostOptions, startWebHost } from '../../src/web-host/index.ts';
-import { saveScreenshot as saveUiScreenshot } from './screenshots.ts';
+import { hideToasts, saveScreenshot as saveUiScreenshot } from './screenshots.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -114,8 +114,7 @@ export async function visibleIds(page: Page): Promise<number[]> {
 /** A README screenshot of the real UI (docs/screenshots/<name>.png). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.mouse.move(2, 2); // no hover highlight or tooltip in the picture
-  // toasts from the account side (trade updates of the demo account) are not part of these screens
-  await page.addStyleTag({ content: '.mantine-Notifications-root { display: none !important; }' });
+  await hideToasts(page);
   await saveUiScreenshot(page, name);
 }
 
