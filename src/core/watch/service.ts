@@ -37,6 +37,11 @@ export interface WatchServiceOptions {
   notify?: (title: string, body: string) => void;
   notifyWindowMs?: number;
   onWarning?: (message: string) => void;
+  /**
+   * Judging a feed event failed (the book could not be read): the feed's handlers have no caller to
+   * throw to. Default: onWarning with the error's message.
+   */
+  onJudgeFailure?: (error: unknown) => void;
   /** A watchlist's alert webhook failed (at most once a minute per URL); default: onWarning. */
   onAlertWebhookFailure?: (message: string) => void;
   /** The alert webhooks' HTTP client (tests); default the global fetch. */
@@ -177,8 +182,12 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   /** A new listing's frame, before it is applied (the sync engine's `received` event). */
   onArrived(event: ListingCreatedEvent): void {
     if (this.#closed) return;
-    const matches = this.#evaluator.evaluateArrival(event);
-    if (matches.length > 0) this.#act(matches);
+    try {
+      const matches = this.#evaluator.evaluateArrival(event);
+      if (matches.length > 0) this.#act(matches);
+    } catch (err) {
+      this.#judgeFailed(err);
+    }
   }
 
   /**
@@ -196,16 +205,26 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     const until = performance.now() + sliceMs;
     while (this.#appliedBacklog.length > 0 && !this.#closed) {
       const steps = this.#appliedBacklog[0] as Generator<WatchMatch[], void, undefined>;
-      for (let step = steps.next(); !step.done; step = steps.next()) {
-        if (step.value.length > 0) this.#act(step.value);
-        if (performance.now() >= until) {
-          setImmediate(() => this.#judgeApplied());
-          return;
+      try {
+        for (let step = steps.next(); !step.done; step = steps.next()) {
+          if (step.value.length > 0) this.#act(step.value);
+          if (performance.now() >= until) {
+            setImmediate(() => this.#judgeApplied());
+            return;
+          }
         }
+      } catch (err) {
+        // that batch is over (a generator that threw is done); the ones after it are still judged
+        this.#judgeFailed(err);
       }
       this.#appliedBacklog.shift();
     }
     this.#appliedBacklog = [];
+  }
+
+  #judgeFailed(err: unknown): void {
+    if (this.#o.onJudgeFailure) this.#o.onJudgeFailure(err);
+    else this.#warn(`a feed event could not be judged: ${err instanceof Error ? err.message : String(err)}`);
   }
 
   // ---- watchlists -------------------------------------------------------------------------------

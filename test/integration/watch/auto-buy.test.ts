@@ -230,4 +230,24 @@ describe('auto-buy', () => {
     const plainAlert = r.service.alerts(5).find((a) => a.listingId === plain.listing.id)!;
     await expect(r.service.confirm(plainAlert.id)).rejects.toThrow(/does not buy/);
   });
+
+  it('tells a batch it cannot judge (the book unreadable) instead of throwing into the feed handler', async () => {
+    const failures: unknown[] = [];
+    const r = await ManualRig.start({ onJudgeFailure: (error) => failures.push(error) });
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    r.service.create(autoWatchlist('cheap', item!.name, 1_000));
+    await r.service.sweep();
+    // a price change is judged on the book's row (a creation on its frame)
+    const listing = r.demo.createListing({ name: item!.name, price: 1_100 });
+    await r.deliver();
+    r.demo.repriceListing(listing.listing.id, 900);
+    const applied = r.applyFeed();
+    r.db.exec('DROP TABLE listings');
+    // the handler runs inside the worker's message event: a throw there would end the app
+    expect(() => r.service.onApplied(applied)).not.toThrow();
+    await r.service.settled();
+    expect(failures).toEqual([expect.objectContaining({ message: expect.stringMatching(/no such table: listings/) })]);
+    expect(sentFor(r, listing.listing.id)).toEqual([]);
+  });
 });
