@@ -44,6 +44,8 @@ export interface BackfillOptions {
 type BackfillEvents = {
   progress: [progress: BackfillProgress];
   warning: [message: string];
+  /** The pass stopped on an error of its own (not the market's): its progress says so too. */
+  failed: [error: Error];
 };
 
 export class DetailBackfill extends EventEmitter<BackfillEvents> {
@@ -96,7 +98,9 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#running = true;
     this.#abort = new AbortController();
     this.#loop = this.#run().catch((err: unknown) => {
-      this.#set({ state: 'failed', problem: `the detail backfill stopped: ${(err as Error).message}` });
+      const error = err instanceof Error ? err : new Error(String(err));
+      this.#set({ state: 'failed', problem: `the detail backfill stopped: ${error.message}` });
+      this.emit('failed', error);
     });
   }
 

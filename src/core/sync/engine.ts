@@ -29,6 +29,7 @@ import { ApiError } from '../api/errors.ts';
 import type { ApplyOutcome, BookStore } from '../store/book-store.ts';
 import { countLive } from '../store/book-reader.ts';
 import { mergeSnapshot, type MergeSummary } from '../store/snapshot-merge.ts';
+import type { SyncState } from '../store/sync-state.ts';
 import { RECONNECT_BACKOFF, TOO_MANY_CONNECTIONS_BACKOFF, backoffDelay, snapshotFailureBackoff, type BackoffPolicy } from './backoff.ts';
 import { DivergenceTracker } from './divergence.ts';
 import { EventQueue } from './event-queue.ts';
@@ -264,6 +265,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #state: EngineState = 'opening';
   #since = Date.now();
   #problem: string | null = null;
+  #shownState: SyncState;
+  /** The run failed (#fail): told once, and the engine stopped. */
+  #failed = false;
   #authFailed = false;
   #nextRetryAt: number | null = null;
   #bookAsOf: number | null = null;
@@ -292,8 +296,22 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#scope = this.#scopeList === null ? null : new Set(this.#scopeList);
     this.#sourceUrl = sourceUrl;
     const state = store.state();
+    this.#shownState = state;
     this.#bookAsOf = state.lastSnapshotAt;
     this.#countRows(true);
+  }
+
+  /**
+   * The sync state a status tells: the last one read when the file fails under the read (damaged), so a
+   * status (timers send them, and the stop) is always told; the failure stops the run.
+   */
+  #statusState(): SyncState {
+    try {
+      this.#shownState = this.#store.state();
+    } catch (err) {
+      this.#fail(err);
+    }
+    return this.#shownState;
   }
 
   get version(): number {
@@ -301,7 +319,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   status(): EngineStatus {
-    const state = this.#store.state();
+    const state = this.#statusState();
     if (this.#state === 'live') this.#bookAsOf = Date.now();
     return {
       state: this.#state,
@@ -333,6 +351,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#running = true;
     this.#stopped = false;
     this.#authFailed = false;
+    this.#failed = false;
     this.#stopper = new AbortController();
     this.#timers.push(setInterval(() => this.#emitStatus(), 1_000));
     this.#timers.push(setInterval(() => this.#pruneTombstones(), 60_000));
@@ -907,7 +926,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const now = Date.now();
     const due = this.#rowsMoved ? 1_000 : 30_000;
     if (force || now - this.#rowsCountedAt >= due) {
-      this.#rows = countLive(this.#store.db);
+      try {
+        this.#rows = countLive(this.#store.db);
+      } catch (err) {
+        // a file that fails under the count (damaged) keeps the last one: a status must still be told
+        this.#fail(err);
+        return this.#rows;
+      }
       this.#rowsCountedAt = now;
       this.#rowsMoved = false;
     }
@@ -961,6 +986,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   #fail(err: unknown): void {
+    // the first failure stops the run; what fails while it stops (the same file) is its consequence
+    if (this.#failed) return;
+    this.#failed = true;
     const error = err instanceof Error ? err : new Error(String(err));
     // An 'error' event nobody listens to would throw and take the process down with it.
     if (this.listenerCount('error') > 0) this.emit('error', error);

@@ -49,6 +49,8 @@ type MirrorWorkerEvents = {
   backfill: [progress: BackfillProgress];
   warning: [message: string];
   error: [error: Error];
+  /** SQLite found the book file damaged and the worker's sync stopped: SQLite's error, its code kept. */
+  damaged: [error: Error];
   /** The worker ended (after stop, or by a crash: then `code` is not 0). */
   exit: [code: number];
 };
@@ -216,6 +218,13 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       case 'error':
         this.#emitError(new Error(m.message));
         break;
+      case 'damaged': {
+        const error = Object.assign(new Error(m.message), { code: m.code });
+        // a host that does not mend the file hears it as the failure it also is
+        if (this.listenerCount('damaged') > 0) this.emit('damaged', error);
+        else this.#emitError(error);
+        break;
+      }
       case 'listing': {
         const pending = this.#pending.get(m.requestId);
         this.#pending.delete(m.requestId);

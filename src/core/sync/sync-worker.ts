@@ -10,6 +10,7 @@ import { ApiClient } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { refreshQueryStatistics } from '../query/query-book.ts';
 import { BookStore } from '../store/book-store.ts';
+import { isDamagedDatabaseError } from '../store/damage.ts';
 import { openDatabase } from '../store/database.ts';
 import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
@@ -21,6 +22,17 @@ const port = parentPort;
 if (!port) throw new Error('sync-worker.ts runs only as a worker thread');
 const data = workerData as SyncWorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
+
+/**
+ * A damaged book file (SQLite cannot read a page of it) is no failure to retry or show as such: the host
+ * sets the file aside and reads the book again (app/app-core.ts). This worker has no other file open, so
+ * the damage is the book's. Returns whether `err` was that.
+ */
+function reportedDamage(err: unknown): boolean {
+  if (!isDamagedDatabaseError(err)) return false;
+  post({ type: 'damaged', message: (err as Error).message, code: (err as { code: string }).code });
+  return true;
+}
 
 const db = openDatabase(data.dbPath, { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
 const store = new BookStore(db);
@@ -45,7 +57,7 @@ function refreshStatisticsSoon(): void {
     try {
       refreshQueryStatistics(db);
     } catch (err) {
-      post({ type: 'warning', message: `query statistics were not refreshed: ${(err as Error).message}` });
+      if (!reportedDamage(err)) post({ type: 'warning', message: `query statistics were not refreshed: ${(err as Error).message}` });
     }
   }, 5_000);
 }
@@ -78,20 +90,30 @@ if (data.reportBatches) {
   });
   engine.on('batch', (summary) => post({ type: 'batch', summary }));
 }
-engine.on('error', (error) => post({ type: 'error', message: error.message }));
+engine.on('error', (error) => {
+  if (!reportedDamage(error)) post({ type: 'error', message: error.message });
+});
 backfill?.on('progress', (progress) => {
   post({ type: 'backfill', progress });
   if (progress.state === 'done') refreshStatisticsSoon();
 });
 backfill?.on('warning', (message) => post({ type: 'warning', message }));
+// any other failure of the backfill is in its progress already
+backfill?.on('failed', reportedDamage);
 
 let stopping: Promise<void> | null = null;
 async function stop(): Promise<void> {
   if (statisticsTimer) clearTimeout(statisticsTimer);
-  await backfill?.stop();
-  await engine.stop();
-  db.close();
-  post({ type: 'stopped' });
+  try {
+    // the last recount may meet a damaged file; the engine must still flush and stop
+    await backfill?.stop().catch((err: unknown) => {
+      if (!reportedDamage(err)) throw err;
+    });
+    await engine.stop();
+  } finally {
+    db.close();
+    post({ type: 'stopped' });
+  }
 }
 
 async function fetchListing(requestId: number, id: number): Promise<void> {
@@ -100,6 +122,7 @@ async function fetchListing(requestId: number, id: number): Promise<void> {
     store.write(() => store.fillDetails(id, listing));
     post({ type: 'listing', requestId, listing, error: null });
   } catch (err) {
+    reportedDamage(err);
     if (err instanceof ApiError && err.code === 'LISTING_NOT_FOUND') {
       post({ type: 'listing', requestId, listing: null, error: null });
       return;

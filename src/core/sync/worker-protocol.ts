@@ -70,5 +70,7 @@ export type WorkerMessage =
   | { type: 'backfill'; progress: BackfillProgress }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string }
+  /** SQLite found the book file damaged (a page it cannot read): the sync stopped, the file is not sound. */
+  | { type: 'damaged'; message: string; code: string }
   | { type: 'listing'; requestId: number; listing: FullListing | null; error: WorkerFailure | null }
   | { type: 'stopped' };

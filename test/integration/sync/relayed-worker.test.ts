@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { iterateBook, openDatabase } from '../../../src/core/store/index.ts';
 import { MirrorWorker } from '../../../src/core/sync/mirror-worker.ts';
+import { damageBookFile } from '../../unit/store/helpers.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
 
@@ -98,5 +99,23 @@ describe('the sync worker with a relayed feed', () => {
     expect(received).toContain(fresh.listing.id);
     await mirror!.stop();
     expect(bookOf(dbPath)).toEqual(serverBook());
+  }, 60_000);
+
+  it('tells a book damaged under it as damage, with the SQLite code, and still stops cleanly', async () => {
+    const { dbPath } = await followDemo();
+    const damaged: Error[] = [];
+    const errors: Error[] = [];
+    mirror!.on('damaged', (error) => damaged.push(error));
+    mirror!.on('error', (error) => errors.push(error));
+    damageBookFile(dbPath);
+    demo!.runActivity(300);
+    demo!.flushFeed();
+    await waitFor(() => damaged.length > 0, 10_000, 'the damage being told');
+    expect(damaged).toHaveLength(1);
+    expect(damaged[0]).toMatchObject({ code: expect.stringMatching(/^SQLITE_(CORRUPT|NOTADB)/) });
+    await waitFor(() => mirror!.status?.state === 'stopped', 10_000, 'the sync stopping');
+    // a host that mends the file hears no failure besides (the status went on being told meanwhile)
+    await mirror!.stop();
+    expect(errors).toEqual([]);
   }, 60_000);
 });

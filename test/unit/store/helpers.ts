@@ -1,5 +1,5 @@
 /** Shared set-up for the store tests: a fresh database file per test and a controllable clock. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookStore, iterateBook, openDatabase, readStatus, type Db } from '../../../src/core/store/index.ts';
@@ -22,6 +22,25 @@ export function tempDir(prefix = 'skindesk-store-'): { dir: string; remove(): vo
  * The status of a mirror file that another process may be writing (read-only, the way `skindesk status`
  * reads it); null while the file does not exist yet or cannot be read.
  */
+/**
+ * Damages a book that connections hold open, as a disk that lied about its writes would: everything is
+ * checkpointed into the file (so no page is read from the WAL), then every page after the first (the
+ * header and the start of the schema) is overwritten with text. The next page anyone reads is junk.
+ */
+export function damageBookFile(file: string): void {
+  const db = openDatabase(file);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const junk = Buffer.from('this page was overwritten; '.repeat(300));
+  const fd = openSync(file, 'r+');
+  try {
+    const size = statSync(file).size;
+    for (let at = 4096; at < size; at += junk.length) writeSync(fd, junk, 0, Math.min(junk.length, size - at), at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readMirrorStatus(file: string): ReturnType<typeof readStatus> | null {
   try {
     const db = openDatabase(file, { readonly: true });
