@@ -9,6 +9,7 @@ import { createWatchHandlers } from './handlers/watch.ts';
 import { AccountRuntime } from './account-services/account-runtime.ts';
 import type { AccountTimings } from './account-services/account-session.ts';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { BackfillOptions, BackfillProgress as BackfillRun } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus } from '../sync/engine.ts';
 import { type SecretName, type SecretStore, SecretStoreError, secretState } from '../secrets/index.ts';
@@ -29,6 +30,8 @@ import {
   type SyncStatus,
   createDispatcher,
 } from '../../shared/ipc/index.ts';
+import { isDamagedDatabaseError, passesQuickCheck } from '../store/damage.ts';
+import { deskFileFor } from '../store/desk.ts';
 import { describeAppError } from './errors.ts';
 import { checkExternalLink } from './external-links.ts';
 import { type AppLog, silentLog } from './log.ts';
@@ -36,6 +39,7 @@ import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } fro
 import type { AppPlatform } from './platform.ts';
 import { Redactor } from './redaction.ts';
 import { MarketSession, type SessionSyncOptions } from './session.ts';
+import { damagedDeskMessage, setAsideDamagedBook } from './session-mirror.ts';
 import { SettingsStore } from './settings.ts';
 import { type BookQueries, createBookQueries } from './book-queries.ts';
 
@@ -94,6 +98,8 @@ export class AppCore {
   /** The app's book version: monotonic across market switches (each engine counts from 0). */
   #bookVersion = 0;
   #switching: Promise<void> = Promise.resolve();
+  /** Sessions whose damaged file is being (or was) dealt with: one failure is met by many calls. */
+  readonly #mending = new WeakSet<MarketSession>();
   #progressTimer: NodeJS.Timeout;
   #lastProgress: BackfillProgress | null = null;
   #closed = false;
@@ -133,14 +139,11 @@ export class AppCore {
     this.handlers = this.#createHandlers();
     this.dispatch = createDispatcher(this.handlers, {
       describeError: (error) => describeAppError(error, this.redactor),
-      onFailure: (call, error) =>
-        this.#log.warn(
-          `${call} failed: ${this.redactor.redact(error instanceof Error ? error.message : String(error))}`,
-        ),
+      onFailure: (call, error) => this.backgroundFailure(`${call} failed`, error),
     });
     if (this.settings.loadProblem) this.notify('warning', 'Settings', this.settings.loadProblem);
     if (secrets.problem) this.notify('warning', 'Keychain', secrets.problem);
-    this.#progressTimer = setInterval(() => this.#publishProgress(), options.progressIntervalMs ?? 5_000);
+    this.#progressTimer = setInterval(() => this.#recountProgress(), options.progressIntervalMs ?? 5_000);
     this.#progressTimer.unref();
   }
 
@@ -179,6 +182,17 @@ export class AppCore {
       this.#startupNotifications.push(notification);
     }
     this.publish('notification', notification);
+  }
+
+  /**
+   * A failure on this thread that no caller can take further (a failed call already answered, a timer, a
+   * feed handler): logged, and a damaged database file mended (#mendDamagedFile). This thread's connection
+   * holds the book and the desk, so the damage may be in either.
+   */
+  backgroundFailure(what: string, error: unknown): void {
+    const message = this.redactor.redact(error instanceof Error ? error.message : String(error));
+    this.#log.warn(`${what}: ${message}`);
+    if (isDamagedDatabaseError(error)) void this.#mendDamagedFile(this.#session, message, 'book-or-desk');
   }
 
   // ---- state ------------------------------------------------------------------------------------
@@ -271,6 +285,8 @@ export class AppCore {
         problem: (message) => {
           if (session === this.#session) this.notify('error', 'Marketplace', message);
         },
+        // the worker has the book alone open
+        damaged: (error) => void this.#mendDamagedFile(session, error.message, 'book'),
         backfill: (run) => {
           if (session === this.#session) this.#publishProgress(toBackfillProgress(run, this.redactor));
         },
@@ -282,43 +298,102 @@ export class AppCore {
 
   /** Re-evaluates the startup rule after a settings or key change; reconnects when the answer changed. */
   #reconsiderMarket(force: boolean): Promise<void> {
-    const run = async () => {
-      if (this.#closed) return;
+    return this.#serially(async () => {
       const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null);
       if (!force && sameChoice(choice, this.#session.choice)) {
         this.#session.relabel(choice);
         this.publish('syncStatus', this.status());
         return;
       }
-      const old = this.#session;
-      // the old account side stops writing to the old database before it closes
-      await this.account.detach(old);
-      const next = this.#openSession(choice);
-      this.#session = next;
-      this.account.attach(next);
-      this.#queries = createBookQueries(next.db);
-      await old
-        .close()
-        .catch((err: unknown) => this.#log.warn(`closing the previous market failed: ${String(err)}`));
-      this.#publishBook({
-        version: 0,
-        lastSeq: next.status().lastSeq,
-        reset: true,
-        upserted: 0,
-        removed: 0,
-        ids: [],
-        idsTruncated: false,
-      });
-      this.publish('syncStatus', this.status());
+      const next = await this.#replaceSession(choice);
       this.notify(
         'info',
         'Market',
         choice.mode === 'demo' ? 'Switched to the demo market.' : `Connecting to ${choice.baseUrl}.`,
       );
       await this.#connect(next);
+    });
+  }
+
+  /**
+   * SQLite found a damaged page while the app runs (a disk that lied about a flush, a file changed under
+   * the app): the same cure as at start (session-mirror.ts), without a restart. The book is a copy of the
+   * market, so it is set aside and read again. The desk is never replaced: when the damage may be there
+   * (a failure on this thread, whose connection holds both), the desk, a small file, is checked first.
+   */
+  #mendDamagedFile(session: MarketSession, reason: string, suspect: 'book' | 'book-or-desk'): Promise<void> {
+    if (session !== this.#session || this.#mending.has(session)) return this.#switching;
+    this.#mending.add(session);
+    return this.#serially(async () => {
+      if (session !== this.#session) return;
+      this.#log.error(`a database file is damaged: ${reason}`);
+      const desk = deskFileFor(session.file);
+      if (suspect === 'book-or-desk' && existsSync(desk) && !passesQuickCheck(desk)) {
+        this.notify('error', 'Desk', damagedDeskMessage(desk, reason));
+        return;
+      }
+      let notice = '';
+      let next: MarketSession;
+      try {
+        next = await this.#replaceSession(session.choice, () => {
+          notice = setAsideDamagedBook(session.file, reason);
+        });
+      } catch (err) {
+        const why = this.redactor.redact(err instanceof Error ? err.message : String(err));
+        this.#log.error(`the damaged book could not be replaced: ${why}`);
+        this.notify(
+          'error',
+          'Book',
+          `The book file is damaged (${reason}) and could not be set aside (${why}). Quit Skindesk, move ` +
+            `${session.file} away, and start it again.`,
+        );
+        return;
+      }
+      this.notify('warning', 'Book', notice);
+      await this.#connect(next);
+    });
+  }
+
+  /** Runs session changes one after another, never after close. */
+  #serially(change: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      if (!this.#closed) await change();
     };
     this.#switching = this.#switching.then(run, run);
     return this.#switching;
+  }
+
+  /**
+   * Puts a new session for `choice` in place of the current one. The new one opens before the old one
+   * closes, so the book stays readable throughout, unless `withFileLetGo` must act on the old one's file
+   * (set a damaged book aside): then the old session lets the file go first.
+   */
+  async #replaceSession(choice: MarketChoice, withFileLetGo?: () => void): Promise<MarketSession> {
+    const old = this.#session;
+    // the old account side stops writing to the old database before it closes
+    await this.account.detach(old);
+    const closeOld = () =>
+      old.close().catch((err: unknown) => this.#log.warn(`closing the previous market failed: ${String(err)}`));
+    if (withFileLetGo) {
+      await closeOld();
+      withFileLetGo();
+    }
+    const next = this.#openSession(choice);
+    this.#session = next;
+    this.account.attach(next);
+    this.#queries = createBookQueries(next.db);
+    if (!withFileLetGo) await closeOld();
+    this.#publishBook({
+      version: 0,
+      lastSeq: next.status().lastSeq,
+      reset: true,
+      upserted: 0,
+      removed: 0,
+      ids: [],
+      idsTruncated: false,
+    });
+    this.publish('syncStatus', this.status());
+    return next;
   }
 
   #publishBook(change: BookChange): void {
@@ -340,6 +415,15 @@ export class AppCore {
       return;
     this.#lastProgress = progress;
     this.publish('backfillProgress', progress);
+  }
+
+  /** The timer's recount of the progress. */
+  #recountProgress(): void {
+    try {
+      this.#publishProgress();
+    } catch (err) {
+      this.backgroundFailure('the detail progress could not be counted', err);
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../api/errors.ts';
 import { SecretStoreError } from '../secrets/store.ts';
+import { isDamagedDatabaseError } from '../store/damage.ts';
 import { type IpcErrorPayload, SkindeskError } from '../../shared/ipc/index.ts';
 import type { Redactor } from './redaction.ts';
 
@@ -25,6 +26,15 @@ export function describeAppError(error: unknown, redactor: Redactor): IpcErrorPa
     return {
       code: 'SECRET_STORE',
       message: redactor.redact(error.message),
+      apiCode: null,
+      issues: [],
+      outcomeUnknown: false,
+    };
+  }
+  if (isDamagedDatabaseError(error)) {
+    return {
+      code: 'INTERNAL',
+      message: `Skindesk could not read its database (${redactor.redact((error as Error).message)}); a notice says what it does about it.`,
       apiCode: null,
       issues: [],
       outcomeUnknown: false,

@@ -45,23 +45,28 @@ export function openSessionMirror(file: string): SessionMirror {
     const desk = deskFileFor(file);
     // which file it is: the error may come from either (they share one connection)
     if (existsSync(file) && !passesQuickCheck(file)) {
-      const aside = setAsideDamagedFile(file);
-      return {
-        ...open(file),
-        notice:
-          `The book file was damaged (${reason}). It was set aside as ${basename(aside)}, and the book is ` +
-          `being read again from the market. Watchlists, purchases and account data are in ${basename(desk)} ` +
-          'and were kept.',
-      };
+      const notice = setAsideDamagedBook(file, reason);
+      return { ...open(file), notice };
     }
-    if (existsSync(desk) && !passesQuickCheck(desk)) {
-      throw new Error(
-        `The desk file ${desk} is damaged (${reason}). It holds the purchase journal, the watchlists and the ` +
-          'account data, so Skindesk does not replace it on its own: move it away to start with an empty ' +
-          'one (or put back a copy), then start Skindesk again.',
-        { cause: err },
-      );
-    }
+    if (existsSync(desk) && !passesQuickCheck(desk)) throw new Error(damagedDeskMessage(desk, reason), { cause: err });
     throw err;
   }
+}
+
+/** Renames a damaged book aside (nothing may hold it open) and says so in words for the user. */
+export function setAsideDamagedBook(file: string, reason: string): string {
+  const aside = setAsideDamagedFile(file);
+  return (
+    `The book file was damaged (${reason}). It was set aside as ${basename(aside)}, and the book is ` +
+    `being read again from the market. Watchlists, purchases and account data are in ` +
+    `${basename(deskFileFor(file))} and were kept.`
+  );
+}
+
+export function damagedDeskMessage(desk: string, reason: string): string {
+  return (
+    `The desk file ${desk} is damaged (${reason}). It holds the purchase journal, the watchlists and the ` +
+    'account data, so Skindesk does not replace it on its own: move it away to start with an empty ' +
+    'one (or put back a copy), then start Skindesk again.'
+  );
 }

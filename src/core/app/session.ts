@@ -37,6 +37,8 @@ export interface SessionEvents {
   backfill(progress: BackfillProgress): void;
   /** The engine or the connection failed in a way the user should hear about. */
   problem(message: string): void;
+  /** SQLite found the book file damaged while syncing; the sync stopped (SQLite's error). */
+  damaged(error: Error): void;
 }
 
 /** The sync engine's options a session passes to its worker (plain data: they cross a thread). */
@@ -232,6 +234,10 @@ export class MarketSession {
     });
     mirror.on('backfill', (progress) => events.backfill(progress));
     mirror.on('warning', (message) => log.warn(`sync: ${redactor.redact(message)}`));
+    mirror.on('damaged', (error) => {
+      log.error(`the book file is damaged: ${error.message}`);
+      events.damaged(error);
+    });
     mirror.on('error', (error) => {
       const message = redactor.redact(error.message);
       log.error(`sync stopped: ${message}`);

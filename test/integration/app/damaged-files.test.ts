@@ -5,13 +5,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppCore, DEMO_DATABASE_FILE_NAME, RecordingPlatform } from '../../../src/core/app/index.ts';
 import { openSessionMirror } from '../../../src/core/app/session-mirror.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { BookStore, mergeSnapshot, openDatabase } from '../../../src/core/store/index.ts';
 import { deskFileFor } from '../../../src/core/store/desk.ts';
-import { lean, tempDir } from '../../unit/store/helpers.ts';
+import { startDemoMarket } from '../../../src/demo/index.ts';
+import type { IpcPushName, Notification } from '../../../src/shared/ipc/index.ts';
+import { damageBookFile, lean, tempDir } from '../../unit/store/helpers.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -117,6 +119,52 @@ describe('the app and the CLI on a damaged book', () => {
     ]);
     expect(existsSync(join(dir, DEMO_DATABASE_FILE_NAME))).toBe(true);
   });
+
+  it('the running app sets a book damaged under it aside, reads it again and keeps the desk', async () => {
+    const dir = folder();
+    const markets: { close(): Promise<void> }[] = [];
+    const core = await AppCore.start({
+      dataDir: dir,
+      secrets: new MemorySecretStore(),
+      platform: new RecordingPlatform(),
+      startDemoMarket: async ({ seqStart }) => {
+        const demo = await startDemoMarket({ port: 0, listings: 1_500, rate: 200, seed: 3, seqStart, rateLimits: false });
+        markets.push(demo);
+        return demo;
+      },
+      version: '0.0.0-test',
+      syncOptions: { firstEventWaitMs: 50 },
+      progressIntervalMs: 200,
+    });
+    cleanups.push(() => core.close());
+    const pushes: { name: IpcPushName; payload: unknown }[] = [];
+    core.subscribe((name, payload) => pushes.push({ name, payload }));
+    await core.whenLive(30_000);
+    const watchlist = await core.call('createWatchlist', { filter: { name: 'Redline' } });
+
+    damageBookFile(join(dir, DEMO_DATABASE_FILE_NAME));
+
+    const notices = () =>
+      pushes.filter((p) => p.name === 'notification').map((p) => p.payload as Notification);
+    await vi.waitFor(() => expect(notices().map((n) => n.title)).toContain('Book'), { timeout: 20_000, interval: 100 });
+    expect(notices().find((n) => n.title === 'Book')).toMatchObject({
+      level: 'warning',
+      message: expect.stringMatching(
+        /^The book file was damaged \(.+\)\. It was set aside as demo-market\.db\.damaged-\d{8}T\d{6}Z, and the book is being read again/,
+      ),
+    });
+    // one notice, not one per failing read
+    expect(notices().filter((n) => n.title === 'Book')).toHaveLength(1);
+    expect(notices().filter((n) => n.level === 'error').map((n) => n.message)).toEqual([]);
+    expect(readdirSync(dir).filter((f) => /^demo-market\.db\.damaged-\d{8}T\d{6}Z$/.test(f))).toHaveLength(1);
+
+    // a new book from a new market, live and queryable; the watchlist was in the desk and is still there
+    const live = await core.whenLive(30_000);
+    expect(live.rows).toBeGreaterThan(1_000);
+    expect((await core.call('queryBook', { filter: {}, limit: 5 })).rows).toHaveLength(5);
+    expect((await core.call('listWatchlists', {})).watchlists.map((w) => w.id)).toEqual([watchlist.id]);
+    expect(markets).toHaveLength(2);
+  }, 60_000);
 
   it('skindesk status says the book is damaged and how to get it back, with exit 1', () => {
     const file = join(folder(), 'book.db');

@@ -132,4 +132,13 @@ describe('describeAppError', () => {
     expect(bug).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/log has the details/) });
     expect(bug.message).not.toContain('TOPSECRET');
   });
+
+  it('says a damaged database file is one, in SQLite words, instead of "something went wrong"', () => {
+    const damaged = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
+    expect(describeAppError(damaged, redactor)).toMatchObject({
+      code: 'INTERNAL',
+      message:
+        'Skindesk could not read its database (database disk image is malformed); a notice says what it does about it.',
+    });
+  });
 });

@@ -91,6 +91,7 @@ export class AppWatch {
       db: session.db,
       notify: (title, body) => core.platform.notify(title, body),
       onWarning: (message) => core.log.warn(`watchlists: ${message}`),
+      onJudgeFailure: (error) => core.backgroundFailure('watchlists: a feed event could not be judged', error),
       onAlertWebhookFailure: (message) => {
         core.log.warn(`watchlists: ${message}`);
         core.notify('warning', 'Watchlist alerts', `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
