@@ -12,7 +12,7 @@ import { startDemoMarketThread } from '../demo/index.ts';
 import { contentSecurityPolicy, pushChannel } from '../shared/ipc/index.ts';
 import { APP_ORIGIN, appUrl } from './app-protocol.ts';
 import { registerIpcHandlers } from './ipc-guard.ts';
-import { createMainLog } from './logging.ts';
+import { createMainLog, electronLog } from './logging.ts';
 import { hardenAllWebContents, hardenSession, registerAppScheme, serveRenderer } from './security.ts';
 import { type AppOrigin, urlHasOrigin } from './sender-policy.ts';
 import { startUpdater } from './updater.ts';
@@ -41,6 +41,10 @@ async function main(): Promise<void> {
   await app.whenReady();
   const redactor = new Redactor();
   const log = createMainLog(redactor);
+  // An exception nothing caught goes to the log with its stack (redacted, as every line) and to the core,
+  // which tells it as a notice, instead of Electron's modal box with the stack over the trading screen.
+  let started: AppCore | null = null;
+  electronLog.errorHandler.startCatching({ showDialog: false, onError: ({ error }) => started?.unexpectedFailure(error) });
   const csp = contentSecurityPolicy();
   const dev = devServerOrigin();
   const origins = [APP_ORIGIN, ...(dev ? [dev.origin] : [])];
@@ -48,7 +52,6 @@ async function main(): Promise<void> {
   hardenSession(session.defaultSession, csp);
   serveRenderer(session.defaultSession, rendererDir, csp);
   // before anything can create a webContents; the marketplace's own host joins the link allowlist
-  let started: AppCore | null = null;
   hardenAllWebContents(log, () => {
     const baseUrl = started?.settings.get().market.baseUrl;
     return baseUrl ? [new URL(baseUrl).hostname] : [];

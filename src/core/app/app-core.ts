@@ -74,6 +74,8 @@ interface SecretSnapshot {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 /** What a first window is handed at most: a start that goes wrong in a loop must not grow without end. */
 const MAX_STARTUP_NOTIFICATIONS = 20;
+/** An exception nothing caught is told at most this often (the log has every one). */
+const UNEXPECTED_FAILURE_NOTICE_MS = 60_000;
 
 export class AppCore {
   readonly redactor: Redactor;
@@ -102,6 +104,7 @@ export class AppCore {
   readonly #mending = new WeakSet<MarketSession>();
   #progressTimer: NodeJS.Timeout;
   #lastProgress: BackfillProgress | null = null;
+  #unexpectedToldAt = Number.NEGATIVE_INFINITY;
   #closed = false;
 
   /** Opens the mirror from disk (synchronously readable at once), then connects in the background. */
@@ -193,6 +196,27 @@ export class AppCore {
     const message = this.redactor.redact(error instanceof Error ? error.message : String(error));
     this.#log.warn(`${what}: ${message}`);
     if (isDamagedDatabaseError(error)) void this.#mendDamagedFile(this.#session, message, 'book-or-desk');
+  }
+
+  /**
+   * An exception nothing caught, in the host's process (an event handler, a timer): the host logs it with
+   * its stack and calls this instead of a modal box over the trading screen. A damaged file is mended;
+   * anything else is told in plain words, once a minute at most.
+   */
+  unexpectedFailure(error: unknown): void {
+    if (isDamagedDatabaseError(error)) {
+      const message = this.redactor.redact((error as Error).message);
+      void this.#mendDamagedFile(this.#session, message, 'book-or-desk');
+      return;
+    }
+    const now = Date.now();
+    if (now - this.#unexpectedToldAt < UNEXPECTED_FAILURE_NOTICE_MS) return;
+    this.#unexpectedToldAt = now;
+    this.notify(
+      'error',
+      'Skindesk',
+      'Something went wrong inside Skindesk; the log has the details. If the app misbehaves, restart it.',
+    );
   }
 
   // ---- state ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AppCore,
   type AppCoreOptions,
@@ -256,5 +256,28 @@ describe('AppCore startup', () => {
     core.notify('info', 'Later', 'after the window opened');
     expect((await core.call('takeStartupNotifications', {})).notifications).toEqual([]);
     expect(pushes.filter((p) => p.name === 'notification').map((p) => (p.payload as { title: string }).title)).toEqual(['Later']);
+  });
+
+  it('tells an exception nothing caught in plain words, once a minute at most', async () => {
+    // no market: the test is about the notices (one about the market that cannot start comes too)
+    const { core, pushes } = await startCore({ startDemoMarket: () => Promise.reject(new Error('no market here')) });
+    const told = (title: string) =>
+      pushes.filter((p) => p.name === 'notification' && (p.payload as { title: string }).title === title).map((p) => p.payload);
+    core.unexpectedFailure(new TypeError('cannot read properties of undefined'));
+    core.unexpectedFailure(new Error('and another right after'));
+    expect(told('Skindesk')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        message: 'Something went wrong inside Skindesk; the log has the details. If the app misbehaves, restart it.',
+      }),
+    ]);
+    // a damaged file among them is mended (the desk is sound here, so the book is set aside)
+    core.unexpectedFailure(Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' }));
+    await vi.waitFor(() => expect(told('Book')).toHaveLength(1));
+    expect(told('Book')[0]).toMatchObject({
+      level: 'warning',
+      message: expect.stringMatching(/^The book file was damaged \(database disk image is malformed\)\. It was set aside/),
+    });
+    expect(told('Skindesk')).toHaveLength(1);
   });
 });
