@@ -16,6 +16,7 @@ import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { failureText } from '../mirror-output.ts';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
 
@@ -175,6 +176,12 @@ export const watchCommand: CliCommand = {
           failure = status.problem ?? 'the marketplace refused the API key';
           finish('failed');
         }
+      },
+      // a watch that no longer follows the book must not look alive to the script that runs it; the
+      // failure is its sync worker's, whose only file is the book
+      onFailure: (error) => {
+        failure ??= failureText('sync', error);
+        finish('failed');
       },
     });
     run.service.on('match', (m) => print(matchLine(m)));

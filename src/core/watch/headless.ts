@@ -33,6 +33,11 @@ export interface HeadlessWatchOptions {
   service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs'>;
   onWarning?: (message: string) => void;
   onStatus?: (status: EngineStatus) => void;
+  /**
+   * The book stopped being followed: the sync failed (a damaged book: the error keeps SQLite's code) or
+   * its worker ended. Default: onWarning.
+   */
+  onFailure?: (error: Error) => void;
 }
 
 export class HeadlessWatch {
@@ -82,8 +87,10 @@ export class HeadlessWatch {
         o.onStatus?.(status);
       });
       this.mirror.on('warning', warn);
+      const failed = o.onFailure ?? ((error: Error) => warn(error.message));
+      this.mirror.on('error', failed);
       this.mirror.on('exit', (code) => {
-        if (code !== 0 && !this.#stopped) warn(`the sync worker stopped unexpectedly (exit ${code}); the book is no longer followed`);
+        if (code !== 0 && !this.#stopped) failed(new Error(`the sync worker stopped unexpectedly (exit ${code}); the book is no longer followed`));
         this.service.onStatus('stopped');
       });
     } catch (err) {

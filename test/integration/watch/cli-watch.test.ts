@@ -14,6 +14,7 @@ import { attachDesk } from '../../../src/core/store/desk.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import { phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import { type PriceCondition, type WatchlistInput, priceCeiling } from '../../../src/shared/watchlist.ts';
+import { damageBookFile } from '../../unit/store/helpers.ts';
 import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -42,16 +43,20 @@ function cli(args: string[]): string {
 }
 const jsonl = (text: string) => text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 
+function spawnWatch(args: string[]): ChildProcess {
+  return spawn(process.execPath, [BIN, 'watch', '--base-url', demo.baseUrl, ...args], {
+    env: { ...process.env, SKINDESK_API_KEY: demo.apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 beforeAll(async () => {
   demo = await startQuietMarket({ listings: 2_500, seed: 23 });
   tmp = tempDb();
   [autoItem] = itemNames(demo, 1) as [{ name: string; price: number }];
   const file = join(tmp.dir, 'watchlists.json');
   writeFileSync(file, JSON.stringify({ watchlists: [...CASES.map((c) => c.input), autoWatchlist('snipe', autoItem.name, 1_000)] }));
-  child = spawn(process.execPath, [BIN, 'watch', '--base-url', demo.baseUrl, '--watchlists', file, '--auto-buy', '--db', tmp.file], {
-    env: { ...process.env, SKINDESK_API_KEY: demo.apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawnWatch(['--watchlists', file, '--auto-buy', '--db', tmp.file]);
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     partial += chunk.toString('utf8');
@@ -169,4 +174,26 @@ describe('skindesk watch', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 30_000);
+
+  it('ends with exit code 1 and says what to do when its book is damaged under it', async () => {
+    const own = tempDb();
+    try {
+      const file = join(own.dir, 'watchlists.json');
+      writeFileSync(file, JSON.stringify({ watchlists: [CASES[0]!.input] }));
+      const watch = spawnWatch(['--watchlists', file, '--db', own.file]);
+      let err = '';
+      watch.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const exited = new Promise<number | null>((r) => watch.once('exit', (code) => r(code)));
+      await waitFor(() => /live/.test(err), 30_000, `the second watch to go live (stderr: ${err})`);
+      damageBookFile(own.file);
+      demo.runActivity(300);
+      demo.flushFeed();
+      expect(await exited).toBe(1);
+      expect(err).toMatch(
+        /skindesk watch: the book file is damaged \(database disk image is malformed\): move it away \(or delete it\), then `skindesk sync` reads the book again\n$/,
+      );
+    } finally {
+      own.remove();
+    }
+  }, 60_000);
 });
