@@ -23,6 +23,7 @@ if (!port) throw new Error('sync-worker.ts runs only as a worker thread');
 const data = workerData as SyncWorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
+let damageReported = false;
 /**
  * A damaged book file (SQLite cannot read a page of it) is no failure to retry or show as such: the host
  * sets the file aside and reads the book again (app/app-core.ts). This worker has no other file open, so
@@ -30,7 +31,9 @@ const post = (message: WorkerMessage) => port.postMessage(message);
  */
 function reportedDamage(err: unknown): boolean {
   if (!isDamagedDatabaseError(err)) return false;
-  post({ type: 'damaged', message: (err as Error).message, code: (err as { code: string }).code });
+  // the sync, the backfill and a detail read meet the same damage: the host hears it once
+  if (!damageReported) post({ type: 'damaged', message: (err as Error).message, code: (err as { code: string }).code });
+  damageReported = true;
   return true;
 }
 
