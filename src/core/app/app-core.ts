@@ -63,6 +63,8 @@ export interface AppCoreOptions {
   progressIntervalMs?: number;
   /** Cadence of the trade poller and withdrawal tracker (tests shorten them). */
   accountTimings?: AccountTimings;
+  /** Waits before a failed session is started again, one per failure in a row (default SESSION_RETRY_MS). */
+  sessionRetryMs?: readonly number[];
 }
 
 interface SecretSnapshot {
@@ -74,6 +76,12 @@ interface SecretSnapshot {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 /** What a first window is handed at most: a start that goes wrong in a loop must not grow without end. */
 const MAX_STARTUP_NOTIFICATIONS = 20;
+/**
+ * A session that failed (no network at start, a write the disk refused, the worker ended) is started
+ * again after these waits, one per failure in a row, the last repeated: a terminal left running overnight
+ * follows the market again once the cause is gone, without hammering it meanwhile.
+ */
+const SESSION_RETRY_MS = [5_000, 15_000, 30_000, 60_000, 120_000];
 /** An exception nothing caught is told at most this often (the log has every one). */
 const UNEXPECTED_FAILURE_NOTICE_MS = 60_000;
 
@@ -105,6 +113,9 @@ export class AppCore {
   #progressTimer: NodeJS.Timeout;
   #lastProgress: BackfillProgress | null = null;
   #unexpectedToldAt = Number.NEGATIVE_INFINITY;
+  /** Sessions failed in a row (back to 0 when one goes live), and the timer of the next start. */
+  #failuresInARow = 0;
+  #retryTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
   /** Opens the mirror from disk (synchronously readable at once), then connects in the background. */
@@ -272,6 +283,7 @@ export class AppCore {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#progressTimer);
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
     await this.#switching;
     await this.account.close();
     this.#coalescer.close();
@@ -304,11 +316,14 @@ export class AppCore {
           if (session === this.#session) this.#publishBook(change);
         },
         status: (status) => {
-          if (session === this.#session) this.publish('syncStatus', this.#toSyncStatus(status));
+          if (session !== this.#session) return;
+          if (status.state === 'live') this.#failuresInARow = 0;
+          this.publish('syncStatus', this.#toSyncStatus(status));
         },
         problem: (message) => {
           if (session === this.#session) this.notify('error', 'Marketplace', message);
         },
+        failed: (message) => this.#startAgainLater(session, message),
         // the worker has the book alone open
         damaged: (error) => void this.#mendDamagedFile(session, error.message, 'book'),
         backfill: (run) => {
@@ -378,6 +393,38 @@ export class AppCore {
     });
   }
 
+  /**
+   * A session failed in a way a new one may not (session.ts `failed`): a new one starts after a wait
+   * that grows with each failure in a row. The first of a row is a notice; the status tells every one.
+   */
+  #startAgainLater(session: MarketSession, reason: string): void {
+    if (session !== this.#session || this.#closed || this.#retryTimer !== null) return;
+    const waits = this.#options.sessionRetryMs ?? SESSION_RETRY_MS;
+    const wait = waits[Math.min(this.#failuresInARow, waits.length - 1)] as number;
+    this.#failuresInARow++;
+    const seconds = Math.max(1, Math.round(wait / 1000));
+    session.noteRetry(`${reason}; trying again in ${seconds} s`);
+    this.#log.warn(`${reason}; a new session in ${seconds} s (failure ${this.#failuresInARow} in a row)`);
+    if (this.#failuresInARow === 1) this.notify('error', 'Marketplace', `${reason}. Skindesk tries again in ${seconds} s.`);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      void this.#serially(async () => {
+        if (session !== this.#session) return;
+        let next: MarketSession;
+        try {
+          next = await this.#replaceSession(session.choice);
+        } catch (err) {
+          // the book would not open (the cause still there): the old session stays, and waits again
+          const why = this.redactor.redact(err instanceof Error ? err.message : String(err));
+          this.#startAgainLater(session, `${reason} (and again: ${why})`);
+          return;
+        }
+        await this.#connect(next);
+      });
+    }, wait);
+    this.#retryTimer.unref();
+  }
+
   /** Runs session changes one after another, never after close. */
   #serially(change: () => Promise<void>): Promise<void> {
     const run = async () => {
@@ -394,6 +441,9 @@ export class AppCore {
    */
   async #replaceSession(choice: MarketChoice, withFileLetGo?: () => void): Promise<MarketSession> {
     const old = this.#session;
+    // a start already due for the old session is this one
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
     // the old account side stops writing to the old database before it closes
     await this.account.detach(old);
     const closeOld = () =>

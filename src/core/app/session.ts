@@ -35,8 +35,13 @@ export interface SessionEvents {
   status(status: EngineStatus): void;
   /** The detail backfill moved on (a page stored, a state change). */
   backfill(progress: BackfillProgress): void;
-  /** The engine or the connection failed in a way the user should hear about. */
+  /** Something the user should hear about that a new session would not mend (the key refused). */
   problem(message: string): void;
+  /**
+   * The session stopped following the market on a failure a new session may not meet (no network at
+   * start, a write the disk refused, the worker ended): what happened, in words.
+   */
+  failed(message: string): void;
   /** SQLite found the book file damaged while syncing; the sync stopped (SQLite's error). */
   damaged(error: Error): void;
 }
@@ -80,6 +85,7 @@ export class MarketSession {
   #ownStatus: EngineStatus;
   readonly #mirrorListeners = new Set<(mirror: MirrorWorker) => void>();
   #closed = false;
+  #retryNote: string | null = null;
   readonly #options: SessionOptions;
 
   constructor(options: SessionOptions) {
@@ -147,7 +153,16 @@ export class MarketSession {
   }
 
   status(): EngineStatus {
-    return this.#mirror?.status ?? { ...this.#ownStatus };
+    const status = this.#mirror?.status ?? { ...this.#ownStatus };
+    if (this.#retryNote === null) return status;
+    // whatever the worker said last, a failed session follows nothing
+    return { ...status, state: status.state === 'offline' ? 'offline' : 'stopped', problem: this.#retryNote };
+  }
+
+  /** This session failed and a new one is due (app-core.ts): its status says so from now on. */
+  noteRetry(note: string): void {
+    this.#retryNote = note;
+    this.#options.events.status(this.status());
   }
 
   /**
@@ -203,7 +218,7 @@ export class MarketSession {
         'offline',
         `Could not connect to the ${choice.mode === 'demo' ? 'demo ' : ''}market: ${message}`,
       );
-      events.problem(`Could not connect to the marketplace: ${message}`);
+      events.failed(`Could not connect to the marketplace: ${message}`);
     }
   }
 
@@ -241,14 +256,14 @@ export class MarketSession {
     mirror.on('error', (error) => {
       const message = redactor.redact(error.message);
       log.error(`sync stopped: ${message}`);
-      events.problem(`The book stopped updating: ${message}`);
+      events.failed(`The book stopped updating: ${message}`);
     });
     mirror.on('exit', (code) => {
       if (code === 0 || this.#closed) return;
       log.error(`the sync worker ended unexpectedly (exit ${code})`);
       this.#mirror = null;
-      this.#setOwnState('offline', 'The book stopped updating: the sync worker ended unexpectedly. Restart Skindesk.');
-      events.problem('The book stopped updating: the sync worker ended unexpectedly.');
+      this.#setOwnState('offline', 'The book stopped updating: the sync worker ended unexpectedly');
+      events.failed('The book stopped updating: the sync worker ended unexpectedly');
     });
     return mirror;
   }

@@ -258,6 +258,57 @@ describe('AppCore startup', () => {
     expect(pushes.filter((p) => p.name === 'notification').map((p) => (p.payload as { title: string }).title)).toEqual(['Later']);
   });
 
+  it('starts a session that could not connect again, after a wait, until it works', async () => {
+    let refusals = 2;
+    const statuses: SyncStatus[] = [];
+    const refuse = () => new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no network yet')), 50));
+    const { core, pushes } = await startCore({
+      startDemoMarket: (options) => (refusals-- > 0 ? refuse() : startDemo(options)),
+      sessionRetryMs: [300, 600],
+    });
+    core.subscribe((name, payload) => {
+      if (name === 'syncStatus') statuses.push(payload as SyncStatus);
+    });
+    const live = await core.whenLive(20_000);
+    expect(live.problem).toBeNull();
+    // two failures in a row, one notice; the status told each wait
+    const notices = pushes
+      .filter((p) => p.name === 'notification')
+      .map((p) => p.payload as { level: string; message: string })
+      .filter((n) => n.level === 'error');
+    expect(notices).toEqual([
+      expect.objectContaining({ level: 'error', message: 'Could not connect to the marketplace: no network yet. Skindesk tries again in 1 s.' }),
+    ]);
+    expect(statuses.map((s) => s.problem).filter((p) => p?.includes('trying again'))).toEqual([
+      'Could not connect to the marketplace: no network yet; trying again in 1 s',
+      'Could not connect to the marketplace: no network yet; trying again in 1 s',
+    ]);
+  });
+
+  it('starts the book again when the sync stopped on a write the file refused, once the cause is gone', async () => {
+    const dataDir = tempDir();
+    const { core, pushes } = await startCore({ dataDir, sessionRetryMs: [200] });
+    await core.whenLive(20_000);
+    // another program holds the book's write lock past the worker's busy timeout (5 s)
+    const holder = openDatabase(join(dataDir, DEMO_DATABASE_FILE_NAME));
+    holder.exec('BEGIN IMMEDIATE');
+    const notice = () =>
+      pushes.find((p) => p.name === 'notification' && (p.payload as { title: string }).title === 'Marketplace')?.payload;
+    try {
+      await until('the failure notice', () => notice() !== undefined, 20_000);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(notice()).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/^The book stopped updating: .*database is locked.*\. Skindesk tries again in 1 s\.$/),
+    });
+    const before = core.session;
+    await until('a new session live', () => core.session !== before && core.status().state === 'live', 20_000);
+    expect(core.status().problem).toBeNull();
+  }, 40_000);
+
   it('tells an exception nothing caught in plain words, once a minute at most', async () => {
     // no market: the test is about the notices (one about the market that cannot start comes too)
     const { core, pushes } = await startCore({ startDemoMarket: () => Promise.reject(new Error('no market here')) });
