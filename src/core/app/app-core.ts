@@ -457,15 +457,18 @@ export class AppCore {
     this.account.attach(next);
     this.#queries = createBookQueries(next.db);
     if (!withFileLetGo) await closeOld();
-    this.#publishBook({
-      version: 0,
-      lastSeq: next.status().lastSeq,
-      reset: true,
-      upserted: 0,
-      removed: 0,
-      ids: [],
-      idsTruncated: false,
-    });
+    // the same book file (a session started again) holds the same rows: the grid keeps them, and its place
+    if (next.file !== old.file || withFileLetGo) {
+      this.#publishBook({
+        version: 0,
+        lastSeq: next.status().lastSeq,
+        reset: true,
+        upserted: 0,
+        removed: 0,
+        ids: [],
+        idsTruncated: false,
+      });
+    }
     this.publish('syncStatus', this.status());
     return next;
   }
