@@ -108,10 +108,12 @@ let stopping: Promise<void> | null = null;
 async function stop(): Promise<void> {
   if (statisticsTimer) clearTimeout(statisticsTimer);
   try {
-    // the last recount may meet a damaged file; the engine must still flush and stop
-    await backfill?.stop().catch((err: unknown) => {
-      if (!reportedDamage(err)) throw err;
-    });
+    await backfill?.stop();
+  } catch (err) {
+    // its last recount may meet a damaged file: the engine must still apply what it received
+    if (!reportedDamage(err)) post({ type: 'warning', message: `the detail backfill did not stop cleanly: ${(err as Error).message}` });
+  }
+  try {
     await engine.stop();
   } finally {
     db.close();
