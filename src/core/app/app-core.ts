@@ -416,7 +416,7 @@ export class AppCore {
         } catch (err) {
           // the book would not open (the cause still there): the old session stays, and waits again
           const why = this.redactor.redact(err instanceof Error ? err.message : String(err));
-          this.#startAgainLater(session, `${reason} (and again: ${why})`);
+          this.#startAgainLater(session, `The book could not be opened again: ${why}`);
           return;
         }
         await this.#connect(next);
