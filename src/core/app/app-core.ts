@@ -204,9 +204,8 @@ export class AppCore {
    * holds the book and the desk, so the damage may be in either.
    */
   backgroundFailure(what: string, error: unknown): void {
-    const message = this.redactor.redact(error instanceof Error ? error.message : String(error));
-    this.#log.warn(`${what}: ${message}`);
-    if (isDamagedDatabaseError(error)) void this.#mendDamagedFile(this.#session, message, 'book-or-desk');
+    this.#log.warn(`${what}: ${this.#wordsOf(error)}`);
+    this.#mendIfDamaged(error);
   }
 
   /**
@@ -215,11 +214,7 @@ export class AppCore {
    * anything else is told in plain words, once a minute at most.
    */
   unexpectedFailure(error: unknown): void {
-    if (isDamagedDatabaseError(error)) {
-      const message = this.redactor.redact((error as Error).message);
-      void this.#mendDamagedFile(this.#session, message, 'book-or-desk');
-      return;
-    }
+    if (this.#mendIfDamaged(error)) return;
     const now = Date.now();
     if (now - this.#unexpectedToldAt < UNEXPECTED_FAILURE_NOTICE_MS) return;
     this.#unexpectedToldAt = now;
@@ -228,6 +223,18 @@ export class AppCore {
       'Skindesk',
       'Something went wrong inside Skindesk; the log has the details. If the app misbehaves, restart it.',
     );
+  }
+
+  /** Mends the database file behind `error` when it is a damaged one; whether it was. */
+  #mendIfDamaged(error: unknown): boolean {
+    if (!isDamagedDatabaseError(error)) return false;
+    void this.#mendDamagedFile(this.#session, this.#wordsOf(error), 'book-or-desk');
+    return true;
+  }
+
+  /** A failure's message, with every secret the app holds taken out. */
+  #wordsOf(error: unknown): string {
+    return this.redactor.redact(error instanceof Error ? error.message : String(error));
   }
 
   // ---- state ------------------------------------------------------------------------------------
@@ -378,7 +385,7 @@ export class AppCore {
           notice = setAsideDamagedBook(session.file, reason);
         });
       } catch (err) {
-        const why = this.redactor.redact(err instanceof Error ? err.message : String(err));
+        const why = this.#wordsOf(err);
         this.#log.error(`the damaged book could not be replaced: ${why}`);
         this.notify(
           'error',
@@ -415,8 +422,7 @@ export class AppCore {
           next = await this.#replaceSession(session.choice);
         } catch (err) {
           // the book would not open (the cause still there): the old session stays, and waits again
-          const why = this.redactor.redact(err instanceof Error ? err.message : String(err));
-          this.#startAgainLater(session, `The book could not be opened again: ${why}`);
+          this.#startAgainLater(session, `The book could not be opened again: ${this.#wordsOf(err)}`);
           return;
         }
         await this.#connect(next);
