@@ -64,9 +64,15 @@ export class DemoMarket extends DemoHarness implements RunningDemoMarket {
   private readonly limiter: RateLimiter;
   private closing: Promise<void> | null = null;
   private restarting: Promise<void> | null = null;
+  private readonly markStopped: () => void;
+  /** Settles when close() has stopped everything (in this thread, nothing else stops the market). */
+  readonly stopped: Promise<void>;
 
   constructor(parts: DemoParts, server: Server, options: ResolvedDemoOptions, startupMs: number, limiter: RateLimiter, controller: ChaosController) {
     super(parts);
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.stopped = promise;
+    this.markStopped = resolve;
     this.server = server;
     this.options = options;
     this.startupMs = startupMs;
@@ -144,14 +150,18 @@ export class DemoMarket extends DemoHarness implements RunningDemoMarket {
   /** Stops the simulation, every timer and connection, then the server. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // chaos first, so it schedules no new restart while one in progress is awaited
-      this.parts.chaos.close();
-      await this.restarting?.catch(() => {});
-      stopParts(this.parts);
-      if (this.server.listening) {
-        const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-        this.server.closeAllConnections();
-        await closed;
+      try {
+        // chaos first, so it schedules no new restart while one in progress is awaited
+        this.parts.chaos.close();
+        await this.restarting?.catch(() => {});
+        stopParts(this.parts);
+        if (this.server.listening) {
+          const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+          this.server.closeAllConnections();
+          await closed;
+        }
+      } finally {
+        this.markStopped();
       }
     })();
     return this.closing;

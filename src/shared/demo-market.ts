@@ -12,5 +12,7 @@ export interface RunningDemoMarket {
   readonly webhookSecret: string;
   /** Registers the demo account's webhook receiver (null removes it). */
   setWebhookUrl(url: string | null): Promise<void>;
+  /** Settles when the market has stopped: closed, or its thread ended on its own. */
+  readonly stopped: Promise<void>;
   close(): Promise<void>;
 }

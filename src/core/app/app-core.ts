@@ -32,6 +32,7 @@ import {
 } from '../../shared/ipc/index.ts';
 import { isDamagedDatabaseError, passesQuickCheck } from '../store/damage.ts';
 import { deskFileFor } from '../store/desk.ts';
+import { DemoMarketKeeper } from './demo-keeper.ts';
 import { describeAppError } from './errors.ts';
 import { checkExternalLink } from './external-links.ts';
 import { type AppLog, silentLog } from './log.ts';
@@ -116,6 +117,7 @@ export class AppCore {
   /** Sessions failed in a row (back to 0 when one goes live), and the timer of the next start. */
   #failuresInARow = 0;
   #retryTimer: NodeJS.Timeout | null = null;
+  readonly #demoMarket: DemoMarketKeeper;
   #closed = false;
 
   /** Opens the mirror from disk (synchronously readable at once), then connects in the background. */
@@ -132,6 +134,13 @@ export class AppCore {
   private constructor(options: AppCoreOptions, redactor: Redactor, secrets: SecretSnapshot) {
     this.#options = options;
     this.#log = options.log ?? silentLog;
+    this.#demoMarket = new DemoMarketKeeper(options.startDemoMarket, {
+      warn: (message) => this.#log.warn(message),
+      // the sync would knock at its port for ever: a new session starts a new market
+      lost: () => {
+        if (this.#session.choice.mode === 'demo') this.#startAgainLater(this.#session, 'The demo market stopped');
+      },
+    });
     this.redactor = redactor;
     this.#secrets = secrets;
     this.settings = new SettingsStore(options.dataDir);
@@ -148,7 +157,7 @@ export class AppCore {
       ...(options.accountTimings ? { timings: options.accountTimings } : {}),
     });
     this.#session = this.#openSession(chooseMarket(this.settings.get(), secrets.apiKey !== null));
-    this.account.attach(this.#session);
+    this.account.attach(this.#session, this.#meetsNewDemoMarket(this.#session));
     this.#queries = createBookQueries(this.#session.db);
     this.handlers = this.#createHandlers();
     this.dispatch = createDispatcher(this.handlers, {
@@ -296,6 +305,7 @@ export class AppCore {
     this.#coalescer.close();
     this.#sinks.clear();
     await this.#session.close();
+    await this.#demoMarket.stop();
   }
 
   // ---- sessions ---------------------------------------------------------------------------------
@@ -311,7 +321,7 @@ export class AppCore {
       choice,
       dataDir: this.#options.dataDir,
       apiKey: this.#secrets.apiKey,
-      startDemoMarket: this.#options.startDemoMarket,
+      startDemoMarket: this.#demoMarket.lend,
       ...(this.#options.syncOptions ? { syncOptions: this.#options.syncOptions } : {}),
       ...(this.#options.syncWorkerFile ? { syncWorkerFile: this.#options.syncWorkerFile } : {}),
       ...(this.#options.backfillOptions === undefined ? {} : { backfillOptions: this.#options.backfillOptions }),
@@ -431,6 +441,11 @@ export class AppCore {
     this.#retryTimer.unref();
   }
 
+  /** Whether the session will start a new demo market (and with it a new demo account). */
+  #meetsNewDemoMarket(session: MarketSession): boolean {
+    return session.choice.mode === 'demo' && !this.#demoMarket.running;
+  }
+
   /** Runs session changes one after another, never after close. */
   #serially(change: () => Promise<void>): Promise<void> {
     const run = async () => {
@@ -460,9 +475,10 @@ export class AppCore {
     }
     const next = this.#openSession(choice);
     this.#session = next;
-    this.account.attach(next);
+    this.account.attach(next, this.#meetsNewDemoMarket(next));
     this.#queries = createBookQueries(next.db);
     if (!withFileLetGo) await closeOld();
+    if (choice.mode !== 'demo') await this.#demoMarket.stop();
     // the same book file (a session started again) holds the same rows: the grid keeps them, and its place
     if (next.file !== old.file || withFileLetGo) {
       this.#publishBook({

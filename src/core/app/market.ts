@@ -20,6 +20,8 @@ export interface DemoMarketHandle {
    * here (what a user does on the website for the real market) and signs with this secret.
    */
   readonly webhooks?: { readonly secret: string; setUrl(url: string | null): Promise<void> };
+  /** Settles when the market has stopped, asked to or not, when the host can tell. */
+  readonly stopped?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export function demoHandleOf(demo: RunningDemoMarket, onClose?: () => void): Dem
     wsUrl: demo.wsUrl,
     apiKey: demo.apiKey,
     webhooks: { secret: demo.webhookSecret, setUrl: (url) => demo.setWebhookUrl(url) },
+    stopped: demo.stopped,
     close: () => {
       onClose?.();
       return demo.close();

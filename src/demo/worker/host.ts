@@ -50,6 +50,7 @@ export function startDemoMarketThread(o: DemoThreadOptions): Promise<DemoMarketT
             wsUrl: m.wsUrl,
             apiKey: m.apiKey,
             webhookSecret: m.webhookSecret,
+            stopped: exited,
             setWebhookUrl: (url) =>
               new Promise<void>((done, fail) => {
                 const requestId = nextRequest++;

@@ -143,7 +143,7 @@ describe('AppCore on the demo market', () => {
     const real = await startDemoMarket({ port: 0, listings: 150, rate: 20, seed: 3 });
     demos.push(real);
     const { core } = await startCore();
-    await core.whenLive(20_000);
+    const embedded = (await core.whenLive(20_000)).market.baseUrl as string;
     await core.dispatch('setApiKey', { apiKey: real.apiKey });
     const view = await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl });
     expect(view.market).toEqual({ useDemo: false, baseUrl: real.baseUrl });
@@ -162,6 +162,8 @@ describe('AppCore on the demo market', () => {
     const page = await core.call('queryBook', { count: true, limit: 1 });
     expect(page.total).toBeGreaterThan(100);
     expect(page.total).toBeLessThan(300);
+    // the embedded demo market stopped when the app left it
+    await expect(fetch(`${embedded}/public/v1/meta`)).rejects.toThrow();
 
     await core.dispatch('setMarket', { useDemo: true, baseUrl: real.baseUrl });
     await until(
@@ -271,6 +273,7 @@ describe('AppCore startup', () => {
     });
     const live = await core.whenLive(20_000);
     expect(live.problem).toBeNull();
+    expect(demos).toHaveLength(1);
     // two failures in a row, one notice; the status told each wait
     const notices = pushes
       .filter((p) => p.name === 'notification')
@@ -285,10 +288,34 @@ describe('AppCore startup', () => {
     ]);
   });
 
+  it('starts a new demo market when the one it had stopped on its own', async () => {
+    const { core, pushes } = await startCore({ sessionRetryMs: [200] });
+    const first = (await core.whenLive(20_000)).market.baseUrl;
+    await core.call('getBackpack', { page: 1, limit: 50, appId: null, search: null });
+    const accountRows = () => core.session.db.prepare('SELECT key, fetched_at FROM account_cache').all();
+    const firstAccount = accountRows();
+    expect(firstAccount).not.toEqual([]);
+    // what a demo thread that died looks like from here
+    await demos[0]?.close();
+    await until('live on a second demo market', () => demos.length === 2 && core.status().state === 'live', 20_000);
+    expect(core.status().market.baseUrl).toBe(demos[1]?.baseUrl);
+    expect(core.status().market.baseUrl).not.toBe(first);
+    // a new market has a new demo account: nothing of the first one is kept as if it were this one's
+    for (const row of firstAccount) expect(accountRows()).not.toContainEqual(row);
+    expect(pushes.filter((p) => p.name === 'notification').map((p) => p.payload)).toContainEqual(
+      expect.objectContaining({ level: 'error', message: 'The demo market stopped. Skindesk tries again in 1 s.' }),
+    );
+  });
+
   it('starts the book again when the sync stopped on a write the file refused, once the cause is gone', async () => {
     const dataDir = tempDir();
     const { core, pushes } = await startCore({ dataDir, sessionRetryMs: [200] });
     await core.whenLive(20_000);
+    // a read of the demo account, kept in the desk
+    await core.call('getBackpack', { page: 1, limit: 50, appId: null, search: null });
+    const accountRows = () => core.session.db.prepare('SELECT key, fetched_at FROM account_cache ORDER BY key').all();
+    const accountBefore = accountRows();
+    expect(accountBefore).not.toEqual([]);
     // another program holds the book's write lock past the worker's busy timeout (5 s)
     const holder = openDatabase(join(dataDir, DEMO_DATABASE_FILE_NAME));
     holder.exec('BEGIN IMMEDIATE');
@@ -308,6 +335,11 @@ describe('AppCore startup', () => {
     const before = core.session;
     await until('a new session live', () => core.session !== before && core.status().state === 'live', 20_000);
     expect(core.status().problem).toBeNull();
+    // the demo market was not the cause: the new session meets the same one, and the account kept in the
+    // desk (trades followed, reads) is still its own
+    expect(demos).toHaveLength(1);
+    expect(core.status().market.baseUrl).toBe(demos[0]?.baseUrl);
+    expect(accountRows()).toEqual(expect.arrayContaining(accountBefore));
     // the same file holds the same rows: the grid is not emptied (a reset of nothing) to reload them
     const emptied = pushes
       .slice(failedAt)

@@ -81,11 +81,14 @@ export class AccountRuntime {
 
   // ---- session lifecycle ------------------------------------------------------------------------
 
-  /** A market session was opened (its database is readable, the network is not up yet). */
-  attach(market: AttachableMarket): void {
+  /**
+   * A market session was opened (its database is readable, the network is not up yet). `newAccount`: the
+   * session will meet an account the tables never saw (a demo market about to start).
+   */
+  attach(market: AttachableMarket, newAccount: boolean): void {
     if (this.#closed) return;
     const account = new AccountSession(market, {
-      demo: market.choice.mode === 'demo',
+      newAccount,
       bookLive: () => market.status().state === 'live',
       halted: () => killSwitchEngaged(market.db),
       onGuardChange: (guard) => {

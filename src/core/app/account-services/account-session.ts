@@ -80,7 +80,11 @@ export class AccountSession {
   constructor(
     market: MarketSide,
     options: {
-      demo: boolean;
+      /**
+       * The account behind the market is new (a demo market just started, with a new demo account): what
+       * an earlier one left in the account tables (trades followed, listings, withdrawals) is forgotten.
+       */
+      newAccount: boolean;
       clock?: Clock;
       timings?: AccountTimings;
       /** Whether the book is live (guards act only then: a resyncing book may show rivals that left). */
@@ -124,7 +128,7 @@ export class AccountSession {
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
     this.#feeds = this.buildFeeds(null);
-    if (options.demo) this.#forgetAccountState();
+    if (options.newAccount) this.#forgetAccountState();
   }
 
   /** Runs the undercut guards on a timer while connected (each check reads the local book only). */
