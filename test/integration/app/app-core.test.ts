@@ -1,7 +1,7 @@
 // The app services over the real core and the real demo market: the startup rule, live book windows,
 // coalesced pushes, settings and secrets (the key never comes back), market switching, external links,
 // and the mirror opening from disk before the network is up.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -348,6 +348,43 @@ describe('AppCore startup', () => {
       .filter((c) => c.reset && c.upserted === 0 && c.removed === 0);
     expect(emptied).toEqual([]);
   }, 40_000);
+
+  it('keeps the failed session and waits again when the book cannot be opened again', async () => {
+    const dataDir = tempDir();
+    const book = join(dataDir, DEMO_DATABASE_FILE_NAME);
+    const statuses: SyncStatus[] = [];
+    const { core } = await startCore({ dataDir, sessionRetryMs: [1_000] });
+    core.subscribe((name, payload) => {
+      if (name === 'syncStatus') statuses.push(payload as SyncStatus);
+    });
+    await core.whenLive(20_000);
+    const failed = core.session;
+    // the sync stops on a write another program keeps locked
+    const holder = openDatabase(book);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      await until('the sync stopped', () => statuses.some((s) => s.problem?.includes('trying again')), 20_000);
+      // then, for a while, the book's path is no file SQLite can open
+      renameSync(book, `${book}.held`);
+      mkdirSync(book);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const reopenFailed = await until(
+      'the reopen refused',
+      () => statuses.find((s) => s.problem?.startsWith('The book could not be opened again')),
+      20_000,
+    );
+    expect(reopenFailed.problem).toMatch(/^The book could not be opened again: .+; trying again in 1 s$/);
+    // the failed session stayed in place: the grid still reads its book
+    expect(core.session).toBe(failed);
+    expect((await core.call('queryBook', { filter: {}, limit: 1 })).rows).toHaveLength(1);
+    rmdirSync(book);
+    renameSync(`${book}.held`, book);
+    await until('a new session live', () => core.session !== failed && core.status().state === 'live', 20_000);
+    expect(core.status().problem).toBeNull();
+  }, 60_000);
 
   it('tells an exception nothing caught in plain words, once a minute at most', async () => {
     // no market: the test is about the notices (one about the market that cannot start comes too)
