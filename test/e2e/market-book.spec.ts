@@ -179,6 +179,20 @@ test('the detail shows the float bar with its wear band and every sticker with i
     expect(clipped, `${id} is cut off`).toBe(false);
   }
   await saveScreenshot(page, 'detail');
+  // a 1024 px window leaves the toolbar about 310 px beside both panels: its buttons go icon-only and
+  // the count gives way, but none is cut off or drawn over the detail panel
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await expect(page.getByTestId('book-summary')).toHaveCount(0);
+  const detailLeft = (await detail.boundingBox())?.x ?? 0;
+  for (const id of ['presets-button', 'watch-filter', 'export-view', 'cart-button']) {
+    const box = await page.getByTestId(id).boundingBox();
+    expect(box, `${id} is shown`).not.toBeNull();
+    expect((box?.x ?? 0) + (box?.width ?? 0), `${id} stays left of the detail panel`).toBeLessThanOrEqual(detailLeft);
+  }
+  await expect(page.getByRole('button', { name: 'Watch', exact: true })).toBeVisible();
+  if (wide) await page.setViewportSize(wide);
+  await expect(page.getByTestId('book-summary')).toBeVisible();
 
   // inspect in game: the app opens the listing's steam:// preview link it read from its own mirror
   const opened = m.host.platform.opened.length;

@@ -7,6 +7,7 @@ import { parseShareLink } from '../../../src/renderer/screens/market/buying/shar
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor } from '../../../src/renderer/screens/market/book/columns.tsx';
+import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
 import { bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
@@ -32,6 +33,21 @@ describe('scroll geometry', () => {
     expect(lastTop + 28).toBeCloseTo(realMax + viewport, 3);
     // and a row scrolled to comes back on screen: real and virtual offsets round-trip
     expect(toVirtual(toReal(1_234_567 * 28, g), g)).toBeCloseTo(1_234_567 * 28, 3);
+  });
+});
+
+describe('book toolbar fit', () => {
+  it('shrinks its buttons, then drops the count, as the panels narrow it; unmeasured is full', () => {
+    expect([0, 900, 600, 599, 470, 390, 389, 314].map(toolbarFitFor)).toEqual([
+      'full',
+      'full',
+      'full',
+      'compact',
+      'compact',
+      'compact',
+      'tight',
+      'tight',
+    ]);
   });
 });
 

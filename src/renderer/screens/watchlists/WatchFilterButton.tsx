@@ -2,7 +2,7 @@
  * "Watch": turns the book's current filter into a watchlist in one click (or W). The app names it from
  * the filter and checks the whole book for it at once; it is edited on the watchlists screen.
  */
-import { Button, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBellPlus } from '@tabler/icons-react';
 import { useLayoutEffect, useMemo, useRef } from 'react';
@@ -11,7 +11,8 @@ import { call } from '../../bridge/index.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { navigate } from '../../shell/navigation.ts';
 
-export function WatchFilterButton({ filter }: { filter: BookFilter }) {
+/** `compact`: icon only, for a narrow toolbar (the tooltip says what it does either way). */
+export function WatchFilterButton({ filter, compact = false }: { filter: BookFilter; compact?: boolean }) {
   const current = useRef(filter);
   useLayoutEffect(() => {
     current.current = filter;
@@ -23,9 +24,15 @@ export function WatchFilterButton({ filter }: { filter: BookFilter }) {
   useRegisterCommands(commands);
   return (
     <Tooltip label="Make this filter a watchlist: alerts for every new listing that matches (W)">
-      <Button variant="default" leftSection={<IconBellPlus size={14} />} onClick={() => void watch(filter)} style={{ flex: 'none' }} data-testid="watch-filter">
-        Watch
-      </Button>
+      {compact ? (
+        <ActionIcon variant="default" size={36} onClick={() => void watch(filter)} style={{ flex: 'none' }} aria-label="Watch" data-testid="watch-filter">
+          <IconBellPlus size={16} />
+        </ActionIcon>
+      ) : (
+        <Button variant="default" leftSection={<IconBellPlus size={14} />} onClick={() => void watch(filter)} style={{ flex: 'none' }} data-testid="watch-filter">
+          Watch
+        </Button>
+      )}
     </Tooltip>
   );
 }

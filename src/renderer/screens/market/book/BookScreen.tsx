@@ -5,6 +5,7 @@
  * the app and restored on the next start.
  */
 import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { describeBookRead } from '../../../../shared/book-read.ts';
@@ -13,7 +14,7 @@ import type { BookView, FilterPreset, MarketScreenState } from '../../../../shar
 import type { BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
-import { formatClock, plural } from '../../../format/numbers.ts';
+import { formatClock, formatCount, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
 import { bookFilterRequest } from '../../../shell/navigation.ts';
@@ -30,6 +31,7 @@ import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
 import { type SortField, columnsFor } from './columns.tsx';
+import { toolbarFitFor } from './toolbar-fit.ts';
 
 export const DEFAULT_VIEW: BookView = { filter: {}, sort: { field: 'created_at', dir: 'desc' } };
 const SAVE_VIEW_AFTER_MS = 600;
@@ -65,7 +67,7 @@ function emptyBookText(filtered: boolean, read: BookRead | null): string {
   return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
 }
 
-function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: string): void; inputRef: React.RefObject<HTMLInputElement | null> }) {
+function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; onChange(v: string): void; inputRef: React.RefObject<HTMLInputElement | null>; minWidth: number }) {
   const [text, setText] = useState(value);
   const applied = useRef(value);
   useEffect(() => {
@@ -100,8 +102,8 @@ function NameSearch({ value, onChange, inputRef }: { value: string; onChange(v: 
           </ActionIcon>
         ) : null
       }
-      // the one toolbar item that gives way when the detail panel narrows the row; the buttons never do
-      style={{ flex: '0 1 260px', minWidth: 140 }}
+      // the toolbar item that gives way first when the detail panel narrows the row (toolbar-fit.ts)
+      style={{ flex: '0 1 260px', minWidth }}
       data-testid="name-search"
     />
   );
@@ -298,6 +300,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const chips = describeFilter(view.filter);
   const columns = columnsFor(view.filter.app_id, detailOpen);
   const offline = status?.state === 'offline';
+  const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
+  const fit = toolbarFitFor(toolbarWidth);
 
   return (
     <div style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
@@ -307,15 +311,15 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         </ScrollArea>
       )}
       <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-        <Group gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)' }}>
+        <Group ref={toolbarRef} gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)', overflow: 'hidden' }}>
           <Tooltip label={filtersOpen ? 'Hide filters (F)' : 'Show filters (F)'}>
             <ActionIcon variant={filtersOpen ? 'light' : 'subtle'} onClick={() => setFiltersOpen((o) => !o)} aria-label="Toggle filters" size="md">
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
           </Tooltip>
-          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} />
-          <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} />
-          <WatchFilterButton filter={view.filter} />
+          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={fit === 'full' ? 140 : 90} />
+          <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} compact={fit !== 'full'} />
+          <WatchFilterButton filter={view.filter} compact={fit !== 'full'} />
           <Group gap={4} wrap="nowrap" style={{ flex: 1, minWidth: 0, overflow: 'hidden' }} data-testid="filter-chips">
             {chips.map((c) => (
               <Badge key={c} variant="light" color="gray" radius="sm" tt="none" style={{ flex: 'none' }}>
@@ -331,9 +335,11 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
             )}
           </Group>
           <ExportViewMenu view={{ view: 'book', filter: view.filter, sort: view.sort }} group="Book" what="listing" />
-          <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary">
-            {snapshot.total === null ? '…' : plural(total, 'listing')}
-          </Text>
+          {fit !== 'tight' && (
+            <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary" title={plural(total, 'listing')}>
+              {snapshot.total === null ? '…' : fit === 'full' ? plural(total, 'listing') : formatCount(total)}
+            </Text>
+          )}
           <Button
             variant={cart.length > 0 ? 'light' : 'default'}
             leftSection={<IconShoppingCart size={14} />}

@@ -1,5 +1,5 @@
 /** Saved filter presets: load one, save the current filter and sort under a name, delete. Kept by the app. */
-import { ActionIcon, Button, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconBookmark, IconDeviceFloppy, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BookView, FilterPreset } from '../../../../shared/ipc/calls-market.ts';
@@ -12,9 +12,11 @@ export interface PresetMenuProps {
   onPresets(presets: readonly FilterPreset[]): void;
   saveOpened: boolean;
   onSaveOpened(opened: boolean): void;
+  /** Icon only (a narrow toolbar): the label moves to the tooltip. */
+  compact?: boolean;
 }
 
-export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, onSaveOpened }: PresetMenuProps) {
+export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, onSaveOpened, compact = false }: PresetMenuProps) {
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const save = async () => {
@@ -28,13 +30,22 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
       setProblem(err instanceof SkindeskError ? err.message : String(err));
     }
   };
+  const label = `Presets${presets.length > 0 ? ` (${presets.length})` : ''}`;
   return (
     <>
       <Menu position="bottom-start" width={260} shadow="md">
         <Menu.Target>
-          <Button variant="default" leftSection={<IconBookmark size={14} />} style={{ flex: 'none' }} data-testid="presets-button">
-            Presets{presets.length > 0 ? ` (${presets.length})` : ''}
-          </Button>
+          {compact ? (
+            <Tooltip label={label}>
+              <ActionIcon variant="default" size={36} style={{ flex: 'none' }} aria-label={label} data-testid="presets-button">
+                <IconBookmark size={16} />
+              </ActionIcon>
+            </Tooltip>
+          ) : (
+            <Button variant="default" leftSection={<IconBookmark size={14} />} style={{ flex: 'none' }} data-testid="presets-button">
+              {label}
+            </Button>
+          )}
         </Menu.Target>
         <Menu.Dropdown>
           {presets.length === 0 && (

@@ -1,0 +1,17 @@
+/**
+ * How much of the book's toolbar fits its width. The detail panel (380 px) and the filter panel (250 px)
+ * leave the toolbar about 570 px in a 1280 px window and about 310 px in a 1024 px one; its buttons must
+ * shrink before they spill over the detail panel. Widths are the toolbar's content box, measured in
+ * Chromium: the buttons with their labels and a seven-digit count need about 600 px (the search box at
+ * its narrowest), icon-only buttons and a bare count about 390, and without the count about 310.
+ */
+export type ToolbarFit = 'full' | 'compact' | 'tight';
+
+const FULL_MIN_PX = 600;
+const COMPACT_MIN_PX = 390;
+
+/** `width` 0 means not measured yet: the full toolbar, as on any window wide enough for the app. */
+export function toolbarFitFor(width: number): ToolbarFit {
+  if (width === 0 || width >= FULL_MIN_PX) return 'full';
+  return width >= COMPACT_MIN_PX ? 'compact' : 'tight';
+}
