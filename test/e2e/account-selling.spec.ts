@@ -75,6 +75,16 @@ test('sell from the inventory → the trade is accepted → the listing appears'
   await expect(timeline).toContainText('Active');
   await expect(timeline).toContainText('seen by webhook');
   await saveScreenshot(page, 'trades');
+  // in a 1024 px window beside the timeline, the items give way and every status stays whole
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const statuses = page.getByTestId('trade-status');
+  expect(await statuses.count()).toBeGreaterThan(0);
+  for (const status of await statuses.all()) {
+    const cut = await status.evaluate((el) => [el, ...el.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1));
+    expect(cut, `${await status.getAttribute('data-status')} is cut off`).toBe(false);
+  }
+  if (wide) await page.setViewportSize(wide);
   expect(problems).toEqual([]);
 });
 

@@ -159,8 +159,10 @@ export function TradesScreen() {
                 <Table.Td>
                   <StatusBadge status={t.trade.status} testId="trade-status" />
                 </Table.Td>
-                <Table.Td>
-                  <Text size="xs" truncate maw={260}>
+                {/* the column that gives way in a narrow window (max-width 0 lets a table cell shrink below
+                    its text): the status beside it is what a trader scans for, and stays whole */}
+                <Table.Td style={{ maxWidth: 0, width: '100%' }}>
+                  <Text size="xs" truncate>
                     {itemsLine(t)}
                   </Text>
                 </Table.Td>

@@ -15,7 +15,8 @@ export function statusColor(status: string): string {
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   return (
-    <Badge color={statusColor(status)} variant="light" data-testid={testId} data-status={status}>
+    // never cut to "A…" by a narrow column: the status is what the row is read for
+    <Badge color={statusColor(status)} variant="light" data-testid={testId} data-status={status} miw="max-content">
       {status}
     </Badge>
   );
