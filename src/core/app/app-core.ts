@@ -342,7 +342,7 @@ export class AppCore {
         },
         failed: (message) => this.#startAgainLater(session, message),
         // the worker has the book alone open
-        damaged: (error) => void this.#mendDamagedFile(session, error.message, 'book'),
+        damaged: (error) => void this.#mendDamagedFile(session, this.#wordsOf(error), 'book'),
         backfill: (run) => {
           if (session === this.#session) this.#publishProgress(toBackfillProgress(run, this.redactor));
         },
