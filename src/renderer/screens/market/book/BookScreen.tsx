@@ -31,7 +31,7 @@ import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
 import { type SortField, columnsFor } from './columns.tsx';
-import { toolbarFitFor } from './toolbar-fit.ts';
+import { SEARCH_MIN_PX, toolbarFitFor } from './toolbar-fit.ts';
 
 export const DEFAULT_VIEW: BookView = { filter: {}, sort: { field: 'created_at', dir: 'desc' } };
 const SAVE_VIEW_AFTER_MS = 600;
@@ -317,7 +317,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
           </Tooltip>
-          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={fit === 'full' ? 140 : 90} />
+          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={SEARCH_MIN_PX[fit]} />
           <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} compact={fit !== 'full'} />
           <WatchFilterButton filter={view.filter} compact={fit !== 'full'} />
           <Group gap={4} wrap="nowrap" style={{ flex: 1, minWidth: 0, overflow: 'hidden' }} data-testid="filter-chips">

@@ -10,6 +10,9 @@ export type ToolbarFit = 'full' | 'compact' | 'tight';
 const FULL_MIN_PX = 600;
 const COMPACT_MIN_PX = 390;
 
+/** The search box's narrowest width in each fit: the widths above were measured with these. */
+export const SEARCH_MIN_PX: Record<ToolbarFit, number> = { full: 140, compact: 90, tight: 90 };
+
 /** `width` 0 means not measured yet: the full toolbar, as on any window wide enough for the app. */
 export function toolbarFitFor(width: number): ToolbarFit {
   if (width === 0 || width >= FULL_MIN_PX) return 'full';
