@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { iterateBook, openDatabase } from '../../../src/core/store/index.ts';
-import { MirrorWorker } from '../../../src/core/sync/mirror-worker.ts';
+import { MirrorWorker, type MirrorWorkerOptions } from '../../../src/core/sync/mirror-worker.ts';
 import { damageBookFile } from '../../unit/store/helpers.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
@@ -35,7 +35,7 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
   }
 }
 
-async function followDemo(workerFile?: URL) {
+async function followDemo(workerFile?: URL, backfill: MirrorWorkerOptions['backfill'] = false) {
   demo = await startDemoMarket({ port: 0, listings: 800, rate: 0, seed: 5, reorder: 0.3, duplicate: 0.3, rateLimits: false });
   dir = mkdtempSync(join(tmpdir(), 'skindesk-relay-'));
   const dbPath = join(dir, 'book.db');
@@ -45,7 +45,7 @@ async function followDemo(workerFile?: URL) {
     wsUrl: demo.wsUrl,
     apiKey: demo.apiKey,
     engine: { firstEventWaitMs: 50, pingIntervalMs: 500, livenessTimeoutMs: 5_000 },
-    backfill: false,
+    backfill,
     relayFeed: true,
     forwardApplied: true,
     ...(workerFile ? { workerFile } : {}),
@@ -117,5 +117,23 @@ describe('the sync worker with a relayed feed', () => {
     // a host that mends the file hears no failure besides (the status went on being told meanwhile)
     await mirror!.stop();
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('stops cleanly when the backfill meets the damage first, in its last count of the book', async () => {
+    const { dbPath } = await followDemo(undefined, { idleMs: 60_000 });
+    await waitFor(() => mirror!.backfill?.state === 'done', 20_000, 'the backfill finishing');
+    const damaged: Error[] = [];
+    const errors: Error[] = [];
+    const warnings: string[] = [];
+    mirror!.on('damaged', (error) => damaged.push(error));
+    mirror!.on('error', (error) => errors.push(error));
+    mirror!.on('warning', (message) => warnings.push(message));
+    // no feed activity: the first read of the damaged file is the backfill's recount in stop()
+    damageBookFile(dbPath);
+    await mirror!.stop();
+    expect(damaged).toHaveLength(1);
+    expect(damaged[0]).toMatchObject({ code: expect.stringMatching(/^SQLITE_(CORRUPT|NOTADB)/) });
+    expect(errors).toEqual([]);
+    expect(warnings.filter((w) => /did not stop cleanly/.test(w))).toEqual([]);
   }, 60_000);
 });
