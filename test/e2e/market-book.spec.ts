@@ -179,19 +179,37 @@ test('the detail shows the float bar with its wear band and every sticker with i
     expect(clipped, `${id} is cut off`).toBe(false);
   }
   await saveScreenshot(page, 'detail');
-  // a 1024 px window leaves the toolbar about 310 px beside both panels: its buttons go icon-only and
-  // the count gives way, but none is cut off or drawn over the detail panel
+  // a 1024 px window has no room for the filters, a usable grid and the detail side by side: the two
+  // panels take turns, so the grid keeps its columns; the toolbar's buttons go icon-only and none is cut
+  // off or drawn over the detail panel; the active filter stays named and one click from cleared
   const wide = page.viewportSize();
+  const filterPanel = page.getByLabel('Min price');
+  await expect(filterPanel).toBeVisible();
   await page.setViewportSize({ width: 1024, height: 640 });
-  await expect(page.getByTestId('book-summary')).toHaveCount(0);
+  await expect(filterPanel).toHaveCount(0);
+  await expect(detail).toBeVisible();
+  const gridBox = await page.getByTestId('book-grid').boundingBox();
+  expect(gridBox?.width ?? 0, 'the grid keeps room for its columns').toBeGreaterThanOrEqual(520);
   const detailLeft = (await detail.boundingBox())?.x ?? 0;
-  for (const id of ['presets-button', 'watch-filter', 'export-view', 'cart-button']) {
+  for (const id of ['presets-button', 'watch-filter', 'filter-chips', 'export-view', 'cart-button']) {
     const box = await page.getByTestId(id).boundingBox();
     expect(box, `${id} is shown`).not.toBeNull();
     expect((box?.x ?? 0) + (box?.width ?? 0), `${id} stays left of the detail panel`).toBeLessThanOrEqual(detailLeft);
+    const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    expect(clipped, `${id} is cut off`).toBe(false);
   }
-  await expect(page.getByRole('button', { name: 'Watch', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Clear all filters' })).toBeVisible();
+  await expect(page.getByTestId('filter-chips')).toContainText(target.market_hash_name);
+  // F brings the filters back and the detail makes way; Enter opens it again and the filters go
+  await page.keyboard.press('f');
+  await expect(filterPanel).toBeVisible();
+  await expect(detail).toHaveCount(0);
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(detail).toBeVisible();
+  await expect(filterPanel).toHaveCount(0);
   if (wide) await page.setViewportSize(wide);
+  await expect(filterPanel).toBeVisible();
   await expect(page.getByTestId('book-summary')).toBeVisible();
 
   // inspect in game: the app opens the listing's steam:// preview link it read from its own mirror

@@ -7,6 +7,7 @@ import { parseShareLink } from '../../../src/renderer/screens/market/buying/shar
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor } from '../../../src/renderer/screens/market/book/columns.tsx';
+import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from '../../../src/renderer/screens/market/book/panel-room.ts';
 import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
 import { bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
@@ -38,7 +39,7 @@ describe('scroll geometry', () => {
 
 describe('book toolbar fit', () => {
   it('shrinks its buttons, then drops the count, as the panels narrow it; unmeasured is full', () => {
-    expect([0, 900, 600, 599, 470, 390, 389, 314].map(toolbarFitFor)).toEqual([
+    expect([0, 900, 600, 599, 470, 390, 389, 314].map((w) => toolbarFitFor(w))).toEqual([
       'full',
       'full',
       'full',
@@ -48,6 +49,30 @@ describe('book toolbar fit', () => {
       'tight',
       'tight',
     ]);
+  });
+
+  it('with filters active, steps down sooner: their count and clear button keep room of their own', () => {
+    expect([0, 694, 693, 600, 484, 483, 390].map((w) => toolbarFitFor(w, true))).toEqual([
+      'full',
+      'full',
+      'compact',
+      'compact',
+      'compact',
+      'tight',
+      'tight',
+    ]);
+  });
+});
+
+describe('panels beside the book', () => {
+  it('take turns only in a book too narrow for both beside a usable grid; unmeasured is never narrow', () => {
+    expect(panelsTakeTurns(0)).toBe(false);
+    // a 1280 px window leaves the book 1222 px: filters, grid and detail side by side
+    expect(panelsTakeTurns(1222)).toBe(false);
+    expect(panelsTakeTurns(FILTER_PANEL_PX + DETAIL_PX + 520)).toBe(false);
+    expect(panelsTakeTurns(FILTER_PANEL_PX + DETAIL_PX + 519)).toBe(true);
+    // the smallest window (960 px)
+    expect(panelsTakeTurns(902)).toBe(true);
   });
 });
 

@@ -4,9 +4,9 @@
  * are also the palette's entries and the help overlay's list). The filter and sort in use are saved by
  * the app and restored on the next start.
  */
-import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Center, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconFilterOff, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { describeBookRead } from '../../../../shared/book-read.ts';
 import type { BookRead, BookRow } from '../../../../shared/ipc/index.ts';
@@ -30,14 +30,14 @@ import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
 import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
+import { FilterChips } from './FilterChips.tsx';
 import { type SortField, columnsFor } from './columns.tsx';
+import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from './panel-room.ts';
 import { SEARCH_MIN_PX, toolbarFitFor } from './toolbar-fit.ts';
 
 export const DEFAULT_VIEW: BookView = { filter: {}, sort: { field: 'created_at', dir: 'desc' } };
 const SAVE_VIEW_AFTER_MS = 600;
 const SEARCH_APPLY_MS = 200;
-const FILTER_PANEL_PX = 250;
-const DETAIL_PX = 380;
 
 /** Natural first direction of each sort: cheapest, lowest float, newest, highest fade/blue. */
 const FIRST_DIR: Record<SortField, 'asc' | 'desc'> = { price: 'asc', float: 'asc', created_at: 'desc', fade: 'desc', blue: 'desc', id: 'desc' };
@@ -173,6 +173,15 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const selectedIndex = followed >= 0 ? followed : selected;
   const detailAt = detailRow ? snapshot.indexOf(detailRow.id) : -1;
   const shownDetail = (detailAt >= 0 ? snapshot.rowAt(detailAt)?.row : undefined) ?? detailRow;
+  const { ref: bookRef, width: bookWidth } = useElementSize();
+  const takeTurns = panelsTakeTurns(bookWidth);
+  const detailShown = detailOpen && shownDetail !== undefined && shownDetail !== null;
+  const filtersShown = filtersOpen && !(takeTurns && detailShown);
+  const toggleFilters = useCallback(() => {
+    setFiltersOpen(!filtersShown);
+    // shown where they take turns: the detail makes way (the selection stays)
+    if (!filtersShown && takeTurns && detailShown) setDetailOpen(false);
+  }, [filtersShown, takeTurns, detailShown]);
   // the buy dialog follows its listing too: a price the feed changed shows at once
   const buyAt = buyRow ? snapshot.indexOf(buyRow.id) : -1;
   const shownBuy = (buyAt >= 0 ? snapshot.rowAt(buyAt)?.row : undefined) ?? buyRow;
@@ -250,7 +259,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
       { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => select(live.current.total - 1) },
       { id: 'book.open', label: 'Open the selected listing', group: 'Book', hotkey: 'enter', enabled: hasSelection, run: () => open(at()) },
       { id: 'book.close', label: 'Close the detail', group: 'Book', hotkey: 'escape', paletteHidden: true, enabled: detailOpen, run: () => setDetailOpen(false) },
-      { id: 'book.filters', label: filtersOpen ? 'Hide filters' : 'Show filters', group: 'Book', hotkey: 'f', run: () => setFiltersOpen((o) => !o) },
+      { id: 'book.filters', label: filtersShown ? 'Hide filters' : 'Show filters', group: 'Book', hotkey: 'f', run: toggleFilters },
       { id: 'book.reset', label: 'Clear all filters', group: 'Book', keywords: ['reset'], run: () => setView((v) => ({ ...v, filter: {} })) },
       { id: 'book.savepreset', label: 'Save the filter as a preset', group: 'Book', run: () => setSavePresetOpen(true) },
       {
@@ -294,46 +303,33 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     }));
     const presetCommands: Command[] = presets.map((preset) => ({ id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) }));
     return [...keyed, ...sorts, ...wears, ...presetCommands];
-  }, [select, open, detailOpen, filtersOpen, trading, hasSelection, selectedIsCs, startBuy, addRowToCart, cart.length, presets, setView]);
+  }, [select, open, detailOpen, filtersShown, toggleFilters, trading, hasSelection, selectedIsCs, startBuy, addRowToCart, cart.length, presets, setView]);
   useRegisterCommands(commands);
 
   const chips = describeFilter(view.filter);
   const columns = columnsFor(view.filter.app_id, detailOpen);
   const offline = status?.state === 'offline';
   const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
-  const fit = toolbarFitFor(toolbarWidth);
+  const fit = toolbarFitFor(toolbarWidth, chips.length > 0);
 
   return (
-    <div style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
-      {filtersOpen && (
+    <div ref={bookRef} style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
+      {filtersShown && (
         <ScrollArea w={FILTER_PANEL_PX} style={{ flex: 'none', borderRight: '1px solid var(--sd-border)' }} type="auto" scrollbarSize={6}>
           <FilterPanel filter={view.filter} onChange={setFilter} />
         </ScrollArea>
       )}
       <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
         <Group ref={toolbarRef} gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)', overflow: 'hidden' }}>
-          <Tooltip label={filtersOpen ? 'Hide filters (F)' : 'Show filters (F)'}>
-            <ActionIcon variant={filtersOpen ? 'light' : 'subtle'} onClick={() => setFiltersOpen((o) => !o)} aria-label="Toggle filters" size="md">
+          <Tooltip label={filtersShown ? 'Hide filters (F)' : takeTurns && detailShown ? 'Show filters (F); the detail closes to make room' : 'Show filters (F)'}>
+            <ActionIcon variant={filtersShown ? 'light' : 'subtle'} onClick={toggleFilters} aria-label="Toggle filters" size="md" data-testid="filters-toggle">
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
           </Tooltip>
           <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={SEARCH_MIN_PX[fit]} />
           <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} compact={fit !== 'full'} />
           <WatchFilterButton filter={view.filter} compact={fit !== 'full'} />
-          <Group gap={4} wrap="nowrap" style={{ flex: 1, minWidth: 0, overflow: 'hidden' }} data-testid="filter-chips">
-            {chips.map((c) => (
-              <Badge key={c} variant="light" color="gray" radius="sm" tt="none" style={{ flex: 'none' }}>
-                {c}
-              </Badge>
-            ))}
-            {chips.length > 0 && (
-              <Tooltip label="Clear all filters">
-                <ActionIcon size="sm" color="gray" onClick={() => setView((v) => ({ ...v, filter: {} }))} aria-label="Clear all filters">
-                  <IconFilterOff size={14} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </Group>
+          <FilterChips chips={chips} onClear={() => setView((v) => ({ ...v, filter: {} }))} bare={fit === 'tight'} />
           <ExportViewMenu view={{ view: 'book', filter: view.filter, sort: view.sort }} group="Book" what="listing" />
           {fit !== 'tight' && (
             <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary" title={plural(total, 'listing')}>
