@@ -52,15 +52,14 @@ describe('book toolbar fit', () => {
   });
 
   it('with filters active, steps down sooner: their count and clear button keep room of their own', () => {
-    expect([0, 694, 693, 600, 484, 483, 390].map((w) => toolbarFitFor(w, true))).toEqual([
-      'full',
-      'full',
-      'compact',
-      'compact',
-      'compact',
-      'tight',
-      'tight',
-    ]);
+    const steps: [width: number, fit: ReturnType<typeof toolbarFitFor>][] = [
+      [0, 'full'],
+      [694, 'full'],
+      [693, 'compact'],
+      [484, 'compact'],
+      [483, 'tight'],
+    ];
+    for (const [width, fit] of steps) expect(toolbarFitFor(width, true), `${width} px`).toBe(fit);
   });
 });
 
