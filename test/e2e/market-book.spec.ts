@@ -200,6 +200,23 @@ test('the detail shows the float bar with its wear band and every sticker with i
   }
   await expect(page.getByRole('button', { name: 'Clear all filters' })).toBeVisible();
   await expect(page.getByTestId('filter-chips')).toContainText(target.market_hash_name);
+  // a chip is shown whole or not at all (then counted): none is drawn past the room the toolbar leaves,
+  // none squeezed to "“…" (only a chip at its 220 px cap ends in an ellipsis)
+  const chipsCut = await page.getByTestId('filter-chips').evaluate((el) => {
+    const box = el.firstElementChild as HTMLElement;
+    const right = box.getBoundingClientRect().right;
+    return [...box.children].filter((c) => {
+      if (getComputedStyle(c).visibility !== 'visible') return false;
+      const label = c.querySelector('.mantine-Badge-label') ?? c;
+      const squeezed = c.getBoundingClientRect().width < 219 && label.scrollWidth > label.clientWidth + 1;
+      return squeezed || c.getBoundingClientRect().right > right + 0.5;
+    }).length;
+  });
+  expect(chipsCut).toBe(0);
+  const shownChips = await page.getByTestId('filter-chips').evaluate(
+    (el) => [...(el.firstElementChild as HTMLElement).children].filter((c) => getComputedStyle(c).visibility === 'visible').length,
+  );
+  if (shownChips === 0) await expect(page.getByTestId('filter-overflow')).toHaveText('1 filter');
   // F brings the filters back and the detail makes way; Enter opens it again and the filters go
   await page.keyboard.press('f');
   await expect(filterPanel).toBeVisible();

@@ -10,7 +10,10 @@ import { IconFilterOff } from '@tabler/icons-react';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { plural } from '../../../format/numbers.ts';
 
-/** A single chip never takes more than this, so one long name leaves room for the others. */
+/**
+ * A single chip never takes more than this, so one long name leaves room for the others. Below it a chip
+ * is as wide as its text (Mantine's badge would fit itself to the room left, down to "“…").
+ */
 const CHIP_MAX_PX = 220;
 
 /** How many of the box's chips, from the left, fit inside it whole. */
@@ -73,6 +76,7 @@ export function FilterChips({ chips, onClear, bare = false }: FilterChipsProps) 
             color="gray"
             radius="sm"
             tt="none"
+            w="max-content"
             maw={CHIP_MAX_PX}
             title={c}
             aria-hidden={i >= shown || bare || undefined}
