@@ -126,6 +126,8 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   expect(byName).toContain(first);
   await expect.poll(async () => (await tapeIds(page)).join()).toBe(byName.join());
   await expect(page.getByTestId('sales-summary')).toContainText(/median \$/); // one item: its price spread
+  // the whole line is in its tooltip, for a window that cuts it short
+  expect(await page.getByTestId('sales-summary').evaluate((el) => el.title !== '' && el.title === el.textContent)).toBe(true);
 
   // Enter on a sale: its item in the book
   await page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`).click();

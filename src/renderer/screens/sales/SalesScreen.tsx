@@ -246,6 +246,19 @@ export function SalesScreen() {
   useRegisterCommands(commands);
 
   const summary = summarizeTape(tape.rows);
+  const summaryText =
+    summary === null
+      ? ''
+      : [
+          `${plural(summary.sales, 'sale')} since ${soldTime(summary.since)}`,
+          `${plural(summary.copies, 'copy', 'copies')}`,
+          `${formatCents(summary.volume)} traded`,
+          summary.onePrice &&
+            `median ${formatCents(summary.onePrice.median)} (${formatCents(summary.onePrice.low)}–${formatCents(summary.onePrice.high)})`,
+          `listed ${formatWait(summary.medianTimeOnMarketMs)} before selling (median)`,
+        ]
+          .filter(Boolean)
+          .join(' · ');
   const filtered = appId !== null || settledName.trim() !== '' || float !== null || phases.length > 0;
 
   return (
@@ -273,19 +286,9 @@ export function SalesScreen() {
           data-testid="sales-search"
         />
         <FloatPhaseFilter filter={filter} onChange={patchFilter} />
-        <Text size="xs" c="dimmed" truncate style={{ flex: 1 }} data-testid="sales-summary">
-          {summary === null
-            ? ''
-            : [
-                `${plural(summary.sales, 'sale')} since ${soldTime(summary.since)}`,
-                `${plural(summary.copies, 'copy', 'copies')}`,
-                `${formatCents(summary.volume)} traded`,
-                summary.onePrice &&
-                  `median ${formatCents(summary.onePrice.median)} (${formatCents(summary.onePrice.low)}–${formatCents(summary.onePrice.high)})`,
-                `listed ${formatWait(summary.medianTimeOnMarketMs)} before selling (median)`,
-              ]
-                .filter(Boolean)
-                .join(' · ')}
+        {/* the whole line on hover: a narrow window cuts it short */}
+        <Text size="xs" c="dimmed" truncate style={{ flex: 1 }} title={summaryText} data-testid="sales-summary">
+          {summaryText}
         </Text>
         <ExportViewMenu
           // what is typed, not the tape's debounced copy: an export right after typing takes the new name
