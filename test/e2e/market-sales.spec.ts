@@ -127,7 +127,7 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   await expect.poll(async () => (await tapeIds(page)).join()).toBe(byName.join());
   await expect(page.getByTestId('sales-summary')).toContainText(/median \$/); // one item: its price spread
   // the whole line is in its tooltip, for a window that cuts it short
-  expect(await page.getByTestId('sales-summary').evaluate((el) => el.title !== '' && el.title === el.textContent)).toBe(true);
+  expect(await page.getByTestId('sales-summary').evaluate((el) => (el as HTMLElement).title !== '' && (el as HTMLElement).title === el.textContent)).toBe(true);
 
   // Enter on a sale: its item in the book
   await page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`).click();
