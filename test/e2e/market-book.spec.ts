@@ -225,6 +225,20 @@ test('the detail shows the float bar with its wear band and every sticker with i
   await page.keyboard.press('Enter');
   await expect(detail).toBeVisible();
   await expect(filterPanel).toHaveCount(0);
+  // the smallest window (960 px), the filters beside the grid: the grid gives up columns it can spare
+  // (blue, fade, vs market...) rather than cutting off its last one, the age
+  await page.setViewportSize({ width: 960, height: 640 });
+  await page.keyboard.press('Escape');
+  await expect(detail).toHaveCount(0);
+  await expect(filterPanel).toBeVisible();
+  const cutHeaders = await page.getByTestId('book-grid').evaluate((grid) => {
+    const right = grid.getBoundingClientRect().right;
+    return [...grid.querySelectorAll('[role="columnheader"]')].filter((h) => h.getBoundingClientRect().right > right + 0.5).map((h) => h.textContent);
+  });
+  expect(cutHeaders).toEqual([]);
+  await expect(page.getByRole('columnheader', { name: 'Age' })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(detail).toBeVisible();
   if (wide) await page.setViewportSize(wide);
   await expect(filterPanel).toBeVisible();
   await expect(page.getByTestId('book-summary')).toBeVisible();

@@ -6,7 +6,7 @@ import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhas
 import { parseShareLink } from '../../../src/renderer/screens/market/buying/share-link.ts';
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
-import { columnsFor } from '../../../src/renderer/screens/market/book/columns.tsx';
+import { columnsFor, fitColumns } from '../../../src/renderer/screens/market/book/columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from '../../../src/renderer/screens/market/book/panel-room.ts';
 import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
 import { bookQuery } from '../../../src/shared/query.ts';
@@ -152,6 +152,20 @@ describe('filter model', () => {
     expect(columnsFor(570, false).map((c) => c.key)).toEqual(['name', 'price', 'market', 'amount', 'listed']);
     expect(columnsFor(570, true).map((c) => c.key)).toEqual(['name', 'price', 'amount', 'listed']);
     expect(columnsFor(undefined, false)[0]?.key).toBe('game');
+  });
+
+  it('a grid too narrow for every column gives up blue, fade, vs market, game... never the age', () => {
+    const keys = (app: 730 | undefined, width: number) => fitColumns(columnsFor(app, false), width).map((c) => c.key);
+    // CS2 needs 724 px for all (the name at its 140 px least, the scrollbar), 666 without blue
+    expect(keys(730, 0)).toHaveLength(9);
+    expect(keys(730, 724)).toHaveLength(9);
+    expect(keys(730, 723)).toEqual(['name', 'price', 'market', 'float', 'seed', 'stickers', 'fade', 'listed']);
+    expect(keys(730, 652)).toEqual(['name', 'price', 'market', 'float', 'seed', 'stickers', 'listed']);
+    // all games together, in a 960 px window beside the filters: vs market goes, then the game tag
+    expect(keys(undefined, 702)).toHaveLength(9);
+    expect(keys(undefined, 652)).toEqual(['game', 'name', 'price', 'float', 'seed', 'stickers', 'amount', 'listed']);
+    expect(keys(undefined, 620)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'amount', 'listed']);
+    expect(keys(undefined, 100).at(-1)).toBe('listed');
   });
 });
 

@@ -31,7 +31,7 @@ import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
 import { BookWindowStore } from './book-window-store.ts';
 import { FilterChips } from './FilterChips.tsx';
-import { type SortField, columnsFor } from './columns.tsx';
+import { type SortField, columnsFor, fitColumns } from './columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from './panel-room.ts';
 import { SEARCH_MIN_PX, toolbarFitFor } from './toolbar-fit.ts';
 
@@ -307,7 +307,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   useRegisterCommands(commands);
 
   const chips = describeFilter(view.filter);
-  const columns = columnsFor(view.filter.app_id, detailOpen);
+  const { ref: gridAreaRef, width: gridWidth } = useElementSize();
+  const columns = fitColumns(columnsFor(view.filter.app_id, detailOpen), gridWidth);
   const offline = status?.state === 'offline';
   const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
   const fit = toolbarFitFor(toolbarWidth, chips.length > 0);
@@ -319,7 +320,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           <FilterPanel filter={view.filter} onChange={setFilter} />
         </ScrollArea>
       )}
-      <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+      <Stack ref={gridAreaRef} gap={0} style={{ flex: 1, minWidth: 0 }}>
         <Group ref={toolbarRef} gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)', overflow: 'hidden' }}>
           <Tooltip label={filtersShown ? 'Hide filters (F)' : takeTurns && detailShown ? 'Show filters (F); the detail closes to make room' : 'Show filters (F)'}>
             <ActionIcon variant={filtersShown ? 'light' : 'subtle'} onClick={toggleFilters} aria-label="Toggle filters" size="md" data-testid="filters-toggle">

@@ -162,3 +162,25 @@ export function columnsFor(appId: AppId | undefined, compact: boolean): Column[]
   else columns = compact ? [name, price, float, stickers, listed] : [game, name, price, againstMarket, float, seed, stickers, amount, listed];
   return compact ? columns.map((c) => (c.width && COMPACT_WIDTHS[c.key] ? { ...c, width: COMPACT_WIDTHS[c.key] } : c)) : columns;
 }
+
+/** The name column's least width (terminal.css .sd-cell-name) and room for the body's scrollbar. */
+const NAME_MIN_PX = 140;
+const SCROLLBAR_PX = 12;
+/** What a grid too narrow for all its columns gives up first: extras before what a trader scans by. */
+const DROP_ORDER = ['blue', 'fade', 'market', 'game', 'amount', 'seed'];
+
+const widthNeeded = (columns: readonly Column[]) => columns.reduce((sum, c) => sum + (c.width ?? NAME_MIN_PX), SCROLLBAR_PX);
+
+/**
+ * The columns that fit a grid `widthPx` wide, dropping the least needed first, so a narrow window loses
+ * the blue % column rather than having its last column (the age) cut off. `widthPx` 0: not measured yet.
+ */
+export function fitColumns(columns: Column[], widthPx: number): Column[] {
+  let kept = columns;
+  for (const key of DROP_ORDER) {
+    if (widthPx <= 0 || widthNeeded(kept) <= widthPx) break;
+    kept = kept.filter((c) => c.key !== key);
+  }
+  return kept;
+}
+
