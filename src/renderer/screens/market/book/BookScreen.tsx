@@ -175,7 +175,9 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const shownDetail = (detailAt >= 0 ? snapshot.rowAt(detailAt)?.row : undefined) ?? detailRow;
   const { ref: bookRef, width: bookWidth } = useElementSize();
   const takeTurns = panelsTakeTurns(bookWidth);
-  const detailShown = detailOpen && shownDetail !== undefined && shownDetail !== null;
+  /** The listing the detail panel shows, null while it is closed. */
+  const openDetail = detailOpen ? shownDetail : null;
+  const detailShown = openDetail !== null;
   const filtersShown = filtersOpen && !(takeTurns && detailShown);
   const toggleFilters = useCallback(() => {
     setFiltersOpen(!filtersShown);
@@ -390,9 +392,9 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           }
         />
       </Stack>
-      {detailOpen && shownDetail && (
+      {openDetail && (
         <div style={{ width: DETAIL_PX, flex: 'none', minHeight: 0 }}>
-          <DetailPanel row={shownDetail} onClose={() => setDetailOpen(false)} onBuy={startBuy} onAddToCart={addRowToCart} />
+          <DetailPanel row={openDetail} onClose={() => setDetailOpen(false)} onBuy={startBuy} onAddToCart={addRowToCart} />
         </div>
       )}
       <BuyDialog row={shownBuy} onClose={() => setBuyRow(null)} onBought={onBought} />

@@ -64,7 +64,8 @@ export function FilterChips({ chips, onClear, bare = false }: FilterChipsProps) 
     setShown(box ? chipsThatFit(box) : chips.length);
   }, [key, width, chips.length, bare]);
 
-  const hidden = bare ? chips.length : chips.length - Math.min(shown, chips.length);
+  const visible = bare ? 0 : Math.min(shown, chips.length);
+  const hidden = chips.length - visible;
   return (
     <Group gap={4} wrap="nowrap" style={{ flex: 1 }} data-testid="filter-chips">
       {/* width 0: the chips never widen the toolbar, they only fill what it leaves */}
@@ -79,8 +80,8 @@ export function FilterChips({ chips, onClear, bare = false }: FilterChipsProps) 
             w="max-content"
             maw={CHIP_MAX_PX}
             title={c}
-            aria-hidden={i >= shown || bare || undefined}
-            style={{ flex: 'none', visibility: i < shown && !bare ? undefined : 'hidden' }}
+            aria-hidden={i >= visible || undefined}
+            style={{ flex: 'none', visibility: i < visible ? undefined : 'hidden' }}
           >
             {c}
           </Badge>

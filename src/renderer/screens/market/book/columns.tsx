@@ -176,11 +176,11 @@ const widthNeeded = (columns: readonly Column[]) => columns.reduce((sum, c) => s
  * the blue % column rather than having its last column (the age) cut off. `widthPx` 0: not measured yet.
  */
 export function fitColumns(columns: Column[], widthPx: number): Column[] {
+  if (widthPx <= 0) return columns;
   let kept = columns;
   for (const key of DROP_ORDER) {
-    if (widthPx <= 0 || widthNeeded(kept) <= widthPx) break;
+    if (widthNeeded(kept) <= widthPx) break;
     kept = kept.filter((c) => c.key !== key);
   }
   return kept;
 }
-

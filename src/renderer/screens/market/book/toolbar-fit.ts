@@ -2,11 +2,11 @@
  * How much of the book's toolbar fits its width. The detail panel (380 px) and the filter panel (250 px)
  * leave the toolbar about 590 px in a 1280 px window; in narrower ones the two panels take turns
  * (panel-room.ts), which leaves it about 520 px at the least (a 960 px window with the detail open). Its
- * buttons must shrink before they spill over the detail panel. Widths are the toolbar's content box, measured in
- * Chromium: the buttons with their labels and a seven-digit count need about 600 px (the search box at
- * its narrowest), icon-only buttons and a bare count about 390, and without the count about 310. Active
- * filters need room of their own besides (FilterChips: a "3 filters" count and the clear button, whatever
- * chips do not fit hidden), so with filters each step comes that much sooner.
+ * buttons must shrink before they spill over the detail panel. Widths are the toolbar's content box,
+ * measured in Chromium: the buttons with their labels and a seven-digit count need about 600 px (the
+ * search box at its narrowest), icon-only buttons and a bare count about 390, and without the count
+ * about 310. Active filters need room of their own besides (FilterChips: a "3 filters" count and the
+ * clear button, whatever chips do not fit hidden), so with filters each step comes that much sooner.
  */
 export type ToolbarFit = 'full' | 'compact' | 'tight';
 
