@@ -2,7 +2,7 @@
 // sticker filter set in the filter panel shows exactly the rows `skindesk search` finds in the same
 // mirror file; the item detail shows the float bar and the stickers; the command palette and the help
 // overlay run and list the same commands; the last filter survives a reload. Screenshots for the README.
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { queryBook } from '../../src/core/query/index.ts';
 import { readListing } from '../../src/core/store/index.ts';
 import { formatAgainst } from '../../src/renderer/format/numbers.ts';
@@ -36,6 +36,14 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await m?.close();
 });
+
+/** Fails for each of the toolbar items whose content is cut off (its box narrower than what it holds). */
+async function expectNotCutOff(page: Page, testIds: readonly string[]): Promise<void> {
+  for (const id of testIds) {
+    const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    expect(clipped, `${id} is cut off`).toBe(false);
+  }
+}
 
 /** A word that several of the filtered listings' stickers share (so the filter narrows, but not to nothing). */
 function commonStickerWord(): string {
@@ -174,10 +182,7 @@ test('the detail shows the float bar with its wear band and every sticker with i
   // instant buy
   await expect(detail.getByTestId('time-to-sell')).toHaveText(/^\dh/);
   // the open panel narrows the toolbar: the search box gives way, no button is cut off
-  for (const id of ['presets-button', 'watch-filter', 'cart-button', 'book-summary']) {
-    const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);
-    expect(clipped, `${id} is cut off`).toBe(false);
-  }
+  await expectNotCutOff(page, ['presets-button', 'watch-filter', 'cart-button', 'book-summary']);
   await saveScreenshot(page, 'detail');
   // a 1024 px window has no room for the filters, a usable grid and the detail side by side: the two
   // panels take turns, so the grid keeps its columns; the toolbar's buttons go icon-only and none is cut
@@ -191,32 +196,30 @@ test('the detail shows the float bar with its wear band and every sticker with i
   const gridBox = await page.getByTestId('book-grid').boundingBox();
   expect(gridBox?.width ?? 0, 'the grid keeps room for its columns').toBeGreaterThanOrEqual(520);
   const detailLeft = (await detail.boundingBox())?.x ?? 0;
-  for (const id of ['presets-button', 'watch-filter', 'filter-chips', 'export-view', 'cart-button']) {
+  const toolbarItems = ['presets-button', 'watch-filter', 'filter-chips', 'export-view', 'cart-button'];
+  for (const id of toolbarItems) {
     const box = await page.getByTestId(id).boundingBox();
     expect(box, `${id} is shown`).not.toBeNull();
     expect((box?.x ?? 0) + (box?.width ?? 0), `${id} stays left of the detail panel`).toBeLessThanOrEqual(detailLeft);
-    const clipped = await page.getByTestId(id).evaluate((el) => el.scrollWidth > el.clientWidth + 1);
-    expect(clipped, `${id} is cut off`).toBe(false);
   }
+  await expectNotCutOff(page, toolbarItems);
   await expect(page.getByRole('button', { name: 'Clear all filters' })).toBeVisible();
   await expect(page.getByTestId('filter-chips')).toContainText(target.market_hash_name);
   // a chip is shown whole or not at all (then counted): none is drawn past the room the toolbar leaves,
   // none squeezed to "“…" (only a chip at its 220 px cap ends in an ellipsis)
-  const chipsCut = await page.getByTestId('filter-chips').evaluate((el) => {
+  const chips = await page.getByTestId('filter-chips').evaluate((el) => {
     const box = el.firstElementChild as HTMLElement;
     const right = box.getBoundingClientRect().right;
-    return [...box.children].filter((c) => {
-      if (getComputedStyle(c).visibility !== 'visible') return false;
+    const shown = [...box.children].filter((c) => getComputedStyle(c).visibility === 'visible');
+    const cut = shown.filter((c) => {
       const label = c.querySelector('.mantine-Badge-label') ?? c;
       const squeezed = c.getBoundingClientRect().width < 219 && label.scrollWidth > label.clientWidth + 1;
       return squeezed || c.getBoundingClientRect().right > right + 0.5;
-    }).length;
+    });
+    return { shown: shown.length, cut: cut.length };
   });
-  expect(chipsCut).toBe(0);
-  const shownChips = await page.getByTestId('filter-chips').evaluate(
-    (el) => [...(el.firstElementChild as HTMLElement).children].filter((c) => getComputedStyle(c).visibility === 'visible').length,
-  );
-  if (shownChips === 0) await expect(page.getByTestId('filter-overflow')).toHaveText('1 filter');
+  expect(chips.cut).toBe(0);
+  if (chips.shown === 0) await expect(page.getByTestId('filter-overflow')).toHaveText('1 filter');
   // F brings the filters back and the detail makes way; Enter opens it again and the filters go
   await page.keyboard.press('f');
   await expect(filterPanel).toBeVisible();
