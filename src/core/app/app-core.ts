@@ -19,6 +19,7 @@ import {
   type IpcDispatch,
   type IpcInput,
   type IpcOutput,
+  type IpcParsedInput,
   type IpcHandlers,
   type IpcPushName,
   type IpcPushPayload,
@@ -42,6 +43,7 @@ import { Redactor } from './redaction.ts';
 import { MarketSession, type SessionSyncOptions } from './session.ts';
 import { damagedDeskMessage, setAsideDamagedBook } from './session-mirror.ts';
 import { SettingsStore } from './settings.ts';
+import { originOf } from '../../shared/market-url.ts';
 import { type BookQueries, createBookQueries } from './book-queries.ts';
 
 export interface AppCoreOptions {
@@ -576,7 +578,8 @@ export class AppCore {
     };
   }
 
-  async #changeSecret(name: SecretName, value: string | null): Promise<SettingsView> {
+  /** Writes (or, with null, deletes) a secret in the store, then in memory and the redactor. */
+  async #storeSecret(name: SecretName, value: string | null): Promise<void> {
     const store = this.#options.secrets;
     const key = name === 'api-key' ? 'apiKey' : 'webhookSecret';
     const previous = this.#secrets[key];
@@ -585,11 +588,41 @@ export class AppCore {
     this.redactor.add(value);
     this.#secrets = { ...this.#secrets, [key]: value, problem: null };
     if (previous !== value) this.redactor.forget(previous);
+  }
+
+  async #changeSecret(name: SecretName, value: string | null): Promise<SettingsView> {
+    await this.#storeSecret(name, value);
     const view = await this.#settingsView();
     this.publish('settingsChanged', view);
     // a new key for the market in use means a new session even if the choice stays "real"
     if (name === 'api-key') void this.#reconsiderMarket(this.#session.choice.mode === 'real');
     else this.account.secretChanged();
+    return view;
+  }
+
+  /**
+   * The stored key is sent only to the market it was saved for: a URL of another origin (a page that
+   * could call this must not be able to send the key elsewhere) removes it, unless the call brings the
+   * key for the new market. The key is written before the settings, so a keychain that refuses it
+   * leaves both as they were.
+   */
+  async #setMarket({ useDemo, baseUrl, apiKey }: IpcParsedInput<'setMarket'>): Promise<SettingsView> {
+    const previousUrl = this.settings.get().market.baseUrl;
+    const newKey = apiKey ?? (originOf(previousUrl) === originOf(baseUrl) ? undefined : null);
+    const keyDropped = newKey === null && this.#secrets.apiKey !== null;
+    if (newKey !== undefined) await this.#storeSecret('api-key', newKey);
+    this.settings.update((s) => {
+      s.market.useDemo = useDemo;
+      s.market.baseUrl = baseUrl;
+    });
+    const view = await this.#settingsView();
+    this.publish('settingsChanged', view);
+    if (keyDropped) {
+      const keyWasFor = originOf(previousUrl) ?? 'no marketplace URL';
+      this.notify('warning', 'API key removed', `The saved key was for ${keyWasFor}: enter the key for the new marketplace.`);
+    }
+    // a new key for the market in use means a new session even if the choice stays the same
+    void this.#reconsiderMarket(newKey !== undefined && this.#session.choice.mode === 'real');
     return view;
   }
 
@@ -635,16 +668,7 @@ export class AppCore {
       clearApiKey: () => this.#changeSecret('api-key', null),
       setWebhookSecret: ({ secret }) => this.#changeSecret('webhook-secret', secret),
       clearWebhookSecret: () => this.#changeSecret('webhook-secret', null),
-      setMarket: async ({ useDemo, baseUrl }) => {
-        this.settings.update((s) => {
-          s.market.useDemo = useDemo;
-          s.market.baseUrl = baseUrl;
-        });
-        const view = await this.#settingsView();
-        this.publish('settingsChanged', view);
-        void this.#reconsiderMarket(false);
-        return view;
-      },
+      setMarket: (input) => this.#setMarket(input),
       openExternal: async ({ url }) => {
         const baseUrl = this.settings.get().market.baseUrl;
         const extraHosts = baseUrl ? [new URL(baseUrl).hostname] : [];

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { appId, fullListing, id, seqString, timestamp, trade } from '../api/index.ts';
 import { bookQuery } from '../query.ts';
+import { marketUrlProblem } from '../market-url.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
 import { ACCOUNT_CALLS, undercutGuardView, withdrawalView } from './calls-account.ts';
@@ -267,19 +268,25 @@ export const IPC_CALLS = {
     example: {},
   }),
   setMarket: call({
-    summary: 'Chooses the demo market or the real one (by its REST base URL) and reconnects.',
+    summary:
+      'Chooses the demo market or the real one (by its REST base URL) and reconnects. The stored API key ' +
+      'belongs to the URL it was saved with: a URL of another origin removes it unless `apiKey` brings one.',
     input: z.strictObject({
       useDemo: z.boolean(),
       baseUrl: z
         .url()
         .max(2048)
-        .refine((u) => /^https?:\/\//i.test(u), {
-          message: 'the marketplace URL must start with https:// (or http:// for a local server)',
+        .superRefine((u, ctx) => {
+          const problem = marketUrlProblem(u);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
         })
         .nullable(),
+      /** The key for this market, saved with it (replacing any stored key). */
+      apiKey: apiKeyInput.optional(),
     }),
     output: settingsView,
     example: { useDemo: true, baseUrl: null },
+    sensitiveInput: true,
   }),
   openExternal: call({
     summary: "Opens an https link on the allowlist in the user's browser.",

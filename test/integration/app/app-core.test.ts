@@ -1,6 +1,8 @@
 // The app services over the real core and the real demo market: the startup rule, live book windows,
 // coalesced pushes, settings and secrets (the key never comes back), market switching, external links,
 // and the mirror opening from disk before the network is up.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,9 +146,9 @@ describe('AppCore on the demo market', () => {
     demos.push(real);
     const { core } = await startCore();
     const embedded = (await core.whenLive(20_000)).market.baseUrl as string;
-    await core.dispatch('setApiKey', { apiKey: real.apiKey });
-    const view = await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl });
+    const view = await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: real.apiKey });
     expect(view.market).toEqual({ useDemo: false, baseUrl: real.baseUrl });
+    expect(view.apiKey).toEqual({ set: true, last4: real.apiKey.slice(-4) });
     await until(
       'real market live',
       () => {
@@ -176,6 +178,52 @@ describe('AppCore on the demo market', () => {
       },
       20_000,
     );
+  });
+
+  it('keeps the key for the market it was saved with: another origin removes it and never sees it', async () => {
+    const seen: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    try {
+      const secrets = new MemorySecretStore();
+      const { core, pushes } = await startCore({ secrets });
+      const key = 'sk_live_BOUNDKEY_4242';
+      await core.call('setMarket', { useDemo: true, baseUrl: 'https://api.market.example', apiKey: key });
+      // the same origin, written another way: the key stays
+      const same = await core.call('setMarket', { useDemo: true, baseUrl: 'https://api.market.example:443/' });
+      expect(same.apiKey).toEqual({ set: true, last4: '4242' });
+
+      // another origin without a key: the key is removed, and the user is told
+      const moved = await core.call('setMarket', { useDemo: false, baseUrl: elsewhereUrl });
+      expect(moved.apiKey).toEqual({ set: false, last4: null });
+      expect(await secrets.get('api-key')).toBeNull();
+      const told = pushes.filter((p) => p.name === 'notification').map((p) => p.payload as { title: string; message: string });
+      expect(told).toContainEqual(expect.objectContaining({ title: 'API key removed', message: expect.stringContaining('https://api.market.example') }));
+      await until('demo, for want of a key', () => core.status().market.demoReason === 'no_api_key' || undefined);
+      expect(seen.filter((line) => line.includes('BOUNDKEY'))).toEqual([]);
+
+      // plain http to another machine is refused before anything changes
+      const refused = await core.dispatch('setMarket', { useDemo: false, baseUrl: 'http://market.example', apiKey: key });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+      expect(await secrets.get('api-key')).toBeNull();
+      expect((await core.call('getSettings', {})).market.baseUrl).toBe(elsewhereUrl);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
+  it('leaves the market as it was when the keychain refuses the key', async () => {
+    const secrets = new MemorySecretStore();
+    const { core } = await startCore({ secrets });
+    vi.spyOn(secrets, 'set').mockRejectedValueOnce(new SecretStoreError('unavailable', 'no Secret Service'));
+    const failed = await core.dispatch('setMarket', { useDemo: false, baseUrl: 'https://api.market.example', apiKey: 'sk_live_REFUSED_0001' });
+    expect(failed.ok).toBe(false);
+    expect(JSON.stringify(failed)).not.toContain('REFUSED_0001');
+    expect((await core.call('getSettings', {})).market).toEqual({ useDemo: false, baseUrl: null });
   });
 
   it('opens only allowlisted https links, through the platform', async () => {

@@ -99,7 +99,7 @@ describe('the contract', () => {
     const sensitive = IPC_CALL_NAMES.filter(
       (n) => (IPC_CALLS[n] as { sensitiveInput?: boolean }).sensitiveInput,
     );
-    expect(sensitive.sort()).toEqual(['setApiKey', 'setWebhookSecret']);
+    expect(sensitive.sort()).toEqual(['setApiKey', 'setMarket', 'setWebhookSecret']);
   });
 });
 
