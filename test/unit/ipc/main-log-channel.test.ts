@@ -1,7 +1,7 @@
 // electron-log opens an IPC channel of its own when imported (for its renderer half, unused here): the main
 // log closes it, so every channel a page can reach is the contract's, each with its sender check.
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 
 class FakeIpcMain extends EventEmitter {
