@@ -14,7 +14,7 @@ class FakeIpcMain extends EventEmitter {
   }
 }
 
-const fake = vi.hoisted(() => ({ electron: null as unknown as { ipcMain: FakeIpcMain } }));
+const fake = vi.hoisted(() => ({ electron: null as unknown as { ipcMain: FakeIpcMain; app: object } }));
 const app = {
   name: 'Skindesk',
   getName: () => 'Skindesk',
@@ -22,19 +22,16 @@ const app = {
   getPath: () => '/tmp',
   on: () => app,
 };
-fake.electron = { ipcMain: new FakeIpcMain(), ...{ app } };
+fake.electron = { ipcMain: new FakeIpcMain(), app };
 
 // src/main/logging.ts imports electron through vitest; electron-log requires it through Node's loader
 vi.mock('electron', () => ({ default: fake.electron, ...fake.electron }));
 const require = createRequire(import.meta.url);
 const electronPath = require.resolve('electron');
-require.cache[electronPath] = Object.assign(
-  new (require('node:module') as typeof import('node:module'))(electronPath),
-  {
-    loaded: true,
-    exports: fake.electron,
-  },
-);
+require.cache[electronPath] = Object.assign(new Module(electronPath), {
+  loaded: true,
+  exports: fake.electron,
+});
 
 describe('the main log', () => {
   it("closes electron-log's own IPC channel", async () => {
