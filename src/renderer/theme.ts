@@ -34,6 +34,7 @@ export const theme = createTheme({
     Button: { defaultProps: { size: 'xs' } },
     ActionIcon: { defaultProps: { size: 'sm', variant: 'subtle' } },
     TextInput: { defaultProps: { size: 'xs' } },
+    PasswordInput: { defaultProps: { size: 'xs' } },
     NumberInput: { defaultProps: { size: 'xs', hideControls: true } },
     Select: { defaultProps: { size: 'xs' } },
     MultiSelect: { defaultProps: { size: 'xs' } },

@@ -4,3 +4,4 @@ import './market/index.ts';
 import './sales/index.ts';
 import './account/index.ts';
 import './watchlists/index.ts';
+import './settings/index.ts';

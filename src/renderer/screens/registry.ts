@@ -8,8 +8,8 @@ export interface ScreenDef {
   /** Stable id, used in the route and in saved state. */
   id: string;
   label: string;
-  /** Navigation group: the market screens, or the account screens. */
-  group: 'market' | 'account';
+  /** Navigation group: the market screens, the account screens, or the app's own (Settings). */
+  group: 'market' | 'account' | 'app';
   /** Hotkey in @mantine/hooks useHotkeys notation, e.g. 'mod+1'. */
   hotkey?: string;
   icon?: ComponentType<{ size?: number | string }>;

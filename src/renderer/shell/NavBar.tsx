@@ -1,4 +1,4 @@
-/** The left rail: one icon per registered screen, market screens first, then account screens. */
+/** The left rail: one icon per registered screen, market screens first, then account screens, then Settings. */
 import { Divider, Stack, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconSquare } from '@tabler/icons-react';
 import { Fragment } from 'react';
@@ -6,7 +6,7 @@ import { allScreens, type ScreenDef } from '../screens/index.ts';
 import { hotkeyLabel } from './commands.ts';
 import { navigate, useCurrentScreenId } from './navigation.ts';
 
-const GROUPS: ScreenDef['group'][] = ['market', 'account'];
+const GROUPS: ScreenDef['group'][] = ['market', 'account', 'app'];
 
 export function NavBar() {
   const current = useCurrentScreenId();

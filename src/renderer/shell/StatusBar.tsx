@@ -7,6 +7,8 @@ import { Badge, Group, Tooltip } from '@mantine/core';
 import { describeBookRead } from '../../shared/book-read.ts';
 import type { SyncStatus } from '../../shared/ipc/index.ts';
 import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
+import { hotkeyLabel } from './commands.ts';
+import { navigate } from './navigation.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
 import { AutoBuyKillSwitch } from '../screens/watchlists/AutoBuyKillSwitch.tsx';
 
@@ -48,8 +50,15 @@ export function MarketBadge() {
   if (!status) return null;
   const demo = status.market.mode === 'demo';
   return (
-    <Tooltip label={status.market.baseUrl ?? 'not connected yet'}>
-      <Badge data-testid="market-badge" color={demo ? 'violet' : 'blue'} variant="light">
+    <Tooltip label={`${status.market.baseUrl ?? 'not connected yet'} · Settings (${hotkeyLabel('mod+,').join('+')})`}>
+      <Badge
+        data-testid="market-badge"
+        color={demo ? 'violet' : 'blue'}
+        variant="light"
+        component="button"
+        onClick={() => navigate('settings')}
+        style={{ cursor: 'pointer', border: 0 }}
+      >
         {demo ? 'Demo market' : 'Real market'}
       </Badge>
     </Tooltip>

@@ -3,10 +3,11 @@
  * the local webhook receiver (on when enabled here, with the signing secret from the keychain), and OS
  * notifications. Explains how to expose the receiver through an https tunnel and where the secret goes.
  */
-import { Alert, Badge, Button, Code, Group, List, NumberInput, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, List, NumberInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { TradeFeedSettings } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { WebhookSecretField } from './WebhookSecretField.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatAgo } from '../ui/format.ts';
 import { useAction } from '../ui/useAction.ts';
@@ -15,30 +16,18 @@ const STATE_COLOR = { off: 'gray', no_secret: 'yellow', starting: 'blue', listen
 
 export function TradeFeedsPanel() {
   const feeds = useCall('getTradeFeeds', {});
-  const settingsView = useCall('getSettings', {});
-  usePush('settingsChanged', () => {
-    settingsView.reload();
-    feeds.reload();
-  });
+  usePush('settingsChanged', () => feeds.reload());
   // What the user is editing; until the first edit, the stored settings.
   const [edited, setDraft] = useState<TradeFeedSettings | null>(null);
-  const [secret, setSecret] = useState('');
   const save = useAction(async (next: TradeFeedSettings) => {
     const view = await call('setTradeFeeds', next);
     feeds.reload();
     return view;
   });
-  const saveSecret = useAction(async () => {
-    await call('setWebhookSecret', { secret: secret.trim() });
-    setSecret('');
-    feeds.reload();
-    return true;
-  });
   const view = feeds.data;
   if (!view) return <ErrorNote error={feeds.error} />;
   const draft = edited ?? view.settings;
   const port = draft.webhook.port;
-  const stored = settingsView.data?.webhookSecret;
   const apply = (next: TradeFeedSettings) => {
     setDraft(next);
     void save.run(next);
@@ -136,21 +125,10 @@ export function TradeFeedsPanel() {
           </Text>
         </Stack>
       )}
-      <Group gap="sm" align="flex-end">
-        <PasswordInput
-          label={`Webhook signing secret${stored?.set ? ` (stored${stored.last4 ? `, ends in ${stored.last4}` : ''})` : ' (not stored)'}`}
-          placeholder="paste the signing secret"
-          description={view.demo ? 'For the real market; the demo market uses its own.' : 'Kept in the OS keychain; only its last 4 characters are ever shown.'}
-          w={320}
-          value={secret}
-          onChange={(e) => setSecret(e.currentTarget.value)}
-          autoComplete="off"
-        />
-        <Button variant="default" disabled={secret.trim().length === 0} loading={saveSecret.running} onClick={() => void saveSecret.run()}>
-          Save secret
-        </Button>
-      </Group>
-      <ErrorNote error={saveSecret.error} />
+      <WebhookSecretField
+        description={view.demo ? 'For the real market; the demo market uses its own.' : 'Kept in the OS keychain; only its last 4 characters are ever shown.'}
+        onChanged={feeds.reload}
+      />
     </Stack>
   );
 }
