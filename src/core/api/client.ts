@@ -44,7 +44,11 @@ export interface ApiClientOptions {
   apiKey: string | null;
   /** WebSocket URL; discovered from the info route when absent. */
   wsUrl?: string;
-  /** Per request, from sending to the last byte of the body (default 10 000). */
+  /**
+   * Per request: the longest wait for the answer's headers, then the longest silence between two chunks
+   * of its body (default 10 000). A body that keeps arriving is never cut off, however long it takes:
+   * a whole book is ~160 MB, minutes on a slow line.
+   */
   timeoutMs?: number;
   fetch?: typeof fetch;
   clock?: Clock;
@@ -61,7 +65,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** For ETag routes: skip the cache and ask for a full body. */
   fresh?: boolean;
-  /** Overrides the client's timeout for this call (a whole-book download on a slow line, say). */
+  /** Overrides the client's timeout (time to the headers, then silence between body chunks) for this call. */
   timeoutMs?: number;
 }
 
@@ -115,6 +119,51 @@ function causeOf(err: unknown): { code: string | null; message: string } {
     node = node.cause;
   }
   return { code: null, message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * A request's timer: fires `timeoutMs` after it was last armed. Armed when the request is sent and again
+ * on every chunk of the body, so it limits the wait for the headers and then each silence in the body,
+ * never the body's total time (which depends on its size and the line, not on whether the server is alive).
+ */
+interface IdleTimeout {
+  /** (Re)arms the timer; call it on every chunk received. */
+  touch(): void;
+  cancel(): void;
+  /** True once it fired (the request was aborted by it, not by the caller). */
+  readonly fired: boolean;
+}
+
+function idleTimeout(clock: Clock, timeoutMs: number, controller: AbortController): IdleTimeout {
+  let cancelTimer = () => {};
+  let fired = false;
+  const touch = () => {
+    cancelTimer();
+    cancelTimer = clock.setTimer(timeoutMs, () => {
+      fired = true;
+      controller.abort();
+    });
+  };
+  touch();
+  return {
+    touch,
+    cancel: () => cancelTimer(),
+    get fired() {
+      return fired;
+    },
+  };
+}
+
+/** A whole body as text, the timer pushed back on every chunk (`response.text()` would give no hook). */
+async function readText(response: Response, onChunk: () => void): Promise<string> {
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of response.body) {
+    onChunk();
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 export class ApiClient {
@@ -189,7 +238,7 @@ export class ApiClient {
     const { url, init } = this.#prepare(name, input);
     const cacheKey = url;
     const cached = def.etag && !opts.fresh ? this.#cache.get(cacheKey) : undefined;
-    const answer = await this.#request(name, url, init, opts, cached, (response) => response.text());
+    const answer = await this.#request(name, url, init, opts, cached, readText);
     if (answer.kind === 'cached') {
       return { data: answer.cached.value as ResponseOf<N>, fromCache: true, etag: answer.cached.etag, status: answer.status };
     }
@@ -205,7 +254,7 @@ export class ApiClient {
   /**
    * Sends until answered: a GET answered 429 goes again (up to `rateLimitRetries`, the governor waiting
    * Retry-After), a 304 answers with `cached` (sent as If-None-Match), any other non-2xx is an ApiError.
-   * A 2xx body is read by `readOk`, inside the request's timeout.
+   * A 2xx body is read by `readOk`, which calls `onChunk` on every chunk to push back the idle timeout.
    */
   async #request<T>(
     name: EndpointName,
@@ -213,7 +262,7 @@ export class ApiClient {
     init: RequestInit,
     opts: CallOptions,
     cached: CachedBody | undefined,
-    readOk: (response: Response) => Promise<T>,
+    readOk: (response: Response, onChunk: () => void) => Promise<T>,
   ): Promise<{ kind: 'body'; status: number; headers: Headers; body: T } | { kind: 'cached'; status: number; cached: CachedBody }> {
     const route = routeOf(name);
     if (cached) (init.headers as Record<string, string>)['if-none-match'] = cached.etag;
@@ -284,27 +333,25 @@ export class ApiClient {
   }
 
   /**
-   * One governed round trip: waits for the endpoint's turn, sends, reads the whole body under the
-   * timeout (a 2xx body with `readOk`, any other as text), feeds the rate headers back to the governor.
+   * One governed round trip: waits for the endpoint's turn, sends, reads the whole body (a 2xx body with
+   * `readOk`, any other as text) under an idle timeout (see IdleTimeout), feeds the rate headers back to
+   * the governor.
    */
   async #exchange<T>(
     name: EndpointName,
     url: string,
     init: RequestInit,
     opts: CallOptions,
-    readOk: (response: Response) => Promise<T>,
+    readOk: (response: Response, onChunk: () => void) => Promise<T>,
   ): Promise<
     { ok: true; status: number; headers: Headers; body: T } | { ok: false; status: number; headers: Headers; text: string }
   > {
     const route = routeOf(name);
     const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'interactive', opts.signal);
     const controller = new AbortController();
-    let timedOut = false;
     const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-    const cancelTimer = this.clock.setTimer(timeoutMs, () => {
-      timedOut = true;
-      controller.abort();
-    });
+    const timer = idleTimeout(this.clock, timeoutMs, controller);
+    const onChunk = () => timer.touch();
     const onCallerAbort = () => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
     let response: Response | undefined;
@@ -314,18 +361,18 @@ export class ApiClient {
       const { status, headers } = response;
       const answer =
         status >= 200 && status <= 299
-          ? { ok: true as const, status, headers, body: await readOk(response) }
-          : { ok: false as const, status, headers, text: await response.text() };
+          ? { ok: true as const, status, headers, body: await readOk(response, onChunk) }
+          : { ok: false as const, status, headers, text: await readText(response, onChunk) };
       permit.complete(readRateHeaders(status, headers, this.clock.now()));
       return answer;
     } catch (err) {
       if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
       else permit.complete();
       if (err instanceof ApiError) throw err; // the body broke the contract: no transport failure
-      if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-      throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
+      if (opts.signal?.aborted && !timer.fired) throw opts.signal.reason ?? err;
+      throw this.#transportError(route, err, timer.fired ? timeoutMs : null, response !== undefined);
     } finally {
-      cancelTimer();
+      timer.cancel();
       opts.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
@@ -335,7 +382,9 @@ export class ApiClient {
       return new ApiError({
         kind: 'timeout',
         route,
-        message: `${route}: no complete answer within ${timedOutAfterMs} ms`,
+        message: gotHeaders
+          ? `${route}: the answer stopped: nothing received for ${timedOutAfterMs} ms`
+          : `${route}: no answer within ${timedOutAfterMs} ms`,
         maybeDelivered: true,
       });
     }
@@ -466,9 +515,13 @@ export class ApiClient {
     // Its own cache entry: call('book') caches the parsed body, this one the columns.
     const cacheKey = `${url} (columns)`;
     const cached = opts.fresh ? undefined : this.#cache.get(cacheKey);
-    const answer = await this.#request(name, url, init, opts, cached, async (response) => {
+    const answer = await this.#request(name, url, init, opts, cached, async (response, onChunk) => {
+      const onProgress = opts.onProgress;
       try {
-        return await readBookBody(response.body, undefined, opts.onProgress);
+        return await readBookBody(response.body, undefined, (progress) => {
+          onChunk();
+          onProgress?.(progress);
+        });
       } catch (err) {
         if (err instanceof BookBodyError) throw this.#invalidResponse(route, response.status, err.message);
         throw err;
@@ -607,26 +660,17 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'background', opts.signal);
       const controller = new AbortController();
-      let timedOut = false;
-      let cancelTimer = () => {};
       const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-      const armIdle = () => {
-        cancelTimer();
-        cancelTimer = this.clock.setTimer(timeoutMs, () => {
-          timedOut = true;
-          controller.abort();
-        });
-      };
+      const timer = idleTimeout(this.clock, timeoutMs, controller);
       const onCallerAbort = () => controller.abort(opts.signal?.reason);
       opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
-      armIdle();
       let response: Response | undefined;
       try {
         response = await this.#fetch(url, { ...init, signal: controller.signal });
         this.#noteServerDate(response.headers);
         permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
         if (response.status !== 200) {
-          const text = await response.text();
+          const text = await readText(response, () => timer.touch());
           const error = this.#errorFromResponse(route, response.status, response.headers, text);
           if (response.status === 429 && attempt < this.#rateLimitRetries) continue;
           throw error;
@@ -637,7 +681,7 @@ export class ApiClient {
           format,
           totalBytes: Number.isFinite(length) && length > 0 ? length : null,
           onProgress,
-          onChunk: armIdle,
+          onChunk: () => timer.touch(),
         });
       } catch (err) {
         if (!response) permit.complete();
@@ -649,10 +693,10 @@ export class ApiClient {
           throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: the export is not valid UTF-8`, maybeDelivered: true });
         }
         if (err instanceof ExportFileError) throw err; // a local disk problem, not the network's
-        if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-        throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
+        if (opts.signal?.aborted && !timer.fired) throw opts.signal.reason ?? err;
+        throw this.#transportError(route, err, timer.fired ? timeoutMs : null, response !== undefined);
       } finally {
-        cancelTimer();
+        timer.cancel();
         opts.signal?.removeEventListener('abort', onCallerAbort);
       }
     }

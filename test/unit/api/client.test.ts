@@ -118,6 +118,23 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(error).toMatchObject({ kind: 'timeout', maybeDelivered: true });
   });
 
+  it('a body that keeps arriving is read past the limit, which counts only silences (ManualClock: 16 s)', async () => {
+    const clock = new ManualClock();
+    const patient = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock });
+    const text = JSON.stringify({ prices: [], generated_at: TS });
+    server.on('pricesAll', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const piece of text.match(/[\s\S]{1,8}/g) as string[]) {
+        await clock.advance(2000);
+        res.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      res.end();
+    });
+    expect(await patient.pricesAll()).toEqual({ prices: [], generated_at: TS });
+    expect(clock.now() - Date.UTC(2026, 0, 1)).toBeGreaterThan(10_000);
+  });
+
   it('a per-call timeout overrides the client default', async () => {
     server.on('user', () => undefined);
     const error = await failure(client.user({ timeoutMs: 120 }));
