@@ -34,7 +34,7 @@ import {
   ExportFormatError,
   writeExport,
 } from './export-stream.ts';
-import { type GovernorStats, type Priority, RateGovernor, readRateHeaders } from './governor.ts';
+import { type GovernorStats, type Priority, RateGovernor, type ServerRateInfo, readRateHeaders } from './governor.ts';
 import { requestFetch } from './transport.ts';
 import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
 import { validateInSlices } from './sliced-validation.ts';
@@ -363,10 +363,10 @@ export class ApiClient {
         status >= 200 && status <= 299
           ? { ok: true as const, status, headers, body: await readOk(response, onChunk) }
           : { ok: false as const, status, headers, text: await readText(response, onChunk) };
-      permit.complete(readRateHeaders(status, headers, this.clock.now()));
+      permit.complete(this.#rateInfo(status, headers));
       return answer;
     } catch (err) {
-      if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+      if (response) permit.complete(this.#rateInfo(response.status, response.headers));
       else permit.complete();
       if (err instanceof ApiError) throw err; // the body broke the contract: no transport failure
       if (opts.signal?.aborted && !timer.fired) throw opts.signal.reason ?? err;
@@ -413,7 +413,7 @@ export class ApiClient {
     } catch {
       // Not JSON (a proxy's HTML page, say): the status alone classifies it.
     }
-    const info = readRateHeaders(status, headers, this.clock.now());
+    const info = this.#rateInfo(status, headers);
     const kind = status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'api';
     const label = code ? `${code} (HTTP ${status})` : `HTTP ${status}`;
     const message = this.#redact(`${route}: ${label}${serverMessage ? ` — ${serverMessage}` : ''}`);
@@ -446,6 +446,11 @@ export class ApiClient {
     const parsed = await validateInSlices(def.response as z.ZodType, raw);
     if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed)}`);
     return parsed.data as ResponseOf<N>;
+  }
+
+  /** The response's rate headers, the server's reset time turned into ours (the offset from its Date header). */
+  #rateInfo(status: number, headers: Headers): ServerRateInfo {
+    return readRateHeaders(status, headers, this.clock.now(), this.#serverOffsetMs);
   }
 
   #noteServerDate(headers: Headers): void {
@@ -668,7 +673,7 @@ export class ApiClient {
       try {
         response = await this.#fetch(url, { ...init, signal: controller.signal });
         this.#noteServerDate(response.headers);
-        permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+        permit.complete(this.#rateInfo(response.status, response.headers));
         if (response.status !== 200) {
           const text = await readText(response, () => timer.touch());
           const error = this.#errorFromResponse(route, response.status, response.headers, text);

@@ -198,6 +198,33 @@ describe('429 on a GET waits for Retry-After and retries (fake clock)', () => {
   });
 });
 
+describe('X-RateLimit-Reset is read on the server\'s clock (Date header)', () => {
+  it.each([
+    ['ahead of', -300_000],
+    ['behind', 300_000],
+  ])('a local clock 5 minutes %s the server waits the 40 s the server means', async (_how, offsetMs) => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow - offsetMs);
+    const fakeFetch: typeof fetch = async () =>
+      Response.json(
+        { id: 1, steam_id: '765', name: 'me', balance: 0 },
+        {
+          headers: {
+            date: new Date(serverNow).toUTCString(),
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(serverNow / 1000 + 40),
+          },
+        },
+      );
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.user();
+    expect(fake.serverTimeOffsetMs()).toBe(offsetMs);
+    // not 0 (Remaining: 0 ignored by a clock ahead) nor 5 min 40 s (a clock behind)
+    expect(fake.budgetWaitMs('user')).toBe(40_000 + 100); // + the governor's default jitter margin
+  });
+});
+
 describe('ETag cache', () => {
   it.each([
     ['pricesAll', { prices: [], generated_at: TS }],
