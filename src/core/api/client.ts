@@ -12,7 +12,6 @@ import type { z } from 'zod';
 import {
   ENDPOINTS,
   buildPath,
-  errorBody,
   type listingEdit,
   parseJsonWithInt64,
   rateLimitKey,
@@ -164,6 +163,34 @@ async function readText(response: Response, onChunk: () => void): Promise<string
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What an error response says, read leniently. The spec shows only the codes (§7: "the JSON body shape
+ * of an error response: not shown"), so only `error.code` is needed: a body without `message` (or with
+ * `details` of another shape) keeps its code, where checking it against our own `errorBody` dropped the
+ * code with the rest. `{ "error": "CODE" }`, the form bulk results use, is read as that code. Anything
+ * else (not JSON, a proxy's HTML page): no code, and the status alone classifies the answer.
+ */
+function readErrorBody(text: string): { code: string | null; message: string; details: Record<string, unknown> | null } {
+  const none = { code: null, message: '', details: null };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return none;
+  }
+  const error = isRecord(raw) ? raw.error : undefined;
+  if (typeof error === 'string') return /^[A-Z][A-Z0-9_]*$/.test(error) ? { ...none, code: error } : none;
+  if (!isRecord(error) || typeof error.code !== 'string' || error.code === '') return none;
+  return {
+    code: error.code,
+    message: typeof error.message === 'string' ? error.message : '',
+    details: isRecord(error.details) ? error.details : null,
+  };
 }
 
 export class ApiClient {
@@ -400,19 +427,7 @@ export class ApiClient {
   }
 
   #errorFromResponse(route: string, status: number, headers: Headers, text: string): ApiError {
-    let code: string | null = null;
-    let serverMessage = '';
-    let details: Record<string, unknown> | null = null;
-    try {
-      const parsed = errorBody.safeParse(JSON.parse(text));
-      if (parsed.success) {
-        code = parsed.data.error.code;
-        serverMessage = parsed.data.error.message;
-        details = (parsed.data.error.details as Record<string, unknown> | undefined) ?? null;
-      }
-    } catch {
-      // Not JSON (a proxy's HTML page, say): the status alone classifies it.
-    }
+    const { code, message: serverMessage, details } = readErrorBody(text);
     const info = this.#rateInfo(status, headers);
     const kind = status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'api';
     const label = code ? `${code} (HTTP ${status})` : `HTTP ${status}`;

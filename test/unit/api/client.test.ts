@@ -96,6 +96,30 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(error.explanation).toContain('listing is gone');
   });
 
+  it('an error body without a message keeps its code (the spec shows only the code); the message names it', async () => {
+    server.on('listing', (_req, res) => sendJson(res, 404, { error: { code: 'LISTING_NOT_FOUND' } }));
+    const error = await failure(client.listing(5));
+    expect(error).toMatchObject({ kind: 'api', code: 'LISTING_NOT_FOUND', status: 404 });
+    expect(error.message).toBe('GET /public/v1/listings/:id: LISTING_NOT_FOUND (HTTP 404)');
+    expect(error.explanation).toContain('listing is gone');
+  });
+
+  it('other error bodies the spec allows keep their code too: message or details of another type, the code alone', async () => {
+    const bodies: unknown[] = [
+      { error: { code: 'LISTING_PRICE_CHANGED', message: null, details: 'line 0' } },
+      { error: { code: 'LISTING_PRICE_CHANGED', message: 7 } },
+      { error: 'LISTING_PRICE_CHANGED' },
+    ];
+    for (const body of bodies) {
+      server.on('purchase', (_req, res) => sendJson(res, 409, body));
+      const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
+      expect(error, JSON.stringify(body)).toMatchObject({ kind: 'api', code: 'LISTING_PRICE_CHANGED', status: 409, details: null });
+    }
+    // not an error body: no code is made up
+    server.on('listing', (_req, res) => sendJson(res, 404, { error: 'not found' }));
+    expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
+  });
+
   it('5xx is kind server; a write answered 5xx is not retried', async () => {
     server.on('purchase', (_req, res) => sendError(res, 503, 'INTERNAL_ERROR', 'down for a moment'));
     const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
