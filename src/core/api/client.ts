@@ -12,7 +12,6 @@ import type { z } from 'zod';
 import {
   ENDPOINTS,
   buildPath,
-  errorBody,
   type listingEdit,
   parseJsonWithInt64,
   rateLimitKey,
@@ -34,7 +33,7 @@ import {
   ExportFormatError,
   writeExport,
 } from './export-stream.ts';
-import { type GovernorStats, type Priority, RateGovernor, readRateHeaders } from './governor.ts';
+import { type GovernorStats, type Priority, RateGovernor, type ServerRateInfo, readRateHeaders } from './governor.ts';
 import { requestFetch } from './transport.ts';
 import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
 import { validateInSlices } from './sliced-validation.ts';
@@ -44,7 +43,11 @@ export interface ApiClientOptions {
   apiKey: string | null;
   /** WebSocket URL; discovered from the info route when absent. */
   wsUrl?: string;
-  /** Per request, from sending to the last byte of the body (default 10 000). */
+  /**
+   * Per request: the longest wait for the answer's headers, then the longest silence between two chunks
+   * of its body (default 10 000). A body that keeps arriving is never cut off, however long it takes:
+   * a whole book is ~160 MB, minutes on a slow line.
+   */
   timeoutMs?: number;
   fetch?: typeof fetch;
   clock?: Clock;
@@ -61,7 +64,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** For ETag routes: skip the cache and ask for a full body. */
   fresh?: boolean;
-  /** Overrides the client's timeout for this call (a whole-book download on a slow line, say). */
+  /** Overrides the client's timeout (time to the headers, then silence between body chunks) for this call. */
   timeoutMs?: number;
 }
 
@@ -115,6 +118,79 @@ function causeOf(err: unknown): { code: string | null; message: string } {
     node = node.cause;
   }
   return { code: null, message: err instanceof Error ? err.message : String(err) };
+}
+
+/**
+ * A request's timer: fires `timeoutMs` after it was last armed. Armed when the request is sent and again
+ * on every chunk of the body, so it limits the wait for the headers and then each silence in the body,
+ * never the body's total time (which depends on its size and the line, not on whether the server is alive).
+ */
+interface IdleTimeout {
+  /** (Re)arms the timer; call it on every chunk received. */
+  touch(): void;
+  cancel(): void;
+  /** True once it fired (the request was aborted by it, not by the caller). */
+  readonly fired: boolean;
+}
+
+function idleTimeout(clock: Clock, timeoutMs: number, controller: AbortController): IdleTimeout {
+  let cancelTimer = () => {};
+  let fired = false;
+  const touch = () => {
+    cancelTimer();
+    cancelTimer = clock.setTimer(timeoutMs, () => {
+      fired = true;
+      controller.abort();
+    });
+  };
+  touch();
+  return {
+    touch,
+    cancel: () => cancelTimer(),
+    get fired() {
+      return fired;
+    },
+  };
+}
+
+/** A whole body as text, the timer pushed back on every chunk (`response.text()` would give no hook). */
+async function readText(response: Response, onChunk: () => void): Promise<string> {
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of response.body) {
+    onChunk();
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What an error response says, read leniently. The spec shows only the codes (§7: "the JSON body shape
+ * of an error response: not shown"), so only `error.code` is needed: a body without `message` (or with
+ * `details` of another shape) keeps its code, where checking it against our own `errorBody` dropped the
+ * code with the rest. `{ "error": "CODE" }`, the form bulk results use, is read as that code. Anything
+ * else (not JSON, a proxy's HTML page): no code, and the status alone classifies the answer.
+ */
+function readErrorBody(text: string): { code: string | null; message: string; details: Record<string, unknown> | null } {
+  const none = { code: null, message: '', details: null };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return none;
+  }
+  const error = isRecord(raw) ? raw.error : undefined;
+  if (typeof error === 'string') return /^[A-Z][A-Z0-9_]*$/.test(error) ? { ...none, code: error } : none;
+  if (!isRecord(error) || typeof error.code !== 'string' || error.code === '') return none;
+  return {
+    code: error.code,
+    message: typeof error.message === 'string' ? error.message : '',
+    details: isRecord(error.details) ? error.details : null,
+  };
 }
 
 export class ApiClient {
@@ -189,7 +265,7 @@ export class ApiClient {
     const { url, init } = this.#prepare(name, input);
     const cacheKey = url;
     const cached = def.etag && !opts.fresh ? this.#cache.get(cacheKey) : undefined;
-    const answer = await this.#request(name, url, init, opts, cached, (response) => response.text());
+    const answer = await this.#request(name, url, init, opts, cached, readText);
     if (answer.kind === 'cached') {
       return { data: answer.cached.value as ResponseOf<N>, fromCache: true, etag: answer.cached.etag, status: answer.status };
     }
@@ -205,7 +281,7 @@ export class ApiClient {
   /**
    * Sends until answered: a GET answered 429 goes again (up to `rateLimitRetries`, the governor waiting
    * Retry-After), a 304 answers with `cached` (sent as If-None-Match), any other non-2xx is an ApiError.
-   * A 2xx body is read by `readOk`, inside the request's timeout.
+   * A 2xx body is read by `readOk`, which calls `onChunk` on every chunk to push back the idle timeout.
    */
   async #request<T>(
     name: EndpointName,
@@ -213,7 +289,7 @@ export class ApiClient {
     init: RequestInit,
     opts: CallOptions,
     cached: CachedBody | undefined,
-    readOk: (response: Response) => Promise<T>,
+    readOk: (response: Response, onChunk: () => void) => Promise<T>,
   ): Promise<{ kind: 'body'; status: number; headers: Headers; body: T } | { kind: 'cached'; status: number; cached: CachedBody }> {
     const route = routeOf(name);
     if (cached) (init.headers as Record<string, string>)['if-none-match'] = cached.etag;
@@ -284,27 +360,25 @@ export class ApiClient {
   }
 
   /**
-   * One governed round trip: waits for the endpoint's turn, sends, reads the whole body under the
-   * timeout (a 2xx body with `readOk`, any other as text), feeds the rate headers back to the governor.
+   * One governed round trip: waits for the endpoint's turn, sends, reads the whole body (a 2xx body with
+   * `readOk`, any other as text) under an idle timeout (see IdleTimeout), feeds the rate headers back to
+   * the governor.
    */
   async #exchange<T>(
     name: EndpointName,
     url: string,
     init: RequestInit,
     opts: CallOptions,
-    readOk: (response: Response) => Promise<T>,
+    readOk: (response: Response, onChunk: () => void) => Promise<T>,
   ): Promise<
     { ok: true; status: number; headers: Headers; body: T } | { ok: false; status: number; headers: Headers; text: string }
   > {
     const route = routeOf(name);
     const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'interactive', opts.signal);
     const controller = new AbortController();
-    let timedOut = false;
     const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-    const cancelTimer = this.clock.setTimer(timeoutMs, () => {
-      timedOut = true;
-      controller.abort();
-    });
+    const timer = idleTimeout(this.clock, timeoutMs, controller);
+    const onChunk = () => timer.touch();
     const onCallerAbort = () => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
     let response: Response | undefined;
@@ -314,18 +388,18 @@ export class ApiClient {
       const { status, headers } = response;
       const answer =
         status >= 200 && status <= 299
-          ? { ok: true as const, status, headers, body: await readOk(response) }
-          : { ok: false as const, status, headers, text: await response.text() };
-      permit.complete(readRateHeaders(status, headers, this.clock.now()));
+          ? { ok: true as const, status, headers, body: await readOk(response, onChunk) }
+          : { ok: false as const, status, headers, text: await readText(response, onChunk) };
+      permit.complete(this.#rateInfo(status, headers));
       return answer;
     } catch (err) {
-      if (response) permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+      if (response) permit.complete(this.#rateInfo(response.status, response.headers));
       else permit.complete();
       if (err instanceof ApiError) throw err; // the body broke the contract: no transport failure
-      if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-      throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
+      if (opts.signal?.aborted && !timer.fired) throw opts.signal.reason ?? err;
+      throw this.#transportError(route, err, timer.fired ? timeoutMs : null, response !== undefined);
     } finally {
-      cancelTimer();
+      timer.cancel();
       opts.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
@@ -335,7 +409,9 @@ export class ApiClient {
       return new ApiError({
         kind: 'timeout',
         route,
-        message: `${route}: no complete answer within ${timedOutAfterMs} ms`,
+        message: gotHeaders
+          ? `${route}: the answer stopped: nothing received for ${timedOutAfterMs} ms`
+          : `${route}: no answer within ${timedOutAfterMs} ms`,
         maybeDelivered: true,
       });
     }
@@ -351,20 +427,8 @@ export class ApiClient {
   }
 
   #errorFromResponse(route: string, status: number, headers: Headers, text: string): ApiError {
-    let code: string | null = null;
-    let serverMessage = '';
-    let details: Record<string, unknown> | null = null;
-    try {
-      const parsed = errorBody.safeParse(JSON.parse(text));
-      if (parsed.success) {
-        code = parsed.data.error.code;
-        serverMessage = parsed.data.error.message;
-        details = (parsed.data.error.details as Record<string, unknown> | undefined) ?? null;
-      }
-    } catch {
-      // Not JSON (a proxy's HTML page, say): the status alone classifies it.
-    }
-    const info = readRateHeaders(status, headers, this.clock.now());
+    const { code, message: serverMessage, details } = readErrorBody(text);
+    const info = this.#rateInfo(status, headers);
     const kind = status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'api';
     const label = code ? `${code} (HTTP ${status})` : `HTTP ${status}`;
     const message = this.#redact(`${route}: ${label}${serverMessage ? ` — ${serverMessage}` : ''}`);
@@ -397,6 +461,11 @@ export class ApiClient {
     const parsed = await validateInSlices(def.response as z.ZodType, raw);
     if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed)}`);
     return parsed.data as ResponseOf<N>;
+  }
+
+  /** The response's rate headers, the server's reset time turned into ours (the offset from its Date header). */
+  #rateInfo(status: number, headers: Headers): ServerRateInfo {
+    return readRateHeaders(status, headers, this.clock.now(), this.#serverOffsetMs);
   }
 
   #noteServerDate(headers: Headers): void {
@@ -466,9 +535,13 @@ export class ApiClient {
     // Its own cache entry: call('book') caches the parsed body, this one the columns.
     const cacheKey = `${url} (columns)`;
     const cached = opts.fresh ? undefined : this.#cache.get(cacheKey);
-    const answer = await this.#request(name, url, init, opts, cached, async (response) => {
+    const answer = await this.#request(name, url, init, opts, cached, async (response, onChunk) => {
+      const onProgress = opts.onProgress;
       try {
-        return await readBookBody(response.body, undefined, opts.onProgress);
+        return await readBookBody(response.body, undefined, (progress) => {
+          onChunk();
+          onProgress?.(progress);
+        });
       } catch (err) {
         if (err instanceof BookBodyError) throw this.#invalidResponse(route, response.status, err.message);
         throw err;
@@ -607,26 +680,17 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       const permit = await this.governor.acquire(rateLimitKey(name), opts.priority ?? 'background', opts.signal);
       const controller = new AbortController();
-      let timedOut = false;
-      let cancelTimer = () => {};
       const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-      const armIdle = () => {
-        cancelTimer();
-        cancelTimer = this.clock.setTimer(timeoutMs, () => {
-          timedOut = true;
-          controller.abort();
-        });
-      };
+      const timer = idleTimeout(this.clock, timeoutMs, controller);
       const onCallerAbort = () => controller.abort(opts.signal?.reason);
       opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
-      armIdle();
       let response: Response | undefined;
       try {
         response = await this.#fetch(url, { ...init, signal: controller.signal });
         this.#noteServerDate(response.headers);
-        permit.complete(readRateHeaders(response.status, response.headers, this.clock.now()));
+        permit.complete(this.#rateInfo(response.status, response.headers));
         if (response.status !== 200) {
-          const text = await response.text();
+          const text = await readText(response, () => timer.touch());
           const error = this.#errorFromResponse(route, response.status, response.headers, text);
           if (response.status === 429 && attempt < this.#rateLimitRetries) continue;
           throw error;
@@ -637,7 +701,7 @@ export class ApiClient {
           format,
           totalBytes: Number.isFinite(length) && length > 0 ? length : null,
           onProgress,
-          onChunk: armIdle,
+          onChunk: () => timer.touch(),
         });
       } catch (err) {
         if (!response) permit.complete();
@@ -649,10 +713,10 @@ export class ApiClient {
           throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: the export is not valid UTF-8`, maybeDelivered: true });
         }
         if (err instanceof ExportFileError) throw err; // a local disk problem, not the network's
-        if (opts.signal?.aborted && !timedOut) throw opts.signal.reason ?? err;
-        throw this.#transportError(route, err, timedOut ? timeoutMs : null, response !== undefined);
+        if (opts.signal?.aborted && !timer.fired) throw opts.signal.reason ?? err;
+        throw this.#transportError(route, err, timer.fired ? timeoutMs : null, response !== undefined);
       } finally {
-        cancelTimer();
+        timer.cancel();
         opts.signal?.removeEventListener('abort', onCallerAbort);
       }
     }

@@ -61,7 +61,7 @@ export interface ServerRateInfo {
   status: number;
   /** `X-RateLimit-Remaining`. */
   remaining: number | null;
-  /** `X-RateLimit-Reset` in epoch ms. */
+  /** `X-RateLimit-Reset` in epoch ms of OUR clock (the header is the server's; see `readRateHeaders`). */
   resetAtMs: number | null;
   /** `Retry-After` in ms. */
   retryAfterMs: number | null;
@@ -336,8 +336,18 @@ export class RateGovernor {
   }
 }
 
-/** Reads the rate-limit headers of a response (spec part 8). Retry-After may be seconds or an HTTP date. */
-export function readRateHeaders(status: number, headers: Headers, nowMs: number): ServerRateInfo {
+/**
+ * Reads the rate-limit headers of a response (spec part 8). Retry-After may be seconds or an HTTP date.
+ *
+ * `X-RateLimit-Reset` (and a Retry-After date) are instants on the SERVER's clock, while the governor
+ * waits on ours: `serverOffsetMs` (server clock minus ours, as the client measures it from the Date
+ * header) turns them into our time, so a clock minutes ahead does not ignore `Remaining: 0` and one
+ * minutes behind does not wait minutes too long. Unknown (null): the clocks are taken to agree. The Date
+ * header has second resolution and is truncated, so the measured offset is at most a second below the
+ * true one: the converted reset is then up to a second late, never early.
+ */
+export function readRateHeaders(status: number, headers: Headers, nowMs: number, serverOffsetMs: number | null = null): ServerRateInfo {
+  const offset = serverOffsetMs ?? 0;
   const int = (name: string): number | null => {
     const raw = headers.get(name);
     if (raw === null || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return null;
@@ -352,13 +362,13 @@ export function readRateHeaders(status: number, headers: Headers, nowMs: number)
     if (seconds !== null) retryAfterMs = Math.ceil(seconds * 1000);
     else {
       const date = Date.parse(retryAfter);
-      if (!Number.isNaN(date)) retryAfterMs = Math.max(0, date - nowMs);
+      if (!Number.isNaN(date)) retryAfterMs = Math.max(0, date - (nowMs + offset));
     }
   }
   return {
     status,
     remaining: remaining === null ? null : Math.floor(remaining),
-    resetAtMs: reset === null ? null : reset * 1000,
+    resetAtMs: reset === null ? null : reset * 1000 - offset,
     retryAfterMs,
   };
 }

@@ -110,6 +110,13 @@ export interface SyncEngineOptions {
   snapshotRetryMs?: number;
   /** After `subscribed`, how long to wait for a first event to prove the snapshot's freshness. */
   firstEventWaitMs?: number;
+  /**
+   * How long after the socket opens (and the subscribe op is sent) the server has to confirm it with
+   * `subscribed` (or refuse it with `error`). The snapshot is asked for only after that answer, so without
+   * a limit a lost answer would keep the engine in `connecting` forever with no error; past it, the status
+   * says so and the engine reconnects through the usual backoff.
+   */
+  subscribeAckTimeoutMs?: number;
   divergenceGraceMs?: number;
   tombstoneWindowMs?: number;
   /**
@@ -170,6 +177,7 @@ const DEFAULTS: Resolved = {
   antiEntropyMs: 60_000,
   snapshotRetryMs: LIMITS.bookCacheMs + 1_000,
   firstEventWaitMs: 1_500,
+  subscribeAckTimeoutMs: 5_000,
   divergenceGraceMs: 5_000,
   tombstoneWindowMs: 30 * 60_000,
   mergeMode: 'stepped',
@@ -234,6 +242,8 @@ interface Session {
 
 interface SessionEnd {
   close: FeedClose;
+  /** Why we ended it ourselves, in plain words (the close alone would read as a failed connection). */
+  problem?: string;
   /**
    * Live, subscribed for `healthySessionMs`, or closed by an announced restart after subscribing: the next
    * reconnect starts the backoff afresh.
@@ -399,7 +409,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const tooMany = end.close.code === WS_CLOSE.tooManyConnections;
       const delay = backoffDelay(tooMany ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
       this.#nextRetryAt = Date.now() + delay;
-      lastClose = describeClose(end.close);
+      lastClose = end.problem ?? describeClose(end.close);
       this.#setState('offline', `${lastClose}; reconnecting in ${Math.max(1, Math.round(delay / 1000))} s`);
       try {
         await sleep(delay, this.#stopper.signal);
@@ -441,19 +451,41 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       };
       this.#session = s;
       this.#appliedWhileResyncing = null;
-      feed.on('frame', (frame) => this.#onFrame(s, frame));
+      let ackTimer: NodeJS.Timeout | null = null;
+      let ackMissing: string | null = null;
+      feed.on('open', () => {
+        ackTimer = setTimeout(() => {
+          ackTimer = null;
+          if (s.phase !== 'subscribing' || s.abort.signal.aborted) return;
+          ackMissing = `the feed did not confirm our subscription within ${formatSeconds(this.#o.subscribeAckTimeoutMs)}`;
+          this.emit('warning', `${ackMissing}; reconnecting`);
+          feed.close();
+        }, this.#o.subscribeAckTimeoutMs);
+      });
+      feed.on('frame', (frame) => {
+        this.#onFrame(s, frame);
+        if (ackTimer !== null && s.phase !== 'subscribing') {
+          clearTimeout(ackTimer);
+          ackTimer = null;
+        }
+      });
       feed.on('invalidFrame', (err) => {
         // Its effect on the book is unknown: only a snapshot newer than everything seen repairs that.
         this.emit('warning', `the feed sent a frame that breaks the contract (${err.message}); re-reading the book`);
         this.#demandSnapshot(s, 'a malformed event arrived');
       });
       feed.on('close', (close) => {
+        if (ackTimer !== null) clearTimeout(ackTimer);
         s.abort.abort(new Error('socket closed'));
         this.#cancelAntiEntropy();
         if (this.#session === s) this.#session = null;
         const subscribedFor = s.subscribedAt === null ? 0 : Date.now() - s.subscribedAt;
         const announced = s.subscribedAt !== null && close.code !== null && ANNOUNCED_RESTART_CODES.has(close.code);
-        resolve({ close, healthy: s.reachedLive || announced || subscribedFor >= this.#o.healthySessionMs });
+        resolve({
+          close,
+          healthy: s.reachedLive || announced || subscribedFor >= this.#o.healthySessionMs,
+          ...(ackMissing === null ? {} : { problem: ackMissing }),
+        });
       });
       if (!this.#running) {
         resolve({ close: { code: null, reason: 'stopped', silent: false }, healthy: false });
@@ -1002,6 +1034,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#timers = [];
     this.#cancelAntiEntropy();
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 function describeClose(close: FeedClose): string {

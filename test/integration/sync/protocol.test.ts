@@ -547,3 +547,65 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 });
+
+describe('the subscription must be confirmed (the snapshot waits for `subscribed`)', () => {
+  beforeEach(() => {
+    mergeMode = 'atomic';
+  });
+
+  const statesOf = (e: SyncEngine): string[] => {
+    const states: string[] = [];
+    e.on('status', (s) => states.push(`${s.state}: ${s.problem ?? ''}`));
+    return states;
+  };
+
+  it('a subscription never confirmed is reported and ends in a reconnect, not a wait forever in connecting', async () => {
+    seed(10);
+    market.autoSubscribe = false;
+    const e = startEngine({ subscribeAckTimeoutMs: 150 });
+    const states = statesOf(e);
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    await eventually(() => market.connections >= 2, 'a second connection');
+    expect(states.some((s) => /^offline: the feed did not confirm our subscription within 150 ms; reconnecting in/.test(s))).toBe(true);
+    expect(warnings).toContain('the feed did not confirm our subscription within 150 ms; reconnecting');
+    expect(market.bookRequests).toBe(0); // nothing was read without the confirmation
+    market.autoSubscribe = true; // the server answers again
+    await eventually(() => market.connections >= 3 || isLive(), 'a confirmed connection');
+    await eventually(() => caughtUp(), 'caught up');
+    expect(book(db)).toEqual(market.leanBook());
+    expect(e.status().problem).toBeNull();
+  });
+
+  it('a confirmation that comes late, after the buffer overflowed, still leads to a whole book', async () => {
+    seed(10);
+    market.autoSubscribe = false;
+    const e = startEngine({ maxBufferedEvents: 5, subscribeAckTimeoutMs: 5_000 });
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    const socket = await market.waitForSubscribed();
+    market.send(...activity(20)); // overflows the pre-snapshot buffer before any confirmation
+    await eventually(() => warnings.some((w) => /re-reading the book/.test(w)), 'the overflow');
+    market.sendControl(socket, 'subscribed', { events: 'all', app_ids: 'all' });
+    await eventually(() => caughtUp(), 'caught up');
+    expect(market.connections).toBe(1);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('an overflow before a confirmation that never comes does not leave the engine stuck', async () => {
+    seed(10);
+    market.autoSubscribe = false;
+    const e = startEngine({ maxBufferedEvents: 5, subscribeAckTimeoutMs: 200 });
+    const states = statesOf(e);
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    await market.waitForSubscribed();
+    market.send(...activity(20));
+    await eventually(() => warnings.some((w) => /re-reading the book/.test(w)), 'the overflow');
+    market.autoSubscribe = true; // only the next connection is answered
+    await eventually(() => caughtUp(), 'caught up');
+    expect(market.connections).toBe(2);
+    expect(states.some((s) => /^offline: the feed did not confirm our subscription/.test(s))).toBe(true);
+    expect(book(db)).toEqual(market.leanBook());
+  });
+});

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { BookBodyScanner } from '../../../src/core/api/book-scanner.ts';
+import { ManualClock } from '../../../src/core/api/clock.ts';
 import { BookBodyError, readBookBody } from '../../../src/core/api/book-stream.ts';
 import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { apiSources } from '../../../src/core/sync/sources.ts';
-import { failure, leanRow as lean, sendJson, serverAndClient, TEST_KEY as KEY, TS, type FakeServer } from './fake-server.ts';
+import { failure, leanRow as lean, sendJson, serverAndClient, startFakeServer, TEST_KEY as KEY, TS, type FakeServer } from './fake-server.ts';
 
 const encoder = new TextEncoder();
 
@@ -291,5 +292,79 @@ describe('ApiClient.book() streams the body', () => {
     const error = await failure(client.book());
     expect(error).toMatchObject({ kind: 'api', status: 401, code: 'UNAUTHORIZED' });
     expect(calls).toBe(2);
+  });
+});
+
+/**
+ * The client's default limit (10 s) is a limit on silence, not on the whole download: a million-listing
+ * book is ~160 MB, minutes on a 100 Mbit/s line. The client runs on a ManualClock the server moves on as
+ * it writes, so "16 s of download" takes milliseconds; the client is built as the sync worker builds it
+ * (no timeoutMs) and read through the engine's source.
+ */
+describe('a /book download is limited by silence, not by its total time', () => {
+  let server: FakeServer;
+  let clock: ManualClock;
+  let client: ApiClient;
+  beforeEach(async () => {
+    server = await startFakeServer();
+    clock = new ManualClock();
+    client = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock });
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  const rows = Array.from({ length: 40 }, (_, i) => lean(i + 1));
+  const text = `{"seq":42,"listings":${JSON.stringify(rows)}}`;
+  const pieces = (count: number) => {
+    const size = Math.ceil(text.length / count);
+    return Array.from({ length: count }, (_, i) => text.slice(i * size, (i + 1) * size));
+  };
+  /** Lets the client take in what was written before the clock moves on. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('a body that keeps arriving, 2 s between chunks, is read whole although it takes 16 s', async () => {
+    const started = clock.now();
+    server.on('book', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const piece of pieces(8)) {
+        await clock.advance(2000);
+        res.write(piece);
+        await settle();
+      }
+      res.end();
+    });
+    const answer = await apiSources(client).fetchBook(undefined, new AbortController().signal);
+    expect(answer.seq).toBe(42n);
+    expect((answer.listings as ListingColumns).toArray()).toEqual(leanFields(rows));
+    expect(clock.now() - started).toBeGreaterThanOrEqual(16_000);
+  });
+
+  it('a body that stops arriving is a timeout after 10 s of silence, however long it ran before', async () => {
+    server.on('book', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const piece of pieces(8).slice(0, 6)) {
+        await clock.advance(2000);
+        res.write(piece);
+        await settle();
+      }
+      await clock.advance(10_000); // then nothing more
+    });
+    const progress: { rows: number; bytes: number }[] = [];
+    const error = await failure(apiSources(client).fetchBook(undefined, new AbortController().signal, (p) => progress.push(p)));
+    expect(error).toMatchObject({ kind: 'timeout', route: 'GET /public/v1/book', maybeDelivered: true });
+    expect(error.message).toContain('nothing received for 10000 ms');
+    // it had read six pieces (12 s) before the silence
+    expect(progress.at(-1)?.bytes).toBe(pieces(8).slice(0, 6).join('').length);
+  });
+
+  it('headers that never come are a timeout after 10 s', async () => {
+    server.on('book', async () => {
+      await settle();
+      await clock.advance(10_000);
+    });
+    const error = await failure(client.book());
+    expect(error).toMatchObject({ kind: 'timeout', route: 'GET /public/v1/book' });
+    expect(error.message).toContain('no answer within 10000 ms');
   });
 });

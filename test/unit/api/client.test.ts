@@ -96,6 +96,30 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(error.explanation).toContain('listing is gone');
   });
 
+  it('an error body without a message keeps its code (the spec shows only the code); the message names it', async () => {
+    server.on('listing', (_req, res) => sendJson(res, 404, { error: { code: 'LISTING_NOT_FOUND' } }));
+    const error = await failure(client.listing(5));
+    expect(error).toMatchObject({ kind: 'api', code: 'LISTING_NOT_FOUND', status: 404 });
+    expect(error.message).toBe('GET /public/v1/listings/:id: LISTING_NOT_FOUND (HTTP 404)');
+    expect(error.explanation).toContain('listing is gone');
+  });
+
+  it('other error bodies the spec allows keep their code too: message or details of another type, the code alone', async () => {
+    const bodies: unknown[] = [
+      { error: { code: 'LISTING_PRICE_CHANGED', message: null, details: 'line 0' } },
+      { error: { code: 'LISTING_PRICE_CHANGED', message: 7 } },
+      { error: 'LISTING_PRICE_CHANGED' },
+    ];
+    for (const body of bodies) {
+      server.on('purchase', (_req, res) => sendJson(res, 409, body));
+      const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
+      expect(error, JSON.stringify(body)).toMatchObject({ kind: 'api', code: 'LISTING_PRICE_CHANGED', status: 409, details: null });
+    }
+    // not an error body: no code is made up
+    server.on('listing', (_req, res) => sendJson(res, 404, { error: 'not found' }));
+    expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
+  });
+
   it('5xx is kind server; a write answered 5xx is not retried', async () => {
     server.on('purchase', (_req, res) => sendError(res, 503, 'INTERNAL_ERROR', 'down for a moment'));
     const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
@@ -116,6 +140,23 @@ describe('errors are typed by the spec codes and kinds', () => {
     server.on('user', () => undefined);
     const error = await failure(slow.user());
     expect(error).toMatchObject({ kind: 'timeout', maybeDelivered: true });
+  });
+
+  it('a body that keeps arriving is read past the limit, which counts only silences (ManualClock: 16 s)', async () => {
+    const clock = new ManualClock();
+    const patient = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, clock });
+    const text = JSON.stringify({ prices: [], generated_at: TS });
+    server.on('pricesAll', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (const piece of text.match(/[\s\S]{1,8}/g) as string[]) {
+        await clock.advance(2000);
+        res.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      res.end();
+    });
+    expect(await patient.pricesAll()).toEqual({ prices: [], generated_at: TS });
+    expect(clock.now() - Date.UTC(2026, 0, 1)).toBeGreaterThan(10_000);
   });
 
   it('a per-call timeout overrides the client default', async () => {
@@ -178,6 +219,33 @@ describe('429 on a GET waits for Retry-After and retries (fake clock)', () => {
     const error = (await result) as ApiError;
     expect(error.kind).toBe('rate_limited');
     expect(calls).toBe(3);
+  });
+});
+
+describe('X-RateLimit-Reset is read on the server\'s clock (Date header)', () => {
+  it.each([
+    ['ahead of', -300_000],
+    ['behind', 300_000],
+  ])('a local clock 5 minutes %s the server waits the 40 s the server means', async (_how, offsetMs) => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow - offsetMs);
+    const fakeFetch: typeof fetch = async () =>
+      Response.json(
+        { id: 1, steam_id: '765', name: 'me', balance: 0 },
+        {
+          headers: {
+            date: new Date(serverNow).toUTCString(),
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(serverNow / 1000 + 40),
+          },
+        },
+      );
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.user();
+    expect(fake.serverTimeOffsetMs()).toBe(offsetMs);
+    // not 0 (Remaining: 0 ignored by a clock ahead) nor 5 min 40 s (a clock behind)
+    expect(fake.budgetWaitMs('user')).toBe(40_000 + 100); // + the governor's default jitter margin
   });
 });
 

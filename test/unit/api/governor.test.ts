@@ -160,6 +160,39 @@ describe('RateGovernor: the server wins', () => {
     expect(releases.slice(2)).toEqual([resetSec * 1000, resetSec * 1000]);
   });
 
+  // X-RateLimit-Reset is the server's clock; the governor waits on ours. 5 minutes of skew either way.
+  it.each([
+    ['ahead of', -300_000],
+    ['behind', 300_000],
+  ])('a local clock 5 minutes %s the server still waits exactly until the server\'s reset', async (_how, offsetMs) => {
+    const serverNow = 1_800_000_000_000;
+    const clock = new ManualClock(serverNow - offsetMs); // offset = server clock minus ours
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    const permit = await governor.acquire('k');
+    const resetSec = serverNow / 1000 + 40; // the server's window ends in 40 s
+    permit.complete(readRateHeaders(200, new Headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetSec) }), clock.now(), offsetMs));
+    // Remaining: 0 is honoured (a clock ahead would otherwise think the reset long past) ...
+    expect(governor.stats().endpoints[0]?.headroom).toBe(0);
+    expect(governor.waitMs('k')).toBe(40_000);
+    const start = clock.now();
+    let grantedAt = 0;
+    const next = governor.acquire('k').then((p) => ((grantedAt = p.grantedAt), p));
+    await clock.advance(39_999);
+    expect(grantedAt).toBe(0);
+    // ... and lifted after 40 s (a clock behind would otherwise wait 5 min 40 s)
+    await clock.advance(1);
+    (await next).complete(ok);
+    expect(grantedAt - start).toBe(40_000);
+  });
+
+  it('a Retry-After date is the server\'s clock too', () => {
+    const serverNow = Date.UTC(2026, 0, 1);
+    const localNow = serverNow + 300_000; // ours is 5 minutes ahead
+    const date = new Date(serverNow + 12_000).toUTCString();
+    expect(readRateHeaders(429, new Headers({ 'retry-after': date }), localNow, -300_000).retryAfterMs).toBe(12_000);
+  });
+
   it('reads Retry-After as seconds or as an HTTP date', () => {
     const now = Date.UTC(2026, 0, 1);
     expect(readRateHeaders(429, new Headers({ 'retry-after': '7' }), now).retryAfterMs).toBe(7000);
