@@ -216,6 +216,39 @@ describe('AppCore on the demo market', () => {
     }
   });
 
+  it("forgets the stored account data when a new key on the same market is another account's", async () => {
+    const real = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    demos.push(real);
+    const [first, second] = real.accounts;
+    if (!first || !second) throw new Error('the demo market has fewer than two accounts');
+    const { core, pushes } = await startCore();
+    const storedUserId = () => {
+      try {
+        return core.account.account().reads.cached('user')?.data.id;
+      } catch {
+        return undefined; // switching markets
+      }
+    };
+    const anotherAccount = () => pushes.filter((p) => p.name === 'notification' && (p.payload as { title: string }).title === 'Another account');
+
+    await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: first.apiKey });
+    await until('the first account read', () => (core.status().market.mode === 'real' && storedUserId() === first.id) || undefined, 20_000);
+    // the same key again: the same account, nothing forgotten
+    await core.call('setApiKey', { apiKey: first.apiKey });
+    await until('reconnected', () => (core.status().state === 'live' && storedUserId() === first.id) || undefined, 20_000);
+    expect(anotherAccount()).toEqual([]);
+    const firstTrades = real.state.trades(first.id).map((t) => t.id);
+    expect(firstTrades.length).toBeGreaterThan(0);
+    const storedOf = (ids: number[]) => ids.filter((id) => core.session.db.prepare('SELECT 1 FROM trades WHERE id = ?').get(id) !== undefined);
+    await until("the first account's trades followed", () => storedOf(firstTrades).length === firstTrades.length || undefined, 20_000);
+
+    await core.call('setApiKey', { apiKey: second.apiKey });
+    await until('the second account read', () => storedUserId() === second.id || undefined, 20_000);
+    expect(anotherAccount()).toHaveLength(1);
+    // nothing of the first account's trades is left to be shown as the second's
+    expect(storedOf(firstTrades)).toEqual([]);
+  });
+
   it('leaves the market as it was when the keychain refuses the key', async () => {
     const secrets = new MemorySecretStore();
     const { core } = await startCore({ secrets });

@@ -112,6 +112,14 @@ export class AccountRuntime {
   async connected(market: AttachableMarket): Promise<void> {
     const current = this.#current;
     if (!current || current.market !== market || this.#closed || !market.client) return;
+    if (market.choice.mode === 'real' && (await current.account.meetAccount()) === 'other') {
+      this.#options.notify(
+        'warning',
+        'Another account',
+        'This API key belongs to another account than the stored data: the trades, withdrawals, undercut guards and cached account reads of the previous one were cleared.',
+      );
+    }
+    if (this.#current !== current || this.#closed) return;
     current.connected = true;
     current.account.startGuards((message) => this.#options.log.warn(message));
     for (const pending of current.account.withdrawals.resumePending({ signal: current.account.stopping.signal })) {

@@ -212,6 +212,28 @@ export class AccountSession {
     await this.#feeds.stop();
   }
 
+  /**
+   * Reads who the key belongs to and compares it with the account the stored data is of. A key replaced
+   * on the same market may be another account's: its trades, guards, withdrawals and cached reads
+   * (inventory item tokens are tied to the account) would otherwise be shown and acted on as this one's.
+   * 'other': that data was forgotten. 'unknown': the read failed (offline, say): nothing is changed.
+   */
+  async meetAccount(): Promise<'same' | 'other' | 'first' | 'unknown'> {
+    const storedId = this.reads.cached('user')?.data.id ?? null;
+    let freshId: number;
+    try {
+      freshId = (await this.reads.user({ priority: 'background', signal: this.stopping.signal })).data.id;
+    } catch {
+      return 'unknown';
+    }
+    if (storedId === null) return 'first';
+    if (storedId === freshId) return 'same';
+    this.#forgetAccountState();
+    // the read just made was forgotten with the rest: the new account's user row is read again
+    await this.reads.user({ priority: 'background', signal: this.stopping.signal }).catch(() => undefined);
+    return 'other';
+  }
+
   #forgetAccountState(): void {
     const db = this.market.db;
     db.transaction(() => {
