@@ -47,7 +47,13 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
         (i) => (status === null || s.status[i] === status) && (appId === undefined || s.app[i] === APP_CODE[appId]),
       );
       const { rows, metadata } = page(indexes, query.page, query.limit);
-      return json({ listings: rows.map((i) => market.myRow(i)), metadata });
+      return json({
+        listings: rows.map((i) => {
+          market.syncDecay(i);
+          return market.myRow(i);
+        }),
+        metadata,
+      });
     },
 
     myListingsValue: ({ account, query }) => {
@@ -59,7 +65,7 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
       for (const i of market.listingsOf(account.id, (r) => isLive(s.status[r]!) && (appId === undefined || s.app[r] === APP_CODE[appId]))) {
         listingCount++;
         itemCount += s.amount[i]!;
-        totalValue += s.amount[i]! * s.price[i]!;
+        totalValue += s.amount[i]! * market.syncDecay(i);
       }
       return json({ listing_count: listingCount, item_count: itemCount, total_value: totalValue });
     },

@@ -95,6 +95,14 @@ describe('POST /list', () => {
     expect(row2.price_decay).toMatchObject({ start_price: 10_000, end_price: 6_000, total_hours: 48 });
     expect(row2.price_decay!.elapsed_hours).toBeCloseTo(12, 1);
     expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${listing!.id}`))).price).toBe(9_000);
+    // reads do not wait for the periodic refresh: the price is the curve's point at the request
+    market.advanceClock(6 * 3_600_000);
+    const rows = await myListings();
+    expect(rows.find((l) => l.id === listing!.id)!.price).toBe(8_500);
+    // my-listings/value counts at the same prices
+    const value = parseAs(ENDPOINTS.myListingsValue.response, expectOk(await a.get('/public/v1/my-listings/value'))).total_value;
+    const live = rows.filter((l) => l.status !== 'FILLED');
+    expect(value).toBe(live.reduce((sum, l) => sum + l.price * l.amount, 0));
   });
 
   it('stops at the listing ceiling with LISTING_LIMIT_REACHED', async () => {

@@ -3,11 +3,11 @@
  * listing, prices, prices/all, the book, sales and averages — with their caches, ETags and 304s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, type FullListing, type ResponseOf } from '../../../src/shared/api/index.ts';
+import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, parseJsonWithInt64, type FullListing, type ResponseOf } from '../../../src/shared/api/index.ts';
 import { wearBandOf } from '../../../src/shared/wear.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import cs2Data from '../../../src/demo/catalog/cs2-catalog.json' with { type: 'json' };
-import { api, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
+import { api, connectSocket, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
 
 let market: DemoMarket;
 let a: Api;
@@ -201,8 +201,9 @@ describe('GET /prices/all', () => {
 describe('GET /book', () => {
   it('is the whole active book at the seq of the last event, cached 10 s with ETag and 304', async () => {
     market.runActivity(50);
-    const truth = market.state.book();
     const res = await a.get('/public/v1/book');
+    // taken after: building the snapshot first publishes the moves of decaying prices (their price now)
+    const truth = market.state.book();
     const body = parseAs(ENDPOINTS.book.response, expectOk(res));
     expect(body.seq).toBe(truth.seq);
     expect(body.listings).toEqual(truth.listings);
@@ -225,6 +226,32 @@ describe('GET /book', () => {
     market.advanceClock(10_001);
     const body = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book', { app_id: 440 })));
     expect(body.listings).toEqual(market.state.book(440).listings);
+  });
+});
+
+describe('decaying listings (spec §2.2: the price right now)', () => {
+  it('read at the curve\'s point now, each move announced on the feed at or below the seq of the /book that shows it', async () => {
+    const socket = connectSocket(market.wsUrl, { key: market.apiKey });
+    await socket.waitFor((f) => f.event === 'connected');
+    const l = market.createListing({ appId: 730, decay: { start_price: 10_000, end_price: 5_000, total_hours: 100 } });
+    const id = l.listing.id;
+    // no periodic refresh runs in between: every read has to price the listing itself
+    market.advanceClock(10 * 3_600_000);
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${id}`))).price).toBe(9_500);
+    market.advanceClock(10 * 3_600_000);
+    const page = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500, app_id: 730 })));
+    expect(page.listings.find((r) => r.id === id)?.price).toBe(9_000);
+    market.advanceClock(10 * 3_600_000); // also past the book's cache
+    const book = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book')));
+    expect(book.listings.find((r) => r.id === id)?.price).toBe(8_500);
+    // what a client merging /book and the feed by seq holds is the server's book
+    expect(market.state.book().listings.find((r) => r.id === id)?.price).toBe(8_500);
+    const isMove = (f: Record<string, unknown>) => f.event === 'listing.price_changed' && (f.data as { listing_id: number }).listing_id === id;
+    await socket.waitFor((f) => isMove(f) && (f.data as { price_after: number }).price_after === 8_500);
+    const moves = socket.texts.map((t) => parseJsonWithInt64(t, ['seq']) as { event: string; seq: bigint; data: { listing_id: number; price_before: number; price_after: number } }).filter(isMove);
+    expect(moves.map((m) => [m.data.price_before, m.data.price_after])).toEqual([[10_000, 9_500], [9_500, 9_000], [9_000, 8_500]]);
+    expect(moves.every((m) => m.seq <= book.seq)).toBe(true);
+    await socket.close();
   });
 });
 
