@@ -1,10 +1,11 @@
 /** Buying, selling, listings, items and trades (spec §4.3–§4.5). */
-import type { BackpackItem } from '../../shared/api/index.ts';
+import { id, listingEdit, type BackpackItem } from '../../shared/api/index.ts';
 import { iso } from '../clock.ts';
 import { deposit, sell, steamInventory, withdraw } from '../market/items.ts';
-import { delistListing, editListing, eachInOwnTransaction, listItems, type ListingEdit } from '../market/listing-management.ts';
+import { delistListing, editListing, listItems } from '../market/listing-management.ts';
 import { STATUS_CODE, isLive, APP_CODE } from '../market/listing-store.ts';
 import { purchase } from '../market/purchase.ts';
+import { eachRowChecked } from './bulk-bodies.ts';
 import { appIdOf, json, page, type DemoServices, type RouteTable } from './route-kit.ts';
 
 type TradingRoutes = Pick<
@@ -24,15 +25,14 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
 
     editListing: ({ account, body }) => {
       if ('listings' in body) {
-        const edits: readonly ListingEdit[] = body.listings;
-        return json({ results: eachInOwnTransaction(edits, (edit) => editListing(market, trades, account, edit)) });
+        return json({ results: eachRowChecked(body.listings, listingEdit, (edit) => editListing(market, trades, account, edit)) });
       }
       return json(editListing(market, trades, account, body));
     },
 
     delist: ({ account, body }) => {
       if ('listing_ids' in body) {
-        return json({ results: eachInOwnTransaction(body.listing_ids, (id) => delistListing(market, account, id)) });
+        return json({ results: eachRowChecked(body.listing_ids, id, (listingId) => delistListing(market, account, listingId)) });
       }
       delistListing(market, account, body.listing_id);
       return json({ listing_id: body.listing_id });
