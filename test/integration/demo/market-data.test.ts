@@ -282,9 +282,10 @@ describe('GET /sales and /sales/averages', () => {
       if (page.sales.length < 100) break;
     }
     const refundedName = sales.find((s) => s.refunded)?.market_hash_name ?? sales[0]!.market_hash_name;
-    // the window counts whole UTC days: every sale from the day 30 days ago onwards
-    const firstDay = Math.floor((Date.parse(body.generated_at) - 30 * 86_400_000) / 86_400_000);
-    const counted = sales.filter((s) => s.market_hash_name === refundedName && !s.refunded && Math.floor(Date.parse(s.sold_at) / 86_400_000) >= firstDay);
+    // the window is exactly the last 30 × 24 h (the seeded history reaches 33 days back)
+    const windowStart = Date.parse(body.generated_at) - 30 * 86_400_000;
+    expect(sales.some((s) => Date.parse(s.sold_at) < windowStart)).toBe(true);
+    const counted = sales.filter((s) => s.market_hash_name === refundedName && !s.refunded && Date.parse(s.sold_at) >= windowStart);
     const row = body.averages.find((r) => r.market_hash_name === refundedName)!;
     expect(row).toBeDefined();
     const volume = counted.reduce((s, x) => s + x.amount, 0);
