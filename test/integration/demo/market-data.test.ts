@@ -120,6 +120,31 @@ describe('GET /listings', () => {
     expect(stickered).toBeGreaterThan(0);
   });
 
+  it('fills every member of sticker and keychain objects with a number, as §2.3 types them (none nullable)', async () => {
+    const rows = await allListings({ app_id: 730 });
+    const stickers = rows.flatMap((r) => r.cs_stickers ?? []);
+    const keychains = rows.flatMap((r) => r.cs_keychains ?? []);
+    expect(stickers.length).toBeGreaterThan(50);
+    expect(keychains.length).toBeGreaterThan(10);
+    const integers = ['slot', 'sticker_id', 'tint_id', 'pattern'] as const;
+    const numbers = ['wear', 'scale', 'rotation', 'offset_x', 'offset_y', 'offset_z'] as const;
+    for (const s of [...stickers, ...keychains]) {
+      for (const key of integers) expect(Number.isInteger(s[key]), `${key} of ${s.name}`).toBe(true);
+      for (const key of numbers) expect(Number.isFinite(s[key]), `${key} of ${s.name}`).toBe(true);
+      expect(s.scale!).toBeGreaterThan(0);
+      expect(Math.abs(s.rotation!)).toBeLessThanOrEqual(180);
+    }
+    // stickers have no pattern and keychains no wear: 0 there; most stickers sit where the slot puts them
+    expect(stickers.every((s) => s.pattern === 0 && s.wear! >= 0 && s.wear! <= 1)).toBe(true);
+    expect(keychains.every((k) => k.wear === 0 && k.pattern! >= 0 && k.pattern! <= 100_000)).toBe(true);
+    const untouched = stickers.filter((s) => s.scale === 1 && s.rotation === 0 && s.offset_x === 0 && s.offset_y === 0);
+    expect(untouched.length).toBeGreaterThan(stickers.length / 2);
+    expect(untouched.length).toBeLessThan(stickers.length);
+    // seeded: a listing reads the same every time
+    const one = rows.find((r) => (r.cs_stickers ?? []).length > 0)!;
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${one.id}`))).cs_stickers).toEqual(one.cs_stickers);
+  });
+
   it('fills the other games\' own fields', async () => {
     const rust = (await allListings({ app_id: 252490 }))[0]!;
     expect(rust.rust_category && rust.rust_type).toBeTruthy();
