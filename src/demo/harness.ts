@@ -85,7 +85,11 @@ export class DemoHarness {
     seq: (): bigint => this.parts.market.feed.seq,
     /** Events published since startup. */
     eventsPublished: (): number => this.parts.market.feed.published,
-    /** The live book exactly as it is now (no cache): what a client's mirror must equal. */
+    /**
+     * The live book exactly as it is at the current seq (no cache): what a client's mirror must equal.
+     * Decaying listings show their price as last published (reads and the periodic refresh publish the
+     * moves); reading this publishes nothing, so the seq stays put.
+     */
     book: (appId?: AppId): { seq: bigint; listings: LeanListing[] } => {
       const { store } = this.parts.market;
       const listings: LeanListing[] = [];

@@ -70,7 +70,14 @@ function inspectLink(instance: ItemInstance): string {
   return `steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S${instance.ownerSteamId}A${instance.assetId}D${d}`;
 }
 
-function stickersFor(rng: Random): Sticker[] {
+/**
+ * Spec §2.3 types every member of a sticker / keychain object as a number or integer, none as nullable,
+ * so the demo always fills them: 0 where the member does not apply to the kind (a sticker's `pattern`,
+ * a keychain's `wear`, `tint_id` of both, which only sprays carry in the game) and the in-game defaults
+ * (scale 1, rotation 0, offsets 0) where nobody moved it. Placement comes from a stream of its own
+ * (`place`), so every other rolled member is what it was before these were filled in.
+ */
+function stickersFor(rng: Random, place: Random): Sticker[] {
   // Most skins carry none; a few are fully stickered.
   const roll = rng.next();
   const count = roll < 0.62 ? 0 : roll < 0.8 ? 1 : roll < 0.89 ? 2 : roll < 0.94 ? 3 : roll < 0.97 ? 4 : 5;
@@ -85,16 +92,24 @@ function stickersFor(rng: Random): Sticker[] {
       name: sticker.name,
       image: sticker.image,
       wear: rng.chance(0.7) ? 0 : round(rng.float(0.01, 0.95), 4),
-      scale: null,
-      rotation: null,
-      tint_id: null,
-      offset_x: null,
-      offset_y: null,
-      offset_z: null,
-      pattern: null,
+      ...stickerPlacement(place),
+      tint_id: 0,
+      pattern: 0,
     });
   }
   return out.sort((a, b) => a.slot - b.slot);
+}
+
+/** Where a sticker sits: mostly the slot's default; now and then slid, turned or resized by its owner. */
+function stickerPlacement(place: Random): Pick<Sticker, 'scale' | 'rotation' | 'offset_x' | 'offset_y' | 'offset_z'> {
+  if (!place.chance(0.25)) return { scale: 1, rotation: 0, offset_x: 0, offset_y: 0, offset_z: 0 };
+  return {
+    scale: place.chance(0.3) ? round(place.float(0.8, 1.25), 3) : 1,
+    rotation: place.chance(0.5) ? place.int(-45, 45) : 0,
+    offset_x: round(place.float(-0.25, 0.25), 4),
+    offset_y: round(place.float(-0.25, 0.25), 4),
+    offset_z: 0,
+  };
 }
 
 function keychainsFor(rng: Random): Sticker[] {
@@ -106,10 +121,10 @@ function keychainsFor(rng: Random): Sticker[] {
       sticker_id: keychain.id,
       name: keychain.name,
       image: keychain.image,
-      wear: null,
-      scale: null,
-      rotation: null,
-      tint_id: null,
+      wear: 0,
+      scale: 1,
+      rotation: 0,
+      tint_id: 0,
       offset_x: round(rng.float(-4, 4), 4),
       offset_y: round(rng.float(-1, 1), 4),
       offset_z: round(rng.float(-1, 1), 4),
@@ -187,7 +202,7 @@ function skinSpec(v: SkinVersion): ItemSpec {
         cs_paint_index: variant.paint_index,
         cs_fade_percentage: fade ? round(80 + 20 * unitFromHash(paintSeed * 7919 + skin.paint_index), 1) : null,
         cs_blue_percentage: caseHardened ? round(85 * unitFromHash(paintSeed * 104729 + skin.paint_index) ** 3, 1) : null,
-        cs_stickers: stickerable ? stickersFor(rng) : [],
+        cs_stickers: stickerable ? stickersFor(rng, copyRandom(instance, 'cs2-sticker-placement')) : [],
         cs_keychains: stickerable ? keychainsFor(rng) : [],
       });
     },

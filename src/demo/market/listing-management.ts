@@ -88,6 +88,8 @@ export interface ListingEdit {
 export function editListing(market: Market, engine: TradeEngine, account: Account, edit: ListingEdit): LeanListing {
   const store = market.store;
   const index = ownLiveListing(market, account, edit.listing_id);
+  // A decaying listing's "old price" (rule 4's split, the answer when only amount changes) is its price now.
+  market.syncDecay(index);
   const item = market.itemAt(index);
   const current = store.amount[index]!;
   // Rule 1: price_decay is sent instead of price and counts as a price in every rule below.

@@ -78,7 +78,10 @@ export class Market {
   readonly sales = new SalesLog();
   readonly tokens: InventoryTokens;
   readonly accounts: Account[] = [];
-  /** Listing ids with a price decay; their published price is refreshed by the activity engine. */
+  /**
+   * Listing ids with a price decay. Their stored price is the curve's point as last published: reads
+   * and sales bring it up to date first (syncDecay), the activity engine's timer periodically.
+   */
   readonly decaying = new Set<number>();
   /** Separate random streams, so API calls never shift the simulated market's sequence. */
   readonly random: { keys: Random; tokens: Random; outcomes: Random };
@@ -269,21 +272,37 @@ export class Market {
     }
   }
 
-  /** Re-publishes the current point of every decaying listing's curve (price_changed when it moved). */
-  refreshDecayingPrices(): number {
+  /**
+   * Brings a decaying listing's stored price to its curve's point at `now` (spec §2.2: a decaying
+   * listing's price is always the price right now), publishing price_changed when it moved, so the feed
+   * announces every price a read hands out before (at a lower seq than) the read that shows it. Every read
+   * and every sale calls this first; a flat-priced listing is left alone. Returns the price now.
+   */
+  syncDecay(index: number, now: number = this.now()): number {
+    const id = this.store.id[index]!;
+    if (this.decaying.has(id)) {
+      const decay = this.store.extraOf(id)?.decay;
+      if (!decay) this.decaying.delete(id);
+      else this.setListingPrice(index, decayedPrice(decay, now));
+    }
+    return this.store.price[index]!;
+  }
+
+  /**
+   * Brings every decaying listing to its current price (price_changed for each that moved): run by the
+   * activity engine's timer so idle clients see decays too, and before whole-book reads (book snapshot,
+   * aggregates) so they show prices right now as of their seq.
+   */
+  refreshDecayingPrices(now: number = this.now()): number {
     let changed = 0;
     for (const id of [...this.decaying]) {
       const index = this.store.indexOf(id);
-      const decay = index < 0 ? undefined : this.store.extraOf(id)?.decay;
-      if (!decay) {
+      if (index < 0) {
         this.decaying.delete(id);
         continue;
       }
-      const price = decayedPrice(decay, this.now());
-      if (price !== this.store.price[index]) {
-        this.setListingPrice(index, price);
-        changed++;
-      }
+      const before = this.store.price[index];
+      if (this.syncDecay(index, now) !== before) changed++;
     }
     return changed;
   }
@@ -291,15 +310,15 @@ export class Market {
   /**
    * Sells `amount` copies of a listing: stock event, sale event (public listings only), sales history,
    * and the seller's money and order line when the seller is an account. The buyer's side is the
-   * caller's (purchase.ts, activity.ts). Returns the unit price paid.
+   * caller's (purchase.ts, activity.ts). A decaying listing sells at its curve's price at `now`.
+   * Returns the unit price paid.
    */
-  sellFromListing(index: number, amount: number, orderId: number): { price: number; sellerOrderItem: OrderItemRecord | null } {
+  sellFromListing(index: number, amount: number, orderId: number, now: number = this.now()): { price: number; sellerOrderItem: OrderItemRecord | null } {
     const store = this.store;
     const id = store.id[index]!;
-    const price = store.price[index]!;
+    const price = this.syncDecay(index, now);
     const isPublic = store.status[index] === ACTIVE;
     const item = this.catalog.items[store.item[index]!]!;
-    const now = this.now();
     this.setListingAmount(index, store.amount[index]! - amount);
     if (isPublic) {
       this.feed.publish('listing.sold', {
@@ -336,6 +355,8 @@ export class Market {
   }
 
   // ---- views ----------------------------------------------------------------------------------
+  // Views show the stored price, i.e. the book as of the current seq; whatever serves a read to a
+  // client calls syncDecay (or refreshDecayingPrices) first so a decaying price is the price right now.
 
   itemAt(index: number): CatalogItem {
     return this.catalog.items[this.store.item[index]!]!;

@@ -22,6 +22,9 @@ export function purchase(market: Market, buyer: Account, lines: readonly Purchas
   const taken = new Map<number, number>();
   const indexes: number[] = [];
   let total = 0;
+  // One instant for the whole purchase: a decaying listing is checked against max_price and sold at the
+  // same price, its curve's point now (spec §2.2).
+  const now = market.now();
   lines.forEach((line, n) => {
     const fail = (code: 'LISTING_NOT_FOUND' | 'LISTING_PRICE_CHANGED' | 'INSUFFICIENT_ITEMS' | 'VALIDATION_ERROR', message: string, extra: Record<string, unknown> = {}) => {
       throw new MarketError(code, `line ${n}: ${message}`, { line: n, listing_id: line.listing_id, ...extra });
@@ -33,7 +36,7 @@ export function purchase(market: Market, buyer: Account, lines: readonly Purchas
       (status === PRIVATE && line.private_token !== undefined && line.private_token === store.extraOf(line.listing_id)?.privateToken);
     if (!visible) fail('LISTING_NOT_FOUND', `listing ${line.listing_id} does not exist`);
     if (store.seller[index] === buyer.id) fail('VALIDATION_ERROR', 'you cannot buy your own listing');
-    const price = store.price[index]!;
+    const price = market.syncDecay(index, now);
     if (price > line.max_price) fail('LISTING_PRICE_CHANGED', `listing ${line.listing_id} now costs ${price}, above max_price ${line.max_price}`, { price });
     const wanted = (taken.get(index) ?? 0) + line.amount;
     if (wanted > store.amount[index]!) {
@@ -48,13 +51,12 @@ export function purchase(market: Market, buyer: Account, lines: readonly Purchas
   }
 
   const orderId = market.nextId('order');
-  const now = market.now();
   const items = lines.map((line, n) => {
     const index = indexes[n]!;
     const item = market.itemAt(index);
     const assetId = store.asset[index]!;
     const lock = market.tradeLockOf(index);
-    const { price } = market.sellFromListing(index, line.amount, orderId);
+    const { price } = market.sellFromListing(index, line.amount, orderId, now);
     market.moveBalance(buyer, 'PURCHASE', -price * line.amount, `Bought ${line.amount} × ${item.name}`, orderId);
     const orderItem = market.recordOrderItem(buyer, {
       orderId,

@@ -1,8 +1,14 @@
 /**
- * Sales history: the recent sales list (GET /sales, newest first) and per-item daily totals for the
- * 30-day volume-weighted averages (GET /sales/averages). Refunded sales appear in the list but never in
- * the averages (spec §4.2). The list keeps the most recent `capacity` sales; the daily totals keep
- * everything inside the window, so averages stay exact under a long benchmark.
+ * Sales history: the recent sales list (GET /sales, newest first) and the 30-day volume-weighted
+ * averages (GET /sales/averages). Refunded sales appear in the list but never in the averages (spec
+ * §4.2). The list keeps the most recent `capacity` sales.
+ *
+ * The averages' window is exactly the last 30 × 24 h before `now` (spec §4.2, §8), not whole calendar
+ * days. Non-refunded sales are kept per UTC day: per-item totals for the days wholly inside the window,
+ * and the day's individual sales (item, time, value, copies) for the one day the window's start falls
+ * in, which is counted sale by sale. Every day becomes that edge day in turn, so each sale inside the
+ * window is kept (a few numbers per sale, not the record); days that fell out of the window are dropped
+ * when averages are built, so the averages stay exact and the memory is bounded by the window's sales.
  */
 import { LIMITS, type AppId, type AverageRow } from '../../shared/api/index.ts';
 import { DAY } from '../clock.ts';
@@ -24,11 +30,24 @@ interface DayTotal {
   sales: number;
 }
 
+/** One UTC day of non-refunded sales. */
+interface SalesDay {
+  /** item index → totals of the whole day. */
+  totals: Map<number, DayTotal>;
+  /** The day's sales one by one (parallel arrays), for the day the window starts in. */
+  item: number[];
+  soldAt: number[];
+  value: number[];
+  amount: number[];
+  /** Whether the parallel arrays are in soldAt order (recording is, except for backdated history). */
+  sorted: boolean;
+}
+
 export class SalesLog {
   private readonly recentSales: SaleRecord[] = [];
   private readonly capacity: number;
-  /** item index → day number → totals of non-refunded sales. */
-  private readonly daily = new Map<number, Map<number, DayTotal>>();
+  /** UTC day number → that day's non-refunded sales. */
+  private readonly days = new Map<number, SalesDay>();
   private readonly itemApp = new Map<number, { appId: AppId; name: string }>();
 
   constructor(capacity = 200_000) {
@@ -40,18 +59,25 @@ export class SalesLog {
     if (this.recentSales.length > this.capacity * 1.25) this.recentSales.splice(0, this.recentSales.length - this.capacity);
     if (sale.refunded) return;
     this.itemApp.set(sale.item, { appId: sale.appId, name: sale.name });
-    let days = this.daily.get(sale.item);
-    if (!days) {
-      days = new Map();
-      this.daily.set(sale.item, days);
+    const dayNumber = Math.floor(sale.soldAt / DAY);
+    let day = this.days.get(dayNumber);
+    if (!day) {
+      day = { totals: new Map(), item: [], soldAt: [], value: [], amount: [], sorted: true };
+      this.days.set(dayNumber, day);
     }
-    const day = Math.floor(sale.soldAt / DAY);
-    const total = days.get(day);
+    const value = sale.price * sale.amount;
+    const total = day.totals.get(sale.item);
     if (total) {
-      total.value += sale.price * sale.amount;
+      total.value += value;
       total.volume += sale.amount;
       total.sales += 1;
-    } else days.set(day, { value: sale.price * sale.amount, volume: sale.amount, sales: 1 });
+    } else day.totals.set(sale.item, { value, volume: sale.amount, sales: 1 });
+    const last = day.soldAt[day.soldAt.length - 1];
+    if (last !== undefined && sale.soldAt < last) day.sorted = false;
+    day.item.push(sale.item);
+    day.soldAt.push(sale.soldAt);
+    day.value.push(value);
+    day.amount.push(sale.amount);
   }
 
   /** Newest first, optionally filtered; `offset`/`limit` page through the matches. */
@@ -68,29 +94,59 @@ export class SalesLog {
     return { rows, total };
   }
 
-  /** Volume-weighted average per item, sum(price*amount)/sum(amount), over the last 30 days counted in
-   * whole UTC days (every sale from the day 30 days ago onwards). */
+  /**
+   * Volume-weighted average per item, sum(price*amount)/sum(amount), over the sales of the last 30 × 24 h:
+   * sold at or after `now` − 30 days.
+   */
   averages(now: number, appId?: AppId): AverageRow[] {
-    const firstDay = Math.floor((now - LIMITS.averagesWindowDays * DAY) / DAY);
-    const rows: AverageRow[] = [];
-    for (const [item, days] of this.daily) {
-      const meta = this.itemApp.get(item)!;
-      if (appId !== undefined && meta.appId !== appId) continue;
-      let value = 0;
-      let volume = 0;
-      let sales = 0;
-      for (const [day, total] of days) {
-        if (day < firstDay) {
-          days.delete(day);
-          continue;
-        }
-        value += total.value;
-        volume += total.volume;
-        sales += total.sales;
+    const windowStart = now - LIMITS.averagesWindowDays * DAY;
+    const firstDay = Math.floor(windowStart / DAY);
+    const sums = new Map<number, DayTotal>();
+    const add = (item: number, value: number, volume: number, sales: number) => {
+      if (appId !== undefined && this.itemApp.get(item)!.appId !== appId) return;
+      const sum = sums.get(item);
+      if (sum) {
+        sum.value += value;
+        sum.volume += volume;
+        sum.sales += sales;
+      } else sums.set(item, { value, volume, sales });
+    };
+    for (const [dayNumber, day] of this.days) {
+      if (dayNumber < firstDay) {
+        this.days.delete(dayNumber);
+      } else if (dayNumber > firstDay) {
+        for (const [item, total] of day.totals) add(item, total.value, total.volume, total.sales);
+      } else {
+        // The day the window starts in: only its sales from windowStart on.
+        for (const k of this.edgeSales(day, windowStart)) add(day.item[k]!, day.value[k]!, day.amount[k]!, 1);
       }
-      if (volume === 0) continue;
-      rows.push({ app_id: meta.appId, market_hash_name: meta.name, average_price: Math.round(value / volume), sales, volume });
+    }
+    const rows: AverageRow[] = [];
+    for (const [item, sum] of sums) {
+      if (sum.volume === 0) continue;
+      const meta = this.itemApp.get(item)!;
+      rows.push({ app_id: meta.appId, market_hash_name: meta.name, average_price: Math.round(sum.value / sum.volume), sales: sum.sales, volume: sum.volume });
     }
     return rows.sort((a, b) => (a.market_hash_name < b.market_hash_name ? -1 : a.market_hash_name > b.market_hash_name ? 1 : 0));
+  }
+
+  /** Positions of a day's sales sold at or after `from` (sorting the day once if it was not in order). */
+  private edgeSales(day: SalesDay, from: number): number[] {
+    if (!day.sorted) {
+      const order = day.soldAt.map((_, k) => k).sort((x, y) => day.soldAt[x]! - day.soldAt[y]!);
+      day.item = order.map((k) => day.item[k]!);
+      day.soldAt = order.map((k) => day.soldAt[k]!);
+      day.value = order.map((k) => day.value[k]!);
+      day.amount = order.map((k) => day.amount[k]!);
+      day.sorted = true;
+    }
+    let lo = 0;
+    let hi = day.soldAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (day.soldAt[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return Array.from({ length: day.soldAt.length - lo }, (_, k) => lo + k);
   }
 }

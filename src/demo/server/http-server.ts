@@ -2,7 +2,8 @@
  * The REST side of the demo market: one request handler for every route of spec part 4. Order of checks
  * per request: route → rate limit (per account, or per IP without a valid key; X-RateLimit-* headers on
  * every limited route) → authentication (401) → query and body validated by the contract's own schemas
- * (400 VALIDATION_ERROR) → the route. Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
+ * (400 VALIDATION_ERROR; the bulk edit and delist bodies only as an envelope, their rows one by one in
+ * the route: bulk-bodies.ts) → the route. Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
  *
  * Chaos (src/demo/chaos), when switched on: after the rate limit a request may meet a 429 storm, an
  * injected 500 or a hang (nothing applied); after its route, the answer may be delayed, or — for a
@@ -28,6 +29,7 @@ import type { ChaosController } from '../chaos/controller.ts';
 import { MarketError } from '../market/errors.ts';
 import type { Market } from '../market/market.ts';
 import type { RateLimiter } from './rate-limiter.ts';
+import { SERVER_BODIES } from './bulk-bodies.ts';
 import { drained, type RouteContext, type RouteReply, type RouteTable } from './route-kit.ts';
 import { bearerKey } from './ws-feed.ts';
 
@@ -159,7 +161,8 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
         query = parsed.data;
       }
       let body: unknown;
-      if (def.body) {
+      const bodySchema: z.ZodType | null = name in SERVER_BODIES ? SERVER_BODIES[name as keyof typeof SERVER_BODIES] : def.body;
+      if (bodySchema) {
         const text = await readBody(req);
         let raw: unknown;
         try {
@@ -167,7 +170,7 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
         } catch {
           throw validation(text.trim() === '' ? 'a JSON body is required' : 'the body is not valid JSON', []);
         }
-        const parsed = def.body.safeParse(raw);
+        const parsed = bodySchema.safeParse(raw);
         if (!parsed.success) throw validation('invalid request body', issuesOf(parsed.error));
         body = parsed.data;
       }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { AppId, EndpointName, Endpoints, Metadata } from '../../shared/api/index.ts';
 import type { Market } from '../market/market.ts';
 import type { Account } from '../market/records.ts';
+import type { ServerBodies } from './bulk-bodies.ts';
 import type { TradeEngine } from '../market/trades.ts';
 import type { WithdrawalEngine } from '../market/withdrawals.ts';
 import type { CachedBody, MarketSnapshots } from './snapshots.ts';
@@ -17,11 +18,13 @@ export interface DemoServices {
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** The body as the server validated it: the contract's schema, or its own where it checks rows one by one. */
+type BodyOut<N extends EndpointName> = N extends keyof ServerBodies ? z.output<ServerBodies[N]> : Out<Endpoints[N]['body']>;
 
 export interface RouteContext<N extends EndpointName> {
   account: Account;
   query: Out<Endpoints[N]['query']>;
-  body: Out<Endpoints[N]['body']>;
+  body: BodyOut<N>;
   /** The `:id` path parameter, when the route has one. */
   id: number;
   req: IncomingMessage;

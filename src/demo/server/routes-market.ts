@@ -42,7 +42,10 @@ export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<Rout
       for (; i >= 0 && !more; i--) more = matches(i);
       const last = rows[rows.length - 1];
       return json({
-        listings: rows.map((r) => market.fullRow(r)),
+        listings: rows.map((r) => {
+          market.syncDecay(r);
+          return market.fullRow(r);
+        }),
         next_cursor: more && last !== undefined ? store.id[last]! : null,
         metadata: metadataOf(total, currentPage, limit),
       });
@@ -55,6 +58,7 @@ export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<Rout
       if (status !== ACTIVE && !(status === PRIVATE && market.store.seller[index] === account.id)) {
         throw new MarketError('LISTING_NOT_FOUND', `listing ${id} does not exist`, { listing_id: id });
       }
+      market.syncDecay(index);
       return json(market.fullRow(index));
     },
 

@@ -1,10 +1,11 @@
 /** Buying, selling, listings, items and trades (spec §4.3–§4.5). */
-import type { BackpackItem } from '../../shared/api/index.ts';
+import { id, listingEdit, type BackpackItem } from '../../shared/api/index.ts';
 import { iso } from '../clock.ts';
 import { deposit, sell, steamInventory, withdraw } from '../market/items.ts';
-import { delistListing, editListing, eachInOwnTransaction, listItems, type ListingEdit } from '../market/listing-management.ts';
+import { delistListing, editListing, listItems } from '../market/listing-management.ts';
 import { STATUS_CODE, isLive, APP_CODE } from '../market/listing-store.ts';
 import { purchase } from '../market/purchase.ts';
+import { eachRowChecked } from './bulk-bodies.ts';
 import { appIdOf, json, page, type DemoServices, type RouteTable } from './route-kit.ts';
 
 type TradingRoutes = Pick<
@@ -24,15 +25,14 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
 
     editListing: ({ account, body }) => {
       if ('listings' in body) {
-        const edits: readonly ListingEdit[] = body.listings;
-        return json({ results: eachInOwnTransaction(edits, (edit) => editListing(market, trades, account, edit)) });
+        return json({ results: eachRowChecked(body.listings, listingEdit, (edit) => editListing(market, trades, account, edit)) });
       }
       return json(editListing(market, trades, account, body));
     },
 
     delist: ({ account, body }) => {
       if ('listing_ids' in body) {
-        return json({ results: eachInOwnTransaction(body.listing_ids, (id) => delistListing(market, account, id)) });
+        return json({ results: eachRowChecked(body.listing_ids, id, (listingId) => delistListing(market, account, listingId)) });
       }
       delistListing(market, account, body.listing_id);
       return json({ listing_id: body.listing_id });
@@ -47,7 +47,13 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
         (i) => (status === null || s.status[i] === status) && (appId === undefined || s.app[i] === APP_CODE[appId]),
       );
       const { rows, metadata } = page(indexes, query.page, query.limit);
-      return json({ listings: rows.map((i) => market.myRow(i)), metadata });
+      return json({
+        listings: rows.map((i) => {
+          market.syncDecay(i);
+          return market.myRow(i);
+        }),
+        metadata,
+      });
     },
 
     myListingsValue: ({ account, query }) => {
@@ -59,7 +65,7 @@ export function tradingRoutes({ market, trades }: DemoServices): TradingRoutes {
       for (const i of market.listingsOf(account.id, (r) => isLive(s.status[r]!) && (appId === undefined || s.app[r] === APP_CODE[appId]))) {
         listingCount++;
         itemCount += s.amount[i]!;
-        totalValue += s.amount[i]! * s.price[i]!;
+        totalValue += s.amount[i]! * market.syncDecay(i);
       }
       return json({ listing_count: listingCount, item_count: itemCount, total_value: totalValue });
     },

@@ -137,6 +137,7 @@ export class MarketSnapshots {
   bookAggregates(): BookAggregates {
     const market = this.market;
     const now = market.now();
+    market.refreshDecayingPrices(now);
     if (this.aggregates && (this.aggregates.seq === market.feed.seq || now - this.aggregates.at < 1000)) return this.aggregates;
     const n = market.catalog.items.length;
     const stock = new Uint32Array(n);
@@ -163,6 +164,9 @@ export class MarketSnapshots {
   private buildBook(appId: AppId | undefined): BookSnapshot {
     const market = this.market;
     const store = market.store;
+    // Decaying rows show their price right now (spec §2.2); the moves are published first, so the
+    // snapshot's seq covers them and a client merging by seq ends up with the same prices.
+    market.refreshDecayingPrices();
     const seq = market.feed.seq;
     const key = filterKey(appId);
     let cache = this.segmentCaches.get(key);

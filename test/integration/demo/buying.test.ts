@@ -61,6 +61,17 @@ describe('POST /purchase', () => {
     expect(await balance()).toBe(before);
   });
 
+  it('prices a decaying listing at its curve\'s point at the purchase, not at the last periodic refresh', async () => {
+    const l = market.createListing({ appId: 730, decay: { start_price: 10_000, end_price: 6_000, total_hours: 40 } });
+    market.advanceClock(10 * 3_600_000); // a quarter of the curve: 9_000 now; no refresh has run
+    const before = await balance();
+    const error = expectError(await buy([{ listing_id: l.listing.id, amount: 1, max_price: 8_999 }]), 'LISTING_PRICE_CHANGED', 409);
+    expect(error.details).toMatchObject({ line: 0, price: 9_000 });
+    const ok = parseAs(ENDPOINTS.purchase.response, expectOk(await buy([{ listing_id: l.listing.id, amount: 1, max_price: 9_000 }])));
+    expect(ok.items[0]!.price).toBe(9_000);
+    expect(await balance()).toBe(before - 9_000);
+  });
+
   it('is atomic across lines: one failing line buys nothing', async () => {
     const good = market.createListing({ name: 'Refined Metal', amount: 20, price: 4 });
     const dear = market.createListing({ appId: 570, price: 900 });

@@ -95,6 +95,14 @@ describe('POST /list', () => {
     expect(row2.price_decay).toMatchObject({ start_price: 10_000, end_price: 6_000, total_hours: 48 });
     expect(row2.price_decay!.elapsed_hours).toBeCloseTo(12, 1);
     expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${listing!.id}`))).price).toBe(9_000);
+    // reads do not wait for the periodic refresh: the price is the curve's point at the request
+    market.advanceClock(6 * 3_600_000);
+    const rows = await myListings();
+    expect(rows.find((l) => l.id === listing!.id)!.price).toBe(8_500);
+    // my-listings/value counts at the same prices
+    const value = parseAs(ENDPOINTS.myListingsValue.response, expectOk(await a.get('/public/v1/my-listings/value'))).total_value;
+    const live = rows.filter((l) => l.status !== 'FILLED');
+    expect(value).toBe(live.reduce((sum, l) => sum + l.price * l.amount, 0));
   });
 
   it('stops at the listing ceiling with LISTING_LIMIT_REACHED', async () => {
@@ -196,6 +204,47 @@ describe('PATCH /list', () => {
     expectError(await edit({ listings: Array.from({ length: 51 }, () => ({ listing_id: x.id, price: 1 })) }), 'VALIDATION_ERROR', 400);
     expectError(await edit({ listing_id: x.id }), 'VALIDATION_ERROR', 400);
   });
+
+  it('bulk: a row the single form would refuse as invalid is its own VALIDATION_ERROR; the other rows apply', async () => {
+    const x = await commodityListing(2, 100);
+    const y = await commodityListing(3, 120);
+    const decay = { start_price: 600, end_price: 300, total_hours: 24 };
+    const bad = [
+      { listing_id: x.id, price: 0 },
+      { listing_id: 0, price: 50 },
+      { listing_id: x.id },
+      { listing_id: x.id, price: 5, price_decay: decay },
+      { listing_id: x.id, amount: 1.5 },
+      { listing_id: x.id, price: 50, colour: 'red' },
+      'not a row',
+    ];
+    // each of these is refused by the single form with VALIDATION_ERROR...
+    for (const row of bad.slice(0, -1)) expectError(await edit(row), 'VALIDATION_ERROR', 400);
+    const before = market.state.eventsPublished();
+    // ...and in the bulk form they fail only their own row
+    const body = parseAs(ENDPOINTS.editListing.response, expectOk(await edit({
+      listings: [{ listing_id: x.id, price: 95 }, ...bad, { listing_id: y.id, amount: 1 }],
+    }))) as { results: { ok: boolean; error?: string | null; listing_id?: number }[] };
+    expect(body.results.map((r) => [r.ok, r.error ?? null, r.listing_id ?? null])).toEqual([
+      [true, null, x.id],
+      [false, 'VALIDATION_ERROR', x.id],
+      [false, 'VALIDATION_ERROR', null],
+      [false, 'VALIDATION_ERROR', x.id],
+      [false, 'VALIDATION_ERROR', x.id],
+      [false, 'VALIDATION_ERROR', x.id],
+      [false, 'VALIDATION_ERROR', x.id],
+      [false, 'VALIDATION_ERROR', null],
+      [true, null, y.id],
+    ]);
+    const rows = await myListings({ status: 'ACTIVE' });
+    expect(rows.find((r) => r.id === x.id)).toMatchObject({ price: 95, amount: 2 });
+    expect(rows.find((r) => r.id === y.id)).toMatchObject({ price: 120, amount: 1 });
+    expect(market.state.eventsPublished()).toBeGreaterThan(before);
+    // the envelope itself is still checked as a whole
+    for (const envelope of [{ listings: [] }, { listings: 'x' }, { listings: { listing_id: x.id, price: 1 } }, { listings: [{ listing_id: x.id, price: 1 }], listing_id: x.id }]) {
+      expectError(await edit(envelope), 'VALIDATION_ERROR', 400);
+    }
+  });
 });
 
 describe('POST /delist', () => {
@@ -220,6 +269,24 @@ describe('POST /delist', () => {
     expect(body.results.map((r) => [r.ok, r.error ?? null])).toEqual([[true, null], [false, 'LISTING_NOT_FOUND'], [true, null]]);
     expect(market.state.listing(foreign.listing.id)!.status).toBe('ACTIVE');
     expectError(await a.post('/public/v1/delist', { listing_ids: Array.from({ length: 51 }, (_, i) => i + 1) }), 'VALIDATION_ERROR', 400);
+  });
+
+  it('bulk: an id the single form would refuse as invalid is its own VALIDATION_ERROR; the other ids are removed', async () => {
+    const rows = [market.giveBackpack(1, 'Refined Metal', 2), market.giveBackpack(1, 'Big Grin', 1)];
+    const made = parseAs(ENDPOINTS.list.response, expectOk(await list(rows.map((id) => ({ items: [{ id, amount: 1 }], price: 78 }))))).listings;
+    for (const bad of [0, -3, 1.5, '5']) expectError(await a.post('/public/v1/delist', { listing_id: bad }), 'VALIDATION_ERROR', 400);
+    const body = parseAs(ENDPOINTS.delist.response, expectOk(await a.post('/public/v1/delist', { listing_ids: [made[0]!.id, 0, -3, 1.5, '5', null, made[1]!.id] }))) as {
+      results: { ok: boolean; error?: string | null; listing_id?: number }[];
+    };
+    expect(body.results.map((r) => [r.ok, r.error ?? null, r.listing_id ?? null])).toEqual([
+      [true, null, made[0]!.id],
+      ...[0, -3, 1.5, '5', null].map(() => [false, 'VALIDATION_ERROR', null]),
+      [true, null, made[1]!.id],
+    ]);
+    for (const l of made) expect(market.state.listing(l.id)!.status).toBe('REMOVED');
+    for (const envelope of [{ listing_ids: [] }, { listing_ids: 7 }, { listing_ids: [made[0]!.id], listing_id: made[0]!.id }]) {
+      expectError(await a.post('/public/v1/delist', envelope), 'VALIDATION_ERROR', 400);
+    }
   });
 });
 

@@ -3,11 +3,11 @@
  * listing, prices, prices/all, the book, sales and averages — with their caches, ETags and 304s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, type FullListing, type ResponseOf } from '../../../src/shared/api/index.ts';
+import { ENDPOINTS, fullListing, LISTING_DETAIL_FIELDS, parseJsonWithInt64, type FullListing, type ResponseOf } from '../../../src/shared/api/index.ts';
 import { wearBandOf } from '../../../src/shared/wear.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import cs2Data from '../../../src/demo/catalog/cs2-catalog.json' with { type: 'json' };
-import { api, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
+import { api, connectSocket, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
 
 let market: DemoMarket;
 let a: Api;
@@ -120,6 +120,31 @@ describe('GET /listings', () => {
     expect(stickered).toBeGreaterThan(0);
   });
 
+  it('fills every member of sticker and keychain objects with a number, as §2.3 types them (none nullable)', async () => {
+    const rows = await allListings({ app_id: 730 });
+    const stickers = rows.flatMap((r) => r.cs_stickers ?? []);
+    const keychains = rows.flatMap((r) => r.cs_keychains ?? []);
+    expect(stickers.length).toBeGreaterThan(50);
+    expect(keychains.length).toBeGreaterThan(10);
+    const integers = ['slot', 'sticker_id', 'tint_id', 'pattern'] as const;
+    const numbers = ['wear', 'scale', 'rotation', 'offset_x', 'offset_y', 'offset_z'] as const;
+    for (const s of [...stickers, ...keychains]) {
+      for (const key of integers) expect(Number.isInteger(s[key]), `${key} of ${s.name}`).toBe(true);
+      for (const key of numbers) expect(Number.isFinite(s[key]), `${key} of ${s.name}`).toBe(true);
+      expect(s.scale!).toBeGreaterThan(0);
+      expect(Math.abs(s.rotation!)).toBeLessThanOrEqual(180);
+    }
+    // stickers have no pattern and keychains no wear: 0 there; most stickers sit where the slot puts them
+    expect(stickers.every((s) => s.pattern === 0 && s.wear! >= 0 && s.wear! <= 1)).toBe(true);
+    expect(keychains.every((k) => k.wear === 0 && k.pattern! >= 0 && k.pattern! <= 100_000)).toBe(true);
+    const untouched = stickers.filter((s) => s.scale === 1 && s.rotation === 0 && s.offset_x === 0 && s.offset_y === 0);
+    expect(untouched.length).toBeGreaterThan(stickers.length / 2);
+    expect(untouched.length).toBeLessThan(stickers.length);
+    // seeded: a listing reads the same every time
+    const one = rows.find((r) => (r.cs_stickers ?? []).length > 0)!;
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${one.id}`))).cs_stickers).toEqual(one.cs_stickers);
+  });
+
   it('fills the other games\' own fields', async () => {
     const rust = (await allListings({ app_id: 252490 }))[0]!;
     expect(rust.rust_category && rust.rust_type).toBeTruthy();
@@ -201,8 +226,9 @@ describe('GET /prices/all', () => {
 describe('GET /book', () => {
   it('is the whole active book at the seq of the last event, cached 10 s with ETag and 304', async () => {
     market.runActivity(50);
-    const truth = market.state.book();
     const res = await a.get('/public/v1/book');
+    // taken after: building the snapshot first publishes the moves of decaying prices (their price now)
+    const truth = market.state.book();
     const body = parseAs(ENDPOINTS.book.response, expectOk(res));
     expect(body.seq).toBe(truth.seq);
     expect(body.listings).toEqual(truth.listings);
@@ -225,6 +251,32 @@ describe('GET /book', () => {
     market.advanceClock(10_001);
     const body = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book', { app_id: 440 })));
     expect(body.listings).toEqual(market.state.book(440).listings);
+  });
+});
+
+describe('decaying listings (spec §2.2: the price right now)', () => {
+  it('read at the curve\'s point now, each move announced on the feed at or below the seq of the /book that shows it', async () => {
+    const socket = connectSocket(market.wsUrl, { key: market.apiKey });
+    await socket.waitFor((f) => f.event === 'connected');
+    const l = market.createListing({ appId: 730, decay: { start_price: 10_000, end_price: 5_000, total_hours: 100 } });
+    const id = l.listing.id;
+    // no periodic refresh runs in between: every read has to price the listing itself
+    market.advanceClock(10 * 3_600_000);
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${id}`))).price).toBe(9_500);
+    market.advanceClock(10 * 3_600_000);
+    const page = parseAs(ENDPOINTS.listings.response, expectOk(await a.get('/public/v1/listings', { limit: 500, app_id: 730 })));
+    expect(page.listings.find((r) => r.id === id)?.price).toBe(9_000);
+    market.advanceClock(10 * 3_600_000); // also past the book's cache
+    const book = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book')));
+    expect(book.listings.find((r) => r.id === id)?.price).toBe(8_500);
+    // what a client merging /book and the feed by seq holds is the server's book
+    expect(market.state.book().listings.find((r) => r.id === id)?.price).toBe(8_500);
+    const isMove = (f: Record<string, unknown>) => f.event === 'listing.price_changed' && (f.data as { listing_id: number }).listing_id === id;
+    await socket.waitFor((f) => isMove(f) && (f.data as { price_after: number }).price_after === 8_500);
+    const moves = socket.texts.map((t) => parseJsonWithInt64(t, ['seq']) as { event: string; seq: bigint; data: { listing_id: number; price_before: number; price_after: number } }).filter(isMove);
+    expect(moves.map((m) => [m.data.price_before, m.data.price_after])).toEqual([[10_000, 9_500], [9_500, 9_000], [9_000, 8_500]]);
+    expect(moves.every((m) => m.seq <= book.seq)).toBe(true);
+    await socket.close();
   });
 });
 
@@ -255,9 +307,10 @@ describe('GET /sales and /sales/averages', () => {
       if (page.sales.length < 100) break;
     }
     const refundedName = sales.find((s) => s.refunded)?.market_hash_name ?? sales[0]!.market_hash_name;
-    // the window counts whole UTC days: every sale from the day 30 days ago onwards
-    const firstDay = Math.floor((Date.parse(body.generated_at) - 30 * 86_400_000) / 86_400_000);
-    const counted = sales.filter((s) => s.market_hash_name === refundedName && !s.refunded && Math.floor(Date.parse(s.sold_at) / 86_400_000) >= firstDay);
+    // the window is exactly the last 30 × 24 h (the seeded history reaches 33 days back)
+    const windowStart = Date.parse(body.generated_at) - 30 * 86_400_000;
+    expect(sales.some((s) => Date.parse(s.sold_at) < windowStart)).toBe(true);
+    const counted = sales.filter((s) => s.market_hash_name === refundedName && !s.refunded && Date.parse(s.sold_at) >= windowStart);
     const row = body.averages.find((r) => r.market_hash_name === refundedName)!;
     expect(row).toBeDefined();
     const volume = counted.reduce((s, x) => s + x.amount, 0);
