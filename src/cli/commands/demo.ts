@@ -8,6 +8,7 @@ import { stringifyJson } from '../../shared/api/index.ts';
 import { DEMO_DEFAULTS, MarketError, startDemoMarket } from '../../demo/index.ts';
 import { parseFlags, UsageError, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 const FLAGS: FlagSpec = {
   port: { type: 'string' },
@@ -88,24 +89,20 @@ Flags:
 The limits of the API (rate limits, 3 WebSocket connections per key, 30-minute inventory tokens) apply
 exactly as specified.`;
 
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 export const demoCommand: CliCommand = {
   name: 'demo',
   summary: 'run the demo marketplace (the whole API over a live simulated market); prints one JSON line',
   usage: USAGE,
   async run(argv) {
     const flags = parseFlags(argv, FLAGS, schema);
+    // A signal that came while the CLI was starting (main.ts listens from the first moment): nothing
+    // is served yet, so stop here, as asked, with exit 0.
+    const early = stopRequested();
+    if (early) {
+      process.stderr.write(`demo market: ${early} before it started, not starting\n`);
+      return 0;
+    }
+    const stopped = whenStopRequested();
     let market;
     try {
       market = await startDemoMarket({
@@ -124,7 +121,13 @@ export const demoCommand: CliCommand = {
       if (err instanceof MarketError && err.code === 'INVALID_WEBHOOK_URL') throw new UsageError(`--webhook-url: ${err.message}`);
       throw err;
     }
-    const stopped = waitForStopSignal();
+    // a signal during the start: close the market again, without announcing an address that is gone
+    const during = stopRequested();
+    if (during) {
+      process.stderr.write(`demo market: ${during}, shutting down\n`);
+      await market.close();
+      return 0;
+    }
     process.stdout.write(
       `${stringifyJson({ base_url: market.baseUrl, ws_url: market.wsUrl, api_key: market.apiKey, webhook_secret: market.webhookSecret })}\n`,
     );

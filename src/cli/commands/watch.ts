@@ -17,6 +17,7 @@ import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { failureText } from '../mirror-output.ts';
+import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
 
@@ -150,12 +151,21 @@ export const watchCommand: CliCommand = {
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
     const watchlists = readWatchlists(opts.watchlists);
+    // A signal that came while the CLI was starting (main.ts listens from the first moment) or comes
+    // before the watch runs: nothing is in flight yet, so stop here, as asked, with exit 0.
+    const stoppedEarly = () => {
+      const signal = stopRequested();
+      if (signal) process.stderr.write(`skindesk watch: ${signal} before the watch started — nothing in flight\n`);
+      return signal !== null;
+    };
+    if (stoppedEarly()) return WATCH_EXIT.ok;
     const found = await resolveApiKey();
     if (!found.value) {
       const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
       process.stderr.write(`skindesk watch: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
       return WATCH_EXIT.failed;
     }
+    if (stoppedEarly()) return WATCH_EXIT.ok;
     const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
     let lastState = '';
     let finish: (why: 'stop' | 'failed') => void = () => {};
@@ -196,12 +206,10 @@ export const watchCommand: CliCommand = {
     process.stderr.write(
       `skindesk watch: ${run.watchlists.length} watchlist(s)${opts['auto-buy'] ? `, auto-buy on for ${auto}` : ', auto-buy off'}\n`,
     );
-    const onSignal = () => finish('stop');
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // also a signal that came while HeadlessWatch was starting: it stops now, after the start
+    void whenStopRequested().then(() => finish('stop'));
     const outcome = await finished;
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    releaseStopHandling();
     process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
     await run.stop();
     if (outcome === 'failed') {
