@@ -35,8 +35,21 @@ export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpe
   }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `--${i.path.join('.') || '?'}: ${i.message}`).join('; ');
-    throw new UsageError(msg);
+    // one message per problem, each said once (two bad values of a repeatable flag are one problem)
+    throw new UsageError([...new Set(parsed.error.issues.map((i) => flagProblem(i, values)))].join('; '));
   }
   return parsed.data;
+}
+
+/**
+ * A validation issue in the words of the command line: "--max-price is required" for a flag that is
+ * missing, "--seed: must be …" for a bad value (also of a repeatable flag, whatever its position), and
+ * the message alone for a rule over several flags (it names them itself).
+ */
+function flagProblem(issue: z.core.$ZodIssue, values: Record<string, unknown>): string {
+  const key = issue.path[0];
+  if (key === undefined) return issue.message;
+  const flag = `--${String(key)}`;
+  if (values[String(key)] === undefined) return `${flag} is required`;
+  return `${flag}: ${issue.message}`;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { stringifyJson } from '../../shared/api/index.ts';
-import { DEMO_DEFAULTS, MarketError, startDemoMarket } from '../../demo/index.ts';
+import { DEMO_DEFAULTS, MAX_SEQ_START, MarketError, startDemoMarket } from '../../demo/index.ts';
 import { parseFlags, UsageError, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { stopRequested, whenStopRequested } from '../stop-request.mjs';
@@ -28,13 +28,13 @@ const integer = (min: number, max: number) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 const decimal = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number')
     .transform(Number)
-    .pipe(z.number().min(min).max(max));
+    .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 
 const schema = z.strictObject({
   port: integer(0, 65_535).optional(),
@@ -43,12 +43,13 @@ const schema = z.strictObject({
   rate: decimal(0, 1_000_000).optional(),
   reorder: decimal(0, 1).optional(),
   duplicate: decimal(0, 1).optional(),
-  // int64: read as a bigint, never through a JavaScript number
+  // int64: read as a bigint, never through a JavaScript number; any number of digits is a whole number,
+  // one above the demo's limit (the int64 maximum less room for the events after it) is out of range
   'seq-start': z
     .string()
-    .regex(/^\d{1,19}$/, 'must be a whole number')
+    .regex(/^\d+$/, 'must be a whole number')
     .transform((v) => BigInt(v))
-    .refine((v) => v <= 2n ** 63n - 1n - 2n ** 48n, 'is too close to the int64 maximum')
+    .refine((v) => v <= MAX_SEQ_START, `is out of range: at most ${MAX_SEQ_START} (the int64 maximum less room for the events that follow)`)
     .optional(),
   'time-scale': z
     .string()

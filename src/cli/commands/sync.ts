@@ -12,7 +12,7 @@ import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { appIdFlag, failureText } from '../mirror-output.ts';
+import { appIdFlag, failureText, refuseDirectory } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
 import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 import { describeBookRead } from '../../shared/book-read.ts';
@@ -99,6 +99,7 @@ export const syncCommand: CliCommand = {
     }
     if (stoppedEarly()) return SYNC_EXIT.ok;
     const file = opts.db ?? defaultDatabaseFile();
+    refuseDirectory(file);
     openDatabase(file).close(); // creates or upgrades the schema here, where a failure is easy to report
 
     const mirror = new MirrorWorker({

@@ -16,7 +16,7 @@ import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { failureText } from '../mirror-output.ts';
+import { failureText, refuseDirectory } from '../mirror-output.ts';
 import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
@@ -172,8 +172,10 @@ export const watchCommand: CliCommand = {
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
     let failure: string | null = null;
 
+    const dbPath = opts.db ?? defaultDatabaseFile();
+    refuseDirectory(dbPath);
     const run = await HeadlessWatch.start({
-      dbPath: opts.db ?? defaultDatabaseFile(),
+      dbPath,
       baseUrl: opts['base-url'],
       apiKey: found.value,
       watchlists,
