@@ -34,9 +34,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const COMMANDS = await loadCommands();
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  // usage asked for goes to stdout (exit 0); usage because of a mistake (no command) to stderr (exit 2)
+  if (!name) {
+    process.stderr.write(`skindesk: no command given\n\n${help(COMMANDS)}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help(COMMANDS)}\n`);
-    return name ? 0 : 2;
+    return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
