@@ -16,15 +16,40 @@ export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
 export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpec, schema: S): z.infer<S> {
   let values: Record<string, unknown>;
+  let tokens: { kind: string; name?: string }[];
   try {
-    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+    ({ values, tokens } = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  // parseArgs keeps the last of a repeated flag: `--app-id 730 --app-id 570` would silently mean 570.
+  // Only the flags the usage marks with `...` (`multiple` in their spec) may be repeated. (A repeated
+  // switch such as --auto-buy means the same either way and stays allowed.)
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    const spec = options[token.name];
+    if (spec?.type !== 'string' || spec.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} may be given once`);
+    seen.add(token.name);
+  }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `--${i.path.join('.') || '?'}: ${i.message}`).join('; ');
-    throw new UsageError(msg);
+    // one message per problem, each said once (two bad values of a repeatable flag are one problem)
+    throw new UsageError([...new Set(parsed.error.issues.map((i) => flagProblem(i, values)))].join('; '));
   }
   return parsed.data;
+}
+
+/**
+ * A validation issue in the words of the command line: "--max-price is required" for a flag that is
+ * missing, "--seed: must be …" for a bad value (also of a repeatable flag, whatever its position), and
+ * the message alone for a rule over several flags (it names them itself).
+ */
+function flagProblem(issue: z.core.$ZodIssue, values: Record<string, unknown>): string {
+  const key = issue.path[0];
+  if (key === undefined) return issue.message;
+  const flag = `--${String(key)}`;
+  if (values[String(key)] === undefined) return `${flag} is required`;
+  return `${flag}: ${issue.message}`;
 }

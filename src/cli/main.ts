@@ -1,10 +1,14 @@
-import { COMMANDS } from './commands/index.ts';
+// Only light modules here: the commands (and the core under them) load after the stop handling is in
+// place, see main() below.
 import { UsageError } from './args.ts';
-import { failureText } from './mirror-output.ts';
+import type { CliCommand } from './command.ts';
+import { installStopHandling, stopsOnSignal } from './stop-request.mjs';
 
 const VERSION = '0.1.0';
 
-function help(): string {
+const loadCommands = async (): Promise<CliCommand[]> => (await import('./commands/index.ts')).COMMANDS;
+
+function help(COMMANDS: CliCommand[]): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
   return [
     'skindesk — the Skindesk core without a window',
@@ -20,23 +24,36 @@ function help(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${help()}\n`);
-    return name ? 0 : 2;
-  }
+  // Before the command's modules load (bin/skindesk.mjs did it already, before the TypeScript): for
+  // sync, watch and demo a signal in that time is a stop request the command honours when it starts
+  // (exit 0), not the default death by signal (exit 130/143).
+  const stoppable = stopsOnSignal(argv);
+  if (stoppable) installStopHandling();
   if (name === '--version') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  const COMMANDS = await loadCommands();
+  // usage asked for goes to stdout (exit 0); usage because of a mistake (no command) to stderr (exit 2)
+  if (!name) {
+    process.stderr.write(`skindesk: no command given\n\n${help(COMMANDS)}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help(COMMANDS)}\n`);
+    return 0;
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`skindesk: unknown command '${name}'\n\n${help()}\n`);
+    process.stderr.write(`skindesk: unknown command '${name}'\n\n${help(COMMANDS)}\n`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
   }
+  // let a signal that came while the modules loaded reach its handler before the command starts
+  if (stoppable) await new Promise((resolve) => setImmediate(resolve));
   try {
     return await command.run(rest);
   } catch (err) {
@@ -44,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`skindesk ${name}: ${err.message}\n\n${command.usage}\n`);
       return 2;
     }
+    const { failureText } = await import('./mirror-output.ts');
     process.stderr.write(`skindesk ${name}: ${failureText(name, err)}\n`);
     return 1;
   }

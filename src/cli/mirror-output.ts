@@ -4,7 +4,8 @@
  * printing rows to stdout with back-pressure.
  */
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
@@ -23,11 +24,21 @@ export const appIdFlag = z
     message: `must be one of ${APP_IDS.join(', ')}`,
   });
 
+/**
+ * Refuses a book path that is a directory, in those words: SQLite would only say "disk I/O error" (read
+ * only) or "unable to open database file".
+ */
+export function refuseDirectory(path: string): void {
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`${path} is a directory: --db names the book's database file (e.g. ${join(path, 'book.db')})`);
+}
+
 /** Opens the book read-only: the given file, or the app's database in its data folder. */
 export function openBookDb(file: string | undefined): Db {
   const path = file ?? defaultDatabaseFile();
   if (!existsSync(path))
     throw new Error(`there is no book at ${path}: run \`skindesk sync\` first (or pass --db)`);
+  refuseDirectory(path);
   return openDatabase(path, { readonly: true });
 }
 

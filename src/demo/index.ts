@@ -32,6 +32,7 @@ export type { CreateListingOptions, DemoAccountInfo, ListingTruth } from './harn
 export { DemoHarness } from './harness.ts';
 export { startDemoMarketThread, type DemoMarketThread, type DemoThreadOptions } from './worker/host.ts';
 export { MarketError } from './market/errors.ts';
+export { MAX_SEQ_START } from './market/feed.ts';
 export { signWebhook, backoffMs, type DeliveryAttempt } from './webhooks/dispatcher.ts';
 export { checkWebhookUrl, isPublicAddress } from './webhooks/url-policy.ts';
 export {

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { stringifyJson } from '../../shared/api/index.ts';
-import { DEMO_DEFAULTS, MarketError, startDemoMarket } from '../../demo/index.ts';
+import { DEMO_DEFAULTS, MAX_SEQ_START, MarketError, startDemoMarket } from '../../demo/index.ts';
 import { parseFlags, UsageError, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 const FLAGS: FlagSpec = {
   port: { type: 'string' },
@@ -27,13 +28,13 @@ const integer = (min: number, max: number) =>
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 const decimal = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number')
     .transform(Number)
-    .pipe(z.number().min(min).max(max));
+    .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 
 const schema = z.strictObject({
   port: integer(0, 65_535).optional(),
@@ -42,12 +43,13 @@ const schema = z.strictObject({
   rate: decimal(0, 1_000_000).optional(),
   reorder: decimal(0, 1).optional(),
   duplicate: decimal(0, 1).optional(),
-  // int64: read as a bigint, never through a JavaScript number
+  // int64: read as a bigint, never through a JavaScript number; any number of digits is a whole number,
+  // one above the demo's limit (the int64 maximum less room for the events after it) is out of range
   'seq-start': z
     .string()
-    .regex(/^\d{1,19}$/, 'must be a whole number')
+    .regex(/^\d+$/, 'must be a whole number')
     .transform((v) => BigInt(v))
-    .refine((v) => v <= 2n ** 63n - 1n - 2n ** 48n, 'is too close to the int64 maximum')
+    .refine((v) => v <= MAX_SEQ_START, `is out of range: at most ${MAX_SEQ_START} (the int64 maximum less room for the events that follow)`)
     .optional(),
   'time-scale': z
     .string()
@@ -88,24 +90,20 @@ Flags:
 The limits of the API (rate limits, 3 WebSocket connections per key, 30-minute inventory tokens) apply
 exactly as specified.`;
 
-function waitForStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 export const demoCommand: CliCommand = {
   name: 'demo',
   summary: 'run the demo marketplace (the whole API over a live simulated market); prints one JSON line',
   usage: USAGE,
   async run(argv) {
     const flags = parseFlags(argv, FLAGS, schema);
+    // A signal that came while the CLI was starting (main.ts listens from the first moment): nothing
+    // is served yet, so stop here, as asked, with exit 0.
+    const early = stopRequested();
+    if (early) {
+      process.stderr.write(`demo market: ${early} before it started, not starting\n`);
+      return 0;
+    }
+    const stopped = whenStopRequested();
     let market;
     try {
       market = await startDemoMarket({
@@ -124,7 +122,13 @@ export const demoCommand: CliCommand = {
       if (err instanceof MarketError && err.code === 'INVALID_WEBHOOK_URL') throw new UsageError(`--webhook-url: ${err.message}`);
       throw err;
     }
-    const stopped = waitForStopSignal();
+    // a signal during the start: close the market again, without announcing an address that is gone
+    const during = stopRequested();
+    if (during) {
+      process.stderr.write(`demo market: ${during}, shutting down\n`);
+      await market.close();
+      return 0;
+    }
     process.stdout.write(
       `${stringifyJson({ base_url: market.baseUrl, ws_url: market.wsUrl, api_key: market.apiKey, webhook_secret: market.webhookSecret })}\n`,
     );

@@ -74,11 +74,11 @@ const schema = z
     format: z.literal('jsonl').default('jsonl'),
   })
   .refine((o) => o['min-price'] === undefined || o['max-price'] === undefined || o['min-price'] <= o['max-price'], {
-    message: 'min-price must not exceed max-price',
+    message: 'must not exceed --max-price',
     path: ['min-price'],
   })
   .refine((o) => o['float-min'] === undefined || o['float-max'] === undefined || o['float-min'] <= o['float-max'], {
-    message: 'float-min must not exceed float-max',
+    message: 'must not exceed --float-max',
     path: ['float-min'],
   });
 

@@ -12,8 +12,9 @@ import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { appIdFlag, failureText } from '../mirror-output.ts';
+import { appIdFlag, failureText, refuseDirectory } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
+import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 import { describeBookRead } from '../../shared/book-read.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
@@ -82,13 +83,23 @@ export const syncCommand: CliCommand = {
 
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
+    // A signal that came while the CLI was starting (main.ts listens from the first moment) or comes
+    // before the worker runs: there is nothing to apply yet, so stop here, as asked, with exit 0.
+    const stoppedEarly = () => {
+      const signal = stopRequested();
+      if (signal) process.stderr.write(`skindesk sync: ${signal} before the sync started — nothing to apply\n`);
+      return signal !== null;
+    };
+    if (stoppedEarly()) return SYNC_EXIT.ok;
     const found = await resolveApiKey();
     if (!found.value) {
       const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
       process.stderr.write(`skindesk sync: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
       return SYNC_EXIT.failed;
     }
+    if (stoppedEarly()) return SYNC_EXIT.ok;
     const file = opts.db ?? defaultDatabaseFile();
+    refuseDirectory(file);
     openDatabase(file).close(); // creates or upgrades the schema here, where a failure is easy to report
 
     const mirror = new MirrorWorker({
@@ -110,9 +121,7 @@ export const syncCommand: CliCommand = {
     let finish: (why: 'stop' | 'failed') => void = () => {};
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
     // One signal stops cleanly; the handlers are removed then, so a second one ends the process at once.
-    const onSignal = () => finish('stop');
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    void whenStopRequested().then(() => finish('stop'));
     const timer = opts.duration === undefined ? null : setTimeout(() => finish('stop'), opts.duration * 1000);
     mirror.on('status', (status) => {
       print(false);
@@ -134,8 +143,7 @@ export const syncCommand: CliCommand = {
     mirror.start();
     const outcome = await finished;
     if (timer) clearTimeout(timer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    releaseStopHandling();
     mirror.removeAllListeners('exit');
     process.stderr.write('skindesk sync: stopping — applying received events and closing the database\n');
     await mirror.stop();

@@ -16,7 +16,8 @@ import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { failureText } from '../mirror-output.ts';
+import { failureText, refuseDirectory } from '../mirror-output.ts';
+import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
 
@@ -90,6 +91,71 @@ export function purchaseLine(e: AutoBuyLogEntry): PurchaseLine | null {
   };
 }
 
+type Issue = z.core.$ZodIssue;
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * A union that failed reports every branch's problems nested inside one "Invalid input" (paths relative
+ * to the union): take the branch that got furthest into the value (its deepest problem), with full paths.
+ */
+function unionLeaves(issue: Issue, prefix: readonly PropertyKey[] = []): (Issue & { at: PropertyKey[] })[] {
+  const at = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ ...issue, at }];
+  const depth = (branch: Issue[]) => Math.max(0, ...branch.map((i) => i.path.length));
+  const furthest = issue.errors.reduce((best, branch) => (depth(branch) > depth(best) ? branch : best));
+  return furthest.flatMap((i) => unionLeaves(i, at));
+}
+
+/**
+ * Every problem of a watchlists file in words: which watchlist (by position and name), which field,
+ * what is wrong and, for a choice such as price.kind, what is allowed.
+ */
+export function watchlistProblems(raw: unknown, issues: readonly Issue[]): string[] {
+  const shapes = 'the file must hold an array of watchlists, or {"watchlists": [...]}';
+  // the file's own shape picks the branch of watchlistsFile: an array, or the object holding one
+  const list = Array.isArray(raw) ? raw : valueAt(raw, ['watchlists']);
+  if (!Array.isArray(list)) return [shapes];
+  const branch = Array.isArray(raw) ? 0 : 1;
+  const problems = issues.flatMap((issue) =>
+    issue.code === 'invalid_union' && issue.path.length === 0 && issue.errors[branch]
+      ? issue.errors[branch].flatMap((i) => unionLeaves(i))
+      : unionLeaves(issue),
+  );
+  return [
+    ...new Set(
+      problems.map((issue) => {
+        const path = Array.isArray(raw) ? issue.at : issue.at.slice(1);
+        if (!Array.isArray(raw) && issue.at[0] !== 'watchlists') {
+          return issue.code === 'unrecognized_keys' ? `${issue.message}: ${shapes}` : `${shapes} (${issue.message})`;
+        }
+        const [index, ...field] = path;
+        const value = valueAt(raw, issue.at);
+        let what: string;
+        if (issue.code === 'invalid_union' && 'options' in issue && Array.isArray(issue.options)) {
+          const allowed = (issue.options as unknown[]).map((o) => JSON.stringify(o)).join(', ');
+          what = `must be one of ${allowed}${value === undefined ? ' (it is missing)' : `, not ${JSON.stringify(value)}`}`;
+        } else if (issue.code === 'invalid_type' && value === undefined) {
+          what = 'is required';
+        } else {
+          what = issue.message;
+        }
+        if (typeof index !== 'number') return `${Array.isArray(raw) ? 'the file' : 'watchlists'}: ${what}`;
+        const name = valueAt(list, [index, 'name']);
+        const which = `watchlist ${index + 1}${typeof name === 'string' ? ` (${JSON.stringify(name)})` : ''}`;
+        return field.length === 0 ? `${which}: ${what}` : `${which}: ${field.map(String).join('.')}: ${what}`;
+      }),
+    ),
+  ];
+}
+
 function readWatchlists(file: string): WatchlistInput[] {
   let raw: unknown;
   try {
@@ -99,8 +165,9 @@ function readWatchlists(file: string): WatchlistInput[] {
   }
   const parsed = watchlistsFile.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 8).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
-    throw new UsageError(`--watchlists: ${file} does not hold valid watchlists: ${issues.join('; ')}`);
+    const problems = watchlistProblems(raw, parsed.error.issues);
+    const more = problems.length > 8 ? `; and ${problems.length - 8} more` : '';
+    throw new UsageError(`--watchlists: ${file} does not hold valid watchlists: ${problems.slice(0, 8).join('; ')}${more}`);
   }
   const names = new Set<string>();
   for (const w of parsed.data) {
@@ -150,20 +217,31 @@ export const watchCommand: CliCommand = {
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
     const watchlists = readWatchlists(opts.watchlists);
+    // A signal that came while the CLI was starting (main.ts listens from the first moment) or comes
+    // before the watch runs: nothing is in flight yet, so stop here, as asked, with exit 0.
+    const stoppedEarly = () => {
+      const signal = stopRequested();
+      if (signal) process.stderr.write(`skindesk watch: ${signal} before the watch started — nothing in flight\n`);
+      return signal !== null;
+    };
+    if (stoppedEarly()) return WATCH_EXIT.ok;
     const found = await resolveApiKey();
     if (!found.value) {
       const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
       process.stderr.write(`skindesk watch: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
       return WATCH_EXIT.failed;
     }
+    if (stoppedEarly()) return WATCH_EXIT.ok;
     const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
     let lastState = '';
     let finish: (why: 'stop' | 'failed') => void = () => {};
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
     let failure: string | null = null;
 
+    const dbPath = opts.db ?? defaultDatabaseFile();
+    refuseDirectory(dbPath);
     const run = await HeadlessWatch.start({
-      dbPath: opts.db ?? defaultDatabaseFile(),
+      dbPath,
       baseUrl: opts['base-url'],
       apiKey: found.value,
       watchlists,
@@ -196,12 +274,10 @@ export const watchCommand: CliCommand = {
     process.stderr.write(
       `skindesk watch: ${run.watchlists.length} watchlist(s)${opts['auto-buy'] ? `, auto-buy on for ${auto}` : ', auto-buy off'}\n`,
     );
-    const onSignal = () => finish('stop');
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // also a signal that came while HeadlessWatch was starting: it stops now, after the start
+    void whenStopRequested().then(() => finish('stop'));
     const outcome = await finished;
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    releaseStopHandling();
     process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
     await run.stop();
     if (outcome === 'failed') {

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { UsageError, parseFlags } from '../../../src/cli/args.ts';
+import { COMMANDS } from '../../../src/cli/commands/index.ts';
+import { MAX_SEQ_START } from '../../../src/demo/index.ts';
+
+const command = (name: string) => {
+  const found = COMMANDS.find((c) => c.name === name);
+  if (!found) throw new Error(`no command ${name}`);
+  return found;
+};
+
+/** The message a command's run rejects with (the text main.ts prints after "skindesk NAME: "). */
+async function failure(name: string, argv: string[]): Promise<{ usage: boolean; message: string }> {
+  try {
+    await command(name).run(argv);
+  } catch (err) {
+    return { usage: err instanceof UsageError, message: (err as Error).message };
+  }
+  throw new Error(`skindesk ${name} ${argv.join(' ')} did not fail`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'skindesk-cli-messages-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('skindesk flag messages', () => {
+  it('a missing required flag is "--FLAG is required", whatever its schema says about a bad value', async () => {
+    expect(await failure('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', '1'])).toEqual({ usage: true, message: '--max-price is required' });
+    expect(await failure('buy', [])).toEqual({
+      usage: true,
+      message: '--base-url is required; --listing is required; --max-price is required',
+    });
+    expect(await failure('sync', [])).toEqual({ usage: true, message: '--base-url is required' });
+    // present but wrong still says what is wrong with it
+    expect(await failure('sync', ['--base-url', 'ftp://x'])).toEqual({ usage: true, message: '--base-url: must be an http(s) URL' });
+  });
+
+  it('a bad value of a repeatable flag names the flag, not its position, once', async () => {
+    expect(await failure('search', ['--db', 'x.db', '--seed', 'a', '--seed', '2', '--seed', 'b'])).toEqual({
+      usage: true,
+      message: '--seed: must be a paint seed (a whole number)',
+    });
+    expect((await failure('sales', ['--db', 'x.db', '--phase', 'p9'])).message).toMatch(/^--phase: must be a Doppler phase: /);
+  });
+
+  it('a rule over two flags is its own message', async () => {
+    expect((await failure('sales', ['--db', 'x.db', '--since', '2026-02-01', '--until', '2026-01-01'])).message).toBe('--since must be before --until');
+    expect((await failure('search', ['--db', 'x.db', '--min-price', '5', '--max-price', '1'])).message).toBe('--min-price: must not exceed --max-price');
+    expect(() => parseFlags([], {}, z.strictObject({}).refine(() => false, { message: 'no' }))).toThrow(/^no$/);
+  });
+
+  it('demo: a whole number beyond the seq range is out of range, not "not a whole number"', async () => {
+    for (const seq of ['99999999999999999999', (MAX_SEQ_START + 1n).toString()]) {
+      expect(await failure('demo', ['--seq-start', seq])).toEqual({
+        usage: true,
+        message: `--seq-start: is out of range: at most ${MAX_SEQ_START} (the int64 maximum less room for the events that follow)`,
+      });
+    }
+    expect((await failure('demo', ['--seq-start=-1'])).message).toBe('--seq-start: must be a whole number');
+    expect((await failure('demo', ['--port', '70000'])).message).toBe('--port: must be from 0 to 65535');
+  });
+
+  it.each(['status', 'book', 'search', 'sales'])('%s --db DIRECTORY says it is a directory', async (name) => {
+    expect(await failure(name, ['--db', dir])).toEqual({
+      usage: false,
+      message: `${dir} is a directory: --db names the book's database file (e.g. ${join(dir, 'book.db')})`,
+    });
+  });
+
+  it('sync --db DIRECTORY says it is a directory before anything starts', async () => {
+    const saved = process.env.SKINDESK_API_KEY;
+    process.env.SKINDESK_API_KEY = 'demo_unused';
+    try {
+      expect((await failure('sync', ['--base-url', 'http://127.0.0.1:9', '--db', dir])).message).toMatch(/ is a directory: --db names/);
+    } finally {
+      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
+      else process.env.SKINDESK_API_KEY = saved;
+    }
+  });
+});
