@@ -315,7 +315,9 @@ test('keyboard first: the palette runs commands and ? lists every hotkey', async
 
 test('Doppler phases: the phase buttons show exactly what skindesk search --phase finds, tagged in the grid and the detail', async ({ page }) => {
   const problems = watchProblems(page);
-  // copies of one Doppler name, each in the phase its asset rolled (the demo spreads them like the market)
+  // copies of one Doppler name, each in the phase its asset rolled (the demo spreads them like the market);
+  // the crowd is held still first, or it may buy or delist one of them before the mirror shows it alive
+  demo(m.host).pauseActivity();
   const name = '★ Karambit | Doppler (Factory New)';
   const created = Array.from({ length: 60 }, () => demo(m.host).createListing({ name }).listing.id);
   await expect
@@ -323,7 +325,6 @@ test('Doppler phases: the phase buttons show exactly what skindesk search --phas
       timeout: 15_000,
     })
     .toBe(true);
-  demo(m.host).pauseActivity();
   await openApp(page, m.host);
   const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
   if (await clearFilters.isVisible()) await clearFilters.click();
