@@ -608,8 +608,9 @@ export class AppCore {
    */
   async #setMarket({ useDemo, baseUrl, apiKey }: IpcParsedInput<'setMarket'>): Promise<SettingsView> {
     const previousUrl = this.settings.get().market.baseUrl;
-    const newKey = apiKey ?? (originOf(previousUrl) === originOf(baseUrl) ? undefined : null);
-    const keyDropped = newKey === null && this.#secrets.apiKey !== null;
+    const keyDropped = apiKey === undefined && this.#secrets.apiKey !== null && originOf(previousUrl) !== originOf(baseUrl);
+    // nothing to delete when no key is stored (a read-only store, the environment's, would refuse it)
+    const newKey = apiKey ?? (keyDropped ? null : undefined);
     if (newKey !== undefined) await this.#storeSecret('api-key', newKey);
     this.settings.update((s) => {
       s.market.useDemo = useDemo;
