@@ -607,8 +607,8 @@ export class AppCore {
    * leaves both as they were.
    */
   async #setMarket({ useDemo, baseUrl, apiKey }: IpcParsedInput<'setMarket'>): Promise<SettingsView> {
-    const previousUrl = this.settings.get().market.baseUrl;
-    const keyDropped = apiKey === undefined && this.#secrets.apiKey !== null && originOf(previousUrl) !== originOf(baseUrl);
+    const previousOrigin = originOf(this.settings.get().market.baseUrl);
+    const keyDropped = apiKey === undefined && this.#secrets.apiKey !== null && previousOrigin !== originOf(baseUrl);
     // nothing to delete when no key is stored (a read-only store, the environment's, would refuse it)
     const newKey = apiKey ?? (keyDropped ? null : undefined);
     if (newKey !== undefined) await this.#storeSecret('api-key', newKey);
@@ -619,7 +619,7 @@ export class AppCore {
     const view = await this.#settingsView();
     this.publish('settingsChanged', view);
     if (keyDropped) {
-      const keyWasFor = originOf(previousUrl) ?? 'no marketplace URL';
+      const keyWasFor = previousOrigin ?? 'no marketplace URL';
       this.notify('warning', 'API key removed', `The saved key was for ${keyWasFor}: enter the key for the new marketplace.`);
     }
     // a new key for the market in use means a new session even if the choice stays the same

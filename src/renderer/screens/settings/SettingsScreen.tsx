@@ -21,7 +21,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import type { SettingsView, SyncStatus } from '../../../shared/ipc/index.ts';
 import { marketUrlProblem, originOf } from '../../../shared/market-url.ts';
-import { call, useCall, usePush } from '../../bridge/index.ts';
+import { call, useLiveValue } from '../../bridge/index.ts';
 import { syncStatusStore, useLive } from '../../shell/app-state.ts';
 import { ConfirmDialog } from '../account/ui/ConfirmDialog.tsx';
 import { ErrorNote } from '../account/ui/ErrorNote.tsx';
@@ -47,9 +47,8 @@ interface MarketDraft {
 }
 
 export function SettingsScreen() {
-  const settings = useCall('getSettings', {});
-  usePush('settingsChanged', () => settings.reload());
-  const view = settings.data;
+  const settings = useLiveValue('getSettings', 'settingsChanged');
+  const view = settings.value;
   return (
     <ScreenFrame
       title="Settings"

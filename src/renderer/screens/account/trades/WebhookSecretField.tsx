@@ -4,7 +4,7 @@
  */
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { call, useLiveValue } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { useAction } from '../ui/useAction.ts';
 
@@ -25,8 +25,7 @@ export function WebhookSecretField({
   description: string;
   onChanged?: () => void;
 }) {
-  const settings = useCall('getSettings', {});
-  usePush('settingsChanged', () => settings.reload());
+  const settings = useLiveValue('getSettings', 'settingsChanged');
   const [secret, setSecret] = useState('');
   const save = useAction(async () => {
     await call('setWebhookSecret', { secret: secret.trim() });
@@ -39,7 +38,7 @@ export function WebhookSecretField({
     onChanged?.();
     return true;
   });
-  const stored = settings.data?.webhookSecret;
+  const stored = settings.value?.webhookSecret;
   return (
     <Stack gap={4}>
       <Group gap="sm" align="flex-end" wrap="nowrap">
