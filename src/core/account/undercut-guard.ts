@@ -12,7 +12,7 @@ import type { AppId } from '../../shared/api/index.ts';
 import { formatCents } from '../../shared/money.ts';
 import { ApiError } from '../api/errors.ts';
 import { type BookStanding, bookStandings } from '../query/book-standing.ts';
-import { createDeskTables } from '../store/desk.ts';
+import { addDeskColumn, createDeskTables } from '../store/desk.ts';
 
 export interface GuardRule {
   listingId: number;
@@ -146,12 +146,7 @@ export class UndercutGuards {
     this.#o = options;
     createDeskTables(options.db, SCHEMA);
     // a table made before guards had a ceiling gets the column (they never raised: NULL)
-    const columns = options.db
-      .prepare<[], string>("SELECT name FROM pragma_table_info('undercut_guards')")
-      .pluck()
-      .all();
-    if (!columns.includes('ceiling'))
-      options.db.exec('ALTER TABLE undercut_guards ADD COLUMN ceiling INTEGER');
+    addDeskColumn(options.db, 'undercut_guards', 'ceiling', 'INTEGER');
     const db = options.db;
     this.#sql = {
       all: db.prepare<[], GuardRow>('SELECT * FROM undercut_guards ORDER BY listing_id'),

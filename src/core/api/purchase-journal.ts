@@ -6,9 +6,14 @@
  *
  * It lives in its own table of whatever SQLite database it is given (the app's store adopts it in its
  * migrations; the CLI opens the same file), created with IF NOT EXISTS so either can come first.
+ *
+ * Each entry names the account whose key sent it (`account`, see accountKey), when that was known: the
+ * order history that settles an open outcome is the sending account's, and one file serves every key
+ * the user ever saved. An entry of another account is never checked against this key's orders — a
+ * match there would be someone else's purchase, and a miss would call a real purchase "not bought".
  */
 import type Database from 'better-sqlite3';
-import { createDeskTables } from '../store/desk.ts';
+import { addDeskColumn, createDeskTables } from '../store/desk.ts';
 
 export type PurchaseState = 'intent' | 'bought' | 'not_bought' | 'unknown';
 /** How the outcome was learned: from the purchase response itself, or from the order history. */
@@ -28,6 +33,8 @@ export interface PurchaseIntent {
   watchlistId: number | null;
   /** Who asked: 'app', 'cli', 'auto'… */
   source: string;
+  /** The account whose key sends it (accountKey), when known; the journal's own `account` otherwise. */
+  account?: string | null;
 }
 
 export interface PurchaseOutcomeRecord {
@@ -41,6 +48,7 @@ export interface PurchaseOutcomeRecord {
 }
 
 export interface JournalEntry extends PurchaseIntent {
+  account: string | null;
   state: PurchaseState;
   orderId: number | null;
   resolution: PurchaseResolution | null;
@@ -62,6 +70,7 @@ interface Row {
   trigger_seq: string | null;
   watchlist_id: number | null;
   source: string;
+  account: string | null;
   state: PurchaseState;
   order_id: number | null;
   resolution: PurchaseResolution | null;
@@ -84,6 +93,7 @@ CREATE TABLE IF NOT EXISTS purchase_journal (
   trigger_seq      TEXT,
   watchlist_id     INTEGER,
   source           TEXT NOT NULL,
+  account          TEXT,
   state            TEXT NOT NULL CHECK (state IN ('intent', 'bought', 'not_bought', 'unknown')),
   order_id         INTEGER,
   resolution       TEXT CHECK (resolution IN ('response', 'reconciled')),
@@ -97,6 +107,16 @@ CREATE INDEX IF NOT EXISTS purchase_journal_by_state ON purchase_journal (state,
 CREATE UNIQUE INDEX IF NOT EXISTS purchase_journal_order_once ON purchase_journal (order_id) WHERE order_id IS NOT NULL;
 `;
 
+/** One account on one market: account ids are the market's own, and two markets may both have a 42. */
+export function accountKey(baseUrl: string, accountId: number): string {
+  return `${new URL(baseUrl).origin} account ${accountId}`;
+}
+
+export interface PurchaseJournalOptions {
+  /** The account (accountKey) whose key the purchases are sent with, when known without a request. */
+  account?: () => string | null;
+}
+
 function toEntry(row: Row): JournalEntry {
   return {
     intentId: row.intent_id,
@@ -109,6 +129,7 @@ function toEntry(row: Row): JournalEntry {
     triggerSeq: row.trigger_seq === null ? null : BigInt(row.trigger_seq),
     watchlistId: row.watchlist_id,
     source: row.source,
+    account: row.account,
     state: row.state,
     orderId: row.order_id,
     resolution: row.resolution,
@@ -128,15 +149,20 @@ export class PurchaseJournal {
   readonly #unresolved: Database.Statement<[], Row>;
   readonly #claimed: Database.Statement<[], { order_id: number }>;
   readonly #recent: Database.Statement<[number], Row>;
+  readonly #tag: Database.Statement<[string, string]>;
+  readonly #account: () => string | null;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, options: PurchaseJournalOptions = {}) {
     this.#db = db;
+    this.#account = options.account ?? (() => null);
     createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
+    // entries written before the journal named accounts: NULL, checked against whichever key is in use
+    addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
     this.#insert = db.prepare(`
       INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
-        market_hash_name, trigger_seq, watchlist_id, source, state)
+        market_hash_name, trigger_seq, watchlist_id, source, account, state)
       VALUES (@intent_id, @created_at_ms, @listing_id, @amount, @max_price, @app_id,
-        @market_hash_name, @trigger_seq, @watchlist_id, @source, 'intent')`);
+        @market_hash_name, @trigger_seq, @watchlist_id, @source, @account, 'intent')`);
     this.#resolve = db.prepare(`
       UPDATE purchase_journal SET state = @state, order_id = @order_id, resolution = @resolution,
         error_kind = @error_kind, error_code = @error_code, error_message = @error_message, note = @note,
@@ -148,6 +174,12 @@ export class PurchaseJournal {
     );
     this.#claimed = db.prepare('SELECT order_id FROM purchase_journal WHERE order_id IS NOT NULL');
     this.#recent = db.prepare('SELECT * FROM purchase_journal ORDER BY created_at_ms DESC, intent_id DESC LIMIT ?');
+    this.#tag = db.prepare('UPDATE purchase_journal SET account = ? WHERE intent_id = ? AND account IS NULL');
+  }
+
+  /** The account purchases are sent with, when the journal's owner knows it (see the options). */
+  knownAccount(): string | null {
+    return this.#account();
   }
 
   /** Written (and committed) before the purchase is sent. */
@@ -163,7 +195,13 @@ export class PurchaseJournal {
       trigger_seq: intent.triggerSeq === null ? null : intent.triggerSeq.toString(),
       watchlist_id: intent.watchlistId,
       source: intent.source,
+      account: intent.account ?? this.#account(),
     });
+  }
+
+  /** Names the account of an entry written without one (learned later, before it is reconciled). */
+  tagAccount(intentId: string, account: string): void {
+    this.#tag.run(account, intentId);
   }
 
   /**

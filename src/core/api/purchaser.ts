@@ -20,6 +20,10 @@
  * bought. Orders unreadable → unknown, and the intent stays in the journal to be reconciled again
  * (`reconcileUnresolved`, run automatically before the next purchase).
  *
+ * Only the sending account's orders can settle a purchase: an entry the journal names as another
+ * account's (the user changed keys) is left unknown for that account's order history, and an entry
+ * that names none is tagged with the key's account (GET /user, read once) before it is reconciled.
+ *
  * The backpack is not consulted: its rows carry neither an order id nor an asset id, so they cannot tie
  * an item to one purchase; the order history can.
  */
@@ -28,7 +32,7 @@ import { purchaseLine, type OrderItem, type PurchaseResult } from '../../shared/
 import type { ApiClient } from './client.ts';
 import type { Clock } from './clock.ts';
 import { ApiError } from './errors.ts';
-import type { JournalEntry, PurchaseJournal, PurchaseOutcomeRecord } from './purchase-journal.ts';
+import { accountKey, type JournalEntry, type PurchaseJournal, type PurchaseOutcomeRecord } from './purchase-journal.ts';
 
 export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
 
@@ -74,6 +78,11 @@ export interface PurchaserOptions {
   maxOrderPages?: number;
   /** Read the listing's item before buying when the caller did not give it (default true). */
   lookupListing?: boolean;
+  /**
+   * Each purchase of an earlier moment that reconcileUnresolved settled (or looked at again), with the
+   * entry as it was before: nobody is waiting on those purchases' answers, so the caller tells the user.
+   */
+  onEarlierPurchase?: (before: JournalEntry, outcome: PurchaseOutcome) => void;
 }
 
 /** Buys run together; a reconciliation runs alone, after in-flight buys finish and before new ones start. */
@@ -148,12 +157,15 @@ export class Purchaser {
   readonly #skewMs: number;
   readonly #maxOrderPages: number;
   readonly #lookup: boolean;
+  readonly #onEarlierPurchase: NonNullable<PurchaserOptions['onEarlierPurchase']>;
   readonly #gate = new ExclusiveGate();
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
   readonly #orderOverrides = new Map<string, number>();
   #checkedJournal = false;
   /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
+  /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
+  #readAccount: Promise<string | null> | null = null;
 
   constructor(options: PurchaserOptions) {
     this.#client = options.client;
@@ -164,6 +176,7 @@ export class Purchaser {
     this.#skewMs = options.clockSkewToleranceMs ?? 30_000;
     this.#maxOrderPages = options.maxOrderPages ?? 10;
     this.#lookup = options.lookupListing ?? true;
+    this.#onEarlierPurchase = options.onEarlierPurchase ?? (() => {});
   }
 
   /**
@@ -215,6 +228,7 @@ export class Purchaser {
         triggerSeq: request.triggerSeq ?? null,
         watchlistId: request.watchlistId ?? null,
         source: request.source ?? 'app',
+        account: this.#journal.knownAccount() ?? (await this.#accountIfRead()),
       };
       try {
         this.#journal.recordIntent(intent);
@@ -289,10 +303,31 @@ export class Purchaser {
         // An intent older than the whole pause schedule has long settled on the server: read at once.
         const age = now - entry.createdAtMs;
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
-        outcomes.push(await this.#reconcile(entry, error, entry.createdAtMs, delays));
+        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays);
+        outcomes.push(outcome);
+        this.#onEarlierPurchase(entry, outcome);
       }
       return outcomes;
     });
+  }
+
+  /** The account of the key: the journal's owner may know it; otherwise GET /user, once (null: unreadable). */
+  async #currentAccount(): Promise<string | null> {
+    const known = this.#journal.knownAccount();
+    if (known !== null) return known;
+    this.#readAccount ??= this.#client.user({ priority: 'interactive' }).then(
+      (user) => accountKey(this.#client.baseUrl, user.id),
+      () => null,
+    );
+    const account = await this.#readAccount;
+    // an unreadable answer is asked again next time (it may have been the network)
+    if (account === null) this.#readAccount = null;
+    return account;
+  }
+
+  /** The account when already read, without a request. */
+  async #accountIfRead(): Promise<string | null> {
+    return this.#readAccount === null ? null : await this.#readAccount;
   }
 
   async #describe(request: PurchaseRequest): Promise<{ appId: number | null; marketHashName: string | null }> {
@@ -341,6 +376,12 @@ export class Purchaser {
     failedAt: number,
     delays: readonly number[],
   ): Promise<PurchaseOutcome> {
+    const account = await this.#currentAccount();
+    if (entry.account !== null && entry.account !== account) return this.#leaveToItsAccount(entry, account, error);
+    if (entry.account === null && account !== null) {
+      this.#journal.tagAccount(entry.intentId, account);
+      entry = { ...entry, account };
+    }
     let lastFailure: unknown = null;
     let settledNone = false;
     for (const delay of delays) {
@@ -389,6 +430,16 @@ export class Purchaser {
     return this.#outcome(entry.intentId, null, error);
   }
 
+  /** An open purchase sent with another account's key: only that account's order history can settle it. */
+  #leaveToItsAccount(entry: JournalEntry, account: string | null, error: ApiError | null): PurchaseOutcome {
+    const note =
+      account === null
+        ? `unknown — check orders: it was sent with the key of ${entry.account}, and the account of the key in use could not be read`
+        : `unknown — check orders: it was sent with the key of ${entry.account}, not with the key in use`;
+    this.#journal.recordOutcome(entry.intentId, { state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) }, this.#clock.now());
+    return this.#outcome(entry.intentId, null, error);
+  }
+
   /** Reads the order history newest first, back to just before the intent, and applies the matching rule. */
   async #findOrder(entry: JournalEntry): Promise<MatchResult> {
     const claimed = this.#journal.claimedOrderIds();
@@ -425,9 +476,10 @@ export class Purchaser {
     const orderIds = orders.map((o) => o.order_id).sort((a, b) => a - b);
     const couldBe = (e: JournalEntry) =>
       orders.every((row) => this.#matches(e, row) && Date.parse(row.created_at) >= e.createdAtMs + offsetMs - this.#skewMs);
+    const sameAccount = (e: JournalEntry) => e.account === null || e.account === entry.account;
     const intents = this.#journal
       .unresolved()
-      .filter((e) => e.intentId === entry.intentId || couldBe(e))
+      .filter((e) => e.intentId === entry.intentId || (sameAccount(e) && couldBe(e)))
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.intentId.localeCompare(b.intentId));
     if (intents.length !== orders.length || !intents.some((e) => e.intentId === entry.intentId)) {
       return { kind: 'ambiguous', orderIds };

@@ -4,6 +4,7 @@
  * to their transport; nothing here knows which one it serves.
  */
 import { createMarketHandlers } from './handlers/market.ts';
+import { settleEarlierPurchases } from './market-buying/session-purchaser.ts';
 import { createAccountHandlers } from './handlers/account.ts';
 import { createWatchHandlers } from './handlers/watch.ts';
 import { AccountRuntime } from './account-services/account-runtime.ts';
@@ -316,6 +317,9 @@ export class AppCore {
   async #connect(session: MarketSession): Promise<void> {
     await session.connect();
     await this.account.connected(session);
+    settleEarlierPurchases(this, session).catch((err: unknown) =>
+      this.backgroundFailure('settling the purchases an earlier run left open', err),
+    );
   }
 
   #openSession(choice: MarketChoice): MarketSession {

@@ -111,3 +111,12 @@ export function createDeskTables(db: Db, schemaSql: string): void {
     : schemaSql;
   db.exec(sql);
 }
+
+/**
+ * Adds a column a later version gave a desk table (`ALTER TABLE … ADD COLUMN`, which CREATE … IF NOT
+ * EXISTS cannot do for a file made before it); a no-op when the table has it.
+ */
+export function addDeskColumn(db: Db, table: string, column: string, definition: string): void {
+  const columns = db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table);
+  if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+}

@@ -19,6 +19,10 @@ import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
 import { until } from './until.ts';
+import Database from 'better-sqlite3';
+import { PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
+import { DATABASE_FILE_NAME } from '../../../src/core/paths.ts';
+import { deskFileFor } from '../../../src/core/store/desk.ts';
 
 const dirs: string[] = [];
 const cores: AppCore[] = [];
@@ -247,6 +251,43 @@ describe('AppCore on the demo market', () => {
     expect(anotherAccount()).toHaveLength(1);
     // nothing of the first account's trades is left to be shown as the second's
     expect(storedOf(firstTrades)).toEqual([]);
+  });
+
+  it("settles purchases an earlier run left open once the market answers, each with its own account's orders", async () => {
+    const real = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    demos.push(real);
+    const [first, second] = real.accounts;
+    if (!first || !second) throw new Error('the demo market has fewer than two accounts');
+    const dataDir = tempDir();
+    // a previous run crashed between sending two purchases and reading their answers
+    const desk = new Database(deskFileFor(join(dataDir, DATABASE_FILE_NAME)));
+    const journal = new PurchaseJournal(desk);
+    const openIntent = (intentId: string, accountId: number) =>
+      journal.recordIntent({
+        intentId, createdAtMs: Date.now() - 60_000, listingId: 9_999_999, amount: 1, maxPrice: 500, appId: 730,
+        marketHashName: 'Sticker | Never Listed', triggerSeq: null, watchlistId: null, source: 'app',
+        account: accountKey(real.baseUrl, accountId),
+      });
+    openIntent('mine', first.id);
+    openIntent('theirs', second.id);
+    desk.close();
+
+    const { core, pushes } = await startCore({ dataDir });
+    await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: first.apiKey });
+    const told = () =>
+      pushes
+        .filter((p) => p.name === 'notification' && (p.payload as { title: string }).title.startsWith('Purchase of '))
+        .map((p) => p.payload as { level: string; title: string; message: string });
+    const both = await until('both purchases told', () => (told().length >= 2 ? told() : undefined), 20_000);
+    expect(both).toContainEqual(
+      expect.objectContaining({ level: 'info', title: expect.stringMatching(/ UTC: not bought$/), message: expect.stringContaining('“Sticker | Never Listed” is not in your order history') }),
+    );
+    expect(both).toContainEqual(
+      expect.objectContaining({ level: 'warning', title: expect.stringMatching(/ UTC: unknown — check orders$/), message: expect.stringContaining(`sent with the key of ${accountKey(real.baseUrl, second.id)}`) }),
+    );
+    const reopened = new PurchaseJournal(core.session.db);
+    expect(reopened.get('mine')).toMatchObject({ state: 'not_bought', resolution: 'reconciled' });
+    expect(reopened.get('theirs')).toMatchObject({ state: 'unknown', orderId: null });
   });
 
   it('leaves the market as it was when the keychain refuses the key', async () => {

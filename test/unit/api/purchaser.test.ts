@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
-import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { PURCHASE_JOURNAL_SCHEMA, PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
 import { Purchaser } from '../../../src/core/api/purchaser.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
 import { metadataFor, sendError, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from './fake-server.ts';
@@ -306,5 +306,87 @@ describe('journaled purchases', () => {
     expect(firstOrders).toBeGreaterThan(log.indexOf('answered 102'));
     expect(log.indexOf('purchase 103')).toBeGreaterThan(lastOrders);
     expect(log.slice(firstOrders, lastOrders).some((e) => e.startsWith('purchase'))).toBe(false);
+  });
+});
+
+describe('the account a purchase was sent with', () => {
+  const openIntent = (intentId: string, account: string | null, createdAtMs: number) =>
+    journal.recordIntent({
+      intentId, createdAtMs, listingId: 102, amount: 1, maxPrice: 1000, appId: 730,
+      marketHashName: 'AWP | Asiimov (Field-Tested)', triggerSeq: null, watchlistId: null, source: 'app', account,
+    });
+  const keyAccount = (id: number) => accountKey(market.server.baseUrl, id);
+  const answerUser = (id: number) =>
+    market.server.on('user', (_req, res) => sendJson(res, 200, { id, steam_id: '76561198000000000', name: 'trader', balance: 10_000 }));
+
+  it("an open purchase of another account is never settled from this key's order history", async () => {
+    answerUser(42);
+    const at = Date.now() - 60_000;
+    openIntent('other-account', keyAccount(7), at);
+    // this key's account bought the same item at that moment: it must not be taken for the other's purchase
+    market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(at + 200));
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'unknown', orderId: null });
+    expect(outcome?.note).toContain(`sent with the key of ${keyAccount(7)}, not with the key in use`);
+    expect(journal.get('other-account')).toMatchObject({ state: 'unknown', orderId: null, account: keyAccount(7) });
+    expect(journal.claimedOrderIds().size).toBe(0);
+    expect(market.server.calls('orders')).toHaveLength(0);
+  });
+
+  it("an open purchase of this key's account is settled from its order history", async () => {
+    answerUser(42);
+    const at = Date.now() - 60_000;
+    openIntent('same-account', keyAccount(42), at);
+    const order = market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(at + 200));
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'bought', orderId: order, reconciled: true });
+  });
+
+  it('an open purchase that names no account is tagged with the key’s account before it is settled', async () => {
+    answerUser(42);
+    openIntent('untagged', null, Date.now() - 60_000);
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome?.status).toBe('not_bought');
+    expect(journal.get('untagged')?.account).toBe(keyAccount(42));
+  });
+
+  it('a new purchase is journaled with the account its owner knows, without asking the market', async () => {
+    const known = new PurchaseJournal(db, { account: () => keyAccount(42) });
+    const purchaser = makePurchaser(2000, { journal: known });
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(journal.get(outcome.intentId)?.account).toBe(keyAccount(42));
+    expect(market.server.calls('user')).toHaveLength(0);
+  });
+
+  it('an answer lost in the CLI (no account known) is tagged before its order history is read', async () => {
+    answerUser(42);
+    market.mode = 'apply-then-drop';
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome).toMatchObject({ status: 'bought', reconciled: true });
+    expect(journal.get(outcome.intentId)?.account).toBe(keyAccount(42));
+  });
+
+  it('earlier purchases settled by reconcileUnresolved are reported with the entry as it was', async () => {
+    answerUser(42);
+    const at = Date.now() - 60_000;
+    openIntent('crashed', keyAccount(42), at);
+    const order = market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(at + 200));
+    const told: [string, string, number | null][] = [];
+    const purchaser = makePurchaser(2000, { onEarlierPurchase: (before, outcome) => told.push([before.state, outcome.status, outcome.orderId]) });
+    await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(told).toEqual([['intent', 'bought', order]]);
+  });
+});
+
+describe('journal files written before accounts were named', () => {
+  it('gain the account column, and their entries read as naming none', () => {
+    const old = new Database(':memory:');
+    old.exec(PURCHASE_JOURNAL_SCHEMA.replace(/\n\s*account\s+TEXT,/, ''));
+    old.prepare(
+      "INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, source, state) VALUES ('old', 1, 5, 1, 100, 'app', 'intent')",
+    ).run();
+    const reopened = new PurchaseJournal(old);
+    expect(reopened.get('old')?.account).toBeNull();
+    old.close();
   });
 });

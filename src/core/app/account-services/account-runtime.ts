@@ -151,6 +151,12 @@ export class AccountRuntime {
     return current.account;
   }
 
+  /** The account the key of `market`'s session belongs to, once read at connecting (see meetAccount). */
+  accountIdOf(market: AttachableMarket): number | null {
+    const current = this.#current;
+    return current?.market === market ? current.account.accountId : null;
+  }
+
   get demo(): boolean {
     return this.#current?.market.choice.mode === 'demo';
   }

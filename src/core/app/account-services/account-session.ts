@@ -76,6 +76,7 @@ export class AccountSession {
   #guardTimer: NodeJS.Timeout | null = null;
   /** Bumped by every start and stop: a start whose own-listings read outlived it does nothing. */
   #guardRun = 0;
+  #accountId: number | null = null;
 
   constructor(
     market: MarketSide,
@@ -207,6 +208,15 @@ export class AccountSession {
     for (const listing of listings) this.listingsSeen.set(listing.id, listing);
   }
 
+  /**
+   * The account the key in use belongs to, once meetAccount has read it (null before, or when it could
+   * not): the purchase journal names each purchase's account with it. The cached user row is not enough:
+   * until meetAccount answers, it may be the previous key's account.
+   */
+  get accountId(): number | null {
+    return this.#accountId;
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort(new DOMException('the account session ended', 'AbortError'));
     await this.#feeds.stop();
@@ -226,6 +236,7 @@ export class AccountSession {
     } catch {
       return 'unknown';
     }
+    this.#accountId = freshId;
     if (storedId === null) return 'first';
     if (storedId === freshId) return 'same';
     this.#forgetAccountState();

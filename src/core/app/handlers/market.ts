@@ -4,9 +4,6 @@ import type { AppId } from '../../../shared/api/index.ts';
 import type { MARKET_CALLS, PurchaseReport } from '../../../shared/ipc/calls-market.ts';
 import type { DopplerPhase } from '../../../shared/phases.ts';
 import { SkindeskError, type SyncState } from '../../../shared/ipc/index.ts';
-import { PurchaseJournal } from '../../api/purchase-journal.ts';
-import { Purchaser } from '../../api/purchaser.ts';
-import type { ApiClient } from '../../api/client.ts';
 import { writeFileInPlace } from '../../export/file-in-place.ts';
 import { bookViewText, salesTapeText } from '../../export/view-export.ts';
 import { InvalidCursorError } from '../../query/cursor.ts';
@@ -18,11 +15,11 @@ import { BookWindows } from '../market-book/book-windows.ts';
 import { readBalance } from '../market-buying/balance.ts';
 import { type CartLine, buyCart } from '../market-buying/cart-purchase.ts';
 import { describePurchase } from '../market-buying/purchase-words.ts';
+import { purchasing } from '../market-buying/session-purchaser.ts';
 import { checkInspectLink } from '../market-links/inspect-link.ts';
 import { readPriceContext } from '../market-prices/price-context.ts';
 import { readSalesHistory } from '../market-prices/sales-history.ts';
 import { ScreenStateStore } from '../market-screens/screen-state.ts';
-import type { MarketSession } from '../session.ts';
 import type { AreaHandlers } from './types.ts';
 
 /** States in which orders may be sent: the book is current (live) or being re-read (resyncing). */
@@ -39,23 +36,6 @@ function refuseTradingUnlessLive(core: AppCore): void {
     code: 'UNAVAILABLE',
     message: `Trading is off: ${why}. Prices on screen may be out of date; buying resumes when the book is live again.`,
   });
-}
-
-/**
- * One purchaser (and journal) per market client: a market switch brings a new client. The watchlists'
- * purchases go through the same one, so a reconciliation never runs beside another purchase.
- */
-const purchasers = new WeakMap<ApiClient, { purchaser: Purchaser; journal: PurchaseJournal }>();
-export function purchasing(session: MarketSession): { client: ApiClient; purchaser: Purchaser; journal: PurchaseJournal } {
-  const client = session.client;
-  if (!client) throw new SkindeskError({ code: 'UNAVAILABLE', message: 'Not connected to the marketplace yet.' });
-  let held = purchasers.get(client);
-  if (!held) {
-    const journal = new PurchaseJournal(session.db);
-    held = { journal, purchaser: new Purchaser({ client, journal }) };
-    purchasers.set(client, held);
-  }
-  return { client, ...held };
 }
 
 /** The tape's filter as the reader takes it: the fields the call was given, none set to undefined. */
@@ -98,7 +78,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     buyListings: async ({ lines }) => {
       refuseTradingUnlessLive(core);
       const session = core.session;
-      const { client, purchaser, journal } = purchasing(session);
+      const { client, purchaser, journal } = purchasing(core, session);
       const known = lines.map((line) => readListing(session.db, line.listingId));
       const cartLines: CartLine[] = lines.map((line, i) => ({
         listingId: line.listingId,

@@ -23,7 +23,7 @@ import {
 } from '../../watch/index.ts';
 import type { AppCore } from '../app-core.ts';
 import type { MarketSession } from '../session.ts';
-import { purchasing } from './market.ts';
+import { purchasing } from '../market-buying/session-purchaser.ts';
 import type { AreaHandlers } from './types.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -110,7 +110,7 @@ export class AppWatch {
     service.on('killSwitch', () => this.#publishAutoBuy([]));
     this.#unhook = session.onMirror((mirror) => {
       const client = session.client;
-      service.attachMarket(client, client ? purchasing(session).purchaser : null);
+      service.attachMarket(client, client ? purchasing(core, session).purchaser : null);
       mirror.on('received', (event) => service.onArrived(event));
       mirror.on('applied', (events) => service.onApplied(events));
       mirror.on('status', (status) => {
