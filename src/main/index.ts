@@ -52,10 +52,7 @@ async function main(): Promise<void> {
   hardenSession(session.defaultSession, csp);
   serveRenderer(session.defaultSession, rendererDir, csp);
   // before anything can create a webContents; the marketplace's own host joins the link allowlist
-  hardenAllWebContents(log, () => {
-    const baseUrl = started?.settings.get().market.baseUrl;
-    return baseUrl ? [new URL(baseUrl).hostname] : [];
-  });
+  hardenAllWebContents(log);
 
   let core: AppCore;
   try {

@@ -43,7 +43,7 @@ export function hardenSession(ses: Session, csp: string): void {
 }
 
 /** Rules for every webContents, including ones we did not create ourselves (devtools excluded by Electron). */
-export function hardenAllWebContents(log: MainLog, extraLinkHosts: () => readonly string[]): void {
+export function hardenAllWebContents(log: MainLog): void {
   app.on('web-contents-created', (_event, contents) => {
     // The app is a single page: any navigation away from it is refused.
     contents.on('will-navigate', (event, url) => {
@@ -54,7 +54,7 @@ export function hardenAllWebContents(log: MainLog, extraLinkHosts: () => readonl
     contents.on('will-attach-webview', (event) => event.preventDefault());
     // No new windows. A plain link to an allowlisted https site opens in the user's browser instead.
     contents.setWindowOpenHandler(({ url }) => {
-      const verdict = checkExternalLink(url, extraLinkHosts());
+      const verdict = checkExternalLink(url);
       // reviewed: only an https URL on the allowlist (checkExternalLink) reaches openExternal
       if (verdict.ok)
         void shell.openExternal(verdict.url); // eng-disable OPEN_EXTERNAL_JS_CHECK

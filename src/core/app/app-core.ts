@@ -675,9 +675,7 @@ export class AppCore {
       clearWebhookSecret: () => this.#changeSecret('webhook-secret', null),
       setMarket: (input) => this.#setMarket(input),
       openExternal: async ({ url }) => {
-        const baseUrl = this.settings.get().market.baseUrl;
-        const extraHosts = baseUrl ? [new URL(baseUrl).hostname] : [];
-        const verdict = checkExternalLink(url, extraHosts);
+        const verdict = checkExternalLink(url);
         if (!verdict.ok)
           throw new SkindeskError({ code: 'REFUSED', message: `Not opened: ${verdict.reason}.` });
         await this.#options.platform.openExternal(verdict.url);

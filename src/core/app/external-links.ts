@@ -4,7 +4,11 @@
  * compromised page launch arbitrary protocol handlers or local files through the OS.
  */
 
-/** Hosts Skindesk links to: the item platform's pages and the project's own pages. */
+/**
+ * Hosts Skindesk links to: the item platform's pages and the project's own pages. Not the configured
+ * marketplace's host: no screen links to its web pages, and the renderer can change that setting, so a
+ * compromised page could point it at any site and then open it in the browser.
+ */
 export const EXTERNAL_LINK_HOSTS: readonly string[] = [
   'steamcommunity.com',
   'store.steampowered.com',
@@ -14,8 +18,7 @@ export const EXTERNAL_LINK_HOSTS: readonly string[] = [
 
 export type LinkVerdict = { ok: true; url: string } | { ok: false; reason: string };
 
-/** `extraHosts`: e.g. the configured marketplace's host, so its web pages can be opened too. */
-export function checkExternalLink(raw: string, extraHosts: readonly string[] = []): LinkVerdict {
+export function checkExternalLink(raw: string): LinkVerdict {
   let url: URL;
   try {
     url = new URL(raw);
@@ -25,8 +28,7 @@ export function checkExternalLink(raw: string, extraHosts: readonly string[] = [
   if (url.protocol !== 'https:') return { ok: false, reason: 'only https links are opened' };
   if (url.username || url.password) return { ok: false, reason: 'links with credentials are not opened' };
   const host = url.hostname.toLowerCase();
-  const allowed = [...EXTERNAL_LINK_HOSTS, ...extraHosts.map((h) => h.toLowerCase())];
-  if (!allowed.some((a) => host === a || host.endsWith(`.${a}`))) {
+  if (!EXTERNAL_LINK_HOSTS.some((a) => host === a || host.endsWith(`.${a}`))) {
     return { ok: false, reason: `${host} is not on the list of sites Skindesk opens` };
   }
   return { ok: true, url: url.href };

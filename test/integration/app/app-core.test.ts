@@ -312,6 +312,15 @@ describe('AppCore on the demo market', () => {
     expect(notHttps.ok).toBe(false);
     expect(platform.opened).toEqual(['https://steamcommunity.com/market/']);
   });
+
+  it("never opens the configured market's host: the page can set it, so it would open any site", async () => {
+    const platform = new RecordingPlatform();
+    const { core } = await startCore({ platform });
+    await core.call('setMarket', { useDemo: true, baseUrl: 'https://lure.example' });
+    const refused = await core.dispatch('openExternal', { url: 'https://lure.example/login' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'REFUSED' } });
+    expect(platform.opened).toEqual([]);
+  });
 });
 
 describe('AppCore startup', () => {
