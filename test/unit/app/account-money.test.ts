@@ -16,6 +16,7 @@ import { silentLog } from '../../../src/core/app/log.ts';
 import { RecordingPlatform } from '../../../src/core/app/platform.ts';
 import { Redactor } from '../../../src/core/app/redaction.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
+import { systemClock } from '../../../src/core/api/clock.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 type Route = (url: URL, init: RequestInit) => Response | undefined;
@@ -24,6 +25,8 @@ let dataDir: string;
 let t: TestStore;
 let runtime: AccountRuntime;
 let routes: Route[];
+/** How far the account's clock runs ahead of the system's (cached reads age with it). */
+let ahead = 0;
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -33,6 +36,7 @@ beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'skindesk-money-'));
   t = openTestStore();
   routes = [];
+  ahead = 0;
   const fetch = (async (input: string | URL, init: RequestInit = {}) => {
     const url = new URL(String(input));
     for (const route of routes) {
@@ -49,6 +53,7 @@ beforeEach(() => {
     notify: () => {},
     log: silentLog,
     webhookSecret: () => null,
+    clock: { ...systemClock, now: () => Date.now() + ahead },
   });
   const market: AttachableMarket = {
     db: t.db,
@@ -112,5 +117,157 @@ describe('crypto withdrawal refused below the minimum', () => {
       }),
     ).catch((e: unknown) => e);
     expect(describeAppError(err, new Redactor()).apiCode).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('portfolio value after items left the Steam inventory', () => {
+  const SKIN = 'AK-47 | Redline (Field-Tested)';
+  const inventoryRow = (assetId: string, amount: number, price: number) => ({
+    token: `tok_${assetId}`,
+    app_id: 730,
+    steam_asset_id: assetId,
+    market_hash_name: SKIN,
+    amount,
+    commodity: false,
+    tradable: true,
+    market_price: price,
+    recommended_price: price,
+    icon_url: 'https://example.test/icon.png',
+  });
+
+  it('does not count an item twice once its sale offer was accepted after the inventory read', async () => {
+    // The marketplace now: the skin sold from the inventory is listed at 1 000 cents, the inventory
+    // no longer holds it (a read made now would not show it).
+    let listedValue = 0;
+    let inventory730 = [inventoryRow('a1', 1, 1_000), inventoryRow('a2', 1, 300)];
+    routes.push((url) => {
+      switch (url.pathname) {
+        case '/public/v1/user':
+          return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
+        case '/public/v1/my-listings/value':
+          return json(200, {
+            listing_count: listedValue > 0 ? 1 : 0,
+            item_count: listedValue > 0 ? 1 : 0,
+            total_value: listedValue,
+          });
+        case '/public/v1/backpack':
+          return json(200, {
+            items: [],
+            metadata: { total_pages: 1, total_items: 0, current_page: 1, current_limit: 100 },
+          });
+        case '/public/v1/steam-inventory':
+          return json(200, { items: url.searchParams.get('app_id') === '730' ? inventory730 : [] });
+        default:
+          return undefined;
+      }
+    });
+    const { portfolioHandlers } =
+      await import('../../../src/core/app/account-services/portfolio-handlers.ts');
+    const portfolio = portfolioHandlers(runtime);
+    const first = await portfolio.getPortfolio({ readInventories: true });
+    expect(first.total).toBe(5_000 + 1_300);
+    expect(first.history).toHaveLength(1);
+
+    // a1 goes into a sale offer, which the user accepts: it is listed now, and gone from the inventory
+    await new Promise((r) => setTimeout(r, 5));
+    const at = new Date().toISOString();
+    const sold = {
+      id: 1,
+      type: 'SELL',
+      status: 'Accepted' as const,
+      deposit_id: 11,
+      withdraw_id: null,
+      steam_offer_id: '99',
+      value: 1_000,
+      error: null,
+      created_at: at,
+      updated_at: at,
+      items: [
+        { app_id: 730 as const, market_hash_name: SKIN, steam_asset_id: 'a1', amount: 1, value: 1_000 },
+      ],
+    };
+    runtime.account().feeds.tracker.apply(sold, 'poll');
+    listedValue = 1_000;
+    inventory730 = [inventoryRow('a2', 1, 300)];
+
+    // the screen reopened (inventories not asked for): the stored read still holds a1
+    const again = await portfolio.getPortfolio({ readInventories: false });
+    expect(again.total).toBe(5_000 + 1_000 + 300);
+    expect(again.inventory.value).toBe(300);
+    expect(again.positions.reduce((s, h) => s + h.value, 0)).toBe(300);
+    expect(again.history.every((p) => p.total <= 6_300)).toBe(true);
+
+    // asked to read the inventories: the read that predates the sale is replaced, not served again
+    const read = await portfolio.getPortfolio({ readInventories: true });
+    expect(read.total).toBe(6_300);
+    expect(read.inventory.games.find((g) => g.appId === 730)?.value).toBe(300);
+    expect(read.history.every((p) => p.total <= 6_300)).toBe(true);
+  });
+});
+
+describe('portfolio history after a withdrawal brought items in', () => {
+  it('draws no point from an inventory read that predates an accepted withdrawal', async () => {
+    let backpack = [
+      {
+        id: 5,
+        app_id: 570,
+        market_hash_name: 'Sparrowhawk Cape',
+        amount: 1,
+        commodity: false,
+        market_price: 400,
+        trade_locked_until: null,
+      },
+    ];
+    routes.push((url) => {
+      switch (url.pathname) {
+        case '/public/v1/user':
+          return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
+        case '/public/v1/my-listings/value':
+          return json(200, { listing_count: 0, item_count: 0, total_value: 0 });
+        case '/public/v1/backpack':
+          return json(200, {
+            items: backpack,
+            metadata: { total_pages: 1, total_items: backpack.length, current_page: 1, current_limit: 100 },
+          });
+        case '/public/v1/steam-inventory':
+          return json(200, { items: [] });
+        default:
+          return undefined;
+      }
+    });
+    const { portfolioHandlers } =
+      await import('../../../src/core/app/account-services/portfolio-handlers.ts');
+    const portfolio = portfolioHandlers(runtime);
+    const first = await portfolio.getPortfolio({ readInventories: true });
+    expect(first.history).toHaveLength(1);
+    expect(first.total).toBe(5_400);
+
+    await new Promise((r) => setTimeout(r, 5));
+    const at = new Date().toISOString();
+    runtime.account().feeds.tracker.apply(
+      {
+        id: 2,
+        type: 'WITHDRAW',
+        status: 'Accepted',
+        deposit_id: null,
+        withdraw_id: 21,
+        steam_offer_id: '98',
+        value: 400,
+        error: null,
+        created_at: at,
+        updated_at: at,
+        items: [
+          { app_id: 570, market_hash_name: 'Sparrowhawk Cape', steam_asset_id: 'w1', amount: 1, value: 400 },
+        ],
+      },
+      'poll',
+    );
+    backpack = [];
+    // past the backpack read's minute in the cache
+    ahead = 2 * 60_000;
+    // the backpack gave the item up, the stored Dota 2 read does not show it yet: a drop that never happened
+    await new Promise((r) => setTimeout(r, 5));
+    const after = await portfolio.getPortfolio({ readInventories: false });
+    expect(after.history.map((p) => p.total)).toEqual([5_400]);
   });
 });
