@@ -271,3 +271,20 @@ describe('portfolio history after a withdrawal brought items in', () => {
     expect(after.history.map((p) => p.total)).toEqual([5_400]);
   });
 });
+
+describe('a refusal without a code the app knows', () => {
+  // The spec leaves shapes open (withdraw's request and answer, every error body): a 4xx with no code,
+  // or with one the app does not know, still reads as a refusal, said once.
+  it('says the marketplace refused, and says it once', async () => {
+    const { ApiError } = await import('../../../src/core/api/errors.ts');
+    for (const code of [null, 'ITEM_IN_TRADE_HOLD']) {
+      const message = `POST /public/v1/withdraw: ${code ? `${code} (HTTP 400)` : 'HTTP 400'} — items locked`;
+      const payload = describeAppError(
+        new ApiError({ kind: 'api', route: 'POST /public/v1/withdraw', status: 400, code, message }),
+        new Redactor(),
+      );
+      expect(payload.message).toBe(`The marketplace refused the request (${message}).`);
+      expect(payload.apiCode).toBe(code);
+    }
+  });
+});
