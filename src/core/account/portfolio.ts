@@ -5,7 +5,7 @@
  * `minIntervalMs` are not stored again, so leaving the screen open does not grow the table.
  */
 import type Database from 'better-sqlite3';
-import type { AppId, BackpackItem, InventoryItem } from '../../shared/api/index.ts';
+import type { AppId, BackpackItem, InventoryItem, Trade } from '../../shared/api/index.ts';
 import { createDeskTables } from '../store/desk.ts';
 import { itemKey } from '../../shared/item-key.ts';
 
@@ -19,6 +19,28 @@ export interface PortfolioPoint {
 /** Inventory value at market prices: `market_price` is per copy, a row covers `amount` copies. */
 export function inventoryValue(items: readonly Pick<InventoryItem, 'market_price' | 'amount'>[]): number {
   return items.reduce((sum, it) => sum + it.market_price * it.amount, 0);
+}
+
+/**
+ * A stored inventory read less the copies that sale and deposit offers accepted since the read took out
+ * of it (they are listed or in the backpack now, and counted there). Such a trade names the exact asset
+ * ids and copies, so a stale read need not count them twice.
+ */
+export function withoutMovedOut<T extends Pick<InventoryItem, 'steam_asset_id' | 'amount'>>(
+  items: readonly T[],
+  acceptedSinceRead: readonly Pick<Trade, 'deposit_id' | 'items'>[],
+): T[] {
+  const gone = new Map<string, number>();
+  for (const trade of acceptedSinceRead) {
+    // sell and deposit offers carry a deposit id; a withdrawal brings items in instead
+    if (trade.deposit_id === null) continue;
+    for (const it of trade.items) gone.set(it.steam_asset_id, (gone.get(it.steam_asset_id) ?? 0) + it.amount);
+  }
+  return items.flatMap((item) => {
+    const out = gone.get(item.steam_asset_id) ?? 0;
+    if (out === 0) return [item];
+    return item.amount > out ? [{ ...item, amount: item.amount - out }] : [];
+  });
 }
 
 /** One item held, all copies together: in the marketplace's backpack, in the Steam inventory, or both. */

@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { APP_IDS, type BackpackItem, type OrderExportRow, orderExportRow } from '../../../shared/api/index.ts';
+import { APP_IDS, type AppId, type BackpackItem, type OrderExportRow, type Trade, orderExportRow } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
-import { heldPositions, inventoryValue } from '../../account/portfolio.ts';
+import { heldPositions, inventoryValue, withoutMovedOut } from '../../account/portfolio.ts';
 import { type TradingPnl, tradingPnl } from '../../account/trading-pnl.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
@@ -64,6 +64,21 @@ async function readOrderHistory(account: AccountSession): Promise<OrderExportRow
   }
 }
 
+/** Trades seen to be accepted (by this app's clock, as the reads' times are), with when. */
+function acceptedTrades(account: AccountSession): { trade: Trade; at: number }[] {
+  const { tracker } = account.feeds;
+  return tracker.list().flatMap((trade) => {
+    if (trade.status !== 'Accepted') return [];
+    const step = tracker.timeline(trade.id).find((s) => s.status === 'Accepted');
+    return step ? [{ trade, at: step.observedAt }] : [];
+  });
+}
+
+/** The accepted trades that moved items of `appId` in or out of the Steam inventory after `readAt`. */
+function movedSince(accepted: readonly { trade: Trade; at: number }[], appId: AppId, readAt: number): Trade[] {
+  return accepted.filter((a) => a.at > readAt && a.trade.items.some((it) => it.app_id === appId)).map((a) => a.trade);
+}
+
 export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getPortfolio' | 'getTradingPnl'>> {
   return {
     getTradingPnl: async ({ refresh }) => {
@@ -97,13 +112,25 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       ]);
       const backpackRead = await backpackRows(account);
       const backpack = backpackRead && summarize(backpackRead);
+      const accepted = acceptedTrades(account);
       if (readInventories) {
-        // One game at a time: the route allows 5 reads a minute and the governor spaces them.
-        for (const appId of APP_IDS) await attempt(async () => (await account.reads.inventory(appId)) as CachedRead<unknown>);
+        // One game at a time: the route allows 5 reads a minute and the governor spaces them. A stored
+        // read that items have left or entered since (an accepted trade) is read again, however young.
+        for (const appId of APP_IDS) {
+          const stored = account.reads.cachedInventory(appId);
+          const stale = stored !== null && movedSince(accepted, appId, stored.fetchedAt).length > 0;
+          await attempt(async () => (await account.reads.inventory(appId, stale ? { maxAgeMs: 0 } : {})) as CachedRead<unknown>);
+        }
       }
+      // Items that left the inventory since a read are listed or in the backpack now: not counted twice.
+      // Items that came in (a withdrawal) are not in the read: no point of history is drawn from it.
+      let missesArrivals = false;
       const inventories = APP_IDS.flatMap((appId) => {
         const read = account.reads.cachedInventory(appId);
-        return read ? [{ appId, items: read.data.map((r) => r.item), fetchedAt: read.fetchedAt }] : [];
+        if (!read) return [];
+        const moved = movedSince(accepted, appId, read.fetchedAt);
+        if (moved.some((t) => t.deposit_id === null)) missesArrivals = true;
+        return [{ appId, items: withoutMovedOut(read.data.map((r) => r.item), moved), fetchedAt: read.fetchedAt }];
       });
       const games = inventories.map(({ appId, items, fetchedAt }) => ({
         appId,
@@ -119,8 +146,9 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const held = (backpack?.value ?? 0) + inventoryTotal;
       const now = account.clock.now();
       // A point only from fresh and complete numbers: cached values would draw flat lines that never
-      // happened, and a total without some game's inventory would draw a drop that never happened.
-      const complete = games.length === APP_IDS.length;
+      // happened, and a total without some game's inventory (or without what a withdrawal brought into
+      // it since it was read) would draw a drop that never happened.
+      const complete = games.length === APP_IDS.length && !missesArrivals;
       if (user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
         account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
       }

@@ -5,6 +5,7 @@
 import { CRYPTO_PLATFORM_FEE_BPS } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import { checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
 import type { AccountRuntime } from './account-runtime.ts';
@@ -41,16 +42,20 @@ export function walletHandlers(
       // The stored balance may be stale (a sale since), so only the server judges the balance.
       const check = checkCryptoWithdrawal({ ticker, amount, address });
       if (!check.ok) throw refusal(check.problems);
-      const withdrawal = await client.cryptoWithdraw(
-        {
-          amount,
-          ticker,
-          address,
-          fee_level: feeLevel,
-          ...(twoFactorCode !== null ? { two_factor_auth_token: twoFactorCode } : {}),
-        },
-        { priority: 'interactive' },
-      );
+      const withdrawal = await client
+        .cryptoWithdraw(
+          {
+            amount,
+            ticker,
+            address,
+            fee_level: feeLevel,
+            ...(twoFactorCode !== null ? { two_factor_auth_token: twoFactorCode } : {}),
+          },
+          { priority: 'interactive' },
+        )
+        .catch((err: unknown) => {
+          throw belowMinimumOf(err);
+        });
       account.withdrawals.record(withdrawal);
       account.withdrawals.follow(withdrawal.withdrawal_id, { signal: account.stopping.signal }).catch((err: unknown) => {
         if (account.stopping.signal.aborted) return;
@@ -59,4 +64,22 @@ export function walletHandlers(
       return withdrawalViewOf(account.withdrawals, withdrawal);
     },
   };
+}
+
+/**
+ * The spec's one codeless refusal (§7: "HTTP 400, no code given" for an amount below the currency's
+ * minimum). The minimum is not published, so the server is the one that knows it: its bare 400 is read
+ * as that refusal, with the code the rest of the app explains in plain words.
+ */
+function belowMinimumOf(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.kind !== 'api' || err.status !== 400 || err.code !== null) return err;
+  return new ApiError({
+    kind: 'api',
+    route: err.route,
+    status: err.status,
+    code: 'WITHDRAWAL_BELOW_MINIMUM',
+    message: err.message,
+    details: err.details,
+    maybeDelivered: err.maybeDelivered,
+  });
 }
