@@ -16,6 +16,7 @@ import { defaultDatabaseFile } from '../../core/paths.ts';
 import { resolveApiKey } from '../../core/secrets/index.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { refuseDirectory } from '../mirror-output.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
 export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_bought: 1, unknown: 3 };
@@ -107,7 +108,9 @@ export const buyCommand: CliCommand = {
     let purchaser: Purchaser;
     try {
       // the journal lives in the desk file beside the book (store/desk.ts), where the app keeps it too
-      const file = deskFileFor(opts.db ?? defaultDatabaseFile());
+      const book = opts.db ?? defaultDatabaseFile();
+      refuseDirectory(book);
+      const file = deskFileFor(book);
       mkdirSync(dirname(file), { recursive: true });
       db = new Database(file);
       db.pragma('journal_mode = WAL');

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,12 +102,25 @@ describe('skindesk buy', () => {
     expect(line).toMatchObject({ status: 'not_bought', order_id: null, error: { kind: 'api', code: 'LISTING_PRICE_CHANGED' } });
   });
 
-  it('connection dropped after the purchase applied: reconciled to bought, sent once', async () => {
+  it('connection dropped after the purchase applied: reconciled to bought, sent once, journaled with its account', async () => {
     purchaseMode = 'apply-then-drop';
+    server.on('user', (_req, res) => sendJson(res, 200, { id: 31, steam_id: '76561198000000031', name: 'cli trader', balance: 0 }));
     const run = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
     expect(parseLine(run)).toEqual({ status: 'bought', order_id: 900, error: null });
     expect(run.code).toBe(0);
     expect(server.calls('purchase')).toHaveLength(1);
+    const db = new Database(join(dir, 'journal.desk.db'), { readonly: true });
+    const row = db.prepare('SELECT state, account FROM purchase_journal').get();
+    db.close();
+    expect(row).toEqual({ state: 'bought', account: `${new URL(server.baseUrl).origin} account 31` });
+  });
+
+  it('--db naming a directory: not bought, nothing sent, no file made beside it', async () => {
+    const run = await runCli(['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', dir], { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(parseLine(run)).toMatchObject({ status: 'not_bought', error: { kind: 'local', message: expect.stringContaining('is a directory') } });
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(`${dir}.desk.db`)).toBe(false);
   });
 
   it('the key never reaches stdout or stderr, and is sent only as the bearer header', async () => {
