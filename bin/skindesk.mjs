@@ -6,7 +6,7 @@ import { installStopHandling, stopsOnSignal } from '../src/cli/stop-request.mjs'
 
 // sync, watch and demo stop cleanly on SIGINT/SIGTERM (exit 0); stripping and loading the TypeScript
 // takes a good part of a second, so listen from here. Not when runTypeScript re-executes Node: this
-// process then only waits for the child, which listens itself.
+// process then passes every stop signal on to the child, which listens itself.
 if (process.features.typescript && stopsOnSignal(process.argv.slice(2))) installStopHandling();
 
 await runTypeScript(fileURLToPath(new URL('../src/cli/main.ts', import.meta.url)));
