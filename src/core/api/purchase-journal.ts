@@ -112,6 +112,17 @@ export function accountKey(baseUrl: string, accountId: number): string {
   return `${new URL(baseUrl).origin} account ${accountId}`;
 }
 
+/**
+ * Names every open purchase as `account`'s, whatever it named before: for an account that no longer
+ * exists (the demo market is a new market on every start, with the same origin and account ids), so
+ * that its purchases are never settled from the order history of the one that replaced it.
+ */
+export function assignOpenPurchases(db: Database.Database, account: string): void {
+  createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
+  addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
+  db.prepare("UPDATE purchase_journal SET account = ? WHERE state IN ('intent', 'unknown')").run(account);
+}
+
 export interface PurchaseJournalOptions {
   /** The account (accountKey) whose key the purchases are sent with, when known without a request. */
   account?: () => string | null;

@@ -40,6 +40,26 @@ const startDemo: StartDemoMarket = async ({ seqStart }) => {
   return demo;
 };
 
+/** Writes purchases a crashed run left open (sent, answer never read) into the desk beside `bookFile`. */
+function leaveOpenPurchases(bookFile: string, intents: [intentId: string, account: string | null][]): void {
+  const desk = new Database(deskFileFor(bookFile));
+  const journal = new PurchaseJournal(desk);
+  for (const [intentId, account] of intents) {
+    journal.recordIntent({
+      intentId, createdAtMs: Date.now() - 60_000, listingId: 9_999_999, amount: 1, maxPrice: 500, appId: 730,
+      marketHashName: 'Sticker | Never Listed', triggerSeq: null, watchlistId: null, source: 'app', account,
+    });
+  }
+  desk.close();
+}
+
+/** The notifications about purchases of an earlier run, settled at connecting. */
+function earlierPurchasesTold(pushes: { name: IpcPushName; payload: unknown }[]) {
+  return pushes
+    .filter((p) => p.name === 'notification' && (p.payload as { title: string }).title.startsWith('Purchase of '))
+    .map((p) => p.payload as { level: string; title: string; message: string });
+}
+
 async function startCore(overrides: Partial<AppCoreOptions> = {}) {
   const pushes: { name: IpcPushName; payload: unknown; at: number }[] = [];
   const core = await AppCore.start({
@@ -260,25 +280,13 @@ describe('AppCore on the demo market', () => {
     if (!first || !second) throw new Error('the demo market has fewer than two accounts');
     const dataDir = tempDir();
     // a previous run crashed between sending two purchases and reading their answers
-    const desk = new Database(deskFileFor(join(dataDir, DATABASE_FILE_NAME)));
-    const journal = new PurchaseJournal(desk);
-    const openIntent = (intentId: string, accountId: number) =>
-      journal.recordIntent({
-        intentId, createdAtMs: Date.now() - 60_000, listingId: 9_999_999, amount: 1, maxPrice: 500, appId: 730,
-        marketHashName: 'Sticker | Never Listed', triggerSeq: null, watchlistId: null, source: 'app',
-        account: accountKey(real.baseUrl, accountId),
-      });
-    openIntent('mine', first.id);
-    openIntent('theirs', second.id);
-    desk.close();
-
+    leaveOpenPurchases(join(dataDir, DATABASE_FILE_NAME), [
+      ['mine', accountKey(real.baseUrl, first.id)],
+      ['theirs', accountKey(real.baseUrl, second.id)],
+    ]);
     const { core, pushes } = await startCore({ dataDir });
     await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: first.apiKey });
-    const told = () =>
-      pushes
-        .filter((p) => p.name === 'notification' && (p.payload as { title: string }).title.startsWith('Purchase of '))
-        .map((p) => p.payload as { level: string; title: string; message: string });
-    const both = await until('both purchases told', () => (told().length >= 2 ? told() : undefined), 20_000);
+    const both = await until('both purchases told', () => (earlierPurchasesTold(pushes).length >= 2 ? earlierPurchasesTold(pushes) : undefined), 20_000);
     expect(both).toContainEqual(
       expect.objectContaining({ level: 'info', title: expect.stringMatching(/ UTC: not bought$/), message: expect.stringContaining('“Sticker | Never Listed” is not in your order history') }),
     );
@@ -288,6 +296,15 @@ describe('AppCore on the demo market', () => {
     const reopened = new PurchaseJournal(core.session.db);
     expect(reopened.get('mine')).toMatchObject({ state: 'not_bought', resolution: 'reconciled' });
     expect(reopened.get('theirs')).toMatchObject({ state: 'unknown', orderId: null });
+  });
+
+  it('never settles a purchase of an earlier demo market from the new one', async () => {
+    const dataDir = tempDir();
+    leaveOpenPurchases(join(dataDir, DEMO_DATABASE_FILE_NAME), [['old-world', null]]);
+    const { core, pushes } = await startCore({ dataDir });
+    const [told] = await until('the purchase told', () => (earlierPurchasesTold(pushes).length > 0 ? earlierPurchasesTold(pushes) : undefined), 20_000);
+    expect(told).toMatchObject({ level: 'warning', message: expect.stringContaining('an earlier demo market, gone since') });
+    expect(new PurchaseJournal(core.session.db).get('old-world')).toMatchObject({ state: 'unknown', orderId: null });
   });
 
   it('leaves the market as it was when the keychain refuses the key', async () => {

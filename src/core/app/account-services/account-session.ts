@@ -23,6 +23,7 @@ import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts'
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
+import { assignOpenPurchases } from '../../api/purchase-journal.ts';
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
 import type { Db } from '../../store/index.ts';
@@ -129,7 +130,10 @@ export class AccountSession {
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
     this.#feeds = this.buildFeeds(null);
-    if (options.newAccount) this.#forgetAccountState();
+    if (options.newAccount) {
+      this.#forgetAccountState();
+      assignOpenPurchases(db, 'an earlier demo market, gone since');
+    }
   }
 
   /** Runs the undercut guards on a timer while connected (each check reads the local book only). */
