@@ -24,7 +24,7 @@ import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { CartDrawer } from '../buying/CartDrawer.tsx';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
-import { cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
+import { NAME_MAX, cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
 import { PresetMenu } from '../filters/PresetMenu.tsx';
 import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
 import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
@@ -89,6 +89,7 @@ function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; on
       ref={inputRef}
       aria-label="Search item names"
       placeholder="Search names…  /"
+      maxLength={NAME_MAX}
       leftSection={<IconSearch size={14} />}
       value={text}
       onChange={(e) => setText(e.currentTarget.value)}

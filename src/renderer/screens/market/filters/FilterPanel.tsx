@@ -26,6 +26,7 @@ import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
 import {
   FIELD_LABELS,
+  NAME_MAX,
   type Range,
   cleanFilter,
   fieldsOfGame,
@@ -206,7 +207,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                   aria-label="Paint seeds"
                   placeholder="e.g. 661, 555 — Enter after each"
                   value={(draft.paint_seeds ?? []).map(String)}
-                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isInteger(n) && n >= 0) })}
+                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isSafeInteger(n) && n >= 0) })}
                   splitChars={[',', ' ']}
                   clearable
                 />
@@ -256,6 +257,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                       <TextInput
                         aria-label={`Sticker name ${i + 1}`}
                         placeholder="sticker name contains…"
+                        maxLength={NAME_MAX}
                         value={s.name ?? ''}
                         onChange={(e) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) } })}
                         style={{ flex: 1 }}
@@ -335,6 +337,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                     <TextInput
                       aria-label={`Keychain name ${i + 1}`}
                       placeholder="charm name contains…"
+                      maxLength={NAME_MAX}
                       value={k.name ?? ''}
                       onChange={(e) => set({ keychains: keychainRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) })}
                       style={{ flex: 1 }}
@@ -380,6 +383,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                       key={field}
                       aria-label={`${prefix} ${FIELD_LABELS[field]}`}
                       placeholder={`${FIELD_LABELS[field]} (exact)`}
+                      maxLength={NAME_MAX}
                       value={draft.fields?.[field] ?? ''}
                       onChange={(e) => setField(field, e.currentTarget.value)}
                     />
