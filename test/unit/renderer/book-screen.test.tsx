@@ -276,6 +276,31 @@ describe('book screen', () => {
     expect(screen.getByTestId('filter-chips').textContent).toContain('price ≤ $50.00');
   });
 
+  it('a filter changed just before leaving the book is still saved for the next start', async () => {
+    const windows: BookWindowInput[] = [];
+    const saved: unknown[] = [];
+    installFakeApp(
+      handlers(rows, {
+        queryBookWindow: (input) => {
+          windows.push(input);
+          return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
+        },
+        setLastBookView: (view) => {
+          saved.push(view);
+          return { saved: true };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('filter-panel');
+    await user.click(screen.getByTestId('wear-MW'));
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual({ float: { min: 0.07, max: 0.15 } }), { timeout: 3000 });
+    // the trader moves on (another screen, or the window closes) before the save's pause is over
+    cleanup();
+    await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { float: { min: 0.07, max: 0.15 } }, sort: { field: 'created_at', dir: 'desc' } }));
+  });
+
   it('loads a saved preset from the menu and saves the current filter under a name', async () => {
     const windows: BookWindowInput[] = [];
     const saved: unknown[] = [];

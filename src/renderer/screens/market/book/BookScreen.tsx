@@ -158,16 +158,33 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     });
   }, [setView]);
 
-  // the app keeps the filter and sort for the next start
+  // the app keeps the filter and sort for the next start; a change still waiting to be saved is saved
+  // when the book leaves the screen (another screen, the window closing), not dropped with its timer
   const firstView = useRef(true);
+  const unsaved = useRef<BookView | null>(null);
+  const saveView = useCallback((saved: BookView) => {
+    unsaved.current = null;
+    void call('setLastBookView', saved).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err));
+  }, []);
   useEffect(() => {
     if (firstView.current) {
       firstView.current = false;
       return;
     }
-    const timer = setTimeout(() => void call('setLastBookView', view).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err)), SAVE_VIEW_AFTER_MS);
+    unsaved.current = view;
+    const timer = setTimeout(() => saveView(view), SAVE_VIEW_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [view]);
+  }, [view, saveView]);
+  useEffect(() => {
+    const flush = () => {
+      if (unsaved.current) saveView(unsaved.current);
+    };
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [saveView]);
 
   // the selection follows its listing when rows move; the detail keeps the last known row
   const followed = selectedId === null ? -1 : snapshot.indexOf(selectedId);
