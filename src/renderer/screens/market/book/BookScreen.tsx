@@ -189,6 +189,10 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   // the selection follows its listing when rows move; the detail keeps the last known row
   const followed = selectedId === null ? -1 : snapshot.indexOf(selectedId);
   const selectedIndex = followed >= 0 ? followed : selected;
+  // The selected listing left the rows read (sold, bought, delisted): nothing is selected — never the
+  // listing that slid into its place, which B, A or Enter would otherwise act on unseen. ↓ selects the
+  // row that followed it, ↑ the one before.
+  const selectionLost = selectedId !== null && followed < 0;
   const detailAt = detailRow ? snapshot.indexOf(detailRow.id) : -1;
   const shownDetail = (detailAt >= 0 ? snapshot.rowAt(detailAt)?.row : undefined) ?? detailRow;
   const { ref: bookRef, width: bookWidth } = useElementSize();
@@ -245,8 +249,11 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     [rowAt],
   );
 
-  const selectedSlot = selectedIndex >= 0 ? snapshot.rowAt(selectedIndex) : undefined;
+  const selectedSlot = selectedIndex >= 0 && !selectionLost ? snapshot.rowAt(selectedIndex) : undefined;
   const selectedRow = selectedSlot && !selectedSlot.gone ? selectedSlot.row : null;
+  // a row selected before it was read (a page down into rows still loading) is held by its listing once
+  // it arrives, so later changes of the book move the selection with it
+  if (selectedId === null && selectedRow !== null) setSelectedId(selectedRow.id);
   const startBuy = useCallback((row: BookRow | null) => row && setBuyRow(row), []);
   const addRowToCart = useCallback((row: BookRow | null) => {
     if (!row) return;
@@ -258,9 +265,9 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
 
   // Commands read the selection when they run, not when they were registered: a key held down fires
   // faster than React re-registers the list, and each press must move from where the last one left off.
-  const live = useRef({ selectedIndex, selectedRow, total });
+  const live = useRef({ selectedIndex, selectedRow, total, selectionLost });
   useLayoutEffect(() => {
-    live.current = { selectedIndex, selectedRow, total };
+    live.current = { selectedIndex, selectedRow, total, selectionLost };
   });
   const hasSelection = selectedRow !== null;
   const selectedIsCs = selectedRow?.app_id === 730;
@@ -271,7 +278,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     const row = () => live.current.selectedRow;
     const keyed: Command[] = [
       { id: 'book.search', label: 'Search item names', group: 'Book', hotkey: '/', run: () => searchRef.current?.focus() },
-      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(at() + 1) },
+      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(live.current.selectionLost ? at() : at() + 1) },
       { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(at() - 1) },
       { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(at() + page()) },
       { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(at() - page()) },
@@ -388,7 +395,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           columns={columns}
           sort={view.sort}
           onSort={sortBy}
-          selected={selectedIndex}
+          selected={selectionLost ? -1 : selectedIndex}
           onSelect={(i) => select(i, false)}
           onOpen={open}
           onVisible={onVisible}
