@@ -113,9 +113,14 @@ function Label({ children }: { children: React.ReactNode }) {
 export interface FilterPanelProps {
   filter: BookFilter;
   onChange(filter: BookFilter): void;
+  /**
+   * What keeps the panel from sending its filter (the problems it shows), [] once it can: a form that
+   * saves the filter (a watchlist) must not save the last one sent while the panel shows another.
+   */
+  onProblems?(problems: string[]): void;
 }
 
-export function FilterPanel({ filter, onChange }: FilterPanelProps) {
+export function FilterPanel({ filter, onChange, onProblems }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
@@ -129,6 +134,10 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
     }
   }, [filter]);
   const problems = rangeProblems(draft);
+  const problemText = problems.join('\n');
+  useEffect(() => {
+    onProblems?.(problemText === '' ? [] : problemText.split('\n'));
+  }, [problemText, onProblems]);
   useEffect(() => {
     if (problems.length > 0) return;
     const timer = setTimeout(() => {
