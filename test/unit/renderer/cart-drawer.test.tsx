@@ -16,7 +16,15 @@ afterEach(() => {
   resetRendererState();
 });
 
-const line = (listingId: number, name: string) => ({ listingId, name, appId: 730, shownPrice: 500, amount: 1, available: 1, maxPrice: 500 });
+const line = (listingId: number, name: string) => ({
+  listingId,
+  name,
+  appId: 730,
+  shownPrice: 500,
+  amount: 1,
+  available: 1,
+  maxPrice: 500,
+});
 
 describe('cart', () => {
   it('marks the line that stopped an all-or-nothing purchase', async () => {
@@ -45,7 +53,9 @@ describe('cart', () => {
     await user.click(await screen.findByTestId('buy-cart'));
     const drawer = screen.getByTestId('cart-lines');
     await within(screen.getByTestId('cart-drawer')).findByTestId('purchase-outcome');
-    await waitFor(() => expect(drawer.querySelector('[data-cart-listing-id="12"]')?.getAttribute('data-failed')).toBe('true'));
+    await waitFor(() =>
+      expect(drawer.querySelector('[data-cart-listing-id="12"]')?.getAttribute('data-failed')).toBe('true'),
+    );
     expect(drawer.querySelector('[data-cart-listing-id="11"]')?.hasAttribute('data-failed')).toBe(false);
   });
 });
