@@ -172,6 +172,41 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });
 
+  it('a selected listing that leaves the book takes the selection with it: B never buys the row that slid into its place', async () => {
+    const live = [...rows];
+    let version = 1;
+    const buy = vi.fn();
+    const h = handlers(live, {
+      buyListings: buy,
+      queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }),
+    });
+    const { user, app } = await renderBook(h);
+    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(within(detail).getByTestId('detail-buy').hasAttribute('disabled')).toBe(false));
+
+    // the feed removes it (sold to someone else)
+    live.splice(0, 1);
+    version = 2;
+    act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 0, removed: 1, ids: [1], idsTruncated: false }));
+    await waitFor(() => expect(document.querySelector('[data-listing-id="1"]')).toBeNull());
+    expect(document.querySelector('[aria-selected="true"]')).toBeNull();
+    // the detail says it left, and its Buy is off
+    await within(detail).findByTestId('detail-gone');
+    expect(within(detail).getByTestId('detail-buy').hasAttribute('disabled')).toBe(true);
+    // B, A and Enter act on nothing rather than on listing 2, now where listing 1 was
+    await user.keyboard('b');
+    await user.keyboard('a');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(screen.queryByRole('dialog', { name: 'Buy' })).toBeNull();
+    expect(screen.getByTestId('cart-button').textContent).toBe('0');
+    expect(buy).not.toHaveBeenCalled();
+    // ↓ picks up with the row that followed it
+    await user.keyboard('{ArrowDown}');
+    expect(document.querySelector('[data-listing-id="2"]')?.getAttribute('aria-selected')).toBe('true');
+  });
+
   it('a refused purchase is shown in plain words and the dialog stays open to try again', async () => {
     const refused: PurchaseReport = {
       status: 'not_bought',
@@ -274,6 +309,31 @@ describe('book screen', () => {
     await screen.findByTestId('book-empty');
     expect(restored[0]).toMatchObject({ filter: { app_id: 730, price: { max: 5000 } }, sort: { field: 'price', dir: 'asc' }, offset: 0 });
     expect(screen.getByTestId('filter-chips').textContent).toContain('price ≤ $50.00');
+  });
+
+  it('a filter changed just before leaving the book is still saved for the next start', async () => {
+    const windows: BookWindowInput[] = [];
+    const saved: unknown[] = [];
+    installFakeApp(
+      handlers(rows, {
+        queryBookWindow: (input) => {
+          windows.push(input);
+          return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
+        },
+        setLastBookView: (view) => {
+          saved.push(view);
+          return { saved: true };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('filter-panel');
+    await user.click(screen.getByTestId('wear-MW'));
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual({ float: { min: 0.07, max: 0.15 } }), { timeout: 3000 });
+    // the trader moves on (another screen, or the window closes) before the save's pause is over
+    cleanup();
+    await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { float: { min: 0.07, max: 0.15 } }, sort: { field: 'created_at', dir: 'desc' } }));
   });
 
   it('loads a saved preset from the menu and saves the current filter under a name', async () => {

@@ -34,3 +34,25 @@ describe('filter panel', () => {
     );
   });
 });
+
+describe('filter panel, values the query engine cannot take', () => {
+  it('shows an out-of-range value and sends nothing, instead of a filter the app refuses', async () => {
+    const onChange = vi.fn<(filter: BookFilter) => void>();
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <FilterPanel filter={{}} onChange={onChange} />
+      </MantineProvider>,
+    );
+    await user.type(screen.getByLabelText('Max float'), '5');
+    expect((await screen.findByTestId('filter-problems')).textContent).toBe('Float: between 0 and 1');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).not.toHaveBeenCalled();
+    // a name field stops where the engine's names stop
+    await user.click(screen.getByRole('button', { name: 'Item fields' }));
+    const weapon = screen.getByLabelText('cs Weapon');
+    await user.click(weapon);
+    await user.paste('x'.repeat(205));
+    expect((weapon as HTMLInputElement).value).toHaveLength(200);
+  });
+});

@@ -9,7 +9,7 @@ import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor, fitColumns } from '../../../src/renderer/screens/market/book/columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from '../../../src/renderer/screens/market/book/panel-room.ts';
 import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
-import { bookQuery } from '../../../src/shared/query.ts';
+import { bookFilter, bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
 import { formatAgainst, formatWait } from '../../../src/renderer/format/numbers.ts';
@@ -133,6 +133,22 @@ describe('filter model', () => {
 
   it('says what is wrong with a range instead of sending it', () => {
     expect(rangeProblems({ price: { min: 500, max: 100 }, float: { min: 0.2, max: 0.1 } })).toEqual(['Price: min is above max', 'Float: min is above max']);
+  });
+
+  it('says what is out of range instead of sending a filter the app refuses', () => {
+    const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60 };
+    expect(rangeProblems(filter)).toEqual([
+      'Float: between 0 and 1',
+      'Fade: between 0 and 100 %',
+      'Blue: between 0 and 100 %',
+      'Sticker count: between 0 and 6',
+      'Paint index: too large',
+    ]);
+    // whatever passes these checks is a filter the app's schema takes
+    expect(bookFilter.safeParse(filter).success).toBe(false);
+    const fine = { float: { min: 0, max: 1 }, fade: { max: 100 }, stickers: { min_count: 0, max_count: 6 }, paint_index: 618 };
+    expect(rangeProblems(fine)).toEqual([]);
+    expect(bookFilter.safeParse(fine).success).toBe(true);
   });
 
   it('summarises every active filter in a few words', () => {

@@ -42,6 +42,8 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
   const [problem, setProblem] = useState<string | null>(null);
+  /** The filter panel holds back what it shows (a min above its max): saved, it would be the previous one. */
+  const [filterProblems, setFilterProblems] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
 
   const draft: WatchlistInput = {
@@ -53,10 +55,11 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
-  const issues = checked.success ? [] : describeWatchlistIssues(checked.error.issues);
+  const issues = [...filterProblems.map((p) => `Filter: ${p}`), ...(checked.success ? [] : describeWatchlistIssues(checked.error.issues))];
+  const ready = checked.success && filterProblems.length === 0;
 
   const save = async () => {
-    if (!checked.success) return;
+    if (!ready) return;
     setSaving(true);
     setProblem(null);
     try {
@@ -87,7 +90,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     <Modal opened onClose={onClose} title={watchlist ? `Edit “${watchlist.name}”` : 'New watchlist'} size="xl" data-testid="watchlist-dialog">
       <Group align="flex-start" gap="md" wrap="nowrap">
         <ScrollArea h={520} w={260} style={{ flex: 'none', border: '1px solid var(--sd-border)', borderRadius: 4 }}>
-          <FilterPanel filter={filter} onChange={setFilter} />
+          <FilterPanel filter={filter} onChange={setFilter} onProblems={setFilterProblems} />
         </ScrollArea>
         <Stack gap="sm" style={{ flex: 1 }}>
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="watchlist-name" />
@@ -180,7 +183,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button onClick={() => void save()} disabled={!checked.success} loading={saving} data-testid="watchlist-save">
+            <Button onClick={() => void save()} disabled={!ready} loading={saving} data-testid="watchlist-save">
               Save
             </Button>
           </Group>

@@ -421,7 +421,8 @@ export function WatchlistsScreen() {
           />
         </div>
       )}
-      <BuyDialog row={manualBuy} onClose={() => setManualBuy(null)} onBought={() => setManualBuy(null)} />
+      {/* the dialog stays open on its answer (bought, with the order; or why not) until closed, as on the book */}
+      <BuyDialog row={manualBuy} onClose={() => setManualBuy(null)} onBought={() => undefined} />
       {editing && (
         <WatchlistDialog watchlist={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />
       )}

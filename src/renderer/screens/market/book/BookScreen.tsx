@@ -24,7 +24,7 @@ import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { CartDrawer } from '../buying/CartDrawer.tsx';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
-import { cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
+import { NAME_MAX, cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
 import { PresetMenu } from '../filters/PresetMenu.tsx';
 import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
 import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
@@ -89,6 +89,7 @@ function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; on
       ref={inputRef}
       aria-label="Search item names"
       placeholder="Search names…  /"
+      maxLength={NAME_MAX}
       leftSection={<IconSearch size={14} />}
       value={text}
       onChange={(e) => setText(e.currentTarget.value)}
@@ -157,20 +158,41 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     });
   }, [setView]);
 
-  // the app keeps the filter and sort for the next start
+  // the app keeps the filter and sort for the next start; a change still waiting to be saved is saved
+  // when the book leaves the screen (another screen, the window closing), not dropped with its timer
   const firstView = useRef(true);
+  const unsaved = useRef<BookView | null>(null);
+  const saveView = useCallback((saved: BookView) => {
+    unsaved.current = null;
+    void call('setLastBookView', saved).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err));
+  }, []);
   useEffect(() => {
     if (firstView.current) {
       firstView.current = false;
       return;
     }
-    const timer = setTimeout(() => void call('setLastBookView', view).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err)), SAVE_VIEW_AFTER_MS);
+    unsaved.current = view;
+    const timer = setTimeout(() => saveView(view), SAVE_VIEW_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [view]);
+  }, [view, saveView]);
+  useEffect(() => {
+    const flush = () => {
+      if (unsaved.current) saveView(unsaved.current);
+    };
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [saveView]);
 
   // the selection follows its listing when rows move; the detail keeps the last known row
   const followed = selectedId === null ? -1 : snapshot.indexOf(selectedId);
   const selectedIndex = followed >= 0 ? followed : selected;
+  // The selected listing left the rows read (sold, bought, delisted): nothing is selected — never the
+  // listing that slid into its place, which B, A or Enter would otherwise act on unseen. ↓ selects the
+  // row that followed it, ↑ the one before.
+  const selectionLost = selectedId !== null && followed < 0;
   const detailAt = detailRow ? snapshot.indexOf(detailRow.id) : -1;
   const shownDetail = (detailAt >= 0 ? snapshot.rowAt(detailAt)?.row : undefined) ?? detailRow;
   const { ref: bookRef, width: bookWidth } = useElementSize();
@@ -227,8 +249,11 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     [rowAt],
   );
 
-  const selectedSlot = selectedIndex >= 0 ? snapshot.rowAt(selectedIndex) : undefined;
+  const selectedSlot = selectedIndex >= 0 && !selectionLost ? snapshot.rowAt(selectedIndex) : undefined;
   const selectedRow = selectedSlot && !selectedSlot.gone ? selectedSlot.row : null;
+  // a row selected before it was read (a page down into rows still loading) is held by its listing once
+  // it arrives, so later changes of the book move the selection with it
+  if (selectedId === null && selectedRow !== null) setSelectedId(selectedRow.id);
   const startBuy = useCallback((row: BookRow | null) => row && setBuyRow(row), []);
   const addRowToCart = useCallback((row: BookRow | null) => {
     if (!row) return;
@@ -240,9 +265,9 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
 
   // Commands read the selection when they run, not when they were registered: a key held down fires
   // faster than React re-registers the list, and each press must move from where the last one left off.
-  const live = useRef({ selectedIndex, selectedRow, total });
+  const live = useRef({ selectedIndex, selectedRow, total, selectionLost });
   useLayoutEffect(() => {
-    live.current = { selectedIndex, selectedRow, total };
+    live.current = { selectedIndex, selectedRow, total, selectionLost };
   });
   const hasSelection = selectedRow !== null;
   const selectedIsCs = selectedRow?.app_id === 730;
@@ -253,7 +278,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     const row = () => live.current.selectedRow;
     const keyed: Command[] = [
       { id: 'book.search', label: 'Search item names', group: 'Book', hotkey: '/', run: () => searchRef.current?.focus() },
-      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(at() + 1) },
+      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(live.current.selectionLost ? at() : at() + 1) },
       { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(at() - 1) },
       { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(at() + page()) },
       { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(at() - page()) },
@@ -370,7 +395,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           columns={columns}
           sort={view.sort}
           onSort={sortBy}
-          selected={selectedIndex}
+          selected={selectionLost ? -1 : selectedIndex}
           onSelect={(i) => select(i, false)}
           onOpen={open}
           onVisible={onVisible}

@@ -114,6 +114,8 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
   const total = cartTotal(lines);
   const ceiling = lines.reduce((sum, l) => sum + l.maxPrice * l.amount, 0);
   const after = balance?.balance == null ? null : balance.balance - total;
+  // the line the marketplace refused (a cart is all or nothing): marked, so it can be fixed or removed
+  const failedId = purchase.report && purchase.report.status !== 'bought' ? purchase.report.failedListingId : null;
 
   return (
     <Drawer
@@ -145,7 +147,13 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
             </Table.Thead>
             <Table.Tbody>
               {lines.map((l) => (
-                <Table.Tr key={l.listingId} data-cart-listing-id={l.listingId}>
+                <Table.Tr
+                  key={l.listingId}
+                  data-cart-listing-id={l.listingId}
+                  data-failed={failedId === l.listingId || undefined}
+                  style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
+                  title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
+                >
                   <Table.Td maw={170} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={l.name}>
                     {l.privateToken && <IconLock size={11} style={{ marginRight: 4 }} />}
                     {l.name}

@@ -12,7 +12,7 @@ import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { PriceContext } from '../../../../shared/ipc/calls-market.ts';
 import { phaseOfPaintIndex, phaseTag } from '../../../../shared/phases.ts';
 import { scrapePercent, wearBandOf } from '../../../../shared/wear.ts';
-import { call, useCall } from '../../../bridge/index.ts';
+import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural, formatWait } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
@@ -233,6 +233,10 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   const trading = useTradingState();
   const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
   const detail = useCall('getListing', { id: row.id }, `listing-${row.id}`);
+  // the listing sold, was bought or delisted while shown: read again, so it says so and Buy goes off
+  usePush('bookChanged', (change) => {
+    if (change.reset || change.idsTruncated || change.ids.includes(row.id)) detail.reload();
+  });
   const stickerNames = (row.stickers ?? []).map((s) => s.name);
   // the row's paint index is known before the listing's own read: a Doppler's phase is asked at once
   const paintIndex = row.paint_index;

@@ -26,6 +26,7 @@ import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
 import {
   FIELD_LABELS,
+  NAME_MAX,
   type Range,
   cleanFilter,
   fieldsOfGame,
@@ -112,9 +113,14 @@ function Label({ children }: { children: React.ReactNode }) {
 export interface FilterPanelProps {
   filter: BookFilter;
   onChange(filter: BookFilter): void;
+  /**
+   * What keeps the panel from sending its filter (the problems it shows), [] once it can: a form that
+   * saves the filter (a watchlist) must not save the last one sent while the panel shows another.
+   */
+  onProblems?(problems: string[]): void;
 }
 
-export function FilterPanel({ filter, onChange }: FilterPanelProps) {
+export function FilterPanel({ filter, onChange, onProblems }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
@@ -128,6 +134,10 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
     }
   }, [filter]);
   const problems = rangeProblems(draft);
+  const problemText = problems.join('\n');
+  useEffect(() => {
+    onProblems?.(problemText === '' ? [] : problemText.split('\n'));
+  }, [problemText, onProblems]);
   useEffect(() => {
     if (problems.length > 0) return;
     const timer = setTimeout(() => {
@@ -206,7 +216,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                   aria-label="Paint seeds"
                   placeholder="e.g. 661, 555 — Enter after each"
                   value={(draft.paint_seeds ?? []).map(String)}
-                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isInteger(n) && n >= 0) })}
+                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isSafeInteger(n) && n >= 0) })}
                   splitChars={[',', ' ']}
                   clearable
                 />
@@ -256,6 +266,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                       <TextInput
                         aria-label={`Sticker name ${i + 1}`}
                         placeholder="sticker name contains…"
+                        maxLength={NAME_MAX}
                         value={s.name ?? ''}
                         onChange={(e) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) } })}
                         style={{ flex: 1 }}
@@ -335,6 +346,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                     <TextInput
                       aria-label={`Keychain name ${i + 1}`}
                       placeholder="charm name contains…"
+                      maxLength={NAME_MAX}
                       value={k.name ?? ''}
                       onChange={(e) => set({ keychains: keychainRows.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)) })}
                       style={{ flex: 1 }}
@@ -380,6 +392,7 @@ export function FilterPanel({ filter, onChange }: FilterPanelProps) {
                       key={field}
                       aria-label={`${prefix} ${FIELD_LABELS[field]}`}
                       placeholder={`${FIELD_LABELS[field]} (exact)`}
+                      maxLength={NAME_MAX}
                       value={draft.fields?.[field] ?? ''}
                       onChange={(e) => setField(field, e.currentTarget.value)}
                     />

@@ -10,6 +10,9 @@ import { formatCents } from '../../../format/numbers.ts';
 
 export type Range = { min?: number; max?: number };
 
+/** The query engine's longest name (and field value): a longer one would be refused, not searched. */
+export const NAME_MAX = 200;
+
 function cleanRange(r: Range | undefined): Range | undefined {
   if (!r) return undefined;
   const out: Range = {};
@@ -68,19 +71,23 @@ export function cleanFilter(f: BookFilter): BookFilter {
   return out;
 }
 
-/** Range problems to show under the inputs (a filter with one is not sent). */
+/**
+ * Range problems to show under the inputs (a filter with one is not sent): a min above its max, or a
+ * bound outside what the query engine takes (a float above 1, a fade above 100 %) — typed, not yet
+ * clamped by the field, and refused by the app's schema otherwise.
+ */
 export function rangeProblems(f: BookFilter): string[] {
   const problems: string[] = [];
-  const check = (label: string, r: Range | undefined) => {
+  const check = (label: string, r: Range | undefined, bounds?: { max: number; text: string }) => {
     if (r?.min !== undefined && r.max !== undefined && r.min > r.max) problems.push(`${label}: min is above max`);
+    if (bounds && [r?.min, r?.max].some((n) => n !== undefined && (n < 0 || n > bounds.max))) problems.push(`${label}: ${bounds.text}`);
   };
   check('Price', f.price);
-  check('Float', f.float);
-  check('Fade', f.fade);
-  check('Blue', f.blue);
-  if (f.stickers?.min_count !== undefined && f.stickers.max_count !== undefined && f.stickers.min_count > f.stickers.max_count) {
-    problems.push('Sticker count: min is above max');
-  }
+  check('Float', f.float, { max: 1, text: 'between 0 and 1' });
+  check('Fade', f.fade, { max: 100, text: 'between 0 and 100 %' });
+  check('Blue', f.blue, { max: 100, text: 'between 0 and 100 %' });
+  check('Sticker count', { min: f.stickers?.min_count, max: f.stickers?.max_count }, { max: 6, text: 'between 0 and 6' });
+  if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push('Paint index: too large');
   return problems;
 }
 

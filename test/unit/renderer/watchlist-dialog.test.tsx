@@ -1,0 +1,47 @@
+// The watchlist dialog saves the filter its panel shows: a filter the panel holds back (a min above its
+// max) keeps Save off and is named, instead of the last filter the panel sent being saved silently.
+import { MantineProvider } from '@mantine/core';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WatchlistDialog } from '../../../src/renderer/screens/watchlists/WatchlistDialog.tsx';
+import { theme } from '../../../src/renderer/theme.ts';
+import type { Watchlist } from '../../../src/shared/watchlist.ts';
+import { installFakeApp, resetRendererState } from './fake-app.ts';
+
+afterEach(() => {
+  cleanup();
+  resetRendererState();
+});
+
+const saved: Watchlist = {
+  id: 1,
+  name: 'Cheap',
+  filter: { price: { min: 500 } },
+  price: { kind: 'ceiling', max_price: 1_000 },
+  paused: false,
+  alerts: { notify: true, sound: false, webhook: null },
+  auto_buy: { mode: 'off' },
+  created_at: '2026-01-01T12:00:00.000Z',
+  updated_at: '2026-01-01T12:00:00.000Z',
+};
+
+describe('watchlist dialog', () => {
+  it('does not save while its filter panel holds back a filter it shows as wrong', async () => {
+    const update = vi.fn(() => saved);
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={saved} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+    await user.type(await screen.findByLabelText('Max price'), '1');
+    expect((await screen.findByTestId('filter-problems')).textContent).toBe('Price: min is above max');
+    await new Promise((r) => setTimeout(r, 400));
+    await waitFor(() => expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true));
+    expect(screen.getByTestId('watchlist-issues').textContent).toContain('Price: min is above max');
+    await user.click(screen.getByTestId('watchlist-save'));
+    expect(update).not.toHaveBeenCalled();
+  });
+});

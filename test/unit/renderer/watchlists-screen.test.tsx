@@ -1,0 +1,86 @@
+// The watchlists screen, buying an alert of a watchlist that only alerts: from the alert's detail, through
+// the buy dialog, whose answer stays on screen ("Bought — order N") as it does on the book.
+import { MantineProvider } from '@mantine/core';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
+import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
+import { theme } from '../../../src/renderer/theme.ts';
+import type { WatchAlertView } from '../../../src/shared/ipc/calls-watch.ts';
+import type { PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
+import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
+
+vi.mock('lightweight-charts', () => ({
+  ColorType: { Solid: 'solid' },
+  LineStyle: { Dashed: 2 },
+  LineSeries: {},
+  createChart: () => ({
+    addSeries: () => ({ setData: () => undefined, createPriceLine: () => undefined }),
+    timeScale: () => ({ fitContent: () => undefined }),
+    remove: () => undefined,
+  }),
+}));
+
+afterEach(() => {
+  cleanup();
+  resetRendererState();
+});
+
+const alert: WatchAlertView = {
+  id: 1,
+  at: NOW,
+  watchlistId: 1,
+  watchlistName: 'Cheap Redlines',
+  listingId: 42,
+  appId: 730,
+  marketHashName: 'AK-47 | Redline (Field-Tested)',
+  price: 900,
+  amount: 1,
+  seq: '9007199254740993',
+  referencePrice: null,
+  ceiling: 1_000,
+  origin: 'event',
+  state: 'new',
+  mode: 'off',
+  sound: false,
+};
+
+const bought: PurchaseReport = {
+  status: 'bought',
+  orderId: 77,
+  title: 'Bought',
+  message: '“AK-47 | Redline (Field-Tested)” for $9.00 — order 77. The items go to your backpack.',
+  apiCode: null,
+  failedListingId: null,
+  spent: 900,
+  boughtListingIds: [42],
+  balance: { balance: 49_100, userName: 'trader', asOf: NOW, problem: null },
+};
+
+describe('watchlists screen', () => {
+  it('an alert bought through the buy dialog shows the outcome there, as on the book', async () => {
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [alert] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+      getListing: () => ({ listing: null, alive: true, floatRank: null }),
+      getSalesHistory: () => ({ sales: [], marketAsOf: NOW, problem: null }),
+      buyListings: () => bought,
+    });
+    syncStatusStore.set(status());
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    await user.click(await screen.findByTestId('open-alert'));
+    await user.click(await screen.findByTestId('detail-buy'));
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    const outcome = await within(dialog).findByTestId('purchase-outcome');
+    expect(outcome.getAttribute('data-status')).toBe('bought');
+    expect(outcome.textContent).toContain('order 77');
+  });
+});
