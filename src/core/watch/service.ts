@@ -12,6 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
+import { DISMISSABLE_ALERT_STATES } from '../../shared/ipc/calls-watch.ts';
 import type { PriceReference, Watchlist, WatchlistInput } from '../../shared/watchlist.ts';
 import type { ApiClient } from '../api/client.ts';
 import type { Purchaser } from '../api/purchaser.ts';
@@ -311,6 +312,9 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#flush();
     const alert = this.store.alert(alertId);
     if (!alert) throw new WatchError('NOT_FOUND', `alert ${alertId} does not exist`);
+    if (!DISMISSABLE_ALERT_STATES.includes(alert.state)) {
+      throw new WatchError('REFUSED', `an alert whose purchase is ${alert.state.replace('_', ' ')} stays as it is: only an alert nothing came of can be dismissed`);
+    }
     this.store.setAlertState(alertId, 'dismissed');
     const updated = { ...alert, state: 'dismissed' as const };
     this.emit('alertState', updated);

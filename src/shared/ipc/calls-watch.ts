@@ -13,6 +13,11 @@ import { call } from './call.ts';
 import type { PushDef } from './contract.ts';
 
 export const ALERT_STATES = ['new', 'buying', 'bought', 'not_bought', 'unknown', 'blocked', 'dismissed'] as const;
+/**
+ * Alerts a trader may mark as dealt with: those nothing came of. A purchase made, in flight or of
+ * unknown outcome stays as it is: "dismissed" would hide the one alert that says to check the orders.
+ */
+export const DISMISSABLE_ALERT_STATES: readonly (typeof ALERT_STATES)[number][] = ['new', 'not_bought', 'blocked'];
 
 /** One alert of the feed: a listing that matched a watchlist, and what became of it. */
 export const watchAlertView = z.strictObject({
@@ -127,7 +132,7 @@ export const WATCH_CALLS = {
     example: { limit: 50 },
   }),
   dismissWatchAlert: call({
-    summary: 'Marks an alert as dealt with.',
+    summary: 'Marks an alert as dealt with (only one nothing came of: new, not bought or blocked).',
     input: z.strictObject({ id }),
     output: watchAlertView,
     example: { id: 1 },

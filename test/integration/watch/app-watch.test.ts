@@ -82,6 +82,15 @@ describe('watchlists in the app', () => {
     const state = await core.call('getAutoBuyState', {});
     expect(state.log[0]).toMatchObject({ id: entry.id, status: 'bought' });
     expect(state.live).toBe(true);
+
+    // an alert nothing came of can be dismissed; a bought one stays as it is
+    const another = demo!.createListing({ name: item!.name, price: 1_222 });
+    await waitFor(() => alertPushes().some((a) => a.listingId === another.listing.id), 10_000, 'another alert');
+    const untouched = alertPushes().find((a) => a.listingId === another.listing.id)!;
+    expect(await core.call('dismissWatchAlert', { id: untouched.id })).toMatchObject({ id: untouched.id, state: 'dismissed' });
+    await expect(core.call('dismissWatchAlert', { id: alert.id })).rejects.toThrow(/bought stays as it is/);
+    const kept = (await core.call('listWatchAlerts', { limit: 1000 })).alerts.find((a) => a.id === alert.id);
+    expect(kept?.state).toBe('bought');
   }, 60_000);
 
   it('the kill switch refuses confirm-first purchases until released; pause, delete', async () => {

@@ -5,7 +5,9 @@ import { Notifications, notifications } from '@mantine/notifications';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PresetMenu } from '../../../src/renderer/screens/market/filters/PresetMenu.tsx';
 import { AutoBuyKillSwitch } from '../../../src/renderer/screens/watchlists/AutoBuyKillSwitch.tsx';
+import type { BookView, FilterPreset } from '../../../src/shared/ipc/calls-market.ts';
 import { SkindeskError } from '../../../src/shared/ipc/index.ts';
 import { installFakeApp, resetRendererState } from './fake-app.ts';
 
@@ -62,5 +64,26 @@ describe('failures without a form', () => {
     await userEvent.click(button);
     await screen.findByText('The kill switch did not engage');
     await waitFor(() => expect(screen.getAllByText('The kill switch did not engage')).toHaveLength(1));
+  });
+
+  it('says so when a preset could not be deleted, and keeps it listed', async () => {
+    installFakeApp({
+      deleteFilterPreset: () => {
+        throw new SkindeskError({ code: 'INTERNAL', message: 'The presets file could not be written.' });
+      },
+    });
+    const view: BookView = { filter: {}, sort: { field: 'price', dir: 'asc' } };
+    let presets: FilterPreset[] = [{ name: 'cheap knives', view }];
+    render(
+      <MantineProvider forceColorScheme="dark">
+        <Notifications />
+        <PresetMenu presets={presets} current={view} onLoad={() => {}} onPresets={(next) => (presets = [...next])} saveOpened={false} onSaveOpened={() => {}} />
+      </MantineProvider>,
+    );
+    await userEvent.click(screen.getByTestId('presets-button'));
+    await userEvent.click(await screen.findByLabelText('Delete preset cheap knives'));
+    expect(await screen.findByText('The preset “cheap knives” was not deleted')).toBeTruthy();
+    expect(screen.getByText('The presets file could not be written.')).toBeTruthy();
+    expect(presets.map((p) => p.name)).toEqual(['cheap knives']);
   });
 });

@@ -7,7 +7,7 @@
 import { ActionIcon, Alert, Badge, Button, Center, Group, ScrollArea, Stack, Switch, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconEdit, IconPlus, IconShoppingCartBolt, IconTrash, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { AutoBuyEntryView, WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
+import { type AutoBuyEntryView, DISMISSABLE_ALERT_STATES, type WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
 import type { BookRow } from '../../../shared/ipc/index.ts';
 import { describePriceCondition, type Watchlist } from '../../../shared/watchlist.ts';
 import { call } from '../../bridge/index.ts';
@@ -42,6 +42,7 @@ const STATE_WORDS: Record<WatchAlertView['state'], string> = {
   dismissed: 'dismissed',
 };
 const MODE_WORDS = { off: 'alerts', confirm: 'confirm', auto: 'auto' } as const;
+const dismissable = (alert: WatchAlertView) => DISMISSABLE_ALERT_STATES.includes(alert.state);
 const DETAIL_PX = 380;
 
 const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
@@ -255,7 +256,7 @@ export function WatchlistsScreen() {
         enabled: selected !== undefined,
         run: () => setDetail(live.current.selected ?? null),
       },
-      { id: 'watch.dismiss', label: 'Dismiss the selected alert', group: 'Watchlists', hotkey: 'x', enabled: selected !== undefined, run: () => live.current.selected && dismiss(live.current.selected) },
+      { id: 'watch.dismiss', label: 'Dismiss the selected alert', group: 'Watchlists', hotkey: 'x', enabled: selected !== undefined && dismissable(selected), run: () => live.current.selected && dismissable(live.current.selected) && dismiss(live.current.selected) },
       { id: 'watch.close', label: 'Close the detail', group: 'Watchlists', hotkey: 'escape', paletteHidden: true, enabled: detail !== null, run: () => setDetail(null) },
     ],
     [move, confirm, dismiss, canBuy, selected, detail],
@@ -387,7 +388,7 @@ export function WatchlistsScreen() {
                             </Button>
                           </Tooltip>
                         )}
-                        {a.state === 'new' && (
+                        {dismissable(a) && (
                           <ActionIcon size="sm" variant="subtle" color="gray" onClick={() => dismiss(a)} aria-label="Dismiss" ml={4}>
                             <IconX size={12} />
                           </ActionIcon>

@@ -4,6 +4,7 @@ import { IconBookmark, IconDeviceFloppy, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BookView, FilterPreset } from '../../../../shared/ipc/calls-market.ts';
 import { SkindeskError, call } from '../../../bridge/index.ts';
+import { reportFailure } from '../../../shell/report-failure.ts';
 
 export interface PresetMenuProps {
   presets: readonly FilterPreset[];
@@ -66,7 +67,10 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
                   aria-label={`Delete preset ${p.name}`}
                   onClick={(e: React.MouseEvent) => {
                     e.stopPropagation();
-                    void call('deleteFilterPreset', { name: p.name }).then((state) => onPresets(state.presets));
+                    void call('deleteFilterPreset', { name: p.name }).then(
+                      (state) => onPresets(state.presets),
+                      (err: unknown) => reportFailure(`The preset “${p.name}” was not deleted`, err),
+                    );
                   }}
                 >
                   <IconX size={12} />
