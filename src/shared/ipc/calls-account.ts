@@ -530,17 +530,19 @@ export const ACCOUNT_CALLS = {
   }),
 
   checkWithdrawal: call({
-    summary: 'What a crypto withdrawal would cost (fee, minimum) and what is wrong with it, before sending.',
+    summary: 'What a crypto withdrawal would cost (fee and minimum: known on the demo market only) and what is wrong with it, before sending.',
     input: z.strictObject({
       ticker: z.enum(CRYPTO_TICKERS),
       amount: z.number().int().nonnegative().max(100_000_000_00),
       address: z.string().max(128),
     }),
+    // minimum, platformFee, converted and feeBps: the spec publishes none of them ("not shown"), so they
+    // are null on a real market (the server judges the minimum) and the demo market's own values on it.
     output: z.strictObject({
-      minimum: z.number().int().positive(),
-      platformFee: z.number().int().nonnegative(),
-      converted: z.number().int().nonnegative(),
-      feeBps: z.number().int().nonnegative(),
+      minimum: z.number().int().positive().nullable(),
+      platformFee: z.number().int().nonnegative().nullable(),
+      converted: z.number().int().nonnegative().nullable(),
+      feeBps: z.number().int().nonnegative().nullable(),
       balance: z.number().int().nullable(),
       check: checked,
     }),

@@ -162,4 +162,37 @@ describe('WalletScreen', () => {
     expect((await screen.findByTestId('error-note')).textContent).toContain('TWO_FACTOR_REQUIRED');
     expect(screen.getByText('This account needs the two-factor code (or the code was wrong)')).toBeTruthy();
   });
+
+  it('names the demo market\'s fee and minimum as its own, and states none for a market that does not publish them', async () => {
+    const user = userEvent.setup();
+    let known = true;
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) =>
+        known
+          ? { minimum: 2000, platformFee: Math.round(amount / 100), converted: amount - Math.round(amount / 100), feeBps: 100, balance: 100_000, check: { ok: true, problems: [] } }
+          : { minimum: null, platformFee: null, converted: null, feeBps: null, balance: 100_000, check: { ok: true, problems: [] } },
+    });
+    const view = renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-address'), 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await user.type(screen.getByTestId('wallet-amount'), '5');
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    const demo = screen.getByTestId('wallet-quote').textContent ?? '';
+    expect(demo).toContain("The demo market's platform fee of 1.00%");
+    expect(demo).toContain("The demo market's minimum for BTC: $20.00");
+    view.unmount();
+
+    known = false;
+    renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-address'), 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await user.type(screen.getByTestId('wallet-amount'), '5');
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    const real = screen.getByTestId('wallet-quote').textContent ?? '';
+    expect(real).toContain('does not publish how much');
+    expect(real).not.toMatch(/\d\.\d\d%/);
+    expect(real).not.toContain('Minimum for');
+    await user.click(screen.getByTestId('wallet-review'));
+    expect((await screen.findByRole('dialog')).textContent).toContain('what is left of it after the platform fee');
+  });
 });
