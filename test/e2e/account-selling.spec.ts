@@ -74,6 +74,9 @@ test('sell from the inventory → the trade is accepted → the listing appears'
   await expect(timeline).toContainText('Accepted');
   await expect(timeline).toContainText('Active');
   await expect(timeline).toContainText('seen by webhook');
+  // every trade followed is counted, and reachable a page at a time
+  const { total } = await host.core.call('getTrades', {});
+  await expect(page.getByTestId('pager-count')).toHaveText(`${total.toLocaleString('en-US')} ${total === 1 ? 'trade' : 'trades'}`);
   await saveScreenshot(page, 'trades');
   // in a 1024 px window beside the timeline, the items give way and every status stays whole
   const wide = page.viewportSize();

@@ -35,19 +35,43 @@ export function refundedCents(w: Pick<CryptoWithdrawal, 'status' | 'balance_amou
   return w.status === 'FAILED' ? w.balance_amount : 0;
 }
 
-export interface WithdrawalQuote {
-  minimumCents: number;
-  belowMinimum: boolean;
-  /** The platform's fee, taken off `amount` first. */
-  platformFeeCents: number;
-  /** What is converted to the currency at the spot rate; the network fee is then paid out of it. */
-  convertedCents: number;
+/**
+ * What a market says about its crypto withdrawals: the minimum per currency and the platform fee. The
+ * spec gives neither value (§8: "not shown"), so a real market's are unknown and the app neither states
+ * nor enforces them there (its codeless 400 is the minimum speaking); the demo market has its own.
+ */
+export interface WithdrawalTerms {
+  /** Whose terms they are, for the words shown ("the demo market"). */
+  market: string;
+  minimumCents: Readonly<Record<CryptoTicker, number>>;
+  platformFeeBps: number;
 }
 
-/** What an amount becomes (spec §4.6): fee off the top, the rest converted; the network fee is known only once broadcast. */
-export function quoteCryptoWithdrawal(amountCents: number, ticker: CryptoTicker): WithdrawalQuote {
-  const minimumCents = CRYPTO_MINIMUM_CENTS[ticker];
-  const platformFeeCents = bpsOf(amountCents, CRYPTO_PLATFORM_FEE_BPS);
+/** The demo market's terms (it applies them as its server behaviour). */
+export const DEMO_WITHDRAWAL_TERMS: WithdrawalTerms = {
+  market: 'the demo market',
+  minimumCents: CRYPTO_MINIMUM_CENTS,
+  platformFeeBps: CRYPTO_PLATFORM_FEE_BPS,
+};
+
+export interface WithdrawalQuote {
+  /** Null when the market's terms are unknown (a real market). */
+  minimumCents: number | null;
+  belowMinimum: boolean;
+  /** The platform's fee, taken off `amount` first; null when unknown. */
+  platformFeeCents: number | null;
+  /** What is converted to the currency at the spot rate (the network fee is then paid out of it); null when unknown. */
+  convertedCents: number | null;
+}
+
+/**
+ * What an amount becomes (spec §4.6): fee off the top, the rest converted; the network fee is known only
+ * once broadcast. `terms` null (a real market): only that the fee comes off is known, not how much.
+ */
+export function quoteCryptoWithdrawal(amountCents: number, ticker: CryptoTicker, terms: WithdrawalTerms | null): WithdrawalQuote {
+  if (!terms) return { minimumCents: null, belowMinimum: false, platformFeeCents: null, convertedCents: null };
+  const minimumCents = terms.minimumCents[ticker];
+  const platformFeeCents = bpsOf(amountCents, terms.platformFeeBps);
   return {
     minimumCents,
     belowMinimum: amountCents < minimumCents,
@@ -68,6 +92,8 @@ export interface WithdrawalCheckContext {
   balance?: number;
   /** Whether the account needs a 2FA token for withdrawals, when known. */
   twoFactorRequired?: boolean;
+  /** The market's terms, when known (the demo market): only then is the minimum checked here. */
+  terms?: WithdrawalTerms | null;
 }
 
 export function checkCryptoWithdrawal(draft: WithdrawalRequestDraft, ctx: WithdrawalCheckContext = {}): PreSendResult {
@@ -75,9 +101,9 @@ export function checkCryptoWithdrawal(draft: WithdrawalRequestDraft, ctx: Withdr
   if (!Number.isInteger(draft.amount) || draft.amount <= 0) {
     problems.push({ code: 'VALIDATION_ERROR', message: 'the amount must be a whole number of cents above 0' });
   } else {
-    const quote = quoteCryptoWithdrawal(draft.amount, draft.ticker);
+    const quote = quoteCryptoWithdrawal(draft.amount, draft.ticker, ctx.terms ?? null);
     if (quote.belowMinimum) {
-      problems.push({ code: 'WITHDRAWAL_BELOW_MINIMUM', message: `the minimum ${draft.ticker} withdrawal is ${quote.minimumCents} cents` });
+      problems.push({ code: 'WITHDRAWAL_BELOW_MINIMUM', message: `the minimum ${draft.ticker} withdrawal on ${ctx.terms?.market} is ${quote.minimumCents} cents` });
     }
     if (ctx.balance !== undefined && draft.amount > ctx.balance) {
       problems.push({ code: 'INSUFFICIENT_BALANCE', message: `the balance is ${ctx.balance} cents; ${draft.amount} requested` });

@@ -52,8 +52,13 @@ export interface InventoryContext {
 export interface ListContext {
   /** Backpack rows the request draws from. */
   backpack: readonly BackpackItem[];
-  /** Items listed right now (my-listings/value `item_count`), when known: checks the account ceiling. */
+  /** Items listed right now (my-listings/value `item_count`), when known. */
   listedItems?: number;
+  /**
+   * The account's ceiling on listed items, when known: the spec does not publish it (§8 "not shown"), so
+   * only the demo market's own is checked here; a real market's LISTING_LIMIT_REACHED comes from it.
+   */
+  listedItemsCeiling?: { value: number; market: string };
 }
 
 type SellBody = z.input<typeof sellBody>;
@@ -251,10 +256,11 @@ export function checkList(body: ListBody, ctx: ListContext): PreSendResult {
       appId: row.app_id,
     });
   }
-  if (ctx.listedItems !== undefined && ctx.listedItems + copies > LIMITS.listedItemsCeiling) {
+  const ceiling = ctx.listedItemsCeiling;
+  if (ceiling && ctx.listedItems !== undefined && ctx.listedItems + copies > ceiling.value) {
     problems.push({
       code: 'LISTING_LIMIT_REACHED',
-      message: `${plural(ctx.listedItems, 'item is', 'items are')} listed and this adds ${copies}; the account lists at most ${LIMITS.listedItemsCeiling} at once`,
+      message: `${plural(ctx.listedItems, 'item is', 'items are')} listed and this adds ${copies}; ${ceiling.market} lists at most ${ceiling.value} per account at once`,
     });
   }
   return result(problems);

@@ -25,11 +25,17 @@ export const LIMITS = {
   webhookBackoffCapMs: 5 * 60_000,
   webhookFailuresBeforeRemoval: 20,
   webhookSignatureToleranceMs: 5 * 60_000,
-  /** Not shown: the account's ceiling on simultaneously listed items. */
+  /**
+   * Not shown: the account's ceiling on simultaneously listed items. This is the demo market's; the app
+   * checks it only against the demo market (a real market's ceiling is unknown).
+   */
   listedItemsCeiling: 1_000,
 } as const;
 
-/** Not shown: minimum crypto withdrawal per currency, in cents of balance. */
+/**
+ * Not shown: minimum crypto withdrawal per currency, in cents of balance, and (below) the platform fee.
+ * These are the demo market's; the app states and checks them only against the demo market.
+ */
 export const CRYPTO_MINIMUM_CENTS: Record<CryptoTicker, number> = {
   BTC: 2_000,
   ETH: 1_000,

@@ -458,19 +458,25 @@ export const ACCOUNT_CALLS = {
   }),
 
   getTrades: call({
-    summary: 'The trades the app follows (webhooks and polling feed one tracker), each with its status timeline.',
+    summary: 'One page of the trades the app follows (webhooks and polling feed one tracker), newest first, each with its status timeline.',
     input: z.strictObject({
+      page: z.number().int().min(1).default(1),
       limit: z.number().int().min(1).max(1000).default(200),
       status: z.enum(TRADE_STATUSES).nullable().default(null),
+      /** Only trades in flight (true), only finished ones (false), or both (null). */
+      inFlight: z.boolean().nullable().default(null),
       /** Only trades with these deposit ids (the result of a sell or deposit). */
       depositIds: z.array(z.number().int().positive()).max(100).nullable().default(null),
     }),
     output: z.strictObject({
       trades: z.array(trackedTrade),
       inFlight: z.number().int().nonnegative(),
+      /** Every trade followed, whatever the filters. */
       total: z.number().int().nonnegative(),
+      /** The pages of the trades the filters match. */
+      metadata,
     }),
-    example: { limit: 200, status: null, depositIds: null },
+    example: { page: 1, limit: 200, status: null, inFlight: null, depositIds: null },
   }),
 
   refreshTrades: call({
@@ -530,17 +536,19 @@ export const ACCOUNT_CALLS = {
   }),
 
   checkWithdrawal: call({
-    summary: 'What a crypto withdrawal would cost (fee, minimum) and what is wrong with it, before sending.',
+    summary: 'What a crypto withdrawal would cost (fee and minimum: known on the demo market only) and what is wrong with it, before sending.',
     input: z.strictObject({
       ticker: z.enum(CRYPTO_TICKERS),
       amount: z.number().int().nonnegative().max(100_000_000_00),
       address: z.string().max(128),
     }),
+    // minimum, platformFee, converted and feeBps: the spec publishes none of them ("not shown"), so they
+    // are null on a real market (the server judges the minimum) and the demo market's own values on it.
     output: z.strictObject({
-      minimum: z.number().int().positive(),
-      platformFee: z.number().int().nonnegative(),
-      converted: z.number().int().nonnegative(),
-      feeBps: z.number().int().nonnegative(),
+      minimum: z.number().int().positive().nullable(),
+      platformFee: z.number().int().nonnegative().nullable(),
+      converted: z.number().int().nonnegative().nullable(),
+      feeBps: z.number().int().nonnegative().nullable(),
       balance: z.number().int().nullable(),
       check: checked,
     }),

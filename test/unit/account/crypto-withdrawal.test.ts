@@ -5,6 +5,7 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import {
   CryptoWithdrawalTracker,
+  DEMO_WITHDRAWAL_TERMS,
   type WithdrawalSource,
   type WithdrawalUpdate,
   checkCryptoWithdrawal,
@@ -150,15 +151,24 @@ describe('CryptoWithdrawalTracker', () => {
 });
 
 describe('withdrawal quote and checks', () => {
-  it('explains the platform fee and the minimum', () => {
-    expect(quoteCryptoWithdrawal(5_000, 'ETH')).toEqual({ minimumCents: 1_000, belowMinimum: false, platformFeeCents: 50, convertedCents: 4_950 });
-    expect(quoteCryptoWithdrawal(1_999, 'BTC')).toMatchObject({ minimumCents: 2_000, belowMinimum: true, platformFeeCents: 20 });
+  it("explains the demo market's platform fee and minimum", () => {
+    expect(quoteCryptoWithdrawal(5_000, 'ETH', DEMO_WITHDRAWAL_TERMS)).toEqual({ minimumCents: 1_000, belowMinimum: false, platformFeeCents: 50, convertedCents: 4_950 });
+    expect(quoteCryptoWithdrawal(1_999, 'BTC', DEMO_WITHDRAWAL_TERMS)).toMatchObject({ minimumCents: 2_000, belowMinimum: true, platformFeeCents: 20 });
+  });
+
+  it('states no fee or minimum when the market does not publish them (a real market)', () => {
+    // Spec §8: "Minimum crypto withdrawal per currency: not shown"; the platform fee's size is not given either.
+    expect(quoteCryptoWithdrawal(1, 'BTC', null)).toEqual({ minimumCents: null, belowMinimum: false, platformFeeCents: null, convertedCents: null });
+    // a small amount is not refused locally: the server judges its own minimum (a bare 400)
+    expect(checkCryptoWithdrawal({ amount: 100, ticker: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).toEqual({ ok: true, problems: [] });
+    expect(checkCryptoWithdrawal({ amount: 100, ticker: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, { terms: null }).ok).toBe(true);
   });
 
   it('reports every local problem at once', () => {
-    expect(checkCryptoWithdrawal({ amount: 5_000, ticker: 'ETH', address: ETH_ADDRESS }, { balance: 10_000 })).toEqual({ ok: true, problems: [] });
-    const r = checkCryptoWithdrawal({ amount: 900, ticker: 'ETH', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, { balance: 800, twoFactorRequired: true });
+    expect(checkCryptoWithdrawal({ amount: 5_000, ticker: 'ETH', address: ETH_ADDRESS }, { balance: 10_000, terms: DEMO_WITHDRAWAL_TERMS })).toEqual({ ok: true, problems: [] });
+    const r = checkCryptoWithdrawal({ amount: 900, ticker: 'ETH', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, { balance: 800, twoFactorRequired: true, terms: DEMO_WITHDRAWAL_TERMS });
     expect(r.problems.map((p) => p.code)).toEqual(['WITHDRAWAL_BELOW_MINIMUM', 'INSUFFICIENT_BALANCE', 'VALIDATION_ERROR', 'TWO_FACTOR_REQUIRED']);
+    expect(r.problems[0]?.message).toBe('the minimum ETH withdrawal on the demo market is 1000 cents');
     expect(checkCryptoWithdrawal({ amount: 12.5, ticker: 'SOL', address: 'So11111111111111111111111111111111111111112' }).problems).toEqual([
       { code: 'VALIDATION_ERROR', message: 'the amount must be a whole number of cents above 0' },
     ]);

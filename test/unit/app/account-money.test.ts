@@ -10,6 +10,7 @@ import {
   AccountRuntime,
   type AttachableMarket,
 } from '../../../src/core/app/account-services/account-runtime.ts';
+import { backpackHandlers } from '../../../src/core/app/account-services/backpack-handlers.ts';
 import { walletHandlers } from '../../../src/core/app/account-services/wallet-handlers.ts';
 import { describeAppError } from '../../../src/core/app/errors.ts';
 import { silentLog } from '../../../src/core/app/log.ts';
@@ -117,6 +118,57 @@ describe('crypto withdrawal refused below the minimum', () => {
       }),
     ).catch((e: unknown) => e);
     expect(describeAppError(err, new Redactor()).apiCode).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('values the spec does not publish, on a real market', () => {
+  // Spec §8: "The account's ceiling on listed items (behind LISTING_LIMIT_REACHED): value not shown.
+  // Minimum crypto withdrawal per currency: not shown." Nor is the platform fee's size (§4.6). The demo
+  // market's own values must not be stated as facts, nor refuse anything, against a real market.
+  const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+  it('states no minimum or fee and refuses no small withdrawal: the server judges', async () => {
+    const sent: unknown[] = [];
+    const answer = {
+      withdrawal_id: 77,
+      status: 'CREATED',
+      balance_amount: 300,
+      token_amount: 0.00003,
+      ticker: 'BTC',
+      created_at: '2026-03-01T12:00:00.000Z',
+      tx_hash: null,
+      network_fee: null,
+    };
+    routes.push((url, init) => {
+      if (url.pathname === '/public/v1/crypto-withdraw' && init.method === 'POST') {
+        sent.push(JSON.parse(String(init.body)));
+        return json(200, answer);
+      }
+      return url.pathname === '/public/v1/crypto-withdraw/77' ? json(200, answer) : undefined;
+    });
+    const wallet = walletHandlers(runtime, silentLog);
+    const quote = await wallet.checkWithdrawal({ ticker: 'BTC', amount: 300, address: BTC_ADDRESS });
+    expect(quote).toMatchObject({ minimum: null, platformFee: null, converted: null, feeBps: null });
+    expect(quote.check).toEqual({ ok: true, problems: [] });
+    const view = await wallet.createWithdrawal({ ticker: 'BTC', address: BTC_ADDRESS, amount: 300, feeLevel: 'LOW', twoFactorCode: null });
+    expect(view.withdrawal.withdrawal_id).toBe(77);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('lists past the demo market\'s ceiling: a real market\'s is unknown', async () => {
+    routes.push((url) =>
+      url.pathname === '/public/v1/my-listings/value' ? json(200, { listing_count: 900, item_count: 5_000, total_value: 1_000_000 }) : undefined,
+    );
+    const account = runtime.account();
+    await account.reads.listingsValue();
+    account.rememberBackpack([
+      { id: 5, app_id: 730, market_hash_name: 'Revolution Case', amount: 20, commodity: true, market_price: 40, trade_locked_until: null },
+    ]);
+    const { check } = await backpackHandlers(runtime).listItems({
+      groups: [{ items: [{ id: 5, amount: 20 }], price: 45, decay: null }],
+      dryRun: true,
+    });
+    expect(check).toEqual({ ok: true, problems: [] });
   });
 });
 

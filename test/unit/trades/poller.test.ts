@@ -100,6 +100,20 @@ describe('TradePoller', () => {
     expect(tracker.count()).toBe(1800);
   });
 
+  it('keeps polling when a row carries a timestamp with more than 9 fractional digits', async () => {
+    const { source, poller, tracker } = setup();
+    source.put(trade(1, 'Active', T0 - 5_000), trade(2, 'Active', T0 - 4_000));
+    // accepted by the contract (any number of fractional digits), so it reaches the poller
+    source.put({ ...trade(3, 'Active', T0 - 3_000), updated_at: '2026-11-21T08:59:57.0000000001234Z', created_at: '2026-11-21T08:59:57.0000000001Z' });
+    expect(await poller.pollNow({ full: true })).toMatchObject({ applied: 3 });
+    source.put({ ...trade(3, 'Accepted', T0 - 3_000), updated_at: '2026-11-21T09:00:01.12345678912Z', created_at: '2026-11-21T08:59:57.0000000001Z' });
+    source.put(trade(1, 'Accepted', T0 - 5_000, T0 + 2_000));
+    expect(await poller.pollNow()).toMatchObject({ applied: 2 });
+    expect(tracker.get(3)?.status).toBe('Accepted');
+    expect(tracker.get(1)?.status).toBe('Accepted');
+    expect(poller.stats().consecutiveFailures).toBe(0);
+  });
+
   it('does a full sweep again after fullSweepEveryMs, catching a change to a trade held as final', async () => {
     const { clock, source, poller, tracker, reports } = setup();
     for (let i = 1; i <= 700; i++) source.put(trade(i, 'Accepted', T0 - 10_000_000 + i * 1000));

@@ -27,6 +27,13 @@ describe('instantKey', () => {
   it('refuses what is not an ISO timestamp', () => {
     expect(() => instantKey('yesterday')).toThrow(/not an ISO 8601/);
   });
+  it('takes any number of fractional digits the contract accepts, truncated to the nanosecond', () => {
+    // the contract's timestamp (zod iso.datetime) lets 10 or more fractional digits through
+    expect(instantKey('2026-11-21T09:00:00.1234567891Z')).toBe(instantKey('2026-11-21T09:00:00.123456789Z'));
+    expect(instantKey('2026-11-21T09:00:00.999999999999+02:00')).toBe(instantKey('2026-11-21T07:00:00.999999999Z'));
+    expect(compareInstants('2026-11-21T09:00:00.0000000019Z', '2026-11-21T09:00:00.000000002Z')).toBe(-1);
+    expect(compareInstants('2026-11-21T09:00:00.12345678900001Z', '2026-11-21T09:00:00.1234567890Z')).toBe(0);
+  });
 });
 
 describe('TradeTracker', () => {

@@ -78,6 +78,8 @@ export function backpackHandlers(
       const result = checkList(body, {
         backpack: rowsFor(account, groups.flatMap((g) => g.items.map((it) => it.id))),
         ...(listedItems !== undefined ? { listedItems } : {}),
+        // The ceiling's value is not published (spec §8): only the demo market's own is known.
+        ...(runtime.demo ? { listedItemsCeiling: { value: LIMITS.listedItemsCeiling, market: 'the demo market' } } : {}),
       });
       const check = checkedOf(result);
       if (dryRun) return { check, listings: [] };

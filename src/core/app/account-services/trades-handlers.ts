@@ -1,6 +1,6 @@
 /**
- * Trades with live status: what the one tracker holds (fed by webhooks and by polling), each trade
- * with its status timeline; a poll on demand; the feed settings (notifications, webhook receiver).
+ * Trades with live status: what the one tracker holds (fed by webhooks and by polling), a page at a
+ * time, each trade with its status timeline; a poll on demand; the feed settings (notifications, webhook receiver).
  */
 import { IN_FLIGHT_TRADE_STATUSES } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
@@ -12,20 +12,31 @@ export function tradesHandlers(
   runtime: AccountRuntime,
 ): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getTrades' | 'refreshTrades' | 'getTradeFeeds' | 'setTradeFeeds'>> {
   return {
-    getTrades: ({ limit, status, depositIds }) => {
+    getTrades: ({ page, limit, status, inFlight, depositIds }) => {
       const { tracker } = runtime.account().feeds;
       const wanted = depositIds ? new Set(depositIds) : null;
       const all = tracker.list();
-      const trades = all
-        .filter((t) => (status === null || t.status === status) && (wanted === null || (t.deposit_id !== null && wanted.has(t.deposit_id))))
-        .slice(0, limit)
+      const matched = all.filter(
+        (t) =>
+          (status === null || t.status === status) &&
+          (inFlight === null || IN_FLIGHT_TRADE_STATUSES.includes(t.status) === inFlight) &&
+          (wanted === null || (t.deposit_id !== null && wanted.has(t.deposit_id))),
+      );
+      const totalPages = Math.max(1, Math.ceil(matched.length / limit));
+      const trades = matched
+        .slice((page - 1) * limit, page * limit)
         .map((trade) => ({
           trade,
           timeline: tracker.timeline(trade.id).map((step) => ({ status: step.status, at: step.at, source: step.source })),
           words: statusSentences(trade),
           inFlight: IN_FLIGHT_TRADE_STATUSES.includes(trade.status),
         }));
-      return { trades, inFlight: tracker.inFlightCount(), total: all.length };
+      return {
+        trades,
+        inFlight: tracker.inFlightCount(),
+        total: all.length,
+        metadata: { total_pages: totalPages, total_items: matched.length, current_page: page, current_limit: limit },
+      };
     },
 
     refreshTrades: async () => {

@@ -2,9 +2,8 @@
  * Crypto withdrawals: what one would cost and what is wrong with it (checked as the user types), the
  * send, and the status followed until SUCCESS or FAILED (a FAILED one is refunded to the balance).
  */
-import { CRYPTO_PLATFORM_FEE_BPS } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
-import { checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
+import { DEMO_WITHDRAWAL_TERMS, checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
@@ -23,14 +22,15 @@ export function walletHandlers(
 
     checkWithdrawal: ({ ticker, amount, address }) => {
       const account = runtime.account();
-      const quote = quoteCryptoWithdrawal(amount, ticker);
+      const terms = termsOf(runtime);
+      const quote = quoteCryptoWithdrawal(amount, ticker, terms);
       const balance = account.reads.cached('user')?.data.balance ?? null;
-      const check = checkCryptoWithdrawal({ ticker, amount, address }, balance === null ? {} : { balance });
+      const check = checkCryptoWithdrawal({ ticker, amount, address }, { terms, ...(balance === null ? {} : { balance }) });
       return {
         minimum: quote.minimumCents,
         platformFee: quote.platformFeeCents,
         converted: quote.convertedCents,
-        feeBps: CRYPTO_PLATFORM_FEE_BPS,
+        feeBps: terms?.platformFeeBps ?? null,
         balance,
         check: checkedOf(check),
       };
@@ -40,7 +40,7 @@ export function walletHandlers(
       const account = runtime.account();
       const client = account.client();
       // The stored balance may be stale (a sale since), so only the server judges the balance.
-      const check = checkCryptoWithdrawal({ ticker, amount, address });
+      const check = checkCryptoWithdrawal({ ticker, amount, address }, { terms: termsOf(runtime) });
       if (!check.ok) throw refusal(check.problems);
       const withdrawal = await client
         .cryptoWithdraw(
@@ -64,6 +64,14 @@ export function walletHandlers(
       return withdrawalViewOf(account.withdrawals, withdrawal);
     },
   };
+}
+
+/**
+ * The minimum and the platform fee are known only on the demo market (its own values); a real market
+ * does not publish them (spec §8), so there the app neither states nor enforces them: the server decides.
+ */
+function termsOf(runtime: AccountRuntime) {
+  return runtime.demo ? DEMO_WITHDRAWAL_TERMS : null;
 }
 
 /**

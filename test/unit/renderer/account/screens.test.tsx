@@ -119,6 +119,7 @@ describe('TradesScreen', () => {
         ],
         inFlight: current.status === 'Active' ? 1 : 0,
         total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
       }),
       getTradeFeeds: () => ({
         settings: { notifyOnStatusChange: true, webhook: { enabled: true, port: 8931, headerPrefix: 'X-Service-' } },
@@ -138,6 +139,56 @@ describe('TradesScreen', () => {
     expect(timeline).toContain('seen by poll');
     expect(timeline).toContain('seen by webhook');
     expect(screen.getByText('webhooks on')).toBeTruthy();
+  });
+});
+
+describe('TradesScreen paging', () => {
+  it('reaches trades past the first page and says how many there are', async () => {
+    const user = userEvent.setup();
+    const tracked = (id: number) => ({
+      trade: {
+        id,
+        type: 'SELL',
+        status: 'Accepted' as const,
+        deposit_id: id,
+        withdraw_id: null,
+        steam_offer_id: '1',
+        value: 100,
+        error: null,
+        created_at: NOW_ISO,
+        updated_at: NOW_ISO,
+        items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: String(id), amount: 1, value: 100 }],
+      },
+      timeline: [{ status: 'Accepted' as const, at: NOW_ISO, source: 'poll' as const }],
+      words: 'the trade was accepted.',
+      inFlight: false,
+    });
+    const TOTAL = 1_203;
+    const bridge = installFakeBridge({
+      getTrades: ({ page, limit }) => {
+        const ids = Array.from({ length: TOTAL }, (_, i) => TOTAL - i).slice((page - 1) * limit, page * limit);
+        return {
+          trades: ids.map(tracked),
+          inFlight: 0,
+          total: TOTAL,
+          metadata: { total_pages: Math.ceil(TOTAL / limit), total_items: TOTAL, current_page: page, current_limit: limit },
+        };
+      },
+      getTradeFeeds: () => ({
+        settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
+        secretSet: false,
+        receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
+        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+        demo: false,
+      }),
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(100));
+    expect(screen.getByTestId('pager-count').textContent).toBe('1,203 trades');
+    // the last page holds the oldest trades
+    await user.click(screen.getByRole('button', { name: '13' }));
+    await waitFor(() => expect(screen.getAllByTestId('trade-row').map((r) => r.getAttribute('data-trade-id'))).toEqual(['3', '2', '1']));
+    expect(bridge.calls.filter((c) => c.name === 'getTrades').at(-1)?.input).toMatchObject({ page: 13, limit: 100 });
   });
 });
 
@@ -161,5 +212,38 @@ describe('WalletScreen', () => {
     await user.click(screen.getByTestId('confirm-button'));
     expect((await screen.findByTestId('error-note')).textContent).toContain('TWO_FACTOR_REQUIRED');
     expect(screen.getByText('This account needs the two-factor code (or the code was wrong)')).toBeTruthy();
+  });
+
+  it('names the demo market\'s fee and minimum as its own, and states none for a market that does not publish them', async () => {
+    const user = userEvent.setup();
+    let known = true;
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) =>
+        known
+          ? { minimum: 2000, platformFee: Math.round(amount / 100), converted: amount - Math.round(amount / 100), feeBps: 100, balance: 100_000, check: { ok: true, problems: [] } }
+          : { minimum: null, platformFee: null, converted: null, feeBps: null, balance: 100_000, check: { ok: true, problems: [] } },
+    });
+    const view = renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-address'), 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await user.type(screen.getByTestId('wallet-amount'), '5');
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    const demo = screen.getByTestId('wallet-quote').textContent ?? '';
+    expect(demo).toContain("The demo market's platform fee of 1.00%");
+    expect(demo).toContain("The demo market's minimum for BTC: $20.00");
+    view.unmount();
+
+    known = false;
+    renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-address'), 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await user.type(screen.getByTestId('wallet-amount'), '5');
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    const real = screen.getByTestId('wallet-quote').textContent ?? '';
+    expect(real).toContain('does not publish how much');
+    expect(real).not.toMatch(/\d\.\d\d%/);
+    expect(real).not.toContain('Minimum for');
+    await user.click(screen.getByTestId('wallet-review'));
+    expect((await screen.findByRole('dialog')).textContent).toContain('what is left of it after the platform fee');
   });
 });

@@ -9,6 +9,7 @@ import { LIMITS } from '../../../../shared/api/index.ts';
 import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
@@ -83,7 +84,10 @@ export function TradesScreen() {
   const [filter, setFilter] = useState<Filter>('all');
   const [openId, setOpenId] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const trades = useCall('getTrades', { limit: 500 });
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(100);
+  // filtered and paged by core, so every trade followed is reachable, however many there are
+  const trades = useCall('getTrades', { page, limit, inFlight: filter === 'all' ? null : filter === 'in_flight' });
   const feeds = useCall('getTradeFeeds', {});
   usePush('tradesUpdated', () => {
     trades.reload();
@@ -96,9 +100,8 @@ export function TradesScreen() {
     feeds.reload();
     return result;
   });
-  const all = trades.data?.trades ?? [];
-  const shown = all.filter((t) => (filter === 'all' ? true : filter === 'in_flight' ? t.inFlight : !t.inFlight));
-  const open = all.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
+  const shown = trades.data?.trades ?? [];
+  const open = shown.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
   const f = feeds.data;
 
   return (
@@ -124,7 +127,10 @@ export function TradesScreen() {
         <>
           <SegmentedControl
             value={filter}
-            onChange={(v) => setFilter(v as Filter)}
+            onChange={(v) => {
+              setFilter(v as Filter);
+              setPage(1);
+            }}
             data={[
               { value: 'all', label: 'All' },
               { value: 'in_flight', label: 'In flight' },
@@ -184,6 +190,17 @@ export function TradesScreen() {
               </Table.Tr>
             ) : null}
           </DenseTable>
+          <Pager
+            metadata={trades.data?.metadata}
+            page={page}
+            onPage={setPage}
+            limit={limit}
+            onLimit={(l) => {
+              setLimit(l);
+              setPage(1);
+            }}
+            noun="trade"
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Paper withBorder p="xs" bg="dark.7">

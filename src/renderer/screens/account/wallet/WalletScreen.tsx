@@ -1,7 +1,8 @@
 /**
  * Crypto withdrawal: ticker, address (its shape checked for the ticker as it is typed), amount in
  * dollars (cents underneath), fee level, and the two-factor code when the account needs one. The fees
- * and the minimum are explained before sending; then the withdrawal is followed to SUCCESS, or to FAILED
+ * and the minimum are explained before sending (their amounts only on the demo market: a real market does
+ * not publish them); then the withdrawal is followed to SUCCESS, or to FAILED
  * with the refund shown.
  */
 import { Alert, Button, Grid, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -110,17 +111,31 @@ export function WalletScreen() {
               />
               {q ? (
                 <Alert variant="light" color="gray" p="xs" title="What it costs" data-testid="wallet-quote">
-                  <Stack gap={2}>
-                    <Text size="xs">
-                      The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The platform fee of {(q.feeBps / 100).toFixed(2)}% (
-                      <Money cents={q.platformFee} size="xs" />) comes off it; the remaining <Money cents={q.converted} size="xs" /> is converted to {ticker} at the
-                      spot rate, and the network fee (by the level chosen) is paid out of the converted amount. The network fee is known once the transaction is
-                      broadcast.
-                    </Text>
-                    <Text size="xs" c={amount !== null && amount > 0 && amount < q.minimum ? 'yellow.4' : 'dimmed'}>
-                      Minimum for {ticker}: {formatCents(q.minimum)}. A failed withdrawal is refunded to the balance in full.
-                    </Text>
-                  </Stack>
+                  {q.feeBps !== null && q.platformFee !== null && q.converted !== null && q.minimum !== null ? (
+                    <Stack gap={2}>
+                      <Text size="xs">
+                        The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The demo market&apos;s platform fee of {(q.feeBps / 100).toFixed(2)}% (
+                        <Money cents={q.platformFee} size="xs" />) comes off it; the remaining <Money cents={q.converted} size="xs" /> is converted to {ticker} at the
+                        spot rate, and the network fee (by the level chosen) is paid out of the converted amount. The network fee is known once the transaction is
+                        broadcast.
+                      </Text>
+                      <Text size="xs" c={amount !== null && amount > 0 && amount < q.minimum ? 'yellow.4' : 'dimmed'}>
+                        The demo market&apos;s minimum for {ticker}: {formatCents(q.minimum)}. A failed withdrawal is refunded to the balance in full.
+                      </Text>
+                    </Stack>
+                  ) : (
+                    <Stack gap={2}>
+                      <Text size="xs">
+                        The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The marketplace&apos;s platform fee comes off it (it does
+                        not publish how much); the rest is converted to {ticker} at the spot rate, and the network fee (by the level chosen) is paid out of the
+                        converted amount. The network fee is known once the transaction is broadcast.
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        Each currency has a minimum the marketplace does not publish: it refuses a withdrawal below it, and nothing leaves the balance. A failed
+                        withdrawal is refunded to the balance in full.
+                      </Text>
+                    </Stack>
+                  )}
                 </Alert>
               ) : null}
               {amount !== null && amount > 0 && address ? <ProblemList problems={problems} /> : null}
@@ -176,8 +191,15 @@ export function WalletScreen() {
         >
           <Stack gap={4}>
             <Text size="sm">
-              <Money cents={amount ?? 0} fw={600} /> leaves your balance now; about <Money cents={q?.converted ?? 0} /> worth of {ticker} (before the network fee) goes
-              to:
+              <Money cents={amount ?? 0} fw={600} /> leaves your balance now;{' '}
+              {q?.converted !== null && q?.converted !== undefined ? (
+                <>
+                  about <Money cents={q.converted} /> worth of {ticker} (before the network fee)
+                </>
+              ) : (
+                <>what is left of it after the platform fee, in {ticker} (before the network fee),</>
+              )}{' '}
+              goes to:
             </Text>
             <Text size="sm" className="sd-num" p={6} bg="dark.6" style={{ wordBreak: 'break-all', borderRadius: 4 }} data-testid="confirm-address">
               {address}
