@@ -2,28 +2,20 @@
  * Account handlers over a fake marketplace (the real REST client, a scripted fetch): answers the demo
  * market never gives, and money that must not be counted twice.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AccountRuntime,
-  type AttachableMarket,
-} from '../../../src/core/app/account-services/account-runtime.ts';
+import type { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
 import { backpackHandlers } from '../../../src/core/app/account-services/backpack-handlers.ts';
 import { walletHandlers } from '../../../src/core/app/account-services/wallet-handlers.ts';
 import { describeAppError } from '../../../src/core/app/errors.ts';
 import { silentLog } from '../../../src/core/app/log.ts';
-import { RecordingPlatform } from '../../../src/core/app/platform.ts';
 import { Redactor } from '../../../src/core/app/redaction.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { systemClock } from '../../../src/core/api/clock.ts';
-import { openTestStore, type TestStore } from '../store/helpers.ts';
+import { type AccountRig, startAccountRig } from './account-rig.ts';
 
 type Route = (url: URL, init: RequestInit) => Response | undefined;
 
-let dataDir: string;
-let t: TestStore;
+let rig: AccountRig;
 let runtime: AccountRuntime;
 let routes: Route[];
 /** How far the account's clock runs ahead of the system's (cached reads age with it). */
@@ -34,8 +26,6 @@ function json(status: number, body: unknown): Response {
 }
 
 beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-money-'));
-  t = openTestStore();
   routes = [];
   ahead = 0;
   const fetch = (async (input: string | URL, init: RequestInit = {}) => {
@@ -47,30 +37,48 @@ beforeEach(() => {
     return json(404, { error: { code: 'NOT_FOUND', message: `no fake for ${url.pathname}` } });
   }) as typeof globalThis.fetch;
   const client = new ApiClient({ baseUrl: 'http://market.test', apiKey: 'key_for_tests', fetch });
-  runtime = new AccountRuntime({
-    dataDir,
-    platform: new RecordingPlatform(),
-    publish: () => {},
-    notify: () => {},
-    log: silentLog,
-    webhookSecret: () => null,
-    clock: { ...systemClock, now: () => Date.now() + ahead },
-  });
-  const market: AttachableMarket = {
-    db: t.db,
-    client,
-    choice: { mode: 'real' },
-    demo: null,
-    status: () => ({ state: 'live' }),
-  };
-  runtime.attach(market, false);
+  rig = startAccountRig({ client, clock: { ...systemClock, now: () => Date.now() + ahead } });
+  runtime = rig.runtime;
 });
 
-afterEach(async () => {
-  await runtime.close();
-  t.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterEach(() => rig.close());
+
+/** The reads behind the portfolio (user, listed value, backpack, inventories), from what `now` says. */
+function answerPortfolioReads(now: () => { listedValue: number; backpack: unknown[]; inventory(appId: string | null): unknown[] }): void {
+  routes.push((url) => {
+    const market = now();
+    switch (url.pathname) {
+      case '/public/v1/user':
+        return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
+      case '/public/v1/my-listings/value': {
+        const listed = market.listedValue > 0 ? 1 : 0;
+        return json(200, { listing_count: listed, item_count: listed, total_value: market.listedValue });
+      }
+      case '/public/v1/backpack':
+        return json(200, {
+          items: market.backpack,
+          metadata: { total_pages: 1, total_items: market.backpack.length, current_page: 1, current_limit: 100 },
+        });
+      case '/public/v1/steam-inventory':
+        return json(200, { items: market.inventory(url.searchParams.get('app_id')) });
+      default:
+        return undefined;
+    }
+  });
+}
+
+async function portfolioOf(account: AccountRuntime) {
+  const { portfolioHandlers } = await import('../../../src/core/app/account-services/portfolio-handlers.ts');
+  return portfolioHandlers(account);
+}
+
+/** Sends a 25 $ ETH withdrawal that the fake market refuses; resolves with what it threw. */
+function refusedEthWithdrawal(): Promise<unknown> {
+  const wallet = walletHandlers(runtime, silentLog);
+  return Promise.resolve(
+    wallet.createWithdrawal({ ticker: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: 2_500, feeLevel: 'LOW', twoFactorCode: null }),
+  ).catch((e: unknown) => e);
+}
 
 describe('crypto withdrawal refused below the minimum', () => {
   // Spec §7: "(HTTP 400, no code given) | crypto withdrawal amount below the currency's minimum".
@@ -82,16 +90,7 @@ describe('crypto withdrawal refused below the minimum', () => {
   ] as const) {
     it(`reads a 400 with ${label} as the minimum, in plain words`, async () => {
       routes.push((url) => (url.pathname === '/public/v1/crypto-withdraw' ? json(400, body) : undefined));
-      const wallet = walletHandlers(runtime, silentLog);
-      const err = await Promise.resolve(
-        wallet.createWithdrawal({
-          ticker: 'ETH',
-          address: '0x52908400098527886E0F7030069857D2E4169EE7',
-          amount: 2_500,
-          feeLevel: 'LOW',
-          twoFactorCode: null,
-        }),
-      ).catch((e: unknown) => e);
+      const err = await refusedEthWithdrawal();
       const payload = describeAppError(err, new Redactor());
       expect(payload.apiCode).toBe('WITHDRAWAL_BELOW_MINIMUM');
       expect(payload.message).toMatch(/below the minimum/);
@@ -107,16 +106,7 @@ describe('crypto withdrawal refused below the minimum', () => {
         ? json(400, { error: { code: 'VALIDATION_ERROR', message: 'bad address' } })
         : undefined,
     );
-    const wallet = walletHandlers(runtime, silentLog);
-    const err = await Promise.resolve(
-      wallet.createWithdrawal({
-        ticker: 'ETH',
-        address: '0x52908400098527886E0F7030069857D2E4169EE7',
-        amount: 2_500,
-        feeLevel: 'LOW',
-        twoFactorCode: null,
-      }),
-    ).catch((e: unknown) => e);
+    const err = await refusedEthWithdrawal();
     expect(describeAppError(err, new Redactor()).apiCode).toBe('VALIDATION_ERROR');
   });
 });
@@ -192,30 +182,8 @@ describe('portfolio value after items left the Steam inventory', () => {
     // no longer holds it (a read made now would not show it).
     let listedValue = 0;
     let inventory730 = [inventoryRow('a1', 1, 1_000), inventoryRow('a2', 1, 300)];
-    routes.push((url) => {
-      switch (url.pathname) {
-        case '/public/v1/user':
-          return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
-        case '/public/v1/my-listings/value':
-          return json(200, {
-            listing_count: listedValue > 0 ? 1 : 0,
-            item_count: listedValue > 0 ? 1 : 0,
-            total_value: listedValue,
-          });
-        case '/public/v1/backpack':
-          return json(200, {
-            items: [],
-            metadata: { total_pages: 1, total_items: 0, current_page: 1, current_limit: 100 },
-          });
-        case '/public/v1/steam-inventory':
-          return json(200, { items: url.searchParams.get('app_id') === '730' ? inventory730 : [] });
-        default:
-          return undefined;
-      }
-    });
-    const { portfolioHandlers } =
-      await import('../../../src/core/app/account-services/portfolio-handlers.ts');
-    const portfolio = portfolioHandlers(runtime);
+    answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? inventory730 : []) }));
+    const portfolio = await portfolioOf(runtime);
     const first = await portfolio.getPortfolio({ readInventories: true });
     expect(first.total).toBe(5_000 + 1_300);
     expect(first.history).toHaveLength(1);
@@ -270,26 +238,8 @@ describe('portfolio history after a withdrawal brought items in', () => {
         trade_locked_until: null,
       },
     ];
-    routes.push((url) => {
-      switch (url.pathname) {
-        case '/public/v1/user':
-          return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
-        case '/public/v1/my-listings/value':
-          return json(200, { listing_count: 0, item_count: 0, total_value: 0 });
-        case '/public/v1/backpack':
-          return json(200, {
-            items: backpack,
-            metadata: { total_pages: 1, total_items: backpack.length, current_page: 1, current_limit: 100 },
-          });
-        case '/public/v1/steam-inventory':
-          return json(200, { items: [] });
-        default:
-          return undefined;
-      }
-    });
-    const { portfolioHandlers } =
-      await import('../../../src/core/app/account-services/portfolio-handlers.ts');
-    const portfolio = portfolioHandlers(runtime);
+    answerPortfolioReads(() => ({ listedValue: 0, backpack, inventory: () => [] }));
+    const portfolio = await portfolioOf(runtime);
     const first = await portfolio.getPortfolio({ readInventories: true });
     expect(first.history).toHaveLength(1);
     expect(first.total).toBe(5_400);

@@ -2,44 +2,22 @@
  * The Trades screen's read: every trade the tracker follows is reachable a page at a time, with the
  * count of those the filter matches (it used to stop at the first 500 with no word of the rest).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
+import type { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
 import { tradesHandlers } from '../../../src/core/app/account-services/trades-handlers.ts';
-import { silentLog } from '../../../src/core/app/log.ts';
-import { RecordingPlatform } from '../../../src/core/app/platform.ts';
 import { ACCOUNT_CALLS } from '../../../src/shared/ipc/calls-account.ts';
-import { openTestStore, type TestStore } from '../store/helpers.ts';
 import { T0, makeTrade } from '../trades/fixtures.ts';
+import { type AccountRig, startAccountRig } from './account-rig.ts';
 
-let dataDir: string;
-let t: TestStore;
+let rig: AccountRig;
 let runtime: AccountRuntime;
 
 beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-trades-'));
-  t = openTestStore();
-  runtime = new AccountRuntime({
-    dataDir,
-    platform: new RecordingPlatform(),
-    publish: () => {},
-    notify: () => {},
-    log: silentLog,
-    webhookSecret: () => null,
-  });
-  runtime.attach(
-    { db: t.db, client: null, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) },
-    false,
-  );
+  rig = startAccountRig({ client: null });
+  runtime = rig.runtime;
 });
 
-afterEach(async () => {
-  await runtime.close();
-  t.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterEach(() => rig.close());
 
 describe('getTrades', () => {
   const input = (raw: object) => ACCOUNT_CALLS.getTrades.input.parse(raw);

@@ -11,17 +11,8 @@ import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
 import { type FakeHandlers, NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
-// canvas charts do not run in jsdom; the chart's data handling is tested on its own
-vi.mock('lightweight-charts', () => ({
-  ColorType: { Solid: 'solid' },
-  LineStyle: { Dashed: 2 },
-  LineSeries: {},
-  createChart: () => ({
-    addSeries: () => ({ setData: () => undefined, createPriceLine: () => undefined }),
-    timeScale: () => ({ fitContent: () => undefined }),
-    remove: () => undefined,
-  }),
-}));
+// canvas charts do not run in jsdom
+vi.mock('lightweight-charts', () => import('./chart-stub.ts'));
 
 const STICKERS = [
   { slot: 0, sticker_id: 1, name: 'Katowice 2014 (Holo)', image: 'https://cdn.example/k.png', wear: 0.12, scale: null, rotation: null, tint_id: null, offset_x: null, offset_y: null, offset_z: null, pattern: null },
@@ -51,6 +42,23 @@ function full(row: BookRow): FullListing {
     cs_stickers: STICKERS,
     cs_keychains: [],
   } as unknown as FullListing;
+}
+
+/** An app that answers every window with the first row, recording the windows asked and the views saved. */
+function recordingViews(rows: BookRow[]): { windows: BookWindowInput[]; saved: unknown[]; handlers: FakeHandlers } {
+  const windows: BookWindowInput[] = [];
+  const saved: unknown[] = [];
+  const recording = handlers(rows, {
+    queryBookWindow: (input) => {
+      windows.push(input);
+      return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
+    },
+    setLastBookView: (view) => {
+      saved.push(view);
+      return { saved: true };
+    },
+  });
+  return { windows, saved, handlers: recording };
 }
 
 function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
@@ -272,18 +280,7 @@ describe('book screen', () => {
   });
 
   it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {
-    const windows: BookWindowInput[] = [];
-    const saved: unknown[] = [];
-    const h = handlers(rows, {
-      queryBookWindow: (input) => {
-        windows.push(input);
-        return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
-      },
-      setLastBookView: (view) => {
-        saved.push(view);
-        return { saved: true };
-      },
-    });
+    const { windows, saved, handlers: h } = recordingViews(rows);
     installFakeApp(h);
     const user = userEvent.setup();
     render(<App />);
@@ -312,20 +309,8 @@ describe('book screen', () => {
   });
 
   it('a filter changed just before leaving the book is still saved for the next start', async () => {
-    const windows: BookWindowInput[] = [];
-    const saved: unknown[] = [];
-    installFakeApp(
-      handlers(rows, {
-        queryBookWindow: (input) => {
-          windows.push(input);
-          return { rows: rows.slice(0, 1), offset: 0, total: 1, version: 1, totalVersion: 1, lastSeq: '1' };
-        },
-        setLastBookView: (view) => {
-          saved.push(view);
-          return { saved: true };
-        },
-      }),
-    );
+    const { windows, saved, handlers: h } = recordingViews(rows);
+    installFakeApp(h);
     const user = userEvent.setup();
     render(<App />);
     await screen.findByTestId('filter-panel');

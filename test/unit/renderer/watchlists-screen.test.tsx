@@ -11,16 +11,8 @@ import type { WatchAlertView } from '../../../src/shared/ipc/calls-watch.ts';
 import type { PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
 import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
-vi.mock('lightweight-charts', () => ({
-  ColorType: { Solid: 'solid' },
-  LineStyle: { Dashed: 2 },
-  LineSeries: {},
-  createChart: () => ({
-    addSeries: () => ({ setData: () => undefined, createPriceLine: () => undefined }),
-    timeScale: () => ({ fitContent: () => undefined }),
-    remove: () => undefined,
-  }),
-}));
+// canvas charts do not run in jsdom
+vi.mock('lightweight-charts', () => import('./chart-stub.ts'));
 
 afterEach(() => {
   cleanup();

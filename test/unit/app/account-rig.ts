@@ -1,0 +1,46 @@
+/**
+ * An account runtime attached to a real-market session over a test store, without the rest of the app:
+ * for the account handlers' unit tests. `client` null: not connected (handlers that read the store only).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiClient } from '../../../src/core/api/client.ts';
+import { type Clock, systemClock } from '../../../src/core/api/clock.ts';
+import { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
+import { silentLog } from '../../../src/core/app/log.ts';
+import { RecordingPlatform } from '../../../src/core/app/platform.ts';
+import { openTestStore, type TestStore } from '../store/helpers.ts';
+
+export interface AccountRig {
+  runtime: AccountRuntime;
+  store: TestStore;
+  close(): Promise<void>;
+}
+
+export function startAccountRig(options: { client: ApiClient | null; clock?: Clock }): AccountRig {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skindesk-account-'));
+  const store = openTestStore();
+  const runtime = new AccountRuntime({
+    dataDir,
+    platform: new RecordingPlatform(),
+    publish: () => {},
+    notify: () => {},
+    log: silentLog,
+    webhookSecret: () => null,
+    clock: options.clock ?? systemClock,
+  });
+  runtime.attach(
+    { db: store.db, client: options.client, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) },
+    false,
+  );
+  return {
+    runtime,
+    store,
+    async close() {
+      await runtime.close();
+      store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
