@@ -48,6 +48,20 @@ function eta(ms: number | null): string {
   return s < 90 ? ` (ETA ${s}s)` : s < 5400 ? ` (ETA ${Math.round(s / 60)}m)` : ` (ETA ${(s / 3600).toFixed(1)}h)`;
 }
 
+/** The longest delay setTimeout takes: Node fires a longer one at once (after 1 ms, with a warning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `fn` after `ms`, however long (`--duration` of a month is 2.6e9 ms), in steps Node can time. */
+function after(ms: number, fn: () => void): { clear(): void } {
+  let timer: NodeJS.Timeout;
+  const arm = (left: number) => {
+    const step = Math.min(left, MAX_TIMER_MS);
+    timer = setTimeout(() => (left > step ? arm(left - step) : fn()), step);
+  };
+  arm(ms);
+  return { clear: () => clearTimeout(timer) };
+}
+
 function progressLine(status: EngineStatus, backfill: BackfillProgress | null): string {
   const parts = [
     status.state,
@@ -122,7 +136,7 @@ export const syncCommand: CliCommand = {
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
     // One signal stops cleanly; the handlers are removed then, so a second one ends the process at once.
     void whenStopRequested().then(() => finish('stop'));
-    const timer = opts.duration === undefined ? null : setTimeout(() => finish('stop'), opts.duration * 1000);
+    const timer = opts.duration === undefined ? null : after(opts.duration * 1000, () => finish('stop'));
     mirror.on('status', (status) => {
       print(false);
       if (status.authFailed) {
@@ -142,7 +156,7 @@ export const syncCommand: CliCommand = {
     });
     mirror.start();
     const outcome = await finished;
-    if (timer) clearTimeout(timer);
+    timer?.clear();
     releaseStopHandling();
     mirror.removeAllListeners('exit');
     process.stderr.write('skindesk sync: stopping — applying received events and closing the database\n');

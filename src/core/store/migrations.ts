@@ -271,6 +271,9 @@ export function migrate(db: Database.Database, options: { readonly: boolean }): 
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {
+      // Another connection (the app and `skindesk sync` or `watch` opening a new file together) may have
+      // run it while this one waited for the write lock: the version read above is stale by then.
+      if (Number(db.pragma('user_version', { simple: true })) >= m.version) return;
       if (m.sql !== undefined) db.exec(m.sql);
       m.run?.(db);
       db.pragma(`user_version = ${m.version}`);

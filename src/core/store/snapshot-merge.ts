@@ -168,7 +168,9 @@ export class SnapshotMerge {
     }
     const now = this.#store.clock.now();
     {
-      while (performance.now() - t0 < budgetMs) {
+      // At least one batch per step, as addRows merges at least one chunk: a step whose budget went on
+      // waiting for the write lock must still move the scan on, or the merge never ends.
+      do {
         const batch = this.#scanStmt.all(this.#scanAfterId, this.seq) as [number, number][];
         if (batch.length === 0) return true;
         for (const [id, appId] of batch) {
@@ -182,7 +184,7 @@ export class SnapshotMerge {
             this.#noteChanged(id);
           }
         }
-      }
+      } while (performance.now() - t0 < budgetMs);
     }
     return false;
   }

@@ -163,6 +163,18 @@ describe('snapshot merge', () => {
     expect(seen.every((n) => n === 20_000)).toBe(true);
   });
 
+  it('moves the removal scan on in every step, even one whose budget was spent before it began', async () => {
+    // (the budget counts the wait for the write lock: another writer can spend all of it)
+    await merge(100n, Array.from({ length: 3000 }, (_, i) => lean(i + 1)));
+    const m = new SnapshotMerge(t.store, 200n, null);
+    expect(m.addRows([lean(1)], 0, 0)).toBe(1);
+    let steps = 0;
+    while (!m.removeMissing(0) && steps < 10) steps++;
+    expect(steps).toBeLessThan(10);
+    expect(m.commit({ resync: true })).toMatchObject({ removed: 2999 });
+    expect(book(t.db).map((l) => l.id)).toEqual([1]);
+  });
+
   it('keeps the previous coverage when a merge is abandoned half-way', async () => {
     await merge(100n);
     const m = new SnapshotMerge(t.store, 500n, null);
