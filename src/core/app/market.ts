@@ -67,3 +67,5 @@ export function demoSeqStart(nowMs: number = Date.now()): bigint {
 }
 
 export const DEMO_DATABASE_FILE_NAME = 'demo-market.db';
+/** What the demo's book file records as its source: the demo market, whichever port it listens on. */
+export const DEMO_MIRROR_SOURCE = 'the demo market';

@@ -22,6 +22,7 @@ import { MarketPriceBoard } from './market-book/market-prices.ts';
 import type { AppLog } from './log.ts';
 import {
   DEMO_DATABASE_FILE_NAME,
+  DEMO_MIRROR_SOURCE,
   type DemoMarketHandle,
   type MarketChoice,
   type StartDemoMarket,
@@ -234,6 +235,8 @@ export class MarketSession {
     const mirror = new MirrorWorker({
       dbPath: this.file,
       baseUrl: this.#baseUrl as string,
+      // a demo market listens on a new port on every start: the file is the demo's whatever its URL
+      ...(this.#choice.mode === 'demo' ? { source: DEMO_MIRROR_SOURCE } : {}),
       apiKey,
       appIds,
       engine: { mergeMode: 'stepped', ...engine },

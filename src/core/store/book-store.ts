@@ -525,18 +525,21 @@ export class BookStore {
   /**
    * Empties the book and forgets every seq (the service's sequence restarted, or the mirror now follows
    * another market): afterwards the next snapshot loads as a first one. In bounded steps, yielding.
+   * `withSales`: the sold history goes too (another market's sales say nothing of this one's prices).
    */
-  async wipeBook(signal?: AbortSignal): Promise<void> {
+  async wipeBook(signal?: AbortSignal, { withSales = false } = {}): Promise<void> {
     const step = (table: string, key: string) =>
       this.write(
         () => this.db.prepare(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} LIMIT 20000)`).run().changes,
       );
-    for (const [table, key] of [
+    const tables: [string, string][] = [
       ['listing_stickers', 'listing_id'],
       ['listing_details', 'id'],
       ['listing_attrs', 'id'],
       ['listings', 'id'],
-    ] as const) {
+    ];
+    if (withSales) tables.push(['sold_history', 'listing_id']);
+    for (const [table, key] of tables) {
       while (step(table, key) > 0) {
         signal?.throwIfAborted();
         await new Promise((resolve) => setImmediate(resolve));

@@ -56,6 +56,25 @@ export function readSyncState(db: Db): SyncState {
   };
 }
 
+/** One spelling per REST address: `https://m.example/api/` and `https://M.example:443/api` are one market. */
+function sourceKey(url: string): string {
+  try {
+    return new URL(url).href.replace(/\/+$/, '');
+  } catch {
+    return url; // a name, not a URL (the app's demo market)
+  }
+}
+
+/**
+ * The source the book holds when it is not `wanted` (null: the same one, or none recorded — a new file,
+ * or one from before sources were kept). A book file mirrors one marketplace: synced from another (the
+ * app switched market URL, or `skindesk sync --base-url` names another server for the same --db), its
+ * rows are another market's — their ids other items, their seqs another feed's — and it starts over.
+ */
+export function otherSourceHeld(state: Pick<SyncState, 'source'>, wanted: string): string | null {
+  return state.source === null || sourceKey(state.source) === sourceKey(wanted) ? null : state.source;
+}
+
 export function serializeScope(scope: readonly number[] | null): string | null {
   return scope === null ? null : JSON.stringify([...scope].sort((a, b) => a - b));
 }

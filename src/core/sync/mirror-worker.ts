@@ -17,6 +17,11 @@ export interface MirrorWorkerOptions {
   dbPath: string;
   baseUrl: string;
   apiKey: string;
+  /**
+   * What the book mirrors, recorded in the file (store/fresh-mirror.ts): the base URL unless given. The
+   * app's demo market gives a name of its own: a new port on every start, and its own file.
+   */
+  source?: string;
   wsUrl?: string | null;
   appIds?: readonly number[] | null;
   engine?: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random' | 'openFeed'>;
@@ -100,6 +105,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     const data: SyncWorkerData = {
       dbPath: o.dbPath,
       baseUrl: o.baseUrl,
+      source: o.source ?? o.baseUrl,
       apiKey: o.apiKey,
       wsUrl: wsUrl ?? o.wsUrl ?? null,
       appIds: o.appIds ? [...o.appIds] : null,

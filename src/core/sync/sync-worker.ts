@@ -12,6 +12,7 @@ import { refreshQueryStatistics } from '../query/query-book.ts';
 import { BookStore } from '../store/book-store.ts';
 import { isDamagedDatabaseError } from '../store/damage.ts';
 import { openDatabase } from '../store/database.ts';
+import { otherSourceHeld } from '../store/sync-state.ts';
 import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
 import { RelayedFeeds, isRelayNotice } from './relay.ts';
@@ -39,6 +40,12 @@ function reportedDamage(err: unknown): boolean {
 
 const db = openDatabase(data.dbPath, { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
 const store = new BookStore(db);
+// before the engine counts the book: a book of another marketplace is emptied first
+const formerSource = otherSourceHeld(store.state(), data.source);
+if (formerSource !== null) {
+  post({ type: 'warning', message: `the book mirrored ${formerSource}: starting a fresh mirror of ${data.source}` });
+  await store.wipeBook(undefined, { withSales: true });
+}
 const client = new ApiClient({ baseUrl: data.baseUrl, apiKey: data.apiKey, ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}) });
 const sources = apiSources(client);
 const relayed = data.relayFeed ? new RelayedFeeds((request) => post(request)) : null;
@@ -46,7 +53,7 @@ const engine = new SyncEngine(store, sources, {
   mergeMode: 'atomic',
   ...data.engine,
   appIds: data.appIds,
-  sourceUrl: data.baseUrl,
+  sourceUrl: data.source,
   ...(relayed ? { openFeed: relayed.open } : {}),
 });
 const backfill = data.backfill === false ? null : new DetailBackfill(store, sources, { ...data.backfill, appIds: data.appIds });

@@ -24,6 +24,8 @@ export const SYNC_WORKER_YOUNG_GENERATION_MB = 16;
 export interface SyncWorkerData {
   dbPath: string;
   baseUrl: string;
+  /** What the book mirrors (MirrorWorkerOptions.source). */
+  source: string;
   /** Kept in memory only; never logged, never sent back. */
   apiKey: string;
   wsUrl: string | null;

@@ -273,6 +273,24 @@ describe('AppCore on the demo market', () => {
     expect(storedOf(firstTrades)).toEqual([]);
   });
 
+  it('reads the book afresh from another marketplace, whose seqs lie below the first one’s', async () => {
+    const first = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 5 });
+    const second = await startDemoMarket({ port: 0, listings: 120, rate: 0, seed: 6, seqStart: 1_000n });
+    demos.push(first, second);
+    const { core } = await startCore();
+    const liveWith = (rows: number) => () => {
+      const s = core.status();
+      return s.market.mode === 'real' && s.state === 'live' && s.rows === rows ? s : undefined;
+    };
+    await core.call('setMarket', { useDemo: false, baseUrl: first.baseUrl, apiKey: first.apiKey });
+    await until('the first market mirrored', liveWith(first.state.book().listings.length), 20_000);
+    await core.call('setMarket', { useDemo: false, baseUrl: second.baseUrl, apiKey: second.apiKey });
+    const live = await until('the second market mirrored', liveWith(second.state.book().listings.length), 20_000);
+    expect(live.lastSeq).toBe(second.state.seq().toString());
+    const ids = (await core.call('queryBook', { filter: {}, limit: 1000 })).rows.map((r) => r.id).sort((a, b) => a - b);
+    expect(ids).toEqual(second.state.book().listings.map((l) => l.id).sort((a, b) => a - b));
+  });
+
   it("settles purchases an earlier run left open once the market answers, each with its own account's orders", async () => {
     const real = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
     demos.push(real);

@@ -119,6 +119,26 @@ describe('skindesk sync against the demo market', () => {
     expect(csv.slice(1).every((line) => line.split(',')[1] === '730')).toBe(true);
   });
 
+  it('a book file synced from another marketplace starts a fresh mirror of the new one', async () => {
+    const first = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '2'], { SKINDESK_API_KEY: demo.apiKey }).output;
+    expect(first.code, first.stderr).toBe(0);
+    // another marketplace: other listings under the same ids, and seqs far below the first one's
+    const other = await startDemoMarket({ port: 0, listings: 1_500, rate: 0, seed: 12, seqStart: 1_000n });
+    try {
+      const ran = await cli(['sync', '--base-url', other.baseUrl, '--db', dbFile, '--duration', '3'], { SKINDESK_API_KEY: other.apiKey }).output;
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stderr).toContain(`the book mirrored ${demo.baseUrl}: starting a fresh mirror of ${other.baseUrl}`);
+      const printed = await cli(['book', '--db', dbFile]).output;
+      const mirrored = printed.stdout.trim().split('\n').map((line) => JSON.parse(line) as LeanListing);
+      const truth = other.state.book().listings.map(lean).sort((a, b) => a.id - b.id);
+      expect(mirrored).toEqual(truth);
+      const status = JSON.parse((await cli(['status', '--db', dbFile]).output).stdout) as Record<string, unknown>;
+      expect(status).toMatchObject({ last_seq: other.state.seq().toString(), listings: truth.length, tombstones: 0, resyncs: 0 });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('stops with exit 1 when the marketplace refuses the key', async () => {
     const ran = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '20'], {
       SKINDESK_API_KEY: 'wrong-key-123',
