@@ -466,7 +466,9 @@ export const ACCOUNT_CALLS = {
       /** Only trades in flight (true), only finished ones (false), or both (null). */
       inFlight: z.boolean().nullable().default(null),
       /** Only trades with these deposit ids (the result of a sell or deposit). */
-      depositIds: z.array(z.number().int().positive()).max(100).nullable().default(null),
+      depositIds: z.array(z.number().int().positive()).max(1000).nullable().default(null),
+      /** Only trades with these withdraw ids (the result of a withdrawal from the backpack). */
+      withdrawIds: z.array(z.number().int().positive()).max(1000).nullable().default(null),
     }),
     output: z.strictObject({
       trades: z.array(trackedTrade),
@@ -476,7 +478,7 @@ export const ACCOUNT_CALLS = {
       /** The pages of the trades the filters match. */
       metadata,
     }),
-    example: { page: 1, limit: 200, status: null, inFlight: null, depositIds: null },
+    example: { page: 1, limit: 200, status: null, inFlight: null, depositIds: null, withdrawIds: null },
   }),
 
   refreshTrades: call({

@@ -66,4 +66,12 @@ describe('getTrades', () => {
     expect(trades.map((r) => r.trade.id)).toEqual([2]);
     expect(metadata).toEqual({ total_pages: 1, total_items: 1, current_page: 1, current_limit: 200 });
   });
+
+  it('finds a withdrawal’s trades by withdraw id among thousands of newer ones', async () => {
+    const { tracker } = runtime.account().feeds;
+    tracker.apply(makeTrade(1, 'Active', T0, { type: 'WITHDRAW', deposit_id: null, withdraw_id: 77 }), 'poll');
+    for (let id = 2; id <= 1_500; id += 1) tracker.apply(makeTrade(id, 'Accepted', T0 + id), 'poll');
+    const { trades } = await tradesHandlers(runtime).getTrades(input({ withdrawIds: [77] }));
+    expect(trades.map((r) => r.trade.id)).toEqual([1]);
+  });
 });

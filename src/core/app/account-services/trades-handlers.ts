@@ -12,15 +12,17 @@ export function tradesHandlers(
   runtime: AccountRuntime,
 ): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getTrades' | 'refreshTrades' | 'getTradeFeeds' | 'setTradeFeeds'>> {
   return {
-    getTrades: ({ page, limit, status, inFlight, depositIds }) => {
+    getTrades: ({ page, limit, status, inFlight, depositIds, withdrawIds }) => {
       const { tracker } = runtime.account().feeds;
-      const wanted = depositIds ? new Set(depositIds) : null;
+      const deposits = depositIds ? new Set(depositIds) : null;
+      const withdrawals = withdrawIds ? new Set(withdrawIds) : null;
       const all = tracker.list();
       const matched = all.filter(
         (t) =>
           (status === null || t.status === status) &&
           (inFlight === null || IN_FLIGHT_TRADE_STATUSES.includes(t.status) === inFlight) &&
-          (wanted === null || (t.deposit_id !== null && wanted.has(t.deposit_id))),
+          (deposits === null || (t.deposit_id !== null && deposits.has(t.deposit_id))) &&
+          (withdrawals === null || (t.withdraw_id !== null && withdrawals.has(t.withdraw_id))),
       );
       const totalPages = Math.max(1, Math.ceil(matched.length / limit));
       const trades = matched

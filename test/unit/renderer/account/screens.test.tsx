@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { InventoryScreen } from '../../../../src/renderer/screens/account/inventory/InventoryScreen.tsx';
 import { TradesScreen } from '../../../../src/renderer/screens/account/trades/TradesScreen.tsx';
+import { TradeFollow } from '../../../../src/renderer/screens/account/ui/TradeFollow.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
 import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/WalletScreen.tsx';
 import type { Trade } from '../../../../src/shared/api/index.ts';
@@ -189,6 +190,41 @@ describe('TradesScreen paging', () => {
     await user.click(screen.getByRole('button', { name: '13' }));
     await waitFor(() => expect(screen.getAllByTestId('trade-row').map((r) => r.getAttribute('data-trade-id'))).toEqual(['3', '2', '1']));
     expect(bridge.calls.filter((c) => c.name === 'getTrades').at(-1)?.input).toMatchObject({ page: 13, limit: 100 });
+  });
+});
+
+describe('TradeFollow', () => {
+  it('asks for the trades of its own withdraw ids, whatever else the tracker follows', async () => {
+    const bridge = installFakeBridge({
+      getTrades: ({ withdrawIds }) => {
+        const trades = (withdrawIds ?? []).includes(77)
+          ? [
+              {
+                trade: {
+                  id: 9,
+                  type: 'WITHDRAW' as const,
+                  status: 'Active' as const,
+                  deposit_id: null,
+                  withdraw_id: 77,
+                  steam_offer_id: '1',
+                  value: 450,
+                  error: null,
+                  created_at: NOW_ISO,
+                  updated_at: NOW_ISO,
+                  items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: '9', amount: 1, value: 450 }],
+                },
+                timeline: [{ status: 'Active' as const, at: NOW_ISO, source: 'poll' as const }],
+                words: 'the trade offer is waiting for you to accept it on the platform.',
+                inFlight: true,
+              },
+            ]
+          : [];
+        return { trades, inFlight: trades.length, total: 5_000, metadata: { total_pages: 1, total_items: trades.length, current_page: 1, current_limit: 1000 } };
+      },
+    });
+    renderWithTheme(<TradeFollow ids={[77]} by="withdraw" />);
+    expect((await screen.findByTestId('follow-withdraw-77')).textContent).toContain('trade #9');
+    expect(bridge.calls.find((c) => c.name === 'getTrades')?.input).toMatchObject({ withdrawIds: [77] });
   });
 });
 

@@ -9,7 +9,8 @@ import { formatCents } from './format.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
 export function TradeFollow({ ids, by }: { ids: readonly number[]; by: 'deposit' | 'withdraw' }) {
-  const trades = useCall('getTrades', { limit: 200 });
+  // exactly these trades, however many others the tracker follows (a busy account has thousands)
+  const trades = useCall('getTrades', { limit: 1000, ...(by === 'deposit' ? { depositIds: [...ids] } : { withdrawIds: [...ids] }) });
   usePush('tradesUpdated', () => trades.reload());
   const idOf = (t: Trade) => (by === 'deposit' ? t.deposit_id : t.withdraw_id);
   return (
