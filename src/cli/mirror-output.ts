@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
-import { isDamagedDatabaseError } from '../core/store/damage.ts';
+import { isDamagedDatabaseError, passesQuickCheck } from '../core/store/damage.ts';
+import { deskFileFor } from '../core/store/desk.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
@@ -52,9 +53,33 @@ const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
 export function failureText(command: string, err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   if (!isDamagedDatabaseError(err)) return message;
-  return BOOK_COMMANDS.has(command)
-    ? `the book file is damaged (${message}): move it away (or delete it), then \`skindesk sync\` reads the book again`
-    : `a database file is damaged (${message})`;
+  return BOOK_COMMANDS.has(command) ? damagedBookText(message) : `a database file is damaged (${message})`;
+}
+
+const damagedBookText = (reason: string) =>
+  `the book file is damaged (${reason}): move it away (or delete it), then \`skindesk sync\` reads the book again`;
+
+/**
+ * For a command that opens the book with its desk attached (`watch`), or the desk alone (`buy`): which
+ * of the two files SQLite cannot read, in words that say what to do — the book is read again by
+ * `skindesk sync`; the desk (purchase journal, watchlists) is the trader's own and never replaced on its
+ * own. Null when the error is not a damaged file, or neither file shows the damage.
+ */
+export function damagedFileText(bookPath: string, err: unknown): string | null {
+  if (!isDamagedDatabaseError(err)) return null;
+  const reason = err instanceof Error ? err.message : String(err);
+  if (existsSync(bookPath) && !passesQuickCheck(bookPath)) return damagedBookText(reason);
+  const desk = deskFileFor(bookPath);
+  if (existsSync(desk) && !passesQuickCheck(desk)) return damagedDeskText(desk, reason);
+  return null;
+}
+
+/** The desk file SQLite cannot read: named, and never to be deleted lightly (it holds the journal). */
+export function damagedDeskText(desk: string, reason: string): string {
+  return (
+    `the desk file ${desk} is damaged (${reason}): it holds the purchase journal and the watchlists, so ` +
+    'it is never replaced on its own: move it away to start with an empty one (or put back a copy), then run the command again'
+  );
 }
 
 /** Writes to stdout honouring back-pressure; a closed pipe (`| head`) ends the output quietly. */

@@ -10,13 +10,14 @@ import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
 import type { ApiError } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
+import { isDamagedDatabaseError } from '../../core/store/damage.ts';
 import { deskFileFor } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { resolveApiKey } from '../../core/secrets/index.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { refuseDirectory } from '../mirror-output.ts';
+import { damagedDeskText, refuseDirectory } from '../mirror-output.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
 export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_bought: 1, unknown: 3 };
@@ -106,11 +107,11 @@ export const buyCommand: CliCommand = {
     }
     let db: Database.Database | null = null;
     let purchaser: Purchaser;
+    const book = opts.db ?? defaultDatabaseFile();
+    // the journal lives in the desk file beside the book (store/desk.ts), where the app keeps it too
+    const file = deskFileFor(book);
     try {
-      // the journal lives in the desk file beside the book (store/desk.ts), where the app keeps it too
-      const book = opts.db ?? defaultDatabaseFile();
       refuseDirectory(book);
-      const file = deskFileFor(book);
       mkdirSync(dirname(file), { recursive: true });
       db = new Database(file);
       db.pragma('journal_mode = WAL');
@@ -120,7 +121,9 @@ export const buyCommand: CliCommand = {
     } catch (err) {
       db?.close();
       // Nothing was sent: the journal or the client could not even be set up.
-      print({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message: (err as Error).message } });
+      // the only file opened here is the desk: a damaged one is named, with what to do
+      const message = isDamagedDatabaseError(err) ? damagedDeskText(file, (err as Error).message) : (err as Error).message;
+      print({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message } });
       return BUY_EXIT_CODES.not_bought;
     }
     try {

@@ -16,7 +16,7 @@ import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { failureText, refuseDirectory } from '../mirror-output.ts';
+import { damagedFileText, failureText, refuseDirectory } from '../mirror-output.ts';
 import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
@@ -261,6 +261,10 @@ export const watchCommand: CliCommand = {
         failure ??= failureText('sync', error);
         finish('failed');
       },
+    }).catch((err: unknown) => {
+      // the book or the desk SQLite cannot read at the start: say which, and what to do (as sync does)
+      const damaged = damagedFileText(dbPath, err);
+      throw damaged === null ? err : new Error(damaged, { cause: err });
     });
     run.service.on('match', (m) => print(matchLine(m)));
     run.service.on('swept', ({ watchlists: judged, matches }) => {

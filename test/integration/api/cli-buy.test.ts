@@ -115,6 +115,17 @@ describe('skindesk buy', () => {
     expect(row).toEqual({ state: 'bought', account: `${new URL(server.baseUrl).origin} account 31` });
   });
 
+  it('connection dropped and the order history unreadable: unknown, exit 3, sent once', async () => {
+    purchaseMode = 'apply-then-drop';
+    server.on('orders', (_req, res) => sendError(res, 500, 'INTERNAL_ERROR', 'orders are down'));
+    const run = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    const line = parseLine(run);
+    expect(line).toMatchObject({ status: 'unknown', order_id: null });
+    expect(line.error).not.toBeNull();
+    expect(run.code).toBe(3);
+    expect(server.calls('purchase')).toHaveLength(1);
+  }, 30_000);
+
   it('--db naming a directory: not bought, nothing sent, no file made beside it', async () => {
     const run = await runCli(['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', dir], { SKINDESK_API_KEY: KEY });
     expect(run.code).toBe(1);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { UsageError, parseFlags } from '../../../src/cli/args.ts';
 import { COMMANDS } from '../../../src/cli/commands/index.ts';
@@ -79,5 +80,57 @@ describe('skindesk flag messages', () => {
       if (saved === undefined) delete process.env.SKINDESK_API_KEY;
       else process.env.SKINDESK_API_KEY = saved;
     }
+  });
+});
+
+describe('a database file SQLite cannot read, at the start of watch and buy', () => {
+  const withKey = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const saved = process.env.SKINDESK_API_KEY;
+    process.env.SKINDESK_API_KEY = 'demo_unused';
+    try {
+      return await fn();
+    } finally {
+      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
+      else process.env.SKINDESK_API_KEY = saved;
+    }
+  };
+  const notADatabase = (file: string) => writeFileSync(file, Buffer.alloc(8192, 0x5a));
+  const watchlists = join(dir, 'watchlists.json');
+  writeFileSync(watchlists, JSON.stringify([{ name: 'any', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
+
+  it('watch names the damaged book and says what to do, as sync does', async () => {
+    const book = join(dir, 'damaged-book.db');
+    notADatabase(book);
+    const { message } = await withKey(() => failure('watch', ['--base-url', 'http://127.0.0.1:9', '--watchlists', watchlists, '--db', book]));
+    expect(message).toBe(
+      'the book file is damaged (file is not a database): move it away (or delete it), then `skindesk sync` reads the book again',
+    );
+  });
+
+  it('watch names the damaged desk file, and does not tell to delete the book', async () => {
+    const book = join(dir, 'good-book.db');
+    new Database(book).close();
+    notADatabase(join(dir, 'good-book.desk.db'));
+    const { message } = await withKey(() => failure('watch', ['--base-url', 'http://127.0.0.1:9', '--watchlists', watchlists, '--db', book]));
+    expect(message).toMatch(/^the desk file .*good-book\.desk\.db is damaged \(file is not a database\): it holds the purchase journal/);
+    expect(message).not.toMatch(/skindesk sync/);
+  });
+
+  it('buy names the damaged desk file in its not_bought line', async () => {
+    const book = join(dir, 'buy-book.db');
+    notADatabase(join(dir, 'buy-book.desk.db'));
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    let code: number;
+    try {
+      code = await withKey(() => command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(1);
+    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; message: string } };
+    expect(line.status).toBe('not_bought');
+    expect(line.error.kind).toBe('local');
+    expect(line.error.message).toMatch(/^the desk file .*buy-book\.desk\.db is damaged \(file is not a database\)/);
   });
 });
