@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidCursorError, compileQuery, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
-import { DOPPLER_PHASES, type DopplerPhase, phaseOfPaintIndex } from '../../../src/shared/phases.ts';
+import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
 import { createRng, createdEvent, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
+import { type HeldListing, type Sort, referenceIds } from './reference-book.ts';
 
 let t: TestStore;
 /** The live listings and whether their details are in the mirror. */
-const live = new Map<number, { listing: FullListing; detailed: boolean }>();
+const live = new Map<number, HeldListing>();
 
 beforeAll(async () => {
   t = openTestStore();
@@ -39,76 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase());
-const inRange = (v: number | null | undefined, r?: { min?: number; max?: number }) =>
-  v !== null && v !== undefined && (r?.min === undefined || v >= r.min) && (r?.max === undefined || v <= r.max);
-
-/** The reference semantics, written plainly. */
-function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
-  if (f.app_id !== undefined && l.app_id !== f.app_id) return false;
-  if (f.name !== undefined && !has(l.market_hash_name, f.name)) return false;
-  if (f.commodity !== undefined && l.commodity !== f.commodity) return false;
-  if (f.price && !inRange(l.price, f.price)) return false;
-  const needsDetail =
-    f.float || f.fade || f.blue || f.paint_seeds || f.paint_index !== undefined || f.phases || f.stattrak !== undefined ||
-    f.souvenir !== undefined || f.stickers || f.keychains || f.fields;
-  if (!needsDetail) return true;
-  if (!detailed) return false;
-  if (f.float && !inRange(l.cs_paint_wear, f.float)) return false;
-  if (f.fade && !inRange(l.cs_fade_percentage, f.fade)) return false;
-  if (f.blue && !inRange(l.cs_blue_percentage, f.blue)) return false;
-  if (f.paint_seeds && !f.paint_seeds.includes(l.cs_paint_seed as number)) return false;
-  if (f.paint_index !== undefined && l.cs_paint_index !== f.paint_index) return false;
-  if (f.phases && !f.phases.includes(phaseOfPaintIndex(l.cs_paint_index) as DopplerPhase)) return false;
-  if (f.stattrak !== undefined && l.cs_is_stattrak !== f.stattrak) return false;
-  if (f.souvenir !== undefined && l.cs_is_souvenir !== f.souvenir) return false;
-  for (const [field, value] of Object.entries(f.fields ?? {})) if ((l as Record<string, unknown>)[field] !== value) return false;
-  if (f.stickers) {
-    if (l.app_id !== 730) return false;
-    const stickers = l.cs_stickers ?? [];
-    for (const s of f.stickers.all ?? []) {
-      const ok =
-        stickers.filter(
-          (x) =>
-            (s.name === undefined || has(x.name, s.name)) &&
-            (s.slot === undefined || x.slot === s.slot) &&
-            (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
-        ).length >= (s.min_matches ?? 1);
-      if (!ok) return false;
-    }
-    if (f.stickers.min_count !== undefined && stickers.length < f.stickers.min_count) return false;
-    if (f.stickers.max_count !== undefined && stickers.length > f.stickers.max_count) return false;
-  }
-  for (const k of f.keychains ?? []) {
-    const ok = (l.cs_keychains ?? []).some(
-      (x) => (k.name === undefined || has(x.name, k.name)) && (k.pattern === undefined || x.pattern === k.pattern),
-    );
-    if (!ok) return false;
-  }
-  return true;
-}
-
-type Sort = NonNullable<BookQueryInput['sort']>;
-const SORT_VALUE: Record<Sort['field'], (l: FullListing) => number | null> = {
-  price: (l) => l.price,
-  created_at: (l) => Date.parse(l.created_at),
-  id: (l) => l.id,
-  float: (l) => l.cs_paint_wear,
-  fade: (l) => l.cs_fade_percentage,
-  blue: (l) => l.cs_blue_percentage,
-};
-
-function reference(filter: BookFilter, sort: Sort): number[] {
-  const value = SORT_VALUE[sort.field];
-  const detailSort = sort.field === 'float' || sort.field === 'fade' || sort.field === 'blue';
-  const rows = [...live.values()]
-    .filter(({ listing, detailed }) => matches(listing, detailed, filter))
-    .filter(({ listing, detailed }) => !detailSort || (detailed && value(listing) !== null))
-    .map(({ listing }) => listing);
-  const sign = sort.dir === 'asc' ? 1 : -1;
-  rows.sort((a, b) => sign * ((value(a) as number) - (value(b) as number) || a.id - b.id));
-  return rows.map((l) => l.id);
-}
 
 /** Every id of a query, following `next` page by page. */
 function allPages(query: BookQueryInput, setLimit: number): { ids: number[]; total: number | null } {
@@ -169,30 +100,30 @@ const SORTS: Sort[] = [
 
 describe('queryBook', () => {
   it('sees the whole book it was given', () => {
-    expect(reference({}, { field: 'id', dir: 'asc' })).toHaveLength(3196);
+    expect(referenceIds(live, {}, { field: 'id', dir: 'asc' })).toHaveLength(3196);
   });
 
   it('holds listings with several matching stickers, so the craft filters below are not matched by an empty set', () => {
     for (const name of ['two holo stickers', 'two clean holos', 'three of any sticker by name', 'a craft and a price']) {
       const filter = FILTERS.find(([n]) => n === name)?.[1] as BookFilter;
-      expect(reference(filter, { field: 'id', dir: 'asc' }).length, name).toBeGreaterThan(0);
+      expect(referenceIds(live, filter, { field: 'id', dir: 'asc' }).length, name).toBeGreaterThan(0);
       // and fewer than with one matching sticker: the count is what narrows
       const one = { ...filter, stickers: { all: filter.stickers!.all!.map((s) => ({ ...s, min_matches: 1 })) } };
-      expect(reference(filter, { field: 'id', dir: 'asc' }).length, name).toBeLessThan(reference(one, { field: 'id', dir: 'asc' }).length);
+      expect(referenceIds(live, filter, { field: 'id', dir: 'asc' }).length, name).toBeLessThan(referenceIds(live, one, { field: 'id', dir: 'asc' }).length);
     }
   });
 
   it('holds Dopplers of every phase, so the phase filters below are not matched by an empty set', () => {
     for (const phase of DOPPLER_PHASES) {
-      expect(reference({ phases: [phase] }, { field: 'id', dir: 'asc' }).length, phase).toBeGreaterThan(0);
+      expect(referenceIds(live, { phases: [phase] }, { field: 'id', dir: 'asc' }).length, phase).toBeGreaterThan(0);
     }
-    expect(reference({ name: 'karambit', phases: ['Phase 2'] }, { field: 'id', dir: 'asc' }).length).toBeGreaterThan(0);
+    expect(referenceIds(live, { name: 'karambit', phases: ['Phase 2'] }, { field: 'id', dir: 'asc' }).length).toBeGreaterThan(0);
   });
 
   for (const [name, filter] of FILTERS) {
     it(`matches the reference: ${name}`, () => {
       for (const sort of SORTS) {
-        const expected = reference(filter, sort);
+        const expected = referenceIds(live, filter, sort);
         // 0 forces order-driven plans, 1e9 set-driven ones, 50 mixes them per driver.
         for (const setLimit of [0, 50, 1_000_000_000]) {
           const got = allPages({ filter, sort, limit: 97 }, setLimit);
@@ -219,7 +150,7 @@ describe('queryBook', () => {
     const filter: BookFilter = { stickers: { all: [{ name: 'katowice' }] } };
     const compiled = compileQuery(t.db, { filter, count: true }, { setLimit: 0 });
     expect(compiled.countDistinctIds).toBe(true);
-    const expected = reference(filter, { field: 'id', dir: 'asc' }).length;
+    const expected = referenceIds(live, filter, { field: 'id', dir: 'asc' }).length;
     // The fixture must hold such listings, or the count below would prove nothing about duplicates.
     const matchingRows = (t.db.prepare(compiled.countSql as string).all(...compiled.countParams) as unknown[]).length;
     expect(matchingRows).toBeGreaterThan(expected);
@@ -235,7 +166,7 @@ describe('queryBook', () => {
     const byPhase = compileQuery(t.db, { filter: { name: 'karambit', phases: ['Phase 2'] }, count: true });
     expect(byPhase.sql).toContain('+a.name_id IN');
     // an exact name is smaller than every Doppler of every phase: its index stays in use
-    const exactName = reference({ phases: [...DOPPLER_PHASES] }, { field: 'id', dir: 'asc' })
+    const exactName = referenceIds(live, { phases: [...DOPPLER_PHASES] }, { field: 'id', dir: 'asc' })
       .map((id) => live.get(id)?.listing.market_hash_name as string)
       .find((n) => n.startsWith('Karambit'));
     if (!exactName) throw new Error('no Karambit Doppler in the fixture');

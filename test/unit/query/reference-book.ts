@@ -1,0 +1,103 @@
+/**
+ * The book's filters and sorts written plainly, over listings held in memory: what the query engine's
+ * answers are checked against (query-book.test.ts, query-fuzz.test.ts).
+ */
+import type { FullListing } from '../../../src/shared/api/index.ts';
+import { type DopplerPhase, phaseOfPaintIndex } from '../../../src/shared/phases.ts';
+import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
+
+/** A live listing, and whether its details are in the mirror. */
+export interface HeldListing {
+  listing: FullListing;
+  detailed: boolean;
+}
+
+const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase());
+const inRange = (v: number | null | undefined, r?: { min?: number; max?: number }) =>
+  v !== null &&
+  v !== undefined &&
+  (r?.min === undefined || v >= r.min) &&
+  (r?.max === undefined || v <= r.max);
+
+/** The reference semantics. */
+export function matches(l: FullListing, detailed: boolean, f: BookFilter): boolean {
+  if (f.app_id !== undefined && l.app_id !== f.app_id) return false;
+  if (f.name !== undefined && !has(l.market_hash_name, f.name)) return false;
+  if (f.commodity !== undefined && l.commodity !== f.commodity) return false;
+  if (f.price && !inRange(l.price, f.price)) return false;
+  const needsDetail =
+    f.float ||
+    f.fade ||
+    f.blue ||
+    f.paint_seeds ||
+    f.paint_index !== undefined ||
+    f.phases ||
+    f.stattrak !== undefined ||
+    f.souvenir !== undefined ||
+    f.stickers ||
+    f.keychains ||
+    f.fields;
+  if (!needsDetail) return true;
+  if (!detailed) return false;
+  if (f.float && !inRange(l.cs_paint_wear, f.float)) return false;
+  if (f.fade && !inRange(l.cs_fade_percentage, f.fade)) return false;
+  if (f.blue && !inRange(l.cs_blue_percentage, f.blue)) return false;
+  if (f.paint_seeds && !f.paint_seeds.includes(l.cs_paint_seed as number)) return false;
+  if (f.paint_index !== undefined && l.cs_paint_index !== f.paint_index) return false;
+  if (f.phases && !f.phases.includes(phaseOfPaintIndex(l.cs_paint_index) as DopplerPhase)) return false;
+  if (f.stattrak !== undefined && l.cs_is_stattrak !== f.stattrak) return false;
+  if (f.souvenir !== undefined && l.cs_is_souvenir !== f.souvenir) return false;
+  for (const [field, value] of Object.entries(f.fields ?? {}))
+    if ((l as Record<string, unknown>)[field] !== value) return false;
+  if (f.stickers) {
+    if (l.app_id !== 730) return false;
+    const stickers = l.cs_stickers ?? [];
+    for (const s of f.stickers.all ?? []) {
+      const ok =
+        stickers.filter(
+          (x) =>
+            (s.name === undefined || has(x.name, s.name)) &&
+            (s.slot === undefined || x.slot === s.slot) &&
+            (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
+        ).length >= (s.min_matches ?? 1);
+      if (!ok) return false;
+    }
+    if (f.stickers.min_count !== undefined && stickers.length < f.stickers.min_count) return false;
+    if (f.stickers.max_count !== undefined && stickers.length > f.stickers.max_count) return false;
+  }
+  for (const k of f.keychains ?? []) {
+    const ok = (l.cs_keychains ?? []).some(
+      (x) =>
+        (k.name === undefined || has(x.name, k.name)) && (k.pattern === undefined || x.pattern === k.pattern),
+    );
+    if (!ok) return false;
+  }
+  return true;
+}
+
+export type Sort = NonNullable<BookQueryInput['sort']>;
+const SORT_VALUE: Record<Sort['field'], (l: FullListing) => number | null> = {
+  price: (l) => l.price,
+  created_at: (l) => Date.parse(l.created_at),
+  id: (l) => l.id,
+  float: (l) => l.cs_paint_wear,
+  fade: (l) => l.cs_fade_percentage,
+  blue: (l) => l.cs_blue_percentage,
+};
+
+/** The ids a query with `filter` and `sort` answers, in order. */
+export function referenceIds(
+  live: ReadonlyMap<number, HeldListing>,
+  filter: BookFilter,
+  sort: Sort,
+): number[] {
+  const value = SORT_VALUE[sort.field];
+  const detailSort = sort.field === 'float' || sort.field === 'fade' || sort.field === 'blue';
+  const rows = [...live.values()]
+    .filter(({ listing, detailed }) => matches(listing, detailed, filter))
+    .filter(({ listing, detailed }) => !detailSort || (detailed && value(listing) !== null))
+    .map(({ listing }) => listing);
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  rows.sort((a, b) => sign * ((value(a) as number) - (value(b) as number) || a.id - b.id));
+  return rows.map((l) => l.id);
+}
