@@ -1,7 +1,7 @@
 /**
- * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's; while
- * a dialog is open only commands marked `inDialogs` (and the dialog's own keys) run, so "B" in the buy
- * dialog's amount field never starts a second purchase.
+ * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's (Ctrl/⌘
+ * chords excepted: they type nothing); while a dialog is open only commands marked `inDialogs` (and the
+ * dialog's own keys) run, so "B" in the buy dialog's amount field never starts a second purchase.
  */
 import { useEffect, useRef } from 'react';
 import { getHotkeyHandler } from '@mantine/hooks';
@@ -12,10 +12,16 @@ const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 const KEYLESS_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'color', 'file', 'image']);
 const CONTROL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ', 'Enter']);
 
-/** The key is for the focused element: text typed into a field, an arrow moving a radio group's choice. */
-export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key'>): boolean {
+/**
+ * The key is for the focused element: text typed into a field, an arrow moving a radio group's choice.
+ * A chord with Ctrl or ⌘ types no text, so it is a command's even in a field — the kill switch
+ * (Ctrl+Shift+K) must work with the focus in the search or a dialog's field. AltGr (Ctrl+Alt on
+ * Windows) types "@" or "{", so it stays the field's.
+ */
+export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
   const target = event.target;
   if (!(target instanceof HTMLElement)) return false;
+  if ((event.ctrlKey || event.metaKey) && !event.altKey) return false;
   if (target instanceof HTMLInputElement && KEYLESS_INPUTS.has(target.type)) return CONTROL_KEYS.has(event.key);
   return FIELD_TAGS.has(target.tagName) || target.isContentEditable;
 }

@@ -71,3 +71,34 @@ describe('command hotkeys', () => {
     expect(ran.sales).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('command hotkeys from a field, over a menu, on other layouts', () => {
+  function chords() {
+    const ran = { kill: vi.fn(), palette: vi.fn(), slash: vi.fn(), help: vi.fn(), close: vi.fn(), buy: vi.fn() };
+    const commands: Command[] = [
+      { id: 'kill', label: 'Kill switch', group: 'T', hotkey: 'mod+shift+k', inDialogs: true, run: ran.kill },
+      { id: 'palette', label: 'Palette', group: 'T', hotkey: 'mod+k', run: ran.palette },
+      { id: 'search', label: 'Search', group: 'T', hotkey: '/', run: ran.slash },
+      { id: 'help', label: 'Help', group: 'T', hotkey: 'shift+?', run: ran.help },
+      { id: 'close', label: 'Close the detail', group: 'T', hotkey: 'escape', run: ran.close },
+      { id: 'buy', label: 'Buy', group: 'T', hotkey: 'b', run: ran.buy },
+    ];
+    const view = render(<Keys commands={commands} />);
+    return { ran, field: view.getByLabelText('name') };
+  }
+
+  it('runs Ctrl/⌘ chords from a text field: the kill switch must stop auto-buying wherever the focus is', () => {
+    const { ran, field } = chords();
+    const kill = new KeyboardEvent('keydown', { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true, bubbles: true, cancelable: true });
+    field.dispatchEvent(kill);
+    expect(ran.kill).toHaveBeenCalledTimes(1);
+    expect(kill.defaultPrevented).toBe(true);
+    fireEvent.keyDown(field, { key: 'k', code: 'KeyK', metaKey: true });
+    expect(ran.palette).toHaveBeenCalledTimes(1);
+    // typed text, and AltGr (Ctrl+Alt on Windows: "@", "{"), stay the field's
+    fireEvent.keyDown(field, { key: 'b', code: 'KeyB' });
+    fireEvent.keyDown(field, { key: 'k', code: 'KeyK', ctrlKey: true, altKey: true });
+    expect(ran.buy).not.toHaveBeenCalled();
+    expect(ran.palette).toHaveBeenCalledTimes(1);
+  });
+});
