@@ -38,9 +38,13 @@ export function withLayoutFreeKey(event: KeyboardEvent): KeyboardEvent {
   return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault: () => event.preventDefault() } as KeyboardEvent;
 }
 
-/** A modal (dialog, drawer, the palette) is on screen: mounted-but-hidden ones do not count. */
+/**
+ * A modal (dialog, drawer, the palette) or a menu is on screen: mounted-but-hidden ones do not count. An
+ * open menu keeps the keys too: Escape closes the menu and not also the detail under it, and B does not
+ * open a purchase behind it.
+ */
 export function dialogOpen(): boolean {
-  for (const el of document.querySelectorAll('[role="dialog"]')) {
+  for (const el of document.querySelectorAll('[role="dialog"], [role="menu"]')) {
     if (el instanceof HTMLElement && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') return true;
   }
   return false;

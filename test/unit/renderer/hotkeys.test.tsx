@@ -101,4 +101,26 @@ describe('command hotkeys from a field, over a menu, on other layouts', () => {
     expect(ran.buy).not.toHaveBeenCalled();
     expect(ran.palette).toHaveBeenCalledTimes(1);
   });
+
+  it('leaves the keys to an open menu: Escape closes the menu only, B does not buy behind it', () => {
+    const { ran } = chords();
+    const menu = document.createElement('div');
+    menu.setAttribute('role', 'menu');
+    document.body.appendChild(menu);
+    const rects = vi.spyOn(menu, 'getClientRects').mockReturnValue([{}] as unknown as DOMRectList);
+    try {
+      fireEvent.keyDown(menu, { key: 'Escape', code: 'Escape' });
+      fireEvent.keyDown(menu, { key: 'b', code: 'KeyB' });
+      expect(ran.close).not.toHaveBeenCalled();
+      expect(ran.buy).not.toHaveBeenCalled();
+      // the kill switch works over anything
+      fireEvent.keyDown(menu, { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true });
+      expect(ran.kill).toHaveBeenCalledTimes(1);
+    } finally {
+      rects.mockRestore();
+      menu.remove();
+    }
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(ran.close).toHaveBeenCalledTimes(1);
+  });
 });
