@@ -31,11 +31,28 @@ export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key' |
  * or digit is matched by its physical key: Alt+0…9 and Alt+S open their screens on every system.
  */
 export function withLayoutFreeKey(event: KeyboardEvent): KeyboardEvent {
-  const physical = event.altKey ? /^(?:Key([A-Z])|Digit([0-9]))$/.exec(event.code) : null;
+  const { altKey, ctrlKey, metaKey, shiftKey, code } = event;
+  const preventDefault = () => event.preventDefault();
+  // "/" is Shift+7 in German and Shift+: in French, "?" is shifted nearly everywhere: the character
+  // typed is the key, whatever it took to type it
+  if (!altKey && !ctrlKey && !metaKey && isSymbol(event.key)) {
+    return { altKey, ctrlKey, metaKey, shiftKey: false, code, key: event.key, preventDefault } as KeyboardEvent;
+  }
+  const physical = altKey ? /^(?:Key([A-Z])|Digit([0-9]))$/.exec(code) : null;
   if (!physical) return event;
   const key = (physical[1] ?? physical[2])!.toLowerCase();
-  const { altKey, ctrlKey, metaKey, shiftKey, code } = event;
-  return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault: () => event.preventDefault() } as KeyboardEvent;
+  return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault } as KeyboardEvent;
+}
+
+/** A typed symbol: one character, neither a letter (whose Shift counts) nor a digit or a space. */
+function isSymbol(key: string): boolean {
+  return key.length === 1 && key.toLowerCase() === key.toUpperCase() && !/[0-9\s]/.test(key);
+}
+
+/** A hotkey as matched: "shift+?" is "?" (see withLayoutFreeKey). */
+function matchedHotkey(hotkey: string): string {
+  const parts = hotkey.toLowerCase().split('+');
+  return parts.length === 2 && parts[0] === 'shift' && isSymbol(parts[1]!) ? parts[1]! : hotkey;
 }
 
 /**
@@ -66,7 +83,7 @@ export function useCommandHotkeys(commands: readonly Command[]): void {
           c.hotkey !== undefined && c.enabled !== false && (!inDialog || c.inDialogs === true),
       );
       // prevents the default of a matched key and runs its command
-      getHotkeyHandler(runnable.map((c) => [c.hotkey, () => c.run()]))(withLayoutFreeKey(event));
+      getHotkeyHandler(runnable.map((c) => [matchedHotkey(c.hotkey), () => c.run()]))(withLayoutFreeKey(event));
     };
     document.documentElement.addEventListener('keydown', onKeyDown);
     return () => document.documentElement.removeEventListener('keydown', onKeyDown);

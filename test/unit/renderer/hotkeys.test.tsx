@@ -1,6 +1,8 @@
 // Which keys reach the commands: typed text stays in its field, a control keeps the keys it uses itself
 // (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
-// Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held.
+// Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
+// symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
+// from a field; an open menu keeps the keys as a dialog does.
 import { fireEvent, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../../src/renderer/shell/commands.ts';
@@ -122,5 +124,18 @@ describe('command hotkeys from a field, over a menu, on other layouts', () => {
     }
     fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
     expect(ran.close).toHaveBeenCalledTimes(1);
+  });
+
+  it('matches "/" and "?" by the character typed, Shift or not (German: Shift+7 is "/", French: Shift+: is "/")', () => {
+    const { ran } = chords();
+    fireEvent.keyDown(document.body, { key: '/', code: 'Digit7', shiftKey: true });
+    fireEvent.keyDown(document.body, { key: '/', code: 'Period', shiftKey: true });
+    fireEvent.keyDown(document.body, { key: '/', code: 'Slash' });
+    expect(ran.slash).toHaveBeenCalledTimes(3);
+    fireEvent.keyDown(document.body, { key: '?', code: 'Slash', shiftKey: true });
+    expect(ran.help).toHaveBeenCalledTimes(1);
+    // Shift still counts for letters: Shift+B is not B
+    fireEvent.keyDown(document.body, { key: 'B', code: 'KeyB', shiftKey: true });
+    expect(ran.buy).not.toHaveBeenCalled();
   });
 });
