@@ -121,23 +121,23 @@ export function StatusBar() {
   return (
     <div className="sd-statusbar" data-testid="status-bar">
       <SyncBadge />
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first" title={status?.lastSeq ? `last seq ${status.lastSeq}` : undefined}>
         seq <strong className="sd-num" data-testid="last-seq">{status?.lastSeq ?? '–'}</strong>
       </span>
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first">
         <strong className="sd-num" style={{ display: 'inline-block', minWidth: '4ch', textAlign: 'right' }}>
           {status ? status.eventsPerSecond.toFixed(1) : '–'}
         </strong>{' '}
         ev/s
       </span>
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first">
         book <strong className="sd-num">{status ? formatCount(status.rows) : '–'}</strong>
       </span>
       <Backfill />
       <RateHeadroom />
       {status?.bookRead && (
         // last on the left, so nothing before it moves when it comes and goes
-        <span data-testid="book-read" className="sd-num">
+        <span data-testid="book-read" className="sd-num sd-statusbar-give" title={describeBookRead(status.bookRead)}>
           {describeBookRead(status.bookRead)}
         </span>
       )}
