@@ -6,7 +6,7 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { describeBookRead } from '../../shared/book-read.ts';
 import type { SyncStatus } from '../../shared/ipc/index.ts';
-import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
+import { formatAsOf, formatCents, formatClock, formatCount } from '../format/numbers.ts';
 import { hotkeyLabel } from './commands.ts';
 import { navigate } from './navigation.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
@@ -39,7 +39,7 @@ export function SyncBadge() {
   return (
     <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
-        {offline ? `offline · book as of ${formatClock(status.bookAsOf)}` : status.state}
+        {offline ? `offline · book as of ${formatAsOf(status.bookAsOf)}` : status.state}
       </Badge>
     </Tooltip>
   );
