@@ -79,6 +79,18 @@ export function formatClock(iso: string | null): string {
   return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 }
 
+/**
+ * When something stored was current ("book as of"): the clock today, the date and minute on an earlier
+ * day — a book cached yesterday evening must not read as minutes old.
+ */
+export function formatAsOf(iso: string | null, now: number = Date.now()): string {
+  if (!iso) return '–';
+  const at = new Date(iso);
+  if (at.toDateString() === new Date(now).toDateString()) return formatClock(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
 /** Signed difference in cents with its percent, e.g. "+$1.20 (+4.5%)". */
 export function formatDelta(cents: number, base: number | null): string {
   const sign = cents > 0 ? '+' : cents < 0 ? '−' : '±';

@@ -6,7 +6,7 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { describeBookRead } from '../../shared/book-read.ts';
 import type { SyncStatus } from '../../shared/ipc/index.ts';
-import { formatCents, formatClock, formatCount } from '../format/numbers.ts';
+import { formatAsOf, formatCents, formatClock, formatCount } from '../format/numbers.ts';
 import { hotkeyLabel } from './commands.ts';
 import { navigate } from './navigation.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
@@ -39,7 +39,7 @@ export function SyncBadge() {
   return (
     <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
-        {offline ? `offline · book as of ${formatClock(status.bookAsOf)}` : status.state}
+        {offline ? `offline · book as of ${formatAsOf(status.bookAsOf)}` : status.state}
       </Badge>
     </Tooltip>
   );
@@ -121,23 +121,23 @@ export function StatusBar() {
   return (
     <div className="sd-statusbar" data-testid="status-bar">
       <SyncBadge />
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first" title={status?.lastSeq ? `last seq ${status.lastSeq}` : undefined}>
         seq <strong className="sd-num" data-testid="last-seq">{status?.lastSeq ?? '–'}</strong>
       </span>
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first">
         <strong className="sd-num" style={{ display: 'inline-block', minWidth: '4ch', textAlign: 'right' }}>
           {status ? status.eventsPerSecond.toFixed(1) : '–'}
         </strong>{' '}
         ev/s
       </span>
-      <span>
+      <span className="sd-statusbar-give sd-statusbar-give-first">
         book <strong className="sd-num">{status ? formatCount(status.rows) : '–'}</strong>
       </span>
       <Backfill />
       <RateHeadroom />
       {status?.bookRead && (
         // last on the left, so nothing before it moves when it comes and goes
-        <span data-testid="book-read" className="sd-num">
+        <span data-testid="book-read" className="sd-num sd-statusbar-give" title={describeBookRead(status.bookRead)}>
           {describeBookRead(status.bookRead)}
         </span>
       )}

@@ -112,15 +112,62 @@ export const rateLimitStore = new LiveStore<RateLimits | null>(null, (store) => 
   };
 });
 
-/** The balance: read once (cached by the app when offline), set again by every purchase report. */
+/** States in which the app sends orders (the same rule the app enforces on buyListings). */
+const TRADING_STATES: readonly SyncState[] = ['live', 'resyncing'];
+
+const BALANCE_POLL_MS = 30_000;
+
+/**
+ * The balance: the cached one at once (the app keeps it for offline), then the market's own — each time
+ * the book turns live (the start, a reconnect, another market), after an automatic purchase, and every
+ * 30 s while live (a listing of yours sold, a trade settled; GET /user allows 60 a minute). Every
+ * purchase report sets it too; a read that was on its way before one does not undo it.
+ */
 export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
   if (!hasBridge()) return () => undefined;
   let alive = true;
-  call('getBalance', { refresh: false })
-    .then((value) => alive && store.set(value))
-    .catch((err: unknown) => alive && reportFailure('The balance could not be read', err));
+  const latch = failureLatch('The balance could not be read');
+  // the reads' answers may come back in any order: the latest read asked wins, and a value set meanwhile
+  // by anyone else (a purchase's report) is newer than any read already on its way
+  let asked = 0;
+  let applied = 0;
+  const own = new WeakSet<BalanceView>();
+  const read = (refresh: boolean) => {
+    const n = ++asked;
+    const before = store.get();
+    call('getBalance', { refresh })
+      .then((value) => {
+        latch.succeeded();
+        const current = store.get();
+        const setByOthers = current !== before && !(current !== null && own.has(current));
+        if (!alive || setByOthers || n < applied) return;
+        applied = n;
+        own.add(value);
+        store.set(value);
+      })
+      .catch((err: unknown) => alive && latch.failed(err));
+  };
+  const trading = () => TRADING_STATES.includes(syncStatusStore.get()?.state ?? 'opening');
+  read(false);
+  let wasTrading = false;
+  let market: string | null = null;
+  const offStatus = syncStatusStore.subscribe(() => {
+    const status = syncStatusStore.get();
+    const now = trading();
+    const where = status ? `${status.market.mode} ${status.market.baseUrl ?? ''}` : null;
+    if (now && (!wasTrading || where !== market)) read(true);
+    wasTrading = now;
+    market = where;
+  });
+  const offAutoBuy = subscribe('autoBuyChanged', ({ entries }) => {
+    if (entries.some((e) => e.status === 'bought' || e.status === 'unknown')) read(true);
+  });
+  const timer = setInterval(() => trading() && read(true), BALANCE_POLL_MS);
   return () => {
     alive = false;
+    offStatus();
+    offAutoBuy();
+    clearInterval(timer);
   };
 });
 
@@ -130,8 +177,6 @@ export function refreshBalance(): Promise<void> {
     .catch((err: unknown) => reportFailure('The balance could not be read', err));
 }
 
-/** States in which the app sends orders (the same rule the app enforces on buyListings). */
-const TRADING_STATES: readonly SyncState[] = ['live', 'resyncing'];
 
 export interface TradingState {
   allowed: boolean;

@@ -4,7 +4,7 @@
  * "Buy selected listing" only while the book is on screen — and the help overlay lists exactly the
  * hotkeys that work right now.
  */
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 
 export interface Command {
   id: string;
@@ -56,13 +56,17 @@ class CommandRegistry {
 
 export const commandRegistry = new CommandRegistry();
 
-/** Registers `commands` while the calling component is mounted (re-registered when they change). */
+/**
+ * Registers `commands` while the calling component is mounted. Changed commands (a label, a selection
+ * that enables Buy) keep their place in the palette and the help: a trader who learned "Ctrl+K, ↓, ↓,
+ * Enter" finds the same command there after the kill switch was toggled.
+ */
 export function useRegisterCommands(commands: readonly Command[]): void {
+  const [owner] = useState(() => Symbol('commands'));
   useEffect(() => {
-    const owner = Symbol('commands');
     commandRegistry.set(owner, commands);
-    return () => commandRegistry.remove(owner);
-  }, [commands]);
+  }, [owner, commands]);
+  useEffect(() => () => commandRegistry.remove(owner), [owner]);
 }
 
 export function useCommands(): readonly Command[] {

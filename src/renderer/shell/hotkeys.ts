@@ -1,7 +1,7 @@
 /**
- * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's; while
- * a dialog is open only commands marked `inDialogs` (and the dialog's own keys) run, so "B" in the buy
- * dialog's amount field never starts a second purchase.
+ * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's (Ctrl/⌘
+ * chords excepted: they type nothing); while a dialog is open only commands marked `inDialogs` (and the
+ * dialog's own keys) run, so "B" in the buy dialog's amount field never starts a second purchase.
  */
 import { useEffect, useRef } from 'react';
 import { getHotkeyHandler } from '@mantine/hooks';
@@ -12,10 +12,16 @@ const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 const KEYLESS_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'color', 'file', 'image']);
 const CONTROL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ', 'Enter']);
 
-/** The key is for the focused element: text typed into a field, an arrow moving a radio group's choice. */
-export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key'>): boolean {
+/**
+ * The key is for the focused element: text typed into a field, an arrow moving a radio group's choice.
+ * A chord with Ctrl or ⌘ types no text, so it is a command's even in a field — the kill switch
+ * (Ctrl+Shift+K) must work with the focus in the search or a dialog's field. AltGr (Ctrl+Alt on
+ * Windows) types "@" or "{", so it stays the field's.
+ */
+export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
   const target = event.target;
   if (!(target instanceof HTMLElement)) return false;
+  if ((event.ctrlKey || event.metaKey) && !event.altKey) return false;
   if (target instanceof HTMLInputElement && KEYLESS_INPUTS.has(target.type)) return CONTROL_KEYS.has(event.key);
   return FIELD_TAGS.has(target.tagName) || target.isContentEditable;
 }
@@ -25,16 +31,37 @@ export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key'>)
  * or digit is matched by its physical key: Alt+0…9 and Alt+S open their screens on every system.
  */
 export function withLayoutFreeKey(event: KeyboardEvent): KeyboardEvent {
-  const physical = event.altKey ? /^(?:Key([A-Z])|Digit([0-9]))$/.exec(event.code) : null;
+  const { altKey, ctrlKey, metaKey, shiftKey, code } = event;
+  const preventDefault = () => event.preventDefault();
+  // "/" is Shift+7 in German and Shift+: in French, "?" is shifted nearly everywhere: the character
+  // typed is the key, whatever it took to type it
+  if (!altKey && !ctrlKey && !metaKey && isSymbol(event.key)) {
+    return { altKey, ctrlKey, metaKey, shiftKey: false, code, key: event.key, preventDefault } as KeyboardEvent;
+  }
+  const physical = altKey ? /^(?:Key([A-Z])|Digit([0-9]))$/.exec(code) : null;
   if (!physical) return event;
   const key = (physical[1] ?? physical[2])!.toLowerCase();
-  const { altKey, ctrlKey, metaKey, shiftKey, code } = event;
-  return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault: () => event.preventDefault() } as KeyboardEvent;
+  return { altKey, ctrlKey, metaKey, shiftKey, code, key, preventDefault } as KeyboardEvent;
 }
 
-/** A modal (dialog, drawer, the palette) is on screen: mounted-but-hidden ones do not count. */
+/** A typed symbol: one character, neither a letter (whose Shift counts) nor a digit or a space. */
+function isSymbol(key: string): boolean {
+  return key.length === 1 && key.toLowerCase() === key.toUpperCase() && !/[0-9\s]/.test(key);
+}
+
+/** A hotkey as matched: "shift+?" is "?" (see withLayoutFreeKey). */
+function matchedHotkey(hotkey: string): string {
+  const parts = hotkey.toLowerCase().split('+');
+  return parts.length === 2 && parts[0] === 'shift' && isSymbol(parts[1]!) ? parts[1]! : hotkey;
+}
+
+/**
+ * A modal (dialog, drawer, the palette) or a menu is on screen: mounted-but-hidden ones do not count. An
+ * open menu keeps the keys too: Escape closes the menu and not also the detail under it, and B does not
+ * open a purchase behind it.
+ */
 export function dialogOpen(): boolean {
-  for (const el of document.querySelectorAll('[role="dialog"]')) {
+  for (const el of document.querySelectorAll('[role="dialog"], [role="menu"]')) {
     if (el instanceof HTMLElement && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') return true;
   }
   return false;
@@ -56,7 +83,7 @@ export function useCommandHotkeys(commands: readonly Command[]): void {
           c.hotkey !== undefined && c.enabled !== false && (!inDialog || c.inDialogs === true),
       );
       // prevents the default of a matched key and runs its command
-      getHotkeyHandler(runnable.map((c) => [c.hotkey, () => c.run()]))(withLayoutFreeKey(event));
+      getHotkeyHandler(runnable.map((c) => [matchedHotkey(c.hotkey), () => c.run()]))(withLayoutFreeKey(event));
     };
     document.documentElement.addEventListener('keydown', onKeyDown);
     return () => document.documentElement.removeEventListener('keydown', onKeyDown);

@@ -1,6 +1,8 @@
 // Which keys reach the commands: typed text stays in its field, a control keeps the keys it uses itself
 // (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
-// Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held.
+// Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
+// symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
+// from a field; an open menu keeps the keys as a dialog does.
 import { fireEvent, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../../src/renderer/shell/commands.ts';
@@ -69,5 +71,71 @@ describe('command hotkeys', () => {
     // without Alt, the typed character decides: "ß" is not "s"
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ß', code: 'KeyS', bubbles: true }));
     expect(ran.sales).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('command hotkeys from a field, over a menu, on other layouts', () => {
+  function chords() {
+    const ran = { kill: vi.fn(), palette: vi.fn(), slash: vi.fn(), help: vi.fn(), close: vi.fn(), buy: vi.fn() };
+    const commands: Command[] = [
+      { id: 'kill', label: 'Kill switch', group: 'T', hotkey: 'mod+shift+k', inDialogs: true, run: ran.kill },
+      { id: 'palette', label: 'Palette', group: 'T', hotkey: 'mod+k', run: ran.palette },
+      { id: 'search', label: 'Search', group: 'T', hotkey: '/', run: ran.slash },
+      { id: 'help', label: 'Help', group: 'T', hotkey: 'shift+?', run: ran.help },
+      { id: 'close', label: 'Close the detail', group: 'T', hotkey: 'escape', run: ran.close },
+      { id: 'buy', label: 'Buy', group: 'T', hotkey: 'b', run: ran.buy },
+    ];
+    const view = render(<Keys commands={commands} />);
+    return { ran, field: view.getByLabelText('name') };
+  }
+
+  it('runs Ctrl/⌘ chords from a text field: the kill switch must stop auto-buying wherever the focus is', () => {
+    const { ran, field } = chords();
+    const kill = new KeyboardEvent('keydown', { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true, bubbles: true, cancelable: true });
+    field.dispatchEvent(kill);
+    expect(ran.kill).toHaveBeenCalledTimes(1);
+    expect(kill.defaultPrevented).toBe(true);
+    fireEvent.keyDown(field, { key: 'k', code: 'KeyK', metaKey: true });
+    expect(ran.palette).toHaveBeenCalledTimes(1);
+    // typed text, and AltGr (Ctrl+Alt on Windows: "@", "{"), stay the field's
+    fireEvent.keyDown(field, { key: 'b', code: 'KeyB' });
+    fireEvent.keyDown(field, { key: 'k', code: 'KeyK', ctrlKey: true, altKey: true });
+    expect(ran.buy).not.toHaveBeenCalled();
+    expect(ran.palette).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the keys to an open menu: Escape closes the menu only, B does not buy behind it', () => {
+    const { ran } = chords();
+    const menu = document.createElement('div');
+    menu.setAttribute('role', 'menu');
+    document.body.appendChild(menu);
+    const rects = vi.spyOn(menu, 'getClientRects').mockReturnValue([{}] as unknown as DOMRectList);
+    try {
+      fireEvent.keyDown(menu, { key: 'Escape', code: 'Escape' });
+      fireEvent.keyDown(menu, { key: 'b', code: 'KeyB' });
+      expect(ran.close).not.toHaveBeenCalled();
+      expect(ran.buy).not.toHaveBeenCalled();
+      // the kill switch works over anything
+      fireEvent.keyDown(menu, { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true });
+      expect(ran.kill).toHaveBeenCalledTimes(1);
+    } finally {
+      rects.mockRestore();
+      menu.remove();
+    }
+    fireEvent.keyDown(document.body, { key: 'Escape', code: 'Escape' });
+    expect(ran.close).toHaveBeenCalledTimes(1);
+  });
+
+  it('matches "/" and "?" by the character typed, Shift or not (German: Shift+7 is "/", French: Shift+: is "/")', () => {
+    const { ran } = chords();
+    fireEvent.keyDown(document.body, { key: '/', code: 'Digit7', shiftKey: true });
+    fireEvent.keyDown(document.body, { key: '/', code: 'Period', shiftKey: true });
+    fireEvent.keyDown(document.body, { key: '/', code: 'Slash' });
+    expect(ran.slash).toHaveBeenCalledTimes(3);
+    fireEvent.keyDown(document.body, { key: '?', code: 'Slash', shiftKey: true });
+    expect(ran.help).toHaveBeenCalledTimes(1);
+    // Shift still counts for letters: Shift+B is not B
+    fireEvent.keyDown(document.body, { key: 'B', code: 'KeyB', shiftKey: true });
+    expect(ran.buy).not.toHaveBeenCalled();
   });
 });

@@ -14,7 +14,7 @@ import type { BookView, FilterPreset, MarketScreenState } from '../../../../shar
 import type { BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
-import { formatClock, formatCount, plural } from '../../../format/numbers.ts';
+import { formatAsOf, formatCount, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
 import { bookFilterRequest } from '../../../shell/navigation.ts';
@@ -381,7 +381,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               Offline
             </Text>
             <Text size="xs" c="dimmed" truncate="end">
-              This is the book as of {formatClock(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
+              This is the book as of {formatAsOf(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
             </Text>
           </Group>
         )}

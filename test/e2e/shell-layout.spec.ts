@@ -1,0 +1,147 @@
+// The status bar in a small window (1024×640): while the whole book is read — the moment its state
+// matters most — the state badge, the kill switch and the market badge stay whole; the long "writing …
+// listings into the book" line, the last seq, the event rate and the book's size are what give way. The built renderer runs against a stand-in for
+// window.skindesk that answers a resyncing, auto-buy-stopped app.
+import { readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const RENDERER = resolve(import.meta.dirname, '../../out/renderer');
+const ORIGIN = 'http://skindesk.test';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
+
+/** Runs in the page before the app: an app in `state`, reading a book of a million listings. */
+function fakeBridge({ state }: { state: 'resyncing' | 'offline' }) {
+  const now = new Date().toISOString();
+  const status = {
+    market: { mode: 'real', baseUrl: 'https://market.example', demoReason: null },
+    state,
+    since: now,
+    lastSeq: '9007199254740993',
+    bookAsOf: now,
+    rows: 997_021,
+    eventsPerSecond: 123.4,
+    problem: null,
+    bookRead:
+      state === 'resyncing' ? { phase: 'merging', rows: 997_021, bytes: 104_857_600, merged: 412_160 } : null,
+  };
+  const answers: Record<string, (input: Record<string, unknown>) => unknown> = {
+    getStatus: () => status,
+    getBackfillProgress: () => ({ state: 'running', detailed: 412_160, total: 997_021, problem: null }),
+    getRateLimits: () => ({ endpoints: [], rateLimited: 0, queued: 12 }),
+    getBalance: () => ({ balance: 123_456_789, userName: 'test', asOf: now, problem: null }),
+    getAutoBuyState: () => ({ killSwitch: true, live: true, log: [] }),
+    listWatchAlerts: () => ({ alerts: [] }),
+    takeStartupNotifications: () => ({ notifications: [] }),
+    getMarketScreenState: () => ({ lastView: null, presets: [] }),
+    setLastBookView: () => ({ saved: true }),
+    queryBookWindow: (input) => ({
+      rows: [],
+      offset: input['offset'],
+      total: 0,
+      version: 1,
+      totalVersion: 1,
+      lastSeq: '1',
+    }),
+  };
+  const api = new Proxy(
+    {},
+    {
+      get(_target, name: string) {
+        if (name.startsWith('on')) return () => () => undefined;
+        return async (input: Record<string, unknown> = {}) => {
+          const answer = answers[name];
+          return answer
+            ? { ok: true, value: answer(input) }
+            : {
+                ok: false,
+                error: {
+                  code: 'UNAVAILABLE',
+                  message: `${name} is not part of this test`,
+                  apiCode: null,
+                  issues: [],
+                  outcomeUnknown: false,
+                },
+              };
+        };
+      },
+    },
+  );
+  Object.defineProperty(window, 'skindesk', { value: api });
+}
+
+async function open(page: Page, state: 'resyncing' | 'offline'): Promise<void> {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = join(RENDERER, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(RENDERER)) return route.fulfill({ status: 404 });
+    try {
+      return route.fulfill({
+        body: readFileSync(file),
+        contentType: TYPES[extname(file)] ?? 'application/octet-stream',
+      });
+    } catch {
+      return route.fulfill({ status: 404 });
+    }
+  });
+  await page.addInitScript(fakeBridge, { state });
+  await page.goto(`${ORIGIN}/`);
+  await expect(page.getByTestId('sync-badge')).toHaveAttribute('data-state', state);
+  await expect(page.getByTestId('kill-switch')).toHaveAttribute('data-engaged', 'true');
+}
+
+/** Each element's box within the bar and as wide as its content (nothing squeezed or cut off). */
+async function clipped(page: Page, testIds: string[]): Promise<string[]> {
+  return page.getByTestId('status-bar').evaluate((bar, ids) => {
+    const outer = bar.getBoundingClientRect();
+    const problems: string[] = [];
+    for (const id of ids) {
+      const el = bar.querySelector(`[data-testid="${id}"]`);
+      if (!(el instanceof HTMLElement)) {
+        problems.push(`${id}: missing`);
+        continue;
+      }
+      const box = el.getBoundingClientRect();
+      if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5)
+        problems.push(`${id}: outside the bar`);
+      for (const part of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
+        if (part.scrollWidth > part.clientWidth + 1)
+          problems.push(`${id}: "${part.textContent}" cut to ${part.clientWidth}px of ${part.scrollWidth}px`);
+      }
+    }
+    return problems;
+  }, testIds);
+}
+
+const WHOLE = ['sync-badge', 'backfill', 'rate-headroom', 'kill-switch', 'balance', 'market-badge'];
+
+test('at 1024×640 during a book read the status bar keeps its state, kill switch and market whole', async ({
+  page,
+}) => {
+  await open(page, 'resyncing');
+  const read = page.getByTestId('book-read');
+  await expect(read).toHaveText('writing 412,160 of 997,021 listings into the book');
+  expect(await clipped(page, WHOLE)).toEqual([]);
+  await page.screenshot({
+    path: 'test-results/screenshots/status-bar-1024-resyncing.png',
+    clip: { x: 0, y: 600, width: 1024, height: 40 },
+  });
+  // the read's line gives way, and says all of itself on hover
+  await expect(read).toHaveAttribute('title', 'writing 412,160 of 997,021 listings into the book');
+});
+
+test('at 1024×640 offline, the "book as of" badge and the rest of the bar are whole', async ({ page }) => {
+  await open(page, 'offline');
+  await expect(page.getByTestId('sync-badge')).toContainText('book as of');
+  expect(await clipped(page, WHOLE)).toEqual([]);
+  await page.screenshot({
+    path: 'test-results/screenshots/status-bar-1024-offline.png',
+    clip: { x: 0, y: 600, width: 1024, height: 40 },
+  });
+});
