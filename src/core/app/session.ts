@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
+import { ApiError } from '../api/errors.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import type { Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -64,6 +65,18 @@ export interface SessionOptions {
   log: AppLog;
   redactor: Redactor;
   events: SessionEvents;
+}
+
+/**
+ * Why connecting failed, for the status bar and the notice: the marketplace's refusal or the network's
+ * failure in plain words, with the system's own reason after it ("ECONNREFUSED …"), not the request line
+ * ("GET /public/v1: network failure (…)"), which the log keeps.
+ */
+function connectFailureText(err: unknown): string {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  const plain = err.explanation.replace(/\.$/, '');
+  const lowered = plain.charAt(0).toLowerCase() + plain.slice(1);
+  return err.causeText ? `${lowered} (${err.causeText})` : lowered;
 }
 
 export function mirrorFile(dataDir: string, choice: MarketChoice): string {
@@ -213,8 +226,8 @@ export class MarketSession {
       mirror.start(resolvedWs);
       events.status(this.status());
     } catch (err) {
-      const message = redactor.redact(err instanceof Error ? err.message : String(err));
-      log.error(`could not connect to the ${choice.mode} market: ${message}`);
+      const message = redactor.redact(connectFailureText(err));
+      log.error(`could not connect to the ${choice.mode} market: ${err instanceof Error ? redactor.redact(err.message) : message}`);
       this.#setOwnState(
         'offline',
         `Could not connect to the ${choice.mode === 'demo' ? 'demo ' : ''}market: ${message}`,

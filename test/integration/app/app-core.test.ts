@@ -454,6 +454,17 @@ describe('AppCore startup', () => {
     ]);
   });
 
+  it('says in plain words that the marketplace could not be reached, with the system’s reason', async () => {
+    const secrets = new MemorySecretStore();
+    await secrets.set('api-key', 'sk_live_UNREACHABLE_0001');
+    const dataDir = tempDir();
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ market: { useDemo: false, baseUrl: 'http://127.0.0.1:9' } }));
+    const { core } = await startCore({ dataDir, secrets, sessionRetryMs: [60_000] });
+    const status = await until('the failure told', () => (core.status().problem?.includes('Could not connect') ? core.status() : undefined), 20_000);
+    expect(status.problem).toMatch(/^Could not connect to the market(place)?: the marketplace could not be reached \(ECONNREFUSED/);
+    expect(status.problem).not.toContain('GET /public');
+  });
+
   it('starts a new demo market when the one it had stopped on its own', async () => {
     const { core, pushes } = await startCore({ sessionRetryMs: [200] });
     const first = (await core.whenLive(20_000)).market.baseUrl;
