@@ -12,6 +12,7 @@ import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/Wa
 import type { Trade } from '../../../../src/shared/api/index.ts';
 import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
 import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { resetRendererState, status } from '../fake-app.ts';
 
 const inventoryRow = (assetId: string, tradable: boolean) => ({
   assetId,
@@ -229,6 +230,25 @@ describe('TradeFollow', () => {
 });
 
 describe('WalletScreen', () => {
+  it.each([
+    ['real', true],
+    ['demo', false],
+  ] as const)('on a %s market, says whether a fee level other than LOW is among the published values', async (mode, flagged) => {
+    resetRendererState();
+    const user = userEvent.setup();
+    installFakeBridge({
+      getStatus: () => status({ market: { mode, baseUrl: 'https://market.example', demoReason: mode === 'demo' ? 'no_api_key' : null } }),
+      getWithdrawals: () => ({ withdrawals: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+    });
+    renderWithTheme(<WalletScreen />);
+    const words = screen.getByTestId('wallet-fee-words');
+    expect(words.textContent).toBe('slowest, cheapest network fee');
+    await user.click(screen.getByText('MEDIUM'));
+    await waitFor(() => expect(words.textContent?.startsWith('faster, higher network fee')).toBe(true));
+    await waitFor(() => expect(words.textContent?.includes('not among the marketplace’s published values')).toBe(flagged));
+  });
+
   it('asks for the two-factor code when the marketplace answers TWO_FACTOR_REQUIRED', async () => {
     const user = userEvent.setup();
     installFakeBridge({

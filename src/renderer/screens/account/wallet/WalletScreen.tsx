@@ -9,7 +9,7 @@ import { Alert, Button, Grid, Group, Paper, PasswordInput, SegmentedControl, Sta
 import { useState } from 'react';
 import { CRYPTO_FEE_LEVELS, CRYPTO_TICKERS, type CryptoTicker } from '../../../../shared/api/index.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
-import { refreshBalance } from '../../../shell/app-state.ts';
+import { refreshBalance, syncStatusStore, useLive } from '../../../shell/app-state.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -28,6 +28,8 @@ const FEE_WORDS: Record<FeeLevel, string> = {
   MEDIUM: 'faster, higher network fee',
   HIGH: 'fastest, highest network fee',
 };
+/** The spec names LOW only: against a real market the others are the demo's, and may be refused. */
+const UNPUBLISHED_FEE_LEVEL = ' — not among the marketplace’s published values: it may refuse it';
 
 export function WalletScreen() {
   const [ticker, setTicker] = useState<CryptoTicker>('BTC');
@@ -35,6 +37,7 @@ export function WalletScreen() {
   const [amount, setAmount] = useState<number | null>(null);
   const [feeLevel, setFeeLevel] = useState<FeeLevel>('LOW');
   const [twoFactor, setTwoFactor] = useState('');
+  const demo = useLive(syncStatusStore)?.market.mode === 'demo';
   const [confirming, setConfirming] = useState(false);
   const withdrawals = useCall('getWithdrawals', {});
   usePush('withdrawalUpdated', () => {
@@ -94,8 +97,9 @@ export function WalletScreen() {
                     Network fee level
                   </Text>
                   <SegmentedControl value={feeLevel} onChange={(v) => setFeeLevel(v as FeeLevel)} data={[...CRYPTO_FEE_LEVELS]} />
-                  <Text size="10px" c="dimmed">
+                  <Text size="10px" c="dimmed" data-testid="wallet-fee-words">
                     {FEE_WORDS[feeLevel]}
+                    {!demo && feeLevel !== 'LOW' && UNPUBLISHED_FEE_LEVEL}
                   </Text>
                 </Stack>
               </Group>
