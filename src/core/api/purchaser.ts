@@ -286,6 +286,9 @@ export class Purchaser {
    * those of the last 24 hours (older ones are for a person to check against the orders page).
    */
   async reconcileUnresolved(maxAgeMs = 24 * 3600_000): Promise<PurchaseOutcome[]> {
+    // the earlier run's intents are being looked at (the app does it at connect): the first purchase
+    // after this one is not held back to read the same order history again
+    this.#checkedJournal = true;
     return this.#gate.exclusive(async () => {
       const outcomes: PurchaseOutcome[] = [];
       const now = this.#clock.now();

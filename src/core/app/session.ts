@@ -74,6 +74,12 @@ export interface SessionOptions {
  */
 function connectFailureText(err: unknown): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  // a refusal whose code the contract does not explain (a plain 404 from a wrong base URL) has only its
+  // technical message, which starts with the request line: said as a refusal, with the status
+  if (err.explanation === err.message) {
+    const reason = err.message.startsWith(`${err.route}: `) ? err.message.slice(err.route.length + 2) : err.message;
+    return `the marketplace refused the request (${reason})`;
+  }
   const plain = err.explanation.replace(/\.$/, '');
   const lowered = plain.charAt(0).toLowerCase() + plain.slice(1);
   return err.causeText ? `${lowered} (${err.causeText})` : lowered;

@@ -465,6 +465,27 @@ describe('AppCore startup', () => {
     expect(status.problem).not.toContain('GET /public');
   });
 
+  it('says a refusal without a code as a refusal, not as a mangled request line (a base URL that answers 404)', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html>Not Found</html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const secrets = new MemorySecretStore();
+      await secrets.set('api-key', 'sk_live_WRONG_PATH_0001');
+      const dataDir = tempDir();
+      const port = (server.address() as AddressInfo).port;
+      writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ market: { useDemo: false, baseUrl: `http://127.0.0.1:${port}` } }));
+      const { core } = await startCore({ dataDir, secrets, sessionRetryMs: [60_000] });
+      const status = await until('the failure told', () => (core.status().problem?.includes('Could not connect') ? core.status() : undefined), 20_000);
+      expect(status.problem).toMatch(/^Could not connect to the market(place)?: the marketplace refused the request \(HTTP 404\)(;|$)/);
+      expect(status.problem).not.toMatch(/gET|\/public/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('starts a new demo market when the one it had stopped on its own', async () => {
     const { core, pushes } = await startCore({ sessionRetryMs: [200] });
     const first = (await core.whenLive(20_000)).market.baseUrl;

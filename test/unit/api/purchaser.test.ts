@@ -378,6 +378,27 @@ describe('the account a purchase was sent with', () => {
   });
 });
 
+describe('purchases an earlier run left open, settled at connect', () => {
+  it('are not read again before the first purchase: the app settled them when it connected', async () => {
+    market.server.on('user', (_req, res) => sendJson(res, 200, { id: 42, steam_id: '76561198000000000', name: 'trader', balance: 10_000 }));
+    journal.recordIntent({
+      intentId: 'crashed', createdAtMs: Date.now() - 60_000, listingId: 102, amount: 1, maxPrice: 1000, appId: 730,
+      marketHashName: 'AWP | Asiimov (Field-Tested)', triggerSeq: null, watchlistId: null, source: 'app',
+      account: accountKey(market.server.baseUrl, 42),
+    });
+    market.ordersMode = 'fail';
+    const purchaser = makePurchaser();
+    // what settleEarlierPurchases does right after connecting: the history cannot be read, it stays open
+    await purchaser.reconcileUnresolved();
+    expect(journal.get('crashed')?.state).toBe('unknown');
+    const readsAtConnect = market.server.calls('orders').length;
+    // a snipe a moment later is sent at once, not after the same reads again
+    const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
+    expect(outcome.status).toBe('bought');
+    expect(market.server.calls('orders')).toHaveLength(readsAtConnect);
+  });
+});
+
 describe('journal files written before accounts were named', () => {
   it('gain the account column, and their entries read as naming none', () => {
     const old = new Database(':memory:');

@@ -45,3 +45,21 @@ describe('watchlist dialog', () => {
     expect(update).not.toHaveBeenCalled();
   });
 });
+
+// The panel sends its filter only after a pause in typing: a Save clicked within it saved the previous one.
+describe('watchlist dialog, saved at once', () => {
+  it('saves the filter typed just before Save, not the one before it', async () => {
+    const update = vi.fn((input: unknown) => ({ ...saved, ...(input as object) }));
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={saved} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+    await user.type(await screen.findByLabelText('Max price'), '20');
+    await user.click(screen.getByTestId('watchlist-save'));
+    await waitFor(() => expect(update).toHaveBeenCalled());
+    expect(JSON.stringify(update.mock.calls[0])).toContain('"max":2000');
+  });
+});

@@ -7,6 +7,7 @@ import { Alert, Button, Divider, Group, Modal, NumberInput, ScrollArea, Segmente
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.ts';
 import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist, type WatchlistInput, watchlistInput } from '../../../shared/watchlist.ts';
+import type { BookFilter } from '../../../shared/query.ts';
 import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
 import { FilterPanel } from '../market/filters/FilterPanel.tsx';
@@ -44,11 +45,13 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [problem, setProblem] = useState<string | null>(null);
   /** The filter panel holds back what it shows (a min above its max): saved, it would be the previous one. */
   const [filterProblems, setFilterProblems] = useState<string[]>([]);
+  /** The filter the panel shows, at once: the one it sends (`filter`) lags a pause in typing behind it. */
+  const [shownFilter, setShownFilter] = useState<BookFilter | null>(null);
   const [saving, setSaving] = useState(false);
 
   const draft: WatchlistInput = {
     name,
-    filter: cleanFilter(filter),
+    filter: cleanFilter(shownFilter ?? filter),
     price,
     paused: watchlist?.paused ?? false,
     alerts: { notify, sound, webhook: webhook.trim() === '' ? null : webhook.trim() },
@@ -90,7 +93,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     <Modal opened onClose={onClose} title={watchlist ? `Edit “${watchlist.name}”` : 'New watchlist'} size="xl" data-testid="watchlist-dialog">
       <Group align="flex-start" gap="md" wrap="nowrap">
         <ScrollArea h={520} w={260} style={{ flex: 'none', border: '1px solid var(--sd-border)', borderRadius: 4 }}>
-          <FilterPanel filter={filter} onChange={setFilter} onProblems={setFilterProblems} />
+          <FilterPanel filter={filter} onChange={setFilter} onProblems={setFilterProblems} onDraft={setShownFilter} />
         </ScrollArea>
         <Stack gap="sm" style={{ flex: 1 }}>
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="watchlist-name" />

@@ -303,3 +303,52 @@ describe('WalletScreen', () => {
     expect((await screen.findByRole('dialog')).textContent).toContain('what is left of it after the platform fee');
   });
 });
+
+describe('TradesScreen paging as trades settle', () => {
+  it('goes back to the last page there is when the page shown empties (trades left the in-flight filter)', async () => {
+    const user = userEvent.setup();
+    let inFlightIds = Array.from({ length: 150 }, (_, i) => 150 - i);
+    const tracked = (id: number) => ({
+      trade: {
+        id,
+        type: 'SELL' as const,
+        status: 'Active' as const,
+        deposit_id: id,
+        withdraw_id: null,
+        steam_offer_id: '1',
+        value: 100,
+        error: null,
+        created_at: NOW_ISO,
+        updated_at: NOW_ISO,
+        items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: String(id), amount: 1, value: 100 }],
+      },
+      timeline: [{ status: 'Active' as const, at: NOW_ISO, source: 'poll' as const }],
+      words: 'the trade offer is waiting for you to accept it on the platform.',
+      inFlight: true,
+    });
+    const bridge = installFakeBridge({
+      getTrades: ({ page, limit }) => ({
+        trades: inFlightIds.slice((page - 1) * limit, page * limit).map(tracked),
+        inFlight: inFlightIds.length,
+        total: 150,
+        metadata: { total_pages: Math.max(1, Math.ceil(inFlightIds.length / limit)), total_items: inFlightIds.length, current_page: page, current_limit: limit },
+      }),
+      getTradeFeeds: () => ({
+        settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
+        secretSet: false,
+        receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
+        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+        demo: false,
+      }),
+    });
+    renderWithTheme(<TradesScreen />);
+    await user.click(await screen.findByText('In flight'));
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(100));
+    await user.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(50));
+    // 120 of them are accepted: 30 in flight, one page
+    inFlightIds = inFlightIds.slice(120);
+    bridge.push('tradesUpdated', { trades: [] });
+    await waitFor(() => expect(screen.queryAllByTestId('trade-row')).toHaveLength(30));
+  });
+});

@@ -88,6 +88,9 @@ export function TradesScreen() {
   const [limit, setLimit] = useState<PageSize>(100);
   // filtered and paged by core, so every trade followed is reachable, however many there are
   const trades = useCall('getTrades', { page, limit, inFlight: filter === 'all' ? null : filter === 'in_flight' });
+  // trades leave the page shown (settled out of "In flight"): past the last page, the last page is shown
+  const lastPage = trades.data?.metadata.total_pages;
+  if (lastPage !== undefined && page > lastPage) setPage(lastPage);
   const feeds = useCall('getTradeFeeds', {});
   usePush('tradesUpdated', () => {
     trades.reload();

@@ -118,9 +118,14 @@ export interface FilterPanelProps {
    * saves the filter (a watchlist) must not save the last one sent while the panel shows another.
    */
   onProblems?(problems: string[]): void;
+  /**
+   * The filter the panel shows, cleaned, as it changes: onChange comes only after a pause in typing, so a
+   * form that saves the filter (a watchlist) must save this one, not the last one sent.
+   */
+  onDraft?(filter: BookFilter): void;
 }
 
-export function FilterPanel({ filter, onChange, onProblems }: FilterPanelProps) {
+export function FilterPanel({ filter, onChange, onProblems, onDraft }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
@@ -138,6 +143,10 @@ export function FilterPanel({ filter, onChange, onProblems }: FilterPanelProps) 
   useEffect(() => {
     onProblems?.(problemText === '' ? [] : problemText.split('\n'));
   }, [problemText, onProblems]);
+  const draftText = JSON.stringify(cleanFilter(draft));
+  useEffect(() => {
+    onDraft?.(JSON.parse(draftText) as BookFilter);
+  }, [draftText, onDraft]);
   useEffect(() => {
     if (problems.length > 0) return;
     const timer = setTimeout(() => {
