@@ -53,6 +53,10 @@ describe('npm run bench phases', () => {
       expect(results.events_book_detailed_before).toBe(LISTINGS);
       expect(results.events_applied).toBeGreaterThan(0);
       expect(results.filter_combinations).toBeGreaterThanOrEqual(20);
+      // the first answer of each filter is measured, not thrown away as a warm-up
+      expect(typeof results.filter_first_p95_ms).toBe('number');
+      for (const q of results.filter_slowest as { first_ms: number; max_ms: number }[])
+        expect(q.max_ms).toBeGreaterThanOrEqual(q.first_ms);
     },
   );
 
