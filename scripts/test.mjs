@@ -3,41 +3,10 @@
 // failure (non-zero exit), then prints one summary line per step and, last, the test counts:
 //   tests: X passed, Y failed[, Z skipped]
 // Counts come from the JSON reports of vitest and Playwright; a skipped test is never counted as passed,
-// and a test file that fails to load counts as one failed test.
+// and a test file that fails to load counts as one failed test. The steps are in test-steps.mjs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-
-const root = resolve(import.meta.dirname, '..');
-const require = createRequire(join(root, 'package.json'));
-const reports = join(root, 'test-results');
-const vitestJson = join(reports, 'vitest.json');
-const playwrightJson = join(reports, 'playwright.json');
-
-/** Absolute path of a package's CLI script, run with this same Node (not whatever `node` is on PATH). */
-function bin(pkg, name = pkg) {
-  const manifestPath = require.resolve(`${pkg}/package.json`);
-  const { bin: bins } = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  const rel = typeof bins === 'string' ? bins : bins[name];
-  return join(dirname(manifestPath), rel);
-}
-
-const steps = [
-  { name: 'lint', cmd: [bin('eslint'), '--max-warnings=0', '.'] },
-  { name: 'typecheck', cmd: [bin('typescript', 'tsc'), '-p', 'tsconfig.json', '--noEmit'] },
-  // before the tests: the packaging test packs out/, and the e2e tests serve out/renderer
-  { name: 'build', cmd: [bin('electron-vite'), 'build'] },
-  {
-    name: 'vitest',
-    cmd: [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-  },
-  {
-    name: 'e2e',
-    cmd: [bin('@playwright/test', 'playwright'), 'test'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
-  },
-];
+import { playwrightJson, reports, root, steps, vitestJson } from './test-steps.mjs';
 
 function run(step) {
   return new Promise((done) => {

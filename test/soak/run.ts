@@ -25,7 +25,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DATABASE_FILE_NAME } from '../../src/core/paths.ts';
-import { type DemoMarket, chaosLevel, startDemoMarket } from '../../src/demo/index.ts';
+import { type DemoMarket, type InjectionKind, chaosLevel, startDemoMarket } from '../../src/demo/index.ts';
 import { FINAL_TRADE_STATUSES } from '../../src/shared/api/index.ts';
 import {
   type CrashCheck,
@@ -40,6 +40,7 @@ import {
 } from './checks.ts';
 import { ClientHandle } from './client-handle.ts';
 import type { FuzzReport } from './ipc-fuzz.ts';
+import { judgeInvariants } from './invariants.ts';
 import { judgedGrowth, rssSecondHalfGrowth } from './memory-growth.ts';
 import type { ClientConfig, ClientFigures } from './protocol.ts';
 import type { SoakReport } from './report.ts';
@@ -452,24 +453,38 @@ async function main(): Promise<number> {
     const maxLag = Math.max(...figures.map((f) => f.loop.maxLagMs));
     const maxBlocked = Math.max(...figures.map((f) => f.loop.maxBlockedMs));
 
-    const scan = scanForSecret(apiKey, [artefactDir], [{ name: 'runner progress', text: progressLines.join('\n') }]);
+    const scanExtras = [{ name: 'runner progress', text: progressLines.join('\n') }];
+    const scan = scanForSecret(apiKey, [artefactDir], scanExtras);
 
-    const invariants: SoakReport['invariants'] = {
-      mirror_equals_server: mirror.settled && mirror.divergent === 0,
-      no_purchase_twice: purchases.unaccountedOnServer === 0 && purchases.claimedTwice === 0,
-      purchases_match_orders: purchases.missingOnServer === 0 && purchases.unaccountedOnServer === 0 && purchases.unresolved === 0,
-      no_rate_limit_exceeded: overLimit === 0,
-      retry_after_honoured: audit.earlyRetries === 0,
-      trades_equal_server: trades.divergent === 0,
-      // (The accepted-ids table forgets ids after an hour, so "no id accepted twice" is read from it only
-      // in runs shorter than that.)
-      no_forged_stale_replayed_webhook_accepted: forgedAccepted === 0 && replaysApplied === 0 && (totalMs > 55 * 60_000 || receiverAccepted <= accepted.length),
-      memory_flat: Math.max(0, ...lateGrowths) <= memoryBoundMb,
-      event_loop_under_100ms: maxBlocked <= 100,
-      kill9_consistent_and_resumed: kill.check.integrity === 'ok' && kill.check.watermarkOk && kill.check.journalReadable && mirror.divergent === 0,
-      ipc_fuzz_refused: fuzz.handlerRuns === 0 && fuzz.notRefused === 0 && fuzz.crashes === 0 && fuzz.aliveAfter && !fuzz.prototypePolluted && fuzz.hostile.platformActions === 0 && fuzz.inputs > 0,
-      api_key_not_leaked: scan.leaks.length === 0 && scan.files > 0,
-    };
+    const answeredInjections: Partial<Record<InjectionKind, number>> = {};
+    for (const i of injections) if (i.status !== null) answeredInjections[i.kind] = (answeredInjections[i.kind] ?? 0) + 1;
+    const { invariants, reasons } = judgeInvariants({
+      expected: { storms: level.every.storm > 0, injections: level.every.injection > 0 },
+      mirror,
+      events: { published: demo.state.eventsPublished() - eventsAtStart, applied: sum(figures, (f) => f.events.applied) },
+      purchases,
+      rateLimits: {
+        requestsSent: sum(figures, (f) => f.governor.sent),
+        received429: sum(figures, (f) => f.governor.rateLimited),
+        overLimit,
+        earlyRetries: audit.earlyRetries,
+      },
+      trades,
+      webhooks: {
+        receiverAccepted,
+        forgedAccepted,
+        replaysApplied,
+        acceptedIdsComplete: totalMs <= 55 * 60_000,
+        acceptedIdsInDb: accepted.length,
+        answeredInjections,
+      },
+      memory: { lateGrowthsMb: lateGrowths, boundMb: memoryBoundMb, readingsPerProcess: live.map((m) => m.trend.length) },
+      loop: { maxBlockedMs: maxBlocked },
+      kill: { check: kill.check, duringBatch: kill.duringBatch },
+      fuzz,
+      scan: { ...scan, artefactFiles: scan.files - scanExtras.length },
+    });
+    run.failures.push(...reasons.map((r) => `no evidence: ${r}`));
     for (const [name, ok] of Object.entries(invariants)) if (!ok) run.failures.push(`invariant failed: ${name}`);
 
     const report: SoakReport = {
