@@ -57,7 +57,6 @@ describe('npm run soak', () => {
     for (const name of INVARIANT_NAMES) expect(report.invariants[name], `${name}\n${context}`).toBe(true);
     expect(report.ok, context).toBe(true);
     expect(run.code).toBe(0);
-    expect(run.ms).toBeLessThan(120_000);
 
     // The run did what it claims.
     expect(report.events.published).toBeGreaterThan(500);
