@@ -49,6 +49,7 @@ export function attachDesk(db: Db, bookFile: string): void {
  * with them emptied (a demo market is a new market on every start: same ids, different history).
  */
 export const ACCOUNT_TABLES = [
+  'account_identity',
   'account_cache',
   'trades',
   'trade_timeline',

@@ -325,6 +325,27 @@ describe('AppCore on the demo market', () => {
     expect(new PurchaseJournal(core.session.db).get('old-world')).toMatchObject({ state: 'unknown', orderId: null });
   });
 
+  it("forgets the stored account data on another marketplace, even when its account has the same id", async () => {
+    const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    const b = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 8 });
+    demos.push(a, b);
+    const [onA] = a.accounts;
+    const [onB] = b.accounts;
+    if (!onA || !onB) throw new Error('a demo market without accounts');
+    // the case in point: the same account id on two marketplaces
+    expect(onB.id).toBe(onA.id);
+    const { core, pushes } = await startCore();
+    const anotherAccount = () => pushes.filter((p) => p.name === 'notification' && (p.payload as { title: string }).title === 'Another account');
+    await core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: onA.apiKey });
+    const heldFor = () => core.session.db.prepare('SELECT account FROM account_identity').pluck().get();
+    await until('the first account met', () => heldFor() === accountKey(a.baseUrl, onA.id) || undefined, 20_000);
+    expect(anotherAccount()).toEqual([]);
+
+    await core.call('setMarket', { useDemo: false, baseUrl: b.baseUrl, apiKey: onB.apiKey });
+    await until('the other market met', () => anotherAccount().length > 0 || undefined, 20_000);
+    expect(heldFor()).toBe(accountKey(b.baseUrl, onB.id));
+  });
+
   it('leaves the market as it was when the keychain refuses the key', async () => {
     const secrets = new MemorySecretStore();
     const { core } = await startCore({ secrets });

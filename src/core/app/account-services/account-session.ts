@@ -6,6 +6,7 @@
  * The REST client appears only once the session has connected; until then reads are served from the
  * cache (a missing client counts as "cannot reach the marketplace") and writes are refused.
  */
+import type { Statement } from 'better-sqlite3';
 import {
   type AppId,
   type BackpackItem,
@@ -23,11 +24,18 @@ import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts'
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
-import { assignOpenPurchases } from '../../api/purchase-journal.ts';
+import { accountKey, assignOpenPurchases } from '../../api/purchase-journal.ts';
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
 import type { Db } from '../../store/index.ts';
-import { ACCOUNT_TABLES } from '../../store/desk.ts';
+import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
+
+const IDENTITY_SCHEMA = `
+CREATE TABLE IF NOT EXISTS account_identity (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  account TEXT NOT NULL
+);
+`;
 
 /** What an account session needs of the market session (MarketSession satisfies it). */
 export interface MarketSide {
@@ -78,6 +86,8 @@ export class AccountSession {
   /** Bumped by every start and stop: a start whose own-listings read outlived it does nothing. */
   #guardRun = 0;
   #accountId: number | null = null;
+  /** The account (accountKey: market origin and user id) the account tables hold the data of. */
+  readonly #identity: { read: Statement<[], string>; write: Statement<[string]> };
 
   constructor(
     market: MarketSide,
@@ -108,6 +118,11 @@ export class AccountSession {
     };
     const db = market.db;
     this.reads = new AccountReads({ api: this.api, db, clock: this.clock });
+    createDeskTables(db, IDENTITY_SCHEMA);
+    this.#identity = {
+      read: db.prepare<[], string>('SELECT account FROM account_identity WHERE id = 1').pluck(),
+      write: db.prepare<[string]>('INSERT OR REPLACE INTO account_identity (id, account) VALUES (1, ?)'),
+    };
     this.withdrawals = new CryptoWithdrawalTracker({
       source: { call: (name, input, opts) => this.api.call(name, input, opts) },
       db,
@@ -233,6 +248,8 @@ export class AccountSession {
    * 'other': that data was forgotten. 'unknown': the read failed (offline, say): nothing is changed.
    */
   async meetAccount(): Promise<'same' | 'other' | 'first' | 'unknown'> {
+    const client = this.market.client;
+    const storedIdentity = this.#identity.read.get() ?? null;
     const storedId = this.reads.cached('user')?.data.id ?? null;
     let freshId: number;
     try {
@@ -240,10 +257,19 @@ export class AccountSession {
     } catch {
       return 'unknown';
     }
+    if (!client) return 'unknown';
     this.#accountId = freshId;
-    if (storedId === null) return 'first';
-    if (storedId === freshId) return 'same';
+    // one account on one market: two marketplaces may both have an account 42 (files from before the
+    // identity was kept compare the user id alone)
+    const identity = accountKey(client.baseUrl, freshId);
+    const first = storedIdentity === null && storedId === null;
+    const same = storedIdentity === null ? storedId === freshId : storedIdentity === identity;
+    if (first || same) {
+      this.#identity.write.run(identity);
+      return first ? 'first' : 'same';
+    }
     this.#forgetAccountState();
+    this.#identity.write.run(identity);
     // the read just made was forgotten with the rest: the new account's user row is read again
     await this.reads.user({ priority: 'background', signal: this.stopping.signal }).catch(() => undefined);
     return 'other';
