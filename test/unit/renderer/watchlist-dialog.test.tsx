@@ -26,16 +26,21 @@ const saved: Watchlist = {
   updated_at: '2026-01-01T12:00:00.000Z',
 };
 
+/** The dialog editing the saved watchlist. */
+function renderDialog() {
+  return render(
+    <MantineProvider theme={theme} defaultColorScheme="dark">
+      <WatchlistDialog watchlist={saved} onClose={() => undefined} onSaved={() => undefined} />
+    </MantineProvider>,
+  );
+}
+
 describe('watchlist dialog', () => {
   it('does not save while its filter panel holds back a filter it shows as wrong', async () => {
     const update = vi.fn(() => saved);
     installFakeApp({ updateWatchlist: update });
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistDialog watchlist={saved} onClose={() => undefined} onSaved={() => undefined} />
-      </MantineProvider>,
-    );
+    renderDialog();
     await user.type(await screen.findByLabelText('Max price'), '1');
     expect((await screen.findByTestId('filter-problems')).textContent).toBe('Price: min is above max');
     await new Promise((r) => setTimeout(r, 400));
@@ -52,11 +57,7 @@ describe('watchlist dialog, saved at once', () => {
     const update = vi.fn((input: unknown) => ({ ...saved, ...(input as object) }));
     installFakeApp({ updateWatchlist: update });
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistDialog watchlist={saved} onClose={() => undefined} onSaved={() => undefined} />
-      </MantineProvider>,
-    );
+    renderDialog();
     await user.type(await screen.findByLabelText('Max price'), '20');
     await user.click(screen.getByTestId('watchlist-save'));
     await waitFor(() => expect(update).toHaveBeenCalled());

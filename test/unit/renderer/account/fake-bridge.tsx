@@ -60,3 +60,28 @@ export function renderWithTheme(ui: ReactElement) {
 
 export const NOW_ISO = '2026-01-02T10:00:00.000Z';
 export const freshness = { fetchedAt: NOW_ISO, fromCache: false, problem: null };
+
+type TrackedTrade = IpcOutput<'getTrades'>['trades'][number];
+
+/** A trade the app follows, as getTrades answers it: a one-item SELL unless `trade` says otherwise. */
+export function trackedTrade(id: number, status: 'Active' | 'Accepted', trade: Partial<TrackedTrade['trade']> = {}): TrackedTrade {
+  return {
+    trade: {
+      id,
+      type: 'SELL',
+      status,
+      deposit_id: id,
+      withdraw_id: null,
+      steam_offer_id: '1',
+      value: 100,
+      error: null,
+      created_at: NOW_ISO,
+      updated_at: NOW_ISO,
+      items: [{ app_id: 730, market_hash_name: 'Revolution Case', steam_asset_id: String(id), amount: 1, value: 100 }],
+      ...trade,
+    },
+    timeline: [{ status, at: NOW_ISO, source: 'poll' }],
+    words: status === 'Active' ? 'the trade offer is waiting for you to accept it on the platform.' : 'the trade was accepted.',
+    inFlight: status === 'Active',
+  };
+}

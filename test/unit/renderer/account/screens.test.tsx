@@ -11,7 +11,7 @@ import { TransactionsScreen } from '../../../../src/renderer/screens/account/his
 import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/WalletScreen.tsx';
 import type { Trade } from '../../../../src/shared/api/index.ts';
 import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
-import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { NOW_ISO, freshness, installFakeBridge, renderWithTheme, trackedTrade } from './fake-bridge.tsx';
 import { resetRendererState, status } from '../fake-app.ts';
 
 const inventoryRow = (assetId: string, tradable: boolean) => ({
@@ -144,27 +144,19 @@ describe('TradesScreen', () => {
   });
 });
 
+/** Trade feeds as a real market without webhooks has them: the poller alone. */
+const POLLING_ONLY = {
+  settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
+  secretSet: false,
+  receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
+  poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+  demo: false,
+} as const;
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();
-    const tracked = (id: number) => ({
-      trade: {
-        id,
-        type: 'SELL',
-        status: 'Accepted' as const,
-        deposit_id: id,
-        withdraw_id: null,
-        steam_offer_id: '1',
-        value: 100,
-        error: null,
-        created_at: NOW_ISO,
-        updated_at: NOW_ISO,
-        items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: String(id), amount: 1, value: 100 }],
-      },
-      timeline: [{ status: 'Accepted' as const, at: NOW_ISO, source: 'poll' as const }],
-      words: 'the trade was accepted.',
-      inFlight: false,
-    });
+    const tracked = (id: number) => trackedTrade(id, 'Accepted');
     const TOTAL = 1_203;
     const bridge = installFakeBridge({
       getTrades: ({ page, limit }) => {
@@ -176,13 +168,7 @@ describe('TradesScreen paging', () => {
           metadata: { total_pages: Math.ceil(TOTAL / limit), total_items: TOTAL, current_page: page, current_limit: limit },
         };
       },
-      getTradeFeeds: () => ({
-        settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
-        secretSet: false,
-        receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
-        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
-        demo: false,
-      }),
+      getTradeFeeds: () => POLLING_ONLY,
     });
     renderWithTheme(<TradesScreen />);
     await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(100));
@@ -199,26 +185,7 @@ describe('TradeFollow', () => {
     const bridge = installFakeBridge({
       getTrades: ({ withdrawIds }) => {
         const trades = (withdrawIds ?? []).includes(77)
-          ? [
-              {
-                trade: {
-                  id: 9,
-                  type: 'WITHDRAW' as const,
-                  status: 'Active' as const,
-                  deposit_id: null,
-                  withdraw_id: 77,
-                  steam_offer_id: '1',
-                  value: 450,
-                  error: null,
-                  created_at: NOW_ISO,
-                  updated_at: NOW_ISO,
-                  items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: '9', amount: 1, value: 450 }],
-                },
-                timeline: [{ status: 'Active' as const, at: NOW_ISO, source: 'poll' as const }],
-                words: 'the trade offer is waiting for you to accept it on the platform.',
-                inFlight: true,
-              },
-            ]
+          ? [trackedTrade(9, 'Active', { type: 'WITHDRAW', deposit_id: null, withdraw_id: 77, value: 450 })]
           : [];
         return { trades, inFlight: trades.length, total: 5_000, metadata: { total_pages: 1, total_items: trades.length, current_page: 1, current_limit: 1000 } };
       },
@@ -308,24 +275,7 @@ describe('TradesScreen paging as trades settle', () => {
   it('goes back to the last page there is when the page shown empties (trades left the in-flight filter)', async () => {
     const user = userEvent.setup();
     let inFlightIds = Array.from({ length: 150 }, (_, i) => 150 - i);
-    const tracked = (id: number) => ({
-      trade: {
-        id,
-        type: 'SELL' as const,
-        status: 'Active' as const,
-        deposit_id: id,
-        withdraw_id: null,
-        steam_offer_id: '1',
-        value: 100,
-        error: null,
-        created_at: NOW_ISO,
-        updated_at: NOW_ISO,
-        items: [{ app_id: 730 as const, market_hash_name: 'Revolution Case', steam_asset_id: String(id), amount: 1, value: 100 }],
-      },
-      timeline: [{ status: 'Active' as const, at: NOW_ISO, source: 'poll' as const }],
-      words: 'the trade offer is waiting for you to accept it on the platform.',
-      inFlight: true,
-    });
+    const tracked = (id: number) => trackedTrade(id, 'Active');
     const bridge = installFakeBridge({
       getTrades: ({ page, limit }) => ({
         trades: inFlightIds.slice((page - 1) * limit, page * limit).map(tracked),
@@ -333,13 +283,7 @@ describe('TradesScreen paging as trades settle', () => {
         total: 150,
         metadata: { total_pages: Math.max(1, Math.ceil(inFlightIds.length / limit)), total_items: inFlightIds.length, current_page: page, current_limit: limit },
       }),
-      getTradeFeeds: () => ({
-        settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
-        secretSet: false,
-        receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
-        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
-        demo: false,
-      }),
+      getTradeFeeds: () => POLLING_ONLY,
     });
     renderWithTheme(<TradesScreen />);
     await user.click(await screen.findByText('In flight'));
