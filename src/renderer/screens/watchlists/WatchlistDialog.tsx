@@ -7,10 +7,9 @@ import { Alert, Button, Divider, Group, Modal, NumberInput, ScrollArea, Segmente
 import { useState } from 'react';
 import { formatCents } from '../../../shared/money.ts';
 import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist, type WatchlistInput, watchlistInput } from '../../../shared/watchlist.ts';
-import type { BookFilter } from '../../../shared/query.ts';
 import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
-import { FilterPanel } from '../market/filters/FilterPanel.tsx';
+import { type FilterDraft, FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
 import { describeWatchlistIssues } from './watchlist-issues.ts';
@@ -43,15 +42,17 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
   const [problem, setProblem] = useState<string | null>(null);
-  /** The filter panel holds back what it shows (a min above its max): saved, it would be the previous one. */
-  const [filterProblems, setFilterProblems] = useState<string[]>([]);
-  /** The filter the panel shows, at once: the one it sends (`filter`) lags a pause in typing behind it. */
-  const [shownFilter, setShownFilter] = useState<BookFilter | null>(null);
+  /**
+   * The filter the panel shows, at once, with what holds it back (a min above its max): the one it sends
+   * (`filter`) lags a pause in typing behind it, and never comes with a problem.
+   */
+  const [shown, setShown] = useState<FilterDraft | null>(null);
+  const filterProblems = shown?.problems ?? [];
   const [saving, setSaving] = useState(false);
 
   const draft: WatchlistInput = {
     name,
-    filter: cleanFilter(shownFilter ?? filter),
+    filter: cleanFilter(shown?.filter ?? filter),
     price,
     paused: watchlist?.paused ?? false,
     alerts: { notify, sound, webhook: webhook.trim() === '' ? null : webhook.trim() },
@@ -93,7 +94,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     <Modal opened onClose={onClose} title={watchlist ? `Edit “${watchlist.name}”` : 'New watchlist'} size="xl" data-testid="watchlist-dialog">
       <Group align="flex-start" gap="md" wrap="nowrap">
         <ScrollArea h={520} w={260} style={{ flex: 'none', border: '1px solid var(--sd-border)', borderRadius: 4 }}>
-          <FilterPanel filter={filter} onChange={setFilter} onProblems={setFilterProblems} onDraft={setShownFilter} />
+          <FilterPanel filter={filter} onChange={setFilter} onDraft={setShown} />
         </ScrollArea>
         <Stack gap="sm" style={{ flex: 1 }}>
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="watchlist-name" />

@@ -114,18 +114,19 @@ export interface FilterPanelProps {
   filter: BookFilter;
   onChange(filter: BookFilter): void;
   /**
-   * What keeps the panel from sending its filter (the problems it shows), [] once it can: a form that
-   * saves the filter (a watchlist) must not save the last one sent while the panel shows another.
+   * The filter the panel shows, cleaned, and what keeps it from being sent (the problems shown, [] when
+   * none), as they change: onChange comes only after a pause in typing and never with a problem, so a
+   * form that saves the filter (a watchlist) saves this one, or nothing while it has problems.
    */
-  onProblems?(problems: string[]): void;
-  /**
-   * The filter the panel shows, cleaned, as it changes: onChange comes only after a pause in typing, so a
-   * form that saves the filter (a watchlist) must save this one, not the last one sent.
-   */
-  onDraft?(filter: BookFilter): void;
+  onDraft?(draft: FilterDraft): void;
 }
 
-export function FilterPanel({ filter, onChange, onProblems, onDraft }: FilterPanelProps) {
+export interface FilterDraft {
+  filter: BookFilter;
+  problems: string[];
+}
+
+export function FilterPanel({ filter, onChange, onDraft }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
@@ -139,14 +140,11 @@ export function FilterPanel({ filter, onChange, onProblems, onDraft }: FilterPan
     }
   }, [filter]);
   const problems = rangeProblems(draft);
-  const problemText = problems.join('\n');
+  // told by value: a new object every render would tell the form on every render
+  const shownText = JSON.stringify({ filter: cleanFilter(draft), problems });
   useEffect(() => {
-    onProblems?.(problemText === '' ? [] : problemText.split('\n'));
-  }, [problemText, onProblems]);
-  const draftText = JSON.stringify(cleanFilter(draft));
-  useEffect(() => {
-    onDraft?.(JSON.parse(draftText) as BookFilter);
-  }, [draftText, onDraft]);
+    onDraft?.(JSON.parse(shownText) as FilterDraft);
+  }, [shownText, onDraft]);
   useEffect(() => {
     if (problems.length > 0) return;
     const timer = setTimeout(() => {
