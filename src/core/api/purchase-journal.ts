@@ -112,14 +112,19 @@ export function accountKey(baseUrl: string, accountId: number): string {
   return `${new URL(baseUrl).origin} account ${accountId}`;
 }
 
+/** The journal's table, in a file of any version (entries from before accounts were named: NULL). */
+function ensureJournalTable(db: Database.Database): void {
+  createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
+  addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
+}
+
 /**
  * Names every open purchase as `account`'s, whatever it named before: for an account that no longer
  * exists (the demo market is a new market on every start, with the same origin and account ids), so
  * that its purchases are never settled from the order history of the one that replaced it.
  */
 export function assignOpenPurchases(db: Database.Database, account: string): void {
-  createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
-  addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
+  ensureJournalTable(db);
   db.prepare("UPDATE purchase_journal SET account = ? WHERE state IN ('intent', 'unknown')").run(account);
 }
 
@@ -166,9 +171,8 @@ export class PurchaseJournal {
   constructor(db: Database.Database, options: PurchaseJournalOptions = {}) {
     this.#db = db;
     this.#account = options.account ?? (() => null);
-    createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
     // entries written before the journal named accounts: NULL, checked against whichever key is in use
-    addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
+    ensureJournalTable(db);
     this.#insert = db.prepare(`
       INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
         market_hash_name, trigger_seq, watchlist_id, source, account, state)

@@ -151,10 +151,10 @@ export class AccountRuntime {
     return current.account;
   }
 
-  /** The account the key of `market`'s session belongs to, once read at connecting (see meetAccount). */
-  accountIdOf(market: AttachableMarket): number | null {
+  /** The account (accountKey) the key of `market`'s session belongs to, once read at connecting (see meetAccount). */
+  accountOf(market: AttachableMarket): string | null {
     const current = this.#current;
-    return current?.market === market ? current.account.accountId : null;
+    return current?.market === market ? current.account.account : null;
   }
 
   get demo(): boolean {

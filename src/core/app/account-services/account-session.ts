@@ -85,7 +85,8 @@ export class AccountSession {
   #guardTimer: NodeJS.Timeout | null = null;
   /** Bumped by every start and stop: a start whose own-listings read outlived it does nothing. */
   #guardRun = 0;
-  #accountId: number | null = null;
+  /** The key's account (accountKey), once meetAccount has read it in this session. */
+  #metAccount: string | null = null;
   /** The account (accountKey: market origin and user id) the account tables hold the data of. */
   readonly #identity: { read: Statement<[], string>; write: Statement<[string]> };
 
@@ -228,12 +229,12 @@ export class AccountSession {
   }
 
   /**
-   * The account the key in use belongs to, once meetAccount has read it (null before, or when it could
-   * not): the purchase journal names each purchase's account with it. The cached user row is not enough:
-   * until meetAccount answers, it may be the previous key's account.
+   * The account (accountKey) the key in use belongs to, once meetAccount has read it (null before, or
+   * when it could not): the purchase journal names each purchase's account with it. The stored identity
+   * is not enough: until meetAccount answers, it may be the previous key's account.
    */
-  get accountId(): number | null {
-    return this.#accountId;
+  get account(): string | null {
+    return this.#metAccount;
   }
 
   async stop(): Promise<void> {
@@ -258,10 +259,10 @@ export class AccountSession {
       return 'unknown';
     }
     if (!client) return 'unknown';
-    this.#accountId = freshId;
     // one account on one market: two marketplaces may both have an account 42 (files from before the
     // identity was kept compare the user id alone)
     const identity = accountKey(client.baseUrl, freshId);
+    this.#metAccount = identity;
     const first = storedIdentity === null && storedId === null;
     const same = storedIdentity === null ? storedId === freshId : storedIdentity === identity;
     if (first || same) {

@@ -6,7 +6,7 @@
  */
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { ApiClient } from '../../api/client.ts';
-import { type JournalEntry, PurchaseJournal, accountKey } from '../../api/purchase-journal.ts';
+import { type JournalEntry, PurchaseJournal } from '../../api/purchase-journal.ts';
 import { type PurchaseOutcome, Purchaser } from '../../api/purchaser.ts';
 import type { AppCore } from '../app-core.ts';
 import type { MarketSession } from '../session.ts';
@@ -25,11 +25,7 @@ export function purchasing(core: AppCore, session: MarketSession = core.session)
   if (!client) throw new SkindeskError({ code: 'UNAVAILABLE', message: 'Not connected to the marketplace yet.' });
   let held = purchasers.get(client);
   if (!held) {
-    const account = () => {
-      const id = core.account.accountIdOf(session);
-      return id === null ? null : accountKey(client.baseUrl, id);
-    };
-    const journal = new PurchaseJournal(session.db, { account });
+    const journal = new PurchaseJournal(session.db, { account: () => core.account.accountOf(session) });
     const purchaser = new Purchaser({
       client,
       journal,
