@@ -18,8 +18,9 @@ export interface MirrorWorkerOptions {
   baseUrl: string;
   apiKey: string;
   /**
-   * What the book mirrors, recorded in the file (store/fresh-mirror.ts): the base URL unless given. The
-   * app's demo market gives a name of its own: a new port on every start, and its own file.
+   * What the book mirrors, recorded in the file (a file of another source is emptied first: see
+   * otherSourceHeld in store/sync-state.ts): the base URL unless given. The app's demo market gives a
+   * name of its own: a new port on every start, and its own file.
    */
   source?: string;
   wsUrl?: string | null;

@@ -177,7 +177,6 @@ export function refreshBalance(): Promise<void> {
     .catch((err: unknown) => reportFailure('The balance could not be read', err));
 }
 
-
 export interface TradingState {
   allowed: boolean;
   /** Why buying is off, in plain words (null when allowed). */
