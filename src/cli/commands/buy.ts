@@ -14,9 +14,9 @@ import { isDamagedDatabaseError } from '../../core/store/damage.ts';
 import { deskFileFor } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
-import { resolveApiKey } from '../../core/secrets/index.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { findApiKey } from '../command-start.ts';
 import { damagedDeskText, refuseDirectory } from '../mirror-output.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
@@ -59,14 +59,6 @@ function errorJson(error: ApiError | null, note: string | null, status: Purchase
   return { kind: error.kind, code: error.code, message };
 }
 
-/** The key: SKINDESK_API_KEY, else the OS keychain entry the app stored (core/secrets' lookup order). */
-async function findApiKey(): Promise<{ key: string | null; why: string }> {
-  const found = await resolveApiKey();
-  if (found.value) return { key: found.value, why: '' };
-  const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
-  return { key: null, why };
-}
-
 function print(line: BuyLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
@@ -96,15 +88,12 @@ export const buyCommand: CliCommand = {
 
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
-    const { key: apiKey, why } = await findApiKey();
-    if (!apiKey) {
-      print({
-        status: 'not_bought',
-        order_id: null,
-        error: { kind: 'invalid_request', code: 'UNAUTHORIZED', message: `no API key: set SKINDESK_API_KEY or save one in the app${why}` },
-      });
+    const found = await findApiKey();
+    if (found.key === null) {
+      print({ status: 'not_bought', order_id: null, error: { kind: 'invalid_request', code: 'UNAUTHORIZED', message: found.problem } });
       return BUY_EXIT_CODES.not_bought;
     }
+    const apiKey = found.key;
     let db: Database.Database | null = null;
     let purchaser: Purchaser;
     const book = opts.db ?? defaultDatabaseFile();

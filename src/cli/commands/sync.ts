@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { defaultDatabaseFile } from '../../core/paths.ts';
-import { resolveApiKey } from '../../core/secrets/index.ts';
 import { openDatabase } from '../../core/store/index.ts';
 import type { BackfillProgress } from '../../core/sync/backfill.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
@@ -14,7 +13,8 @@ import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { appIdFlag, failureText, refuseDirectory } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
-import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
+import { releaseStopHandling, whenStopRequested } from '../stop-request.mjs';
+import { startLongRunning } from '../command-start.ts';
 import { describeBookRead } from '../../shared/book-read.ts';
 
 /** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
@@ -97,21 +97,9 @@ export const syncCommand: CliCommand = {
 
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
-    // A signal that came while the CLI was starting (main.ts listens from the first moment) or comes
-    // before the worker runs: there is nothing to apply yet, so stop here, as asked, with exit 0.
-    const stoppedEarly = () => {
-      const signal = stopRequested();
-      if (signal) process.stderr.write(`skindesk sync: ${signal} before the sync started — nothing to apply\n`);
-      return signal !== null;
-    };
-    if (stoppedEarly()) return SYNC_EXIT.ok;
-    const found = await resolveApiKey();
-    if (!found.value) {
-      const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
-      process.stderr.write(`skindesk sync: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
-      return SYNC_EXIT.failed;
-    }
-    if (stoppedEarly()) return SYNC_EXIT.ok;
+    // a signal before the worker runs: there is nothing to apply yet, so it stops here with exit 0
+    const begun = await startLongRunning('skindesk sync', 'the sync started — nothing to apply');
+    if (begun.start !== 'go') return begun.start === 'stopped' ? SYNC_EXIT.ok : SYNC_EXIT.failed;
     const file = opts.db ?? defaultDatabaseFile();
     refuseDirectory(file);
     openDatabase(file).close(); // creates or upgrades the schema here, where a failure is easy to report
@@ -119,7 +107,7 @@ export const syncCommand: CliCommand = {
     const mirror = new MirrorWorker({
       dbPath: file,
       baseUrl: opts['base-url'],
-      apiKey: found.value,
+      apiKey: begun.key,
       wsUrl: opts['ws-url'] ?? null,
       appIds: opts['app-id'] ?? null,
     });

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { defaultDatabaseFile } from '../../core/paths.ts';
-import { resolveApiKey } from '../../core/secrets/index.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
 import { HeadlessWatch } from '../../core/watch/headless.ts';
 import type { AlertRecord, AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
@@ -17,7 +16,8 @@ import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { damagedFileText, failureText, refuseDirectory } from '../mirror-output.ts';
-import { releaseStopHandling, stopRequested, whenStopRequested } from '../stop-request.mjs';
+import { releaseStopHandling, whenStopRequested } from '../stop-request.mjs';
+import { startLongRunning } from '../command-start.ts';
 
 export const WATCH_EXIT = { ok: 0, failed: 1 } as const;
 
@@ -217,21 +217,9 @@ export const watchCommand: CliCommand = {
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
     const watchlists = readWatchlists(opts.watchlists);
-    // A signal that came while the CLI was starting (main.ts listens from the first moment) or comes
-    // before the watch runs: nothing is in flight yet, so stop here, as asked, with exit 0.
-    const stoppedEarly = () => {
-      const signal = stopRequested();
-      if (signal) process.stderr.write(`skindesk watch: ${signal} before the watch started — nothing in flight\n`);
-      return signal !== null;
-    };
-    if (stoppedEarly()) return WATCH_EXIT.ok;
-    const found = await resolveApiKey();
-    if (!found.value) {
-      const why = found.keychainProblem ? ` (the keychain could not be read: ${found.keychainProblem})` : '';
-      process.stderr.write(`skindesk watch: no API key: set SKINDESK_API_KEY or save one in the app${why}\n`);
-      return WATCH_EXIT.failed;
-    }
-    if (stoppedEarly()) return WATCH_EXIT.ok;
+    // a signal before the watch runs: nothing is in flight yet, so it stops here with exit 0
+    const begun = await startLongRunning('skindesk watch', 'the watch started — nothing in flight');
+    if (begun.start !== 'go') return begun.start === 'stopped' ? WATCH_EXIT.ok : WATCH_EXIT.failed;
     const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
     let lastState = '';
     let finish: (why: 'stop' | 'failed') => void = () => {};
@@ -243,7 +231,7 @@ export const watchCommand: CliCommand = {
     const run = await HeadlessWatch.start({
       dbPath,
       baseUrl: opts['base-url'],
-      apiKey: found.value,
+      apiKey: begun.key,
       watchlists,
       autoBuy: opts['auto-buy'],
       onWarning: (message) => process.stderr.write(`skindesk watch: ${message}\n`),
