@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
-import { isDamagedDatabaseError, passesQuickCheck } from '../core/store/damage.ts';
-import { deskFileFor } from '../core/store/desk.ts';
+import { damagedFileOf, isDamagedDatabaseError } from '../core/store/damage.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
@@ -68,10 +67,9 @@ const damagedBookText = (reason: string) =>
 export function damagedFileText(bookPath: string, err: unknown): string | null {
   if (!isDamagedDatabaseError(err)) return null;
   const reason = err instanceof Error ? err.message : String(err);
-  if (existsSync(bookPath) && !passesQuickCheck(bookPath)) return damagedBookText(reason);
-  const desk = deskFileFor(bookPath);
-  if (existsSync(desk) && !passesQuickCheck(desk)) return damagedDeskText(desk, reason);
-  return null;
+  const damaged = damagedFileOf(bookPath);
+  if (damaged === null) return null;
+  return damaged.which === 'book' ? damagedBookText(reason) : damagedDeskText(damaged.file, reason);
 }
 
 /** The desk file SQLite cannot read: named, and never to be deleted lightly (it holds the journal). */

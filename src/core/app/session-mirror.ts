@@ -4,9 +4,8 @@
  * market, as on a first start. A damaged desk does stop it, with the file named: it holds the purchase
  * journal, the watchlists and the account's records, which no market can give back.
  */
-import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { isDamagedDatabaseError, passesQuickCheck, setAsideDamagedFile } from '../store/damage.ts';
+import { damagedFileOf, isDamagedDatabaseError, setAsideDamagedFile } from '../store/damage.ts';
 import { attachDesk, deskFileFor } from '../store/desk.ts';
 import {
   openDatabase,
@@ -42,13 +41,13 @@ export function openSessionMirror(file: string): SessionMirror {
   } catch (err) {
     if (!isDamagedDatabaseError(err)) throw err;
     const reason = (err as Error).message;
-    const desk = deskFileFor(file);
-    // which file it is: the error may come from either (they share one connection)
-    if (existsSync(file) && !passesQuickCheck(file)) {
+    const damaged = damagedFileOf(file);
+    if (damaged?.which === 'book') {
+      // set aside first: the new book is opened where it was
       const notice = setAsideDamagedBook(file, reason);
       return { ...open(file), notice };
     }
-    if (existsSync(desk) && !passesQuickCheck(desk)) throw new Error(damagedDeskMessage(desk, reason), { cause: err });
+    if (damaged?.which === 'desk') throw new Error(damagedDeskMessage(damaged.file, reason), { cause: err });
     throw err;
   }
 }

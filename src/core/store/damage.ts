@@ -11,6 +11,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { deskFileFor } from './desk.ts';
 
 export function isDamagedDatabaseError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -32,6 +33,17 @@ export function passesQuickCheck(file: string): boolean {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * Which of a book and its desk SQLite cannot read, after a damage error on a connection that holds both
+ * (the desk is attached to the book's): the book first, then the desk; null when neither shows it.
+ */
+export function damagedFileOf(bookFile: string): { which: 'book' | 'desk'; file: string } | null {
+  if (existsSync(bookFile) && !passesQuickCheck(bookFile)) return { which: 'book', file: bookFile };
+  const desk = deskFileFor(bookFile);
+  if (existsSync(desk) && !passesQuickCheck(desk)) return { which: 'desk', file: desk };
+  return null;
 }
 
 /**
