@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 
   hardenSession(session.defaultSession, csp);
   serveRenderer(session.defaultSession, rendererDir, csp);
-  // before anything can create a webContents; the marketplace's own host joins the link allowlist
+  // before anything can create a webContents
   hardenAllWebContents(log);
 
   let core: AppCore;
