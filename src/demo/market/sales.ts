@@ -43,6 +43,16 @@ interface SalesDay {
   sorted: boolean;
 }
 
+/** Adds `add` to the item's totals in `totals` (a copy: `add` may be another map's entry). */
+function addTotal(totals: Map<number, DayTotal>, item: number, add: DayTotal): void {
+  const total = totals.get(item);
+  if (total) {
+    total.value += add.value;
+    total.volume += add.volume;
+    total.sales += add.sales;
+  } else totals.set(item, { ...add });
+}
+
 export class SalesLog {
   private readonly recentSales: SaleRecord[] = [];
   private readonly capacity: number;
@@ -66,12 +76,7 @@ export class SalesLog {
       this.days.set(dayNumber, day);
     }
     const value = sale.price * sale.amount;
-    const total = day.totals.get(sale.item);
-    if (total) {
-      total.value += value;
-      total.volume += sale.amount;
-      total.sales += 1;
-    } else day.totals.set(sale.item, { value, volume: sale.amount, sales: 1 });
+    addTotal(day.totals, sale.item, { value, volume: sale.amount, sales: 1 });
     const last = day.soldAt[day.soldAt.length - 1];
     if (last !== undefined && sale.soldAt < last) day.sorted = false;
     day.item.push(sale.item);
@@ -102,23 +107,17 @@ export class SalesLog {
     const windowStart = now - LIMITS.averagesWindowDays * DAY;
     const firstDay = Math.floor(windowStart / DAY);
     const sums = new Map<number, DayTotal>();
-    const add = (item: number, value: number, volume: number, sales: number) => {
-      if (appId !== undefined && this.itemApp.get(item)!.appId !== appId) return;
-      const sum = sums.get(item);
-      if (sum) {
-        sum.value += value;
-        sum.volume += volume;
-        sum.sales += sales;
-      } else sums.set(item, { value, volume, sales });
+    const add = (item: number, total: DayTotal) => {
+      if (appId === undefined || this.itemApp.get(item)!.appId === appId) addTotal(sums, item, total);
     };
     for (const [dayNumber, day] of this.days) {
       if (dayNumber < firstDay) {
         this.days.delete(dayNumber);
       } else if (dayNumber > firstDay) {
-        for (const [item, total] of day.totals) add(item, total.value, total.volume, total.sales);
+        for (const [item, total] of day.totals) add(item, total);
       } else {
         // The day the window starts in: only its sales from windowStart on.
-        for (const k of this.edgeSales(day, windowStart)) add(day.item[k]!, day.value[k]!, day.amount[k]!, 1);
+        for (const k of this.edgeSales(day, windowStart)) add(day.item[k]!, { value: day.value[k]!, volume: day.amount[k]!, sales: 1 });
       }
     }
     const rows: AverageRow[] = [];
