@@ -124,6 +124,13 @@ describe('the store against a model market', () => {
           if (batch.length > 0) t.store.applyEvents(batch);
           return batch;
         };
+        /** Merges the market's book at the first event from `from` on that is at least as new as all applied. */
+        const resyncFrom = async (from: number) => {
+          const floor = t.store.state().lastSeq ?? 0n;
+          let at = from;
+          while (m.events[at]!.seq < floor) at++;
+          await mergeSnapshot(t.store, { seq: m.events[at]!.seq, listings: m.bookAt(at) }, { scope: null, resync: true });
+        };
         while (pos < order.length) {
           deliver(1 + Math.floor(rng() * 40));
           if (rng() < 0.05) {
@@ -158,28 +165,14 @@ describe('the store against a model market', () => {
             if (merged && applied.length > 0) t.store.applyEvents(applied);
             if (!merged) {
               // a reconnect: lost events are read from a snapshot at least as new as everything applied
-              const floor = t.store.state().lastSeq ?? 0n;
-              let at2 = Math.max(at, maxDelivered);
-              while (m.events[at2]!.seq < floor) at2++;
-              await mergeSnapshot(
-                t.store,
-                { seq: m.events[at2]!.seq, listings: m.bookAt(at2) },
-                { scope: null, resync: true },
-              );
+              await resyncFrom(Math.max(at, maxDelivered));
             }
           }
           if (rng() < 0.03) {
             // a restart: a new store on the same file (in-memory orphans are lost)
             t.store = new BookStore(t.db, t.clock);
             // ... whose first session reads a snapshot at least as new as everything applied
-            const floor = t.store.state().lastSeq ?? 0n;
-            let at = Math.max(0, maxDelivered);
-            while (m.events[at]!.seq < floor) at++;
-            await mergeSnapshot(
-              t.store,
-              { seq: m.events[at]!.seq, listings: m.bookAt(at) },
-              { scope: null, resync: true },
-            );
+            await resyncFrom(Math.max(0, maxDelivered));
           }
           if (rng() < 0.05) {
             t.clock.t += 1; // (orphans live 30 s: none expires here)
