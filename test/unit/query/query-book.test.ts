@@ -4,13 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidCursorError, compileQuery, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
-import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
 import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
-import { createRng, createdEvent, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
+import { createRng, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
-import { type HeldListing, type Sort, referenceIds } from './reference-book.ts';
+import { type HeldListing, type Sort, loadBook, referenceIds } from './reference-book.ts';
 
 let t: TestStore;
 /** The live listings and whether their details are in the mirror. */
@@ -20,19 +19,9 @@ beforeAll(async () => {
   t = openTestStore();
   const rng = createRng(99);
   const all = Array.from({ length: 3000 }, (_, i) => makeFullListing(rng, i + 1));
-  // Most arrive by snapshot (lean) and get details by backfill; a few are left without details.
-  await mergeSnapshot(t.store, { seq: 100n, listings: all.map(leanOf) }, { scope: null, resync: false });
-  t.store.write(() => {
-    for (const l of all) if (l.id % 10 !== 0) t.store.fillDetails(l.id, l);
-  });
-  for (const l of all) live.set(l.id, { listing: l, detailed: l.id % 10 !== 0 });
-  // Names interned so far go into the trigram index; the ones the events below bring stay outside it,
-  // so name filters are checked across both halves (index and tail scan).
-  while (t.store.indexNames(1_000) > 0);
-  // Newer ones arrive as events, and some listings are removed (tombstones must never match).
   const later = Array.from({ length: 200 }, (_, i) => makeFullListing(rng, 3001 + i));
-  t.store.applyEvents(later.map((l, i) => createdEvent(l, 200n + BigInt(i))));
-  for (const l of later) live.set(l.id, { listing: l, detailed: true });
+  await loadBook(t, live, all, later, 10);
+  // Some listings are removed (tombstones must never match).
   const removed = [5, 77, 1234, 3050];
   t.store.applyEvents(removed.map((id, i) => removedEvent(id, live.get(id)?.listing.app_id ?? 730, 1000n + BigInt(i))));
   for (const id of removed) live.delete(id);

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
-import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
 import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
@@ -13,15 +12,13 @@ import {
   BASE_TIME_MS,
   amountChangedEvent,
   createRng,
-  createdEvent,
-  leanOf,
   makeFullListing,
   priceChangedEvent,
   removedEvent,
   type Rng,
 } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
-import { type HeldListing, type Sort, referenceIds } from './reference-book.ts';
+import { type HeldListing, type Sort, loadBook, referenceIds } from './reference-book.ts';
 
 let t: TestStore;
 const live = new Map<number, HeldListing>();
@@ -43,15 +40,8 @@ beforeAll(async () => {
   t = openTestStore();
   const rng = createRng(4242);
   const all = Array.from({ length: 1500 }, (_, i) => tied(rng, i + 1));
-  await mergeSnapshot(t.store, { seq: 100n, listings: all.map(leanOf) }, { scope: null, resync: false });
-  t.store.write(() => {
-    for (const l of all) if (l.id % 7 !== 0) t.store.fillDetails(l.id, l);
-  });
-  for (const l of all) live.set(l.id, { listing: l, detailed: l.id % 7 !== 0 });
-  while (t.store.indexNames(1_000) > 0);
   const later = Array.from({ length: 200 }, (_, i) => tied(rng, 1501 + i));
-  t.store.applyEvents(later.map((l, i) => createdEvent(l, 200n + BigInt(i))));
-  for (const l of later) live.set(l.id, { listing: l, detailed: true });
+  await loadBook(t, live, all, later, 7);
   // price and amount changes, removals
   let seq = 1000n;
   const events = [];

@@ -2,9 +2,12 @@
  * The book's filters and sorts written plainly, over listings held in memory: what the query engine's
  * answers are checked against (query-book.test.ts, query-fuzz.test.ts).
  */
+import { mergeSnapshot } from '../../../src/core/store/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
 import { type DopplerPhase, phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
+import { createdEvent, leanOf } from '../../bench/generate.ts';
+import type { TestStore } from '../store/helpers.ts';
 
 /** A live listing, and whether its details are in the mirror. */
 export interface HeldListing {
@@ -100,4 +103,28 @@ export function referenceIds(
   const sign = sort.dir === 'asc' ? 1 : -1;
   rows.sort((a, b) => sign * ((value(a) as number) - (value(b) as number) || a.id - b.id));
   return rows.map((l) => l.id);
+}
+
+/**
+ * Loads a book as the app gets one, `live` following what it holds: `all` by snapshot (lean), their
+ * details filled as the backfill does except every `undetailedEvery`-th listing's; the names known so far
+ * indexed; then `later` as creation events, whose names stay outside the trigram index, so name filters
+ * are checked across both halves (index and tail scan).
+ */
+export async function loadBook(
+  t: TestStore,
+  live: Map<number, HeldListing>,
+  all: readonly FullListing[],
+  later: readonly FullListing[],
+  undetailedEvery: number,
+): Promise<void> {
+  await mergeSnapshot(t.store, { seq: 100n, listings: all.map(leanOf) }, { scope: null, resync: false });
+  const detailed = (l: FullListing) => l.id % undetailedEvery !== 0;
+  t.store.write(() => {
+    for (const l of all) if (detailed(l)) t.store.fillDetails(l.id, l);
+  });
+  for (const l of all) live.set(l.id, { listing: l, detailed: detailed(l) });
+  while (t.store.indexNames(1_000) > 0);
+  t.store.applyEvents(later.map((l, i) => createdEvent(l, 200n + BigInt(i))));
+  for (const l of later) live.set(l.id, { listing: l, detailed: true });
 }
