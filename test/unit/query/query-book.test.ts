@@ -29,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 /** Every id of a query, following `next` page by page. */
 function allPages(query: BookQueryInput, setLimit: number): { ids: number[]; total: number | null } {
   const ids: number[] = [];

@@ -64,7 +64,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 function randomFilter(rng: Rng): BookFilter {
   const f: BookFilter = {};
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)] as T;
