@@ -577,6 +577,23 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     expect(e.status().problem).toBeNull();
   });
 
+  it('a confirmation waiting in the socket when a stalled thread wakes past the limit is read, not taken for lost', async () => {
+    seed(10);
+    market.autoSubscribe = false;
+    const e = startEngine({ subscribeAckTimeoutMs: 150 });
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    const socket = await market.waitForSubscribed();
+    market.sendControl(socket, 'subscribed', { events: 'all', app_ids: 'all' });
+    // the thread is busy past the limit while the answer waits in the socket: on waking, timers run
+    // before the socket is read
+    const until = performance.now() + 400;
+    while (performance.now() < until);
+    await eventually(() => caughtUp(), 'caught up');
+    expect(warnings.filter((w) => /did not confirm/.test(w))).toEqual([]);
+    expect(market.connections).toBe(1);
+  });
+
   it('a confirmation that comes late, after the buffer overflowed, still leads to a whole book', async () => {
     seed(10);
     market.autoSubscribe = false;
