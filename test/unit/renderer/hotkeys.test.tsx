@@ -2,7 +2,8 @@
 // (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
 // Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
 // symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
-// from a field; an open menu keeps the keys as a dialog does.
+// from a field, and Alt chords too except on macOS (Option types there); an open menu keeps the keys as a
+// dialog does.
 import { fireEvent, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../../src/renderer/shell/commands.ts';
@@ -71,6 +72,47 @@ describe('command hotkeys', () => {
     // without Alt, the typed character decides: "ß" is not "s"
     document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ß', code: 'KeyS', bubbles: true }));
     expect(ran.sales).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** The renderer as on macOS (navigator.platform "MacIntel") for the length of `run`. */
+function onMac(run: () => void) {
+  const platform = vi.spyOn(navigator, 'platform', 'get').mockReturnValue('MacIntel');
+  try {
+    run();
+  } finally {
+    platform.mockRestore();
+  }
+}
+
+describe('Alt chords from a text field', () => {
+  it('Windows/Linux: Alt+S and Alt+digit open their screens from a field (Alt types nothing there)', () => {
+    const { ran, field } = setUp();
+    const sales = new KeyboardEvent('keydown', { key: 's', code: 'KeyS', altKey: true, bubbles: true, cancelable: true });
+    field('name').dispatchEvent(sales);
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+    expect(sales.defaultPrevented).toBe(true);
+    fireEvent.keyDown(field('name'), { key: '0', code: 'Digit0', altKey: true });
+    expect(ran.book).toHaveBeenCalledTimes(1);
+    // AltGr (Ctrl+Alt) types "@" or "{", and Alt+numpad digits type a character by its code (Alt+0169): the field's
+    fireEvent.keyDown(field('name'), { key: 's', code: 'KeyS', altKey: true, ctrlKey: true });
+    fireEvent.keyDown(field('name'), { key: '0', code: 'Numpad0', altKey: true });
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+    expect(ran.book).toHaveBeenCalledTimes(1);
+  });
+
+  it('macOS: Option+S types "ß" in a field and opens nothing; away from a field it opens the screen', () => {
+    onMac(() => {
+      const { ran, field } = setUp();
+      const typed = new KeyboardEvent('keydown', { key: 'ß', code: 'KeyS', altKey: true, bubbles: true, cancelable: true });
+      field('name').dispatchEvent(typed);
+      fireEvent.keyDown(field('name'), { key: 'º', code: 'Digit0', altKey: true });
+      expect(ran.sales).not.toHaveBeenCalled();
+      expect(ran.book).not.toHaveBeenCalled();
+      expect(typed.defaultPrevented).toBe(false);
+      fireEvent.keyDown(document.body, { key: 'ß', code: 'KeyS', altKey: true });
+      expect(ran.sales).toHaveBeenCalledTimes(1);
+    });
   });
 });
 
