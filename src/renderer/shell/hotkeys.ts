@@ -30,11 +30,12 @@ export function keyBelongsToTarget(event: KeyFacts): boolean {
 
 /**
  * Windows and Linux: Ctrl, ⊞/Super and Alt chords type nothing — but AltGr (Ctrl+Alt on Windows) types
- * "@" or "{", and Alt with numpad digits types a character by its code (Alt+0169 is "©"). macOS: Ctrl
- * and ⌘ chords; Option types characters (Option+S is "ß").
+ * "@" or "{", and Alt with numpad digits types a character by its code (Alt+0169 is "©"). macOS: only ⌘
+ * chords ("mod" is ⌘ there); Option types characters (Option+S is "ß") and Ctrl is the field's own
+ * editing (Ctrl+K deletes to the end of the line, Ctrl+A and Ctrl+E go to its start and end).
  */
 function chordTypesNothing({ ctrlKey, metaKey, altKey, code }: KeyFacts): boolean {
-  if (onMac()) return (ctrlKey || metaKey) && !altKey;
+  if (onMac()) return metaKey && !altKey;
   if (ctrlKey || metaKey) return !altKey;
   return altKey && !code.startsWith('Numpad');
 }

@@ -2,8 +2,8 @@
 // (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
 // Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
 // symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
-// from a field, and Alt chords too except on macOS (Option types there); an open menu keeps the keys as a
-// dialog does.
+// from a field, and Alt chords too except on macOS (Option types there, and Ctrl edits the field: only ⌘
+// chords leave it); an open menu keeps the keys as a dialog does.
 import { fireEvent, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../../src/renderer/shell/commands.ts';
@@ -144,6 +144,25 @@ describe('command hotkeys from a field, over a menu, on other layouts', () => {
     fireEvent.keyDown(field, { key: 'k', code: 'KeyK', ctrlKey: true, altKey: true });
     expect(ran.buy).not.toHaveBeenCalled();
     expect(ran.palette).toHaveBeenCalledTimes(1);
+  });
+
+  it('macOS: Ctrl+K in a field is the field\'s (delete to the end of the line); ⌘+K opens the palette', () => {
+    onMac(() => {
+      const { ran, field } = chords();
+      const kill = new KeyboardEvent('keydown', { key: 'k', code: 'KeyK', ctrlKey: true, bubbles: true, cancelable: true });
+      field.dispatchEvent(kill);
+      fireEvent.keyDown(field, { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true });
+      expect(ran.palette).not.toHaveBeenCalled();
+      expect(ran.kill).not.toHaveBeenCalled();
+      expect(kill.defaultPrevented).toBe(false);
+      fireEvent.keyDown(field, { key: 'k', code: 'KeyK', metaKey: true });
+      fireEvent.keyDown(field, { key: 'K', code: 'KeyK', metaKey: true, shiftKey: true });
+      expect(ran.palette).toHaveBeenCalledTimes(1);
+      expect(ran.kill).toHaveBeenCalledTimes(1);
+      // away from a field, Ctrl+K still opens it, as "mod" matches Ctrl too
+      fireEvent.keyDown(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
+      expect(ran.palette).toHaveBeenCalledTimes(2);
+    });
   });
 
   it('leaves the keys to an open menu: Escape closes the menu only, B does not buy behind it', () => {
