@@ -1,7 +1,8 @@
 // The live book in the real renderer over the real core (browser test host, demo market): a float +
 // sticker filter set in the filter panel shows exactly the rows `skindesk search` finds in the same
 // mirror file; the item detail shows the float bar and the stickers; the command palette and the help
-// overlay run and list the same commands; the last filter survives a reload. Screenshots for the README.
+// overlay run and list the same commands; the last filter survives a reload, and a price typed and left
+// at once (Alt+9 from its field) is kept. Screenshots for the README.
 import { type Page, expect, test } from '@playwright/test';
 import { queryBook } from '../../src/core/query/index.ts';
 import { readListing } from '../../src/core/store/index.ts';
@@ -310,6 +311,24 @@ test('keyboard first: the palette runs commands and ? lists every hotkey', async
     )
     .toBe(true);
   demo(m.host).resumeActivity();
+  expect(problems).toEqual([]);
+});
+
+test('a price typed and left at once with Alt+9 from its field is kept: saved, and the book shows it on Alt+0', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openApp(page, m.host);
+  const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
+  if (await clearFilters.isVisible()) await clearFilters.click();
+  await page.getByLabel('Max price').click();
+  // Alt+9 from the field (Linux: Alt types nothing), inside the panel's 250 ms pause
+  await page.keyboard.type('50');
+  await page.keyboard.press('Alt+9');
+  await expect(page.getByTestId('book-screen')).toHaveCount(0);
+  await expect.poll(async () => (await m.host.core.call('getMarketScreenState', {})).lastView?.filter).toEqual({ price: { max: 5000 } });
+  await page.keyboard.press('Alt+0');
+  await expect(page.getByLabel('Max price')).toHaveValue('50');
+  await expect(page.getByTestId('filter-chips')).toContainText('price ≤ $50.00');
+  await page.getByRole('button', { name: 'Clear all filters' }).click();
   expect(problems).toEqual([]);
 });
 

@@ -73,9 +73,14 @@ export function useCommands(): readonly Command[] {
   return useSyncExternalStore(commandRegistry.subscribe, commandRegistry.all, commandRegistry.all);
 }
 
+/** The renderer runs on macOS: "mod" is ⌘ there, and Option and Ctrl type or edit in a text field. */
+export function onMac(): boolean {
+  return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+}
+
 /** How a hotkey is shown: 'mod+k' → ['Ctrl', 'K'] (⌘ on macOS). */
 export function hotkeyLabel(hotkey: string): string[] {
-  const mac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+  const mac = onMac();
   const names: Record<string, string> = {
     mod: mac ? '⌘' : 'Ctrl',
     ctrl: 'Ctrl',

@@ -1,29 +1,43 @@
 /**
- * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's (Ctrl/⌘
- * chords excepted: they type nothing); while a dialog is open only commands marked `inDialogs` (and the
- * dialog's own keys) run, so "B" in the buy dialog's amount field never starts a second purchase.
+ * One keydown listener for every command with a hotkey. Keys typed into a field stay the field's (chords
+ * that type nothing excepted, see chordTypesNothing); while a dialog is open only commands marked
+ * `inDialogs` (and the dialog's own keys) run, so "B" in the buy dialog's amount field never starts a
+ * second purchase.
  */
 import { useEffect, useRef } from 'react';
 import { getHotkeyHandler } from '@mantine/hooks';
-import type { Command } from './commands.ts';
+import { type Command, onMac } from './commands.ts';
 
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 /** Inputs that take no typed text (a game switch, a checkbox): only the keys they use themselves are theirs. */
 const KEYLESS_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'color', 'file', 'image']);
 const CONTROL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ', 'Enter']);
 
+type KeyFacts = Pick<KeyboardEvent, 'target' | 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey'>;
+
 /**
  * The key is for the focused element: text typed into a field, an arrow moving a radio group's choice.
- * A chord with Ctrl or ⌘ types no text, so it is a command's even in a field — the kill switch
- * (Ctrl+Shift+K) must work with the focus in the search or a dialog's field. AltGr (Ctrl+Alt on
- * Windows) types "@" or "{", so it stays the field's.
+ * A chord that types no text is a command's even in a field — the kill switch (Ctrl+Shift+K) must work
+ * with the focus in the search or a dialog's field, Alt+9 leaves the book from its filter fields.
  */
-export function keyBelongsToTarget(event: Pick<KeyboardEvent, 'target' | 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
+export function keyBelongsToTarget(event: KeyFacts): boolean {
   const target = event.target;
   if (!(target instanceof HTMLElement)) return false;
-  if ((event.ctrlKey || event.metaKey) && !event.altKey) return false;
+  if (chordTypesNothing(event)) return false;
   if (target instanceof HTMLInputElement && KEYLESS_INPUTS.has(target.type)) return CONTROL_KEYS.has(event.key);
   return FIELD_TAGS.has(target.tagName) || target.isContentEditable;
+}
+
+/**
+ * Windows and Linux: Ctrl, ⊞/Super and Alt chords type nothing — but AltGr (Ctrl+Alt on Windows) types
+ * "@" or "{", and Alt with numpad digits types a character by its code (Alt+0169 is "©"). macOS: only ⌘
+ * chords ("mod" is ⌘ there); Option types characters (Option+S is "ß") and Ctrl is the field's own
+ * editing (Ctrl+K deletes to the end of the line, Ctrl+A and Ctrl+E go to its start and end).
+ */
+function chordTypesNothing({ ctrlKey, metaKey, altKey, code }: KeyFacts): boolean {
+  if (onMac()) return metaKey && !altKey;
+  if (ctrlKey || metaKey) return !altKey;
+  return altKey && !code.startsWith('Numpad');
 }
 
 /**

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
 import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
-import type { BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
+import type { BookView, BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
 import { type FakeHandlers, NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
 // canvas charts do not run in jsdom
@@ -322,6 +322,33 @@ describe('book screen', () => {
     // the trader moves on (another screen, or the window closes) before the save's pause is over
     cleanup();
     await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { float: { min: 0.07, max: 0.15 } }, sort: { field: 'created_at', dir: 'desc' } }));
+  });
+
+  it('a filter typed and left (another screen) within the panel’s pause is applied, saved and shown on return', async () => {
+    const { windows, saved, handlers: h } = recordingViews(rows);
+    installFakeApp({ ...h, getMarketScreenState: () => ({ lastView: (saved.at(-1) as BookView | undefined) ?? null, presets: [] }) });
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('filter-panel');
+    // typed, and the nav clicked at once: the panel's 250 ms pause is not over
+    await user.type(screen.getByLabelText('Max price'), '50');
+    await user.click(screen.getByTestId('nav-sales'));
+    await waitFor(() => expect(screen.queryByTestId('book-screen')).toBeNull());
+    await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { price: { max: 5000 } }, sort: { field: 'created_at', dir: 'desc' } }));
+    await user.click(screen.getByTestId('nav-book'));
+    await screen.findByTestId('filter-panel');
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual({ price: { max: 5000 } }));
+    expect((screen.getByLabelText('Max price') as HTMLInputElement).value).toBe('50');
+  });
+
+  it('a name typed in the search and left within its pause is saved too', async () => {
+    const { saved, handlers: h } = recordingViews(rows);
+    installFakeApp(h);
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(await screen.findByTestId('name-search'), 'redline');
+    await user.click(screen.getByTestId('nav-sales'));
+    await waitFor(() => expect(saved.at(-1)).toEqual({ filter: { name: 'redline' }, sort: { field: 'created_at', dir: 'desc' } }));
   });
 
   it('loads a saved preset from the menu and saves the current filter under a name', async () => {

@@ -2,7 +2,8 @@
 // (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
 // Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
 // symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
-// from a field; an open menu keeps the keys as a dialog does.
+// from a field, and Alt chords too except on macOS (Option types there, and Ctrl edits the field: only ⌘
+// chords leave it); an open menu keeps the keys as a dialog does.
 import { fireEvent, render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Command } from '../../../src/renderer/shell/commands.ts';
@@ -74,6 +75,47 @@ describe('command hotkeys', () => {
   });
 });
 
+/** The renderer as on macOS (navigator.platform "MacIntel") for the length of `run`. */
+function onMac(run: () => void) {
+  const platform = vi.spyOn(navigator, 'platform', 'get').mockReturnValue('MacIntel');
+  try {
+    run();
+  } finally {
+    platform.mockRestore();
+  }
+}
+
+describe('Alt chords from a text field', () => {
+  it('Windows/Linux: Alt+S and Alt+digit open their screens from a field (Alt types nothing there)', () => {
+    const { ran, field } = setUp();
+    const sales = new KeyboardEvent('keydown', { key: 's', code: 'KeyS', altKey: true, bubbles: true, cancelable: true });
+    field('name').dispatchEvent(sales);
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+    expect(sales.defaultPrevented).toBe(true);
+    fireEvent.keyDown(field('name'), { key: '0', code: 'Digit0', altKey: true });
+    expect(ran.book).toHaveBeenCalledTimes(1);
+    // AltGr (Ctrl+Alt) types "@" or "{", and Alt+numpad digits type a character by its code (Alt+0169): the field's
+    fireEvent.keyDown(field('name'), { key: 's', code: 'KeyS', altKey: true, ctrlKey: true });
+    fireEvent.keyDown(field('name'), { key: '0', code: 'Numpad0', altKey: true });
+    expect(ran.sales).toHaveBeenCalledTimes(1);
+    expect(ran.book).toHaveBeenCalledTimes(1);
+  });
+
+  it('macOS: Option+S types "ß" in a field and opens nothing; away from a field it opens the screen', () => {
+    onMac(() => {
+      const { ran, field } = setUp();
+      const typed = new KeyboardEvent('keydown', { key: 'ß', code: 'KeyS', altKey: true, bubbles: true, cancelable: true });
+      field('name').dispatchEvent(typed);
+      fireEvent.keyDown(field('name'), { key: 'º', code: 'Digit0', altKey: true });
+      expect(ran.sales).not.toHaveBeenCalled();
+      expect(ran.book).not.toHaveBeenCalled();
+      expect(typed.defaultPrevented).toBe(false);
+      fireEvent.keyDown(document.body, { key: 'ß', code: 'KeyS', altKey: true });
+      expect(ran.sales).toHaveBeenCalledTimes(1);
+    });
+  });
+});
+
 describe('command hotkeys from a field, over a menu, on other layouts', () => {
   function chords() {
     const ran = { kill: vi.fn(), palette: vi.fn(), slash: vi.fn(), help: vi.fn(), close: vi.fn(), buy: vi.fn() };
@@ -102,6 +144,25 @@ describe('command hotkeys from a field, over a menu, on other layouts', () => {
     fireEvent.keyDown(field, { key: 'k', code: 'KeyK', ctrlKey: true, altKey: true });
     expect(ran.buy).not.toHaveBeenCalled();
     expect(ran.palette).toHaveBeenCalledTimes(1);
+  });
+
+  it('macOS: Ctrl+K in a field is the field\'s (delete to the end of the line); ⌘+K opens the palette', () => {
+    onMac(() => {
+      const { ran, field } = chords();
+      const kill = new KeyboardEvent('keydown', { key: 'k', code: 'KeyK', ctrlKey: true, bubbles: true, cancelable: true });
+      field.dispatchEvent(kill);
+      fireEvent.keyDown(field, { key: 'K', code: 'KeyK', ctrlKey: true, shiftKey: true });
+      expect(ran.palette).not.toHaveBeenCalled();
+      expect(ran.kill).not.toHaveBeenCalled();
+      expect(kill.defaultPrevented).toBe(false);
+      fireEvent.keyDown(field, { key: 'k', code: 'KeyK', metaKey: true });
+      fireEvent.keyDown(field, { key: 'K', code: 'KeyK', metaKey: true, shiftKey: true });
+      expect(ran.palette).toHaveBeenCalledTimes(1);
+      expect(ran.kill).toHaveBeenCalledTimes(1);
+      // away from a field, Ctrl+K still opens it, as "mod" matches Ctrl too
+      fireEvent.keyDown(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
+      expect(ran.palette).toHaveBeenCalledTimes(2);
+    });
   });
 
   it('leaves the keys to an open menu: Escape closes the menu only, B does not buy behind it', () => {

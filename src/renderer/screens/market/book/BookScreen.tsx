@@ -76,14 +76,20 @@ function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; on
       setText(value);
     }
   }, [value]);
+  const applyText = useRef<() => void>(() => undefined);
   useEffect(() => {
-    if (text === applied.current) return;
-    const timer = setTimeout(() => {
+    const apply = () => {
+      if (text === applied.current) return;
       applied.current = text;
       onChange(text);
-    }, SEARCH_APPLY_MS);
+    };
+    applyText.current = apply;
+    if (text === applied.current) return;
+    const timer = setTimeout(apply, SEARCH_APPLY_MS);
     return () => clearTimeout(timer);
   }, [text, onChange]);
+  // a name still in its pause when the book goes is applied, and saved with the view (see FilterPanel)
+  useLayoutEffect(() => () => applyText.current(), []);
   return (
     <TextInput
       ref={inputRef}
@@ -131,9 +137,18 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const trading = useTradingState();
   const status = useLive(syncStatusStore);
 
+  /**
+   * The view as last set and, until it is saved, the same view: a filter the filter panel sends as it goes
+   * with the book (an edit still in its pause) comes after the book's last render, and is saved from here.
+   */
+  const latest = useRef(view);
+  const unsaved = useRef<BookView | null>(null);
+
   /** A new filter or sort starts at the top, with nothing selected. */
   const setView = useCallback((next: BookView | ((v: BookView) => BookView)) => {
-    setViewState(next);
+    latest.current = typeof next === 'function' ? next(latest.current) : next;
+    unsaved.current = latest.current;
+    setViewState(latest.current);
     setSelected(-1);
     setSelectedId(null);
     grid.current?.scrollToIndex(0, 'start');
@@ -161,7 +176,6 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   // the app keeps the filter and sort for the next start; a change still waiting to be saved is saved
   // when the book leaves the screen (another screen, the window closing), not dropped with its timer
   const firstView = useRef(true);
-  const unsaved = useRef<BookView | null>(null);
   const saveView = useCallback((saved: BookView) => {
     unsaved.current = null;
     void call('setLastBookView', saved).catch((err: unknown) => reportFailure('The filter and sort were not saved for the next start', err));

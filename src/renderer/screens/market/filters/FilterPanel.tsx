@@ -19,7 +19,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
 import type { AppId } from '../../../../shared/api/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
@@ -145,17 +145,27 @@ export function FilterPanel({ filter, onChange, onDraft }: FilterPanelProps) {
   useEffect(() => {
     onDraft?.(JSON.parse(shownText) as FilterDraft);
   }, [shownText, onDraft]);
+  const sendDraft = useRef<() => void>(() => undefined);
   useEffect(() => {
-    if (problems.length > 0) return;
-    const timer = setTimeout(() => {
+    if (problems.length > 0) {
+      sendDraft.current = () => undefined;
+      return;
+    }
+    const send = () => {
       const clean = cleanFilter(draft);
       const text = JSON.stringify(clean);
       if (text === sent.current) return;
       sent.current = text;
       onChange(clean);
-    }, APPLY_AFTER_MS);
+    };
+    sendDraft.current = send;
+    const timer = setTimeout(send, APPLY_AFTER_MS);
     return () => clearTimeout(timer);
   }, [draft, onChange, problems.length]);
+  // An edit still in its pause when the panel goes (another screen, the panel hidden) is sent, not
+  // dropped with its timer. A layout cleanup: it runs before the book's own unmount save (passive effects,
+  // parents first), so that save has it.
+  useLayoutEffect(() => () => sendDraft.current(), []);
 
   const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
   const game = draft.app_id;
