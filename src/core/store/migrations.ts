@@ -253,6 +253,13 @@ ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
     // where they are scanned, are judged as before (the way every build before this one judged them).
     writerOnly: true,
   },
+  {
+    version: 6,
+    description: 'a sticker stored without wear is unscraped: wear 0, so a max-wear filter finds it (details.ts stickerWear)',
+    sql: `UPDATE listing_stickers SET wear = 0 WHERE kind = 0 AND wear IS NULL;`,
+    // Readers need not wait: on a file still before it such stickers only stay out of max-wear filters, as before.
+    writerOnly: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

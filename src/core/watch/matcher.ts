@@ -21,7 +21,7 @@ import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../..
 import { type DetailFigures, nameMatch } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
-import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
+import { STICKER_KIND, stickerWear, type StickerRowRead } from '../store/details.ts';
 import { foldName } from '../store/names.ts';
 
 export interface WatchedSticker {
@@ -77,7 +77,7 @@ export function listingFromCreated(d: ListingCreatedData): WatchedListing {
       stattrak: d.cs_is_stattrak ?? null,
       souvenir: d.cs_is_souvenir ?? null,
       strings,
-      stickers: (d.cs_stickers ?? []).map((s) => ({ slot: s.slot, name: s.name, wear: s.wear ?? null })),
+      stickers: (d.cs_stickers ?? []).map((s) => ({ slot: s.slot, name: s.name, wear: stickerWear(s.wear) })),
       keychains: (d.cs_keychains ?? []).map((k) => ({ name: k.name, pattern: k.pattern ?? null })),
     },
   };

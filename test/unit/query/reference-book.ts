@@ -62,7 +62,7 @@ export function matches(l: FullListing, detailed: boolean, f: BookFilter): boole
           (x) =>
             (s.name === undefined || has(x.name, s.name)) &&
             (s.slot === undefined || x.slot === s.slot) &&
-            (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
+            (s.max_wear === undefined || (x.wear ?? 0) <= s.max_wear),
         ).length >= (s.min_matches ?? 1);
       if (!ok) return false;
     }

@@ -117,6 +117,22 @@ describe('migrations', () => {
     upgraded.close();
   });
 
+  it('version 6 gives a sticker stored without wear (unscraped) wear 0, and leaves keychains alone', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(8);
+    let listing = makeFullListing(rng, 1);
+    while (listing.app_id !== 730 || !listing.cs_stickers?.length || !listing.cs_keychains?.length) listing = makeFullListing(rng, 1);
+    new BookStore(db).applyEvents([createdEvent(listing, 2n)]);
+    db.exec('UPDATE listing_stickers SET wear = NULL');
+    backToVersion(db, 5);
+    db.close();
+    const upgraded = openDatabase(file);
+    const wears = upgraded.prepare('SELECT kind, wear FROM listing_stickers ORDER BY kind, position').raw().all();
+    expect(wears).toEqual([...listing.cs_stickers.map(() => [0, 0]), ...listing.cs_keychains.map(() => [1, null])]);
+    upgraded.close();
+  });
+
   it('opens read-only only a database that exists and is migrated', () => {
     const file = dbFile();
     expect(() => openDatabase(file, { readonly: true })).toThrow();
