@@ -16,6 +16,7 @@ import { bookQuery, type BookFilter, type BookQuery, type BookQueryInput } from 
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
+import { foldName } from '../store/names.ts';
 import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
@@ -161,11 +162,12 @@ const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, r
 
 /**
  * Case-insensitive substring match of names: from 3 characters through the trigram index, plus a scan
- * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names.
+ * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names. Both
+ * fold case as the index does (foldName, which `name_lc` holds), so they agree on every name.
  * Exported for the watchlists' per-listing matcher, which must judge names exactly as this does.
  */
 export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
-  const lowered = needle.toLowerCase();
+  const lowered = foldName(needle);
   if ([...lowered].length >= 3) {
     return {
       sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?

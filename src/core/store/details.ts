@@ -8,6 +8,14 @@ import { DETAIL_COLUMNS, columnValue, type DetailKey } from './columns.ts';
 
 export const STICKER_KIND = { sticker: 0, keychain: 1 } as const;
 
+/**
+ * The wear a sticker the market sent without one (or with null) is filtered by: it was never scraped,
+ * which is wear 0. Its details keep what the market sent; a keychain has no wear.
+ */
+export function stickerWear(wear: number | null | undefined): number {
+  return wear ?? 0;
+}
+
 /** A row of `listing_stickers` as readers take it back, with its name joined. */
 export interface StickerRowRead {
   kind: number;
@@ -77,7 +85,8 @@ export function stickerRows(detail: Partial<ListingDetail>): StickerRow[] {
   const add = (kind: number, list: readonly Sticker[] | null | undefined) => {
     if (!list) return;
     list.forEach((s, position) => {
-      rows.push({ kind, position, slot: s.slot, name: s.name, wear: s.wear ?? null, pattern: s.pattern ?? null });
+      const wear = kind === STICKER_KIND.sticker ? stickerWear(s.wear) : (s.wear ?? null);
+      rows.push({ kind, position, slot: s.slot, name: s.name, wear, pattern: s.pattern ?? null });
     });
   };
   add(STICKER_KIND.sticker, detail.cs_stickers);

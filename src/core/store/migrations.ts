@@ -7,12 +7,13 @@
  * (desk.ts), so every file ends with the same tables.
  */
 import type Database from 'better-sqlite3';
+import { foldName } from './names.ts';
 
 interface Migration {
   version: number;
   description: string;
   sql?: string;
-  /** A step SQL cannot say (names lower-cased as JavaScript does, like NameTable). */
+  /** A step SQL cannot say (names folded in JavaScript, like NameTable). */
   run?: (db: Database.Database) => void;
   /**
    * Only the writer uses what this migration adds: a read-only open (`skindesk book`, `status`, `search`,
@@ -233,6 +234,30 @@ ALTER TABLE listings ADD COLUMN amount_seq INTEGER;
 ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
 `,
     // only the sync engine reads it
+    writerOnly: true,
+  },
+  {
+    version: 5,
+    description: 'name_lc folded as the trigram index folds case (foldName), not by toLowerCase: one answer for a name indexed or not',
+    run(db) {
+      for (const table of ['item_names', 'sticker_names']) {
+        const update = db.prepare(`UPDATE ${table} SET name_lc = ? WHERE name_id = ?`);
+        const rows = db.prepare(`SELECT name_id, name, name_lc FROM ${table}`).raw().all() as [number, string, string][];
+        for (const [id, name, lc] of rows) {
+          const folded = foldName(name);
+          if (folded !== lc) update.run(folded, id);
+        }
+      }
+    },
+    // Readers need not wait: on a file still before it only names with those rare characters, and only
+    // where they are scanned, are judged as before (the way every build before this one judged them).
+    writerOnly: true,
+  },
+  {
+    version: 6,
+    description: 'a sticker stored without wear is unscraped: wear 0, so a max-wear filter finds it (details.ts stickerWear)',
+    sql: `UPDATE listing_stickers SET wear = 0 WHERE kind = 0 AND wear IS NULL;`,
+    // Readers need not wait: on a file still before it such stickers only stay out of max-wear filters, as before.
     writerOnly: true,
   },
 ];

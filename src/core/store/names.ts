@@ -3,7 +3,52 @@
  * carry a small integer and a name filter searches the short names table (case-insensitively, through
  * `name_lc`) instead of a million strings.
  */
+import Database from 'better-sqlite3';
 import type { Db } from './database.ts';
+
+let foldProbe: { add: Database.Statement; term: Database.Statement; clear: Database.Statement } | null = null;
+const foldedChars = new Map<string, string>();
+
+/** How SQLite's FTS5 folds one character (`case_sensitive 0`), asked of an FTS5 table once per character. */
+function foldOf(ch: string): string {
+  if (foldProbe === null) {
+    const db = new Database(':memory:');
+    db.exec(`CREATE VIRTUAL TABLE probe USING fts5(text, tokenize='trigram case_sensitive 0');
+      CREATE VIRTUAL TABLE probe_terms USING fts5vocab(probe, 'row');`);
+    foldProbe = {
+      add: db.prepare('INSERT INTO probe (text) VALUES (?)'),
+      term: db.prepare('SELECT term FROM probe_terms').pluck(),
+      clear: db.prepare('DELETE FROM probe'),
+    };
+  }
+  foldProbe.add.run(ch.repeat(3));
+  const term = foldProbe.term.get() as string | undefined;
+  foldProbe.clear.run();
+  return term === undefined ? ch : String.fromCodePoint(term.codePointAt(0) as number);
+}
+
+/**
+ * A name or needle case-folded exactly as the trigram index folds it (SQLite's FTS5, one character for
+ * one): what `name_lc` holds and what queries look for in it, so a name matches the same way whether it
+ * is indexed yet or still scanned. JavaScript's toLowerCase differs on a few characters (İ becomes two,
+ * µ ſ ς stay, Cherokee letters are lowered where SQLite keeps them). ASCII, nearly every name, is lowered
+ * directly; other characters are asked of SQLite once each.
+ */
+export function foldName(text: string): string {
+  // eslint-disable-next-line no-control-regex -- ASCII is 0-127, control characters included
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  let out = '';
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 128) {
+      out += ch.toLowerCase();
+      continue;
+    }
+    let folded = foldedChars.get(ch);
+    if (folded === undefined) foldedChars.set(ch, (folded = foldOf(ch)));
+    out += folded;
+  }
+  return out;
+}
 
 export type NameTableName = 'item_names' | 'sticker_names';
 
@@ -26,7 +71,7 @@ export class NameTable {
   idOf(name: string): number {
     const known = this.#ids.get(name);
     if (known !== undefined) return known;
-    const info = this.#insert.run(name, name.toLowerCase());
+    const info = this.#insert.run(name, foldName(name));
     const id = info.changes > 0 ? Number(info.lastInsertRowid) : (this.#select.get(name) as number);
     this.#ids.set(name, id);
     return id;

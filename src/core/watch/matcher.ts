@@ -21,7 +21,8 @@ import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../..
 import { type DetailFigures, nameMatch } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
-import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
+import { STICKER_KIND, stickerWear, type StickerRowRead } from '../store/details.ts';
+import { foldName } from '../store/names.ts';
 
 export interface WatchedSticker {
   slot: number;
@@ -76,7 +77,7 @@ export function listingFromCreated(d: ListingCreatedData): WatchedListing {
       stattrak: d.cs_is_stattrak ?? null,
       souvenir: d.cs_is_souvenir ?? null,
       strings,
-      stickers: (d.cs_stickers ?? []).map((s) => ({ slot: s.slot, name: s.name, wear: s.wear ?? null })),
+      stickers: (d.cs_stickers ?? []).map((s) => ({ slot: s.slot, name: s.name, wear: stickerWear(s.wear) })),
       keychains: (d.cs_keychains ?? []).map((k) => ({ name: k.name, pattern: k.pattern ?? null })),
     },
   };
@@ -180,9 +181,9 @@ function foldsAlike(text: string): boolean {
 
 /**
  * Name tests exactly as the query engine's `nameMatch` judges them: below three characters it compares
- * JavaScript-lowercased text (what `name_lc` holds), which is done here directly; from three characters
- * it is an FTS5 trigram match (Unicode case folding), which equals a lowercase substring test whenever
- * both strings fold alike, and is asked of SQLite otherwise. Remembered per (needle, name).
+ * folded text (foldName, what `name_lc` holds), which is done here directly; from three characters it is
+ * an FTS5 trigram match (the same folding), which equals that substring test whenever both strings fold
+ * alike, and is asked of SQLite otherwise. Remembered per (needle, name).
  */
 export class NameMatcher {
   readonly #db: Db;
@@ -207,7 +208,7 @@ export class NameMatcher {
     const key = `${table}\u0000${needle}`;
     const known = this.#tests.get(key);
     if (known) return known;
-    const lowered = needle.toLowerCase();
+    const lowered = foldName(needle);
     const short = [...lowered].length < 3;
     const m = nameMatch(table, needle);
     // a short needle never needs SQLite; a long one only for a name (or needle) that folds differently
@@ -218,7 +219,7 @@ export class NameMatcher {
       const memo = seen.get(name);
       if (memo !== undefined) return memo;
       let result: boolean;
-      if (viaSql === null || (needleFoldsAlike && foldsAlike(name))) result = name.toLowerCase().includes(lowered);
+      if (viaSql === null || (needleFoldsAlike && foldsAlike(name))) result = foldName(name).includes(lowered);
       else {
         const hit = viaSql.get(...m.params, name) as number | undefined;
         if (hit === undefined) {

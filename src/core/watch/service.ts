@@ -102,6 +102,13 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #closed = false;
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
+  /**
+   * Auto-buy log entries of those matches known before #flush tells the match (a guardrail blocks inside
+   * buy()): told right after their match, which is the order listeners (`skindesk watch`) print them in.
+   */
+  #entriesAfterMatch: AutoBuyLogEntry[] = [];
+  /** Inside #act's call of buy(): an entry it tells belongs to a match not told yet. */
+  #buying = false;
   /** Applied batches still being judged (onApplied), oldest first. */
   #appliedBacklog: Generator<WatchMatch[], void, undefined>[] = [];
   #flushScheduled = false;
@@ -410,18 +417,25 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       let entryId: number | null = null;
       let state: AlertState = 'new';
       if (buying && match.origin === 'event' && w.auto_buy.mode === 'auto') {
-        const { entry } = this.#buyer.buy({
-          watchlist: w,
-          mode: 'auto',
-          alertId: null,
-          listingId: match.listing.id,
-          appId: match.listing.app_id,
-          marketHashName: match.listing.market_hash_name,
-          price: match.listing.price,
-          available: match.listing.amount,
-          seq: match.seq,
-          listingAlive: true,
-        });
+        this.#buying = true;
+        let bought: ReturnType<AutoBuyer['buy']>;
+        try {
+          bought = this.#buyer.buy({
+            watchlist: w,
+            mode: 'auto',
+            alertId: null,
+            listingId: match.listing.id,
+            appId: match.listing.app_id,
+            marketHashName: match.listing.market_hash_name,
+            price: match.listing.price,
+            available: match.listing.amount,
+            seq: match.seq,
+            listingAlive: true,
+          });
+        } finally {
+          this.#buying = false;
+        }
+        const { entry } = bought;
         entryId = entry.id;
         state = entry.decision === 'blocked' ? 'blocked' : 'buying';
       }
@@ -436,7 +450,12 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   /** Writes what the hot path left for later: match memory, alert rows; then tells the listeners. */
   #flush(): void {
     this.#flushScheduled = false;
-    if (this.#pendingAlerts.length === 0 || !this.#db.open) return;
+    const entries = this.#entriesAfterMatch;
+    this.#entriesAfterMatch = [];
+    if (this.#pendingAlerts.length === 0 || !this.#db.open) {
+      for (const entry of entries) this.emit('purchase', entry);
+      return;
+    }
     const pending = this.#pendingAlerts;
     this.#pendingAlerts = [];
     const alerts = this.#db
@@ -469,7 +488,11 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
         });
       })
       .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
-    for (const { match } of pending) this.emit('match', match);
+    for (const { match, entryId } of pending) {
+      this.emit('match', match);
+      for (const entry of entries) if (entry.id === entryId) this.emit('purchase', entry);
+    }
+    for (const entry of entries) if (!pending.some((p) => p.entryId === entry.id)) this.emit('purchase', entry);
     const notifying = new Set(pending.filter((p) => p.match.watchlist.alerts.notify).map((p) => p.match.watchlist.id));
     this.#notifier?.add(alerts.filter((a) => notifying.has(a.watchlistId)));
     const webhookOf = new Map(pending.map((p) => [p.match.watchlist.id, p.match.watchlist.alerts.webhook]));
@@ -483,6 +506,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (entry.alertId !== null && entry.status !== null && entry.status !== 'pending' && this.#db.open) {
       const alert = this.store.alert(entry.alertId);
       if (alert) this.#setAlertState(alert, entry.status);
+    }
+    if (this.#buying || this.#pendingAlerts.some((p) => p.entryId === entry.id)) {
+      this.#entriesAfterMatch.push(entry);
+      return;
     }
     this.emit('purchase', entry);
   }

@@ -67,7 +67,8 @@ export const sticker = z.looseObject({
   sticker_id: int,
   name: z.string(),
   image: z.string(),
-  wear: z.number().min(0).max(1).nullable(),
+  // Markets leave it out (or send null) for a sticker nobody scraped: wear 0 to filters (details.ts).
+  wear: z.number().min(0).max(1).nullable().optional(),
   scale: z.number().nullable(),
   rotation: z.number().nullable(),
   tint_id: int.nullable(),

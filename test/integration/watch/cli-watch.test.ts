@@ -26,6 +26,7 @@ let child: ChildProcess;
 const lines: Record<string, unknown>[] = [];
 let stderr = '';
 let autoItem: { name: string; price: number };
+let blockedItem: { name: string; price: number };
 
 /** The watchlists and the `skindesk search` flags that express the same filter. */
 const CASES: { input: WatchlistInput; searchFlags: string[] }[] = [
@@ -53,9 +54,9 @@ function spawnWatch(args: string[]): ChildProcess {
 beforeAll(async () => {
   demo = await startQuietMarket({ listings: 2_500, seed: 23 });
   tmp = tempDb();
-  [autoItem] = itemNames(demo, 1) as [{ name: string; price: number }];
+  [autoItem, blockedItem] = itemNames(demo, 2) as [{ name: string; price: number }, { name: string; price: number }];
   const file = join(tmp.dir, 'watchlists.json');
-  writeFileSync(file, JSON.stringify({ watchlists: [...CASES.map((c) => c.input), autoWatchlist('snipe', autoItem.name, 1_000)] }));
+  writeFileSync(file, JSON.stringify({ watchlists: [...CASES.map((c) => c.input), autoWatchlist('snipe', autoItem.name, 1_000), autoWatchlist('guarded', blockedItem.name, 1_000, { max_price: 500 })] }));
   child = spawnWatch(['--watchlists', file, '--auto-buy', '--db', tmp.file]);
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -167,6 +168,17 @@ describe('skindesk watch', () => {
     expect(purchases[0]).toMatchObject({ watchlist_id: match!.watchlist_id, status: 'bought', max_price: 777, amount: 1, seq: match!.seq, reason: null, error: null });
     expect(typeof purchases[0]!.order_id).toBe('number');
     expect(demo.state.listing(listing.listing.id)?.status).not.toBe('ACTIVE');
+  }, 60_000);
+
+  it('prints the match line first, then the purchase line of what became of it (a guardrail blocked it)', async () => {
+    const listing = demo.createListing({ name: blockedItem.name, price: 800 });
+    const mine = () => lines.filter((l) => l.listing_id === listing.listing.id);
+    await waitFor(() => mine().some((l) => l.type === 'purchase'), 20_000, 'the purchase line');
+    await waitFor(() => mine().some((l) => l.type === 'match' && l.watchlist === 'guarded'), 5_000, 'the match line').catch(() => {});
+    const ofGuarded = mine().filter((l) => l.watchlist === 'guarded' || l.type === 'purchase');
+    expect(ofGuarded.map((l) => l.type)).toEqual(['match', 'purchase']);
+    expect(ofGuarded[1]).toMatchObject({ status: 'blocked', seq: ofGuarded[0]!.seq, order_id: null, reason: expect.stringMatching(/^max_price: /) });
+    expect(demo.state.listing(listing.listing.id)?.status).toBe('ACTIVE');
   }, 60_000);
 
   it('stops on SIGTERM with exit code 0', async () => {

@@ -3,6 +3,7 @@
  * answers are checked against (query-book.test.ts, query-fuzz.test.ts).
  */
 import { mergeSnapshot } from '../../../src/core/store/index.ts';
+import { foldName } from '../../../src/core/store/names.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
 import { type DopplerPhase, phaseOfPaintIndex } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
@@ -15,7 +16,7 @@ export interface HeldListing {
   detailed: boolean;
 }
 
-const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase());
+const has = (hay: string, needle: string) => foldName(hay).includes(foldName(needle));
 const inRange = (v: number | null | undefined, r?: { min?: number; max?: number }) =>
   v !== null &&
   v !== undefined &&
@@ -61,7 +62,7 @@ export function matches(l: FullListing, detailed: boolean, f: BookFilter): boole
           (x) =>
             (s.name === undefined || has(x.name, s.name)) &&
             (s.slot === undefined || x.slot === s.slot) &&
-            (s.max_wear === undefined || (x.wear !== null && x.wear <= s.max_wear)),
+            (s.max_wear === undefined || (x.wear ?? 0) <= s.max_wear),
         ).length >= (s.min_matches ?? 1);
       if (!ok) return false;
     }

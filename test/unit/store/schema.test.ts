@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
+import { foldName } from '../../../src/core/store/names.ts';
 import {
   BookStore,
   Caches,
@@ -93,6 +94,42 @@ describe('migrations', () => {
       price_seq: null,
       amount_seq: null,
     });
+    upgraded.close();
+  });
+
+  it('version 5 folds name_lc as the trigram index does (foldName), not as toLowerCase did', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const names = ['İstanbul Gloves', 'µ-Tech ſtyle ΣΟΦΟΣ ς', 'Cherokee ᎠᎡᎢ', 'Sticker | ÄÖÜ Team', 'plain ASCII'];
+    for (const name of names) {
+      db.prepare('INSERT INTO item_names (name, name_lc) VALUES (?, ?)').run(name, name.toLowerCase());
+      db.prepare('INSERT INTO sticker_names (name, name_lc) VALUES (?, ?)').run(name, name.toLowerCase());
+    }
+    backToVersion(db, 4);
+    db.close();
+    const upgraded = openDatabase(file);
+    for (const table of ['item_names', 'sticker_names']) {
+      expect(upgraded.prepare(`SELECT name, name_lc FROM ${table} ORDER BY name_id`).all()).toEqual(
+        names.map((name) => ({ name, name_lc: foldName(name) })),
+      );
+    }
+    expect(foldName('İstanbul µ-Tech ſtyle ΣΟΦΟΣ ς Cherokee ᎠᎡᎢ ÄÖÜ ASCII')).toBe('İstanbul μ-tech style σοφοσ σ cherokee ᎠᎡᎢ äöü ascii');
+    upgraded.close();
+  });
+
+  it('version 6 gives a sticker stored without wear (unscraped) wear 0, and leaves keychains alone', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(8);
+    let listing = makeFullListing(rng, 1);
+    while (listing.app_id !== 730 || !listing.cs_stickers?.length || !listing.cs_keychains?.length) listing = makeFullListing(rng, 1);
+    new BookStore(db).applyEvents([createdEvent(listing, 2n)]);
+    db.exec('UPDATE listing_stickers SET wear = NULL');
+    backToVersion(db, 5);
+    db.close();
+    const upgraded = openDatabase(file);
+    const wears = upgraded.prepare('SELECT kind, wear FROM listing_stickers ORDER BY kind, position').raw().all();
+    expect(wears).toEqual([...listing.cs_stickers.map(() => [0, 0]), ...listing.cs_keychains.map(() => [1, null])]);
     upgraded.close();
   });
 

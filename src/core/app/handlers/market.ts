@@ -152,10 +152,11 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     getSalesTape: ({ before, since_ms, limit, ...filter }) => {
       try {
         const page = readSalesTape(core.session.db, { ...tapeFilterOf(filter), before, sinceMs: since_ms, limit });
-        // the screen needs a sticker's slot, name and scrape; the export writes them whole
+        // the screen needs a sticker's slot, name and scrape (null: the market sent none, unscraped); the export
+        // writes them whole
         const sales = page.sales.map((sale) => ({
           ...sale,
-          stickers: sale.stickers?.map(({ slot, name: sticker, wear }) => ({ slot, name: sticker, wear })) ?? null,
+          stickers: sale.stickers?.map(({ slot, name: sticker, wear }) => ({ slot, name: sticker, wear: wear ?? null })) ?? null,
         }));
         return { sales, next: page.next, latest_ms: page.latestMs };
       } catch (err) {
