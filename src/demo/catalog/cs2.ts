@@ -74,9 +74,8 @@ function inspectLink(instance: ItemInstance): string {
  * Spec §2.3 types every member of a sticker / keychain object as a number or integer, none as nullable,
  * so the demo always fills them: 0 where the member does not apply to the kind (a sticker's `pattern`,
  * a keychain's `wear`, `tint_id` of both, which only sprays carry in the game) and the in-game defaults
- * (scale 1, rotation 0, offsets 0) where nobody moved it. One exception, as real markets send it: a
- * sticker nobody scraped has no `wear` at all (clients take it as 0). Placement comes from a stream of
- * its own (`place`), so every other rolled member is what it was before these were filled in.
+ * (scale 1, rotation 0, offsets 0) where nobody moved it. Placement comes from a stream of its own
+ * (`place`), so every other rolled member is what it was before these were filled in.
  */
 function stickersFor(rng: Random, place: Random): Sticker[] {
   // Most skins carry none; a few are fully stickered.
@@ -87,13 +86,12 @@ function stickersFor(rng: Random, place: Random): Sticker[] {
   for (let i = 0; i < count; i++) {
     const slot = slots.splice(rng.int(0, slots.length - 1), 1)[0] ?? i;
     const sticker = rng.pick(STICKERS);
-    const scraped = !rng.chance(0.7);
     out.push({
       slot,
       sticker_id: sticker.id,
       name: sticker.name,
       image: sticker.image,
-      ...(scraped ? { wear: round(rng.float(0.01, 0.95), 4) } : {}),
+      wear: rng.chance(0.7) ? 0 : round(rng.float(0.01, 0.95), 4),
       ...stickerPlacement(place),
       tint_id: 0,
       pattern: 0,

@@ -113,14 +113,14 @@ describe('GET /listings', () => {
       expect(row.cs_inspect_link).toContain(`A${row.steam_asset_id}D`);
       expect(row.cs_stickers!.length).toBeLessThanOrEqual(5);
       expect(new Set(row.cs_stickers!.map((s) => s.slot)).size).toBe(row.cs_stickers!.length);
-      for (const s of row.cs_stickers!) expect(s.wear === undefined || (s.wear! > 0 && s.wear! <= 1)).toBe(true);
+      for (const s of row.cs_stickers!) expect(s.wear! >= 0 && s.wear! <= 1).toBe(true);
       expect(row.cs_keychains!.length).toBeLessThanOrEqual(1);
       if (row.cs_stickers!.length > 0) stickered++;
     }
     expect(stickered).toBeGreaterThan(0);
   });
 
-  it('fills every member of sticker and keychain objects with a number, as §2.3 types them (none nullable), but an unscraped sticker\'s wear', async () => {
+  it('fills every member of sticker and keychain objects with a number, as §2.3 types them (none nullable)', async () => {
     const rows = await allListings({ app_id: 730 });
     const stickers = rows.flatMap((r) => r.cs_stickers ?? []);
     const keychains = rows.flatMap((r) => r.cs_keychains ?? []);
@@ -130,16 +130,12 @@ describe('GET /listings', () => {
     const numbers = ['wear', 'scale', 'rotation', 'offset_x', 'offset_y', 'offset_z'] as const;
     for (const s of [...stickers, ...keychains]) {
       for (const key of integers) expect(Number.isInteger(s[key]), `${key} of ${s.name}`).toBe(true);
-      for (const key of numbers) if (!(key === 'wear' && s.wear === undefined && stickers.includes(s))) expect(Number.isFinite(s[key]), `${key} of ${s.name}`).toBe(true);
+      for (const key of numbers) expect(Number.isFinite(s[key]), `${key} of ${s.name}`).toBe(true);
       expect(s.scale!).toBeGreaterThan(0);
       expect(Math.abs(s.rotation!)).toBeLessThanOrEqual(180);
     }
     // stickers have no pattern and keychains no wear: 0 there; most stickers sit where the slot puts them
-    expect(stickers.every((s) => s.pattern === 0 && (s.wear === undefined || (s.wear! > 0 && s.wear! <= 1)))).toBe(true);
-    // as real markets send them: most stickers unscraped, without a wear; the rest scraped
-    const unscraped = stickers.filter((s) => !('wear' in s)).length;
-    expect(unscraped).toBeGreaterThan(stickers.length / 2);
-    expect(unscraped).toBeLessThan(stickers.length);
+    expect(stickers.every((s) => s.pattern === 0 && s.wear! >= 0 && s.wear! <= 1)).toBe(true);
     expect(keychains.every((k) => k.wear === 0 && k.pattern! >= 0 && k.pattern! <= 100_000)).toBe(true);
     const untouched = stickers.filter((s) => s.scale === 1 && s.rotation === 0 && s.offset_x === 0 && s.offset_y === 0);
     expect(untouched.length).toBeGreaterThan(stickers.length / 2);
