@@ -265,12 +265,16 @@ describe('AppCore on the demo market', () => {
     expect(firstTrades.length).toBeGreaterThan(0);
     const storedOf = (ids: number[]) => ids.filter((id) => core.session.db.prepare('SELECT 1 FROM trades WHERE id = ?').get(id) !== undefined);
     await until("the first account's trades followed", () => storedOf(firstTrades).length === firstTrades.length || undefined, 20_000);
+    const firstBalance = await core.call('getBalance', { refresh: true });
+    expect(firstBalance.userName).toBe(real.state.account(first.id)?.name);
 
     await core.call('setApiKey', { apiKey: second.apiKey });
     await until('the second account read', () => storedUserId() === second.id || undefined, 20_000);
     expect(anotherAccount()).toHaveLength(1);
     // nothing of the first account's trades is left to be shown as the second's
     expect(storedOf(firstTrades)).toEqual([]);
+    // nor its balance (cached apart from the account's reads)
+    expect((await core.call('getBalance', { refresh: false })).userName).toBe(real.state.account(second.id)?.name);
   });
 
   it('reads the book afresh from another marketplace, whose seqs lie below the first one’s', async () => {

@@ -27,8 +27,9 @@ import { ApiError } from '../../api/errors.ts';
 import { accountKey, assignOpenPurchases } from '../../api/purchase-journal.ts';
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
-import type { Db } from '../../store/index.ts';
+import { Caches, type Db } from '../../store/index.ts';
 import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
+import { USER_CACHE_KEY } from '../market-buying/balance.ts';
 
 const IDENTITY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS account_identity (
@@ -284,6 +285,8 @@ export class AccountSession {
         const exists = db.prepare("SELECT 1 FROM pragma_table_list WHERE type = 'table' AND name = ?").get(table);
         if (exists) db.prepare(`DELETE FROM ${table}`).run();
       }
+      // the balance keeps its own copy of the user record, among the market's caches
+      new Caches(db).delete(USER_CACHE_KEY);
     })();
   }
 }
