@@ -24,20 +24,42 @@ export function inventoryValue(items: readonly Pick<InventoryItem, 'market_price
 /**
  * A stored inventory read less the copies that sale and deposit offers accepted since the read took out
  * of it (they are listed or in the backpack now, and counted there). Such a trade names the exact asset
- * ids and copies, so a stale read need not count them twice.
+ * ids and copies, so a stale read need not count them twice. Part of a stack goes into an offer under an
+ * asset id of its own, split off the stack when the offer is made: copies whose asset id the read does
+ * not hold come out of its stacks of the same item when `splitAfterRead` says the offer may have been
+ * made after the read (it was not seen before it); an offer seen before the read was split off already,
+ * and the read's stacks are without its copies.
  */
-export function withoutMovedOut<T extends Pick<InventoryItem, 'steam_asset_id' | 'amount'>>(
+export function withoutMovedOut<T extends Pick<InventoryItem, 'app_id' | 'market_hash_name' | 'commodity' | 'steam_asset_id' | 'amount'>>(
   items: readonly T[],
-  acceptedSinceRead: readonly Pick<Trade, 'deposit_id' | 'items'>[],
+  acceptedSinceRead: readonly Pick<Trade, 'id' | 'deposit_id' | 'items'>[],
+  splitAfterRead: (trade: Pick<Trade, 'id'>) => boolean = () => false,
 ): T[] {
+  const held = new Set(items.map((item) => item.steam_asset_id));
   const gone = new Map<string, number>();
+  /** Copies split off a stack of the item (by itemKey) after the read. */
+  const splitOff = new Map<string, number>();
   for (const trade of acceptedSinceRead) {
     // sell and deposit offers carry a deposit id; a withdrawal brings items in instead
     if (trade.deposit_id === null) continue;
-    for (const it of trade.items) gone.set(it.steam_asset_id, (gone.get(it.steam_asset_id) ?? 0) + it.amount);
+    for (const it of trade.items) {
+      if (held.has(it.steam_asset_id)) gone.set(it.steam_asset_id, (gone.get(it.steam_asset_id) ?? 0) + it.amount);
+      else if (splitAfterRead(trade)) {
+        const key = itemKey(it.app_id, it.market_hash_name);
+        splitOff.set(key, (splitOff.get(key) ?? 0) + it.amount);
+      }
+    }
   }
   return items.flatMap((item) => {
-    const out = gone.get(item.steam_asset_id) ?? 0;
+    let out = gone.get(item.steam_asset_id) ?? 0;
+    const key = itemKey(item.app_id, item.market_hash_name);
+    const split = item.commodity ? (splitOff.get(key) ?? 0) : 0;
+    if (split > 0) {
+      // from this stack as far as its copies go, the rest from the item's next stack
+      const taken = Math.min(split, Math.max(0, item.amount - out));
+      splitOff.set(key, split - taken);
+      out += taken;
+    }
     if (out === 0) return [item];
     return item.amount > out ? [{ ...item, amount: item.amount - out }] : [];
   });

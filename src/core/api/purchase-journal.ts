@@ -112,6 +112,11 @@ export function accountKey(baseUrl: string, accountId: number): string {
   return `${new URL(baseUrl).origin} account ${accountId}`;
 }
 
+/** Whether `account` (an accountKey) is an account of the market at `baseUrl`. */
+export function isAccountOf(account: string, baseUrl: string): boolean {
+  return account.startsWith(`${new URL(baseUrl).origin} account `);
+}
+
 /** The journal's table, in a file of any version (entries from before accounts were named: NULL). */
 function ensureJournalTable(db: Database.Database): void {
   createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);

@@ -15,7 +15,7 @@ import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
-import type { Db } from '../store/index.ts';
+import { claimCaches, type Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { MirrorWorker } from '../sync/mirror-worker.ts';
@@ -116,6 +116,9 @@ export class MarketSession {
     const { db, status: mirror, state, notice } = openSessionMirror(this.file);
     this.db = db;
     this.openingNotice = notice;
+    // before anything reads them: the caches of another market (the same desk serves every real market)
+    // are forgotten, this market's kept for opening offline
+    claimCaches(db, this.#source(), state.source);
     this.marketPrices = new MarketPriceBoard(this.db);
     this.#ownStatus = {
       state: 'opening',
@@ -132,6 +135,11 @@ export class MarketSession {
       resyncs: state.resyncs,
       divergenceRepaired: state.divergenceRepaired,
     };
+  }
+
+  /** What this session's book and caches record as their market (the worker's source, see #createMirror). */
+  #source(): string {
+    return this.#choice.mode === 'demo' ? DEMO_MIRROR_SOURCE : this.#choice.baseUrl;
   }
 
   get choice(): MarketChoice {

@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AverageRow, PriceRow, PriceRowWithStock } from '../../shared/api/index.ts';
 import type { Db } from './database.ts';
 import { createDeskTables } from './desk.ts';
+import { otherSourceHeld } from './sync-state.ts';
 
 /**
  * The caches' tables, made here: in the desk when one is attached, else beside the book (tests, tools
@@ -40,10 +41,47 @@ CREATE TABLE IF NOT EXISTS cache_entries (
   etag TEXT,
   fetched_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS cache_market (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  source TEXT NOT NULL
+);
 `;
 
 /** Connections whose cache tables are known to exist (Caches is made per call; the check is not free). */
 const ready = new WeakSet<Db>();
+
+/** The market (source, as the book records it) each session's connection claimed the caches for. */
+const claims = new WeakMap<Db, string>();
+
+/**
+ * Makes the caches `source`'s (a market's REST base URL, or the demo's name: as the book records it).
+ * They are one market's answers, kept so that it opens offline; another market's prices, averages and
+ * answers (its user record and balance, an item's sales) would be shown as this one's until read again,
+ * and forever offline. So the caches of another source are forgotten: the one recorded, or for a desk
+ * from before it was, `bookSource` (what the book beside it mirrors), or none known (forgotten too:
+ * they are only caches). From then on this connection writes them only while they are still its
+ * market's: a session of the previous market, closing on a connection of its own, may still be writing
+ * an answer it was waiting for.
+ */
+export function claimCaches(db: Db, source: string, bookSource: string | null): void {
+  new Caches(db);
+  const held = db.prepare<[], string>('SELECT source FROM cache_market WHERE id = 1').pluck().get() ?? bookSource;
+  db.transaction(() => {
+    if (held === null || otherSourceHeld({ source: held }, source) !== null) {
+      for (const table of ['prices', 'sale_averages', 'cache_entries']) db.prepare(`DELETE FROM ${table}`).run();
+    }
+    db.prepare('INSERT OR REPLACE INTO cache_market (id, source) VALUES (1, ?)').run(source);
+  })();
+  claims.set(db, source);
+}
+
+/** Whether `db` may write the caches: it claimed none (tools, tests), or they are still its market's. */
+function holdsClaim(db: Db): boolean {
+  const claimed = claims.get(db);
+  if (claimed === undefined) return true;
+  const held = db.prepare<[], string>('SELECT source FROM cache_market WHERE id = 1').pluck().get();
+  return held !== undefined && otherSourceHeld({ source: held }, claimed) === null;
+}
 
 /** A table of one row per item, keyed by (app_id, market_hash_name): its columns, the key first. */
 interface ItemSetTable {
@@ -69,7 +107,8 @@ const replacing = new WeakMap<Db, Promise<void>>();
  * 70–100 ms (every few minutes, for the watchlists' references and the item view). New rows are upserted
  * first, then the rows the new set no longer has are deleted, so a reader in between sees every item,
  * some at the newer price (it is a cache: each row is a price the server gave). A connection closed
- * meanwhile (the session ended) ends the write: there is nothing left to write into.
+ * meanwhile (the session ended) ends the write: there is nothing left to write into; so do caches another
+ * market's session claimed meanwhile (claimCaches).
  */
 async function replaceInSlices(db: Db, set: ItemSetTable, values: unknown[][], appId: number | undefined): Promise<void> {
   const upsert = db.prepare(
@@ -85,7 +124,7 @@ async function replaceInSlices(db: Db, set: ItemSetTable, values: unknown[][], a
     for (const key of slice) remove.run(key);
   });
   for (let i = 0; i < values.length; i += SLICE_ROWS) {
-    if (!db.open) return;
+    if (!db.open || !holdsClaim(db)) return;
     upsertSlice(values.slice(i, i + SLICE_ROWS));
     await nextTurn();
   }
@@ -104,7 +143,7 @@ async function replaceInSlices(db: Db, set: ItemSetTable, values: unknown[][], a
     .raw();
   let after: unknown[] = [-1, ''];
   for (;;) {
-    if (!db.open) return;
+    if (!db.open || !holdsClaim(db)) return;
     const held = page.all(...after, ...(appId === undefined ? [] : [appId])) as unknown[][];
     if (held.length === 0) return;
     after = held[held.length - 1]!;
@@ -182,7 +221,9 @@ export class Caches {
     return run;
   }
 
+  /** Stores one answer; not when the caches became another market's (claimCaches). */
   put(key: string, value: unknown, etag: string | null = null, fetchedAt = Date.now()): void {
+    if (!holdsClaim(this.#db)) return;
     this.#db
       .prepare('INSERT OR REPLACE INTO cache_entries (key, body, etag, fetched_at) VALUES (?, ?, ?, ?)')
       .run(key, JSON.stringify(value), etag, fetchedAt);

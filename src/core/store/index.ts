@@ -11,5 +11,5 @@ export {
 } from './snapshot-merge.ts';
 export { readSyncState, serializeScope, type SyncState } from './sync-state.ts';
 export { readStatus, countDetailed, countLive, iterateBook, readListing, asFullListing, type MirrorStatus, type StoredListing } from './book-reader.ts';
-export { Caches, type CacheEntry } from './caches.ts';
+export { Caches, claimCaches, type CacheEntry } from './caches.ts';
 export { SALE_COLUMNS, iterateSales, type SaleRecord, type SalesFilter } from './sales-reader.ts';

@@ -9,7 +9,7 @@ import { ApiClient, type ApiClientOptions } from '../api/client.ts';
 import { PurchaseJournal } from '../api/purchase-journal.ts';
 import { Purchaser } from '../api/purchaser.ts';
 import { attachDesk } from '../store/desk.ts';
-import { openDatabase, type Db } from '../store/index.ts';
+import { claimCaches, openDatabase, readSyncState, type Db } from '../store/index.ts';
 import type { BackfillOptions } from '../sync/backfill.ts';
 import type { EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { MirrorWorker } from '../sync/mirror-worker.ts';
@@ -57,6 +57,8 @@ export class HeadlessWatch {
     this.db = openDatabase(o.dbPath);
     try {
       attachDesk(this.db, o.dbPath);
+      // the reference prices of another market (the file used with another --base-url) are not this one's
+      claimCaches(this.db, o.baseUrl, readSyncState(this.db).source);
       this.client = new ApiClient({ baseUrl: o.baseUrl, apiKey: o.apiKey, ...(o.wsUrl ? { wsUrl: o.wsUrl } : {}), ...o.client });
       this.purchaser = new Purchaser({ client: this.client, journal: new PurchaseJournal(this.db) });
       let ids = new Set<number>();

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   AppCore,
   type AppCoreOptions,
@@ -265,12 +265,16 @@ describe('AppCore on the demo market', () => {
     expect(firstTrades.length).toBeGreaterThan(0);
     const storedOf = (ids: number[]) => ids.filter((id) => core.session.db.prepare('SELECT 1 FROM trades WHERE id = ?').get(id) !== undefined);
     await until("the first account's trades followed", () => storedOf(firstTrades).length === firstTrades.length || undefined, 20_000);
+    const firstBalance = await core.call('getBalance', { refresh: true });
+    expect(firstBalance.userName).toBe(real.state.account(first.id)?.name);
 
     await core.call('setApiKey', { apiKey: second.apiKey });
     await until('the second account read', () => storedUserId() === second.id || undefined, 20_000);
     expect(anotherAccount()).toHaveLength(1);
     // nothing of the first account's trades is left to be shown as the second's
     expect(storedOf(firstTrades)).toEqual([]);
+    // nor its balance (cached apart from the account's reads)
+    expect((await core.call('getBalance', { refresh: false })).userName).toBe(real.state.account(second.id)?.name);
   });
 
   it('reads the book afresh from another marketplace, whose seqs lie below the first one’s', async () => {
@@ -344,6 +348,60 @@ describe('AppCore on the demo market', () => {
     await core.call('setMarket', { useDemo: false, baseUrl: b.baseUrl, apiKey: onB.apiKey });
     await until('the other market met', () => anotherAccount().length > 0 || undefined, 20_000);
     expect(heldFor()).toBe(accountKey(b.baseUrl, onB.id));
+  });
+
+  it("never shows one marketplace's cached prices, averages or balance as another's; keeps them for the same one", async () => {
+    const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    demos.push(a);
+    // another marketplace, down: the app can show only what it has cached
+    const elsewhere = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const dataDir = tempDir();
+    const secrets = new MemorySecretStore();
+    const first = await startCore({ dataDir, secrets });
+    await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
+    await until('market A live', () => (first.core.status().market.mode === 'real' && first.core.status().state === 'live') || undefined, 20_000);
+    const [row] = (await first.core.call('queryBook', { filter: {}, limit: 1 })).rows;
+    if (!row) throw new Error('an empty book');
+    const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
+    const onA = {
+      balance: await first.core.call('getBalance', { refresh: true }),
+      context: await first.core.call('getPriceContext', { ...item, refresh: true }),
+      sales: await first.core.call('getSalesHistory', { ...item, refresh: true }),
+    };
+    expect(onA.balance.balance).not.toBeNull();
+    expect(onA.context.market_price).not.toBeNull();
+    expect(onA.context.average_30d).not.toBeNull();
+    expect(onA.sales.marketAsOf).not.toBeNull();
+    await first.core.close();
+    cores.splice(cores.indexOf(first.core), 1);
+    await a.close();
+
+    // the same market, offline: what was cached is shown
+    const { core } = await startCore({ dataDir, secrets });
+    await until('market A offline', () => (core.status().market.baseUrl === a.baseUrl.replace(/\/$/, '') && core.status().state === 'offline') || undefined, 20_000);
+    expect((await core.call('getBalance', { refresh: false })).balance).toBe(onA.balance.balance);
+    expect(await core.call('getPriceContext', { ...item, refresh: false })).toMatchObject({
+      market_price: onA.context.market_price,
+      average_30d: onA.context.average_30d,
+    });
+
+    // another market, offline: nothing of A's is shown as its own
+    await core.call('setMarket', { useDemo: false, baseUrl: elsewhereUrl, apiKey: a.apiKey });
+    await until('market B offline', () => (core.status().market.baseUrl === elsewhereUrl && core.status().state === 'offline') || undefined, 20_000);
+    expect(await core.call('getBalance', { refresh: false })).toMatchObject({ balance: null, userName: null, asOf: null });
+    expect(await core.call('getPriceContext', { ...item, refresh: false })).toMatchObject({
+      market_price: null,
+      recommended_price: null,
+      average_30d: null,
+      pricesAsOf: null,
+      averagesAsOf: null,
+    });
+    expect((await core.call('getSalesHistory', { ...item, refresh: false })).marketAsOf).toBeNull();
+    const window = await core.call('queryBookWindow', { filter: {}, sort: { field: 'price', dir: 'asc' }, offset: 0, limit: 50 });
+    expect(window.rows.filter((r) => r.market_price !== null)).toEqual([]);
   });
 
   it('leaves the market as it was when the keychain refuses the key', async () => {

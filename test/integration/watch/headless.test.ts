@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import { HeadlessWatch } from '../../../src/core/watch/headless.ts';
+import { Caches, claimCaches, openDatabase } from '../../../src/core/store/index.ts';
+import { attachDesk } from '../../../src/core/store/desk.ts';
 import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
 
 const FAST_ENGINE = {
@@ -74,4 +76,28 @@ describe('headless watch with the real engine', () => {
     expect(journal().filter((j) => j.listing_id === fresh.listing.id)).toEqual([{ listing_id: fresh.listing.id, state: 'bought' }]);
     expect(service.log(10).filter((e) => e.listingId === fresh.listing.id && e.decision === 'sent')).toHaveLength(1);
   }, 60_000);
+
+  it("judges by this market's reference prices only: another market's cached averages are forgotten", async () => {
+    demo = await startQuietMarket();
+    tmp = tempDb();
+    const [item] = itemNames(demo, 1);
+    // the file was last used with another marketplace, whose 30-day average of the item was far higher
+    const before = openDatabase(tmp.file);
+    attachDesk(before, tmp.file);
+    claimCaches(before, 'https://another-market.example', null);
+    await new Caches(before).replaceAverages([{ app_id: 730, market_hash_name: item!.name, average_price: 1_000_000, sales: 40, volume: 90 }]);
+    before.close();
+
+    run = await HeadlessWatch.start({
+      dbPath: tmp.file,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+      wsUrl: demo.wsUrl,
+      watchlists: [{ name: 'under average', filter: { name: item!.name }, price: { kind: 'below', reference: 'average_30d', percent: 10 } }],
+      autoBuy: true,
+      engine: FAST_ENGINE,
+    });
+    // before this market's averages were read: none of the other market's is taken for this one's
+    expect(new Caches(run.db).averages().filter((a) => a.average_price === 1_000_000)).toEqual([]);
+  });
 });

@@ -225,6 +225,100 @@ describe('portfolio value after items left the Steam inventory', () => {
   });
 });
 
+describe('portfolio value after part of a stack left the Steam inventory', () => {
+  const CASE = 'Revolution Case';
+  const stack = (assetId: string, amount: number) => ({
+    token: `tok_${assetId}`,
+    app_id: 730,
+    steam_asset_id: assetId,
+    market_hash_name: CASE,
+    amount,
+    commodity: true,
+    tradable: true,
+    market_price: 100,
+    recommended_price: 100,
+    icon_url: 'https://example.test/icon.png',
+  });
+
+  it('does not count the copies sold twice when the inventory cannot be read again', async () => {
+    let listedValue = 0;
+    let inventoryAnswers = true;
+    answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? [stack('c1', 10)] : []) }));
+    // the inventory route fails once the sale went through (the platform behind it is down)
+    routes.unshift((url) =>
+      url.pathname === '/public/v1/steam-inventory' && !inventoryAnswers
+        ? json(503, {})
+        : undefined,
+    );
+    const portfolio = await portfolioOf(runtime);
+    const first = await portfolio.getPortfolio({ readInventories: true });
+    expect(first.total).toBe(5_000 + 1_000);
+
+    // three of the ten cases go into a sale offer: the platform splits them off the stack under an
+    // asset id of their own, which the offer names; the user accepts, and they are listed
+    await new Promise((r) => setTimeout(r, 5));
+    const at = new Date().toISOString();
+    runtime.account().feeds.tracker.apply(
+      {
+        id: 3,
+        type: 'SELL',
+        status: 'Accepted',
+        deposit_id: 12,
+        withdraw_id: null,
+        steam_offer_id: '97',
+        value: 300,
+        error: null,
+        created_at: at,
+        updated_at: at,
+        items: [{ app_id: 730, market_hash_name: CASE, steam_asset_id: 'c9', amount: 3, value: 300 }],
+      },
+      'poll',
+    );
+    listedValue = 300;
+    inventoryAnswers = false;
+
+    const after = await portfolio.getPortfolio({ readInventories: true });
+    expect(after.inventory.value).toBe(700);
+    expect(after.total).toBe(5_000 + 300 + 700);
+    expect(after.history.every((p) => p.total <= 6_000)).toBe(true);
+  });
+
+  it('takes nothing more from a stack read after the offer split its copies off', async () => {
+    let listedValue = 0;
+    let cases = 10;
+    answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? [stack('c1', cases)] : []) }));
+    const portfolio = await portfolioOf(runtime);
+    await portfolio.getPortfolio({ readInventories: true });
+
+    // the offer for two cases is seen while open: they are split off the stack, which a read now shows without them
+    const offer = {
+      id: 4,
+      type: 'SELL',
+      status: 'Active' as const,
+      deposit_id: 13,
+      withdraw_id: null,
+      steam_offer_id: '96',
+      value: 200,
+      error: null,
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+      items: [{ app_id: 730 as const, market_hash_name: CASE, steam_asset_id: 'c8', amount: 2, value: 200 }],
+    };
+    runtime.account().feeds.tracker.apply(offer, 'poll');
+    cases = 8;
+    await new Promise((r) => setTimeout(r, 5));
+    await runtime.account().reads.inventory(730, { maxAgeMs: 0 });
+
+    // accepted after that read: the read's stack is already without its copies
+    await new Promise((r) => setTimeout(r, 5));
+    runtime.account().feeds.tracker.apply({ ...offer, status: 'Accepted', updated_at: new Date(Date.now() + 1_000).toISOString() }, 'poll');
+    listedValue = 200;
+    const after = await portfolio.getPortfolio({ readInventories: false });
+    expect(after.inventory.value).toBe(800);
+    expect(after.total).toBe(5_000 + 200 + 800);
+  });
+});
+
 describe('portfolio history after a withdrawal brought items in', () => {
   it('draws no point from an inventory read that predates an accepted withdrawal', async () => {
     let backpack = [

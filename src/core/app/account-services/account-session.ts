@@ -24,11 +24,12 @@ import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts'
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
-import { accountKey, assignOpenPurchases } from '../../api/purchase-journal.ts';
+import { accountKey, assignOpenPurchases, isAccountOf } from '../../api/purchase-journal.ts';
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
-import type { Db } from '../../store/index.ts';
+import { Caches, type Db } from '../../store/index.ts';
 import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
+import { USER_CACHE_KEY } from '../market-buying/balance.ts';
 
 const IDENTITY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS account_identity (
@@ -246,19 +247,28 @@ export class AccountSession {
    * Reads who the key belongs to and compares it with the account the stored data is of. A key replaced
    * on the same market may be another account's: its trades, guards, withdrawals and cached reads
    * (inventory item tokens are tied to the account) would otherwise be shown and acted on as this one's.
-   * 'other': that data was forgotten. 'unknown': the read failed (offline, say): nothing is changed.
+   * 'other': that data was forgotten (also when the read failed but the data is another market's
+   * account's). 'unknown': the market did not answer (offline, say): nothing is changed.
    */
   async meetAccount(): Promise<'same' | 'other' | 'first' | 'unknown'> {
     const client = this.market.client;
     const storedIdentity = this.#identity.read.get() ?? null;
     const storedId = this.reads.cached('user')?.data.id ?? null;
-    let freshId: number;
+    let freshId: number | null;
     try {
-      freshId = (await this.reads.user({ priority: 'background', signal: this.stopping.signal })).data.id;
+      const read = await this.reads.user({ priority: 'background', signal: this.stopping.signal });
+      // the stored record, served because the market did not answer, is the previous key's
+      freshId = read.fromCache ? null : read.data.id;
     } catch {
-      return 'unknown';
+      freshId = null;
     }
     if (!client) return 'unknown';
+    if (freshId === null) {
+      // whatever account the key is, the stored data of another market's account is not this one's
+      if (storedIdentity === null || isAccountOf(storedIdentity, client.baseUrl)) return 'unknown';
+      this.#forgetAccountState();
+      return 'other';
+    }
     // one account on one market: two marketplaces may both have an account 42 (files from before the
     // identity was kept compare the user id alone)
     const identity = accountKey(client.baseUrl, freshId);
@@ -284,6 +294,8 @@ export class AccountSession {
         const exists = db.prepare("SELECT 1 FROM pragma_table_list WHERE type = 'table' AND name = ?").get(table);
         if (exists) db.prepare(`DELETE FROM ${table}`).run();
       }
+      // the balance keeps its own copy of the user record, among the market's caches
+      new Caches(db).delete(USER_CACHE_KEY);
     })();
   }
 }

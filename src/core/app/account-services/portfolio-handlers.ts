@@ -64,13 +64,14 @@ async function readOrderHistory(account: AccountSession): Promise<OrderExportRow
   }
 }
 
-/** Trades seen to be accepted (by this app's clock, as the reads' times are), with when. */
-function acceptedTrades(account: AccountSession): { trade: Trade; at: number }[] {
+/** Trades seen to be accepted (by this app's clock, as the reads' times are), with when, and when first seen. */
+function acceptedTrades(account: AccountSession): { trade: Trade; at: number; firstSeen: number }[] {
   const { tracker } = account.feeds;
   return tracker.list().flatMap((trade) => {
     if (trade.status !== 'Accepted') return [];
-    const step = tracker.timeline(trade.id).find((s) => s.status === 'Accepted');
-    return step ? [{ trade, at: step.observedAt }] : [];
+    const timeline = tracker.timeline(trade.id);
+    const step = timeline.find((s) => s.status === 'Accepted');
+    return step ? [{ trade, at: step.observedAt, firstSeen: Math.min(...timeline.map((s) => s.observedAt)) }] : [];
   });
 }
 
@@ -113,6 +114,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const backpackRead = await backpackRows(account);
       const backpack = backpackRead && summarize(backpackRead);
       const accepted = acceptedTrades(account);
+      const firstSeen = new Map(accepted.map((a) => [a.trade.id, a.firstSeen]));
       if (readInventories) {
         // One game at a time: the route allows 5 reads a minute and the governor spaces them. A stored
         // read that items have left or entered since (an accepted trade) is read again, however young.
@@ -130,7 +132,9 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         if (!read) return [];
         const moved = movedSince(accepted, appId, read.fetchedAt);
         if (moved.some((t) => t.deposit_id === null)) missesArrivals = true;
-        return [{ appId, items: withoutMovedOut(read.data.map((r) => r.item), moved), fetchedAt: read.fetchedAt }];
+        // an offer first seen after the read may have split its copies off a stack the read holds whole
+        const splitAfterRead = (trade: Pick<Trade, 'id'>) => (firstSeen.get(trade.id) ?? 0) > read.fetchedAt;
+        return [{ appId, items: withoutMovedOut(read.data.map((r) => r.item), moved, splitAfterRead), fetchedAt: read.fetchedAt }];
       });
       const games = inventories.map(({ appId, items, fetchedAt }) => ({
         appId,
