@@ -41,8 +41,8 @@ import { type AppLog, silentLog } from './log.ts';
 import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } from './market.ts';
 import type { AppPlatform } from './platform.ts';
 import { Redactor } from './redaction.ts';
-import { MarketSession, type SessionSyncOptions } from './session.ts';
-import { damagedDeskMessage, setAsideDamagedBook } from './session-mirror.ts';
+import { MarketSession, type SessionSyncOptions, mirrorFile, mirrorSource } from './session.ts';
+import { damagedDeskMessage, otherMarketOfBook, removeOtherMarketsBook, setAsideDamagedBook } from './session-mirror.ts';
 import { SettingsStore } from './settings.ts';
 import { originOf } from '../../shared/market-url.ts';
 import { type BookQueries, createBookQueries } from './book-queries.ts';
@@ -159,7 +159,11 @@ export class AppCore {
       webhookSecret: () => this.#secrets.webhookSecret,
       ...(options.accountTimings ? { timings: options.accountTimings } : {}),
     });
-    this.#session = this.#openSession(chooseMarket(this.settings.get(), secrets.apiKey !== null));
+    const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null);
+    // nothing holds the file yet: a book of another market goes before anything can show it
+    const formerMarket = otherMarketOfBook(mirrorFile(options.dataDir, choice), mirrorSource(choice));
+    if (formerMarket !== null) this.notify('info', 'Book', removeOtherMarketsBook(mirrorFile(options.dataDir, choice), formerMarket));
+    this.#session = this.#openSession(choice);
     this.account.attach(this.#session, this.#meetsNewDemoMarket(this.#session));
     this.#queries = createBookQueries(this.#session.db);
     this.handlers = this.#createHandlers();
@@ -367,7 +371,15 @@ export class AppCore {
         this.publish('syncStatus', this.status());
         return;
       }
-      const next = await this.#replaceSession(choice);
+      // the old session lets go of the file first when it holds another market's book (removed, not shown)
+      const file = mirrorFile(this.#options.dataDir, choice);
+      const formerMarket = otherMarketOfBook(file, mirrorSource(choice));
+      let emptied = '';
+      const next = await this.#replaceSession(
+        choice,
+        formerMarket === null ? undefined : () => (emptied = removeOtherMarketsBook(file, formerMarket)),
+      );
+      if (emptied) this.notify('info', 'Book', emptied);
       this.notify(
         'info',
         'Market',

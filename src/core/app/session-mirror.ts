@@ -4,7 +4,9 @@
  * market, as on a first start. A damaged desk does stop it, with the file named: it holds the purchase
  * journal, the watchlists and the account's records, which no market can give back.
  */
+import { existsSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
+import Database from 'better-sqlite3';
 import { damagedFileOf, isDamagedDatabaseError, setAsideDamagedFile } from '../store/damage.ts';
 import { attachDesk, deskFileFor } from '../store/desk.ts';
 import {
@@ -15,6 +17,7 @@ import {
   type MirrorStatus,
   type SyncState,
 } from '../store/index.ts';
+import { otherSourceHeld } from '../store/sync-state.ts';
 
 export interface SessionMirror {
   db: Db;
@@ -50,6 +53,36 @@ export function openSessionMirror(file: string): SessionMirror {
     if (damaged?.which === 'desk') throw new Error(damagedDeskMessage(damaged.file, reason), { cause: err });
     throw err;
   }
+}
+
+/**
+ * The market a book file mirrors when it is not `source` (null: the same one, none recorded, no file).
+ * Read before a session opens the file: opened, another market's rows would be shown as this one's until
+ * the sync worker empties them, which it does only once this market answers (and never while it is
+ * down). A file this cannot read (damaged, or too old to say) is for the usual open to judge and report.
+ */
+export function otherMarketOfBook(file: string, source: string): string | null {
+  if (!existsSync(file)) return null;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const held = db.prepare('SELECT source FROM sync_state WHERE id = 1').pluck().get() as string | null | undefined;
+    return otherSourceHeld({ source: held ?? null }, source);
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Deletes a book file of another market (nothing may hold it open). It is that market's copy, read
+ * again from it when it is chosen again: the sync worker would empty it at connecting anyway. The desk
+ * (watchlists, journal, account data) is a file of its own and stays.
+ */
+export function removeOtherMarketsBook(file: string, formerMarket: string): string {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  return `The book file held the book of ${formerMarket}; it was emptied, and this market's book is read afresh.`;
 }
 
 /** Renames a damaged book aside (nothing may hold it open) and says so in words for the user. */

@@ -89,6 +89,12 @@ export function mirrorFile(dataDir: string, choice: MarketChoice): string {
   return join(dataDir, choice.mode === 'demo' ? DEMO_DATABASE_FILE_NAME : DATABASE_FILE_NAME);
 }
 
+/** The market a session's book and caches record as theirs (the sync worker's source, see #createMirror). */
+export function mirrorSource(choice: MarketChoice): string {
+  // a demo market listens on a new port on every start: the file is the demo's whatever its URL
+  return choice.mode === 'demo' ? DEMO_MIRROR_SOURCE : choice.baseUrl;
+}
+
 export class MarketSession {
   #choice: MarketChoice;
   /** This thread's connection: reads the book, writes the desk (attached) and the caches. */
@@ -118,7 +124,7 @@ export class MarketSession {
     this.openingNotice = notice;
     // before anything reads them: the caches of another market (the same desk serves every real market)
     // are forgotten, this market's kept for opening offline
-    claimCaches(db, this.#source(), state.source);
+    claimCaches(db, mirrorSource(this.#choice), state.source);
     this.marketPrices = new MarketPriceBoard(this.db);
     this.#ownStatus = {
       state: 'opening',
@@ -135,11 +141,6 @@ export class MarketSession {
       resyncs: state.resyncs,
       divergenceRepaired: state.divergenceRepaired,
     };
-  }
-
-  /** What this session's book and caches record as their market (the worker's source, see #createMirror). */
-  #source(): string {
-    return this.#choice.mode === 'demo' ? DEMO_MIRROR_SOURCE : this.#choice.baseUrl;
   }
 
   get choice(): MarketChoice {
@@ -262,8 +263,7 @@ export class MarketSession {
     const mirror = new MirrorWorker({
       dbPath: this.file,
       baseUrl: this.#baseUrl as string,
-      // a demo market listens on a new port on every start: the file is the demo's whatever its URL
-      ...(this.#choice.mode === 'demo' ? { source: DEMO_MIRROR_SOURCE } : {}),
+      source: mirrorSource(this.#choice),
       apiKey,
       appIds,
       engine: { mergeMode: 'stepped', ...engine },

@@ -404,6 +404,46 @@ describe('AppCore on the demo market', () => {
     expect(window.rows.filter((r) => r.market_price !== null)).toEqual([]);
   });
 
+  it("never shows another marketplace's book as this one's, even while this one is down", async () => {
+    const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    demos.push(a);
+    const elsewhere = createServer((_req, res) => res.writeHead(503).end());
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
+    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const dataDir = tempDir();
+    const secrets = new MemorySecretStore();
+    const first = await startCore({ dataDir, secrets });
+    await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
+    const heldOfA = a.state.book().listings.length;
+    await until('market A mirrored', () => (first.core.status().state === 'live' && first.core.status().rows === heldOfA) || undefined, 20_000);
+
+    // switched to B, which does not answer: A's rows are not B's book
+    await first.core.call('setMarket', { useDemo: false, baseUrl: elsewhereUrl, apiKey: a.apiKey });
+    await until('market B offline', () => (first.core.status().market.baseUrl === elsewhereUrl && first.core.status().state === 'offline') || undefined, 20_000);
+    expect(first.core.status().rows).toBe(0);
+    expect((await first.core.call('queryBook', { filter: {}, limit: 10, count: true })).total).toBe(0);
+    expect(first.pushes.some((p) => p.name === 'notification' && /held the book of http:\/\/127\.0\.0\.1:\d+/.test((p.payload as { message: string }).message))).toBe(true);
+    await first.core.close();
+    cores.splice(cores.indexOf(first.core), 1);
+
+    // a start on B with a book of A in the file (say, the URL was changed by an older version)
+    const book = new Database(join(dataDir, DATABASE_FILE_NAME));
+    book.prepare('UPDATE sync_state SET source = ? WHERE id = 1').run(a.baseUrl);
+    book
+      .prepare('INSERT INTO listings (id, app_id, price, amount, last_seq, alive, first_seen_at, updated_at) VALUES (1, 730, 100, 1, 1, 1, 0, 0)')
+      .run();
+    book.close();
+    const { core } = await startCore({ dataDir, secrets });
+    expect(core.status().market.baseUrl).toBe(elsewhereUrl);
+    expect(core.status().rows).toBe(0);
+    expect((await core.call('queryBook', { filter: {}, limit: 10, count: true })).total).toBe(0);
+    const { notifications } = await core.call('takeStartupNotifications', {});
+    expect(notifications.map((n) => n.message)).toContain(
+      `The book file held the book of ${a.baseUrl}; it was emptied, and this market's book is read afresh.`,
+    );
+  });
+
   it('leaves the market as it was when the keychain refuses the key', async () => {
     const secrets = new MemorySecretStore();
     const { core } = await startCore({ secrets });
