@@ -76,6 +76,24 @@ async function startCore(overrides: Partial<AppCoreOptions> = {}) {
   return { core, pushes };
 }
 
+/**
+ * The app on a demo market A (its key saved), and the URL of another marketplace that answers every
+ * request with 503: where the app can show only what it holds.
+ */
+async function onMarketAWithADownOne() {
+  const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+  demos.push(a);
+  const elsewhere = createServer((_req, res) => res.writeHead(503).end());
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
+  const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+  const dataDir = tempDir();
+  const secrets = new MemorySecretStore();
+  const first = await startCore({ dataDir, secrets });
+  await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
+  return { a, elsewhereUrl, dataDir, secrets, first };
+}
+
 afterEach(async () => {
   while (cores.length) await cores.pop()?.close();
   while (demos.length) await demos.pop()?.close();
@@ -351,17 +369,7 @@ describe('AppCore on the demo market', () => {
   });
 
   it("never shows one marketplace's cached prices, averages or balance as another's; keeps them for the same one", async () => {
-    const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
-    demos.push(a);
-    // another marketplace, down: the app can show only what it has cached
-    const elsewhere = createServer((_req, res) => res.writeHead(503).end());
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
-    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
-    const dataDir = tempDir();
-    const secrets = new MemorySecretStore();
-    const first = await startCore({ dataDir, secrets });
-    await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
+    const { a, elsewhereUrl, dataDir, secrets, first } = await onMarketAWithADownOne();
     await until('market A live', () => (first.core.status().market.mode === 'real' && first.core.status().state === 'live') || undefined, 20_000);
     const [row] = (await first.core.call('queryBook', { filter: {}, limit: 1 })).rows;
     if (!row) throw new Error('an empty book');
@@ -405,16 +413,7 @@ describe('AppCore on the demo market', () => {
   });
 
   it("never shows another marketplace's book as this one's, even while this one is down", async () => {
-    const a = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
-    demos.push(a);
-    const elsewhere = createServer((_req, res) => res.writeHead(503).end());
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => elsewhere.close(() => resolve())));
-    const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
-    const dataDir = tempDir();
-    const secrets = new MemorySecretStore();
-    const first = await startCore({ dataDir, secrets });
-    await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
+    const { a, elsewhereUrl, dataDir, secrets, first } = await onMarketAWithADownOne();
     const heldOfA = a.state.book().listings.length;
     await until('market A mirrored', () => (first.core.status().state === 'live' && first.core.status().rows === heldOfA) || undefined, 20_000);
 
