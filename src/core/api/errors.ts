@@ -91,8 +91,11 @@ export class ApiError extends Error {
         return refusalWords(null, this.status ?? 500);
       case 'invalid_response':
         return 'The marketplace answered with something Skindesk does not understand.';
-      case 'invalid_request':
-        return 'Skindesk refused to send an invalid request.';
+      case 'invalid_request': {
+        // Skindesk's own reason (no API key set, a value the contract refuses), without the request line
+        const reason = this.message.startsWith(`${this.route}: `) ? this.message.slice(this.route.length + 2) : this.message;
+        return `Skindesk did not send the request: ${reason.replace(/\.$/, '')}.`;
+      }
       case 'rate_limited':
         return ERROR_EXPLANATIONS.RATE_LIMITED;
       case 'api':

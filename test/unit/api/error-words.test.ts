@@ -125,6 +125,16 @@ describe('ApiError.explanation: plain words for every kind of failure', () => {
     expect(slow.explanation).toBe('The marketplace did not answer in time.');
   });
 
+  it('a request Skindesk refused to send: its own reason, without the request line', async () => {
+    const keyless = new ApiClient({ baseUrl: server.baseUrl, apiKey: null });
+    const error = await failure(keyless.user());
+    expect(error.kind).toBe('invalid_request');
+    expect(error.explanation).toBe(
+      'Skindesk did not send the request: no API key is set (SKINDESK_API_KEY or the keychain).',
+    );
+    expectPlain(error.explanation);
+  });
+
   it('an error built without a status or code still reads as a refusal, never as its message', () => {
     const error = new ApiError({
       kind: 'api',
