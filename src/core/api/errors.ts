@@ -130,7 +130,7 @@ export function refusalWords(code: string | null, status: number | null, serverM
   if (code !== null) return `The marketplace refused the request with the code ${code}${serverMessage ? ` (“${serverMessage}”)` : ''}.`;
   if (status === 401) return 'The marketplace refused the API key: it is missing, wrong or revoked.';
   if (status === 403) return 'The marketplace refused the API key: it is not allowed to do this.';
-  if (status === 404) return 'The marketplace found nothing there: it is gone, or the marketplace address is wrong.';
+  if (status === 404) return 'The marketplace answered “not found” (what was asked for is gone, or the marketplace address is wrong).';
   if (status === 409) return 'The marketplace refused: something changed in the meantime; refresh and try again.';
   if (status === 429) return ERROR_EXPLANATIONS.RATE_LIMITED;
   if (status !== null && status >= 500) return 'The marketplace is failing on its side (a server error).';

@@ -69,19 +69,13 @@ export interface SessionOptions {
 
 /**
  * Why connecting failed, for the status bar and the notice: the marketplace's refusal or the network's
- * failure in plain words, with the system's own reason after it ("ECONNREFUSED …"), not the request line
- * ("GET /public/v1: network failure (…)"), which the log keeps.
+ * failure in plain words (the error's own explanation), with the system's own reason after it
+ * ("ECONNREFUSED …"), not the request line ("GET /public/v1: network failure (…)"), which the log keeps.
  */
 function connectFailureText(err: unknown): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
-  // a refusal whose code the contract does not explain (a plain 404 from a wrong base URL) has only its
-  // technical message, which starts with the request line: said as a refusal, with the status
-  if (err.explanation === err.message) {
-    const reason = err.message.startsWith(`${err.route}: `) ? err.message.slice(err.route.length + 2) : err.message;
-    return `the marketplace refused the request (${reason})`;
-  }
   const plain = err.explanation.replace(/\.$/, '');
-  const lowered = plain.charAt(0).toLowerCase() + plain.slice(1);
+  const lowered = plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
   return err.causeText ? `${lowered} (${err.causeText})` : lowered;
 }
 

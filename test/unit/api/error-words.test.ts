@@ -37,7 +37,7 @@ describe('ApiError.explanation: plain words for every kind of failure', () => {
     const error = await failure(client.user());
     expect(error.message).toBe('GET /public/v1/user: HTTP 404');
     expect(error.explanation).toBe(
-      'The marketplace found nothing there: it is gone, or the marketplace address is wrong.',
+      'The marketplace answered “not found” (what was asked for is gone, or the marketplace address is wrong).',
     );
     expectPlain(error.explanation);
   });
