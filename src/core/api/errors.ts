@@ -138,6 +138,16 @@ export function refusalWords(code: string | null, status: number | null, serverM
   return 'The marketplace refused the request.';
 }
 
+/**
+ * A failure as a clause inside a sentence ("reading the book failed (the marketplace could not be
+ * reached)"): an ApiError's plain-words explanation, else the error's message.
+ */
+export function failureReason(err: unknown): string {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  const plain = err.explanation.replace(/\.$/, '');
+  return plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
+}
+
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }

@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, failureReason } from '../api/errors.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import type { Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -73,10 +73,8 @@ export interface SessionOptions {
  * ("ECONNREFUSED …"), not the request line ("GET /public/v1: network failure (…)"), which the log keeps.
  */
 function connectFailureText(err: unknown): string {
-  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
-  const plain = err.explanation.replace(/\.$/, '');
-  const lowered = plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
-  return err.causeText ? `${lowered} (${err.causeText})` : lowered;
+  const reason = failureReason(err);
+  return err instanceof ApiError && err.causeText ? `${reason} (${err.causeText})` : reason;
 }
 
 export function mirrorFile(dataDir: string, choice: MarketChoice): string {
