@@ -140,12 +140,14 @@ export function refusalWords(code: string | null, status: number | null, serverM
 
 /**
  * A failure as a clause inside a sentence ("reading the book failed (the marketplace could not be
- * reached)"): an ApiError's plain-words explanation, else the error's message.
+ * reached)"): an ApiError's plain-words explanation, else the error's message. `withCause` adds the
+ * system's own reason of a network failure ("ECONNREFUSED: …"), for the places a person may act on it.
  */
-export function failureReason(err: unknown): string {
+export function failureReason(err: unknown, opts: { withCause?: boolean } = {}): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
   const plain = err.explanation.replace(/\.$/, '');
-  return plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
+  const clause = plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
+  return opts.withCause && err.causeText ? `${clause} (${err.causeText})` : clause;
 }
 
 export function isApiError(value: unknown): value is ApiError {

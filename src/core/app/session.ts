@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
-import { ApiError, failureReason } from '../api/errors.ts';
+import { failureReason } from '../api/errors.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import type { Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -73,8 +73,7 @@ export interface SessionOptions {
  * ("ECONNREFUSED …"), not the request line ("GET /public/v1: network failure (…)"), which the log keeps.
  */
 function connectFailureText(err: unknown): string {
-  const reason = failureReason(err);
-  return err instanceof ApiError && err.causeText ? `${reason} (${err.causeText})` : reason;
+  return failureReason(err, { withCause: true });
 }
 
 export function mirrorFile(dataDir: string, choice: MarketChoice): string {
