@@ -12,7 +12,7 @@ import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { damagedFileOf, isDamagedDatabaseError } from '../core/store/damage.ts';
 import { openDatabase, type Db } from '../core/store/index.ts';
-import { APP_IDS, isErrorCode } from '../shared/api/index.ts';
+import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
 import type { FlagSpec } from './args.ts';
 
@@ -51,20 +51,11 @@ const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
  * image is malformed") says what to do: the book is a copy of the market, read again by `skindesk sync`.
  */
 export function failureText(command: string, err: unknown): string {
-  if (err instanceof ApiError) return apiFailureText(err);
+  // a refused or failed request: plain words, the network's reason and the spec's code (not the request line)
+  if (err instanceof ApiError) return failureReason(err, { withCause: true, withCode: true });
   const message = err instanceof Error ? err.message : String(err);
   if (!isDamagedDatabaseError(err)) return message;
   return BOOK_COMMANDS.has(command) ? damagedBookText(message) : `a database file is damaged (${message})`;
-}
-
-/**
- * A refused or failed request in plain words (the error's explanation, with the system's reason of a
- * network failure), followed by the spec's code when the marketplace sent one the contract explains (an
- * unknown code is named in the words already); the request line is for logs, not for this line.
- */
-export function apiFailureText(err: ApiError): string {
-  const reason = failureReason(err, { withCause: true });
-  return err.code !== null && isErrorCode(err.code) ? `${reason} (${err.code})` : reason;
 }
 
 const damagedBookText = (reason: string) =>

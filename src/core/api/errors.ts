@@ -141,13 +141,18 @@ export function refusalWords(code: string | null, status: number | null, serverM
 /**
  * A failure as a clause inside a sentence ("reading the book failed (the marketplace could not be
  * reached)"): an ApiError's plain-words explanation, else the error's message. `withCause` adds the
- * system's own reason of a network failure ("ECONNREFUSED: …"), for the places a person may act on it.
+ * system's own reason of a network failure ("ECONNREFUSED: …"), `withCode` the spec's code when the
+ * contract explains it (an unknown code is named in the words already), for the places a person may act
+ * on them (the connect message, the CLI's failure lines).
  */
-export function failureReason(err: unknown, opts: { withCause?: boolean } = {}): string {
+export function failureReason(err: unknown, opts: { withCause?: boolean; withCode?: boolean } = {}): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
   const plain = err.explanation.replace(/\.$/, '');
   const clause = plain.startsWith('Skindesk') ? plain : plain.charAt(0).toLowerCase() + plain.slice(1);
-  return opts.withCause && err.causeText ? `${clause} (${err.causeText})` : clause;
+  const extra = [opts.withCause ? err.causeText : null, opts.withCode && err.code !== null && isErrorCode(err.code) ? err.code : null].filter(
+    (x): x is string => !!x,
+  );
+  return extra.length > 0 ? `${clause} (${extra.join('; ')})` : clause;
 }
 
 export function isApiError(value: unknown): value is ApiError {
