@@ -32,6 +32,8 @@ export interface ApiErrorInit {
   maybeDelivered?: boolean;
   /** Low-level cause, e.g. `ECONNRESET: socket hang up` (already redacted). */
   causeText?: string | null;
+  /** Plain words chosen where the error is raised, for a failure its kind does not tell (not connected yet). */
+  explanation?: string | null;
 }
 
 export class ApiError extends Error {
@@ -53,6 +55,7 @@ export class ApiError extends Error {
    */
   readonly maybeDelivered: boolean;
   readonly causeText: string | null;
+  readonly #explanation: string | null;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -65,6 +68,7 @@ export class ApiError extends Error {
     this.details = init.details ?? null;
     this.maybeDelivered = init.maybeDelivered ?? false;
     this.causeText = init.causeText ?? null;
+    this.#explanation = init.explanation || null;
   }
 
   /** The outcome of the call is not known: the server may or may not have applied it. */
@@ -81,6 +85,7 @@ export class ApiError extends Error {
    * message, which the log keeps.
    */
   get explanation(): string {
+    if (this.#explanation !== null) return this.#explanation;
     if (this.code !== null && isErrorCode(this.code)) return ERROR_EXPLANATIONS[this.code];
     switch (this.kind) {
       case 'network':

@@ -4,9 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/api/errors.ts';
+import { AccountSession } from '../../../src/core/app/account-services/account-session.ts';
 import { bulkRows, refreshProblem } from '../../../src/core/app/account-services/views.ts';
+import { describeAppError } from '../../../src/core/app/errors.ts';
+import { Redactor } from '../../../src/core/app/redaction.ts';
 import { describePurchase } from '../../../src/core/app/market-buying/purchase-words.ts';
 import { ERROR_EXPLANATIONS } from '../../../src/shared/api/index.ts';
+import { openTestStore } from '../store/helpers.ts';
 
 const route = 'PATCH /public/v1/listings/bulk';
 const technical = /\/public\/v1|HTTP \d|answered [A-Z_]+\./;
@@ -90,6 +94,22 @@ describe('a purchase refused without a code the contract explains', () => {
       });
       expect(words.message).toBe(`${first} Nothing was bought and nothing was charged.`);
       expect(words.message).not.toMatch(technical);
+    }
+  });
+});
+
+describe('a call before the marketplace is connected', () => {
+  it('says it is not connected yet, not that the marketplace could not be reached', async () => {
+    const t = openTestStore();
+    try {
+      const account = new AccountSession({ db: t.db, client: null }, { newAccount: false });
+      const err = await account.api.call('user', {}, {}).catch((e: unknown) => e);
+      expect(describeAppError(err, new Redactor()).message).toBe('Not connected to the marketplace yet.');
+      expect(refreshProblem(err as Error)).toBe(
+        'Not connected to the marketplace yet; showing what was stored.',
+      );
+    } finally {
+      t.close();
     }
   });
 });
