@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ApiError, failureReason } from '../core/api/errors.ts';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { damagedFileOf, isDamagedDatabaseError } from '../core/store/damage.ts';
@@ -50,6 +51,8 @@ const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
  * image is malformed") says what to do: the book is a copy of the market, read again by `skindesk sync`.
  */
 export function failureText(command: string, err: unknown): string {
+  // a refused or failed request: plain words, the network's reason and the spec's code (not the request line)
+  if (err instanceof ApiError) return failureReason(err, { withCause: true, withCode: true });
   const message = err instanceof Error ? err.message : String(err);
   if (!isDamagedDatabaseError(err)) return message;
   return BOOK_COMMANDS.has(command) ? damagedBookText(message) : `a database file is damaged (${message})`;

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
-import type { ApiError } from '../../core/api/errors.ts';
+import { type ApiError, failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
 import { deskFileFor } from '../../core/store/desk.ts';
@@ -55,7 +55,9 @@ export interface BuyLine {
 function errorJson(error: ApiError | null, note: string | null, status: PurchaseStatus): BuyLine['error'] {
   if (status === 'bought') return null;
   if (!error) return { kind: 'unknown', code: null, message: note ?? 'outcome unknown — check orders' };
-  const message = status === 'unknown' && note ? `${note} (${error.message})` : error.message;
+  // plain words: the kind and the spec's code are fields of their own, the request line is for logs
+  const reason = failureReason(error, { withCause: true });
+  const message = status === 'unknown' && note ? `${note} (${reason})` : reason;
   return { kind: error.kind, code: error.code, message };
 }
 

@@ -277,7 +277,7 @@ export class UndercutGuards {
     } catch (err) {
       // a listing gone since (sold, delisted) ends the guard; anything else is said and retried after the cooldown
       const gone = err instanceof ApiError && err.code === 'LISTING_NOT_FOUND';
-      const why = err instanceof ApiError ? `${err.code ?? err.kind} — ${err.explanation}` : String(err);
+      const why = err instanceof ApiError ? (err.code ? `${err.code} — ${err.explanation}` : err.explanation) : String(err);
       this.#sql.failed.run(
         gone ? 'stopped' : 'watching',
         `The reprice to ${formatCents(decision.price)} failed: ${why}`,

@@ -438,6 +438,7 @@ export class ApiClient {
       status,
       code: code ?? (status === 429 ? 'RATE_LIMITED' : null),
       message,
+      serverMessage: serverMessage ? this.#redact(serverMessage).trim().slice(0, 200) : null,
       retryAfterMs: info.retryAfterMs,
       details: details ? (redactDeep(details, [this.#apiKey]) as Record<string, unknown>) : null,
       maybeDelivered: status >= 500,

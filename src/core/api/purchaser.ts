@@ -31,7 +31,7 @@ import { randomUUID } from 'node:crypto';
 import { purchaseLine, type OrderItem, type PurchaseResult } from '../../shared/api/index.ts';
 import type { ApiClient } from './client.ts';
 import type { Clock } from './clock.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, failureReason } from './errors.ts';
 import { accountKey, type JournalEntry, type PurchaseJournal, type PurchaseOutcomeRecord } from './purchase-journal.ts';
 
 export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
@@ -423,7 +423,7 @@ export class Purchaser {
     }
     const why =
       lastFailure instanceof ApiError
-        ? `the order history could not be read (${lastFailure.message})`
+        ? `the order history could not be read (${failureReason(lastFailure)})`
         : 'the order history did not settle the outcome';
     this.#journal.recordOutcome(
       entry.intentId,

@@ -14,18 +14,10 @@ export function describeAppError(error: unknown, redactor: Redactor): IpcErrorPa
     return { ...payload, message: redactor.redact(payload.message) };
   }
   if (error instanceof ApiError) {
-    // A refusal without a code the contract explains has only the technical message as explanation:
-    // said once, as a refusal, instead of "X (X)".
-    const unexplained = error.explanation === error.message;
+    // the explanation is plain words whatever the failure; the technical message goes to the log
     return {
       code: 'MARKET',
-      message: redactor.redact(
-        unexplained
-          ? `The marketplace refused the request (${error.message}).`
-          : error.code
-            ? error.explanation
-            : `${error.explanation} (${error.message})`,
-      ),
+      message: redactor.redact(error.explanation),
       apiCode: error.code,
       issues: [],
       outcomeUnknown: error.outcomeUnknown,

@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import { failureReason } from '../api/errors.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import { claimCaches, type Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -69,20 +69,11 @@ export interface SessionOptions {
 
 /**
  * Why connecting failed, for the status bar and the notice: the marketplace's refusal or the network's
- * failure in plain words, with the system's own reason after it ("ECONNREFUSED …"), not the request line
- * ("GET /public/v1: network failure (…)"), which the log keeps.
+ * failure in plain words (the error's own explanation), with the system's own reason after it
+ * ("ECONNREFUSED …"), not the request line ("GET /public/v1: network failure (…)"), which the log keeps.
  */
 function connectFailureText(err: unknown): string {
-  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
-  // a refusal whose code the contract does not explain (a plain 404 from a wrong base URL) has only its
-  // technical message, which starts with the request line: said as a refusal, with the status
-  if (err.explanation === err.message) {
-    const reason = err.message.startsWith(`${err.route}: `) ? err.message.slice(err.route.length + 2) : err.message;
-    return `the marketplace refused the request (${reason})`;
-  }
-  const plain = err.explanation.replace(/\.$/, '');
-  const lowered = plain.charAt(0).toLowerCase() + plain.slice(1);
-  return err.causeText ? `${lowered} (${err.causeText})` : lowered;
+  return failureReason(err, { withCause: true });
 }
 
 export function mirrorFile(dataDir: string, choice: MarketChoice): string {

@@ -7,7 +7,7 @@
  * finds those in the first pages).
  */
 import { EventEmitter } from 'node:events';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
 import { countDetailed, countLive } from '../store/book-reader.ts';
@@ -157,7 +157,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
         }
         const wait = err instanceof ApiError && err.retryAfterMs ? err.retryAfterMs : this.#retryMs;
         this.emit('warning', `reading listing details failed: ${(err as Error).message}`);
-        this.#set({ problem: `reading listing details failed (${(err as Error).message}); trying again` });
+        this.#set({ problem: `reading listing details failed (${failureReason(err)}); trying again` });
         await this.#idle(wait);
         continue;
       }

@@ -25,7 +25,7 @@ import {
   type SubscribeOp,
 } from '../../shared/api/index.ts';
 import type { BookRead } from '../../shared/ipc/contract.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, failureReason } from '../api/errors.ts';
 import type { ApplyOutcome, BookStore } from '../store/book-store.ts';
 import { countLive } from '../store/book-reader.ts';
 import { mergeSnapshot, type MergeSummary } from '../store/snapshot-merge.ts';
@@ -680,7 +680,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
             ? Math.max(err.retryAfterMs, 1_000)
             : backoffDelay(snapshotFailureBackoff(this.#o.snapshotRetryMs), failures++, this.#o.random);
         this.emit('warning', `reading the book failed: ${(err as Error).message}; trying again in ${Math.round(wait / 1000)} s`);
-        this.#setState(this.#state, `reading the book failed (${(err as Error).message}); trying again`);
+        this.#setState(this.#state, `reading the book failed (${failureReason(err)}); trying again`);
         await sleep(wait, s.abort.signal);
         continue;
       }

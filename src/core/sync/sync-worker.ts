@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ListingEvent } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, failureReason } from '../api/errors.ts';
 import { refreshQueryStatistics } from '../query/query-book.ts';
 import { BookStore } from '../store/book-store.ts';
 import { isDamagedDatabaseError } from '../store/damage.ts';
@@ -166,5 +166,6 @@ try {
   const wsUrl = data.wsUrl ?? (await client.discoverWsUrl({ priority: 'interactive' }));
   engine.start(wsUrl, data.apiKey);
 } catch (err) {
-  post({ type: 'error', message: `could not start syncing: ${(err as Error).message}` });
+  // for people (the CLI's failure line, the app's notice): plain words, with the network's reason and the code
+  post({ type: 'error', message: `could not start syncing: ${failureReason(err, { withCause: true, withCode: true })}` });
 }

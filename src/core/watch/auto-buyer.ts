@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import { rateLimitKey } from '../../shared/api/index.ts';
 import type { Watchlist } from '../../shared/watchlist.ts';
 import type { ApiClient } from '../api/client.ts';
+import { failureReason } from '../api/errors.ts';
 import type { PurchaseOutcome, Purchaser } from '../api/purchaser.ts';
 import type { BalanceTracker } from './balance.ts';
 import { checkGuardrails, type PurchaseFacts } from './guardrails.ts';
@@ -192,7 +193,7 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     const error =
       outcome.status === 'bought'
         ? null
-        : [outcome.error?.code, outcome.note ?? outcome.error?.message].filter((x) => x).join(': ') || null;
+        : [outcome.error?.code, outcome.note ?? (outcome.error ? failureReason(outcome.error, { withCause: true }) : null)].filter((x) => x).join(': ') || null;
     return this.#resolve(entry, { status: outcome.status, orderId: outcome.orderId, error, intentId: outcome.intentId });
   }
 

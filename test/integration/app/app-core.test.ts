@@ -583,7 +583,7 @@ describe('AppCore startup', () => {
     expect(status.problem).not.toContain('GET /public');
   });
 
-  it('says a refusal without a code as a refusal, not as a mangled request line (a base URL that answers 404)', async () => {
+  it('says a refusal without a code in plain words, not as a mangled request line (a base URL that answers 404)', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('<html>Not Found</html>');
@@ -597,8 +597,10 @@ describe('AppCore startup', () => {
       writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ market: { useDemo: false, baseUrl: `http://127.0.0.1:${port}` } }));
       const { core } = await startCore({ dataDir, secrets, sessionRetryMs: [60_000] });
       const status = await until('the failure told', () => (core.status().problem?.includes('Could not connect') ? core.status() : undefined), 20_000);
-      expect(status.problem).toMatch(/^Could not connect to the market(place)?: the marketplace refused the request \(HTTP 404\)(;|$)/);
-      expect(status.problem).not.toMatch(/gET|\/public/);
+      expect(status.problem).toMatch(
+        /^Could not connect to the market(place)?: the marketplace answered “not found” \(what was asked for is gone, or the marketplace address is wrong\)(;|$)/,
+      );
+      expect(status.problem).not.toMatch(/gET|\/public|HTTP/);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

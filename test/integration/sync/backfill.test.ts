@@ -1,6 +1,7 @@
 /** Detail backfill: cursor paging newest first, progress, resuming after a restart, stopping early. */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
 import type { ListingsSource } from '../../../src/core/sync/sources.ts';
 import { BookStore, asFullListing, mergeSnapshot, openDatabase, readListing, readStatus, type Db } from '../../../src/core/store/index.ts';
@@ -86,6 +87,19 @@ describe('detail backfill', () => {
     await second.stop();
     expect(cursors[0]).toBe(1_501);
     expect(readStatus(db).detailed).toBe(2_500);
+  });
+
+  it('says a failed page read in its progress in plain words, not as the request line', async () => {
+    const failing: ListingsSource = {
+      ...market.listingsSource(),
+      fetchListingsPage: () =>
+        Promise.reject(new ApiError({ kind: 'network', route: 'GET /public/v1/listings', message: 'GET /public/v1/listings: network failure (ECONNRESET: socket hang up)' })),
+    };
+    const backfill = new DetailBackfill(store, failing, { retryMs: 60_000 });
+    backfill.start();
+    await eventually(() => backfill.progress().problem !== null, 'the failure told');
+    await backfill.stop();
+    expect(backfill.progress().problem).toBe('reading listing details failed (the marketplace could not be reached); trying again');
   });
 
   it('asks nothing when creation events already brought every detail, and wakes up when told', async () => {

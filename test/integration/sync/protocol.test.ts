@@ -302,6 +302,26 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('says a failed book read in its status in plain words, not as the request line', async () => {
+    seed(20);
+    let failures = 1;
+    market.answerBook = () => {
+      if (failures-- > 0) throw new ApiError({ kind: 'server', status: 503, route: 'GET /public/v1/book', message: 'GET /public/v1/book: HTTP 503' });
+      return market.snapshot();
+    };
+    const problems: (string | null)[] = [];
+    const warnings: string[] = [];
+    const started = startEngine({ random: () => 0 });
+    started.on('status', (s) => problems.push(s.problem));
+    started.on('warning', (w) => warnings.push(w));
+    await market.waitForSubscribed();
+    await eventually(() => caughtUp(), 'caught up after one failed read', 5_000);
+    expect(problems).toContain('reading the book failed (the marketplace is failing on its side (a server error)); trying again');
+    expect(problems.filter((p) => p?.includes('/public/v1'))).toEqual([]);
+    // the log line keeps the technical detail
+    expect(warnings.some((w) => w.startsWith('reading the book failed: GET /public/v1/book: HTTP 503; trying again'))).toBe(true);
+  });
+
   it('says in its status when the book read waits for the rate limit, instead of an older problem', async () => {
     seed(10);
     let waits = 1;

@@ -222,6 +222,8 @@ describe('auto-buy', () => {
     const failed = await r.service.confirm(stale.id);
     expect(failed).toMatchObject({ decision: 'sent', status: 'not_bought' });
     expect(failed.error).toMatch(/LISTING_PRICE_CHANGED/);
+    // the code, then plain words (the app shows it as "Not bought: …"), not the request line
+    expect(failed.error).toBe(`LISTING_PRICE_CHANGED: the seller raised the price above your maximum, so nothing was bought`);
     expect(r.demo.state.listing(dearer.listing.id)?.status).toBe('ACTIVE');
 
     // a watchlist that does not buy refuses

@@ -276,4 +276,17 @@ describe('UndercutGuards', () => {
     expect(guards.remove(1)).toBe(true);
     expect(guards.list()).toEqual([]);
   });
+
+  it('says a failure without a code in plain words, not as the error kind or the request line', async () => {
+    rival(950);
+    failWith = new ApiError({ kind: 'network', route: 'PATCH /listings', message: 'PATCH /listings: network failure (ECONNRESET: socket hang up)', maybeDelivered: true });
+    await guards.check();
+    expect(guards.get(1)!.note).toBe('The reprice to $9.49 failed: The marketplace could not be reached.');
+    failWith = new ApiError({ kind: 'api', route: 'PATCH /listings', status: 404, message: 'PATCH /listings: HTTP 404' });
+    now += 60_000;
+    await guards.check();
+    expect(guards.get(1)!.note).toBe(
+      'The reprice to $9.49 failed: The marketplace answered “not found” (what was asked for is gone, or the marketplace address is wrong).',
+    );
+  });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { PURCHASE_JOURNAL_SCHEMA, PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
 import { Purchaser } from '../../../src/core/api/purchaser.ts';
+import { buyCart } from '../../../src/core/app/market-buying/cart-purchase.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
 import { metadataFor, sendError, sendJson, startFakeServer, type FakeServer, type RecordedRequest } from './fake-server.ts';
 
@@ -171,7 +172,21 @@ describe('journaled purchases', () => {
     expect(outcome.status).toBe('unknown');
     expect(outcome.error?.kind).toBe('timeout');
     expect(outcome.note).toContain('check orders');
+    // the note is read by people (the buy dialog, the journal): plain words, not the request line
+    expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
     expect(journal.unresolved().map((e) => e.intentId)).toEqual([outcome.intentId]);
+  });
+
+  it('a cart timed out with an unreadable order history → unknown, said in plain words', async () => {
+    market.mode = 'hang';
+    market.ordersMode = 'fail';
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200 });
+    const outcome = await buyCart(client, journal, [{ listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 }], {
+      reconcileDelaysMs: [30, 30],
+      settleMs: 50,
+    });
+    expect(outcome.status).toBe('unknown');
+    expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
 
   it('an older identical order (before the intent) is not mistaken for this purchase', async () => {

@@ -370,17 +370,34 @@ describe('portfolio history after a withdrawal brought items in', () => {
 
 describe('a refusal without a code the app knows', () => {
   // The spec leaves shapes open (withdraw's request and answer, every error body): a 4xx with no code,
-  // or with one the app does not know, still reads as a refusal, said once.
+  // or with one the app does not know, still reads as a refusal, said once, in plain words (the request
+  // line and the status are for the log).
   it('says the marketplace refused, and says it once', async () => {
     const { ApiError } = await import('../../../src/core/api/errors.ts');
-    for (const code of [null, 'ITEM_IN_TRADE_HOLD']) {
-      const message = `POST /public/v1/withdraw: ${code ? `${code} (HTTP 400)` : 'HTTP 400'} — items locked`;
+    for (const [code, words] of [
+      [null, 'The marketplace refused the request as not valid.'],
+      ['ITEM_IN_TRADE_HOLD', 'The marketplace refused the request with the code ITEM_IN_TRADE_HOLD (“items locked”).'],
+    ] as const) {
+      const message = `POST /public/v1/withdraw: ${code ? `${code} (HTTP 400) — items locked` : 'HTTP 400'}`;
       const payload = describeAppError(
-        new ApiError({ kind: 'api', route: 'POST /public/v1/withdraw', status: 400, code, message }),
+        new ApiError({ kind: 'api', route: 'POST /public/v1/withdraw', status: 400, code, message, serverMessage: code ? 'items locked' : null }),
         new Redactor(),
       );
-      expect(payload.message).toBe(`The marketplace refused the request (${message}).`);
+      expect(payload.message).toBe(words);
       expect(payload.apiCode).toBe(code);
+    }
+  });
+
+  it('says a network failure, a timeout and a 404 in plain words, without the request line', async () => {
+    const { ApiError } = await import('../../../src/core/api/errors.ts');
+    const route = 'GET /public/v1/user';
+    const cases = [
+      [{ kind: 'network', causeText: 'ECONNREFUSED: connect', message: `${route}: network failure (ECONNREFUSED: connect)` }, 'The marketplace could not be reached.'],
+      [{ kind: 'timeout', message: `${route}: no answer within 15000 ms` }, 'The marketplace did not answer in time.'],
+      [{ kind: 'api', status: 404, message: `${route}: HTTP 404` }, 'The marketplace answered “not found” (what was asked for is gone, or the marketplace address is wrong).'],
+    ] as const;
+    for (const [init, words] of cases) {
+      expect(describeAppError(new ApiError({ route, ...init }), new Redactor()).message).toBe(words);
     }
   });
 });

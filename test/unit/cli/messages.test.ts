@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { UsageError, parseFlags } from '../../../src/cli/args.ts';
 import { COMMANDS } from '../../../src/cli/commands/index.ts';
+import { failureText } from '../../../src/cli/mirror-output.ts';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import { MAX_SEQ_START } from '../../../src/demo/index.ts';
 
 const command = (name: string) => {
@@ -132,5 +134,46 @@ describe('a database file SQLite cannot read, at the start of watch and buy', ()
     expect(line.status).toBe('not_bought');
     expect(line.error.kind).toBe('local');
     expect(line.error.message).toMatch(/^the desk file .*buy-book\.desk\.db is damaged \(file is not a database\)/);
+  });
+});
+
+describe('a refused or failed request, in the words main.ts prints after "skindesk NAME: "', () => {
+  const route = 'GET /public/v1/book';
+  it('is plain words, with the spec’s code when the marketplace sent one, never the request line', () => {
+    const said = (init: Omit<ConstructorParameters<typeof ApiError>[0], 'route'>) => failureText('sync', new ApiError({ route, ...init }));
+    expect(said({ kind: 'api', status: 401, code: 'UNAUTHORIZED', message: `${route}: UNAUTHORIZED (HTTP 401) — bad key` })).toBe(
+      'the API key is missing, wrong or revoked (UNAUTHORIZED)',
+    );
+    expect(said({ kind: 'api', status: 404, message: `${route}: HTTP 404` })).toBe(
+      'the marketplace answered “not found” (what was asked for is gone, or the marketplace address is wrong)',
+    );
+    expect(said({ kind: 'api', status: 400, code: 'BOOK_PAUSED', serverMessage: 'maintenance', message: `${route}: BOOK_PAUSED (HTTP 400) — maintenance` })).toBe(
+      'the marketplace refused the request with the code BOOK_PAUSED (“maintenance”)',
+    );
+    expect(said({ kind: 'server', status: 502, message: `${route}: HTTP 502` })).toBe('the marketplace is failing on its side (a server error)');
+  });
+
+  it('buy: the not_bought line’s message is plain words, its kind and code stay beside it', async () => {
+    const book = join(dir, 'unreachable-book.db');
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const saved = process.env.SKINDESK_API_KEY;
+    process.env.SKINDESK_API_KEY = 'demo_unused';
+    let code: number;
+    try {
+      code = await command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]);
+    } finally {
+      spy.mockRestore();
+      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
+      else process.env.SKINDESK_API_KEY = saved;
+    }
+    expect(code).toBe(1);
+    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; code: string | null; message: string } };
+    expect(line).toEqual({
+      status: 'not_bought',
+      order_id: null,
+      error: { kind: 'network', code: null, message: expect.stringMatching(/^the marketplace could not be reached \(ECONNREFUSED: /) },
+    });
+    expect(line.error.message).not.toMatch(/\/public\/v1|POST/);
   });
 });

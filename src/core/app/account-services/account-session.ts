@@ -59,6 +59,7 @@ function notConnected(name: EndpointName): ApiError {
     kind: 'network',
     route: rateLimitKey(name),
     message: 'not connected to the marketplace yet',
+    explanation: 'Not connected to the marketplace yet.',
     maybeDelivered: false,
   });
 }

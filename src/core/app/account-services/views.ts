@@ -3,14 +3,14 @@
  * (answered, or thrown as a REFUSED error when the user really sent), bulk result tables, withdrawals,
  * undercut guards.
  */
-import { type BulkResult, type CryptoWithdrawal, ERROR_EXPLANATIONS, type PAGE_LIMITS, isErrorCode } from '../../../shared/api/index.ts';
+import { type BulkResult, type CryptoWithdrawal, type PAGE_LIMITS } from '../../../shared/api/index.ts';
 import type { BulkRow, Freshness, SendProblem, UndercutGuardView, WithdrawalView } from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
 import { type CryptoWithdrawalTracker, refundedCents } from '../../account/crypto-withdrawal.ts';
 import type { PreSendProblem, PreSendResult } from '../../account/presend-checks.ts';
 import type { GuardView } from '../../account/undercut-guard.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, refusalWords } from '../../api/errors.ts';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -65,7 +65,7 @@ export function refusal(problems: readonly PreSendProblem[]): SkindeskError {
 
 export function explain(code: string | null | undefined): string | null {
   if (!code) return null;
-  return isErrorCode(code) ? ERROR_EXPLANATIONS[code] : `The marketplace answered ${code}.`;
+  return refusalWords(code, null);
 }
 
 /** Results come back in the order sent; each row is matched to the listing it was sent for. */
@@ -76,6 +76,7 @@ export function bulkRows(listingIds: readonly number[], results: readonly BulkRe
       return { listingId, ok: false, error: null, explanation: 'The marketplace answered without a result for this row; check My listings.' };
     }
     const error = result.ok ? null : (result.error ?? 'UNKNOWN');
+    if (!result.ok && !result.error) return { listingId, ok: false, error, explanation: 'The marketplace refused this row without saying why.' };
     return { listingId, ok: result.ok, error, explanation: result.ok ? null : explain(error) };
   });
 }

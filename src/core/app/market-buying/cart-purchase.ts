@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OrderItem, PurchaseResult } from '../../../shared/api/index.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, failureReason } from '../../api/errors.ts';
 import type { ApiClient } from '../../api/client.ts';
 import type { PurchaseIntent, PurchaseJournal, PurchaseOutcomeRecord } from '../../api/purchase-journal.ts';
 import type { PurchaseStatus } from '../../api/purchaser.ts';
@@ -164,7 +164,7 @@ async function reconcileCart(
       ({ candidates, complete } = await findCartOrders(client, journal, intents, skewMs, maxPages));
     } catch (err) {
       settledNone = false;
-      why = `the order history could not be read (${err instanceof Error ? err.message : String(err)})`;
+      why = `the order history could not be read (${failureReason(err)})`;
       continue;
     }
     if (candidates.length === 1) {
