@@ -163,6 +163,20 @@ describe('ErrorNote', () => {
     expect(note.textContent).toContain('group 1: the price must be a whole number of cents above 0');
     expect(note.textContent).toContain('may have done it');
   });
+
+  it('does not say "refused" of a marketplace that could not be reached, nor name an unknown code twice', () => {
+    const { unmount } = renderWithTheme(
+      <ErrorNote error={new SkindeskError({ code: 'MARKET', message: 'The marketplace could not be reached.' })} />,
+    );
+    expect(screen.getByTestId('error-note').textContent).not.toMatch(/refused/i);
+    unmount();
+    renderWithTheme(
+      <ErrorNote
+        error={new SkindeskError({ code: 'MARKET', message: 'The marketplace refused the request with the code ODD_ONE.', apiCode: 'ODD_ONE' })}
+      />,
+    );
+    expect(screen.getByTestId('error-note').textContent?.match(/ODD_ONE/g)).toHaveLength(1);
+  });
 });
 
 describe('SellDialog', () => {

@@ -4,7 +4,8 @@ import { ERROR_EXPLANATIONS, isErrorCode } from '../../../../shared/api/index.ts
 import { SkindeskError } from '../../../bridge/index.ts';
 
 const TITLES: Partial<Record<SkindeskError['code'], string>> = {
-  MARKET: 'The marketplace refused',
+  // a refusal, a server error or no answer at all: the message says which
+  MARKET: 'The marketplace did not do it',
   REFUSED: 'Not sent',
   UNAVAILABLE: 'Not possible right now',
   INVALID_INPUT: 'Check the form',
@@ -23,7 +24,8 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
   return (
     <Alert color={e.code === 'UNAVAILABLE' ? 'yellow' : 'red'} variant="light" icon={<IconAlertTriangle size={16} />} title={title ?? TITLES[e.code] ?? 'Failed'} data-testid="error-note" p="xs">
       <Text size="sm">{e.message}</Text>
-      {e.apiCode ? (
+      {/* the message names a code the contract does not explain already */}
+      {e.apiCode && !e.message.includes(e.apiCode) ? (
         <Text size="xs" c="dimmed" mt={4}>
           <Text span ff="monospace" size="xs">
             {e.apiCode}
