@@ -2,8 +2,9 @@
  * The REST side of the demo market: one request handler for every route of spec part 4. Order of checks
  * per request: route → rate limit (per account, or per IP without a valid key; X-RateLimit-* headers on
  * every limited route) → authentication (401) → query and body validated by the contract's own schemas
- * (400 VALIDATION_ERROR; the bulk edit and delist bodies only as an envelope, their rows one by one in
- * the route: bulk-bodies.ts) → the route. Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
+ * (400 VALIDATION_ERROR; a body is read only when sent as application/json; the bulk edit and delist
+ * bodies only as an envelope, their rows one by one in the route: bulk-bodies.ts) → the route.
+ * Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
  *
  * Chaos (src/demo/chaos), when switched on: after the rate limit a request may meet a 429 storm, an
  * injected 500 or a hang (nothing applied); after its route, the answer may be delayed, or — for a
@@ -74,6 +75,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 function sendError(res: ServerResponse, err: MarketError, headers: Record<string, string> = {}): void {
   const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
   sendJson(res, ERROR_STATUS[err.code], body, headers);
+}
+
+/** The media type is application/json (parameters such as charset allowed, letter case ignored). */
+function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && header.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** If-None-Match matches an ETag (weak comparison, lists and `*` allowed). */
@@ -163,6 +169,11 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
       let body: unknown;
       const bodySchema: z.ZodType | null = name in SERVER_BODIES ? SERVER_BODIES[name as keyof typeof SERVER_BODIES] : def.body;
       if (bodySchema) {
+        // Spec §1.5: request bodies are JSON (application/json). A service parses a body by its declared
+        // type, so one sent as text/plain (fetch's default for a string) or untyped is not read as JSON.
+        if (!isJsonContentType(req.headers['content-type'])) {
+          throw validation('the request body must be sent as Content-Type: application/json', [{ path: 'content-type', message: `got ${req.headers['content-type'] ?? 'none'}` }]);
+        }
         const text = await readBody(req);
         let raw: unknown;
         try {

@@ -74,6 +74,20 @@ describe('routing and validation', () => {
     expect(error.details?.issues).toBeInstanceOf(Array);
   });
 
+  it('takes request bodies only as application/json (spec §1.5): another or no Content-Type is a 400', async () => {
+    const a = api(market);
+    const body = JSON.stringify({ items: [{ listing_id: 1, amount: 1, max_price: 1 }] });
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+      const error = expectError(await a.call('POST', '/public/v1/purchase', { rawBody: body, headers }), 'VALIDATION_ERROR', 400);
+      expect(error.message).toMatch(/application\/json/);
+    }
+    expectError(await a.call('PATCH', '/public/v1/list', { rawBody: JSON.stringify({ listing_id: 1, price: 5 }), headers: { 'content-type': 'text/plain' } }), 'VALIDATION_ERROR', 400);
+    // parameters and letter case do not matter: the route answers (the listing does not exist)
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
+      expectError(await a.call('POST', '/public/v1/purchase', { rawBody: body, headers: { 'content-type': type } }), 'LISTING_NOT_FOUND', 404);
+    }
+  });
+
   it('checks integer query filters against ^[1-9]\\d*$', async () => {
     const a = api(market);
     for (const bad of ['0', '01', '-1', '1.5', 'abc', ' 7']) {
