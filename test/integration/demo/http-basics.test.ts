@@ -77,7 +77,8 @@ describe('routing and validation', () => {
   it('takes request bodies only as application/json (spec §1.5): another or no Content-Type is a 400', async () => {
     const a = api(market);
     const body = JSON.stringify({ items: [{ listing_id: 1, amount: 1, max_price: 1 }] });
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+    const wrong: Record<string, string>[] = [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }];
+    for (const headers of wrong) {
       const error = expectError(await a.call('POST', '/public/v1/purchase', { rawBody: body, headers }), 'VALIDATION_ERROR', 400);
       expect(error.message).toMatch(/application\/json/);
     }
