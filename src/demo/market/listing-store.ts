@@ -220,6 +220,55 @@ export class ListingStore {
     return e;
   }
 
+  /**
+   * Makes id order creation order again, for rows appended with a `createdAt` older than the rows before
+   * them (the accounts' opening listings, drawn after the crowd's). Startup only, before any id was shown
+   * to anyone: rows move to their place in time and take the ids of their new positions, so the set of
+   * ids stays the same and "newest first" by id is newest first by `created_at` (spec §4.2, §4.4).
+   * Returns old id → new id for the ids that changed (whoever keys by listing id must follow).
+   */
+  orderByCreation(): Map<number, number> {
+    const renamed = new Map<number, number>();
+    let sorted = 0;
+    while (sorted + 1 < this.size && this.createdAt[sorted]! <= this.createdAt[sorted + 1]!) sorted++;
+    sorted++;
+    if (sorted >= this.size) return renamed;
+    // The rows up to `sorted` are in order; merge the (few) rows after them into place.
+    const tail = Array.from({ length: this.size - sorted }, (_, k) => sorted + k).sort((x, y) => this.createdAt[x]! - this.createdAt[y]! || x - y);
+    const order = new Uint32Array(this.size);
+    for (let k = 0, i = 0, t = 0; k < this.size; k++) {
+      order[k] = t >= tail.length || (i < sorted && this.createdAt[i]! <= this.createdAt[tail[t]!]!) ? i++ : tail[t++]!;
+    }
+    const ids = this.id.slice(0, this.size);
+    const permute = <T extends Uint32Array | Uint8Array | Float64Array>(column: T): void => {
+      const copy = column.slice(0, this.size);
+      for (let k = 0; k < this.size; k++) column[k] = copy[order[k]!]!;
+    };
+    permute(this.app);
+    permute(this.item);
+    permute(this.price);
+    permute(this.amount);
+    permute(this.createdAt);
+    permute(this.asset);
+    permute(this.seller);
+    permute(this.status);
+    for (let k = 0; k < this.size; k++) if (order[k] !== k) renamed.set(ids[order[k]!]!, ids[k]!);
+    const extras = [...this.extra].map(([id, extra]) => [renamed.get(id) ?? id, extra] as const);
+    this.extra.clear();
+    for (const [id, extra] of extras) this.extra.set(id, extra);
+    this.bySeller.clear();
+    for (let k = 0; k < this.size; k++) {
+      const seller = this.seller[k]!;
+      if (seller >= this.trackSellersBelow) continue;
+      const list = this.bySeller.get(seller);
+      if (list) list.push(this.id[k]!);
+      else this.bySeller.set(seller, [this.id[k]!]);
+    }
+    this.segmentVersion.length = 0;
+    this.layoutVersion++;
+    return renamed;
+  }
+
   /** True when enough rows are dead that dropping them is worth a copy. */
   get wantsCompaction(): boolean {
     return this.size > 50_000 && this.deadRows > this.size / 4;

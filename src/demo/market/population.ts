@@ -43,6 +43,11 @@ export function populate(market: Market, engine: TradeEngine, listings: number):
   populateSales(market, rng, Math.min(60_000, Math.max(3_000, Math.floor(listings / 10))));
   populateDemoUser(market, engine, rng, demoUser);
   for (const trader of traders) populateTrader(market, rng, trader);
+  // The demo user's listings were drawn after the crowd's, with older dates: put them in their place.
+  const renamed = market.store.orderByCreation();
+  const decaying = [...market.decaying].map((id) => renamed.get(id) ?? id);
+  market.decaying.clear();
+  for (const id of decaying) market.decaying.add(id);
   return { demoUser, traders };
 }
 

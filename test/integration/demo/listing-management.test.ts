@@ -302,6 +302,9 @@ describe('GET /my-listings, /my-listings/value and /backpack', () => {
     }
     const all = await myListings();
     expect([...all.map((r) => r.id)].sort((x, y) => y - x)).toEqual(all.map((r) => r.id));
+    // newest first is by creation: ids follow created_at, including the listings the account opened with
+    const created = all.map((r) => Date.parse(r.created_at));
+    expect(created).toEqual([...created].sort((x, y) => y - x));
     const dota = await myListings({ app_id: 570 });
     expect(dota.every((r) => r.app_id === 570)).toBe(true);
     // private and disabled listings never reach the public book

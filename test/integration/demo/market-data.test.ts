@@ -53,6 +53,9 @@ describe('GET /listings', () => {
     expect(second.metadata.current_page).toBe(2);
     const rows = await allListings();
     expect(rows.map((r) => r.id)).toEqual(market.state.book().listings.map((l) => l.id));
+    // newest first by creation: listing ids follow created_at (the demo user's opening listings too)
+    const created = rows.map((r) => Date.parse(r.created_at));
+    expect(created).toEqual([...created].sort((x, y) => y - x));
   });
 
   it('filters by app_id, leaving other games\' fields null', async () => {

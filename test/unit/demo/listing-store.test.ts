@@ -22,6 +22,34 @@ describe('ListingStore', () => {
     expect(() => store.append({ id: 5, appId: 730, item: 0, price: 1, amount: 1, createdAt: 0, assetId: 0, seller: 1, status: ACTIVE })).toThrow();
   });
 
+  it('orders rows appended with older dates by creation, handing out the same ids in created_at order', () => {
+    const store = filled(100);
+    const ids = Array.from(store.id.subarray(0, store.size));
+    // an account's opening listings, drawn after the crowd's with older dates (one of them tied)
+    store.append({ id: 1_000, appId: 730, item: 500, price: 7, amount: 1, createdAt: 50.5, assetId: 500, seller: 3, status: PRIVATE });
+    store.append({ id: 1_001, appId: 730, item: 501, price: 8, amount: 1, createdAt: -1, assetId: 501, seller: 3, status: ACTIVE });
+    store.append({ id: 1_002, appId: 570, item: 502, price: 9, amount: 1, createdAt: 20, assetId: 502, seller: 3, status: ACTIVE });
+    store.extra.set(1_000, { privateToken: 'pt_x' });
+    store.extra.set(100 + 99 * 3, { privateToken: 'pt_last' });
+    const before = store.activeCount;
+    const renamed = store.orderByCreation();
+    expect(Array.from(store.id.subarray(0, store.size))).toEqual([...ids, 1_000, 1_001, 1_002]);
+    const created = Array.from(store.createdAt.subarray(0, store.size));
+    expect(created).toEqual([...created].sort((x, y) => x - y));
+    expect(store.activeCount).toBe(before);
+    // each row keeps its own columns and extras under its new id
+    const moved = store.indexOf(renamed.get(1_000)!);
+    expect([store.item[moved], store.price[moved], store.status[moved], store.createdAt[moved]]).toEqual([500, 7, PRIVATE, 50.5]);
+    expect(store.extraOf(renamed.get(1_000)!)?.privateToken).toBe('pt_x');
+    expect(store.extraOf(renamed.get(100 + 99 * 3)!)?.privateToken).toBe('pt_last');
+    expect(store.item[0]).toBe(501);
+    expect(store.item[store.indexOf(renamed.get(1_002)!)]).toBe(502);
+    // a seller's listings, newest first, follow the new ids
+    const ofSeller = store.indexesOfSeller(3).map((i) => store.item[i]);
+    expect(ofSeller).toEqual([83, 63, 500, 43, 23, 502, 3, 501]);
+    expect(store.orderByCreation().size).toBe(0);
+  });
+
   it('counts the public book per app through status changes', () => {
     const store = filled(100);
     expect(store.activeCount).toBe(90);
