@@ -4,8 +4,8 @@
  * a 2xx within 10 s; anything else (other status, redirect — never followed —, time-out, connection
  * error) fails and is retried up to 6 attempts in all, backing off from 5 s, with the same delivery id.
  * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
- * notice. Retries go to whatever URL is set when they run: a changed URL receives them, a cleared one
- * drops them. Time-outs and back-off are market timers (scaled by --time-scale).
+ * notice. Retries go to whatever URL is set when they run: a changed URL receives them; clearing the URL
+ * drops every delivery queued until then, even when a URL is saved again before a retry was due. Time-outs and back-off are market timers (scaled by --time-scale).
  *
  * Chaos (src/demo/chaos): an attempt can be delayed (so later changes of the trade overtake it), fail
  * without being sent, have its 2xx lost (so the receiver sees the id again on the retry), or be sent
@@ -52,6 +52,8 @@ interface Delivery {
   tradeId: number;
   body: string;
   attempts: number;
+  /** The account's `clears` when the delivery was queued: a clear since then drops it. */
+  generation: number;
 }
 
 const MAX_LOG = 2_000;
@@ -75,6 +77,8 @@ export class WebhookDispatcher {
   private readonly unsubscribe: () => void;
   private closed = false;
   private unfinished = 0;
+  /** Per account id, how often its URL was cleared (by the user or by removal after 20 failures). */
+  private readonly clears = new Map<number, number>();
   /** Recent attempts, oldest first (tests and the harness read it). */
   readonly log: DeliveryAttempt[] = [];
 
@@ -97,7 +101,7 @@ export class WebhookDispatcher {
   /** Saves (or, with null, clears) an account's webhook URL after checking it. */
   async setUrl(account: Account, url: string | null): Promise<void> {
     if (url === null) {
-      account.webhook.url = null;
+      this.clear(account);
       return;
     }
     const checked = await checkWebhookUrl(url, this.policy);
@@ -120,7 +124,16 @@ export class WebhookDispatcher {
     const id = `evt_${this.ids.hex(12)}`;
     const body = JSON.stringify({ id, event: 'trade.updated', ts: iso(this.market.now()), data: this.viewTrade(trade) });
     this.unfinished++;
-    void this.attempt({ id, accountId: account.id, tradeId: trade.id, body, attempts: 0 });
+    void this.attempt({ id, accountId: account.id, tradeId: trade.id, body, attempts: 0, generation: this.clears.get(account.id) ?? 0 });
+  }
+
+  /**
+   * Turns deliveries off (spec §6.2 rule 6: clearing the URL drops queued retries). Deliveries queued
+   * before a clear stay dropped even if a URL is saved again before their next attempt was due.
+   */
+  private clear(account: Account): void {
+    account.webhook.url = null;
+    this.clears.set(account.id, (this.clears.get(account.id) ?? 0) + 1);
   }
 
   /** One attempt; schedules the next or finishes the delivery (the `unfinished` count follows). */
@@ -129,7 +142,7 @@ export class WebhookDispatcher {
     if (plan && plan.delayMs > 0) await this.chaos!.sleep(plan.delayMs);
     const account = this.market.account(delivery.accountId);
     const url = account?.webhook.url;
-    if (this.closed || !account || !url || !account.webhookSecret) {
+    if (this.closed || !account || !url || !account.webhookSecret || delivery.generation !== (this.clears.get(account.id) ?? 0)) {
       this.unfinished--;
       return;
     }
@@ -181,7 +194,7 @@ export class WebhookDispatcher {
     this.unfinished--;
     account.webhook.consecutiveFailures++;
     if (account.webhook.consecutiveFailures >= LIMITS.webhookFailuresBeforeRemoval && account.webhook.url !== null) {
-      account.webhook.url = null;
+      this.clear(account);
       account.notices.push({
         kind: 'webhook_removed',
         at: this.market.now(),

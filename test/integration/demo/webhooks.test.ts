@@ -206,6 +206,25 @@ describe('deliveries', () => {
     }
   });
 
+  it('drops queued retries when the URL is cleared, even if a URL is saved again before they were due', async () => {
+    // the user clears the URL and saves it again while the first attempt is failing
+    receiver.respond = (_r, res) =>
+      void market
+        .setWebhookUrl(null)
+        .then(() => market.setWebhookUrl(receiver.url))
+        .then(() => res.writeHead(500).end());
+    await market.setWebhookUrl(receiver.url);
+    const dropped = await oneDelivery();
+    await eventually(() => (attemptsOf(dropped).length === 1 ? true : undefined), 3_000, 'the first attempt');
+    await eventually(() => (market.pendingWebhooks === 0 ? true : undefined), 3_000, 'the delivery to be dropped');
+    expect(attemptsOf(dropped)).toHaveLength(1);
+    // the URL saved again gets what happens from then on
+    receiver.respond = (_r, res) => res.writeHead(204).end();
+    market.moveTrade(dropped, 'Accepted');
+    const next = await eventually(() => attemptsOf(dropped).find((l) => l.ok), 3_000, 'the next change delivered');
+    expect(next.attempt).toBe(1);
+  });
+
   it('removes the URL after 20 failed deliveries in a row and leaves the user a notice', async () => {
     receiver.respond = (_r, res) => res.writeHead(500).end();
     await market.setWebhookUrl(receiver.url);
