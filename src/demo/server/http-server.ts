@@ -162,6 +162,11 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
 
       let query: unknown;
       if (def.query) {
+        // A query parameter is one string (spec §1.6); a repeated one is not silently narrowed to its last value.
+        const repeated = [...new Set([...url.searchParams.keys()].filter((k, i, all) => all.indexOf(k) !== i))];
+        if (repeated.length > 0) {
+          throw validation('invalid query parameters', repeated.map((k) => ({ path: k, message: 'sent more than once' })));
+        }
         const parsed = def.query.safeParse(Object.fromEntries(url.searchParams));
         if (!parsed.success) throw validation('invalid query parameters', issuesOf(parsed.error));
         query = parsed.data;

@@ -89,6 +89,16 @@ describe('routing and validation', () => {
     }
   });
 
+  it('takes each query parameter once (spec §1.6: a parameter is a string): a repeated one is a 400', async () => {
+    const get = (qs: string) => fetch(`${market.baseUrl}/public/v1/prices?${qs}`, { headers: { authorization: `Bearer ${market.apiKey}` } });
+    for (const qs of ['page=1&limit=abc&limit=5', 'page=1&limit=5&limit=5', 'page=1&limit=5&app_id=730&app_id=570']) {
+      const res = await get(qs);
+      expect(res.status, qs).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await get('page=1&limit=5&app_id=730')).status).toBe(200);
+  });
+
   it('checks integer query filters against ^[1-9]\\d*$', async () => {
     const a = api(market);
     for (const bad of ['0', '01', '-1', '1.5', 'abc', ' 7']) {
