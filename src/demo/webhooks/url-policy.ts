@@ -49,6 +49,9 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // IPv4-compatible addresses (deprecated, ::a.b.c.d) and the deprecated site-local range
+  ['::', 96],
+  ['fec0::', 10],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001::', 23],
@@ -72,9 +75,30 @@ export function isLoopbackAddress(address: string): boolean {
   return LOOPBACK.check(a.address, a.family);
 }
 
+/** The 8 groups of an IPv6 address (any text form, dotted tail included), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const [head = '', tail] = canonical.split('::');
+  const part = (text: string) => (text === '' ? [] : text.split(':').map((g) => parseInt(g, 16)));
+  const left = part(head);
+  const right = tail === undefined ? [] : part(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
 export function isPublicAddress(address: string): boolean {
   const a = normalise(address);
-  return isIP(a.address) !== 0 && !NOT_PUBLIC.check(a.address, a.family);
+  if (isIP(a.address) === 0 || NOT_PUBLIC.check(a.address, a.family)) return false;
+  if (a.family === 'ipv6') {
+    // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits: public only if that one is.
+    const g = ipv6Groups(a.address);
+    if (g && g[0] === 0x2002) return isPublicAddress(`${g[1]! >> 8}.${g[1]! & 0xff}.${g[2]! >> 8}.${g[2]! & 0xff}`);
+  }
+  return true;
 }
 
 const defaultLookup: AddressLookup = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((r) => r.address);

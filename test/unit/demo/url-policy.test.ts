@@ -10,6 +10,11 @@ describe('webhook URL policy', () => {
     for (const a of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '127.0.0.1', '169.254.1.1', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', '2001:db8::1']) {
       expect(isPublicAddress(a), a).toBe(false);
     }
+    // IPv6 forms that carry a non-public IPv4 address or are not globally routable
+    for (const a of ['::7f00:1', '::a00:1', '::127.0.0.1', 'fec0::1', '2002:7f00:1::1', '2002:c0a8:101::', '2002:a00:1::5']) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+    expect(isPublicAddress('2002:5db8:d822::1'), '6to4 of a public IPv4 address').toBe(true);
     expect(isLoopbackAddress('127.8.9.10')).toBe(true);
     expect(isLoopbackAddress('::ffff:127.0.0.1')).toBe(true);
     expect(isLoopbackAddress('10.0.0.1')).toBe(false);
@@ -18,7 +23,7 @@ describe('webhook URL policy', () => {
   it('production rule: https to public addresses only', async () => {
     const strict = { allowLoopback: false, lookup };
     await expect(checkWebhookUrl('https://public.example/hook', strict)).resolves.toMatchObject({ addresses: ['93.184.216.34', '2606:2800:220:1::1'] });
-    for (const url of ['http://public.example/hook', 'https://mixed.example/hook', 'https://local.example/hook', 'http://127.0.0.1:8080/x', 'https://nowhere.example/', 'ftp://public.example/', 'https://u:p@public.example/', '::']) {
+    for (const url of ['http://public.example/hook', 'https://mixed.example/hook', 'https://local.example/hook', 'http://127.0.0.1:8080/x', 'https://nowhere.example/', 'ftp://public.example/', 'https://u:p@public.example/', '::', 'https://[::127.0.0.1]/x', 'https://[2002:7f00:1::]/x', 'https://[fec0::1]/x']) {
       await expect(checkWebhookUrl(url, strict), url).rejects.toMatchObject({ code: 'INVALID_WEBHOOK_URL' });
     }
   });
