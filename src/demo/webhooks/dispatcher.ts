@@ -5,7 +5,8 @@
  * error) fails and is retried up to 6 attempts in all, backing off from 5 s, with the same delivery id.
  * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
  * notice. Retries go to whatever URL is set when they run: a changed URL receives them; clearing the URL
- * drops every delivery queued until then, even when a URL is saved again before a retry was due. Time-outs and back-off are market timers (scaled by --time-scale).
+ * drops every delivery queued until then, even when a URL is saved again before a retry was due.
+ * Time-outs and back-off are market timers (scaled by --time-scale).
  *
  * Chaos (src/demo/chaos): an attempt can be delayed (so later changes of the trade overtake it), fail
  * without being sent, have its 2xx lost (so the receiver sees the id again on the retry), or be sent
