@@ -379,6 +379,12 @@ export class Purchaser {
     failedAt: number,
     delays: readonly number[],
   ): Promise<PurchaseOutcome> {
+    // Settled meanwhile by another reconciliation (reconcileUnresolved run by the app or a cart, or
+    // another process sharing the journal): its order is now "claimed" — by this very entry — so
+    // reading the history again would find nothing and turn a purchase that was made into "not bought".
+    const fresh = this.#journal.get(entry.intentId);
+    if (fresh?.state === 'bought') return this.#outcome(entry.intentId, null, error);
+    if (fresh) entry = fresh;
     const account = await this.#currentAccount();
     if (entry.account !== null && entry.account !== account) return this.#leaveToItsAccount(entry, account, error);
     if (entry.account === null && account !== null) {
@@ -446,6 +452,9 @@ export class Purchaser {
   /** Reads the order history newest first, back to just before the intent, and applies the matching rule. */
   async #findOrder(entry: JournalEntry): Promise<MatchResult> {
     const claimed = this.#journal.claimedOrderIds();
+    // only orders of OTHER entries are claimed: this entry's own order still accounts for it
+    const own = this.#journal.get(entry.intentId)?.orderId ?? null;
+    if (own !== null) claimed.delete(own);
     const offset = this.#client.serverTimeOffsetMs() ?? 0;
     const since = entry.createdAtMs + offset - this.#skewMs;
     const candidates = new Map<number, OrderItem>();

@@ -322,6 +322,24 @@ describe('journaled purchases', () => {
     expect(log.indexOf('purchase 103')).toBeGreaterThan(lastOrders);
     expect(log.slice(firstOrders, lastOrders).some((e) => e.startsWith('purchase'))).toBe(false);
   });
+
+  it('an open purchase settled by reconcileUnresolved while its answer was lost stays bought (its own order is not "claimed by another")', async () => {
+    // The app's cart path (and its connect) run reconcileUnresolved while a single buy is in flight:
+    // the buy's answer is lost, reconcileUnresolved gets the gate first and finds the order.
+    market.modeFor.set(101, 'apply-then-drop');
+    market.delayFor.set(101, 100);
+    const purchaser = makePurchaser();
+    const buying = purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await new Promise((r) => setTimeout(r, 30)); // the purchase is in flight
+    const earlier = await purchaser.reconcileUnresolved();
+    const outcome = await buying;
+    expect(earlier.map((o) => o.status)).toEqual(['bought']);
+    expect(market.purchasesApplied).toBe(1);
+    // bought, not "not bought": a trader told "not bought" buys it again
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+    expect(market.server.calls('purchase')).toHaveLength(1);
+  });
 });
 
 describe('the account a purchase was sent with', () => {
