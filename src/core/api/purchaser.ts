@@ -13,7 +13,11 @@
  *     read from `GET /listings/{id}` before sending);
  *   - `created_at` is no earlier than the intent's creation time, converted to the server's clock (from
  *     its Date header) minus a skew tolerance (default 30 s);
- *   - its `order_id` is not already claimed by another journal entry.
+ *   - its `order_id` is not already claimed by another journal entry;
+ *   - the order holds that one item only: a single purchase is an order of one item, so the order of a
+ *     cart (several items, one of them the same item) is never taken for it.
+ * A cart's lines (journaled with one `cartId`) are settled together: by one order whose items cover
+ * every line, never line by line (the second line would find the first line's order claimed).
  * Exactly one matching order → bought (that order). More than one → unknown (the ids are noted). None
  * → read again after a pause, because the server may still be applying the purchase; none in every
  * read, the last one at least `settleMs` after the failure and reaching back past the intent → not
@@ -32,7 +36,13 @@ import { purchaseLine, type OrderItem, type PurchaseResult } from '../../shared/
 import type { ApiClient } from './client.ts';
 import type { Clock } from './clock.ts';
 import { ApiError, failureReason } from './errors.ts';
-import { accountKey, type JournalEntry, type PurchaseJournal, type PurchaseOutcomeRecord } from './purchase-journal.ts';
+import {
+  accountKey,
+  type JournalEntry,
+  type PurchaseIntent,
+  type PurchaseJournal,
+  type PurchaseOutcomeRecord,
+} from './purchase-journal.ts';
 
 export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
 
@@ -137,6 +147,30 @@ class ExclusiveGate {
       head.go();
     }
   }
+}
+
+/** What a line needs of an order item: the item (when known), the copies, the ceiling per copy. */
+type LineShape = Pick<PurchaseIntent, 'amount' | 'maxPrice' | 'marketHashName' | 'appId'>;
+
+/**
+ * Whether an order's items are exactly a cart's lines, each line matched by its own item (greedy is
+ * enough: the lines of one cart are distinct listings).
+ */
+export function coversCart(items: readonly OrderItem[], lines: readonly LineShape[]): boolean {
+  if (items.length !== lines.length) return false;
+  const free = [...items];
+  for (const line of lines) {
+    const at = free.findIndex(
+      (row) =>
+        row.amount === line.amount &&
+        row.price <= line.maxPrice &&
+        (line.marketHashName === null || row.market_hash_name === line.marketHashName) &&
+        (line.appId === null || row.app_id === line.appId),
+    );
+    if (at < 0) return false;
+    free.splice(at, 1);
+  }
+  return true;
 }
 
 type MatchResult =
@@ -292,6 +326,7 @@ export class Purchaser {
     return this.#gate.exclusive(async () => {
       const outcomes: PurchaseOutcome[] = [];
       const now = this.#clock.now();
+      const carts = new Set<string>();
       for (const entry of this.#journal.unresolved()) {
         if (now - entry.createdAtMs > maxAgeMs) continue;
         const error = entry.errorKind
@@ -306,6 +341,19 @@ export class Purchaser {
         // An intent older than the whole pause schedule has long settled on the server: read at once.
         const age = now - entry.createdAtMs;
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
+        if (entry.cartId !== null) {
+          // the whole cart at once, when its first open line comes up
+          if (carts.has(entry.cartId)) continue;
+          carts.add(entry.cartId);
+          const cartId = entry.cartId;
+          const lines = this.#journal.unresolved().filter((e) => e.cartId === cartId);
+          const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays);
+          lines.forEach((line, i) => {
+            outcomes.push(settled[i] as PurchaseOutcome);
+            this.#onEarlierPurchase(line, settled[i] as PurchaseOutcome);
+          });
+          continue;
+        }
         const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays);
         outcomes.push(outcome);
         this.#onEarlierPurchase(entry, outcome);
@@ -457,7 +505,20 @@ export class Purchaser {
     if (own !== null) claimed.delete(own);
     const offset = this.#client.serverTimeOffsetMs() ?? 0;
     const since = entry.createdAtMs + offset - this.#skewMs;
+    const { byOrder, complete } = await this.#readOrders(since);
     const candidates = new Map<number, OrderItem>();
+    for (const [orderId, items] of byOrder) {
+      const row = items[0] as OrderItem;
+      if (items.length === 1 && this.#matches(entry, row) && !claimed.has(orderId)) candidates.set(orderId, row);
+    }
+    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
+    if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
+    return { kind: 'none', complete };
+  }
+
+  /** The bought items of the order history, newest first back to `since` (server clock), by order. */
+  async #readOrders(since: number): Promise<{ byOrder: Map<number, OrderItem[]>; complete: boolean }> {
+    const byOrder = new Map<number, OrderItem[]>();
     let complete = false;
     let pages = 0;
     for await (const page of this.#client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages: this.#maxOrderPages })) {
@@ -467,15 +528,69 @@ export class Purchaser {
           complete = true;
           continue;
         }
-        if (this.#matches(entry, row) && !claimed.has(row.order_id)) candidates.set(row.order_id, row);
+        if (row.side !== 'bought') continue;
+        const items = byOrder.get(row.order_id) ?? [];
+        items.push(row);
+        byOrder.set(row.order_id, items);
       }
       if (complete) break;
       if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
     }
     if (pages === 0) complete = true;
-    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
-    if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
-    return { kind: 'none', complete };
+    return { byOrder, complete };
+  }
+
+  /**
+   * A cart's open lines, settled together: one unclaimed order whose items cover every line → every
+   * line bought (the order id on the first, the others naming it); none in every read after the settle
+   * time → none bought; otherwise unknown. One outcome per line, in the order given.
+   */
+  async #reconcileCart(lines: JournalEntry[], error: ApiError | null, failedAt: number, delays: readonly number[]): Promise<PurchaseOutcome[]> {
+    const first = lines[0] as JournalEntry;
+    const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
+      const now = this.#clock.now();
+      this.#journal.database.transaction(() => {
+        lines.forEach((line, i) => {
+          const lineNote = orderId !== null && i > 0 ? `bought in order ${orderId} with the cart of intent ${first.intentId}` : note;
+          this.#journal.recordOutcome(
+            line.intentId,
+            { state, orderId: i === 0 ? orderId : null, resolution: 'reconciled', note: lineNote, ...errorFields(error) },
+            now,
+          );
+        });
+      })();
+      return lines.map((line) => this.#outcome(line.intentId, null, error));
+    };
+    const account = await this.#currentAccount();
+    if (first.account !== null && first.account !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
+    if (first.account === null && account !== null) for (const line of lines) this.#journal.tagAccount(line.intentId, account);
+    let why = 'the order history did not settle the outcome';
+    let settledNone = false;
+    for (const delay of delays) {
+      if (delay > 0) await this.#clock.sleep(delay);
+      let read: { byOrder: Map<number, OrderItem[]>; complete: boolean };
+      try {
+        const offset = this.#client.serverTimeOffsetMs() ?? 0;
+        read = await this.#readOrders(first.createdAtMs + offset - this.#skewMs);
+      } catch (err) {
+        settledNone = false;
+        why = `the order history could not be read (${failureReason(err)})`;
+        continue;
+      }
+      const claimed = this.#journal.claimedOrderIds();
+      const candidates = [...read.byOrder]
+        .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
+        .map(([orderId]) => orderId)
+        .sort((a, b) => a - b);
+      if (candidates.length === 1) {
+        const orderId = candidates[0] as number;
+        return settleAll('bought', orderId, `found order ${orderId} in the order history`);
+      }
+      if (candidates.length > 1) return settleAll('unknown', null, `unknown — check orders: orders ${candidates.join(', ')} all match this cart`);
+      settledNone = read.complete && this.#clock.now() - failedAt >= this.#settleMs;
+    }
+    if (settledNone) return settleAll('not_bought', null, 'no matching order in the order history');
+    return settleAll('unknown', null, `unknown — check orders: ${why}`);
   }
 
   /**
@@ -491,7 +606,7 @@ export class Purchaser {
     const sameAccount = (e: JournalEntry) => e.account === null || e.account === entry.account;
     const intents = this.#journal
       .unresolved()
-      .filter((e) => e.intentId === entry.intentId || (sameAccount(e) && couldBe(e)))
+      .filter((e) => e.intentId === entry.intentId || (e.cartId === null && sameAccount(e) && couldBe(e)))
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.intentId.localeCompare(b.intentId));
     if (intents.length !== orders.length || !intents.some((e) => e.intentId === entry.intentId)) {
       return { kind: 'ambiguous', orderIds };

@@ -189,6 +189,72 @@ describe('journaled purchases', () => {
     expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
 
+  it('a cart left open is settled later as one cart: every line bought by its one order, none "not bought"', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    market.mode = 'hang';
+    market.ordersMode = 'fail';
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200 });
+    const cart = await buyCart(
+      client,
+      journal,
+      [
+        { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+        { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+      ],
+      { reconcileDelaysMs: [30], settleMs: 0 },
+    );
+    expect(cart.status).toBe('unknown');
+    // the marketplace had applied the cart: one order of two items
+    const createdAt = new Date().toISOString();
+    const row = (n: number, name: string, price: number) =>
+      ({ order_item_id: 7000 + n, order_id: 700, side: 'bought' as const, app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    market.orders.push(row(1, NAME, 1250), row(2, AWP, 900));
+    market.ordersMode = 'normal';
+    // what the app runs at connect (or before the next cart): each line was once settled on its own
+    const outcomes = await makePurchaser().reconcileUnresolved();
+    expect(outcomes.map((o) => o.status)).toEqual(['bought', 'bought']);
+    const lines = journal.recent().filter((e) => e.source === 'app-cart');
+    expect(lines.map((e) => e.state)).toEqual(['bought', 'bought']);
+    expect(lines.map((e) => e.orderId).filter((id) => id !== null)).toEqual([700]);
+  });
+
+  it('a cart whose lost answer reconcileUnresolved settled first stays bought', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    // the marketplace applies the cart after 200 ms, then drops the connection
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+          market.orders.push({ order_item_id: 9000 + n, order_id: 900, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+        }
+        res.socket?.destroy();
+      }, 200);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const lines = [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ];
+    const buying = buyCart(client, journal, lines, { reconcileDelaysMs: [400, 30], settleMs: 0 });
+    await new Promise((r) => setTimeout(r, 50)); // in flight: the next cart settles earlier purchases first
+    const earlier = await makePurchaser(2000, { reconcileDelaysMs: [250] }).reconcileUnresolved();
+    expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
+    const cart = await buying;
+    expect(cart).toMatchObject({ status: 'bought', orderId: 900 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
+  it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
+    market.mode = 'fail-500'; // applied nothing
+    const createdAt = new Date(Date.now() + 50).toISOString();
+    const row = (n: number, name: string, price: number) =>
+      ({ order_item_id: 8000 + n, order_id: 800, side: 'bought' as const, app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    // meanwhile a cart bought in the app (its answer not yet written down) holds the same item
+    market.orders.push(row(1, NAME, 1250), row(2, 'AWP | Asiimov (Field-Tested)', 900));
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
+  });
+
   it('an older identical order (before the intent) is not mistaken for this purchase', async () => {
     market.addOrder(NAME, 1250, 1, new Date(Date.now() - 10 * 60_000));
     market.mode = 'fail-500';
