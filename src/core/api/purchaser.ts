@@ -173,6 +173,15 @@ export function coversCart(items: readonly OrderItem[], lines: readonly LineShap
   return true;
 }
 
+/**
+ * The cart a journal entry is a line of, or null for a single purchase. Lines journaled before carts
+ * were named carry no cart id: a cart's lines were written together, with one creation time.
+ */
+function cartOf(entry: JournalEntry): string | null {
+  if (entry.cartId !== null) return entry.cartId;
+  return entry.source === 'app-cart' ? `app-cart at ${entry.createdAtMs}` : null;
+}
+
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
@@ -341,12 +350,12 @@ export class Purchaser {
         // An intent older than the whole pause schedule has long settled on the server: read at once.
         const age = now - entry.createdAtMs;
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
-        if (entry.cartId !== null) {
+        const cartId = cartOf(entry);
+        if (cartId !== null) {
           // the whole cart at once, when its first open line comes up
-          if (carts.has(entry.cartId)) continue;
-          carts.add(entry.cartId);
-          const cartId = entry.cartId;
-          const lines = this.#journal.unresolved().filter((e) => e.cartId === cartId);
+          if (carts.has(cartId)) continue;
+          carts.add(cartId);
+          const lines = this.#journal.unresolved().filter((e) => cartOf(e) === cartId);
           const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays);
           lines.forEach((line, i) => {
             outcomes.push(settled[i] as PurchaseOutcome);
@@ -606,7 +615,7 @@ export class Purchaser {
     const sameAccount = (e: JournalEntry) => e.account === null || e.account === entry.account;
     const intents = this.#journal
       .unresolved()
-      .filter((e) => e.intentId === entry.intentId || (e.cartId === null && sameAccount(e) && couldBe(e)))
+      .filter((e) => e.intentId === entry.intentId || (cartOf(e) === null && sameAccount(e) && couldBe(e)))
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.intentId.localeCompare(b.intentId));
     if (intents.length !== orders.length || !intents.some((e) => e.intentId === entry.intentId)) {
       return { kind: 'ambiguous', orderIds };

@@ -218,6 +218,22 @@ describe('journaled purchases', () => {
     expect(lines.map((e) => e.orderId).filter((id) => id !== null)).toEqual([700]);
   });
 
+  it('cart lines journaled before carts were named (same time, source app-cart) are settled together too', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    const at = Date.now() - 60_000;
+    const line = (intentId: string, listingId: number, maxPrice: number, name: string) =>
+      journal.recordIntent({ intentId, createdAtMs: at, listingId, amount: 1, maxPrice, appId: 730, marketHashName: name, triggerSeq: null, watchlistId: null, source: 'app-cart' });
+    line('old-a', 101, 1300, NAME);
+    line('old-b', 102, 1000, AWP);
+    const createdAt = new Date(at + 300).toISOString();
+    for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+      market.orders.push({ order_item_id: 6000 + n, order_id: 600, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    }
+    const outcomes = await makePurchaser().reconcileUnresolved();
+    expect(outcomes.map((o) => o.status)).toEqual(['bought', 'bought']);
+    expect([journal.get('old-a')?.state, journal.get('old-b')?.state]).toEqual(['bought', 'bought']);
+  });
+
   it('a cart whose lost answer reconcileUnresolved settled first stays bought', async () => {
     const AWP = 'AWP | Asiimov (Field-Tested)';
     // the marketplace applies the cart after 200 ms, then drops the connection
