@@ -491,8 +491,21 @@ export class ApiClient {
     const info = await this.info(opts);
     const path = info.websocket.path;
     let url: URL;
-    if (/^wss?:\/\//i.test(path)) url = new URL(path);
-    else {
+    if (/^wss?:\/\//i.test(path)) {
+      url = new URL(path);
+      // The feed is opened with the key: never in clear beside an https market (the spec's feed is
+      // wss://; its host may be the market's own WebSocket host, so another host is not refused).
+      const base = new URL(this.baseUrl);
+      if (base.protocol === 'https:' && url.protocol !== 'wss:') {
+        const route = routeOf('info');
+        throw new ApiError({
+          kind: 'invalid_response',
+          route,
+          status: 200,
+          message: `${route}: it names an unencrypted WebSocket (ws://${url.host}) for an https market: the key is not sent in clear`,
+        });
+      }
+    } else {
       url = new URL(this.baseUrl);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
       url.pathname = path.startsWith('/') ? path : `/${path}`;

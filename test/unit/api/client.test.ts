@@ -311,6 +311,19 @@ describe('WebSocket URL discovery', () => {
     expect(server.calls('info')).toHaveLength(1);
   });
 
+  it('never takes a feed address that would carry the key in clear beside an https market', async () => {
+    let answerPath = '';
+    const tlsClient = new ApiClient({ baseUrl: 'https://market.example', apiKey: KEY, fetch: (async () =>
+      new Response(JSON.stringify({ version: '1', websocket: { path: answerPath, auth: 'bearer' }, events: [], rest: [] }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      })) as typeof fetch });
+    answerPath = 'ws://market.example/public/v1/ws';
+    await expect(tlsClient.discoverWsUrl()).rejects.toMatchObject({ kind: 'invalid_response', route: 'GET /public/v1' });
+    answerPath = 'wss://ws.market.example/public/v1/ws'; // the market's own wss host: fine
+    expect(await tlsClient.discoverWsUrl()).toBe('wss://ws.market.example/public/v1/ws');
+  });
+
   it('uses the configured ws URL without asking', async () => {
     const configured = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, wsUrl: 'wss://feed.example/public/v1/ws' });
     expect(await configured.discoverWsUrl()).toBe('wss://feed.example/public/v1/ws');
