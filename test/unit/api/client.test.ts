@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ManualClock } from '../../../src/core/api/clock.ts';
@@ -61,6 +62,37 @@ describe('requests are checked against the contract before sending', () => {
     );
     await client.info();
     expect(server.calls('info')[0]?.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('compressed answers', () => {
+  it('a body sent with Content-Encoding gzip, deflate or br is decoded (JSON routes and the streamed book)', async () => {
+    const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+    for (const [coding, encode] of Object.entries(encoders)) {
+      server.on('prices', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(encode(JSON.stringify({ prices: [], metadata: metadataFor(1, 0, 0, 5) })));
+      });
+      expect((await client.prices({ page: '1', limit: '5' })).metadata.current_page).toBe(1);
+      server.on('book', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(encode(`{"seq":9007199254740993,"listings":[${JSON.stringify(lean(7))}]}`));
+      });
+      const { snapshot } = await client.book({}, { fresh: true });
+      expect(snapshot.seq).toBe(9007199254740993n);
+      expect(snapshot.listings.length).toBe(1);
+    }
+  });
+
+  it('a compressed body cut short fails the call (never hangs, never a partial value)', async () => {
+    const whole = gzipSync(JSON.stringify({ prices: [], metadata: metadataFor(1, 0, 0, 5) }));
+    server.on('prices', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(whole.subarray(0, Math.floor(whole.length / 2)));
+    });
+    const error = await failure(client.prices({ page: '1', limit: '5' }));
+    expect(['network', 'invalid_response']).toContain(error.kind);
+    expect(error.maybeDelivered).toBe(true);
   });
 });
 
