@@ -119,6 +119,32 @@ describe('responses are parsed with the contract', () => {
   });
 });
 
+describe('bulk and single answers match what was sent', () => {
+  it('a bulk delist answered with fewer results than ids sent is invalid_response (the rows would shift)', async () => {
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    const error = await failure(client.delistMany([41, 42, 43]));
+    expect(error).toMatchObject({ kind: 'invalid_response', route: 'POST /public/v1/delist', maybeDelivered: true });
+    expect(error.message).toContain('2 results for 3');
+  });
+
+  it('a single edit or delist answered with bulk results is invalid_response, not a listing without a price', async () => {
+    server.on('editListing', (_req, res) => sendJson(res, 200, { results: [{ ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    const edit = await failure(client.editListing({ listing_id: 41, price: 1200 }));
+    expect(edit).toMatchObject({ kind: 'invalid_response', route: 'PATCH /public/v1/list' });
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }] }));
+    expect((await failure(client.delist({ listing_id: 41 }))).kind).toBe('invalid_response');
+  });
+
+  it('answers of the form sent pass', async () => {
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    expect(await client.delistMany([41, 42])).toEqual([{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }]);
+    server.on('editListing', (_req, res) => sendJson(res, 200, lean(41, { price: 1200 })));
+    expect(await client.editListing({ listing_id: 41, price: 1200 })).toMatchObject({ id: 41, price: 1200 });
+    server.on('delist', (_req, res) => sendJson(res, 200, { listing_id: 41 }));
+    expect(await client.delist({ listing_id: 41 })).toEqual({ listing_id: 41 });
+  });
+});
+
 describe('errors are typed by the spec codes and kinds', () => {
   it('API error codes keep code, status and message', async () => {
     server.on('listing', (_req, res) => sendError(res, 404, 'LISTING_NOT_FOUND', 'listing 5 is gone'));
