@@ -10,7 +10,7 @@
  * Accept-Encoding allows any coding (RFC 9110), and servers and CDNs do compress then; so a body sent
  * with Content-Encoding gzip, deflate or br is decoded here, as a stream (a whole book is ~160 MB).
  */
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { request } from 'undici';
@@ -49,9 +49,9 @@ export const requestFetch: typeof fetch = async (input, init) => {
     // the decoded body has another length and no coding left
     responseHeaders.delete('content-encoding');
     responseHeaders.delete('content-length');
-    received = answer.body.pipe(decoder);
-    // a broken download (or a broken coding) must fail the read, not hang it
-    answer.body.on('error', (err) => decoder.destroy(err));
+    // pipeline: a broken download fails the decoded read (never hangs it), and a read given up (the
+    // decoded stream cancelled) stops the download too
+    received = pipeline(answer.body, decoder, () => {});
   }
   const stream = Readable.toWeb(received) as WebReadableStream<Uint8Array>;
   return new Response(stream as unknown as ReadableStream<Uint8Array>, { status: answer.statusCode, headers: responseHeaders });

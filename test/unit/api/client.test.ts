@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ManualClock } from '../../../src/core/api/clock.ts';
+import { requestFetch } from '../../../src/core/api/transport.ts';
 import type { ApiError } from '../../../src/core/api/errors.ts';
 import type { ExportProgress } from '../../../src/core/api/export-stream.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
@@ -81,6 +83,27 @@ describe('compressed answers', () => {
       const { snapshot } = await client.book({}, { fresh: true });
       expect(snapshot.seq).toBe(9007199254740993n);
       expect(snapshot.listings.length).toBe(1);
+    }
+  });
+
+  it('a compressed read given up stops the download (the connection is closed, not left streaming)', async () => {
+    let closed = false;
+    const raw = createServer((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.write(gzipSync(Buffer.alloc(1 << 20, 'a')).subarray(0, 100));
+      res.on('close', () => (closed = true));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await requestFetch(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(closed).toBe(true);
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
     }
   });
 
