@@ -26,7 +26,7 @@ export interface GovernorOptions {
   clock?: Clock;
   /** Extra spacing added to every window, for jitter between our clock and the server's arrival times. */
   marginMs?: number;
-  /** Ceiling on how long a server `X-RateLimit-Reset` may block us (a guard against a wild header). */
+  /** Ceiling on how long a server `X-RateLimit-Reset` or `Retry-After` may block us (a guard against a wild header). */
   maxResetWaitMs?: number;
 }
 
@@ -229,9 +229,9 @@ class EndpointLimiter {
       this.counters.rateLimited += 1;
       // Without Retry-After, wait until our own window would allow the next send, and at least a second.
       const wait = info.retryAfterMs ?? Math.max(1000, this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
-      this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(wait, this.#maxResetWaitMs));
     } else if (info.retryAfterMs !== null) {
-      this.#blockedUntil = Math.max(this.#blockedUntil, now + info.retryAfterMs);
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(info.retryAfterMs, this.#maxResetWaitMs));
     }
     if (info.remaining !== null && info.resetAtMs !== null) {
       // the reset is a wall-clock instant (ours, converted from the server's): as an interval from now

@@ -214,6 +214,18 @@ describe('RateGovernor: the server wins', () => {
     (await next).complete(ok);
   });
 
+  it('a wild Retry-After (a day, a date years ahead) blocks no longer than a wild X-RateLimit-Reset would', async () => {
+    const clock = new ManualClock(1_800_000_000_000);
+    const governor = new RateGovernor({ clock, marginMs: 0, maxResetWaitMs: 10 * 60_000 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': '86400' }), clock.now()));
+    expect(governor.waitMs('k')).toBe(10 * 60_000);
+    const inYears = new Date(clock.now() + 5 * 365 * 86_400_000).toUTCString();
+    await clock.advance(10 * 60_000);
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': inYears }), clock.now()));
+    expect(governor.waitMs('k')).toBe(10 * 60_000);
+  });
+
   it('a lower X-RateLimit-Remaining caps the local headroom until the reset', async () => {
     const clock = new ManualClock(1_800_000_000_000);
     const governor = new RateGovernor({ clock, marginMs: 0 });
