@@ -89,6 +89,13 @@ export interface PurchaserOptions {
   /** Read the listing's item before buying when the caller did not give it (default true). */
   lookupListing?: boolean;
   /**
+   * An intent without any outcome yet, younger than this, may still be on its way (a cart being bought,
+   * another process sharing the journal, a purchase waiting a moment for its rate budget):
+   * reconcileUnresolved then writes only what it finds (bought), never "not bought" or "unknown" over
+   * it. Default 30 s: a sender that gets no answer writes "unknown" itself after its timeout (10 s).
+   */
+  inFlightGraceMs?: number;
+  /**
    * Each purchase of an earlier moment that reconcileUnresolved settled (or looked at again), with the
    * entry as it was before: nobody is waiting on those purchases' answers, so the caller tells the user.
    */
@@ -200,6 +207,7 @@ export class Purchaser {
   readonly #skewMs: number;
   readonly #maxOrderPages: number;
   readonly #lookup: boolean;
+  readonly #inFlightGraceMs: number;
   readonly #onEarlierPurchase: NonNullable<PurchaserOptions['onEarlierPurchase']>;
   readonly #gate = new ExclusiveGate();
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
@@ -219,6 +227,7 @@ export class Purchaser {
     this.#skewMs = options.clockSkewToleranceMs ?? 30_000;
     this.#maxOrderPages = options.maxOrderPages ?? 10;
     this.#lookup = options.lookupListing ?? true;
+    this.#inFlightGraceMs = options.inFlightGraceMs ?? 30_000;
     this.#onEarlierPurchase = options.onEarlierPurchase ?? (() => {});
   }
 
@@ -350,20 +359,22 @@ export class Purchaser {
         // An intent older than the whole pause schedule has long settled on the server: read at once.
         const age = now - entry.createdAtMs;
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
+        // never answered and recent: perhaps still being sent elsewhere, so only a found order settles it
+        const mayBeInFlight = entry.state === 'intent' && age < this.#inFlightGraceMs;
         const cartId = cartOf(entry);
         if (cartId !== null) {
           // the whole cart at once, when its first open line comes up
           if (carts.has(cartId)) continue;
           carts.add(cartId);
           const lines = this.#journal.unresolved().filter((e) => cartOf(e) === cartId);
-          const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays);
+          const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays, mayBeInFlight);
           lines.forEach((line, i) => {
             outcomes.push(settled[i] as PurchaseOutcome);
             this.#onEarlierPurchase(line, settled[i] as PurchaseOutcome);
           });
           continue;
         }
-        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays);
+        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays, mayBeInFlight);
         outcomes.push(outcome);
         this.#onEarlierPurchase(entry, outcome);
       }
@@ -435,6 +446,7 @@ export class Purchaser {
     error: ApiError | null,
     failedAt: number,
     delays: readonly number[],
+    mayBeInFlight = false,
   ): Promise<PurchaseOutcome> {
     // Settled meanwhile by another reconciliation (reconcileUnresolved run by the app or a cart, or
     // another process sharing the journal): its order is now "claimed" — by this very entry — so
@@ -442,6 +454,16 @@ export class Purchaser {
     const fresh = this.#journal.get(entry.intentId);
     if (fresh?.state === 'bought') return this.#outcome(entry.intentId, null, error);
     if (fresh) entry = fresh;
+    // Writes the outcome; for a purchase perhaps still on its way only a found order is written (its
+    // sender writes the answer it gets; "not bought" or "unknown" written here could land over it).
+    const settle = (record: PurchaseOutcomeRecord): PurchaseOutcome => {
+      if (mayBeInFlight && record.state !== 'bought') {
+        const note = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
+        return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note };
+      }
+      this.#journal.recordOutcome(entry.intentId, record, this.#clock.now());
+      return this.#outcome(entry.intentId, null, error);
+    };
     const account = await this.#currentAccount();
     if (entry.account !== null && entry.account !== account) return this.#leaveToItsAccount(entry, account, error);
     if (entry.account === null && account !== null) {
@@ -461,39 +483,23 @@ export class Purchaser {
         continue;
       }
       if (match.kind === 'found') {
-        this.#journal.recordOutcome(
-          entry.intentId,
-          { state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) },
-          this.#clock.now(),
-        );
-        return this.#outcome(entry.intentId, null, error);
+        return settle({ state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) });
       }
       if (match.kind === 'ambiguous') {
         const note = `unknown — check orders: orders ${match.orderIds.join(', ')} all match this purchase`;
-        this.#journal.recordOutcome(entry.intentId, { state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) }, this.#clock.now());
-        return this.#outcome(entry.intentId, null, error);
+        return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) });
       }
       lastFailure = null;
       settledNone = match.complete && this.#clock.now() - failedAt >= this.#settleMs;
     }
     if (settledNone) {
-      this.#journal.recordOutcome(
-        entry.intentId,
-        { state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) },
-        this.#clock.now(),
-      );
-      return this.#outcome(entry.intentId, null, error);
+      return settle({ state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) });
     }
     const why =
       lastFailure instanceof ApiError
         ? `the order history could not be read (${failureReason(lastFailure)})`
         : 'the order history did not settle the outcome';
-    this.#journal.recordOutcome(
-      entry.intentId,
-      { state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) },
-      this.#clock.now(),
-    );
-    return this.#outcome(entry.intentId, null, error);
+    return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) });
   }
 
   /** An open purchase sent with another account's key: only that account's order history can settle it. */
@@ -554,9 +560,20 @@ export class Purchaser {
    * line bought (the order id on the first, the others naming it); none in every read after the settle
    * time → none bought; otherwise unknown. One outcome per line, in the order given.
    */
-  async #reconcileCart(lines: JournalEntry[], error: ApiError | null, failedAt: number, delays: readonly number[]): Promise<PurchaseOutcome[]> {
+  async #reconcileCart(
+    lines: JournalEntry[],
+    error: ApiError | null,
+    failedAt: number,
+    delays: readonly number[],
+    mayBeInFlight = false,
+  ): Promise<PurchaseOutcome[]> {
     const first = lines[0] as JournalEntry;
     const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
+      if (mayBeInFlight && state !== 'bought') {
+        // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
+        const open = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
+        return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: open }));
+      }
       const now = this.#clock.now();
       this.#journal.database.transaction(() => {
         lines.forEach((line, i) => {

@@ -260,6 +260,34 @@ describe('journaled purchases', () => {
     expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
   });
 
+  it('a purchase still being sent (another cart, another process) is never declared not bought by reconcileUnresolved', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    // a slow marketplace: the cart is applied and answered after 400 ms
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        const items = ([[1, NAME, 1250], [2, AWP, 900]] as const).map(([n, name, price]) => {
+          market.orders.push({ order_item_id: 5000 + n, order_id: 550, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+          return { order_item_id: 5000 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
+        });
+        sendJson(res, 200, { order_id: 550, created_at: createdAt, items });
+      }, 400);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(client, journal, [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ]);
+    await new Promise((r) => setTimeout(r, 30)); // sent, not answered: the next cart settles earlier purchases first
+    const told: string[] = [];
+    const earlier = await makePurchaser(2000, { onEarlierPurchase: (_before, o) => told.push(o.status) }).reconcileUnresolved();
+    // nothing in the order history yet, but nothing says it was not bought: it may still go through
+    expect(told).not.toContain('not_bought');
+    expect(earlier.map((o) => o.status)).not.toContain('not_bought');
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 550 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
   it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
     market.mode = 'fail-500'; // applied nothing
     const createdAt = new Date(Date.now() + 50).toISOString();
