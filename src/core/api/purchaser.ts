@@ -156,6 +156,9 @@ class ExclusiveGate {
   }
 }
 
+/** Open purchases older than this are left for a person to check against the orders page. */
+const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
+
 /** What a line needs of an order item: the item (when known), the copies, the ceiling per copy. */
 type LineShape = Pick<PurchaseIntent, 'amount' | 'maxPrice' | 'marketHashName' | 'appId'>;
 
@@ -215,6 +218,8 @@ export class Purchaser {
   #checkedJournal = false;
   /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
+  /** Earlier purchases still unknown that a purchase of the same listing was already held back for. */
+  readonly #warnedUnknown = new Set<string>();
   /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
   #readAccount: Promise<string | null> | null = null;
 
@@ -261,6 +266,7 @@ export class Purchaser {
       // Intents left open by an earlier run (a crash, an unreadable order history) are settled first.
       if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
     }
+    const refusal = await this.#earlierOfListing(request.listingId);
     const line = {
       listing_id: request.listingId,
       amount: request.amount ?? 1,
@@ -293,6 +299,9 @@ export class Purchaser {
           message: `POST /public/v1/purchase: not sent, the purchase journal could not be written (${(err as Error).message})`,
         });
         return { intentId: intent.intentId, error, result: null, unjournaled: true };
+      }
+      if (refusal) {
+        return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(refusal) }), error: refusal, result: null };
       }
       const checked = purchaseLine.safeParse(line);
       if (!checked.success) {
@@ -334,10 +343,49 @@ export class Purchaser {
   }
 
   /**
+   * A purchase of a listing whose earlier purchase is still open (its answer lost, the order history
+   * unreadable then) settles that one from the order history first, so a second attempt never goes out
+   * blind. A click after "unknown" is a retry far more often than a wish for another copy, and a retry
+   * is what buys twice: when the earlier one turns out bought, this one is not sent (the caller is told
+   * so; a further purchase, the first one now known, is sent as usual); when it is still unknown, this
+   * one is held back once, with that said. Returns why it is not sent, or null.
+   */
+  async #earlierOfListing(listingId: number): Promise<ApiError | null> {
+    const now = this.#clock.now();
+    const open = this.#journal
+      .unresolved()
+      .filter((e) => e.listingId === listingId && now - e.createdAtMs <= UNRESOLVED_MAX_AGE_MS)
+      .map((e) => e.intentId);
+    if (open.length === 0) return null;
+    await this.reconcileUnresolved();
+    const earlier = open.map((id) => this.#journal.get(id)).filter((e): e is JournalEntry => e !== null);
+    const route = 'POST /public/v1/purchase';
+    const bought = earlier.find((e) => e.state === 'bought');
+    if (bought) {
+      const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
+      return new ApiError({
+        kind: 'invalid_request',
+        route,
+        message: `${route}: the earlier purchase of listing ${listingId}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}; buy again for another copy`,
+      });
+    }
+    const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
+    if (unknown) {
+      this.#warnedUnknown.add(unknown.intentId);
+      return new ApiError({
+        kind: 'invalid_request',
+        route,
+        message: `${route}: the earlier purchase of listing ${listingId} may have been bought (unknown — check orders); buy again to send it anyway`,
+      });
+    }
+    return null;
+  }
+
+  /**
    * Reconciles journal entries left as intent or unknown (oldest first), one at a time; by default only
    * those of the last 24 hours (older ones are for a person to check against the orders page).
    */
-  async reconcileUnresolved(maxAgeMs = 24 * 3600_000): Promise<PurchaseOutcome[]> {
+  async reconcileUnresolved(maxAgeMs = UNRESOLVED_MAX_AGE_MS): Promise<PurchaseOutcome[]> {
     // the earlier run's intents are being looked at (the app does it at connect): the first purchase
     // after this one is not held back to read the same order history again
     this.#checkedJournal = true;

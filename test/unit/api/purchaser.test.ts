@@ -299,6 +299,47 @@ describe('journaled purchases', () => {
     expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
   });
 
+  it('buying a listing again after its purchase ended unknown reads the order history first, and does not buy twice', async () => {
+    // the first purchase went through but its answer was lost, and the order history could not be read
+    market.mode = 'apply-then-drop';
+    market.ordersMode = 'fail';
+    const purchaser = makePurchaser();
+    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(first.status).toBe('unknown');
+    // the trader clicks buy again on the same listing (3 copies listed: a second one would be bought)
+    market.mode = 'normal';
+    market.ordersMode = 'normal';
+    const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(market.purchasesApplied).toBe(1);
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    expect(journal.get(first.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+    expect(again.status).toBe('not_bought');
+    expect(again.error?.message).toContain('bought');
+    // now that the first is known, a further click is a purchase of another copy, and it is sent
+    const third = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(third.status).toBe('bought');
+    expect(market.purchasesApplied).toBe(2);
+  });
+
+  it('buying a listing again while its earlier purchase is still unknown is held back once, with that said', async () => {
+    market.mode = 'apply-then-drop';
+    market.ordersMode = 'fail';
+    const purchaser = makePurchaser();
+    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(first.status).toBe('unknown');
+    market.mode = 'normal';
+    const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(again).toMatchObject({ status: 'not_bought' });
+    expect(again.error?.explanation).toBe(
+      'Skindesk did not send the request: the earlier purchase of listing 101 may have been bought (unknown — check orders); buy again to send it anyway.',
+    );
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    // the trader was told: a further click is sent
+    const third = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(third.status).toBe('bought');
+    expect(market.server.calls('purchase')).toHaveLength(2);
+  });
+
   it('an older identical order (before the intent) is not mistaken for this purchase', async () => {
     market.addOrder(NAME, 1250, 1, new Date(Date.now() - 10 * 60_000));
     market.mode = 'fail-500';
