@@ -617,6 +617,10 @@ export class Purchaser {
   ): Promise<PurchaseOutcome[]> {
     const first = lines[0] as JournalEntry;
     const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
+      // settled meanwhile by its own sender (buyCart's reconciliation, its answer): never written over
+      if (lines.some((line) => this.#journal.get(line.intentId)?.state === 'bought')) {
+        return lines.map((line) => this.#outcome(line.intentId, null, error));
+      }
       if (mayBeInFlight && state !== 'bought') {
         // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
         const open = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';

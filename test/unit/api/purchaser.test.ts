@@ -288,6 +288,30 @@ describe('journaled purchases', () => {
     expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
   });
 
+  it('a cart its own reconciliation found bought is not turned into not bought by a later reconcileUnresolved', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+          market.orders.push({ order_item_id: 4000 + n, order_id: 440, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+        }
+        res.socket?.destroy();
+      }, 100);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(client, journal, [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ], { reconcileDelaysMs: [200], settleMs: 0 });
+    await new Promise((r) => setTimeout(r, 150)); // the answer was lost: the cart is open, reconciling itself
+    const settling = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 440 });
+    const earlier = await settling;
+    expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
   it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
     market.mode = 'fail-500'; // applied nothing
     const createdAt = new Date(Date.now() + 50).toISOString();
