@@ -505,6 +505,8 @@ export class Purchaser {
     // Writes the outcome; for a purchase perhaps still on its way only a found order is written (its
     // sender writes the answer it gets; "not bought" or "unknown" written here could land over it).
     const settle = (record: PurchaseOutcomeRecord): PurchaseOutcome => {
+      // settled bought meanwhile (its sender, in another process sharing the journal): never written over
+      if (this.#journal.get(entry.intentId)?.state === 'bought') return this.#outcome(entry.intentId, null, error);
       if (mayBeInFlight && record.state !== 'bought') {
         const note = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
         return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note };

@@ -312,6 +312,20 @@ describe('journaled purchases', () => {
     expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
   });
 
+  it('another process reconciling the same lost purchase never writes not bought over the bought its sender found', async () => {
+    market.modeFor.set(101, 'apply-then-drop');
+    market.delayFor.set(101, 100);
+    const sender = makePurchaser(2000, { reconcileDelaysMs: [200] });
+    const buying = sender.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await new Promise((r) => setTimeout(r, 150)); // answer lost; the sender is reconciling
+    // the CLI (another process, another Purchaser on the same journal) settles open purchases first
+    const other = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
+    const outcome = await buying;
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
+    expect((await other).map((o) => o.status)).toEqual(['bought']);
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+  });
+
   it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
     market.mode = 'fail-500'; // applied nothing
     const createdAt = new Date(Date.now() + 50).toISOString();
