@@ -271,6 +271,7 @@ export class ApiClient {
     }
     const { status, headers, body: text } = answer;
     const data = await this.#parseBody(name, route, status, text);
+    this.#checkBulkForm(name, route, status, input.body, data);
     const etag = headers.get('etag');
     if (def.etag && etag) {
       this.#cache.set(cacheKey, { etag, value: data, bytes: text.length, storedAt: this.clock.now() });
@@ -445,6 +446,26 @@ export class ApiClient {
     });
   }
 
+  /**
+   * PATCH /list and POST /delist answer a single request with the listing (or its id) and a bulk one
+   * with one result per row in the order sent; the contract's schema takes either. An answer of the
+   * other form, or with another number of results than rows sent, cannot be read for this request
+   * (a row's result would be another row's), so it is `invalid_response`, like any broken answer.
+   */
+  #checkBulkForm(name: EndpointName, route: string, status: number, body: unknown, data: unknown): void {
+    if (name !== 'editListing' && name !== 'delist') return;
+    const rows = isRecord(body) ? (name === 'editListing' ? body.listings : body.listing_ids) : undefined;
+    const results = isRecord(data) ? data.results : undefined;
+    if (!Array.isArray(rows)) {
+      if (results !== undefined) throw this.#invalidResponse(route, status, 'a single request was answered with bulk results');
+      return;
+    }
+    if (!Array.isArray(results)) throw this.#invalidResponse(route, status, 'a bulk request was answered without results');
+    if (results.length !== rows.length) {
+      throw this.#invalidResponse(route, status, `${results.length} results for ${rows.length} rows sent`);
+    }
+  }
+
   #invalidResponse(route: string, status: number, message: string): ApiError {
     return new ApiError({ kind: 'invalid_response', route, status, message: this.#redact(`${route}: ${message}`), maybeDelivered: true });
   }
@@ -491,8 +512,21 @@ export class ApiClient {
     const info = await this.info(opts);
     const path = info.websocket.path;
     let url: URL;
-    if (/^wss?:\/\//i.test(path)) url = new URL(path);
-    else {
+    if (/^wss?:\/\//i.test(path)) {
+      url = new URL(path);
+      // The feed is opened with the key: never in clear beside an https market (the spec's feed is
+      // wss://; its host may be the market's own WebSocket host, so another host is not refused).
+      const base = new URL(this.baseUrl);
+      if (base.protocol === 'https:' && url.protocol !== 'wss:') {
+        const route = routeOf('info');
+        throw new ApiError({
+          kind: 'invalid_response',
+          route,
+          status: 200,
+          message: `${route}: it names an unencrypted WebSocket (ws://${url.host}) for an https market: the key is not sent in clear`,
+        });
+      }
+    } else {
       url = new URL(this.baseUrl);
       url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
       url.pathname = path.startsWith('/') ? path : `/${path}`;

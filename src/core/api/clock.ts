@@ -7,6 +7,12 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch (rate-limit `X-RateLimit-Reset` headers are epoch seconds). */
   now(): number;
+  /**
+   * Milliseconds on a clock that never jumps, for intervals (rate windows, waits): the wall clock can be
+   * stepped back or forward (NTP, a user fixing the time) and would empty a window or block an endpoint
+   * for as long as the step. Absent: `now()` is taken to run evenly (a ManualClock does).
+   */
+  monotonic?(): number;
   /** Runs `callback` once after `ms`; returns a function that cancels it. */
   setTimer(ms: number, callback: () => void): () => void;
   /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
@@ -38,6 +44,7 @@ function sleepWith(clock: Pick<Clock, 'setTimer'>, ms: number, signal?: AbortSig
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimer(ms, callback) {
     const handle = setTimeout(callback, Math.max(0, ms));
     return () => clearTimeout(handle);

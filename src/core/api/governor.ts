@@ -26,7 +26,7 @@ export interface GovernorOptions {
   clock?: Clock;
   /** Extra spacing added to every window, for jitter between our clock and the server's arrival times. */
   marginMs?: number;
-  /** Ceiling on how long a server `X-RateLimit-Reset` may block us (a guard against a wild header). */
+  /** Ceiling on how long a server `X-RateLimit-Reset` or `Retry-After` may block us (a guard against a wild header). */
   maxResetWaitMs?: number;
 }
 
@@ -92,7 +92,7 @@ class EndpointLimiter {
   readonly key: string;
   readonly limit: number;
   readonly windowMs: number;
-  /** Release times within the window, ascending. */
+  /** Release times within the window, ascending (monotonic ms, see #mono). */
   #released: number[] = [];
   #queue: Waiter[] = [];
   #order = 0;
@@ -106,6 +106,20 @@ class EndpointLimiter {
   readonly #clock: Clock;
   readonly #marginMs: number;
   readonly #maxResetWaitMs: number;
+
+  /**
+   * Every time the limiter keeps (release times, blocks, the server's reset, timers) is on the clock's
+   * monotonic time, so a step of the wall clock neither empties a window nor blocks an endpoint for the
+   * length of the step; wall-clock instants (the server's reset) are converted when they come in.
+   */
+  #mono(): number {
+    return this.#clock.monotonic ? this.#clock.monotonic() : this.#clock.now();
+  }
+
+  /** A monotonic instant as the wall clock reads it now (for stats). */
+  #toWall(mono: number): number {
+    return mono - this.#mono() + this.#clock.now();
+  }
 
   constructor(key: string, limit: WindowLimit | null, clock: Clock, marginMs: number, maxResetWaitMs: number) {
     this.key = key;
@@ -126,7 +140,7 @@ class EndpointLimiter {
       const waiter: Waiter = {
         priority,
         order: this.#order++,
-        enqueuedAt: this.#clock.now(),
+        enqueuedAt: this.#mono(),
         resolve,
         reject,
         signal,
@@ -173,7 +187,7 @@ class EndpointLimiter {
         this.#disarm();
         return;
       }
-      const now = this.#clock.now();
+      const now = this.#mono();
       const at = this.#earliestRelease(now);
       if (at > now) {
         this.#arm(at);
@@ -198,7 +212,7 @@ class EndpointLimiter {
     let done = false;
     waiter.resolve({
       key: this.key,
-      grantedAt: now,
+      grantedAt: this.#clock.now(),
       complete: (info) => {
         if (done) return;
         done = true;
@@ -210,17 +224,18 @@ class EndpointLimiter {
   }
 
   #observe(info: ServerRateInfo): void {
-    const now = this.#clock.now();
+    const now = this.#mono();
     if (info.status === 429) {
       this.counters.rateLimited += 1;
       // Without Retry-After, wait until our own window would allow the next send, and at least a second.
       const wait = info.retryAfterMs ?? Math.max(1000, this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
-      this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(wait, this.#maxResetWaitMs));
     } else if (info.retryAfterMs !== null) {
-      this.#blockedUntil = Math.max(this.#blockedUntil, now + info.retryAfterMs);
+      this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(info.retryAfterMs, this.#maxResetWaitMs));
     }
     if (info.remaining !== null && info.resetAtMs !== null) {
-      const resetAt = Math.min(info.resetAtMs + this.#marginMs, now + this.#maxResetWaitMs);
+      // the reset is a wall-clock instant (ours, converted from the server's): as an interval from now
+      const resetAt = Math.min(info.resetAtMs - this.#clock.now() + now + this.#marginMs, now + this.#maxResetWaitMs);
       if (resetAt > now) {
         // Requests released after this one may not have been counted in `remaining` yet: assume they were.
         const remaining = Math.max(0, info.remaining - this.#inFlight);
@@ -236,7 +251,7 @@ class EndpointLimiter {
     if (this.#cancelWake && this.#wakeAt <= at) return;
     this.#disarm();
     this.#wakeAt = at;
-    this.#cancelWake = this.#clock.setTimer(at - this.#clock.now(), () => {
+    this.#cancelWake = this.#clock.setTimer(at - this.#mono(), () => {
       this.#cancelWake = null;
       this.#wakeAt = Number.POSITIVE_INFINITY;
       this.#pump();
@@ -251,12 +266,12 @@ class EndpointLimiter {
 
   /** How long one more request would wait for the window or the server's budget, from now (ms). */
   waitMs(): number {
-    const now = this.#clock.now();
+    const now = this.#mono();
     return Math.max(0, this.#earliestRelease(now) - now);
   }
 
   stats(): EndpointStats {
-    const now = this.#clock.now();
+    const now = this.#mono();
     const earliest = this.#earliestRelease(now);
     const used = this.#released.length;
     const localRoom = Math.max(0, this.limit - used);
@@ -272,7 +287,7 @@ class EndpointLimiter {
       queuedInteractive: this.#queue.filter((w) => w.priority === 'interactive').length,
       queuedBackground: this.#queue.filter((w) => w.priority === 'background').length,
       inFlight: this.#inFlight,
-      blockedUntil: blocked > now ? blocked : null,
+      blockedUntil: blocked > now ? this.#toWall(blocked) : null,
       ...this.counters,
     };
   }

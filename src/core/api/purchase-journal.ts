@@ -35,6 +35,11 @@ export interface PurchaseIntent {
   source: string;
   /** The account whose key sends it (accountKey), when known; the journal's own `account` otherwise. */
   account?: string | null;
+  /**
+   * Names the cart (one atomic POST /purchase of several lines) this line was bought with: its lines are
+   * settled together, by one order that covers them all, never one by one.
+   */
+  cartId?: string | null;
 }
 
 export interface PurchaseOutcomeRecord {
@@ -49,6 +54,7 @@ export interface PurchaseOutcomeRecord {
 
 export interface JournalEntry extends PurchaseIntent {
   account: string | null;
+  cartId: string | null;
   state: PurchaseState;
   orderId: number | null;
   resolution: PurchaseResolution | null;
@@ -71,6 +77,7 @@ interface Row {
   watchlist_id: number | null;
   source: string;
   account: string | null;
+  cart_id: string | null;
   state: PurchaseState;
   order_id: number | null;
   resolution: PurchaseResolution | null;
@@ -94,6 +101,7 @@ CREATE TABLE IF NOT EXISTS purchase_journal (
   watchlist_id     INTEGER,
   source           TEXT NOT NULL,
   account          TEXT,
+  cart_id          TEXT,
   state            TEXT NOT NULL CHECK (state IN ('intent', 'bought', 'not_bought', 'unknown')),
   order_id         INTEGER,
   resolution       TEXT CHECK (resolution IN ('response', 'reconciled')),
@@ -121,6 +129,7 @@ export function isAccountOf(account: string, baseUrl: string): boolean {
 function ensureJournalTable(db: Database.Database): void {
   createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
   addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
+  addDeskColumn(db, 'purchase_journal', 'cart_id', 'TEXT');
 }
 
 /**
@@ -151,6 +160,7 @@ function toEntry(row: Row): JournalEntry {
     watchlistId: row.watchlist_id,
     source: row.source,
     account: row.account,
+    cartId: row.cart_id ?? null,
     state: row.state,
     orderId: row.order_id,
     resolution: row.resolution,
@@ -180,9 +190,9 @@ export class PurchaseJournal {
     ensureJournalTable(db);
     this.#insert = db.prepare(`
       INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
-        market_hash_name, trigger_seq, watchlist_id, source, account, state)
+        market_hash_name, trigger_seq, watchlist_id, source, account, cart_id, state)
       VALUES (@intent_id, @created_at_ms, @listing_id, @amount, @max_price, @app_id,
-        @market_hash_name, @trigger_seq, @watchlist_id, @source, @account, 'intent')`);
+        @market_hash_name, @trigger_seq, @watchlist_id, @source, @account, @cart_id, 'intent')`);
     this.#resolve = db.prepare(`
       UPDATE purchase_journal SET state = @state, order_id = @order_id, resolution = @resolution,
         error_kind = @error_kind, error_code = @error_code, error_message = @error_message, note = @note,
@@ -216,6 +226,7 @@ export class PurchaseJournal {
       watchlist_id: intent.watchlistId,
       source: intent.source,
       account: intent.account ?? this.#account(),
+      cart_id: intent.cartId ?? null,
     });
   }
 

@@ -13,7 +13,11 @@
  *     read from `GET /listings/{id}` before sending);
  *   - `created_at` is no earlier than the intent's creation time, converted to the server's clock (from
  *     its Date header) minus a skew tolerance (default 30 s);
- *   - its `order_id` is not already claimed by another journal entry.
+ *   - its `order_id` is not already claimed by another journal entry;
+ *   - the order holds that one item only: a single purchase is an order of one item, so the order of a
+ *     cart (several items, one of them the same item) is never taken for it.
+ * A cart's lines (journaled with one `cartId`) are settled together: by one order whose items cover
+ * every line, never line by line (the second line would find the first line's order claimed).
  * Exactly one matching order → bought (that order). More than one → unknown (the ids are noted). None
  * → read again after a pause, because the server may still be applying the purchase; none in every
  * read, the last one at least `settleMs` after the failure and reaching back past the intent → not
@@ -32,7 +36,13 @@ import { purchaseLine, type OrderItem, type PurchaseResult } from '../../shared/
 import type { ApiClient } from './client.ts';
 import type { Clock } from './clock.ts';
 import { ApiError, failureReason } from './errors.ts';
-import { accountKey, type JournalEntry, type PurchaseJournal, type PurchaseOutcomeRecord } from './purchase-journal.ts';
+import {
+  accountKey,
+  type JournalEntry,
+  type PurchaseIntent,
+  type PurchaseJournal,
+  type PurchaseOutcomeRecord,
+} from './purchase-journal.ts';
 
 export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
 
@@ -78,6 +88,13 @@ export interface PurchaserOptions {
   maxOrderPages?: number;
   /** Read the listing's item before buying when the caller did not give it (default true). */
   lookupListing?: boolean;
+  /**
+   * An intent without any outcome yet, younger than this, may still be on its way (a cart being bought,
+   * another process sharing the journal, a purchase waiting a moment for its rate budget):
+   * reconcileUnresolved then writes only what it finds (bought), never "not bought" or "unknown" over
+   * it. Default 30 s: a sender that gets no answer writes "unknown" itself after its timeout (10 s).
+   */
+  inFlightGraceMs?: number;
   /**
    * Each purchase of an earlier moment that reconcileUnresolved settled (or looked at again), with the
    * entry as it was before: nobody is waiting on those purchases' answers, so the caller tells the user.
@@ -139,6 +156,42 @@ class ExclusiveGate {
   }
 }
 
+/** Open purchases older than this are left for a person to check against the orders page. */
+const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
+
+/** What a line needs of an order item: the item (when known), the copies, the ceiling per copy. */
+type LineShape = Pick<PurchaseIntent, 'amount' | 'maxPrice' | 'marketHashName' | 'appId'>;
+
+/**
+ * Whether an order's items are exactly a cart's lines, each line matched by its own item (greedy is
+ * enough: the lines of one cart are distinct listings).
+ */
+export function coversCart(items: readonly OrderItem[], lines: readonly LineShape[]): boolean {
+  if (items.length !== lines.length) return false;
+  const free = [...items];
+  for (const line of lines) {
+    const at = free.findIndex(
+      (row) =>
+        row.amount === line.amount &&
+        row.price <= line.maxPrice &&
+        (line.marketHashName === null || row.market_hash_name === line.marketHashName) &&
+        (line.appId === null || row.app_id === line.appId),
+    );
+    if (at < 0) return false;
+    free.splice(at, 1);
+  }
+  return true;
+}
+
+/**
+ * The cart a journal entry is a line of, or null for a single purchase. Lines journaled before carts
+ * were named carry no cart id: a cart's lines were written together, with one creation time.
+ */
+function cartOf(entry: JournalEntry): string | null {
+  if (entry.cartId !== null) return entry.cartId;
+  return entry.source === 'app-cart' ? `app-cart at ${entry.createdAtMs}` : null;
+}
+
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
@@ -157,6 +210,7 @@ export class Purchaser {
   readonly #skewMs: number;
   readonly #maxOrderPages: number;
   readonly #lookup: boolean;
+  readonly #inFlightGraceMs: number;
   readonly #onEarlierPurchase: NonNullable<PurchaserOptions['onEarlierPurchase']>;
   readonly #gate = new ExclusiveGate();
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
@@ -164,6 +218,8 @@ export class Purchaser {
   #checkedJournal = false;
   /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
+  /** Earlier purchases still unknown that a purchase of the same listing was already held back for. */
+  readonly #warnedUnknown = new Set<string>();
   /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
   #readAccount: Promise<string | null> | null = null;
 
@@ -176,6 +232,7 @@ export class Purchaser {
     this.#skewMs = options.clockSkewToleranceMs ?? 30_000;
     this.#maxOrderPages = options.maxOrderPages ?? 10;
     this.#lookup = options.lookupListing ?? true;
+    this.#inFlightGraceMs = options.inFlightGraceMs ?? 30_000;
     this.#onEarlierPurchase = options.onEarlierPurchase ?? (() => {});
   }
 
@@ -209,6 +266,7 @@ export class Purchaser {
       // Intents left open by an earlier run (a crash, an unreadable order history) are settled first.
       if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
     }
+    const refusal = await this.#earlierOfListing(request.listingId);
     const line = {
       listing_id: request.listingId,
       amount: request.amount ?? 1,
@@ -241,6 +299,9 @@ export class Purchaser {
           message: `POST /public/v1/purchase: not sent, the purchase journal could not be written (${(err as Error).message})`,
         });
         return { intentId: intent.intentId, error, result: null, unjournaled: true };
+      }
+      if (refusal) {
+        return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(refusal) }), error: refusal, result: null };
       }
       const checked = purchaseLine.safeParse(line);
       if (!checked.success) {
@@ -282,16 +343,56 @@ export class Purchaser {
   }
 
   /**
+   * A purchase of a listing whose earlier purchase is still open (its answer lost, the order history
+   * unreadable then) settles that one from the order history first, so a second attempt never goes out
+   * blind. A click after "unknown" is a retry far more often than a wish for another copy, and a retry
+   * is what buys twice: when the earlier one turns out bought, this one is not sent (the caller is told
+   * so; a further purchase, the first one now known, is sent as usual); when it is still unknown, this
+   * one is held back once, with that said. Returns why it is not sent, or null.
+   */
+  async #earlierOfListing(listingId: number): Promise<ApiError | null> {
+    const now = this.#clock.now();
+    const open = this.#journal
+      .unresolved()
+      .filter((e) => e.listingId === listingId && now - e.createdAtMs <= UNRESOLVED_MAX_AGE_MS)
+      .map((e) => e.intentId);
+    if (open.length === 0) return null;
+    await this.reconcileUnresolved();
+    const earlier = open.map((id) => this.#journal.get(id)).filter((e): e is JournalEntry => e !== null);
+    const route = 'POST /public/v1/purchase';
+    const bought = earlier.find((e) => e.state === 'bought');
+    if (bought) {
+      const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
+      return new ApiError({
+        kind: 'invalid_request',
+        route,
+        message: `${route}: the earlier purchase of listing ${listingId}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}; buy again for another copy`,
+      });
+    }
+    const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
+    if (unknown) {
+      this.#warnedUnknown.add(unknown.intentId);
+      return new ApiError({
+        kind: 'invalid_request',
+        route,
+        message: `${route}: the earlier purchase of listing ${listingId} may have been bought (unknown — check orders); buy again to send it anyway`,
+      });
+    }
+    return null;
+  }
+
+  /**
    * Reconciles journal entries left as intent or unknown (oldest first), one at a time; by default only
    * those of the last 24 hours (older ones are for a person to check against the orders page).
    */
-  async reconcileUnresolved(maxAgeMs = 24 * 3600_000): Promise<PurchaseOutcome[]> {
+  async reconcileUnresolved(maxAgeMs = UNRESOLVED_MAX_AGE_MS): Promise<PurchaseOutcome[]> {
     // the earlier run's intents are being looked at (the app does it at connect): the first purchase
     // after this one is not held back to read the same order history again
     this.#checkedJournal = true;
     return this.#gate.exclusive(async () => {
       const outcomes: PurchaseOutcome[] = [];
       const now = this.#clock.now();
+      const carts = new Set<string>();
       for (const entry of this.#journal.unresolved()) {
         if (now - entry.createdAtMs > maxAgeMs) continue;
         const error = entry.errorKind
@@ -306,7 +407,22 @@ export class Purchaser {
         // An intent older than the whole pause schedule has long settled on the server: read at once.
         const age = now - entry.createdAtMs;
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
-        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays);
+        // never answered and recent: perhaps still being sent elsewhere, so only a found order settles it
+        const mayBeInFlight = entry.state === 'intent' && age < this.#inFlightGraceMs;
+        const cartId = cartOf(entry);
+        if (cartId !== null) {
+          // the whole cart at once, when its first open line comes up
+          if (carts.has(cartId)) continue;
+          carts.add(cartId);
+          const lines = this.#journal.unresolved().filter((e) => cartOf(e) === cartId);
+          const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays, mayBeInFlight);
+          lines.forEach((line, i) => {
+            outcomes.push(settled[i] as PurchaseOutcome);
+            this.#onEarlierPurchase(line, settled[i] as PurchaseOutcome);
+          });
+          continue;
+        }
+        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays, mayBeInFlight);
         outcomes.push(outcome);
         this.#onEarlierPurchase(entry, outcome);
       }
@@ -378,7 +494,26 @@ export class Purchaser {
     error: ApiError | null,
     failedAt: number,
     delays: readonly number[],
+    mayBeInFlight = false,
   ): Promise<PurchaseOutcome> {
+    // Settled meanwhile by another reconciliation (reconcileUnresolved run by the app or a cart, or
+    // another process sharing the journal): its order is now "claimed" — by this very entry — so
+    // reading the history again would find nothing and turn a purchase that was made into "not bought".
+    const fresh = this.#journal.get(entry.intentId);
+    if (fresh?.state === 'bought') return this.#outcome(entry.intentId, null, error);
+    if (fresh) entry = fresh;
+    // Writes the outcome; for a purchase perhaps still on its way only a found order is written (its
+    // sender writes the answer it gets; "not bought" or "unknown" written here could land over it).
+    const settle = (record: PurchaseOutcomeRecord): PurchaseOutcome => {
+      // settled bought meanwhile (its sender, in another process sharing the journal): never written over
+      if (this.#journal.get(entry.intentId)?.state === 'bought') return this.#outcome(entry.intentId, null, error);
+      if (mayBeInFlight && record.state !== 'bought') {
+        const note = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
+        return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note };
+      }
+      this.#journal.recordOutcome(entry.intentId, record, this.#clock.now());
+      return this.#outcome(entry.intentId, null, error);
+    };
     const account = await this.#currentAccount();
     if (entry.account !== null && entry.account !== account) return this.#leaveToItsAccount(entry, account, error);
     if (entry.account === null && account !== null) {
@@ -398,39 +533,23 @@ export class Purchaser {
         continue;
       }
       if (match.kind === 'found') {
-        this.#journal.recordOutcome(
-          entry.intentId,
-          { state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) },
-          this.#clock.now(),
-        );
-        return this.#outcome(entry.intentId, null, error);
+        return settle({ state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) });
       }
       if (match.kind === 'ambiguous') {
         const note = `unknown — check orders: orders ${match.orderIds.join(', ')} all match this purchase`;
-        this.#journal.recordOutcome(entry.intentId, { state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) }, this.#clock.now());
-        return this.#outcome(entry.intentId, null, error);
+        return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) });
       }
       lastFailure = null;
       settledNone = match.complete && this.#clock.now() - failedAt >= this.#settleMs;
     }
     if (settledNone) {
-      this.#journal.recordOutcome(
-        entry.intentId,
-        { state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) },
-        this.#clock.now(),
-      );
-      return this.#outcome(entry.intentId, null, error);
+      return settle({ state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) });
     }
     const why =
       lastFailure instanceof ApiError
         ? `the order history could not be read (${failureReason(lastFailure)})`
         : 'the order history did not settle the outcome';
-    this.#journal.recordOutcome(
-      entry.intentId,
-      { state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) },
-      this.#clock.now(),
-    );
-    return this.#outcome(entry.intentId, null, error);
+    return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) });
   }
 
   /** An open purchase sent with another account's key: only that account's order history can settle it. */
@@ -446,9 +565,25 @@ export class Purchaser {
   /** Reads the order history newest first, back to just before the intent, and applies the matching rule. */
   async #findOrder(entry: JournalEntry): Promise<MatchResult> {
     const claimed = this.#journal.claimedOrderIds();
+    // only orders of OTHER entries are claimed: this entry's own order still accounts for it
+    const own = this.#journal.get(entry.intentId)?.orderId ?? null;
+    if (own !== null) claimed.delete(own);
     const offset = this.#client.serverTimeOffsetMs() ?? 0;
     const since = entry.createdAtMs + offset - this.#skewMs;
+    const { byOrder, complete } = await this.#readOrders(since);
     const candidates = new Map<number, OrderItem>();
+    for (const [orderId, items] of byOrder) {
+      const row = items[0] as OrderItem;
+      if (items.length === 1 && this.#matches(entry, row) && !claimed.has(orderId)) candidates.set(orderId, row);
+    }
+    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
+    if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
+    return { kind: 'none', complete };
+  }
+
+  /** The bought items of the order history, newest first back to `since` (server clock), by order. */
+  async #readOrders(since: number): Promise<{ byOrder: Map<number, OrderItem[]>; complete: boolean }> {
+    const byOrder = new Map<number, OrderItem[]>();
     let complete = false;
     let pages = 0;
     for await (const page of this.#client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages: this.#maxOrderPages })) {
@@ -458,15 +593,84 @@ export class Purchaser {
           complete = true;
           continue;
         }
-        if (this.#matches(entry, row) && !claimed.has(row.order_id)) candidates.set(row.order_id, row);
+        if (row.side !== 'bought') continue;
+        const items = byOrder.get(row.order_id) ?? [];
+        items.push(row);
+        byOrder.set(row.order_id, items);
       }
       if (complete) break;
       if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
     }
     if (pages === 0) complete = true;
-    if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
-    if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
-    return { kind: 'none', complete };
+    return { byOrder, complete };
+  }
+
+  /**
+   * A cart's open lines, settled together: one unclaimed order whose items cover every line → every
+   * line bought (the order id on the first, the others naming it); none in every read after the settle
+   * time → none bought; otherwise unknown. One outcome per line, in the order given.
+   */
+  async #reconcileCart(
+    lines: JournalEntry[],
+    error: ApiError | null,
+    failedAt: number,
+    delays: readonly number[],
+    mayBeInFlight = false,
+  ): Promise<PurchaseOutcome[]> {
+    const first = lines[0] as JournalEntry;
+    const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
+      // settled meanwhile by its own sender (buyCart's reconciliation, its answer): never written over
+      if (lines.some((line) => this.#journal.get(line.intentId)?.state === 'bought')) {
+        return lines.map((line) => this.#outcome(line.intentId, null, error));
+      }
+      if (mayBeInFlight && state !== 'bought') {
+        // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
+        const open = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
+        return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: open }));
+      }
+      const now = this.#clock.now();
+      this.#journal.database.transaction(() => {
+        lines.forEach((line, i) => {
+          const lineNote = orderId !== null && i > 0 ? `bought in order ${orderId} with the cart of intent ${first.intentId}` : note;
+          this.#journal.recordOutcome(
+            line.intentId,
+            { state, orderId: i === 0 ? orderId : null, resolution: 'reconciled', note: lineNote, ...errorFields(error) },
+            now,
+          );
+        });
+      })();
+      return lines.map((line) => this.#outcome(line.intentId, null, error));
+    };
+    const account = await this.#currentAccount();
+    if (first.account !== null && first.account !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
+    if (first.account === null && account !== null) for (const line of lines) this.#journal.tagAccount(line.intentId, account);
+    let why = 'the order history did not settle the outcome';
+    let settledNone = false;
+    for (const delay of delays) {
+      if (delay > 0) await this.#clock.sleep(delay);
+      let read: { byOrder: Map<number, OrderItem[]>; complete: boolean };
+      try {
+        const offset = this.#client.serverTimeOffsetMs() ?? 0;
+        read = await this.#readOrders(first.createdAtMs + offset - this.#skewMs);
+      } catch (err) {
+        settledNone = false;
+        why = `the order history could not be read (${failureReason(err)})`;
+        continue;
+      }
+      const claimed = this.#journal.claimedOrderIds();
+      const candidates = [...read.byOrder]
+        .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
+        .map(([orderId]) => orderId)
+        .sort((a, b) => a - b);
+      if (candidates.length === 1) {
+        const orderId = candidates[0] as number;
+        return settleAll('bought', orderId, `found order ${orderId} in the order history`);
+      }
+      if (candidates.length > 1) return settleAll('unknown', null, `unknown — check orders: orders ${candidates.join(', ')} all match this cart`);
+      settledNone = read.complete && this.#clock.now() - failedAt >= this.#settleMs;
+    }
+    if (settledNone) return settleAll('not_bought', null, 'no matching order in the order history');
+    return settleAll('unknown', null, `unknown — check orders: ${why}`);
   }
 
   /**
@@ -482,7 +686,7 @@ export class Purchaser {
     const sameAccount = (e: JournalEntry) => e.account === null || e.account === entry.account;
     const intents = this.#journal
       .unresolved()
-      .filter((e) => e.intentId === entry.intentId || (sameAccount(e) && couldBe(e)))
+      .filter((e) => e.intentId === entry.intentId || (cartOf(e) === null && sameAccount(e) && couldBe(e)))
       .sort((a, b) => a.createdAtMs - b.createdAtMs || a.intentId.localeCompare(b.intentId));
     if (intents.length !== orders.length || !intents.some((e) => e.intentId === entry.intentId)) {
       return { kind: 'ambiguous', orderIds };

@@ -5,8 +5,13 @@
  * and its purchase request that is most of the budget (snipe_p99_ms ≤ 5 ms). The answer is handed back
  * as a standard Response (status, headers, a web stream body), so callers see no difference, and
  * errors keep their shape: a socket error's `code` (ECONNREFUSED…) is on the thrown error itself.
+ *
+ * What fetch did and `request` does not: decoding a compressed body. A request without
+ * Accept-Encoding allows any coding (RFC 9110), and servers and CDNs do compress then; so a body sent
+ * with Content-Encoding gzip, deflate or br is decoded here, as a stream (a whole book is ~160 MB).
  */
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { request } from 'undici';
 
@@ -38,6 +43,31 @@ export const requestFetch: typeof fetch = async (input, init) => {
     await answer.body.dump();
     return new Response(null, { status: answer.statusCode, headers: responseHeaders });
   }
-  const stream = Readable.toWeb(answer.body) as WebReadableStream<Uint8Array>;
+  const decoder = decoderFor(responseHeaders.get('content-encoding'));
+  let received: Readable = answer.body;
+  if (decoder) {
+    // the decoded body has another length and no coding left
+    responseHeaders.delete('content-encoding');
+    responseHeaders.delete('content-length');
+    // pipeline: a broken download fails the decoded read (never hangs it), and a read given up (the
+    // decoded stream cancelled) stops the download too
+    received = pipeline(answer.body, decoder, () => {});
+  }
+  const stream = Readable.toWeb(received) as WebReadableStream<Uint8Array>;
   return new Response(stream as unknown as ReadableStream<Uint8Array>, { status: answer.statusCode, headers: responseHeaders });
 };
+
+/** A stream decoder for a Content-Encoding (fetch's set: gzip, x-gzip, deflate, br), or null for identity. */
+function decoderFor(coding: string | null) {
+  switch (coding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}

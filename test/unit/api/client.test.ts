@@ -1,10 +1,13 @@
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ManualClock } from '../../../src/core/api/clock.ts';
+import { requestFetch } from '../../../src/core/api/transport.ts';
 import type { ApiError } from '../../../src/core/api/errors.ts';
 import type { ExportProgress } from '../../../src/core/api/export-stream.ts';
 import { fullListingExample } from '../shared/fixtures.ts';
@@ -64,6 +67,58 @@ describe('requests are checked against the contract before sending', () => {
   });
 });
 
+describe('compressed answers', () => {
+  it('a body sent with Content-Encoding gzip, deflate or br is decoded (JSON routes and the streamed book)', async () => {
+    const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+    for (const [coding, encode] of Object.entries(encoders)) {
+      server.on('prices', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(encode(JSON.stringify({ prices: [], metadata: metadataFor(1, 0, 0, 5) })));
+      });
+      expect((await client.prices({ page: '1', limit: '5' })).metadata.current_page).toBe(1);
+      server.on('book', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(encode(`{"seq":9007199254740993,"listings":[${JSON.stringify(lean(7))}]}`));
+      });
+      const { snapshot } = await client.book({}, { fresh: true });
+      expect(snapshot.seq).toBe(9007199254740993n);
+      expect(snapshot.listings.length).toBe(1);
+    }
+  });
+
+  it('a compressed read given up stops the download (the connection is closed, not left streaming)', async () => {
+    let closed = false;
+    const raw = createServer((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.write(gzipSync(Buffer.alloc(1 << 20, 'a')).subarray(0, 100));
+      res.on('close', () => (closed = true));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await requestFetch(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(closed).toBe(true);
+    } finally {
+      raw.closeAllConnections();
+      raw.close();
+    }
+  });
+
+  it('a compressed body cut short fails the call (never hangs, never a partial value)', async () => {
+    const whole = gzipSync(JSON.stringify({ prices: [], metadata: metadataFor(1, 0, 0, 5) }));
+    server.on('prices', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(whole.subarray(0, Math.floor(whole.length / 2)));
+    });
+    const error = await failure(client.prices({ page: '1', limit: '5' }));
+    expect(['network', 'invalid_response']).toContain(error.kind);
+    expect(error.maybeDelivered).toBe(true);
+  });
+});
+
 describe('responses are parsed with the contract', () => {
   it('a response that breaks the contract is a typed error naming the route', async () => {
     server.on('listing', (_req, res) => sendJson(res, 200, { ...lean(5), price: '12.50' }));
@@ -84,6 +139,32 @@ describe('responses are parsed with the contract', () => {
     const { snapshot, fromCache } = await client.book();
     expect(snapshot.seq).toBe(1900000000000000123n);
     expect(fromCache).toBe(false);
+  });
+});
+
+describe('bulk and single answers match what was sent', () => {
+  it('a bulk delist answered with fewer results than ids sent is invalid_response (the rows would shift)', async () => {
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    const error = await failure(client.delistMany([41, 42, 43]));
+    expect(error).toMatchObject({ kind: 'invalid_response', route: 'POST /public/v1/delist', maybeDelivered: true });
+    expect(error.message).toContain('2 results for 3');
+  });
+
+  it('a single edit or delist answered with bulk results is invalid_response, not a listing without a price', async () => {
+    server.on('editListing', (_req, res) => sendJson(res, 200, { results: [{ ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    const edit = await failure(client.editListing({ listing_id: 41, price: 1200 }));
+    expect(edit).toMatchObject({ kind: 'invalid_response', route: 'PATCH /public/v1/list' });
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }] }));
+    expect((await failure(client.delist({ listing_id: 41 }))).kind).toBe('invalid_response');
+  });
+
+  it('answers of the form sent pass', async () => {
+    server.on('delist', (_req, res) => sendJson(res, 200, { results: [{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }] }));
+    expect(await client.delistMany([41, 42])).toEqual([{ ok: true }, { ok: false, error: 'LISTING_NOT_FOUND' }]);
+    server.on('editListing', (_req, res) => sendJson(res, 200, lean(41, { price: 1200 })));
+    expect(await client.editListing({ listing_id: 41, price: 1200 })).toMatchObject({ id: 41, price: 1200 });
+    server.on('delist', (_req, res) => sendJson(res, 200, { listing_id: 41 }));
+    expect(await client.delist({ listing_id: 41 })).toEqual({ listing_id: 41 });
   });
 });
 
@@ -309,6 +390,19 @@ describe('WebSocket URL discovery', () => {
     expect(await client.discoverWsUrl()).toBe(`${server.baseUrl.replace('http:', 'ws:')}/public/v1/ws`);
     await client.discoverWsUrl();
     expect(server.calls('info')).toHaveLength(1);
+  });
+
+  it('never takes a feed address that would carry the key in clear beside an https market', async () => {
+    let answerPath = '';
+    const tlsClient = new ApiClient({ baseUrl: 'https://market.example', apiKey: KEY, fetch: (async () =>
+      new Response(JSON.stringify({ version: '1', websocket: { path: answerPath, auth: 'bearer' }, events: [], rest: [] }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      })) as typeof fetch });
+    answerPath = 'ws://market.example/public/v1/ws';
+    await expect(tlsClient.discoverWsUrl()).rejects.toMatchObject({ kind: 'invalid_response', route: 'GET /public/v1' });
+    answerPath = 'wss://ws.market.example/public/v1/ws'; // the market's own wss host: fine
+    expect(await tlsClient.discoverWsUrl()).toBe('wss://ws.market.example/public/v1/ws');
   });
 
   it('uses the configured ws URL without asking', async () => {

@@ -97,6 +97,77 @@ describe('RateGovernor: strict sliding window', () => {
   });
 });
 
+describe('RateGovernor: a wall clock that jumps', () => {
+  /** The machine's time set back or forward (NTP step, a user fixing the clock) while time flows evenly. */
+  function steppedClock() {
+    const manual = new ManualClock(1_800_000_000_000);
+    const clock = {
+      step: 0,
+      manual,
+      now: () => manual.now() + clock.step,
+      monotonic: () => manual.now(),
+      setTimer: (ms: number, callback: () => void) => manual.setTimer(ms, callback),
+      sleep: (ms: number, signal?: AbortSignal) => manual.sleep(ms, signal),
+    };
+    return clock;
+  }
+
+  it('set back ten minutes: an endpoint whose window has passed is not blocked for ten minutes', async () => {
+    const clock = steppedClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('GET /book', { limit: 6, windowMs: 60_000 });
+    for (let i = 0; i < 6; i++) (await governor.acquire('GET /book')).complete();
+    await clock.manual.advance(60_000);
+    clock.step = -10 * 60_000;
+    expect(governor.waitMs('GET /book')).toBe(0);
+    const next = governor.acquire('GET /book');
+    let released = false;
+    void next.then(() => (released = true));
+    await clock.manual.advance(0);
+    expect(released).toBe(true);
+  });
+
+  it('set forward half an hour: the window is not emptied, no burst beyond the limit', async () => {
+    const clock = steppedClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('GET /book', { limit: 6, windowMs: 60_000 });
+    for (let i = 0; i < 6; i++) (await governor.acquire('GET /book')).complete();
+    clock.step = 30 * 60_000;
+    expect(governor.waitMs('GET /book')).toBe(60_000);
+    const released: number[] = [];
+    const next = governor.acquire('GET /book').then((p) => (released.push(clock.manual.now()), p.complete()));
+    await clock.manual.advance(59_999);
+    expect(released).toEqual([]);
+    await clock.manual.advance(1);
+    await next;
+    expect(released).toHaveLength(1);
+  });
+
+  it('a Retry-After keeps its length across a jump of the wall clock', async () => {
+    const clock = steppedClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 60, windowMs: 60_000 });
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': '7' }), clock.now()));
+    clock.step = 3600_000;
+    expect(governor.waitMs('k')).toBe(7000);
+    clock.step = -3600_000;
+    expect(governor.waitMs('k')).toBe(7000);
+  });
+
+  it('an X-RateLimit-Reset read before the jump still ends when the server said', async () => {
+    const clock = steppedClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    const resetSec = Math.floor(clock.now() / 1000) + 40;
+    (await governor.acquire('k')).complete(
+      readRateHeaders(200, new Headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetSec) }), clock.now()),
+    );
+    clock.step = 3600_000;
+    expect(governor.waitMs('k')).toBe(40_000);
+    expect(governor.stats().endpoints[0]?.blockedUntil).toBe(clock.now() + 40_000);
+  });
+});
+
 describe('RateGovernor: the server wins', () => {
   const ok = { status: 200, remaining: null, resetAtMs: null, retryAfterMs: null };
 
@@ -141,6 +212,18 @@ describe('RateGovernor: the server wins', () => {
     await next;
     expect(grantedAt).toBe(resetSec * 1000);
     (await next).complete(ok);
+  });
+
+  it('a wild Retry-After (a day, a date years ahead) blocks no longer than a wild X-RateLimit-Reset would', async () => {
+    const clock = new ManualClock(1_800_000_000_000);
+    const governor = new RateGovernor({ clock, marginMs: 0, maxResetWaitMs: 10 * 60_000 });
+    governor.define('k', { limit: 30, windowMs: 60_000 });
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': '86400' }), clock.now()));
+    expect(governor.waitMs('k')).toBe(10 * 60_000);
+    const inYears = new Date(clock.now() + 5 * 365 * 86_400_000).toUTCString();
+    await clock.advance(10 * 60_000);
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': inYears }), clock.now()));
+    expect(governor.waitMs('k')).toBe(10 * 60_000);
   });
 
   it('a lower X-RateLimit-Remaining caps the local headroom until the reset', async () => {

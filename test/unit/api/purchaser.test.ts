@@ -189,6 +189,195 @@ describe('journaled purchases', () => {
     expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
 
+  it('a cart left open is settled later as one cart: every line bought by its one order, none "not bought"', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    market.mode = 'hang';
+    market.ordersMode = 'fail';
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200 });
+    const cart = await buyCart(
+      client,
+      journal,
+      [
+        { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+        { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+      ],
+      { reconcileDelaysMs: [30], settleMs: 0 },
+    );
+    expect(cart.status).toBe('unknown');
+    // the marketplace had applied the cart: one order of two items
+    const createdAt = new Date().toISOString();
+    const row = (n: number, name: string, price: number) =>
+      ({ order_item_id: 7000 + n, order_id: 700, side: 'bought' as const, app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    market.orders.push(row(1, NAME, 1250), row(2, AWP, 900));
+    market.ordersMode = 'normal';
+    // what the app runs at connect (or before the next cart): each line was once settled on its own
+    const outcomes = await makePurchaser().reconcileUnresolved();
+    expect(outcomes.map((o) => o.status)).toEqual(['bought', 'bought']);
+    const lines = journal.recent().filter((e) => e.source === 'app-cart');
+    expect(lines.map((e) => e.state)).toEqual(['bought', 'bought']);
+    expect(lines.map((e) => e.orderId).filter((id) => id !== null)).toEqual([700]);
+  });
+
+  it('cart lines journaled before carts were named (same time, source app-cart) are settled together too', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    const at = Date.now() - 60_000;
+    const line = (intentId: string, listingId: number, maxPrice: number, name: string) =>
+      journal.recordIntent({ intentId, createdAtMs: at, listingId, amount: 1, maxPrice, appId: 730, marketHashName: name, triggerSeq: null, watchlistId: null, source: 'app-cart' });
+    line('old-a', 101, 1300, NAME);
+    line('old-b', 102, 1000, AWP);
+    const createdAt = new Date(at + 300).toISOString();
+    for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+      market.orders.push({ order_item_id: 6000 + n, order_id: 600, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    }
+    const outcomes = await makePurchaser().reconcileUnresolved();
+    expect(outcomes.map((o) => o.status)).toEqual(['bought', 'bought']);
+    expect([journal.get('old-a')?.state, journal.get('old-b')?.state]).toEqual(['bought', 'bought']);
+  });
+
+  it('a cart whose lost answer reconcileUnresolved settled first stays bought', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    // the marketplace applies the cart after 200 ms, then drops the connection
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+          market.orders.push({ order_item_id: 9000 + n, order_id: 900, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+        }
+        res.socket?.destroy();
+      }, 200);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const lines = [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ];
+    const buying = buyCart(client, journal, lines, { reconcileDelaysMs: [400, 30], settleMs: 0 });
+    await new Promise((r) => setTimeout(r, 50)); // in flight: the next cart settles earlier purchases first
+    const earlier = await makePurchaser(2000, { reconcileDelaysMs: [250] }).reconcileUnresolved();
+    expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
+    const cart = await buying;
+    expect(cart).toMatchObject({ status: 'bought', orderId: 900 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
+  it('a purchase still being sent (another cart, another process) is never declared not bought by reconcileUnresolved', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    // a slow marketplace: the cart is applied and answered after 400 ms
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        const items = ([[1, NAME, 1250], [2, AWP, 900]] as const).map(([n, name, price]) => {
+          market.orders.push({ order_item_id: 5000 + n, order_id: 550, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+          return { order_item_id: 5000 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
+        });
+        sendJson(res, 200, { order_id: 550, created_at: createdAt, items });
+      }, 400);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(client, journal, [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ]);
+    await new Promise((r) => setTimeout(r, 30)); // sent, not answered: the next cart settles earlier purchases first
+    const told: string[] = [];
+    const earlier = await makePurchaser(2000, { onEarlierPurchase: (_before, o) => told.push(o.status) }).reconcileUnresolved();
+    // nothing in the order history yet, but nothing says it was not bought: it may still go through
+    expect(told).not.toContain('not_bought');
+    expect(earlier.map((o) => o.status)).not.toContain('not_bought');
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 550 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
+  it('a cart its own reconciliation found bought is not turned into not bought by a later reconcileUnresolved', async () => {
+    const AWP = 'AWP | Asiimov (Field-Tested)';
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
+          market.orders.push({ order_item_id: 4000 + n, order_id: 440, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+        }
+        res.socket?.destroy();
+      }, 100);
+    });
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(client, journal, [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ], { reconcileDelaysMs: [200], settleMs: 0 });
+    await new Promise((r) => setTimeout(r, 150)); // the answer was lost: the cart is open, reconciling itself
+    const settling = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 440 });
+    const earlier = await settling;
+    expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
+  it('another process reconciling the same lost purchase never writes not bought over the bought its sender found', async () => {
+    market.modeFor.set(101, 'apply-then-drop');
+    market.delayFor.set(101, 100);
+    const sender = makePurchaser(2000, { reconcileDelaysMs: [200] });
+    const buying = sender.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await new Promise((r) => setTimeout(r, 150)); // answer lost; the sender is reconciling
+    // the CLI (another process, another Purchaser on the same journal) settles open purchases first
+    const other = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
+    const outcome = await buying;
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
+    expect((await other).map((o) => o.status)).toEqual(['bought']);
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+  });
+
+  it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
+    market.mode = 'fail-500'; // applied nothing
+    const createdAt = new Date(Date.now() + 50).toISOString();
+    const row = (n: number, name: string, price: number) =>
+      ({ order_item_id: 8000 + n, order_id: 800, side: 'bought' as const, app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+    // meanwhile a cart bought in the app (its answer not yet written down) holds the same item
+    market.orders.push(row(1, NAME, 1250), row(2, 'AWP | Asiimov (Field-Tested)', 900));
+    const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
+  });
+
+  it('buying a listing again after its purchase ended unknown reads the order history first, and does not buy twice', async () => {
+    // the first purchase went through but its answer was lost, and the order history could not be read
+    market.mode = 'apply-then-drop';
+    market.ordersMode = 'fail';
+    const purchaser = makePurchaser();
+    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(first.status).toBe('unknown');
+    // the trader clicks buy again on the same listing (3 copies listed: a second one would be bought)
+    market.mode = 'normal';
+    market.ordersMode = 'normal';
+    const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(market.purchasesApplied).toBe(1);
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    expect(journal.get(first.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+    expect(again.status).toBe('not_bought');
+    expect(again.error?.message).toContain('bought');
+    // now that the first is known, a further click is a purchase of another copy, and it is sent
+    const third = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(third.status).toBe('bought');
+    expect(market.purchasesApplied).toBe(2);
+  });
+
+  it('buying a listing again while its earlier purchase is still unknown is held back once, with that said', async () => {
+    market.mode = 'apply-then-drop';
+    market.ordersMode = 'fail';
+    const purchaser = makePurchaser();
+    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(first.status).toBe('unknown');
+    market.mode = 'normal';
+    const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(again).toMatchObject({ status: 'not_bought' });
+    expect(again.error?.explanation).toBe(
+      'Skindesk did not send the request: the earlier purchase of listing 101 may have been bought (unknown — check orders); buy again to send it anyway.',
+    );
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    // the trader was told: a further click is sent
+    const third = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(third.status).toBe('bought');
+    expect(market.server.calls('purchase')).toHaveLength(2);
+  });
+
   it('an older identical order (before the intent) is not mistaken for this purchase', async () => {
     market.addOrder(NAME, 1250, 1, new Date(Date.now() - 10 * 60_000));
     market.mode = 'fail-500';
@@ -321,6 +510,24 @@ describe('journaled purchases', () => {
     expect(firstOrders).toBeGreaterThan(log.indexOf('answered 102'));
     expect(log.indexOf('purchase 103')).toBeGreaterThan(lastOrders);
     expect(log.slice(firstOrders, lastOrders).some((e) => e.startsWith('purchase'))).toBe(false);
+  });
+
+  it('an open purchase settled by reconcileUnresolved while its answer was lost stays bought (its own order is not "claimed by another")', async () => {
+    // The app's cart path (and its connect) run reconcileUnresolved while a single buy is in flight:
+    // the buy's answer is lost, reconcileUnresolved gets the gate first and finds the order.
+    market.modeFor.set(101, 'apply-then-drop');
+    market.delayFor.set(101, 100);
+    const purchaser = makePurchaser();
+    const buying = purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await new Promise((r) => setTimeout(r, 30)); // the purchase is in flight
+    const earlier = await purchaser.reconcileUnresolved();
+    const outcome = await buying;
+    expect(earlier.map((o) => o.status)).toEqual(['bought']);
+    expect(market.purchasesApplied).toBe(1);
+    // bought, not "not bought": a trader told "not bought" buys it again
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+    expect(market.server.calls('purchase')).toHaveLength(1);
   });
 });
 

@@ -15,7 +15,9 @@ import type { OrderItem, PurchaseResult } from '../../../shared/api/index.ts';
 import { ApiError, failureReason } from '../../api/errors.ts';
 import type { ApiClient } from '../../api/client.ts';
 import type { PurchaseIntent, PurchaseJournal, PurchaseOutcomeRecord } from '../../api/purchase-journal.ts';
-import type { PurchaseStatus } from '../../api/purchaser.ts';
+import { type PurchaseStatus, coversCart } from '../../api/purchaser.ts';
+
+export { coversCart };
 
 export interface CartLine {
   listingId: number;
@@ -59,6 +61,8 @@ export async function buyCart(
 ): Promise<CartOutcome> {
   const clock = client.clock;
   const createdAtMs = clock.now();
+  // one cart id on every line: whoever settles them later (reconcileUnresolved) settles them together
+  const cartId = randomUUID();
   const intents: PurchaseIntent[] = lines.map((line) => ({
     intentId: randomUUID(),
     createdAtMs,
@@ -70,6 +74,7 @@ export async function buyCart(
     triggerSeq: null,
     watchlistId: null,
     source: 'app-cart',
+    cartId,
   }));
   try {
     journal.database.transaction(() => {
@@ -158,6 +163,14 @@ async function reconcileCart(
   let why = 'the order history did not settle the outcome';
   for (const delay of delays) {
     if (delay > 0) await client.clock.sleep(delay);
+    // settled meanwhile, as a whole cart, by reconcileUnresolved (the next cart, a reconnect): its
+    // order is claimed by this very cart now, so a read would find nothing and say "not bought"
+    const now = intents.map((intent) => journal.get(intent.intentId));
+    const head = now[0];
+    if (head && head.state !== 'intent' && head.state !== 'unknown') {
+      const orderId = now.find((e) => e?.orderId != null)?.orderId ?? null;
+      return { status: head.state, orderId, result: null, error, reconciled: true, note: head.note };
+    }
     let candidates: number[];
     let complete: boolean;
     try {
@@ -222,22 +235,4 @@ async function findCartOrders(
     .map(([orderId]) => orderId)
     .sort((a, b) => a - b);
   return { candidates, complete };
-}
-
-/** Each line matched by its own order item (greedy is enough: lines of one cart are distinct listings). */
-export function coversCart(items: readonly OrderItem[], intents: readonly PurchaseIntent[]): boolean {
-  if (items.length !== intents.length) return false;
-  const free = [...items];
-  for (const intent of intents) {
-    const at = free.findIndex(
-      (row) =>
-        row.amount === intent.amount &&
-        row.price <= intent.maxPrice &&
-        (intent.marketHashName === null || row.market_hash_name === intent.marketHashName) &&
-        (intent.appId === null || row.app_id === intent.appId),
-    );
-    if (at < 0) return false;
-    free.splice(at, 1);
-  }
-  return true;
 }
