@@ -114,6 +114,29 @@ afterEach(async () => {
 });
 
 describe('journaled purchases', () => {
+  const CART_AWP = 'AWP | Asiimov (Field-Tested)';
+  /** A two-line cart: listing 101 (NAME, up to 13.00) and 102 (the AWP, up to 10.00). */
+  const CART_LINES = [
+    { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+    { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: CART_AWP, appId: 730 },
+  ];
+  /**
+   * The marketplace applies a purchase after `ms` as one order of the cart's two items (at 12.50 and
+   * 9.00), then drops the connection (the answer lost) or answers.
+   */
+  function applyCartAfter(ms: number, orderId: number, then: 'drop' | 'answer'): void {
+    market.server.on('purchase', (_req, res) => {
+      setTimeout(() => {
+        const createdAt = new Date().toISOString();
+        const items = ([[1, NAME, 1250], [2, CART_AWP, 900]] as const).map(([n, name, price]) => {
+          market.orders.push({ order_item_id: orderId * 10 + n, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+          return { order_item_id: orderId * 10 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
+        });
+        if (then === 'drop') res.socket?.destroy();
+        else sendJson(res, 200, { order_id: orderId, created_at: createdAt, items });
+      }, ms);
+    });
+  }
   it('a clean purchase is bought, journaled intent-first with its trigger seq and watchlist id', async () => {
     const purchaser = makePurchaser();
     const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, triggerSeq: 1900000000000000123n, watchlistId: 7, source: 'auto' });
@@ -235,23 +258,10 @@ describe('journaled purchases', () => {
   });
 
   it('a cart whose lost answer reconcileUnresolved settled first stays bought', async () => {
-    const AWP = 'AWP | Asiimov (Field-Tested)';
     // the marketplace applies the cart after 200 ms, then drops the connection
-    market.server.on('purchase', (_req, res) => {
-      setTimeout(() => {
-        const createdAt = new Date().toISOString();
-        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
-          market.orders.push({ order_item_id: 9000 + n, order_id: 900, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
-        }
-        res.socket?.destroy();
-      }, 200);
-    });
+    applyCartAfter(200, 900, 'drop');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const lines = [
-      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
-      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
-    ];
-    const buying = buyCart(client, journal, lines, { reconcileDelaysMs: [400, 30], settleMs: 0 });
+    const buying = buyCart(client, journal, CART_LINES, { reconcileDelaysMs: [400, 30], settleMs: 0 });
     await new Promise((r) => setTimeout(r, 50)); // in flight: the next cart settles earlier purchases first
     const earlier = await makePurchaser(2000, { reconcileDelaysMs: [250] }).reconcileUnresolved();
     expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
@@ -261,23 +271,10 @@ describe('journaled purchases', () => {
   });
 
   it('a purchase still being sent (another cart, another process) is never declared not bought by reconcileUnresolved', async () => {
-    const AWP = 'AWP | Asiimov (Field-Tested)';
     // a slow marketplace: the cart is applied and answered after 400 ms
-    market.server.on('purchase', (_req, res) => {
-      setTimeout(() => {
-        const createdAt = new Date().toISOString();
-        const items = ([[1, NAME, 1250], [2, AWP, 900]] as const).map(([n, name, price]) => {
-          market.orders.push({ order_item_id: 5000 + n, order_id: 550, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
-          return { order_item_id: 5000 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
-        });
-        sendJson(res, 200, { order_id: 550, created_at: createdAt, items });
-      }, 400);
-    });
+    applyCartAfter(400, 550, 'answer');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const buying = buyCart(client, journal, [
-      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
-      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
-    ]);
+    const buying = buyCart(client, journal, CART_LINES);
     await new Promise((r) => setTimeout(r, 30)); // sent, not answered: the next cart settles earlier purchases first
     const told: string[] = [];
     const earlier = await makePurchaser(2000, { onEarlierPurchase: (_before, o) => told.push(o.status) }).reconcileUnresolved();
@@ -289,21 +286,9 @@ describe('journaled purchases', () => {
   });
 
   it('a cart its own reconciliation found bought is not turned into not bought by a later reconcileUnresolved', async () => {
-    const AWP = 'AWP | Asiimov (Field-Tested)';
-    market.server.on('purchase', (_req, res) => {
-      setTimeout(() => {
-        const createdAt = new Date().toISOString();
-        for (const [n, name, price] of [[1, NAME, 1250], [2, AWP, 900]] as const) {
-          market.orders.push({ order_item_id: 4000 + n, order_id: 440, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
-        }
-        res.socket?.destroy();
-      }, 100);
-    });
+    applyCartAfter(100, 440, 'drop');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const buying = buyCart(client, journal, [
-      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
-      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
-    ], { reconcileDelaysMs: [200], settleMs: 0 });
+    const buying = buyCart(client, journal, CART_LINES, { reconcileDelaysMs: [200], settleMs: 0 });
     await new Promise((r) => setTimeout(r, 150)); // the answer was lost: the cart is open, reconciling itself
     const settling = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
     expect(await buying).toMatchObject({ status: 'bought', orderId: 440 });
