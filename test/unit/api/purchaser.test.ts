@@ -322,13 +322,18 @@ describe('journaled purchases', () => {
     expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
   });
 
-  it('buying a listing again after its purchase ended unknown reads the order history first, and does not buy twice', async () => {
-    // the first purchase went through but its answer was lost, and the order history could not be read
+  /** A purchase of listing 101 that went through, its answer lost and the order history unreadable: unknown. */
+  async function boughtWithTheAnswerLost() {
     market.mode = 'apply-then-drop';
     market.ordersMode = 'fail';
     const purchaser = makePurchaser();
     const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
     expect(first.status).toBe('unknown');
+    return { purchaser, first };
+  }
+
+  it('buying a listing again after its purchase ended unknown reads the order history first, and does not buy twice', async () => {
+    const { purchaser, first } = await boughtWithTheAnswerLost();
     // the trader clicks buy again on the same listing (3 copies listed: a second one would be bought)
     market.mode = 'normal';
     market.ordersMode = 'normal';
@@ -345,11 +350,7 @@ describe('journaled purchases', () => {
   });
 
   it('buying a listing again while its earlier purchase is still unknown is held back once, with that said', async () => {
-    market.mode = 'apply-then-drop';
-    market.ordersMode = 'fail';
-    const purchaser = makePurchaser();
-    const first = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
-    expect(first.status).toBe('unknown');
+    const { purchaser } = await boughtWithTheAnswerLost();
     market.mode = 'normal';
     const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
     expect(again).toMatchObject({ status: 'not_bought' });
