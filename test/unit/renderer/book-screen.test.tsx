@@ -341,6 +341,21 @@ describe('book screen', () => {
     expect((screen.getByLabelText('Max price') as HTMLInputElement).value).toBe('50');
   });
 
+  it('a filter and a name typed within their pause when the window closes are saved with the view', async () => {
+    const { saved, handlers: h } = recordingViews(rows);
+    installFakeApp(h);
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('filter-panel');
+    await user.type(screen.getByLabelText('Max price'), '50');
+    await user.type(screen.getByTestId('name-search'), 'redline');
+    // the window closes at once: neither pause is over, and no timer runs after the page is gone
+    const before = saved.length;
+    window.dispatchEvent(new Event('pagehide'));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the save's round trip, not the pauses
+    expect(saved.slice(before)).toEqual([{ filter: { name: 'redline', price: { max: 5000 } }, sort: { field: 'created_at', dir: 'desc' } }]);
+  });
+
   it('a name typed in the search and left within its pause is saved too', async () => {
     const { saved, handlers: h } = recordingViews(rows);
     installFakeApp(h);

@@ -24,6 +24,7 @@ import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { CartDrawer } from '../buying/CartDrawer.tsx';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
+import { type PendingEdits, usePendingEdit } from '../filters/pending-edits.ts';
 import { NAME_MAX, cleanFilter, describeFilter, wearRange } from '../filters/filter-model.ts';
 import { PresetMenu } from '../filters/PresetMenu.tsx';
 import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
@@ -67,7 +68,19 @@ function emptyBookText(filtered: boolean, read: BookRead | null): string {
   return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
 }
 
-function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; onChange(v: string): void; inputRef: React.RefObject<HTMLInputElement | null>; minWidth: number }) {
+function NameSearch({
+  value,
+  onChange,
+  inputRef,
+  minWidth,
+  pendingEdits,
+}: {
+  value: string;
+  onChange(v: string): void;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+  minWidth: number;
+  pendingEdits: PendingEdits;
+}) {
   const [text, setText] = useState(value);
   const applied = useRef(value);
   useEffect(() => {
@@ -90,6 +103,7 @@ function NameSearch({ value, onChange, inputRef, minWidth }: { value: string; on
   }, [text, onChange]);
   // a name still in its pause when the book goes is applied, and saved with the view (see FilterPanel)
   useLayoutEffect(() => () => applyText.current(), []);
+  usePendingEdit(pendingEdits, applyText);
   return (
     <TextInput
       ref={inputRef}
@@ -143,6 +157,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
    */
   const latest = useRef(view);
   const unsaved = useRef<BookView | null>(null);
+  /** The filter panel's and the name search's edits still in their pause, sent before a save on close. */
+  const pendingEdits = useMemo<PendingEdits>(() => new Set(), []);
 
   /** A new filter or sort starts at the top, with nothing selected. */
   const setView = useCallback((next: BookView | ((v: BookView) => BookView)) => {
@@ -191,6 +207,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   }, [view, saveView]);
   useEffect(() => {
     const flush = () => {
+      for (const send of pendingEdits) send();
       if (unsaved.current) saveView(unsaved.current);
     };
     window.addEventListener('pagehide', flush);
@@ -198,7 +215,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
       window.removeEventListener('pagehide', flush);
       flush();
     };
-  }, [saveView]);
+  }, [saveView, pendingEdits]);
 
   // the selection follows its listing when rows move; the detail keeps the last known row
   const followed = selectedId === null ? -1 : snapshot.indexOf(selectedId);
@@ -358,7 +375,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     <div ref={bookRef} style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
       {filtersShown && (
         <ScrollArea w={FILTER_PANEL_PX} style={{ flex: 'none', borderRight: '1px solid var(--sd-border)' }} type="auto" scrollbarSize={6}>
-          <FilterPanel filter={view.filter} onChange={setFilter} />
+          <FilterPanel filter={view.filter} onChange={setFilter} pendingEdits={pendingEdits} />
         </ScrollArea>
       )}
       <Stack ref={gridAreaRef} gap={0} style={{ flex: 1, minWidth: 0 }}>
@@ -368,7 +385,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               <IconAdjustmentsHorizontal size={16} />
             </ActionIcon>
           </Tooltip>
-          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={SEARCH_MIN_PX[fit]} />
+          <NameSearch value={view.filter.name ?? ''} onChange={setName} inputRef={searchRef} minWidth={SEARCH_MIN_PX[fit]} pendingEdits={pendingEdits} />
           <PresetMenu presets={presets} current={view} onLoad={setView} onPresets={setPresets} saveOpened={savePresetOpen} onSaveOpened={setSavePresetOpen} compact={fit !== 'full'} />
           <WatchFilterButton filter={view.filter} compact={fit !== 'full'} />
           <FilterChips chips={chips} onClear={() => setView((v) => ({ ...v, filter: {} }))} bare={fit === 'tight'} />

@@ -21,6 +21,7 @@ import {
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
+import { type PendingEdits, usePendingEdit } from './pending-edits.ts';
 import type { AppId } from '../../../../shared/api/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
@@ -119,6 +120,8 @@ export interface FilterPanelProps {
    * form that saves the filter (a watchlist) saves this one, or nothing while it has problems.
    */
   onDraft?(draft: FilterDraft): void;
+  /** Where the panel keeps an edit still in its pause, for the book to send as the window closes. */
+  pendingEdits?: PendingEdits;
 }
 
 export interface FilterDraft {
@@ -126,7 +129,7 @@ export interface FilterDraft {
   problems: string[];
 }
 
-export function FilterPanel({ filter, onChange, onDraft }: FilterPanelProps) {
+export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterPanelProps) {
   const [draft, setDraft] = useState<BookFilter>(filter);
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
@@ -166,6 +169,7 @@ export function FilterPanel({ filter, onChange, onDraft }: FilterPanelProps) {
   // dropped with its timer. A layout cleanup: it runs before the book's own unmount save (passive effects,
   // parents first), so that save has it.
   useLayoutEffect(() => () => sendDraft.current(), []);
+  usePendingEdit(pendingEdits, sendDraft);
 
   const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
   const game = draft.app_id;
