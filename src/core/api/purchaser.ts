@@ -183,6 +183,47 @@ export function coversCart(items: readonly OrderItem[], lines: readonly LineShap
   return true;
 }
 
+/** The bought side of the order history back to some instant, by order, and whether it reached it. */
+export interface BoughtOrders {
+  byOrder: Map<number, OrderItem[]>;
+  complete: boolean;
+}
+
+/**
+ * Reads the order history newest first, back to `since` (server clock), keeping the bought items by
+ * order. `complete`: the read reached `since` or the last page (nothing older can match).
+ */
+export async function readBoughtOrders(client: ApiClient, since: number, maxPages: number): Promise<BoughtOrders> {
+  const byOrder = new Map<number, OrderItem[]>();
+  let complete = false;
+  let pages = 0;
+  for await (const page of client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages })) {
+    pages += 1;
+    for (const row of page.orders) {
+      if (Date.parse(row.created_at) < since) {
+        complete = true;
+        continue;
+      }
+      if (row.side !== 'bought') continue;
+      const items = byOrder.get(row.order_id) ?? [];
+      items.push(row);
+      byOrder.set(row.order_id, items);
+    }
+    if (complete) break;
+    if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
+  }
+  if (pages === 0) complete = true;
+  return { byOrder, complete };
+}
+
+/** The orders, not claimed by a journal entry, whose items are exactly a cart's lines (ascending ids). */
+export function cartOrders(byOrder: BoughtOrders['byOrder'], claimed: ReadonlySet<number>, lines: readonly LineShape[]): number[] {
+  return [...byOrder]
+    .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
+    .map(([orderId]) => orderId)
+    .sort((a, b) => a - b);
+}
+
 /**
  * The cart a journal entry is a line of, or null for a single purchase. Lines journaled before carts
  * were named carry no cart id: a cart's lines were written together, with one creation time.
@@ -582,27 +623,8 @@ export class Purchaser {
   }
 
   /** The bought items of the order history, newest first back to `since` (server clock), by order. */
-  async #readOrders(since: number): Promise<{ byOrder: Map<number, OrderItem[]>; complete: boolean }> {
-    const byOrder = new Map<number, OrderItem[]>();
-    let complete = false;
-    let pages = 0;
-    for await (const page of this.#client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages: this.#maxOrderPages })) {
-      pages += 1;
-      for (const row of page.orders) {
-        if (Date.parse(row.created_at) < since) {
-          complete = true;
-          continue;
-        }
-        if (row.side !== 'bought') continue;
-        const items = byOrder.get(row.order_id) ?? [];
-        items.push(row);
-        byOrder.set(row.order_id, items);
-      }
-      if (complete) break;
-      if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
-    }
-    if (pages === 0) complete = true;
-    return { byOrder, complete };
+  #readOrders(since: number): Promise<BoughtOrders> {
+    return readBoughtOrders(this.#client, since, this.#maxOrderPages);
   }
 
   /**
@@ -648,7 +670,7 @@ export class Purchaser {
     let settledNone = false;
     for (const delay of delays) {
       if (delay > 0) await this.#clock.sleep(delay);
-      let read: { byOrder: Map<number, OrderItem[]>; complete: boolean };
+      let read: BoughtOrders;
       try {
         const offset = this.#client.serverTimeOffsetMs() ?? 0;
         read = await this.#readOrders(first.createdAtMs + offset - this.#skewMs);
@@ -657,11 +679,7 @@ export class Purchaser {
         why = `the order history could not be read (${failureReason(err)})`;
         continue;
       }
-      const claimed = this.#journal.claimedOrderIds();
-      const candidates = [...read.byOrder]
-        .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
-        .map(([orderId]) => orderId)
-        .sort((a, b) => a - b);
+      const candidates = cartOrders(read.byOrder, this.#journal.claimedOrderIds(), lines);
       if (candidates.length === 1) {
         const orderId = candidates[0] as number;
         return settleAll('bought', orderId, `found order ${orderId} in the order history`);

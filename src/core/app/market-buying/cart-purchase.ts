@@ -11,11 +11,11 @@
  * checked against the order history by a person ("unknown — check orders").
  */
 import { randomUUID } from 'node:crypto';
-import type { OrderItem, PurchaseResult } from '../../../shared/api/index.ts';
+import type { PurchaseResult } from '../../../shared/api/index.ts';
 import { ApiError, failureReason } from '../../api/errors.ts';
 import type { ApiClient } from '../../api/client.ts';
 import type { PurchaseIntent, PurchaseJournal, PurchaseOutcomeRecord } from '../../api/purchase-journal.ts';
-import { type PurchaseStatus, coversCart } from '../../api/purchaser.ts';
+import { type PurchaseStatus, cartOrders, coversCart, readBoughtOrders } from '../../api/purchaser.ts';
 
 export { coversCart };
 
@@ -211,28 +211,6 @@ async function findCartOrders(
 ): Promise<{ candidates: number[]; complete: boolean }> {
   const claimed = journal.claimedOrderIds();
   const since = (intents[0]?.createdAtMs ?? 0) + (client.serverTimeOffsetMs() ?? 0) - skewMs;
-  const byOrder = new Map<number, OrderItem[]>();
-  let complete = false;
-  let pages = 0;
-  for await (const page of client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages })) {
-    pages++;
-    for (const row of page.orders) {
-      if (Date.parse(row.created_at) < since) {
-        complete = true;
-        continue;
-      }
-      if (row.side !== 'bought' || claimed.has(row.order_id)) continue;
-      const list = byOrder.get(row.order_id) ?? [];
-      list.push(row);
-      byOrder.set(row.order_id, list);
-    }
-    if (complete) break;
-    if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
-  }
-  if (pages === 0) complete = true;
-  const candidates = [...byOrder]
-    .filter(([, items]) => coversCart(items, intents))
-    .map(([orderId]) => orderId)
-    .sort((a, b) => a - b);
-  return { candidates, complete };
+  const { byOrder, complete } = await readBoughtOrders(client, since, maxPages);
+  return { candidates: cartOrders(byOrder, claimed, intents), complete };
 }
