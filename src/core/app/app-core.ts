@@ -161,8 +161,8 @@ export class AppCore {
     });
     const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null);
     // nothing holds the file yet: a book of another market goes before anything can show it
-    const formerMarket = otherMarketOfBook(mirrorFile(options.dataDir, choice), mirrorSource(choice));
-    if (formerMarket !== null) this.notify('info', 'Book', removeOtherMarketsBook(mirrorFile(options.dataDir, choice), formerMarket));
+    const removeBook = this.#otherMarketsBook(choice);
+    if (removeBook) this.notify('info', 'Book', removeBook());
     this.#session = this.#openSession(choice);
     this.account.attach(this.#session, this.#meetsNewDemoMarket(this.#session));
     this.#queries = createBookQueries(this.#session.db);
@@ -326,6 +326,16 @@ export class AppCore {
     );
   }
 
+  /**
+   * When `choice`'s book file holds another market's book (otherMarketOfBook): its removal, which says
+   * what it did; null otherwise. Run it only once nothing holds the file.
+   */
+  #otherMarketsBook(choice: MarketChoice): (() => string) | null {
+    const file = mirrorFile(this.#options.dataDir, choice);
+    const formerMarket = otherMarketOfBook(file, mirrorSource(choice));
+    return formerMarket === null ? null : () => removeOtherMarketsBook(file, formerMarket);
+  }
+
   #openSession(choice: MarketChoice): MarketSession {
     const session: MarketSession = new MarketSession({
       choice,
@@ -372,13 +382,9 @@ export class AppCore {
         return;
       }
       // the old session lets go of the file first when it holds another market's book (removed, not shown)
-      const file = mirrorFile(this.#options.dataDir, choice);
-      const formerMarket = otherMarketOfBook(file, mirrorSource(choice));
+      const removeBook = this.#otherMarketsBook(choice);
       let emptied = '';
-      const next = await this.#replaceSession(
-        choice,
-        formerMarket === null ? undefined : () => (emptied = removeOtherMarketsBook(file, formerMarket)),
-      );
+      const next = await this.#replaceSession(choice, removeBook ? () => (emptied = removeBook()) : undefined);
       if (emptied) this.notify('info', 'Book', emptied);
       this.notify(
         'info',
