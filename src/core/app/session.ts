@@ -67,15 +67,6 @@ export interface SessionOptions {
   events: SessionEvents;
 }
 
-/**
- * Why connecting failed, for the status bar and the notice: the marketplace's refusal or the network's
- * failure in plain words (the error's own explanation), with the system's own reason after it
- * ("ECONNREFUSED …"), not the request line ("GET /public/v1: network failure (…)"), which the log keeps.
- */
-function connectFailureText(err: unknown): string {
-  return failureReason(err, { withCause: true });
-}
-
 export function mirrorFile(dataDir: string, choice: MarketChoice): string {
   return join(dataDir, choice.mode === 'demo' ? DEMO_DATABASE_FILE_NAME : DATABASE_FILE_NAME);
 }
@@ -232,7 +223,9 @@ export class MarketSession {
       mirror.start(resolvedWs);
       events.status(this.status());
     } catch (err) {
-      const message = redactor.redact(connectFailureText(err));
+      // plain words with the system's own reason ("ECONNREFUSED …") for the status bar and the notice; the
+      // request line ("GET /public/v1: network failure (…)") only in the log
+      const message = redactor.redact(failureReason(err, { withCause: true }));
       log.error(`could not connect to the ${choice.mode} market: ${err instanceof Error ? redactor.redact(err.message) : message}`);
       this.#setOwnState(
         'offline',
