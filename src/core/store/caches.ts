@@ -53,6 +53,11 @@ const ready = new WeakSet<Db>();
 /** The market (source, as the book records it) each session's connection claimed the caches for. */
 const claims = new WeakMap<Db, string>();
 
+/** The market the caches hold the answers of, as last claimed (none recorded: undefined). */
+function cacheMarket(db: Db): string | undefined {
+  return db.prepare<[], string>('SELECT source FROM cache_market WHERE id = 1').pluck().get();
+}
+
 /**
  * Makes the caches `source`'s (a market's REST base URL, or the demo's name: as the book records it).
  * They are one market's answers, kept so that it opens offline; another market's prices, averages and
@@ -65,7 +70,7 @@ const claims = new WeakMap<Db, string>();
  */
 export function claimCaches(db: Db, source: string, bookSource: string | null): void {
   new Caches(db);
-  const held = db.prepare<[], string>('SELECT source FROM cache_market WHERE id = 1').pluck().get() ?? bookSource;
+  const held = cacheMarket(db) ?? bookSource;
   db.transaction(() => {
     if (held === null || otherSourceHeld({ source: held }, source) !== null) {
       for (const table of ['prices', 'sale_averages', 'cache_entries']) db.prepare(`DELETE FROM ${table}`).run();
@@ -79,7 +84,7 @@ export function claimCaches(db: Db, source: string, bookSource: string | null): 
 function holdsClaim(db: Db): boolean {
   const claimed = claims.get(db);
   if (claimed === undefined) return true;
-  const held = db.prepare<[], string>('SELECT source FROM cache_market WHERE id = 1').pluck().get();
+  const held = cacheMarket(db);
   return held !== undefined && otherSourceHeld({ source: held }, claimed) === null;
 }
 
