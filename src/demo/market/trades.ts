@@ -4,6 +4,12 @@
  * it — or declines it, or lets it expire; a few pass through InEscrow first. Each step runs on a timer
  * (scaled by --time-scale) and each status change is announced to trade listeners (webhooks).
  *
+ * The spec names twelve statuses and no transitions. The simulation reaches every one of them, so that a
+ * client meets each on the demo market before it meets it on a real one (docs/api-assumptions.md): a
+ * confirmation canceled (CanceledBySecondFactor), an offer the platform cancels (Canceled), finds invalid
+ * (Invalid) or whose items went (InvalidItems), a counter-offer (Countered, which the bot declines) and a
+ * trade reversed while held in escrow (Reversed).
+ *
  * What an accepted trade does: SELL lists the items, DEPOSIT puts them in the backpack, WITHDRAW sends
  * them to the external inventory. A trade that fails puts the items back where they came from.
  */
@@ -19,25 +25,40 @@ import type { Account, TradeItemRecord, TradePayload, TradeRecord, TradeType } f
 
 /** Market time of each step (divided by the time scale). */
 export const TRADE_TIMING = { confirm: 3 * SECOND, respond: 20 * SECOND, escrow: 45 * SECOND };
-/** How users answer offers; the rest is accepted. */
-const OUTCOME_ODDS: [TradeStatus, number][] = [
+/** How an offer ends once sent; the rest is accepted. */
+const OUTCOME_ODDS: [TradeOutcome, number][] = [
   ['Declined', 0.07],
   ['Expired', 0.05],
   ['InEscrow', 0.04],
+  ['Countered', 0.02],
+  ['Canceled', 0.01],
+  ['InvalidItems', 0.01],
+  ['Invalid', 0.005],
 ];
+/** The bot's confirmation is canceled before the offer is sent. */
+const CONFIRMATION_CANCELED_ODDS = 0.02;
+/** A trade held in escrow is reversed instead of completed. */
+const ESCROW_REVERSED_ODDS = 0.1;
 const ERRORS: Partial<Record<TradeStatus, string>> = {
   Declined: 'The trade offer was declined.',
   Expired: 'The trade offer expired before it was accepted.',
   Canceled: 'The trade offer was canceled.',
   InvalidItems: 'The items are no longer available.',
+  CanceledBySecondFactor: 'The trade offer was canceled at the confirmation.',
+  Invalid: 'The trade offer is invalid.',
+  Reversed: 'The trade was reversed while held in escrow.',
 };
 
-export type TradeOutcome = 'Accepted' | 'Declined' | 'Expired' | 'InEscrow' | 'Canceled' | 'InvalidItems';
+/** The statuses an offer can take when answered (tests force one with `forcedOutcome`). */
+export type TradeOutcome = 'Accepted' | 'Declined' | 'Expired' | 'InEscrow' | 'Canceled' | 'InvalidItems' | 'Countered' | 'Invalid';
 
 export class TradeEngine {
   private readonly market: Market;
   private readonly timers = new Map<number, () => void>();
-  /** When set, every offer that reaches the user's answer ends this way (tests). */
+  /**
+   * When set, every offer that reaches the user's answer ends this way, and no step is drawn at random:
+   * confirmations go through, escrow completes and a counter-offer is declined (tests).
+   */
   forcedOutcome: TradeOutcome | null = null;
   /** When false, trades move only through `move` (tests that need one status change at a time). */
   autoProgress = true;
@@ -93,7 +114,8 @@ export class TradeEngine {
     trade.error = ERRORS[status] ?? null;
     if (status === 'Accepted') this.complete(account, trade);
     else if (FINAL_TRADE_STATUSES.includes(status)) this.revert(account, trade);
-    else if (status === 'InEscrow') this.schedule(trade, TRADE_TIMING.escrow, () => this.move(trade, 'Accepted'));
+    else if (status === 'InEscrow') this.schedule(trade, TRADE_TIMING.escrow, () => this.move(trade, this.drawn(ESCROW_REVERSED_ODDS) ? 'Reversed' : 'Accepted'));
+    else if (status === 'Countered') this.schedule(trade, TRADE_TIMING.respond, () => this.move(trade, 'Declined'));
     else if (status === 'Active') this.schedule(trade, TRADE_TIMING.respond, () => this.respond(trade));
     this.market.notifyTrade(account, trade);
   }
@@ -127,14 +149,19 @@ export class TradeEngine {
   }
 
   private send(trade: TradeRecord): void {
-    this.move(trade, 'Active');
+    this.move(trade, this.drawn(CONFIRMATION_CANCELED_ODDS) ? 'CanceledBySecondFactor' : 'Active');
+  }
+
+  /** A random step with these odds; never while an outcome is forced. */
+  private drawn(odds: number): boolean {
+    return this.forcedOutcome === null && this.market.random.outcomes.chance(odds);
   }
 
   private respond(trade: TradeRecord): void {
     this.move(trade, this.forcedOutcome ?? this.drawOutcome());
   }
 
-  private drawOutcome(): TradeStatus {
+  private drawOutcome(): TradeOutcome {
     let r = this.market.random.outcomes.next();
     for (const [status, odds] of OUTCOME_ODDS) {
       if (r < odds) return status;
