@@ -370,6 +370,9 @@ export class Purchaser {
             message: `POST /public/v1/purchase: interrupted (${err instanceof Error ? err.name : 'unknown'})`,
             maybeDelivered: true,
           });
+        // settled bought while it was on its way (another process found its order): the lost answer does
+        // not make it unknown again
+        if (this.#journal.get(intent.intentId)?.state === 'bought') return { intentId: intent.intentId, error: open, result: null };
         return { ...this.#settle(intent.intentId, { state: 'unknown', orderId: null, resolution: 'response', ...errorFields(open) }), error: open, result: null, open: true };
       }
     });

@@ -90,6 +90,11 @@ class TinyMarket {
   }
 }
 
+/** Resolves once `done()` holds (checked every 5 ms). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+}
+
 let market: TinyMarket;
 let db: Database.Database;
 let journal: PurchaseJournal;
@@ -127,15 +132,26 @@ describe('journaled purchases', () => {
   function applyCartAfter(ms: number, orderId: number, then: 'drop' | 'answer'): void {
     market.server.on('purchase', (_req, res) => {
       setTimeout(() => {
-        const createdAt = new Date().toISOString();
-        const items = ([[1, NAME, 1250], [2, CART_AWP, 900]] as const).map(([n, name, price]) => {
-          market.orders.push({ order_item_id: orderId * 10 + n, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
-          return { order_item_id: orderId * 10 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
-        });
+        const { createdAt, items } = addCartOrder(orderId);
         if (then === 'drop') res.socket?.destroy();
         else sendJson(res, 200, { order_id: orderId, created_at: createdAt, items });
       }, ms);
     });
+  }
+  /** The cart's order (both items, at 12.50 and 9.00) appears in the order history now. */
+  function addCartOrder(orderId: number) {
+    const createdAt = new Date().toISOString();
+    const items = ([[1, NAME, 1250], [2, CART_AWP, 900]] as const).map(([n, name, price]) => {
+      market.orders.push({ order_item_id: orderId * 10 + n, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+      return { order_item_id: orderId * 10 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
+    });
+    return { createdAt, items };
+  }
+  /** The purchase is received and never answered: `drop` closes its connection. */
+  function holdPurchase(): { received: () => boolean; drop: () => void } {
+    const held: { res: ServerResponse | null } = { res: null };
+    market.server.on('purchase', (_req, res) => void (held.res = res));
+    return { received: () => held.res !== null, drop: () => void held.res?.socket?.destroy() };
   }
   it('a clean purchase is bought, journaled intent-first with its trigger seq and watchlist id', async () => {
     const purchaser = makePurchaser();
@@ -309,6 +325,20 @@ describe('journaled purchases', () => {
     expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
     expect((await other).map((o) => o.status)).toEqual(['bought']);
     expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+  });
+
+  it('a purchase settled bought while it was still on its way is not written over as unknown when its answer is lost', async () => {
+    const purchase = holdPurchase();
+    const buying = makePurchaser(2000, { reconcileDelaysMs: [0], settleMs: 0 }).buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await until(purchase.received);
+    const orderId = market.addOrder(NAME, 1250, 1, new Date());
+    const other = await makePurchaser(2000, { reconcileDelaysMs: [0] }).reconcileUnresolved();
+    expect(other.map((o) => o.status)).toEqual(['bought']);
+    market.ordersMode = 'fail';
+    purchase.drop();
+    const outcome = await buying;
+    expect(outcome).toMatchObject({ status: 'bought', orderId });
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId });
   });
 
   it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {
