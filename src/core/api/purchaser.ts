@@ -16,8 +16,10 @@
  *   - its `order_id` is not already claimed by another journal entry;
  *   - the order holds that one item only: a single purchase is an order of one item, so the order of a
  *     cart (several items, one of them the same item) is never taken for it.
- * A cart's lines (journaled with one `cartId`) are settled together: by one order whose items cover
- * every line, never line by line (the second line would find the first line's order claimed).
+ * A cart's lines (journaled with one `cartId`, see buyCart) are settled together: by one order whose
+ * items cover every line, never line by line (the second line would find the first line's order
+ * claimed). A cart's order id is recorded on its first line; the other lines name that order in their
+ * note. Its sender and reconcileUnresolved settle it by the same rules as a single purchase.
  * Exactly one matching order → bought (that order). More than one → unknown (the ids are noted). None
  * → read again after a pause, because the server may still be applying the purchase; none in every
  * read, the last one at least `settleMs` after the failure and reaching back past the intent → not
@@ -71,6 +73,29 @@ export interface PurchaseOutcome {
   /** Why it is not bought, or why the outcome is unknown. */
   error: ApiError | null;
   /** True when the outcome came from the order history rather than the purchase response. */
+  reconciled: boolean;
+  note: string | null;
+}
+
+/** One line of a cart: a listing bought with the others in one POST /purchase (all or none). */
+export interface CartLineRequest {
+  listingId: number;
+  amount: number;
+  maxPrice: number;
+  privateToken?: string;
+  /** The listing's item when the caller knows it (the app does, from the book; private listings: null). */
+  marketHashName: string | null;
+  appId: number | null;
+}
+
+/** The outcome of a whole cart: its lines are bought together or not at all. */
+export interface CartPurchaseOutcome {
+  status: PurchaseStatus;
+  /** The journal entry of each line, in the order given. */
+  intentIds: string[];
+  orderId: number | null;
+  result: PurchaseResult | null;
+  error: ApiError | null;
   reconciled: boolean;
   note: string | null;
 }
@@ -156,6 +181,8 @@ class ExclusiveGate {
   }
 }
 
+const PURCHASE_ROUTE = 'POST /public/v1/purchase';
+
 /** Open purchases older than this are left for a person to check against the orders page. */
 const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
 
@@ -184,7 +211,7 @@ export function coversCart(items: readonly OrderItem[], lines: readonly LineShap
 }
 
 /** The bought side of the order history back to some instant, by order, and whether it reached it. */
-export interface BoughtOrders {
+interface BoughtOrders {
   byOrder: Map<number, OrderItem[]>;
   complete: boolean;
 }
@@ -193,7 +220,7 @@ export interface BoughtOrders {
  * Reads the order history newest first, back to `since` (server clock), keeping the bought items by
  * order. `complete`: the read reached `since` or the last page (nothing older can match).
  */
-export async function readBoughtOrders(client: ApiClient, since: number, maxPages: number): Promise<BoughtOrders> {
+async function readBoughtOrders(client: ApiClient, since: number, maxPages: number): Promise<BoughtOrders> {
   const byOrder = new Map<number, OrderItem[]>();
   let complete = false;
   let pages = 0;
@@ -217,7 +244,7 @@ export async function readBoughtOrders(client: ApiClient, since: number, maxPage
 }
 
 /** The orders, not claimed by a journal entry, whose items are exactly a cart's lines (ascending ids). */
-export function cartOrders(byOrder: BoughtOrders['byOrder'], claimed: ReadonlySet<number>, lines: readonly LineShape[]): number[] {
+function cartOrders(byOrder: BoughtOrders['byOrder'], claimed: ReadonlySet<number>, lines: readonly LineShape[]): number[] {
   return [...byOrder]
     .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
     .map(([orderId]) => orderId)
@@ -370,6 +397,9 @@ export class Purchaser {
             message: `POST /public/v1/purchase: interrupted (${err instanceof Error ? err.name : 'unknown'})`,
             maybeDelivered: true,
           });
+        // settled bought while it was on its way (another process found its order): the lost answer does
+        // not make it unknown again
+        if (this.#journal.get(intent.intentId)?.state === 'bought') return { intentId: intent.intentId, error: open, result: null };
         return { ...this.#settle(intent.intentId, { state: 'unknown', orderId: null, resolution: 'response', ...errorFields(open) }), error: open, result: null, open: true };
       }
     });
@@ -381,6 +411,125 @@ export class Purchaser {
       const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;
       return this.#reconcile(journalEntry, entry.error, this.#clock.now(), this.#delays);
     });
+  }
+
+  /**
+   * Buys several listings in ONE atomic POST /purchase (the marketplace buys every line or none),
+   * journaled one intent per line under one cart id, so that whoever settles the lines later settles them
+   * together. Resolves to the cart's outcome — never throws ApiError. Like a single purchase it is sent
+   * beside other purchases and reconciled alone; an open outcome is reconciled as a whole cart (see the
+   * matching rule above). Purchases an earlier run left open are the caller's to settle first.
+   */
+  async buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+    const sent = await this.#gate.shared(async () => {
+      const createdAtMs = this.#clock.now();
+      const cartId = randomUUID();
+      const account = this.#journal.knownAccount() ?? (await this.#accountIfRead());
+      const intents: PurchaseIntent[] = lines.map((line) => ({
+        intentId: randomUUID(),
+        createdAtMs,
+        listingId: line.listingId,
+        amount: line.amount,
+        maxPrice: line.maxPrice,
+        appId: line.appId,
+        marketHashName: line.marketHashName,
+        triggerSeq: null,
+        watchlistId: null,
+        source: 'app-cart',
+        account,
+        cartId,
+      }));
+      const ids = intents.map((intent) => intent.intentId);
+      try {
+        this.#journal.database.transaction(() => {
+          for (const intent of intents) this.#journal.recordIntent(intent);
+        })();
+      } catch (err) {
+        // nothing on disk, so nothing may be sent
+        const error = new ApiError({
+          kind: 'invalid_request',
+          route: PURCHASE_ROUTE,
+          message: `${PURCHASE_ROUTE}: not sent, the purchase journal could not be written (${(err as Error).message})`,
+        });
+        return { ids: [], error, result: null, unjournaled: true };
+      }
+      const body = {
+        items: lines.map((l) => ({
+          listing_id: l.listingId,
+          amount: l.amount,
+          max_price: l.maxPrice,
+          ...(l.privateToken === undefined ? {} : { private_token: l.privateToken }),
+        })),
+      };
+      let result: PurchaseResult;
+      try {
+        result = await this.#client.purchase(body, { priority: 'interactive' });
+      } catch (err) {
+        const error =
+          err instanceof ApiError
+            ? err
+            : new ApiError({ kind: 'network', route: PURCHASE_ROUTE, message: `${PURCHASE_ROUTE}: interrupted`, maybeDelivered: true });
+        if (!error.outcomeUnknown) {
+          this.#writeCart(ids, { state: 'not_bought', orderId: null, resolution: 'response', note: null, ...errorFields(error) });
+          return { ids, error, result: null };
+        }
+        // settled bought while it was on its way (another process found its order): kept as it is
+        if (ids.some((id) => this.#journal.get(id)?.state === 'bought')) return { ids, error, result: null };
+        // open: unknown now, so a crash during reconciliation leaves it to be re-checked
+        const note = 'unknown — check orders: the purchase was interrupted';
+        this.#writeCart(ids, { state: 'unknown', orderId: null, resolution: 'response', note, ...errorFields(error) });
+        return { ids, error, result: null, open: true };
+      }
+      try {
+        this.#writeCart(ids, { state: 'bought', orderId: result.order_id, resolution: 'response', note: null });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+        // the order is claimed by another journal entry: the server's answer still decides this cart
+        const note = `order ${result.order_id} is also claimed by another journal entry — check orders`;
+        this.#writeCart(ids, { state: 'bought', orderId: null, resolution: 'response', note });
+        this.#orderOverrides.set(ids[0] as string, result.order_id);
+      }
+      return { ids, error: null, result };
+    });
+    if ('unjournaled' in sent) {
+      return { status: 'not_bought', intentIds: [], orderId: null, result: null, error: sent.error, reconciled: false, note: null };
+    }
+    if (!('open' in sent)) return this.#cartOutcome(sent.ids.map((id) => this.#outcome(id, sent.result, sent.error)), sent.result, sent.error);
+    const failedAt = this.#clock.now();
+    return this.#gate.exclusive(async () => {
+      const entries = sent.ids.map((id) => this.#journal.get(id) as JournalEntry);
+      return this.#cartOutcome(await this.#reconcileCart(entries, sent.error, failedAt, this.#delays), null, sent.error);
+    });
+  }
+
+  /** A cart's outcome from its lines' (settled together; a line bought means the whole cart was). */
+  #cartOutcome(lines: PurchaseOutcome[], result: PurchaseResult | null, error: ApiError | null): CartPurchaseOutcome {
+    const first = lines[0] as PurchaseOutcome;
+    const bought = lines.some((line) => line.status === 'bought');
+    return {
+      status: bought ? 'bought' : first.status,
+      intentIds: lines.map((line) => line.intentId),
+      orderId: lines.find((line) => line.orderId !== null)?.orderId ?? null,
+      result,
+      error,
+      reconciled: first.reconciled,
+      note: first.note,
+    };
+  }
+
+  /**
+   * Writes one outcome on every line of a cart, in one transaction: the order id on the first line, the
+   * others naming that order in their note.
+   */
+  #writeCart(intentIds: readonly string[], record: PurchaseOutcomeRecord): void {
+    const now = this.#clock.now();
+    this.#journal.database.transaction(() => {
+      intentIds.forEach((intentId, i) => {
+        const note =
+          record.orderId !== null && i > 0 ? `bought in order ${record.orderId} with the cart of intent ${intentIds[0]}` : (record.note ?? null);
+        this.#journal.recordOutcome(intentId, { ...record, orderId: i === 0 ? record.orderId : null, note }, now);
+      });
+    })();
   }
 
   /**
@@ -640,27 +789,22 @@ export class Purchaser {
     mayBeInFlight = false,
   ): Promise<PurchaseOutcome[]> {
     const first = lines[0] as JournalEntry;
+    const settledBought = () => lines.some((line) => this.#journal.get(line.intentId)?.state === 'bought');
+    // settled bought meanwhile (by its sender, or by another reconciliation while it was on its way): its
+    // order is claimed by this very cart now, so a read would find nothing and say "not bought"
+    if (settledBought()) return lines.map((line) => this.#outcome(line.intentId, null, error));
     const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
-      // settled meanwhile by its own sender (buyCart's reconciliation, its answer): never written over
-      if (lines.some((line) => this.#journal.get(line.intentId)?.state === 'bought')) {
-        return lines.map((line) => this.#outcome(line.intentId, null, error));
-      }
+      // settled bought while the order history was being read: never written over
+      if (settledBought()) return lines.map((line) => this.#outcome(line.intentId, null, error));
       if (mayBeInFlight && state !== 'bought') {
         // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
         const open = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
         return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: open }));
       }
-      const now = this.#clock.now();
-      this.#journal.database.transaction(() => {
-        lines.forEach((line, i) => {
-          const lineNote = orderId !== null && i > 0 ? `bought in order ${orderId} with the cart of intent ${first.intentId}` : note;
-          this.#journal.recordOutcome(
-            line.intentId,
-            { state, orderId: i === 0 ? orderId : null, resolution: 'reconciled', note: lineNote, ...errorFields(error) },
-            now,
-          );
-        });
-      })();
+      this.#writeCart(
+        lines.map((line) => line.intentId),
+        { state, orderId, resolution: 'reconciled', note, ...errorFields(error) },
+      );
       return lines.map((line) => this.#outcome(line.intentId, null, error));
     };
     const account = await this.#currentAccount();

@@ -90,6 +90,11 @@ class TinyMarket {
   }
 }
 
+/** Resolves once `done()` holds (checked every 5 ms). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+}
+
 let market: TinyMarket;
 let db: Database.Database;
 let journal: PurchaseJournal;
@@ -127,15 +132,39 @@ describe('journaled purchases', () => {
   function applyCartAfter(ms: number, orderId: number, then: 'drop' | 'answer'): void {
     market.server.on('purchase', (_req, res) => {
       setTimeout(() => {
-        const createdAt = new Date().toISOString();
-        const items = ([[1, NAME, 1250], [2, CART_AWP, 900]] as const).map(([n, name, price]) => {
-          market.orders.push({ order_item_id: orderId * 10 + n, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
-          return { order_item_id: orderId * 10 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
-        });
+        const { createdAt, items } = addCartOrder(orderId);
         if (then === 'drop') res.socket?.destroy();
         else sendJson(res, 200, { order_id: orderId, created_at: createdAt, items });
       }, ms);
     });
+  }
+  /** The cart's order (both items, at 12.50 and 9.00) appears in the order history now. */
+  function addCartOrder(orderId: number) {
+    const createdAt = new Date().toISOString();
+    const items = ([[1, NAME, 1250], [2, CART_AWP, 900]] as const).map(([n, name, price]) => {
+      market.orders.push({ order_item_id: orderId * 10 + n, order_id: orderId, side: 'bought', app_id: 730, market_hash_name: name, price, amount: 1, created_at: createdAt });
+      return { order_item_id: orderId * 10 + n, app_id: 730, market_hash_name: name, steam_asset_id: String(n), price, amount: 1 };
+    });
+    return { createdAt, items };
+  }
+  /** The first read of the order history is held, with the history as it was when asked, until released. */
+  function holdFirstOrdersRead(): { asked: () => boolean; release: () => void } {
+    const held: { answer: (() => void) | null } = { answer: null };
+    market.server.on('orders', (req, res) => {
+      const page = Number(req.url.searchParams.get('page'));
+      const limit = Number(req.url.searchParams.get('limit'));
+      const newestFirst = [...market.orders].reverse();
+      const body = { orders: newestFirst.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, Math.ceil(newestFirst.length / limit), newestFirst.length, limit) };
+      if (held.answer === null) held.answer = () => sendJson(res, 200, body);
+      else sendJson(res, 200, body);
+    });
+    return { asked: () => held.answer !== null, release: () => held.answer?.() };
+  }
+  /** The purchase is received and never answered: `drop` closes its connection. */
+  function holdPurchase(): { received: () => boolean; drop: () => void } {
+    const held: { res: ServerResponse | null } = { res: null };
+    market.server.on('purchase', (_req, res) => void (held.res = res));
+    return { received: () => held.res !== null, drop: () => void held.res?.socket?.destroy() };
   }
   it('a clean purchase is bought, journaled intent-first with its trigger seq and watchlist id', async () => {
     const purchaser = makePurchaser();
@@ -204,10 +233,9 @@ describe('journaled purchases', () => {
     market.mode = 'hang';
     market.ordersMode = 'fail';
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200 });
-    const outcome = await buyCart(client, journal, [{ listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 }], {
-      reconcileDelaysMs: [30, 30],
-      settleMs: 50,
-    });
+    const outcome = await buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [30, 30], settleMs: 50 }), [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+    ]);
     expect(outcome.status).toBe('unknown');
     expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
@@ -217,15 +245,10 @@ describe('journaled purchases', () => {
     market.mode = 'hang';
     market.ordersMode = 'fail';
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200 });
-    const cart = await buyCart(
-      client,
-      journal,
-      [
-        { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
-        { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
-      ],
-      { reconcileDelaysMs: [30], settleMs: 0 },
-    );
+    const cart = await buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [30], settleMs: 0 }), [
+      { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 102, amount: 1, maxPrice: 1000, marketHashName: AWP, appId: 730 },
+    ]);
     expect(cart.status).toBe('unknown');
     // the marketplace had applied the cart: one order of two items
     const createdAt = new Date().toISOString();
@@ -261,7 +284,7 @@ describe('journaled purchases', () => {
     // the marketplace applies the cart after 200 ms, then drops the connection
     applyCartAfter(200, 900, 'drop');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const buying = buyCart(client, journal, CART_LINES, { reconcileDelaysMs: [400, 30], settleMs: 0 });
+    const buying = buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [400, 30], settleMs: 0 }), CART_LINES);
     await new Promise((r) => setTimeout(r, 50)); // in flight: the next cart settles earlier purchases first
     const earlier = await makePurchaser(2000, { reconcileDelaysMs: [250] }).reconcileUnresolved();
     expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
@@ -274,7 +297,7 @@ describe('journaled purchases', () => {
     // a slow marketplace: the cart is applied and answered after 400 ms
     applyCartAfter(400, 550, 'answer');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const buying = buyCart(client, journal, CART_LINES);
+    const buying = buyCart(new Purchaser({ client, journal }), CART_LINES);
     await new Promise((r) => setTimeout(r, 30)); // sent, not answered: the next cart settles earlier purchases first
     const told: string[] = [];
     const earlier = await makePurchaser(2000, { onEarlierPurchase: (_before, o) => told.push(o.status) }).reconcileUnresolved();
@@ -288,7 +311,7 @@ describe('journaled purchases', () => {
   it('a cart its own reconciliation found bought is not turned into not bought by a later reconcileUnresolved', async () => {
     applyCartAfter(100, 440, 'drop');
     const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
-    const buying = buyCart(client, journal, CART_LINES, { reconcileDelaysMs: [200], settleMs: 0 });
+    const buying = buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [200], settleMs: 0 }), CART_LINES);
     await new Promise((r) => setTimeout(r, 150)); // the answer was lost: the cart is open, reconciling itself
     const settling = makePurchaser(2000, { reconcileDelaysMs: [300] }).reconcileUnresolved();
     expect(await buying).toMatchObject({ status: 'bought', orderId: 440 });
@@ -309,6 +332,89 @@ describe('journaled purchases', () => {
     expect(outcome).toMatchObject({ status: 'bought', orderId: 500 });
     expect((await other).map((o) => o.status)).toEqual(['bought']);
     expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+  });
+
+  it('a cart timed out just before the marketplace applied it is not declared not bought: the settle time counts from the failure', async () => {
+    const purchase = holdPurchase(); // the marketplace is slow to apply it; the client gives up at 500 ms
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 500 });
+    const cart = await buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [0], settleMs: 400 }), CART_LINES);
+    // one read at once after the timeout, nothing in it yet: too soon after the failure to say "not bought"
+    expect(cart.status).toBe('unknown');
+    expect(journal.recent().map((e) => e.state)).toEqual(['unknown', 'unknown']);
+    addCartOrder(910);
+    purchase.drop();
+    expect((await makePurchaser().reconcileUnresolved()).map((o) => o.status)).toEqual(['bought', 'bought']);
+  });
+
+  it('a cart another reconciliation settled bought while its own read was on the way is never written over as not bought', async () => {
+    market.mode = 'fail-500'; // the gateway's answer; the marketplace applies the cart all the same
+    const read = holdFirstOrdersRead(); // the cart's own read, asked before the order appeared, comes back late
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [0], settleMs: 0 }), CART_LINES);
+    await until(read.asked);
+    addCartOrder(920);
+    const earlier = await makePurchaser(2000, { reconcileDelaysMs: [0] }).reconcileUnresolved();
+    expect(earlier.map((o) => o.status)).toEqual(['bought', 'bought']);
+    read.release();
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 920 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+    expect(journal.recent().map((e) => e.orderId).filter((id) => id !== null)).toEqual([920]);
+  });
+
+  it('a cart another reconciliation called not bought too early is bought when its own read finds the order', async () => {
+    market.mode = 'fail-500';
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [400], settleMs: 0 }), CART_LINES);
+    await until(() => journal.unresolved().filter((e) => e.state === 'unknown').length === 2);
+    // another process reads the history before the order shows in it
+    const early = await makePurchaser(2000, { reconcileDelaysMs: [0], settleMs: 0 }).reconcileUnresolved();
+    expect(early.map((o) => o.status)).toEqual(['not_bought', 'not_bought']);
+    addCartOrder(930);
+    // a found order is the evidence: it settles the cart, whatever an empty read said before
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 930 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
+  it('a cart settled bought while it was still on its way is not written over as unknown when its answer is lost', async () => {
+    const purchase = holdPurchase();
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000 });
+    const buying = buyCart(new Purchaser({ client, journal, reconcileDelaysMs: [0], settleMs: 0 }), CART_LINES);
+    await until(purchase.received);
+    addCartOrder(940); // applied; the answer not sent yet
+    // another process: the cart is in flight, and its order is there already
+    const other = await makePurchaser(2000, { reconcileDelaysMs: [0] }).reconcileUnresolved();
+    expect(other.map((o) => o.status)).toEqual(['bought', 'bought']);
+    market.ordersMode = 'fail'; // the sender can no longer read the history
+    purchase.drop();
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 940 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+    expect(journal.recent().map((e) => e.orderId).filter((id) => id !== null)).toEqual([940]);
+  });
+
+  it('a cart being sent is not told as an earlier purchase by its own purchaser: its reconciliation waits for the answer', async () => {
+    applyCartAfter(200, 950, 'answer');
+    const told: string[] = [];
+    const purchaser = makePurchaser(2000, { onEarlierPurchase: (_before, o) => told.push(o.status) });
+    const buying = buyCart(purchaser, CART_LINES);
+    await until(() => market.server.calls('purchase').length === 1);
+    // a watchlist's purchase settles earlier open purchases first: the cart in flight is not one of them
+    expect(await purchaser.reconcileUnresolved()).toEqual([]);
+    expect(told).toEqual([]);
+    expect(await buying).toMatchObject({ status: 'bought', orderId: 950 });
+  });
+
+  it('a purchase settled bought while it was still on its way is not written over as unknown when its answer is lost', async () => {
+    const purchase = holdPurchase();
+    const buying = makePurchaser(2000, { reconcileDelaysMs: [0], settleMs: 0 }).buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await until(purchase.received);
+    const orderId = market.addOrder(NAME, 1250, 1, new Date());
+    const other = await makePurchaser(2000, { reconcileDelaysMs: [0] }).reconcileUnresolved();
+    expect(other.map((o) => o.status)).toEqual(['bought']);
+    market.ordersMode = 'fail';
+    purchase.drop();
+    const outcome = await buying;
+    expect(outcome).toMatchObject({ status: 'bought', orderId });
+    expect(journal.get(outcome.intentId)).toMatchObject({ state: 'bought', orderId });
   });
 
   it('a single purchase is never settled by an order of several items (a cart of the same item)', async () => {

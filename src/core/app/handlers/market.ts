@@ -78,7 +78,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
     buyListings: async ({ lines }) => {
       refuseTradingUnlessLive(core);
       const session = core.session;
-      const { client, purchaser, journal } = purchasing(core, session);
+      const { purchaser, journal } = purchasing(core, session);
       const known = lines.map((line) => readListing(session.db, line.listingId));
       const cartLines: CartLine[] = lines.map((line, i) => ({
         listingId: line.listingId,
@@ -104,7 +104,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       } else {
         // open outcomes of earlier purchases are settled first, as a single purchase would
         if (journal.unresolved().length > 0) await purchaser.reconcileUnresolved();
-        outcome = await buyCart(client, journal, cartLines);
+        outcome = await buyCart(purchaser, cartLines);
       }
 
       const bought = outcome.status === 'bought';
