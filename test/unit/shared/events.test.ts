@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FrameParseError,
+  errorMessageText,
   parseJsonWithInt64,
   parseServerFrame,
   stringifyJson,
@@ -25,6 +26,19 @@ describe('WebSocket frames', () => {
       `{"event":"listing.sold","data":{"listing_id":1,"app_id":730,"market_hash_name":"x","price":9,"amount":1,"listed_at":"${TS}","sold_at":"${TS}"},"seq":7,"ts":"${TS}"}`,
     ];
     expect(frames.map((f) => parseServerFrame(f).kind)).toEqual(['control', 'control', 'control', 'listing', 'listing', 'listing']);
+  });
+  it('reads an `error` message whatever its data (not shown by the spec), or without any', () => {
+    for (const [frame, words] of [
+      ['{"event":"error"}', null],
+      ['{"event":"error","data":null}', null],
+      ['{"event":"error","data":{"code":"BAD_OP"}}', null],
+      ['{"event":"error","data":"unknown op"}', 'unknown op'],
+      ['{"event":"error","data":{"message":"bad op"}}', 'bad op'],
+    ] as const) {
+      const f = parseServerFrame(frame);
+      expect(f.kind, frame).toBe('control');
+      expect(f.kind === 'control' && f.message.event === 'error' ? errorMessageText(f.message) : undefined, frame).toBe(words);
+    }
   });
   it('ignores unknown event names but keeps their seq', () => {
     const f = parseServerFrame(`{"event":"listing.teleported","data":{},"seq":99,"ts":"${TS}"}`);
