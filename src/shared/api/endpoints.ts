@@ -183,12 +183,18 @@ export const ENDPOINTS = {
   listings: endpoint({
     method: 'GET',
     path: '/public/v1/listings',
-    query: z.strictObject({
-      limit: bulkPageLimitQuery,
-      page: intQuery.optional(),
-      cursor: intQuery.optional(),
-      app_id: appIdQuery.optional(),
-    }),
+    query: z
+      .strictObject({
+        limit: bulkPageLimitQuery,
+        page: intQuery.optional(),
+        cursor: intQuery.optional(),
+        app_id: appIdQuery.optional(),
+      })
+      // Not shown: both at once. They are alternatives (docs/api-assumptions.md).
+      .refine((q) => q.page === undefined || q.cursor === undefined, {
+        message: 'page and cursor are alternatives: send one',
+        path: ['cursor'],
+      }),
     response: z.looseObject({ listings: z.array(fullListing), next_cursor: id.nullable(), metadata }),
     rateLimit: perSeconds(1, 1),
   }),

@@ -106,8 +106,9 @@ describe('endpoint queries and bodies', () => {
   it('integer filters are strings matching ^[1-9]\\d*$', () => {
     const q = ENDPOINTS.listings.query;
     expect(q.safeParse({ limit: '500' }).success).toBe(true);
-    expect(q.safeParse({ limit: '1000', cursor: '12', app_id: '730', page: '2' }).success).toBe(true);
-    for (const bad of [{ limit: '100' }, { limit: '500', page: '0' }, { limit: '500', cursor: '012' }, { limit: '500', app_id: '731' }, { limit: '500', page: '-1' }, {}]) {
+    expect(q.safeParse({ limit: '1000', cursor: '12', app_id: '730' }).success).toBe(true);
+    expect(q.safeParse({ limit: '1000', page: '2', app_id: '730' }).success).toBe(true);
+    for (const bad of [{ limit: '1000', page: '2', cursor: '12' }, { limit: '100' }, { limit: '500', page: '0' }, { limit: '500', cursor: '012' }, { limit: '500', app_id: '731' }, { limit: '500', page: '-1' }, {}]) {
       expect(q.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
