@@ -424,7 +424,8 @@ export function matchEndpoint(method: string, pathname: string): { name: Endpoin
     const prefix = e.path.slice(0, e.path.indexOf(':id'));
     if (!pathname.startsWith(prefix)) continue;
     const rest = pathname.slice(prefix.length);
-    if (/^[1-9]\d{0,15}$/.test(rest)) return { name, id: Number(rest) };
+    // An id past 2^53 would be read as a neighbouring one (…993 as …992): no such route, not another id.
+    if (/^[1-9]\d{0,15}$/.test(rest) && Number.isSafeInteger(Number(rest))) return { name, id: Number(rest) };
   }
   return null;
 }

@@ -5,6 +5,7 @@ import {
   cryptoWithdrawal,
   ENDPOINTS,
   errorBody,
+  matchEndpoint,
   fullListing,
   inventoryItem,
   leanListing,
@@ -157,6 +158,13 @@ describe('endpoint queries and bodies', () => {
     expect(b.safeParse({ items: [{ listing_id: 1, amount: 1 }] }).success).toBe(false);
     expect(b.safeParse({ items: [{ listing_id: 1, amount: 1, max_price: 10, maxPrice: 10 }] }).success).toBe(false);
     expect(b.safeParse({ items: [] }).success).toBe(false);
+  });
+  it('matches a path to its endpoint and id, never to a neighbouring id past 2^53', () => {
+    expect(matchEndpoint('GET', '/public/v1/listings/42')).toEqual({ name: 'listing', id: 42 });
+    expect(matchEndpoint('GET', '/public/v1/crypto-withdraw/9007199254740991')).toEqual({ name: 'cryptoWithdrawal', id: 9007199254740991 });
+    expect(matchEndpoint('GET', '/public/v1/listings/9007199254740993')).toBeNull();
+    expect(matchEndpoint('GET', '/public/v1/listings/042')).toBeNull();
+    expect(matchEndpoint('PATCH', '/public/v1/list')).toEqual({ name: 'editListing' });
   });
   it('every endpoint carries its part-8 rate limit', () => {
     expect(ENDPOINTS.book.rateLimit).toEqual({ limit: 6, windowMs: 60_000 });
