@@ -23,12 +23,15 @@ const NODE = {
     ' (the renderer reaches Node only through the preload bridge).',
 };
 const NATIVE = {
-  regex: '^(better-sqlite3|@napi-rs/keyring|ws)(/|$)',
-  message: 'Native/Node-only modules (better-sqlite3, @napi-rs/keyring, ws) belong to src/core or src/main.',
+  regex: '^(better-sqlite3|@napi-rs/keyring|ws|undici)(/|$)',
+  message:
+    'Native/Node-only modules (better-sqlite3, @napi-rs/keyring, ws, undici) belong to src/core or src/main.',
 };
 const ELECTRON = {
-  regex: '^electron(/|$)',
-  message: "'electron' may be imported only in src/main and src/preload.",
+  // electron-updater and electron-log's main side import electron themselves
+  regex: '^electron(-updater|-log)?(/|$)',
+  message:
+    "'electron' may be imported only in src/main and src/preload (so may electron-updater and electron-log, which import it).",
 };
 /** A relative (or src/-rooted) import that reaches into one of the given top-level src folders. */
 const LAYER = (from, folders) => ({
@@ -68,10 +71,52 @@ const layering = {
   ],
 };
 
+/**
+ * no-restricted-imports sees only static imports and exports: the same patterns for `import('…')` and
+ * `require('…')` with a literal specifier, so a dynamic import cannot walk around the layering.
+ */
+const sourceOf = (node) =>
+  node.type === 'Literal' && typeof node.value === 'string'
+    ? node.value
+    : node.type === 'TemplateLiteral' && node.expressions.length === 0
+      ? node.quasis[0].value.cooked
+      : null;
+const layeringPlugin = {
+  rules: {
+    'no-restricted-dynamic-imports': {
+      meta: { type: 'problem', schema: [{ type: 'array' }] },
+      create(context) {
+        const patterns = context.options[0].map((p) => ({ ...p, re: new RegExp(p.regex) }));
+        const check = (node, source) => {
+          const specifier = source && sourceOf(source);
+          if (specifier === null || specifier === undefined) return;
+          const hit = patterns.find((p) => p.re.test(specifier));
+          if (hit)
+            context.report({
+              node,
+              message: `'${specifier}' import is restricted from being used by a pattern. ${hit.message}`,
+            });
+        };
+        return {
+          ImportExpression: (node) => check(node, node.source),
+          CallExpression: (node) => {
+            if (node.callee.type === 'Identifier' && node.callee.name === 'require')
+              check(node, node.arguments[0]);
+          },
+        };
+      },
+    },
+  },
+};
+
 const layeringConfigs = Object.entries(layering).map(([glob, patterns]) => ({
   name: `skindesk/layering ${glob}`,
   files: [glob],
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
+  plugins: { skindesk: layeringPlugin },
+  rules: {
+    'no-restricted-imports': ['error', { patterns }],
+    'skindesk/no-restricted-dynamic-imports': ['error', patterns],
+  },
 }));
 
 // ---- config ---------------------------------------------------------------------------------

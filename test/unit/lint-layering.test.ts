@@ -9,14 +9,17 @@ const root = resolve(import.meta.dirname, '../..');
 const fixtures = join(root, 'test/fixtures/lint');
 const eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
 
-/** Lints a fixture at its virtual path and returns the no-restricted-imports messages. */
+/** The layering rules: static imports and exports, and `import()` / `require()` with a literal specifier. */
+const LAYERING_RULES = new Set(['no-restricted-imports', 'skindesk/no-restricted-dynamic-imports']);
+
+/** Lints a fixture at its virtual path and returns the layering messages. */
 async function restrictedImports(fixture: string): Promise<string[]> {
   const text = readFileSync(join(fixtures, fixture), 'utf8');
   const [result] = await eslint.lintText(text, { filePath: join(root, fixture) });
   if (!result) throw new Error(`no lint result for ${fixture}`);
   const fatal = result.messages.filter((m) => m.fatal);
   expect(fatal, `${fixture} must parse`).toEqual([]);
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result.messages.filter((m) => m.ruleId !== null && LAYERING_RULES.has(m.ruleId)).map((m) => m.message);
 }
 
 describe('layering lint rules', () => {
@@ -30,13 +33,29 @@ describe('layering lint rules', () => {
     ['src/shared/imports-native.ts', /better-sqlite3.*Native/],
     ['src/shared/imports-ws.ts', /'ws'.*Native/],
     ['src/demo/imports-core.ts', /src\/demo must not import/],
+    // every rule in every folder the issue names
+    ['src/shared/node-builtin.ts', /node:fs.*Node built-ins/],
+    ['src/shared/imports-electron.ts', /'electron'.*may be imported only/],
+    ['src/renderer/imports-native.ts', /better-sqlite3.*Native/],
+    ['src/demo/imports-electron.ts', /'electron'.*may be imported only/],
+    ['src/cli/imports-electron.ts', /'electron'.*may be imported only/],
+    // every way of importing
+    ['src/renderer/reexports-core.ts', /src\/renderer must not import/],
+    ['src/renderer/type-imports-core.ts', /src\/renderer must not import/],
+    ['src/renderer/dynamic-builtin.ts', /node:fs\/promises.*Node built-ins/],
+    ['src/core/dynamic-demo.ts', /src\/core must not import/],
+    ['src/demo/dynamic-core.ts', /src\/demo must not import/],
+    ['src/renderer/require-electron.cjs', /'electron'.*may be imported only/],
+    // packages that bring electron or Node along
+    ['src/core/imports-updater.ts', /electron-updater.*may be imported only/],
+    ['src/shared/imports-undici.ts', /undici.*Native/],
   ])('reports %s', async (fixture, expected) => {
     const messages = await restrictedImports(fixture);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(expected);
   });
 
-  it.each(['src/renderer/clean.tsx', 'src/core/clean.ts'])('does not report %s', async (fixture) => {
+  it.each(['src/renderer/clean.tsx', 'src/core/clean.ts', 'src/main/clean.ts'])('does not report %s', async (fixture) => {
     expect(await restrictedImports(fixture)).toEqual([]);
   });
 

@@ -19,6 +19,7 @@ import {
   LIMITS,
   LISTING_EVENT_NAMES,
   WS_CLOSE,
+  errorMessageText,
   type ListingCreatedEvent,
   type ListingEvent,
   type ServerFrame,
@@ -502,7 +503,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const m = frame.message;
       if (m.event === 'subscribed' || (m.event === 'error' && s.phase === 'subscribing')) {
         if (m.event === 'error') {
-          this.emit('warning', `the feed refused our subscription (${m.data?.message ?? 'no reason given'}); filtering locally`);
+          this.emit('warning', `the feed refused our subscription (${errorMessageText(m) ?? 'no reason given'}); filtering locally`);
         }
         if (s.phase === 'subscribing') {
           s.phase = 'buffering';
@@ -510,7 +511,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           void this.#snapshotCycle(s);
         }
       } else if (m.event === 'error') {
-        this.emit('warning', `the feed reported an error: ${m.data?.message ?? 'no reason given'}`);
+        this.emit('warning', `the feed reported an error: ${errorMessageText(m) ?? 'no reason given'}`);
       }
       return;
     }

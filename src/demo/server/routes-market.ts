@@ -9,9 +9,6 @@ import { appIdOf, json, metadataOf, page, type DemoServices, type RouteTable } f
 export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<RouteTable, 'listings' | 'listing' | 'prices' | 'pricesAll' | 'book' | 'sales' | 'salesAverages'> {
   return {
     listings: ({ query }) => {
-      if (query.page !== undefined && query.cursor !== undefined) {
-        throw new MarketError('VALIDATION_ERROR', 'send page or cursor, not both', { issues: [{ path: 'cursor', message: 'page and cursor are alternatives' }] });
-      }
       const store = market.store;
       const limit = Number(query.limit);
       const appId = appIdOf(query.app_id);

@@ -183,12 +183,18 @@ export const ENDPOINTS = {
   listings: endpoint({
     method: 'GET',
     path: '/public/v1/listings',
-    query: z.strictObject({
-      limit: bulkPageLimitQuery,
-      page: intQuery.optional(),
-      cursor: intQuery.optional(),
-      app_id: appIdQuery.optional(),
-    }),
+    query: z
+      .strictObject({
+        limit: bulkPageLimitQuery,
+        page: intQuery.optional(),
+        cursor: intQuery.optional(),
+        app_id: appIdQuery.optional(),
+      })
+      // Not shown: both at once. They are alternatives (docs/api-assumptions.md).
+      .refine((q) => q.page === undefined || q.cursor === undefined, {
+        message: 'page and cursor are alternatives: send one',
+        path: ['cursor'],
+      }),
     response: z.looseObject({ listings: z.array(fullListing), next_cursor: id.nullable(), metadata }),
     rateLimit: perSeconds(1, 1),
   }),
@@ -418,7 +424,8 @@ export function matchEndpoint(method: string, pathname: string): { name: Endpoin
     const prefix = e.path.slice(0, e.path.indexOf(':id'));
     if (!pathname.startsWith(prefix)) continue;
     const rest = pathname.slice(prefix.length);
-    if (/^[1-9]\d{0,15}$/.test(rest)) return { name, id: Number(rest) };
+    // An id past 2^53 would be read as a neighbouring one (…993 as …992): no such route, not another id.
+    if (/^[1-9]\d{0,15}$/.test(rest) && Number.isSafeInteger(Number(rest))) return { name, id: Number(rest) };
   }
   return null;
 }

@@ -63,14 +63,27 @@ export const subscribedMessage = z.looseObject({
   data: subscribedData,
   ts: timestamp.optional(),
 });
-/** Content of the error message's data is not shown; we send `{ message }`. */
+/**
+ * Content of the error message's data is not shown (the spec writes the message as `{ event: 'error' }`):
+ * we send `{ message }`, and accept any data, or none, from a server.
+ */
 export const errorMessage = z.looseObject({
   event: z.literal('error'),
-  data: z.looseObject({ message: z.string() }).nullable(),
+  data: z.unknown().optional(),
   ts: timestamp.optional(),
 });
 export const controlMessage = z.discriminatedUnion('event', [connectedMessage, subscribedMessage, errorMessage]);
 export type ControlMessage = z.infer<typeof controlMessage>;
+
+/** The words of an `error` message, when its data carries any (`{ message }` or a plain string). */
+export function errorMessageText(message: z.infer<typeof errorMessage>): string | null {
+  const data = message.data;
+  if (typeof data === 'string' && data !== '') return data;
+  if (data !== null && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string') {
+    return (data as { message: string }).message || null;
+  }
+  return null;
+}
 
 /** Client → server. Each message replaces the connection's filter; missing or empty = unfiltered. */
 export const subscribeOp = z.strictObject({

@@ -10,11 +10,13 @@
 type ReviverContext = { source?: string };
 type SourceReviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
 
+const INTEGER_TEXT = /^-?\d+$/;
 const KEY_SCANNERS = new Map<string, RegExp>();
 function scannerFor(key: string): RegExp {
   let re = KEY_SCANNERS.get(key);
   if (!re) {
-    re = new RegExp(`"${key}"\\s*:\\s*(-?\\d+)`, 'g');
+    // The whole number token: a fraction or an exponent must not be cut down to its leading digits.
+    re = new RegExp(`"${key}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`, 'g');
     KEY_SCANNERS.set(key, re);
   }
   re.lastIndex = 0;
@@ -36,7 +38,8 @@ export function parseJsonWithInt64(text: string, int64Keys: readonly string[]): 
     const first = re.exec(text);
     const second = first ? re.exec(text) : null;
     if (first && !second && first[1] !== undefined) {
-      top[key] = BigInt(first[1]);
+      // Not an integer in the text (1.5, 1e19): left as the number it is, for the schema to reject.
+      if (INTEGER_TEXT.test(first[1])) top[key] = BigInt(first[1]);
     } else {
       return parseJsonWithInt64Slow(text, int64Keys);
     }
@@ -47,7 +50,7 @@ export function parseJsonWithInt64(text: string, int64Keys: readonly string[]): 
 function parseJsonWithInt64Slow(text: string, int64Keys: readonly string[]): unknown {
   const keys = new Set(int64Keys);
   const reviver: SourceReviver = function (this: unknown, key, value, context) {
-    if (keys.has(key) && typeof value === 'number' && context?.source !== undefined) {
+    if (keys.has(key) && typeof value === 'number' && context?.source !== undefined && INTEGER_TEXT.test(context.source)) {
       return BigInt(context.source);
     }
     return value;

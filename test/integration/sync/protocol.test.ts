@@ -629,6 +629,24 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it.each([
+    ['with no data, as the spec writes it', '{"event":"error"}', 'no reason given'],
+    ['with data of a shape of its own', '{"event":"error","data":{"code":"BAD_OP"}}', 'no reason given'],
+    ['with plain words as its data', '{"event":"error","data":"unknown op"}', 'unknown op'],
+  ])('an `error` answer to the subscribe op %s is a refusal, not a broken frame', async (_how, frame, reason) => {
+    seed(10);
+    market.autoSubscribe = false;
+    const e = startEngine({ subscribeAckTimeoutMs: 1_000 });
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    await market.waitForSubscribed();
+    market.sendRaw(frame); // §6.1: the error message's data is "not shown"
+    await eventually(() => caughtUp(), 'caught up');
+    expect(warnings).toEqual([`the feed refused our subscription (${reason}); filtering locally`]);
+    expect(market.connections).toBe(1);
+    expect(market.bookRequests).toBe(1);
+  });
+
   it('an overflow before a confirmation that never comes does not leave the engine stuck', async () => {
     seed(10);
     market.autoSubscribe = false;

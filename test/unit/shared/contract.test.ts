@@ -5,6 +5,7 @@ import {
   cryptoWithdrawal,
   ENDPOINTS,
   errorBody,
+  matchEndpoint,
   fullListing,
   inventoryItem,
   leanListing,
@@ -106,8 +107,9 @@ describe('endpoint queries and bodies', () => {
   it('integer filters are strings matching ^[1-9]\\d*$', () => {
     const q = ENDPOINTS.listings.query;
     expect(q.safeParse({ limit: '500' }).success).toBe(true);
-    expect(q.safeParse({ limit: '1000', cursor: '12', app_id: '730', page: '2' }).success).toBe(true);
-    for (const bad of [{ limit: '100' }, { limit: '500', page: '0' }, { limit: '500', cursor: '012' }, { limit: '500', app_id: '731' }, { limit: '500', page: '-1' }, {}]) {
+    expect(q.safeParse({ limit: '1000', cursor: '12', app_id: '730' }).success).toBe(true);
+    expect(q.safeParse({ limit: '1000', page: '2', app_id: '730' }).success).toBe(true);
+    for (const bad of [{ limit: '1000', page: '2', cursor: '12' }, { limit: '100' }, { limit: '500', page: '0' }, { limit: '500', cursor: '012' }, { limit: '500', app_id: '731' }, { limit: '500', page: '-1' }, {}]) {
       expect(q.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -156,6 +158,13 @@ describe('endpoint queries and bodies', () => {
     expect(b.safeParse({ items: [{ listing_id: 1, amount: 1 }] }).success).toBe(false);
     expect(b.safeParse({ items: [{ listing_id: 1, amount: 1, max_price: 10, maxPrice: 10 }] }).success).toBe(false);
     expect(b.safeParse({ items: [] }).success).toBe(false);
+  });
+  it('matches a path to its endpoint and id, never to a neighbouring id past 2^53', () => {
+    expect(matchEndpoint('GET', '/public/v1/listings/42')).toEqual({ name: 'listing', id: 42 });
+    expect(matchEndpoint('GET', '/public/v1/crypto-withdraw/9007199254740991')).toEqual({ name: 'cryptoWithdrawal', id: 9007199254740991 });
+    expect(matchEndpoint('GET', '/public/v1/listings/9007199254740993')).toBeNull();
+    expect(matchEndpoint('GET', '/public/v1/listings/042')).toBeNull();
+    expect(matchEndpoint('PATCH', '/public/v1/list')).toEqual({ name: 'editListing' });
   });
   it('every endpoint carries its part-8 rate limit', () => {
     expect(ENDPOINTS.book.rateLimit).toEqual({ limit: 6, windowMs: 60_000 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bookSnapshot,
   FrameParseError,
+  errorMessageText,
   parseJsonWithInt64,
   parseServerFrame,
   stringifyJson,
@@ -25,6 +27,19 @@ describe('WebSocket frames', () => {
       `{"event":"listing.sold","data":{"listing_id":1,"app_id":730,"market_hash_name":"x","price":9,"amount":1,"listed_at":"${TS}","sold_at":"${TS}"},"seq":7,"ts":"${TS}"}`,
     ];
     expect(frames.map((f) => parseServerFrame(f).kind)).toEqual(['control', 'control', 'control', 'listing', 'listing', 'listing']);
+  });
+  it('reads an `error` message whatever its data (not shown by the spec), or without any', () => {
+    for (const [frame, words] of [
+      ['{"event":"error"}', null],
+      ['{"event":"error","data":null}', null],
+      ['{"event":"error","data":{"code":"BAD_OP"}}', null],
+      ['{"event":"error","data":"unknown op"}', 'unknown op'],
+      ['{"event":"error","data":{"message":"bad op"}}', 'bad op'],
+    ] as const) {
+      const f = parseServerFrame(frame);
+      expect(f.kind, frame).toBe('control');
+      expect(f.kind === 'control' && f.message.event === 'error' ? errorMessageText(f.message) : undefined, frame).toBe(words);
+    }
   });
   it('ignores unknown event names but keeps their seq', () => {
     const f = parseServerFrame(`{"event":"listing.teleported","data":{},"seq":99,"ts":"${TS}"}`);
@@ -53,6 +68,21 @@ describe('lossless JSON', () => {
     const text = '{"seq":9007199254740993,"nested":{"seq":9007199254740995}}';
     const parsed = parseJsonWithInt64(text, ['seq']) as { seq: bigint };
     expect(parsed.seq).toBe(9007199254740993n);
+  });
+  it('never cuts a seq that is not an integer down to its leading digits: the schema sees it and rejects it', () => {
+    for (const text of [
+      '{"seq":1e19,"listings":[]}',
+      '{"seq":1.9e+18,"listings":[]}',
+      '{"seq":12345678901234567.5,"listings":[]}',
+      '{"seq":1e19,"listings":[],"nested":{"seq":1}}', // the exact (slow) path
+    ]) {
+      const parsed = parseJsonWithInt64(text, ['seq']) as { seq: unknown };
+      expect(typeof parsed.seq, text).toBe('number');
+      expect(bookSnapshot.safeParse(parsed).success, text).toBe(false);
+    }
+    expect(() => parseServerFrame(`{"event":"listing.removed","data":{"listing_id":1,"app_id":730},"seq":1.9e+18,"ts":"${TS}"}`)).toThrow(
+      /invalid listing\.removed event/,
+    );
   });
   it('turns safe integers into bigint too', () => {
     expect(parseJsonWithInt64('{"seq":42}', ['seq'])).toEqual({ seq: 42n });
