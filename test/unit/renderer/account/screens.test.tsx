@@ -205,7 +205,7 @@ describe('WalletScreen', () => {
     const user = userEvent.setup();
     installFakeBridge({
       getStatus: () => status({ market: { mode, baseUrl: 'https://market.example', demoReason: mode === 'demo' ? 'no_api_key' : null } }),
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
     });
     renderWithTheme(<WalletScreen />);
@@ -219,7 +219,7 @@ describe('WalletScreen', () => {
   it('asks for the two-factor code when the marketplace answers TWO_FACTOR_REQUIRED', async () => {
     const user = userEvent.setup();
     installFakeBridge({
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Demo Trader', asOf: NOW_ISO, problem: null }),
       checkWithdrawal: ({ amount }) => ({ minimum: 1000, platformFee: Math.round(amount / 100), converted: amount - Math.round(amount / 100), feeBps: 100, balance: 100_000, check: { ok: true, problems: [] } }),
       createWithdrawal: () => {
@@ -241,7 +241,7 @@ describe('WalletScreen', () => {
     const user = userEvent.setup();
     let known = true;
     installFakeBridge({
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
       checkWithdrawal: ({ amount }) =>
         known
