@@ -17,7 +17,7 @@ import {
   attemptWords,
 } from '../../account/withdrawal-guard.ts';
 import type { WithdrawalAttempt } from '../../account/withdrawal-journal.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, redact, redactDeep } from '../../api/errors.ts';
 import { accountKey } from '../../api/purchase-journal.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
@@ -100,7 +100,7 @@ export function walletHandlers(
             { priority: 'interactive' },
           )
           .catch((err: unknown) => {
-            throw belowMinimumOf(err);
+            throw belowMinimumOf(withoutSecret(err, twoFactorCode));
           });
       let withdrawal: CryptoWithdrawal;
       try {
@@ -183,6 +183,27 @@ function evidenceOf(account: AccountSession): WithdrawalEvidence {
  */
 function termsOf(runtime: AccountRuntime) {
   return runtime.demo ? DEMO_WITHDRAWAL_TERMS : null;
+}
+
+/**
+ * An error of the send without the two-factor code in it: a marketplace that echoes the body (in its
+ * message or details) would otherwise carry the code into the screen and the log.
+ */
+function withoutSecret(err: unknown, secret: string | null): unknown {
+  if (!(err instanceof ApiError) || secret === null) return err;
+  const secrets = [secret];
+  return new ApiError({
+    kind: err.kind,
+    route: err.route,
+    status: err.status,
+    code: err.code,
+    message: redact(err.message, secrets),
+    serverMessage: err.serverMessage === null ? null : redact(err.serverMessage, secrets),
+    retryAfterMs: err.retryAfterMs,
+    details: err.details === null ? null : (redactDeep(err.details, secrets) as Record<string, unknown>),
+    maybeDelivered: err.maybeDelivered,
+    causeText: err.causeText === null ? null : redact(err.causeText, secrets),
+  });
 }
 
 /**
