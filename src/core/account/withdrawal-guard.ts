@@ -28,6 +28,7 @@ import type { BalanceTransaction, CryptoTicker, CryptoWithdrawal } from '../../s
 import { formatCents } from '../../shared/money.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
+import { isAccountOf } from '../api/purchase-journal.ts';
 import type { WithdrawalAttempt, WithdrawalJournal } from './withdrawal-journal.ts';
 
 export interface WithdrawalRequest {
@@ -45,6 +46,8 @@ export interface LedgerRead {
 
 /** Where the guard looks for what became of an unknown withdrawal (the app reads the marketplace). */
 export interface WithdrawalEvidence {
+  /** The market's base URL: with the account unknown, entries of another market's accounts do not count. */
+  readonly market?: string;
   /** The key's account (accountKey) and its balance, read fresh; null when the read failed. */
   balance(): Promise<{ account: string; balance: number } | null>;
   /** The ledger back to `sinceMs`; null when the route does not answer or its answer does not parse. */
@@ -170,9 +173,14 @@ function heldWords(reason: HeldReason, a: WithdrawalAttempt | null): string {
   return `Nothing was sent: ${attemptWords(a).replace(/^The/, 'the')} New withdrawals are held until it is settled. ${SETTLE_WORDS}`;
 }
 
-/** Whether an open entry holds the withdrawals of `account` (unknown on either side: it does). */
-function holds(a: WithdrawalAttempt, account: string | null): boolean {
-  return a.account === null || account === null || a.account === account;
+/**
+ * Whether an open entry holds the withdrawals of `account`. Unknown on either side: it does, unless it
+ * names an account that is not of this market (a gone demo market's, say).
+ */
+function holds(a: WithdrawalAttempt, account: string | null, market: string | null): boolean {
+  if (a.account === null) return true;
+  if (account !== null) return a.account === account;
+  return market === null || isAccountOf(a.account, market);
 }
 
 export class WithdrawalGuard {
@@ -192,9 +200,12 @@ export class WithdrawalGuard {
     this.#notSentAfterMs = options.notSentAfterMs ?? 60_000;
   }
 
-  /** Open entries holding `account`'s withdrawals (not the one being sent right now), oldest first. */
-  open(account: string | null): WithdrawalAttempt[] {
-    return this.#journal.open().filter((a) => a.intentId !== this.#sending && holds(a, account));
+  /**
+   * Open entries holding `account`'s withdrawals on the market at `market` (its base URL), not the one
+   * being sent right now, oldest first.
+   */
+  open(account: string | null, market: string | null = null): WithdrawalAttempt[] {
+    return this.#journal.open().filter((a) => a.intentId !== this.#sending && holds(a, account, market));
   }
 
   /**
@@ -211,7 +222,7 @@ export class WithdrawalGuard {
     this.#sending = '(checking)';
     try {
       const fresh = await evidence.balance();
-      const open = this.open(fresh?.account ?? null);
+      const open = this.open(fresh?.account ?? null, evidence.market ?? null);
       if (open.length > 0) {
         const result = await this.#check(evidence, open, fresh);
         const [first] = result.open;
@@ -262,7 +273,7 @@ export class WithdrawalGuard {
   /** Looks at the evidence for every open entry of the key's account; settles what it can. */
   async check(evidence: WithdrawalEvidence): Promise<CheckResult> {
     const fresh = await evidence.balance();
-    const open = this.open(fresh?.account ?? null);
+    const open = this.open(fresh?.account ?? null, evidence.market ?? null);
     if (open.length === 0) return { settled: [], open: [], found: [] };
     return this.#check(evidence, open, fresh);
   }

@@ -329,6 +329,8 @@ describe('withdrawal guard', () => {
     assignOpenWithdrawals(db, 'an earlier demo market, gone since');
     expect(b.guard.open(ACCOUNT)).toEqual([]);
     expect(b.guard.open(null)).toHaveLength(2);
+    // with the account not known yet, the market alone tells that they are not of this one
+    expect(b.guard.open(null, 'http://market.test')).toEqual([]);
   });
 
   it('keeps neither the two-factor code nor the error text in the journal', async () => {

@@ -46,7 +46,7 @@ export function walletHandlers(
       return {
         withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)),
         // the account as last met: before that (or offline), every open entry is shown
-        unsettled: account.withdrawalGuard.open(account.account).map(attemptView),
+        unsettled: account.withdrawalGuard.open(account.account, account.market.client?.baseUrl ?? null).map(attemptView),
       };
     },
 
@@ -150,6 +150,7 @@ export function attemptView(a: WithdrawalAttempt): WithdrawalAttemptView {
 function evidenceOf(account: AccountSession): WithdrawalEvidence {
   const client = account.client();
   return {
+    market: client.baseUrl,
     balance: async () => {
       try {
         const read = await account.reads.user({ priority: 'interactive' });
