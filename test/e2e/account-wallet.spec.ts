@@ -1,6 +1,8 @@
 // Orders and the wallet through the browser test host against the demo market: the order history
 // exported as CSV through the save dialog (the test host writes into a folder) holds every order of the
-// paged history; a crypto withdrawal followed to SUCCESS, and one to FAILED with the refund shown.
+// paged history; a crypto withdrawal followed to SUCCESS, and one to FAILED with the refund shown; one
+// whose answer is lost after the market applied it is shown as unknown and holds the form until the
+// check finds it (exactly one withdrawal made).
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ORDER_EXPORT_COLUMNS } from '../../src/shared/api/index.ts';
@@ -96,5 +98,47 @@ test('crypto withdrawal: followed to SUCCESS, and to FAILED with the refund', as
   await expect(ledger.first()).toContainText(/crypto refund/i);
   await expect(ledger.first()).toContainText(`+${formatCents(3000)}`);
   await saveScreenshot(page, 'ledger');
+  expect(problems).toEqual([]);
+});
+
+test('crypto withdrawal whose answer is lost: shown as unknown, the form held, settled by the check', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openScreen(page, host, 'wallet', 'Alt+8');
+  const account = host.demo!.state.account(1)!;
+  const before = account.withdrawals.size;
+  await page.getByTestId('wallet-ticker').getByText('ETH', { exact: true }).click();
+  await page.getByTestId('wallet-address').fill('0x52908400098527886E0F7030069857D2E4169EE7');
+  await page.getByTestId('wallet-amount').fill('12.34');
+  await expect(page.getByTestId('wallet-review')).toBeEnabled();
+
+  // the market makes the withdrawal, then the connection drops before the answer
+  host.demo!.setWithdrawalOutcome('SUCCESS');
+  host.demo!.chaos.set({ rest: { withdrawalLostRate: 1, hangMs: 0 } });
+  await page.getByTestId('wallet-review').click();
+  const dialog = page.getByTestId('confirm-dialog');
+  await dialog.getByTestId('confirm-button').click();
+  await expect(dialog.getByTestId('error-note')).toContainText('got no clear answer');
+  await expect(dialog.getByTestId('error-note')).toContainText('may have done it');
+  await expect(dialog.getByTestId('error-note')).toContainText('No clear answer');
+  host.demo!.chaos.set({ rest: { withdrawalLostRate: 0 } });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(account.withdrawals.size).toBe(before + 1);
+
+  // held: the unknown one is shown with what to do, and the form cannot send another
+  const card = page.getByTestId('withdrawal-unsettled');
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId('unsettled-words')).toContainText('$12.34 in ETH to 0x5290…9EE7');
+  await expect(card.getByTestId('unsettled-not-sent')).toBeVisible();
+  await expect(card.getByTestId('unsettled-sent')).toBeVisible();
+  await expect(page.getByTestId('wallet-review')).toBeDisabled();
+  await expect(page.getByText(/^Held: an earlier withdrawal may have been sent/)).toBeVisible();
+  await saveScreenshot(page, 'wallet-held');
+
+  // the check finds it in the ledger: settled as sent, followed like the others; nothing sent twice
+  await card.getByTestId('unsettled-check').click();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByTestId('wallet-review')).toBeEnabled();
+  await expect(page.getByTestId('withdrawal').filter({ hasText: '$12.34' })).toHaveCount(1);
+  expect(account.withdrawals.size).toBe(before + 1);
   expect(problems).toEqual([]);
 });

@@ -6,3 +6,5 @@ export * from './inventory-tokens.ts';
 export * from './portfolio.ts';
 export * from './presend-checks.ts';
 export * from './price-decay.ts';
+export * from './withdrawal-guard.ts';
+export * from './withdrawal-journal.ts';

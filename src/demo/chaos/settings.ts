@@ -28,6 +28,8 @@ export interface RestChaos {
    * it for `hangMs` first (a client time-out).
    */
   purchaseLostRate: number;
+  /** POST /crypto-withdraw applied (money out), then its answer lost, the same two ways. */
+  withdrawalLostRate: number;
 }
 
 export interface WebSocketChaos {
@@ -58,7 +60,7 @@ export interface ChaosSettings {
 export type ChaosChange = { [G in keyof ChaosSettings]?: Partial<ChaosSettings[G]> };
 
 export const CALM: ChaosSettings = Object.freeze({
-  rest: Object.freeze({ latencyMs: 0, jitterMs: 0, errorRate: 0, timeoutRate: 0, hangMs: 12_000, bookDelayMs: 0, purchaseLostRate: 0 }),
+  rest: Object.freeze({ latencyMs: 0, jitterMs: 0, errorRate: 0, timeoutRate: 0, hangMs: 12_000, bookDelayMs: 0, purchaseLostRate: 0, withdrawalLostRate: 0 }),
   websocket: Object.freeze({ latencyMs: 0, jitterMs: 0 }),
   webhooks: Object.freeze({ failRate: 0, lostAnswerRate: 0, duplicateRate: 0, delayRate: 0, delayMs: 1_500 }),
 }) as ChaosSettings;

@@ -8,7 +8,7 @@
  *
  * Chaos (src/demo/chaos), when switched on: after the rate limit a request may meet a 429 storm, an
  * injected 500 or a hang (nothing applied); after its route, the answer may be delayed, or — for a
- * purchase — lost after the purchase was applied. Every 429 written out is noted in the rate limiter, so
+ * purchase or a crypto withdrawal — lost after it was applied. Every 429 written out is noted in the rate limiter, so
  * a caller that comes back before its Retry-After ran out is counted.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

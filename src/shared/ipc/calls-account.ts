@@ -120,6 +120,31 @@ export const withdrawalView = z.strictObject({
 });
 export type WithdrawalView = z.infer<typeof withdrawalView>;
 
+export const WITHDRAWAL_ATTEMPT_STATES = ['intent', 'sent', 'refused', 'unknown', 'not_sent'] as const;
+
+/**
+ * A crypto withdrawal as the app's journal holds it (written before sending, resolved after). One whose
+ * state is `intent` or `unknown` got no clear answer (a timeout, a dropped connection, a 5xx): it may
+ * have been sent, and new withdrawals are held until it is settled (settleWithdrawal).
+ */
+export const withdrawalAttempt = z.strictObject({
+  id: z.uuid(),
+  /** When it was asked for. */
+  at: timestamp,
+  amount: z.number().int().positive(),
+  ticker: z.enum(CRYPTO_TICKERS),
+  address: z.string(),
+  state: z.enum(WITHDRAWAL_ATTEMPT_STATES),
+  withdrawalId: z.number().int().positive().nullable(),
+  /** How the outcome was learned: the answer, the ledger, the balance, or the trader's word. */
+  settledBy: z.enum(['response', 'ledger', 'balance', 'trader']).nullable(),
+  /** Plain words: what is not known and why, or how it was settled. */
+  words: z.string(),
+  /** What the last automatic check saw, and when. */
+  lastCheck: z.strictObject({ at: timestamp, note: z.string() }).nullable(),
+});
+export type WithdrawalAttemptView = z.infer<typeof withdrawalAttempt>;
+
 export const WEBHOOK_RECEIVER_STATES = ['off', 'no_secret', 'starting', 'listening', 'failed'] as const;
 
 export const tradeFeedSettings = z.strictObject({
@@ -531,10 +556,19 @@ export const ACCOUNT_CALLS = {
   }),
 
   getWithdrawals: call({
-    summary: 'Crypto withdrawals the app has made or followed, newest first, with their status history.',
+    summary:
+      'Crypto withdrawals the app has made or followed, newest first, with their status history; and those whose outcome is unknown (they hold new withdrawals).',
     input: z.strictObject({}),
-    output: z.strictObject({ withdrawals: z.array(withdrawalView) }),
+    output: z.strictObject({ withdrawals: z.array(withdrawalView), unsettled: z.array(withdrawalAttempt) }),
     example: {},
+  }),
+
+  settleWithdrawal: call({
+    summary:
+      'Settles a crypto withdrawal whose outcome is unknown: `check` looks at the balance and the ledger again; `sent` or `not_sent` is the trader’s word after checking the marketplace or the wallet.',
+    input: z.strictObject({ id: z.uuid(), answer: z.enum(['check', 'sent', 'not_sent']) }),
+    output: withdrawalAttempt,
+    example: { id: '0b0e8f7e-4f43-4c55-9a55-5f1c2f7e9d10', answer: 'check' },
   }),
 
   checkWithdrawal: call({
@@ -558,7 +592,8 @@ export const ACCOUNT_CALLS = {
   }),
 
   createWithdrawal: call({
-    summary: 'Withdraws balance to a crypto address; the app then follows it to SUCCESS or FAILED.',
+    summary:
+      'Withdraws balance to a crypto address; the app then follows it to SUCCESS or FAILED. Held (REFUSED, apiCode WITHDRAWAL_OUTCOME_UNKNOWN, or EARLIER_WITHDRAWAL_SENT when the check just found the earlier one went out) while an earlier withdrawal’s outcome is unknown.',
     input: z.strictObject({
       ticker: z.enum(CRYPTO_TICKERS),
       address: z.string().min(1).max(128),

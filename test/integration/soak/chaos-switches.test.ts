@@ -88,6 +88,18 @@ describe('REST faults', () => {
     expect(market.chaos.stats.rest.purchasesLost).toBe(1);
   });
 
+  it('applies a crypto withdrawal and loses its answer', async () => {
+    const account = market.state.account(1)!;
+    const before = { count: account.withdrawals.size, balance: account.balance };
+    market.chaos.set({ rest: { withdrawalLostRate: 1, hangMs: 100 } });
+    await dropped(() =>
+      api(market).post('/public/v1/crypto-withdraw', { amount: 2_000, ticker: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', fee_level: 'LOW' }),
+    );
+    expect(account.withdrawals.size).toBe(before.count + 1);
+    expect(account.balance).toBe(before.balance - 2_000);
+    expect(market.chaos.stats.rest.withdrawalsLost).toBe(1);
+  });
+
   it('delays answers, /book by its own extra delay after the snapshot was taken', async () => {
     market.chaos.set({ rest: { latencyMs: 120 } });
     expect(await elapsed(() => api(market).get('/public/v1/user'))).toBeGreaterThanOrEqual(110);

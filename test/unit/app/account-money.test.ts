@@ -111,6 +111,40 @@ describe('crypto withdrawal refused below the minimum', () => {
   });
 });
 
+describe('crypto withdrawal: the two-factor code stays out of errors, the log and the journal', () => {
+  const CODE = '987654';
+  const send = (wallet: ReturnType<typeof walletHandlers>) =>
+    Promise.resolve(
+      wallet.createWithdrawal({ ticker: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', amount: 2_500, feeLevel: 'LOW', twoFactorCode: CODE }),
+    ).catch((e: unknown) => e);
+
+  it('a refusal that echoes the code, and a 5xx that does, never show it', async () => {
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+    const wallet = walletHandlers(runtime, log);
+    let status = 400;
+    routes.push((url) =>
+      url.pathname === '/public/v1/crypto-withdraw'
+        ? json(status, { error: { code: status === 400 ? 'ODD_REFUSAL' : 'INTERNAL_ERROR', message: `two_factor_auth_token ${CODE} rejected`, details: { token: CODE } } })
+        : undefined,
+    );
+    const refused = describeAppError(await send(wallet), new Redactor());
+    expect(refused.message).toContain('ODD_REFUSAL');
+    expect(JSON.stringify(refused)).not.toContain(CODE);
+    // a definite refusal holds nothing; a 5xx leaves the outcome unknown
+    status = 502;
+    const unknown = describeAppError(await send(wallet), new Redactor());
+    expect(unknown).toMatchObject({ code: 'MARKET', outcomeUnknown: true });
+    expect(JSON.stringify(unknown)).not.toContain(CODE);
+    expect(lines.join('\n')).toContain('outcome unknown');
+    expect(lines.join('\n')).not.toContain(CODE);
+    const journal = JSON.stringify(rig.store.db.prepare('SELECT * FROM crypto_withdrawal_journal').all());
+    expect(journal).toContain('"state":"refused"');
+    expect(journal).toContain('"state":"unknown"');
+    expect(journal).not.toContain(CODE);
+  });
+});
+
 describe('values the spec does not publish, on a real market', () => {
   // Spec §8: "The account's ceiling on listed items (behind LISTING_LIMIT_REACHED): value not shown.
   // Minimum crypto withdrawal per currency: not shown." Nor is the platform fee's size (§4.6). The demo

@@ -21,6 +21,8 @@ import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
 import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
+import { WithdrawalGuard } from '../../account/withdrawal-guard.ts';
+import { WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -68,6 +70,8 @@ export class AccountSession {
   readonly market: MarketSide;
   readonly reads: AccountReads;
   readonly withdrawals: CryptoWithdrawalTracker;
+  /** Crypto withdrawals journaled before sending; one whose outcome is unknown holds the next. */
+  readonly withdrawalGuard: WithdrawalGuard;
   readonly portfolio: PortfolioHistory;
   readonly tradingPnl: TradingPnlStore;
   readonly undercut: UndercutGuards;
@@ -132,6 +136,14 @@ export class AccountSession {
       clock: this.clock,
       ...(this.timings.withdrawalPollMs ? { intervalMs: this.timings.withdrawalPollMs } : {}),
     });
+    const journal = new WithdrawalJournal(db);
+    // a send the previous run of the app never heard back from may have reached the marketplace
+    journal.markInterrupted();
+    this.withdrawalGuard = new WithdrawalGuard({
+      journal,
+      clock: this.clock,
+      knownIds: () => this.withdrawals.list().map((w) => w.withdrawal_id),
+    });
     this.portfolio = new PortfolioHistory({ db });
     this.tradingPnl = new TradingPnlStore(db);
     const bookLive = options.bookLive ?? (() => true);
@@ -151,6 +163,7 @@ export class AccountSession {
     if (options.newAccount) {
       this.#forgetAccountState();
       assignOpenPurchases(db, 'an earlier demo market, gone since');
+      assignOpenWithdrawals(db, 'an earlier demo market, gone since');
     }
   }
 

@@ -1,23 +1,68 @@
 /**
  * Crypto withdrawals: what one would cost and what is wrong with it (checked as the user types), the
  * send, and the status followed until SUCCESS or FAILED (a FAILED one is refunded to the balance).
+ *
+ * Every send goes through the withdrawal journal (withdrawal-guard.ts): one whose answer was lost is
+ * kept as unknown and holds the next until the balance, the ledger or the trader settles it.
  */
-import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
+import type { CryptoWithdrawal } from '../../../shared/api/index.ts';
+import type { ACCOUNT_CALLS, WithdrawalAttemptView } from '../../../shared/ipc/calls-account.ts';
+import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { DEMO_WITHDRAWAL_TERMS, checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
-import { ApiError } from '../../api/errors.ts';
+import {
+  type LedgerRead,
+  type WithdrawalEvidence,
+  WithdrawalHeldError,
+  WithdrawalOutcomeUnknownError,
+  attemptWords,
+} from '../../account/withdrawal-guard.ts';
+import type { WithdrawalAttempt } from '../../account/withdrawal-journal.ts';
+import { ApiError, redact, redactDeep } from '../../api/errors.ts';
+import { accountKey } from '../../api/purchase-journal.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
 import type { AccountRuntime } from './account-runtime.ts';
-import { checkedOf, refusal, withdrawalViewOf } from './views.ts';
+import type { AccountSession } from './account-session.ts';
+import { checkedOf, iso, refusal, withdrawalViewOf } from './views.ts';
+
+/** Ledger pages (100 rows each) read back to an unknown withdrawal at most. */
+const LEDGER_PAGES = 5;
 
 export function walletHandlers(
   runtime: AccountRuntime,
   log: AppLog,
-): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getWithdrawals' | 'checkWithdrawal' | 'createWithdrawal'>> {
+): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getWithdrawals' | 'checkWithdrawal' | 'createWithdrawal' | 'settleWithdrawal'>> {
+  const follow = (account: AccountSession, withdrawal: CryptoWithdrawal) => {
+    account.withdrawals.record(withdrawal);
+    account.withdrawals.follow(withdrawal.withdrawal_id, { signal: account.stopping.signal }).catch((err: unknown) => {
+      if (account.stopping.signal.aborted) return;
+      log.warn(`crypto withdrawal ${withdrawal.withdrawal_id}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  };
   return {
     getWithdrawals: () => {
-      const { withdrawals } = runtime.account();
-      return { withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)) };
+      const account = runtime.account();
+      const { withdrawals } = account;
+      return {
+        withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)),
+        // the account as last met: before that (or offline), every open entry is shown
+        unsettled: account.withdrawalGuard.open(account.account, account.market.client?.baseUrl ?? null).map(attemptView),
+      };
+    },
+
+    settleWithdrawal: async ({ id, answer }) => {
+      const account = runtime.account();
+      const guard = account.withdrawalGuard;
+      if (answer !== 'check') {
+        const settled = guard.acknowledge(id, answer);
+        if (!settled) throw new SkindeskError({ code: 'REFUSED', message: 'That withdrawal is settled already (or is being sent right now).' });
+        return attemptView(settled);
+      }
+      const result = await guard.check(evidenceOf(account));
+      for (const w of result.found) follow(account, w);
+      const attempt = [...result.settled, ...result.open].find((a) => a.intentId === id);
+      if (!attempt) throw new SkindeskError({ code: 'REFUSED', message: 'That withdrawal is settled already.' });
+      return attemptView(attempt);
     },
 
     checkWithdrawal: ({ ticker, amount, address }) => {
@@ -42,27 +87,94 @@ export function walletHandlers(
       // The stored balance may be stale (a sale since), so only the server judges the balance.
       const check = checkCryptoWithdrawal({ ticker, amount, address }, { terms: termsOf(runtime) });
       if (!check.ok) throw refusal(check.problems);
-      const withdrawal = await client
-        .cryptoWithdraw(
-          {
-            amount,
-            ticker,
-            address,
-            fee_level: feeLevel,
-            ...(twoFactorCode !== null ? { two_factor_auth_token: twoFactorCode } : {}),
-          },
-          { priority: 'interactive' },
-        )
-        .catch((err: unknown) => {
-          throw belowMinimumOf(err);
-        });
-      account.withdrawals.record(withdrawal);
-      account.withdrawals.follow(withdrawal.withdrawal_id, { signal: account.stopping.signal }).catch((err: unknown) => {
-        if (account.stopping.signal.aborted) return;
-        log.warn(`crypto withdrawal ${withdrawal.withdrawal_id}: ${err instanceof Error ? err.message : String(err)}`);
-      });
+      const send = () =>
+        client
+          .cryptoWithdraw(
+            {
+              amount,
+              ticker,
+              address,
+              fee_level: feeLevel,
+              ...(twoFactorCode !== null ? { two_factor_auth_token: twoFactorCode } : {}),
+            },
+            { priority: 'interactive' },
+          )
+          .catch((err: unknown) => {
+            throw belowMinimumOf(withoutSecret(err, twoFactorCode));
+          });
+      let withdrawal: CryptoWithdrawal;
+      try {
+        withdrawal = await account.withdrawalGuard.send({ amount, ticker, address, feeLevel }, evidenceOf(account), send);
+      } catch (err) {
+        if (err instanceof WithdrawalHeldError) {
+          for (const w of err.found) follow(account, w);
+          throw new SkindeskError({
+            code: 'REFUSED',
+            message: err.message,
+            apiCode: err.reason === 'was_sent' ? 'EARLIER_WITHDRAWAL_SENT' : 'WITHDRAWAL_OUTCOME_UNKNOWN',
+          });
+        }
+        if (err instanceof WithdrawalOutcomeUnknownError) {
+          const cause = err.error instanceof ApiError ? err.error : null;
+          log.warn(`crypto withdrawal ${err.attempt.intentId}: outcome unknown (${cause?.message ?? String(err.error)})`);
+          throw new SkindeskError({ code: 'MARKET', message: err.message, apiCode: cause?.code ?? null, outcomeUnknown: true });
+        }
+        throw err;
+      }
+      follow(account, withdrawal);
       return withdrawalViewOf(account.withdrawals, withdrawal);
     },
+  };
+}
+
+export function attemptView(a: WithdrawalAttempt): WithdrawalAttemptView {
+  return {
+    id: a.intentId,
+    at: iso(a.createdAtMs),
+    amount: a.amount,
+    ticker: a.ticker,
+    address: a.address,
+    state: a.state,
+    withdrawalId: a.withdrawalId,
+    settledBy: a.settledBy,
+    words: attemptWords(a),
+    lastCheck: a.note !== null && a.checkedAtMs !== null ? { at: iso(a.checkedAtMs), note: a.note } : null,
+  };
+}
+
+/**
+ * What the marketplace can tell about an unknown withdrawal: the balance (GET /user, fresh, never the
+ * stored copy), the ledger (GET /transactions: its shape is assumed, so a read that does not parse is
+ * no evidence), and a withdrawal by id (GET /crypto-withdraw/:id). A failed read is no evidence.
+ */
+function evidenceOf(account: AccountSession): WithdrawalEvidence {
+  const client = account.client();
+  return {
+    market: client.baseUrl,
+    balance: async () => {
+      try {
+        const read = await account.reads.user({ priority: 'interactive' });
+        return read.fromCache ? null : { account: accountKey(client.baseUrl, read.data.id), balance: read.data.balance };
+      } catch {
+        return null;
+      }
+    },
+    ledgerSince: async (sinceMs): Promise<LedgerRead | null> => {
+      const rows: LedgerRead['rows'][number][] = [];
+      try {
+        for await (const page of client.pages('transactions', { limit: '100' }, { priority: 'interactive', maxPages: LEDGER_PAGES })) {
+          rows.push(...page.transactions);
+          const oldest = page.transactions.at(-1);
+          if (!oldest || Date.parse(oldest.created_at) < sinceMs || page.metadata.current_page >= page.metadata.total_pages) {
+            return { rows, complete: true };
+          }
+        }
+        return { rows, complete: rows.length === 0 };
+      } catch {
+        return null;
+      }
+    },
+    withdrawal: (id) => client.call('cryptoWithdrawal', { id }, { priority: 'interactive' }).catch(() => null),
   };
 }
 
@@ -72,6 +184,27 @@ export function walletHandlers(
  */
 function termsOf(runtime: AccountRuntime) {
   return runtime.demo ? DEMO_WITHDRAWAL_TERMS : null;
+}
+
+/**
+ * An error of the send without the two-factor code in it: a marketplace that echoes the body (in its
+ * message or details) would otherwise carry the code into the screen and the log.
+ */
+function withoutSecret(err: unknown, secret: string | null): unknown {
+  if (!(err instanceof ApiError) || secret === null) return err;
+  const secrets = [secret];
+  return new ApiError({
+    kind: err.kind,
+    route: err.route,
+    status: err.status,
+    code: err.code,
+    message: redact(err.message, secrets),
+    serverMessage: err.serverMessage === null ? null : redact(err.serverMessage, secrets),
+    retryAfterMs: err.retryAfterMs,
+    details: err.details === null ? null : (redactDeep(err.details, secrets) as Record<string, unknown>),
+    maybeDelivered: err.maybeDelivered,
+    causeText: err.causeText === null ? null : redact(err.causeText, secrets),
+  });
 }
 
 /**

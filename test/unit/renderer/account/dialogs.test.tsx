@@ -162,6 +162,9 @@ describe('ErrorNote', () => {
     expect(note.textContent).toContain('At most 15 trades can be in flight; wait for some to finish.');
     expect(note.textContent).toContain('group 1: the price must be a whole number of cents above 0');
     expect(note.textContent).toContain('may have done it');
+    // a lost answer is not called a refusal
+    expect(note.textContent).toContain('No clear answer');
+    expect(note.textContent).not.toContain('did not do it');
   });
 
   it('does not say "refused" of a marketplace that could not be reached, nor name an unknown code twice', () => {

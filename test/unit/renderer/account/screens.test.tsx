@@ -1,6 +1,7 @@
 // Account screens against a fake bridge: the Steam inventory's token clock and locked rows, a stored
 // copy shown offline with the reason, live trades reloading on a push, and the wallet asking for the
-// two-factor code when the marketplace says so.
+// two-factor code when the marketplace says so, and holding new withdrawals while an earlier one's
+// outcome is unknown (settled by a check or by the trader's word).
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -205,7 +206,7 @@ describe('WalletScreen', () => {
     const user = userEvent.setup();
     installFakeBridge({
       getStatus: () => status({ market: { mode, baseUrl: 'https://market.example', demoReason: mode === 'demo' ? 'no_api_key' : null } }),
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
     });
     renderWithTheme(<WalletScreen />);
@@ -216,10 +217,61 @@ describe('WalletScreen', () => {
     await waitFor(() => expect(words.textContent?.includes('not among the marketplace’s published values')).toBe(flagged));
   });
 
+  it('shows a withdrawal whose answer was lost, holds new ones, and settles it by check or by the trader’s word', async () => {
+    const user = userEvent.setup();
+    const unknown = {
+      id: '0b0e8f7e-4f43-4c55-9a55-5f1c2f7e9d10',
+      at: NOW_ISO,
+      amount: 2_500,
+      ticker: 'ETH' as const,
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      state: 'unknown' as const,
+      withdrawalId: null,
+      settledBy: null,
+      words: 'The withdrawal of $25.00 in ETH to 0x5290…9EE7, asked at 2026-01-02 10:00 UTC, got no clear answer (the marketplace did not answer in time): it may have been sent.',
+      lastCheck: null as { at: string; note: string } | null,
+    };
+    let open = true;
+    const bridge = installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [], unsettled: open ? [unknown] : [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) => ({ minimum: null, platformFee: null, converted: null, feeBps: null, balance: 100_000, check: { ok: amount > 0, problems: [] } }),
+      settleWithdrawal: ({ answer }) => {
+        if (answer === 'check') {
+          unknown.lastCheck = { at: NOW_ISO, note: 'Checked: the ledger could not be read; the balance moved by other amounts too.' };
+          return unknown;
+        }
+        open = false;
+        return { ...unknown, state: answer, settledBy: 'trader' as const };
+      },
+    });
+    renderWithTheme(<WalletScreen />);
+    const card = await screen.findByTestId('withdrawal-unsettled');
+    expect(screen.getByTestId('unsettled-words').textContent).toContain('$25.00 in ETH to 0x5290…9EE7');
+    expect(card.textContent).toContain('outcome unknown');
+    await user.type(screen.getByTestId('wallet-address'), '0x52908400098527886E0F7030069857D2E4169EE7');
+    await user.type(screen.getByTestId('wallet-amount'), '25');
+    // held: the form cannot be sent while the earlier one is unknown
+    await waitFor(() => expect(screen.getByText(/^Held: an earlier withdrawal may have been sent/)).toBeTruthy());
+    expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(screen.getByTestId('unsettled-check'));
+    expect((await screen.findByTestId('unsettled-last-check')).textContent).toContain('the ledger could not be read');
+    expect(screen.getByTestId('withdrawal-unsettled')).toBeTruthy();
+
+    await user.click(screen.getByTestId('unsettled-not-sent'));
+    await waitFor(() => expect(screen.queryByTestId('withdrawal-unsettled')).toBeNull());
+    await waitFor(() => expect((screen.getByTestId('wallet-review') as HTMLButtonElement).disabled).toBe(false));
+    expect(bridge.calls.filter((c) => c.name === 'settleWithdrawal').map((c) => c.input)).toEqual([
+      { id: unknown.id, answer: 'check' },
+      { id: unknown.id, answer: 'not_sent' },
+    ]);
+  });
+
   it('asks for the two-factor code when the marketplace answers TWO_FACTOR_REQUIRED', async () => {
     const user = userEvent.setup();
     installFakeBridge({
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Demo Trader', asOf: NOW_ISO, problem: null }),
       checkWithdrawal: ({ amount }) => ({ minimum: 1000, platformFee: Math.round(amount / 100), converted: amount - Math.round(amount / 100), feeBps: 100, balance: 100_000, check: { ok: true, problems: [] } }),
       createWithdrawal: () => {
@@ -241,7 +293,7 @@ describe('WalletScreen', () => {
     const user = userEvent.setup();
     let known = true;
     installFakeBridge({
-      getWithdrawals: () => ({ withdrawals: [] }),
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
       getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
       checkWithdrawal: ({ amount }) =>
         known

@@ -22,7 +22,15 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
   const e = error instanceof SkindeskError ? error : new SkindeskError({ code: 'INTERNAL', message: String(error) });
   const explanation = e.apiCode && isErrorCode(e.apiCode) ? ERROR_EXPLANATIONS[e.apiCode] : null;
   return (
-    <Alert color={e.code === 'UNAVAILABLE' ? 'yellow' : 'red'} variant="light" icon={<IconAlertTriangle size={16} />} title={title ?? TITLES[e.code] ?? 'Failed'} data-testid="error-note" p="xs">
+    <Alert
+      color={e.code === 'UNAVAILABLE' || e.outcomeUnknown ? 'yellow' : 'red'}
+      variant="light"
+      icon={<IconAlertTriangle size={16} />}
+      // a lost answer is not a refusal: the marketplace may well have done it
+      title={title ?? (e.outcomeUnknown ? 'No clear answer' : (TITLES[e.code] ?? 'Failed'))}
+      data-testid="error-note"
+      p="xs"
+    >
       <Text size="sm">{e.message}</Text>
       {/* the message names a code the contract does not explain already */}
       {e.apiCode && !e.message.includes(e.apiCode) ? (

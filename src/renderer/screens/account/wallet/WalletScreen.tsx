@@ -3,7 +3,8 @@
  * dollars (cents underneath), fee level, and the two-factor code when the account needs one. The fees
  * and the minimum are explained before sending (their amounts only on the demo market: a real market does
  * not publish them); then the withdrawal is followed to SUCCESS, or to FAILED
- * with the refund shown.
+ * with the refund shown. One whose answer was lost is shown as unknown, and holds new withdrawals
+ * until it is settled (UnsettledWithdrawalCard).
  */
 import { Alert, Button, Grid, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
@@ -19,6 +20,7 @@ import { ProblemList } from '../ui/ProblemList.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { useCheckedDraft } from '../ui/usePreSendCheck.ts';
+import { UnsettledWithdrawalCard } from './UnsettledWithdrawalCard.tsx';
 import { WithdrawalCard } from './WithdrawalCard.tsx';
 
 type FeeLevel = (typeof CRYPTO_FEE_LEVELS)[number];
@@ -46,26 +48,33 @@ export function WalletScreen() {
   });
   const quote = useCheckedDraft({ ticker, amount: amount ?? 0, address }, (draft) => call('checkWithdrawal', draft));
   const send = useAction(async () => {
-    const view = await call('createWithdrawal', { ticker, address, amount: amount ?? 0, feeLevel, twoFactorCode: twoFactor.trim() || null });
-    withdrawals.reload();
-    void refreshBalance();
-    return view;
+    try {
+      return await call('createWithdrawal', { ticker, address, amount: amount ?? 0, feeLevel, twoFactorCode: twoFactor.trim() || null });
+    } finally {
+      // also after a failure: one whose answer was lost is listed as unknown
+      withdrawals.reload();
+      void refreshBalance();
+    }
   });
   const q = quote.value;
   const fresh = quote.current && quote.failure === null;
   const problems = q && fresh ? q.check.problems : undefined;
   const needs2fa = send.error?.apiCode === 'TWO_FACTOR_REQUIRED';
-  const blocked = !amount
-    ? 'Enter an amount.'
-    : !address
-      ? 'Enter the address.'
-      : quote.failure
-        ? `The check failed: ${quote.failure.message}`
-        : !fresh || !q
-          ? 'Checking…'
-          : problems?.length
-            ? problems[0]!.message
-            : null;
+  const unsettled = withdrawals.data?.unsettled ?? [];
+  const blocked =
+    unsettled.length > 0
+      ? 'Held: an earlier withdrawal may have been sent; settle it first (on the right).'
+      : !amount
+        ? 'Enter an amount.'
+        : !address
+          ? 'Enter the address.'
+          : quote.failure
+            ? `The check failed: ${quote.failure.message}`
+            : !fresh || !q
+              ? 'Checking…'
+              : problems?.length
+                ? problems[0]!.message
+                : null;
   const latest = withdrawals.data?.withdrawals ?? [];
 
   return (
@@ -170,7 +179,17 @@ export function WalletScreen() {
               Followed until they settle, also after a restart. Older ones are in the Ledger.
             </Text>
             <ErrorNote error={withdrawals.error} />
-            {latest.length === 0 ? (
+            {unsettled.map((attempt) => (
+              <UnsettledWithdrawalCard
+                key={attempt.id}
+                attempt={attempt}
+                onSettled={() => {
+                  withdrawals.reload();
+                  void refreshBalance();
+                }}
+              />
+            ))}
+            {latest.length === 0 && unsettled.length === 0 ? (
               <Text size="xs" c="dimmed">
                 No withdrawals made from this app yet.
               </Text>
