@@ -268,6 +268,20 @@ describe('WalletScreen', () => {
     ]);
   });
 
+  it('shows the balance the status bar shows, not the one the last cost check read', async () => {
+    resetRendererState();
+    const user = userEvent.setup();
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
+      getBalance: () => ({ balance: 486_954, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) => ({ minimum: null, platformFee: null, converted: null, feeBps: null, balance: 488_188, check: { ok: amount > 0, problems: [] } }),
+    });
+    renderWithTheme(<WalletScreen />);
+    await user.type(screen.getByTestId('wallet-amount'), '12');
+    await waitFor(() => expect(screen.getByTestId('screen-wallet').textContent).toContain('balance $4,869.54'));
+    expect(screen.getByTestId('screen-wallet').textContent).not.toContain('$4,881.88');
+  });
+
   it('asks for the two-factor code when the marketplace answers TWO_FACTOR_REQUIRED', async () => {
     const user = userEvent.setup();
     installFakeBridge({

@@ -10,7 +10,7 @@ import { Alert, Button, Grid, Group, Paper, PasswordInput, SegmentedControl, Sta
 import { useState } from 'react';
 import { CRYPTO_FEE_LEVELS, CRYPTO_TICKERS, type CryptoTicker } from '../../../../shared/api/index.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
-import { refreshBalance, syncStatusStore, useLive } from '../../../shell/app-state.ts';
+import { balanceStore, refreshBalance, syncStatusStore, useLive } from '../../../shell/app-state.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -40,6 +40,8 @@ export function WalletScreen() {
   const [feeLevel, setFeeLevel] = useState<FeeLevel>('LOW');
   const [twoFactor, setTwoFactor] = useState('');
   const demo = useLive(syncStatusStore)?.market.mode === 'demo';
+  // the status bar's balance: the check's own read (q.balance) is as old as the last draft checked
+  const balance = useLive(balanceStore)?.balance ?? null;
   const [confirming, setConfirming] = useState(false);
   const withdrawals = useCall('getWithdrawals', {});
   usePush('withdrawalUpdated', () => {
@@ -78,7 +80,7 @@ export function WalletScreen() {
   const latest = withdrawals.data?.withdrawals ?? [];
 
   return (
-    <ScreenFrame title="Crypto withdrawal" testId="screen-wallet" subtitle={q?.balance !== null && q?.balance !== undefined ? <Text size="xs" c="dimmed">balance <Money cents={q.balance} size="xs" /></Text> : undefined}>
+    <ScreenFrame title="Crypto withdrawal" testId="screen-wallet" subtitle={balance !== null ? <Text size="xs" c="dimmed">balance <Money cents={balance} size="xs" /></Text> : undefined}>
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Paper withBorder p="sm" bg="dark.7">
