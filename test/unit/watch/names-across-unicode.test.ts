@@ -27,9 +27,9 @@ import {
   listingFromCreated,
   type WatchedListing,
 } from '../../../src/core/watch/matcher.ts';
-import type { FullListing, ListingCreatedData, Sticker } from '../../../src/shared/api/index.ts';
+import type { FullListing, ListingCreatedData } from '../../../src/shared/api/index.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
-import { createRng, createdEvent, makeFullListing, type Rng } from '../../bench/generate.ts';
+import { createRng, createdEvent, makeFullListing, stickerNamed, type Rng } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 /** Every character with a case in JavaScript, and the two noncharacters SQLite reads as U+FFFD. */
@@ -137,23 +137,6 @@ beforeAll(() => {
   stored = listingIds.map((id) => reader.read(id) as WatchedListing);
 });
 afterAll(() => t.close());
-
-function stickerNamed(name: string): Sticker {
-  return {
-    slot: 0,
-    sticker_id: 1,
-    name,
-    image: 'https://img.example/0.png',
-    wear: 0.1,
-    scale: 1,
-    rotation: 0,
-    tint_id: null,
-    offset_x: 0,
-    offset_y: 0,
-    offset_z: 0,
-    pattern: null,
-  };
-}
 
 /**
  * Needles cut from the names: every character alone, and pieces of two to five characters (below and
