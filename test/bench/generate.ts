@@ -86,6 +86,11 @@ function pickApp(rng: Rng): AppId {
 
 export const BASE_TIME_MS = Date.UTC(2026, 0, 1);
 
+/** A sticker in slot 0 with only its name to tell it apart (wear 0.1), for tests about sticker names. */
+export function stickerNamed(name: string): Sticker {
+  return { ...sticker(() => 0, 0, name, false), sticker_id: 1, wear: 0.1 };
+}
+
 function sticker(rng: Rng, slot: number, name: string, keychain: boolean): Sticker {
   return {
     slot,

@@ -164,7 +164,8 @@ const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, r
  * Case-insensitive substring match of names: from 3 characters through the trigram index, plus a scan
  * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names. Both
  * fold case as the index does (foldName, which `name_lc` holds), so they agree on every name.
- * Exported for the watchlists' per-listing matcher, which must judge names exactly as this does.
+ * Exported for the sales tape's name filter. The watchlists' per-listing matcher judges names the same
+ * way in JavaScript (foldName on both sides, a substring test; test/unit/watch/names-across-unicode.test.ts).
  */
 export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
   const lowered = foldName(needle);

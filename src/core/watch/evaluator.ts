@@ -56,7 +56,7 @@ export class WatchEvaluator {
     this.#store = store;
     this.#prices = prices;
     this.#reader = new ListingReader(db);
-    this.#names = new NameMatcher(db);
+    this.#names = new NameMatcher();
     this.#lastSeq = db.prepare('SELECT last_seq FROM listings WHERE id = ?').pluck().safeIntegers(true);
     for (const [w, l, price] of store.matches()) this.#remember(w, l, price);
   }
@@ -80,18 +80,15 @@ export class WatchEvaluator {
 
   /**
    * Judges a new listing from its `listing.created` frame, before the book applied it: the frame holds
-   * everything about the listing, so it need not wait behind the events queued ahead of it. What cannot
-   * be judged yet (a name SQLite must decide and does not hold yet) is left to `evaluate`.
+   * everything about the listing (names included: they are judged without the book), so it need not wait
+   * behind the events queued ahead of it.
    */
   evaluateArrival(event: ListingCreatedEvent): WatchMatch[] {
     if (this.#active.length === 0) return [];
     const matches: WatchMatch[] = [];
-    const unknownBefore = this.#names.unknownNames;
     this.#judge(listingFromCreated(event.data), event.seq, 'event', this.#active, matches);
-    if (this.#names.unknownNames === unknownBefore) {
-      if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
-      this.#judgedOnArrival.set(event.data.listing_id, event.seq);
-    }
+    if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
+    this.#judgedOnArrival.set(event.data.listing_id, event.seq);
     return matches;
   }
 

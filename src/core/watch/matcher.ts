@@ -9,16 +9,19 @@
  *  - a detail condition of one game implies that game: conditions of two games, or of a game other than
  *    `app_id`, match nothing; an empty seed list matches nothing;
  *  - a range on a detail column requires the column to be set (NULL never compares);
- *  - names (item and sticker) are judged by the engine's own SQL (`nameMatch`: FTS5 trigrams from three
- *    characters), memoised per name, so case folding can never differ between the two.
+ *  - names (item and sticker) are judged as the engine's `nameMatch` judges them: both folded by foldName
+ *    (the trigram index's own case folding, which `name_lc` holds), then a substring test — what its
+ *    FTS5 trigram match and its `name_lc` scan both amount to. In JavaScript only, so a listing judged
+ *    from its frame before the book holds its name is judged the same as after.
  *
- * test/unit/watch/matcher.test.ts checks it against queryBook over many random filters.
+ * test/unit/watch/matcher.test.ts checks it against queryBook over many random filters, and
+ * test/unit/watch/names-across-unicode.test.ts its names against the engine's SQL across Unicode.
  */
 import type { Statement } from 'better-sqlite3';
 import type { ListingCreatedData } from '../../shared/api/index.ts';
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../shared/query.ts';
-import { type DetailFigures, nameMatch } from '../query/query-book.ts';
+import type { DetailFigures } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
 import { STICKER_KIND, stickerWear, type StickerRowRead } from '../store/details.ts';
@@ -168,71 +171,28 @@ export class ListingReader {
 }
 
 /**
- * A character whose case folding cannot differ between SQLite's FTS5 (Unicode case folding) and
- * JavaScript's toLowerCase: ASCII, or a character with no case at all (™, ★, |, CJK...).
- */
-function foldsAlike(text: string): boolean {
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 128) continue;
-    if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch) return false;
-  }
-  return true;
-}
-
-/**
- * Name tests exactly as the query engine's `nameMatch` judges them: below three characters it compares
- * folded text (foldName, what `name_lc` holds), which is done here directly; from three characters it is
- * an FTS5 trigram match (the same folding), which equals that substring test whenever both strings fold
- * alike, and is asked of SQLite otherwise. Remembered per (needle, name).
+ * Name tests exactly as the query engine's `nameMatch` judges them: the needle is found in the name once
+ * both are folded as the trigram index folds them (foldName). Remembered per (needle, name).
  */
 export class NameMatcher {
-  readonly #db: Db;
   readonly #tests = new Map<string, (name: string) => boolean>();
-  /**
-   * Names SQLite had to judge but did not hold yet (a listing judged before it was applied): judged
-   * "no", not remembered; the caller can tell by this count moving and judge again after the apply.
-   */
-  unknownNames = 0;
   static readonly MAX_NAMES_PER_NEEDLE = 200_000;
 
-  constructor(db: Db) {
-    this.#db = db;
-  }
-
-  matches(table: 'item_names' | 'sticker_names', needle: string, name: string): boolean {
-    return this.test(table, needle)(name);
-  }
-
-  /** The test of one needle (resolve it once, call it per listing). */
-  test(table: 'item_names' | 'sticker_names', needle: string): (name: string) => boolean {
-    const key = `${table}\u0000${needle}`;
-    const known = this.#tests.get(key);
+  /** The test of one needle, item or sticker name alike (resolve it once, call it per listing). */
+  test(needle: string): (name: string) => boolean {
+    const known = this.#tests.get(needle);
     if (known) return known;
     const lowered = foldName(needle);
-    const short = [...lowered].length < 3;
-    const m = nameMatch(table, needle);
-    // a short needle never needs SQLite; a long one only for a name (or needle) that folds differently
-    const viaSql = short ? null : this.#db.prepare(`SELECT name_id IN (${m.sql}) FROM ${table} WHERE name = ?`).pluck();
-    const needleFoldsAlike = foldsAlike(needle);
     const seen = new Map<string, boolean>();
     const test = (name: string): boolean => {
       const memo = seen.get(name);
       if (memo !== undefined) return memo;
-      let result: boolean;
-      if (viaSql === null || (needleFoldsAlike && foldsAlike(name))) result = foldName(name).includes(lowered);
-      else {
-        const hit = viaSql.get(...m.params, name) as number | undefined;
-        if (hit === undefined) {
-          this.unknownNames++;
-          return false;
-        }
-        result = hit === 1;
-      }
+      const result = foldName(name).includes(lowered);
       if (seen.size >= NameMatcher.MAX_NAMES_PER_NEEDLE) seen.clear();
       seen.set(name, result);
       return result;
     };
-    this.#tests.set(key, test);
+    this.#tests.set(needle, test);
     return test;
   }
 }
@@ -266,9 +226,9 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
     const price = f.price;
     lean.push((l) => inRange(l.price, price));
   }
-  // last of the lean tests: the first sight of a name costs a query
+  // last of the lean tests: the first sight of a name costs a fold (foldName)
   if (f.name !== undefined) {
-    const nameTest = names.test('item_names', f.name);
+    const nameTest = names.test(f.name);
     lean.push((l) => nameTest(l.market_hash_name));
   }
   const range = (r: { min?: number; max?: number } | undefined, value: (d: WatchedDetail) => number | null) => {
@@ -303,7 +263,7 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
     onDetail(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, (d) => d.strings[field] === value);
   }
   for (const st of f.stickers?.all ?? []) {
-    const nameTest = st.name === undefined ? null : names.test('sticker_names', st.name);
+    const nameTest = st.name === undefined ? null : names.test(st.name);
     const minMatches = st.min_matches ?? 1;
     onDetail(CS, (d) =>
       d.stickers.filter(
@@ -320,7 +280,7 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   if (minCount !== undefined) onDetail(CS, (d, l) => l.app_id === CS && d.stickers.length >= minCount);
   if (maxCount !== undefined) onDetail(CS, (d, l) => l.app_id === CS && d.stickers.length <= maxCount);
   for (const k of f.keychains ?? []) {
-    const nameTest = k.name === undefined ? null : names.test('sticker_names', k.name);
+    const nameTest = k.name === undefined ? null : names.test(k.name);
     onDetail(CS, (d) =>
       d.keychains.some(
         (x) =>

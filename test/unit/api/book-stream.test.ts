@@ -5,7 +5,7 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import { BookBodyError, readBookBody } from '../../../src/core/api/book-stream.ts';
 import { ListingColumns } from '../../../src/core/api/listing-columns.ts';
 import { apiSources } from '../../../src/core/sync/sources.ts';
-import { failure, leanRow as lean, sendJson, serverAndClient, startFakeServer, TEST_KEY as KEY, TS, type FakeServer } from './fake-server.ts';
+import { failure, leanRow as lean, sendJson, serverAndClientForEachTest, startFakeServer, TEST_KEY as KEY, TS, type FakeServer } from './fake-server.ts';
 
 const encoder = new TextEncoder();
 
@@ -222,11 +222,8 @@ async function apiSourcesBook(client: ApiClient, onProgress: (progress: { rows: 
 describe('ApiClient.book() streams the body', () => {
   let server: FakeServer;
   let client: ApiClient;
-  beforeEach(async () => {
-    ({ server, client } = await serverAndClient());
-  });
-  afterEach(async () => {
-    await server.close();
+  serverAndClientForEachTest((made) => {
+    ({ server, client } = made);
   });
 
   it('reads a body sent in small writes, seq after the listings', async () => {

@@ -17,7 +17,7 @@ import {
   metadataFor,
   sendError,
   sendJson,
-  serverAndClient,
+  serverAndClientForEachTest,
   startFakeServer,
   TEST_KEY as KEY,
   TS,
@@ -27,11 +27,8 @@ import {
 
 let server: FakeServer;
 let client: ApiClient;
-beforeEach(async () => {
-  ({ server, client } = await serverAndClient());
-});
-afterEach(async () => {
-  await server.close();
+serverAndClientForEachTest((made) => {
+  ({ server, client } = made);
 });
 
 describe('requests are checked against the contract before sending', () => {

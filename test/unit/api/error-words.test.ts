@@ -3,19 +3,16 @@
  * the marketplace's refusal has no code the contract explains; the technical detail stays in `message`.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { ERROR_EXPLANATIONS } from '../../../src/shared/api/index.ts';
-import { failure, sendJson, serverAndClient, TEST_KEY as KEY, type FakeServer } from './fake-server.ts';
+import { failure, sendJson, serverAndClientForEachTest, TEST_KEY as KEY, type FakeServer } from './fake-server.ts';
 
 let server: FakeServer;
 let client: ApiClient;
-beforeEach(async () => {
-  ({ server, client } = await serverAndClient());
-});
-afterEach(async () => {
-  await server.close();
+serverAndClientForEachTest((made) => {
+  ({ server, client } = made);
 });
 
 const raw =

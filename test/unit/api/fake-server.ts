@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { matchEndpoint, type EndpointName } from '../../../src/shared/api/index.ts';
@@ -89,9 +89,26 @@ export async function startFakeServer(): Promise<FakeServer> {
 export const leanRow = (id: number, extra: Record<string, unknown> = {}) => ({ ...leanListingExample, id, ...extra });
 
 /** A fresh fake server and a client of it (the test key, a 2 s timeout): what each client test starts from. */
-export async function serverAndClient(): Promise<{ server: FakeServer; client: ApiClient }> {
+async function serverAndClient(): Promise<{ server: FakeServer; client: ApiClient }> {
   const server = await startFakeServer();
   return { server, client: new ApiClient({ baseUrl: server.baseUrl, apiKey: TEST_KEY, timeoutMs: 2000 }) };
+}
+
+/**
+ * A fresh fake server and client (serverAndClient) for every test of the enclosing file or describe
+ * block: handed to `take` before each test, the server closed after it.
+ */
+export function serverAndClientForEachTest(take: (made: { server: FakeServer; client: ApiClient }) => void): void {
+  let server: FakeServer | null = null;
+  beforeEach(async () => {
+    const made = await serverAndClient();
+    server = made.server;
+    take(made);
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = null;
+  });
 }
 
 export const metadataFor = (page: number, totalPages: number, totalItems: number, limit: number) => ({

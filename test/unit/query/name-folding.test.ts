@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryBook } from '../../../src/core/query/index.ts';
-import type { FullListing, Sticker } from '../../../src/shared/api/index.ts';
+import type { FullListing } from '../../../src/shared/api/index.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
-import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
+import { createRng, createdEvent, makeFullListing, stickerNamed } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 const NAMES = [
@@ -43,23 +43,6 @@ beforeAll(() => {
   t.store.applyEvents(events);
 });
 afterAll(() => t.close());
-
-function stickerNamed(name: string): Sticker {
-  return {
-    slot: 0,
-    sticker_id: 1,
-    name,
-    image: 'https://img.example/0.png',
-    wear: 0.1,
-    scale: 1,
-    rotation: 0,
-    tint_id: null,
-    offset_x: 0,
-    offset_y: 0,
-    offset_z: 0,
-    pattern: null,
-  };
-}
 
 /** Needles: every substring of every name of one to five characters, in its own case, upper and lower. */
 function needles(): string[] {

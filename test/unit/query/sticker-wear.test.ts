@@ -80,7 +80,7 @@ describe('sticker wear the market leaves out', () => {
 
   it('counts as wear 0 for a max-wear filter, in the engine and in the watch matcher', () => {
     const reader = new ListingReader(t.db);
-    const names = new NameMatcher(t.db);
+    const names = new NameMatcher();
     const filters: [BookFilter, number[]][] = [
       [{ stickers: { all: [{ max_wear: 0 }] } }, [1, 2, 3]],
       [{ stickers: { all: [{ max_wear: 0.01 }] } }, [1, 2, 3, 4]],
