@@ -16,7 +16,7 @@
  * a row is therefore max(last_seq, coveredSeq), and the guard compares against exactly that.
  */
 import type { Statement } from 'better-sqlite3';
-import type { LeanListing, ListingDetail, ListingEvent } from '../../shared/api/index.ts';
+import { carriesAllDetails, type LeanListing, type ListingDetail, type ListingEvent } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
 import { STICKER_KIND, detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
@@ -366,7 +366,7 @@ export class BookStore {
     if (this.#coveredSeq !== null && event.seq <= this.#coveredSeq) {
       outcome.covered++;
       // Details never change, so a covered creation still saves a detail fetch later.
-      if (event.event === 'listing.created') this.fillDetails(id, event.data, now);
+      if (event.event === 'listing.created' && carriesAllDetails(event.data)) this.fillDetails(id, event.data, now);
       return;
     }
     let changes: number;
@@ -375,11 +375,14 @@ export class BookStore {
         const d = event.data;
         const nameId = this.itemNames.idOf(d.market_hash_name);
         const createdMs = Date.parse(d.created_at);
-        const row = [id, d.app_id, nameId, d.price, d.amount, d.commodity ? 1 : 0, d.created_at, createdMs, event.seq, 1, now, now, now];
+        // without the general fields its details are incomplete: written for the filters, and left
+        // undetailed so the backfill fetches the rest
+        const complete = carriesAllDetails(d);
+        const row = [id, d.app_id, nameId, d.price, d.amount, d.commodity ? 1 : 0, d.created_at, createdMs, event.seq, 1, now, now, complete ? now : null];
         changes = this.#insertCreated.run(row).changes || this.#upsertCreated.run(row).changes;
         if (changes > 0) {
           this.#writeDetailRows(id, d, { alive: 1, app_id: d.app_id, name_id: nameId, commodity: d.commodity ? 1 : 0, created_ms: createdMs });
-        } else {
+        } else if (complete) {
           this.fillDetails(id, d, now);
         }
         break;

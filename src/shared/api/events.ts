@@ -20,7 +20,19 @@ export const LISTING_EVENT_NAMES = [
 export type ListingEventName = (typeof LISTING_EVENT_NAMES)[number];
 
 const { id: _leanId, ...leanWithoutId } = leanListingShape;
-export const listingCreatedData = z.looseObject({ listing_id: id, ...leanWithoutId, ...listingDetailShape });
+/**
+ * The spec gives `listing.created` the lean fields "plus the per-game item fields of 2.3": not the general
+ * ones (steam_asset_id, icon_url, trade_locked_until), nor surely the other games' nulls. Each detail
+ * field may be absent (read as null; a creation without the general fields is left to the detail
+ * backfill): a frame refused for a missing field would cost a book re-read per new listing.
+ */
+export const listingCreatedData = z
+  .looseObject({ listing_id: id, ...leanWithoutId })
+  .extend(z.object(listingDetailShape).partial().shape);
+/** Whether a creation carries the general fields of §2.3 too: only then are its details complete. */
+export function carriesAllDetails(d: z.infer<typeof listingCreatedData>): boolean {
+  return d.steam_asset_id !== undefined && d.icon_url !== undefined && d.trade_locked_until !== undefined;
+}
 export const listingPriceChangedData = z.looseObject({
   listing_id: id,
   app_id: appId,
