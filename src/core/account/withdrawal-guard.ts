@@ -26,6 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, CryptoTicker, CryptoWithdrawal } from '../../shared/api/index.ts';
 import { formatCents } from '../../shared/money.ts';
+import { shortAddress } from '../../shared/short-address.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { isAccountOf } from '../api/purchase-journal.ts';
@@ -108,11 +109,6 @@ export class WithdrawalOutcomeUnknownError extends Error {
     this.attempt = attempt;
     this.error = error;
   }
-}
-
-/** `0x5290…9EE7`: enough to recognise an address, short enough for a sentence. */
-export function shortAddress(address: string): string {
-  return address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
 
 function whenWords(ms: number): string {

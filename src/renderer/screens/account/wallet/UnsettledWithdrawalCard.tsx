@@ -7,15 +7,18 @@
 import { Badge, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { WithdrawalAttemptView } from '../../../../shared/ipc/calls-account.ts';
+import { shortAddress } from '../../../../shared/short-address.ts';
 import { call } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatTime } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { useAction } from '../ui/useAction.ts';
 
-function shortAddress(address: string): string {
-  return address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
-}
+const SETTLE_BUTTONS = [
+  { answer: 'check', label: 'Check again', color: null, testId: 'unsettled-check' },
+  { answer: 'sent', label: 'It was sent', color: 'teal', testId: 'unsettled-sent' },
+  { answer: 'not_sent', label: 'I checked: it was not sent', color: 'orange', testId: 'unsettled-not-sent' },
+] as const;
 
 export function UnsettledWithdrawalCard({
   attempt,
@@ -68,35 +71,19 @@ export function UnsettledWithdrawalCard({
         ) : null}
       </Stack>
       <Group gap="xs" mt={6} justify="flex-end">
-        <Button
-          size="xs"
-          variant="default"
-          disabled={settle.running}
-          onClick={() => void settle.run('check')}
-          data-testid="unsettled-check"
-        >
-          Check again
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          color="teal"
-          disabled={settle.running}
-          onClick={() => void settle.run('sent')}
-          data-testid="unsettled-sent"
-        >
-          It was sent
-        </Button>
-        <Button
-          size="xs"
-          variant="light"
-          color="orange"
-          disabled={settle.running}
-          onClick={() => void settle.run('not_sent')}
-          data-testid="unsettled-not-sent"
-        >
-          I checked: it was not sent
-        </Button>
+        {SETTLE_BUTTONS.map((b) => (
+          <Button
+            key={b.answer}
+            size="xs"
+            variant={b.color ? 'light' : 'default'}
+            {...(b.color ? { color: b.color } : {})}
+            disabled={settle.running}
+            onClick={() => void settle.run(b.answer)}
+            data-testid={b.testId}
+          >
+            {b.label}
+          </Button>
+        ))}
       </Group>
       {settle.error ? <ErrorNote error={settle.error} /> : null}
     </Paper>
