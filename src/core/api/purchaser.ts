@@ -260,6 +260,15 @@ function cartOf(entry: JournalEntry): string | null {
   return entry.source === 'app-cart' ? `app-cart at ${entry.createdAtMs}` : null;
 }
 
+/**
+ * What a purchase is held one at a time by (see Purchaser.buy): its item (name and copies), when known,
+ * and its listing.
+ */
+function purchaseKeys(listingId: number, amount: number, marketHashName: string | null, appId: number | null): string[] {
+  const listing = `listing ${listingId}`;
+  return marketHashName === null ? [listing] : [`${appId ?? '?'} ${amount} ${marketHashName}`, listing];
+}
+
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
@@ -284,7 +293,7 @@ export class Purchaser {
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
   readonly #orderOverrides = new Map<string, number>();
   #checkedJournal = false;
-  /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
+  /** The last purchase of each item and of each listing (see buy), so the next one waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
   /** Earlier purchases still unknown that a purchase of the same listing was already held back for. */
   readonly #warnedUnknown = new Set<string>();
@@ -308,23 +317,32 @@ export class Purchaser {
    * Buys one listing through the journal; resolves to bought, not bought or unknown — never throws
    * ApiError. Purchases of the same item (name and copies) go one at a time: order history rows carry no
    * listing id, so two purchases of one item whose answers were both lost could not be told apart in it
-   * (the soak suite's chaos produced exactly that). Different items are not held back.
+   * (the soak suite's chaos produced exactly that). So do purchases of the same listing, single or in a
+   * cart: each one settles the listing's earlier open purchase before it is sent (see #earlierOfListing), which
+   * a purchase of it still on its way would defeat. Different items are not held back.
    */
-  async buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const key =
-      request.marketHashName === undefined
-        ? `listing ${request.listingId}`
-        : `${request.appId ?? '?'} ${request.amount ?? 1} ${request.marketHashName}`;
-    const before = this.#sameItem.get(key) ?? Promise.resolve();
+  buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    const keys = purchaseKeys(request.listingId, request.amount ?? 1, request.marketHashName ?? null, request.appId ?? null);
+    return this.#oneAtATime(keys, () => this.#buyOnce(request));
+  }
+
+  /**
+   * Runs `work` once every earlier purchase holding one of `keys` has its outcome, holding them until it
+   * has its own. All keys are taken at once, in call order, so two purchases never wait on each other.
+   */
+  async #oneAtATime<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const unique = [...new Set(keys)];
+    const before = Promise.all(unique.map((key) => this.#sameItem.get(key) ?? Promise.resolve()));
     let done!: () => void;
-    const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
-    this.#sameItem.set(key, mine);
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const mine = before.then(() => finished);
+    for (const key of unique) this.#sameItem.set(key, mine);
     await before;
     try {
-      return await this.#buyOnce(request);
+      return await work();
     } finally {
       done();
-      if (this.#sameItem.get(key) === mine) this.#sameItem.delete(key);
+      for (const key of unique) if (this.#sameItem.get(key) === mine) this.#sameItem.delete(key);
     }
   }
 
@@ -418,9 +436,15 @@ export class Purchaser {
    * journaled one intent per line under one cart id, so that whoever settles the lines later settles them
    * together. Resolves to the cart's outcome — never throws ApiError. Like a single purchase it is sent
    * beside other purchases and reconciled alone; an open outcome is reconciled as a whole cart (see the
-   * matching rule above). Purchases an earlier run left open are the caller's to settle first.
+   * matching rule above). Purchases an earlier run left open are the caller's to settle first. It waits
+   * for purchases of its items and listings on their way, as a single purchase does (see buy).
    */
-  async buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+  buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+    const keys = lines.flatMap((line) => purchaseKeys(line.listingId, line.amount, line.marketHashName, line.appId));
+    return this.#oneAtATime(keys, () => this.#buyCartOnce(lines));
+  }
+
+  async #buyCartOnce(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
     const sent = await this.#gate.shared(async () => {
       const createdAtMs = this.#clock.now();
       const cartId = randomUUID();

@@ -470,6 +470,27 @@ describe('journaled purchases', () => {
     expect(market.server.calls('purchase')).toHaveLength(2);
   });
 
+  it('a single purchase and a cart of the same listing go one at a time, either way round', async () => {
+    const purchaser = makePurchaser();
+    market.delayFor.set(101, 150);
+    const single = purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await until(() => market.log.includes('purchase 101'));
+    const cart = buyCart(purchaser, CART_LINES);
+    expect((await single).status).toBe('bought');
+    expect((await cart).status).toBe('bought');
+    // the cart (its first line is 101) went out only after the single purchase had its answer
+    expect(market.log.filter((l) => l.startsWith('purchase') || l.startsWith('answered'))).toEqual([
+      'purchase 101', 'answered 101', 'purchase 101', 'answered 101',
+    ]);
+    market.log = [];
+    // a cart on its way holds a single purchase of one of its listings (one of the same copies, another amount)
+    const slowCart = buyCart(purchaser, CART_LINES);
+    await until(() => market.log.includes('purchase 101'));
+    const after = purchaser.buy({ listingId: 101, amount: 2, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await Promise.all([slowCart, after]);
+    expect(market.log.slice(0, 2)).toEqual(['purchase 101', 'answered 101']);
+  });
+
   it('an older identical order (before the intent) is not mistaken for this purchase', async () => {
     market.addOrder(NAME, 1250, 1, new Date(Date.now() - 10 * 60_000));
     market.mode = 'fail-500';
