@@ -260,6 +260,34 @@ function cartOf(entry: JournalEntry): string | null {
   return entry.source === 'app-cart' ? `app-cart at ${entry.createdAtMs}` : null;
 }
 
+/**
+ * What a purchase is held one at a time by (see Purchaser.buy): its item (name and copies), when known,
+ * and its listing.
+ */
+function purchaseKeys(listingId: number, amount: number, marketHashName: string | null, appId: number | null): string[] {
+  const listing = `listing ${listingId}`;
+  return marketHashName === null ? [listing] : [`${appId ?? '?'} ${amount} ${marketHashName}`, listing];
+}
+
+/** A listing whose earlier open purchase holds a new purchase of it back, and why. */
+interface Held {
+  listingId: number;
+  /** The earlier purchase turned out bought (else: still unknown). */
+  bought: boolean;
+  words: string;
+}
+
+/** Why a purchase is not sent: the listings held back, and what a further click does. */
+function heldBack(held: readonly Held[], line: number | null): ApiError {
+  const next = held.every((h) => h.bought) ? 'buy again for another copy' : 'buy again to send it anyway';
+  return new ApiError({
+    kind: 'invalid_request',
+    route: PURCHASE_ROUTE,
+    message: `${PURCHASE_ROUTE}: ${held.map((h) => h.words).join('; ')}; ${next}`,
+    ...(line === null ? {} : { details: { line } }),
+  });
+}
+
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
@@ -284,7 +312,7 @@ export class Purchaser {
   /** Order ids from the server's answer that could not be stored because another entry holds them. */
   readonly #orderOverrides = new Map<string, number>();
   #checkedJournal = false;
-  /** The last purchase of each item (see buy), so the next one of the same item waits for its outcome. */
+  /** The last purchase of each item and of each listing (see buy), so the next one waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
   /** Earlier purchases still unknown that a purchase of the same listing was already held back for. */
   readonly #warnedUnknown = new Set<string>();
@@ -308,32 +336,37 @@ export class Purchaser {
    * Buys one listing through the journal; resolves to bought, not bought or unknown — never throws
    * ApiError. Purchases of the same item (name and copies) go one at a time: order history rows carry no
    * listing id, so two purchases of one item whose answers were both lost could not be told apart in it
-   * (the soak suite's chaos produced exactly that). Different items are not held back.
+   * (the soak suite's chaos produced exactly that). So do purchases of the same listing, single or in a
+   * cart: each one settles the listing's earlier open purchase before it is sent (see #earlierOf), which
+   * a purchase of it still on its way would defeat. Different items are not held back.
    */
-  async buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const key =
-      request.marketHashName === undefined
-        ? `listing ${request.listingId}`
-        : `${request.appId ?? '?'} ${request.amount ?? 1} ${request.marketHashName}`;
-    const before = this.#sameItem.get(key) ?? Promise.resolve();
+  buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
+    const keys = purchaseKeys(request.listingId, request.amount ?? 1, request.marketHashName ?? null, request.appId ?? null);
+    return this.#oneAtATime(keys, () => this.#buyOnce(request));
+  }
+
+  /**
+   * Runs `work` once every earlier purchase holding one of `keys` has its outcome, holding them until it
+   * has its own. All keys are taken at once, in call order, so two purchases never wait on each other.
+   */
+  async #oneAtATime<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const unique = [...new Set(keys)];
+    const before = Promise.all(unique.map((key) => this.#sameItem.get(key) ?? Promise.resolve()));
     let done!: () => void;
-    const mine = before.then(() => new Promise<void>((resolve) => (done = resolve)));
-    this.#sameItem.set(key, mine);
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    const mine = before.then(() => finished);
+    for (const key of unique) this.#sameItem.set(key, mine);
     await before;
     try {
-      return await this.#buyOnce(request);
+      return await work();
     } finally {
       done();
-      if (this.#sameItem.get(key) === mine) this.#sameItem.delete(key);
+      for (const key of unique) if (this.#sameItem.get(key) === mine) this.#sameItem.delete(key);
     }
   }
 
   async #buyOnce(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    if (!this.#checkedJournal) {
-      this.#checkedJournal = true;
-      // Intents left open by an earlier run (a crash, an unreadable order history) are settled first.
-      if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
-    }
+    await this.#settleEarlierRun();
     const refusal = await this.#earlierOfListing(request.listingId);
     const line = {
       listing_id: request.listingId,
@@ -418,9 +451,19 @@ export class Purchaser {
    * journaled one intent per line under one cart id, so that whoever settles the lines later settles them
    * together. Resolves to the cart's outcome — never throws ApiError. Like a single purchase it is sent
    * beside other purchases and reconciled alone; an open outcome is reconciled as a whole cart (see the
-   * matching rule above). Purchases an earlier run left open are the caller's to settle first.
+   * matching rule above). It follows a single purchase's rules for every line: it waits for purchases of
+   * its items and listings on their way (see buy), settles what an earlier run left open, and a line
+   * whose listing's earlier purchase was bought or is still unknown holds the whole cart back (journaled
+   * not bought, the listing and the reason said; see #earlierOfCart).
    */
-  async buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+  buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+    const keys = lines.flatMap((line) => purchaseKeys(line.listingId, line.amount, line.marketHashName, line.appId));
+    return this.#oneAtATime(keys, () => this.#buyCartOnce(lines));
+  }
+
+  async #buyCartOnce(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
+    await this.#settleEarlierRun();
+    const refusal = await this.#earlierOfCart(lines);
     const sent = await this.#gate.shared(async () => {
       const createdAtMs = this.#clock.now();
       const cartId = randomUUID();
@@ -452,6 +495,10 @@ export class Purchaser {
           message: `${PURCHASE_ROUTE}: not sent, the purchase journal could not be written (${(err as Error).message})`,
         });
         return { ids: [], error, result: null, unjournaled: true };
+      }
+      if (refusal) {
+        this.#writeCart(ids, { state: 'not_bought', orderId: null, resolution: 'response', note: null, ...errorFields(refusal) });
+        return { ids, error: refusal, result: null };
       }
       const body = {
         items: lines.map((l) => ({
@@ -532,6 +579,13 @@ export class Purchaser {
     })();
   }
 
+  /** Settles the intents an earlier run left open (a crash, an unreadable order history), before the first purchase. */
+  async #settleEarlierRun(): Promise<void> {
+    if (this.#checkedJournal) return;
+    this.#checkedJournal = true;
+    if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
+  }
+
   /**
    * A purchase of a listing whose earlier purchase is still open (its answer lost, the order history
    * unreadable then) settles that one from the order history first, so a second attempt never goes out
@@ -541,34 +595,42 @@ export class Purchaser {
    * one is held back once, with that said. Returns why it is not sent, or null.
    */
   async #earlierOfListing(listingId: number): Promise<ApiError | null> {
+    const [held] = await this.#earlierOf([listingId]);
+    return held ? heldBack([held], null) : null;
+  }
+
+  /**
+   * The same rule for a cart, line by line (the earlier open purchases of all its listings settled in one
+   * go). The marketplace buys a cart's lines together, so one line held back holds the cart; every line
+   * held back is named, and the first one is the failing line (`details.line`, as the marketplace names
+   * one). Returns why the cart is not sent, or null.
+   */
+  async #earlierOfCart(lines: readonly CartLineRequest[]): Promise<ApiError | null> {
+    const held = (await this.#earlierOf(lines.map((line) => line.listingId))).filter((h): h is Held => h !== null);
+    return held.length === 0 ? null : heldBack(held, lines.findIndex((line) => line.listingId === held[0]?.listingId));
+  }
+
+  /** For each listing, why its earlier open purchase holds a new one back (see #earlierOfListing), or null. */
+  async #earlierOf(listingIds: readonly number[]): Promise<(Held | null)[]> {
     const now = this.#clock.now();
-    const open = this.#journal
-      .unresolved()
-      .filter((e) => e.listingId === listingId && now - e.createdAtMs <= UNRESOLVED_MAX_AGE_MS)
-      .map((e) => e.intentId);
-    if (open.length === 0) return null;
+    const recent = this.#journal.unresolved().filter((e) => now - e.createdAtMs <= UNRESOLVED_MAX_AGE_MS);
+    const open = listingIds.map((listingId) => recent.filter((e) => e.listingId === listingId).map((e) => e.intentId));
+    if (open.every((ids) => ids.length === 0)) return listingIds.map(() => null);
     await this.reconcileUnresolved();
-    const earlier = open.map((id) => this.#journal.get(id)).filter((e): e is JournalEntry => e !== null);
-    const route = 'POST /public/v1/purchase';
-    const bought = earlier.find((e) => e.state === 'bought');
-    if (bought) {
-      const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
-      return new ApiError({
-        kind: 'invalid_request',
-        route,
-        message: `${route}: the earlier purchase of listing ${listingId}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}; buy again for another copy`,
-      });
-    }
-    const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
-    if (unknown) {
-      this.#warnedUnknown.add(unknown.intentId);
-      return new ApiError({
-        kind: 'invalid_request',
-        route,
-        message: `${route}: the earlier purchase of listing ${listingId} may have been bought (unknown — check orders); buy again to send it anyway`,
-      });
-    }
-    return null;
+    return listingIds.map((listingId, i) => {
+      const earlier = (open[i] ?? []).map((id) => this.#journal.get(id)).filter((e): e is JournalEntry => e !== null);
+      const bought = earlier.find((e) => e.state === 'bought');
+      if (bought) {
+        const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
+        return { listingId, bought: true, words: `the earlier purchase of listing ${listingId}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
+      }
+      const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
+      if (unknown) {
+        this.#warnedUnknown.add(unknown.intentId);
+        return { listingId, bought: false, words: `the earlier purchase of listing ${listingId} may have been bought (unknown — check orders)` };
+      }
+      return null;
+    });
   }
 
   /**

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
 import { BookWindows } from '../../../src/core/app/market-book/book-windows.ts';
 import { MarketPriceBoard } from '../../../src/core/app/market-book/market-prices.ts';
+import { purchasing } from '../../../src/core/app/market-buying/session-purchaser.ts';
 import { ScreenStateStore } from '../../../src/core/app/market-screens/screen-state.ts';
 import { BOOK_ROW_COLUMNS } from '../../../src/core/export/view-export.ts';
 import { type QueryRow, queryBook } from '../../../src/core/query/index.ts';
@@ -198,6 +199,38 @@ describe('buying', () => {
       .all() as { listing_id: number; state: string; order_id: number | null }[];
     expect(journal.map((j) => j.listing_id)).toEqual([a.listing.id, b.listing.id].sort((x, y) => x - y));
     expect(journal.filter((j) => j.order_id === report.orderId)).toHaveLength(1);
+  });
+
+  it('holds a cart back when one of its listings has an earlier purchase still unknown, and says which', async () => {
+    const a = market().createListing({ appId: 730, price: 155 });
+    const b = market().createListing({ appId: 440, price: 166 });
+    // a purchase of `a` a minute ago whose answer was lost, its order history unreadable then
+    const { journal } = purchasing(core);
+    const at = Date.now() - 60_000;
+    journal.recordIntent({
+      intentId: 'earlier-a', createdAtMs: at, listingId: a.listing.id, amount: 1, maxPrice: 155,
+      appId: 730, marketHashName: a.listing.market_hash_name, triggerSeq: null, watchlistId: null, source: 'app',
+    });
+    const lost = { resolution: 'response', errorKind: 'network', errorCode: null, errorMessage: 'interrupted' } as const;
+    journal.recordOutcome('earlier-a', { state: 'unknown', orderId: null, note: 'unknown — check orders', ...lost }, at + 10_000);
+    const statusOfA = () => market().state.listing(a.listing.id)?.status;
+
+    // the order history is still unreadable (every request fails): the cart is not sent
+    market().chaos.set({ rest: { errorRate: 1 } });
+    const cart = { lines: [{ listingId: b.listing.id, maxPrice: 166 }, { listingId: a.listing.id, maxPrice: 155 }] };
+    const held = await core.call('buyListings', cart).finally(() => market().chaos.calm());
+    expect(held).toMatchObject({ status: 'not_bought', apiCode: null, failedListingId: a.listing.id, spent: 0, boughtListingIds: [] });
+    expect(held.title).toBe('Not bought');
+    expect(held.message).toBe(
+      `Skindesk did not send the request: the earlier purchase of listing ${a.listing.id} may have been bought (unknown — check orders); ` +
+        'buy again to send it anyway. Nothing in the cart was bought (a cart is all or nothing) and nothing was charged.',
+    );
+    expect(statusOfA()).toBe('ACTIVE');
+
+    // the order history readable again, the earlier purchase is settled (not bought) and the cart sent
+    const report = await core.call('buyListings', cart);
+    expect(report).toMatchObject({ status: 'bought', spent: 321, boughtListingIds: [b.listing.id, a.listing.id] });
+    expect(journal.get('earlier-a')?.state).toBe('not_bought');
   });
 
   it('buys a private listing with its share token, and not without it', async () => {

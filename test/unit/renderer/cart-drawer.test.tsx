@@ -58,4 +58,47 @@ describe('cart', () => {
     );
     expect(drawer.querySelector('[data-cart-listing-id="11"]')?.hasAttribute('data-failed')).toBe(false);
   });
+
+  it('says which listing held the cart back, marks it, and keeps the cart for the next click', async () => {
+    const message =
+      'Skindesk did not send the request: the earlier purchase of listing 22 may have been bought (unknown — check orders); ' +
+      'buy again to send it anyway. Nothing in the cart was bought (a cart is all or nothing) and nothing was charged.';
+    const held: PurchaseReport = {
+      status: 'not_bought',
+      orderId: null,
+      title: 'Not bought',
+      message,
+      apiCode: null,
+      failedListingId: 22,
+      spent: 0,
+      boughtListingIds: [],
+      balance: { balance: 50_000, userName: 'trader', asOf: NOW, problem: null },
+    };
+    const sent: number[][] = [];
+    installFakeApp({
+      buyListings: ({ lines }: { lines: { listingId: number }[] }) => {
+        sent.push(lines.map((l) => l.listingId));
+        return held;
+      },
+    });
+    syncStatusStore.set(status());
+    addToCart(line(21, 'AWP | Asiimov (Field-Tested)'));
+    addToCart(line(22, 'AK-47 | Redline (Field-Tested)'));
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <CartDrawer opened onClose={() => undefined} onBought={() => undefined} />
+      </MantineProvider>,
+    );
+    await user.click(await screen.findByTestId('buy-cart'));
+    const outcome = await within(screen.getByTestId('cart-drawer')).findByTestId('purchase-outcome');
+    expect(outcome.getAttribute('data-status')).toBe('not_bought');
+    expect(outcome.textContent).toContain(message);
+    const lines = screen.getByTestId('cart-lines');
+    await waitFor(() => expect(lines.querySelector('[data-cart-listing-id="22"]')?.getAttribute('data-failed')).toBe('true'));
+    expect(lines.querySelector('[data-cart-listing-id="21"]')?.hasAttribute('data-failed')).toBe(false);
+    // nothing was bought: both lines stay, and the same cart goes out on the next click
+    await user.click(screen.getByTestId('buy-cart'));
+    await waitFor(() => expect(sent).toEqual([[21, 22], [21, 22]]));
+  });
 });
