@@ -187,6 +187,8 @@ export class WithdrawalGuard {
   readonly #notSentAfterMs: number;
   /** Set while a withdrawal is on its way (from the first read to the answer). */
   #sending: string | null = null;
+  /** Resolves when the withdrawal on its way has its outcome written (see idle). */
+  #sent: Promise<void> = Promise.resolve();
 
   constructor(options: WithdrawalGuardOptions) {
     this.#journal = options.journal;
@@ -216,6 +218,8 @@ export class WithdrawalGuard {
   ): Promise<CryptoWithdrawal> {
     if (this.#sending !== null) throw new WithdrawalHeldError('sending', null);
     this.#sending = '(checking)';
+    let sent!: () => void;
+    this.#sent = new Promise<void>((resolve) => (sent = resolve));
     try {
       const fresh = await evidence.balance();
       const open = this.open(fresh?.account ?? null, evidence.market ?? null);
@@ -263,7 +267,18 @@ export class WithdrawalGuard {
       return withdrawal;
     } finally {
       this.#sending = null;
+      sent();
     }
+  }
+
+  /**
+   * Resolves once no withdrawal is on its way (at once when none is): its outcome is then in the journal.
+   * The session waits for it before letting its database go, since the next session on the same desk
+   * takes an entry still without an answer for one a crash cut off (markInterrupted) and does not know it
+   * is on its way, and the answer, arriving after the connection closed, could no longer be written.
+   */
+  idle(): Promise<void> {
+    return this.#sent;
   }
 
   /** Looks at the evidence for every open entry of the key's account; settles what it can. */

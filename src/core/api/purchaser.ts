@@ -190,24 +190,33 @@ const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
 type LineShape = Pick<PurchaseIntent, 'amount' | 'maxPrice' | 'marketHashName' | 'appId'>;
 
 /**
- * Whether an order's items are exactly a cart's lines, each line matched by its own item (greedy is
- * enough: the lines of one cart are distinct listings).
+ * Whether an order's items are exactly a cart's lines, each line matched by its own item. Not greedily:
+ * lines of one item (two listings of the same skin, at different ceilings) or a line whose item is not
+ * known fit several items, and the first fit may be the one another line needs, so each line that finds
+ * its items taken tries to move the line holding one to another item (a matching by augmenting paths).
  */
 export function coversCart(items: readonly OrderItem[], lines: readonly LineShape[]): boolean {
   if (items.length !== lines.length) return false;
-  const free = [...items];
-  for (const line of lines) {
-    const at = free.findIndex(
-      (row) =>
-        row.amount === line.amount &&
-        row.price <= line.maxPrice &&
-        (line.marketHashName === null || row.market_hash_name === line.marketHashName) &&
-        (line.appId === null || row.app_id === line.appId),
-    );
-    if (at < 0) return false;
-    free.splice(at, 1);
-  }
-  return true;
+  const fits = (row: OrderItem, line: LineShape) =>
+    row.amount === line.amount &&
+    row.price <= line.maxPrice &&
+    (line.marketHashName === null || row.market_hash_name === line.marketHashName) &&
+    (line.appId === null || row.app_id === line.appId);
+  /** The line each item is given to. */
+  const holder: (number | null)[] = items.map(() => null);
+  const place = (line: number, tried: boolean[]): boolean => {
+    for (let at = 0; at < items.length; at++) {
+      if (tried[at] || !fits(items[at] as OrderItem, lines[line] as LineShape)) continue;
+      tried[at] = true;
+      const other = holder[at] ?? null;
+      if (other === null || place(other, tried)) {
+        holder[at] = line;
+        return true;
+      }
+    }
+    return false;
+  };
+  return lines.every((_, line) => place(line, items.map(() => false)));
 }
 
 /** The bought side of the order history back to some instant, by order, and whether it reached it. */

@@ -506,6 +506,26 @@ describe('journaled purchases', () => {
     expect(await buyCart(purchaser, CART_LINES)).toMatchObject({ status: 'bought', orderId: 961 });
   });
 
+  it('a cart of two listings of the same item at different ceilings, its answer lost, is found bought', async () => {
+    // two copies of one skin in one cart: the dearer line could take the cheaper copy, leaving the cheaper
+    // line no copy it fits, and the bought cart was settled "not bought" (then bought again)
+    const lines = [
+      { listingId: 103, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 },
+      { listingId: 104, amount: 1, maxPrice: 950, marketHashName: NAME, appId: 730 },
+    ];
+    market.server.on('purchase', (_req, res) => {
+      const createdAt = new Date().toISOString();
+      // newest first in the history: the 9.00 copy is read before the 12.50 one
+      for (const [n, price] of [[1, 1250], [2, 900]] as const) {
+        market.orders.push({ order_item_id: 8000 + n, order_id: 800, side: 'bought', app_id: 730, market_hash_name: NAME, price, amount: 1, created_at: createdAt });
+      }
+      res.socket?.destroy();
+    });
+    const cart = await buyCart(makePurchaser(), lines);
+    expect(cart).toMatchObject({ status: 'bought', orderId: 800 });
+    expect(journal.recent().map((e) => e.state)).toEqual(['bought', 'bought']);
+  });
+
   it('a cart whose earlier purchases were settled not bought is sent as usual', async () => {
     market.mode = 'fail-500'; // applied nothing, the answer unclear
     market.ordersMode = 'fail';

@@ -145,6 +145,41 @@ describe('crypto withdrawal: the two-factor code stays out of errors, the log an
   });
 });
 
+describe('crypto withdrawal on its way when the market session is replaced', () => {
+  it('its answer is written before the session lets go: the next session never takes it for one a crash cut off', async () => {
+    const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+    let answer!: () => void;
+    let posted = 0;
+    routes.push((url, init) => {
+      if (url.pathname === '/public/v1/user') return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 10_000 });
+      if (url.pathname !== '/public/v1/crypto-withdraw' || init.method !== 'POST') return undefined;
+      posted++;
+      // the marketplace takes its time to answer (it does answer: the withdrawal is made)
+      return new Promise<Response>((resolve) => {
+        answer = () =>
+          resolve(json(200, { withdrawal_id: 41, status: 'PENDING', balance_amount: 2_500, token_amount: 0.01, ticker: 'ETH', created_at: new Date().toISOString(), tx_hash: null, network_fee: null }));
+      }) as unknown as Response;
+    });
+    const sending = Promise.resolve(
+      walletHandlers(runtime, silentLog).createWithdrawal({ ticker: 'ETH', address: ADDRESS, amount: 2_500, feeLevel: 'LOW', twoFactorCode: null }),
+    );
+    while (posted === 0) await new Promise((r) => setTimeout(r, 5));
+    // a session replaced (the sync worker failed, the key changed): the old account side stops first,
+    // and the new one opens the same desk; the answer comes a moment later
+    const detached = runtime.detach(rig.market);
+    setTimeout(() => answer(), 100);
+    await detached;
+    const stateWhenLetGo = rig.store.db.prepare('SELECT state FROM crypto_withdrawal_journal').pluck().all();
+    runtime.attach(rig.market, false);
+    expect((await sending).withdrawal.withdrawal_id).toBe(41);
+    // written on the old session's connection before it could close, and not held as unknown by the new one
+    expect(stateWhenLetGo).toEqual(['sent']);
+    expect(walletHandlers(runtime, silentLog).getWithdrawals({})).toMatchObject({ unsettled: [] });
+    expect(rig.store.db.prepare('SELECT state, settled_by FROM crypto_withdrawal_journal').all()).toEqual([{ state: 'sent', settled_by: 'response' }]);
+    expect(posted).toBe(1);
+  });
+});
+
 describe('values the spec does not publish, on a real market', () => {
   // Spec §8: "The account's ceiling on listed items (behind LISTING_LIMIT_REACHED): value not shown.
   // Minimum crypto withdrawal per currency: not shown." Nor is the platform fee's size (§4.6). The demo

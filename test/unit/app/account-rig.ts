@@ -14,6 +14,8 @@ import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 export interface AccountRig {
   runtime: AccountRuntime;
+  /** The market session the runtime is attached to (detach and attach it again: a session replaced). */
+  market: Parameters<AccountRuntime['attach']>[0];
   store: TestStore;
   close(): Promise<void>;
 }
@@ -30,12 +32,11 @@ export function startAccountRig(options: { client: ApiClient | null; clock?: Clo
     webhookSecret: () => null,
     clock: options.clock ?? systemClock,
   });
-  runtime.attach(
-    { db: store.db, client: options.client, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) },
-    false,
-  );
+  const market: AccountRig['market'] = { db: store.db, client: options.client, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) };
+  runtime.attach(market, false);
   return {
     runtime,
+    market,
     store,
     async close() {
       await runtime.close();
