@@ -21,7 +21,13 @@ export type PurchaseResolution = 'response' | 'reconciled';
 
 export interface PurchaseIntent {
   intentId: string;
+  /** Our wall clock when the intent was written. */
   createdAtMs: number;
+  /**
+   * The server's clock when the intent was written (ours plus the offset its Date header showed), when
+   * known: where the order history that settles it begins, wherever our clock is set later.
+   */
+  serverCreatedAtMs?: number | null;
   listingId: number;
   amount: number;
   maxPrice: number;
@@ -53,6 +59,7 @@ export interface PurchaseOutcomeRecord {
 }
 
 export interface JournalEntry extends PurchaseIntent {
+  serverCreatedAtMs: number | null;
   account: string | null;
   cartId: string | null;
   state: PurchaseState;
@@ -68,6 +75,7 @@ export interface JournalEntry extends PurchaseIntent {
 interface Row {
   intent_id: string;
   created_at_ms: number;
+  server_created_at_ms: number | null;
   listing_id: number;
   amount: number;
   max_price: number;
@@ -92,6 +100,7 @@ export const PURCHASE_JOURNAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS purchase_journal (
   intent_id        TEXT PRIMARY KEY,
   created_at_ms    INTEGER NOT NULL,
+  server_created_at_ms INTEGER,
   listing_id       INTEGER NOT NULL,
   amount           INTEGER NOT NULL CHECK (amount > 0),
   max_price        INTEGER NOT NULL CHECK (max_price > 0),
@@ -125,11 +134,15 @@ export function isAccountOf(account: string, baseUrl: string): boolean {
   return account.startsWith(`${new URL(baseUrl).origin} account `);
 }
 
-/** The journal's table, in a file of any version (entries from before accounts were named: NULL). */
+/**
+ * The journal's table, in a file of any version: a column added later is NULL in the entries written
+ * before it (no account named, no cart, no server time: the cut-off is then taken from our clock).
+ */
 function ensureJournalTable(db: Database.Database): void {
   createDeskTables(db, PURCHASE_JOURNAL_SCHEMA);
   addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
   addDeskColumn(db, 'purchase_journal', 'cart_id', 'TEXT');
+  addDeskColumn(db, 'purchase_journal', 'server_created_at_ms', 'INTEGER');
 }
 
 /**
@@ -151,6 +164,7 @@ function toEntry(row: Row): JournalEntry {
   return {
     intentId: row.intent_id,
     createdAtMs: row.created_at_ms,
+    serverCreatedAtMs: row.server_created_at_ms ?? null,
     listingId: row.listing_id,
     amount: row.amount,
     maxPrice: row.max_price,
@@ -189,10 +203,10 @@ export class PurchaseJournal {
     // entries written before the journal named accounts: NULL, checked against whichever key is in use
     ensureJournalTable(db);
     this.#insert = db.prepare(`
-      INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id,
-        market_hash_name, trigger_seq, watchlist_id, source, account, cart_id, state)
-      VALUES (@intent_id, @created_at_ms, @listing_id, @amount, @max_price, @app_id,
-        @market_hash_name, @trigger_seq, @watchlist_id, @source, @account, @cart_id, 'intent')`);
+      INSERT INTO purchase_journal (intent_id, created_at_ms, server_created_at_ms, listing_id, amount, max_price,
+        app_id, market_hash_name, trigger_seq, watchlist_id, source, account, cart_id, state)
+      VALUES (@intent_id, @created_at_ms, @server_created_at_ms, @listing_id, @amount, @max_price,
+        @app_id, @market_hash_name, @trigger_seq, @watchlist_id, @source, @account, @cart_id, 'intent')`);
     this.#resolve = db.prepare(`
       UPDATE purchase_journal SET state = @state, order_id = @order_id, resolution = @resolution,
         error_kind = @error_kind, error_code = @error_code, error_message = @error_message, note = @note,
@@ -217,6 +231,7 @@ export class PurchaseJournal {
     this.#insert.run({
       intent_id: intent.intentId,
       created_at_ms: intent.createdAtMs,
+      server_created_at_ms: intent.serverCreatedAtMs ?? null,
       listing_id: intent.listingId,
       amount: intent.amount,
       max_price: intent.maxPrice,

@@ -11,8 +11,13 @@
  *   - `amount` equals the intent's amount and `price` (per copy) is at most its `max_price`;
  *   - `market_hash_name` and `app_id` equal the listing's, when those are known (given by the caller, or
  *     read from `GET /listings/{id}` before sending);
- *   - `created_at` is no earlier than the intent's creation time, converted to the server's clock (from
- *     its Date header) minus a skew tolerance (default 30 s);
+ *   - `created_at` is no earlier than the intent's creation time on the server's clock minus a skew
+ *     tolerance (default 30 s). That time is journaled with the intent (our clock plus the offset the
+ *     server's Date header showed then), so our clock set back or forward afterwards (NTP, the user)
+ *     moves nothing: converted later with the offset of that moment, a clock set back would put the
+ *     order before the cut-off ("not bought", then bought again), one set forward would reach back to
+ *     older orders. Entries journaled before that time was kept, or while the offset was not known yet,
+ *     are converted with the offset at reconciliation;
  *   - its `order_id` is not already claimed by another journal entry;
  *   - the order holds that one item only: a single purchase is an order of one item, so the order of a
  *     cart (several items, one of them the same item) is never taken for it.
@@ -385,9 +390,11 @@ export class Purchaser {
     };
     const entry = await this.#gate.shared(async () => {
       const item = await this.#describe(request);
+      const createdAtMs = this.#clock.now();
       const intent = {
         intentId: randomUUID(),
-        createdAtMs: this.#clock.now(),
+        createdAtMs,
+        serverCreatedAtMs: this.#onServerClock(createdAtMs),
         listingId: request.listingId,
         amount: line.amount,
         maxPrice: request.maxPrice,
@@ -477,9 +484,11 @@ export class Purchaser {
       const createdAtMs = this.#clock.now();
       const cartId = randomUUID();
       const account = this.#journal.knownAccount() ?? (await this.#accountIfRead());
+      const serverCreatedAtMs = this.#onServerClock(createdAtMs);
       const intents: PurchaseIntent[] = lines.map((line) => ({
         intentId: randomUUID(),
         createdAtMs,
+        serverCreatedAtMs,
         listingId: line.listingId,
         amount: line.amount,
         maxPrice: line.maxPrice,
@@ -830,8 +839,7 @@ export class Purchaser {
     const own = this.#journal.get(entry.intentId)?.orderId ?? null;
     if (own !== null) claimed.delete(own);
     const offset = this.#client.serverTimeOffsetMs() ?? 0;
-    const since = entry.createdAtMs + offset - this.#skewMs;
-    const { byOrder, complete } = await this.#readOrders(since);
+    const { byOrder, complete } = await this.#readOrders(this.#cutOff(entry, offset));
     const candidates = new Map<number, OrderItem>();
     for (const [orderId, items] of byOrder) {
       const row = items[0] as OrderItem;
@@ -840,6 +848,21 @@ export class Purchaser {
     if (candidates.size === 1) return { kind: 'found', orderId: [...candidates.keys()][0] as number };
     if (candidates.size > 1) return this.#pairInTimeOrder(entry, [...candidates.values()], offset);
     return { kind: 'none', complete };
+  }
+
+  /** Our clock's `ms` on the server's clock, by the offset its last Date header showed; null before one. */
+  #onServerClock(ms: number): number | null {
+    const offset = this.#client.serverTimeOffsetMs();
+    return offset === null ? null : ms + offset;
+  }
+
+  /**
+   * The oldest order (server clock) that can account for the intent: its creation on the server's clock
+   * as journaled then, less the skew tolerance. An entry journaled without it: its creation on our clock,
+   * converted with `offsetMs` (the offset now).
+   */
+  #cutOff(entry: JournalEntry, offsetMs: number): number {
+    return (entry.serverCreatedAtMs ?? entry.createdAtMs + offsetMs) - this.#skewMs;
   }
 
   /** The bought items of the order history, newest first back to `since` (server clock), by order. */
@@ -887,8 +910,7 @@ export class Purchaser {
       if (delay > 0) await this.#clock.sleep(delay);
       let read: BoughtOrders;
       try {
-        const offset = this.#client.serverTimeOffsetMs() ?? 0;
-        read = await this.#readOrders(first.createdAtMs + offset - this.#skewMs);
+        read = await this.#readOrders(this.#cutOff(first, this.#client.serverTimeOffsetMs() ?? 0));
       } catch (err) {
         settledNone = false;
         why = `the order history could not be read (${failureReason(err)})`;
@@ -915,7 +937,7 @@ export class Purchaser {
   #pairInTimeOrder(entry: JournalEntry, orders: OrderItem[], offsetMs: number): MatchResult {
     const orderIds = orders.map((o) => o.order_id).sort((a, b) => a - b);
     const couldBe = (e: JournalEntry) =>
-      orders.every((row) => this.#matches(e, row) && Date.parse(row.created_at) >= e.createdAtMs + offsetMs - this.#skewMs);
+      orders.every((row) => this.#matches(e, row) && Date.parse(row.created_at) >= this.#cutOff(e, offsetMs));
     const sameAccount = (e: JournalEntry) => e.account === null || e.account === entry.account;
     const intents = this.#journal
       .unresolved()

@@ -43,10 +43,16 @@ export function sendError(res: ServerResponse, status: number, code: string, mes
   sendJson(res, status, { error: { code, message } }, headers);
 }
 
-export async function startFakeServer(): Promise<FakeServer> {
+export interface FakeServerOptions {
+  /** The server's clock, sent in every answer's Date header (default: the real one). */
+  now?: () => number;
+}
+
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
   const handlers = new Map<EndpointName, Handler>();
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
+    if (options.now) res.setHeader('date', new Date(options.now()).toUTCString());
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
+import { type Clock, systemClock } from '../../../src/core/api/clock.ts';
 import { PURCHASE_JOURNAL_SCHEMA, PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
 import { Purchaser } from '../../../src/core/api/purchaser.ts';
 import { buyCart } from '../../../src/core/app/market-buying/cart-purchase.ts';
@@ -28,10 +29,17 @@ class TinyMarket {
   log: string[] = [];
   ordersMode: 'normal' | 'fail' = 'normal';
   nextOrderId = 500;
+  /** How far the marketplace's clock (its Date header, its new orders) is ahead of the real one. */
+  clockAheadMs = 0;
   server!: FakeServer;
 
+  /** The marketplace's clock. */
+  now(): number {
+    return Date.now() + this.clockAheadMs;
+  }
+
   async start(): Promise<void> {
-    this.server = await startFakeServer();
+    this.server = await startFakeServer({ now: () => this.now() });
     this.server.on('listing', (req, res) => {
       const id = Number(req.url.pathname.split('/').pop());
       const l = this.listings.get(id);
@@ -75,12 +83,12 @@ class TinyMarket {
     if (!listing || listing.amount < line.amount) return sendError(res, 404, 'LISTING_NOT_FOUND', 'no such listing');
     if (mode === 'price-changed' || listing.price > line.max_price) return sendError(res, 409, 'LISTING_PRICE_CHANGED', 'price is higher now');
     listing.amount -= line.amount;
-    const orderId = this.addOrder(listing.name, listing.price, line.amount, new Date());
+    const orderId = this.addOrder(listing.name, listing.price, line.amount, new Date(this.now()));
     if (mode === 'apply-then-drop') return void res.socket?.destroy();
     if (mode === 'apply-then-500') return sendError(res, 502, 'INTERNAL_ERROR', 'gateway lost the answer');
     sendJson(res, 200, {
       order_id: orderId,
-      created_at: new Date().toISOString(),
+      created_at: new Date(this.now()).toISOString(),
       items: [{ order_item_id: orderId * 10, app_id: 730, market_hash_name: listing.name, steam_asset_id: '1', price: listing.price, amount: line.amount }],
     });
   }
@@ -779,6 +787,56 @@ describe('the account a purchase was sent with', () => {
   });
 });
 
+describe('our wall clock set back or forward between a purchase and its reconciliation', () => {
+  const MINUTE = 60_000;
+  /** Our wall clock, `shift.ms` off the real one; waits and intervals run on the real one, as systemClock's do. */
+  function shiftedClock(shift: { ms: number }): Clock {
+    return {
+      now: () => Date.now() + shift.ms,
+      monotonic: () => performance.now(),
+      setTimer: (ms, callback) => systemClock.setTimer(ms, callback),
+      sleep: (ms, signal) => systemClock.sleep(ms, signal),
+    };
+  }
+  const purchaserOn = (clock: Clock) =>
+    new Purchaser({ client: new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000, clock }), journal, reconcileDelaysMs: [30, 30, 30], settleMs: 50 });
+
+  it('a purchase whose answer was lost is found bought after a restart with our clock set back 10 minutes', async () => {
+    const shift = { ms: 0 };
+    market.mode = 'apply-then-drop';
+    market.ordersMode = 'fail';
+    // the listing is read before buying: the client knows the server's time when the intent is written
+    const lost = await purchaserOn(shiftedClock(shift)).buy({ listingId: 101, maxPrice: 1300 });
+    expect(lost.status).toBe('unknown');
+    // journaled with the server's time (second resolution): our clock agreed with it then
+    expect(Math.abs((journal.get(lost.intentId)?.serverCreatedAtMs ?? 0) - (journal.get(lost.intentId)?.createdAtMs ?? 0))).toBeLessThanOrEqual(1000);
+    // 15 minutes later our clock has been set back 10 minutes (an NTP correction); the app restarts
+    market.clockAheadMs = 15 * MINUTE;
+    shift.ms = 5 * MINUTE;
+    market.ordersMode = 'normal';
+    const [outcome] = await purchaserOn(shiftedClock(shift)).reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 500, reconciled: true });
+    expect(journal.get(lost.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
+  });
+
+  it('a purchase that was not made is not settled by an older order after our clock was set forward 10 minutes', async () => {
+    const shift = { ms: 0 };
+    // the same item, bought on the website 5 minutes before
+    market.addOrder(NAME, 1250, 1, new Date(Date.now() - 5 * MINUTE));
+    market.mode = 'fail-500'; // applied nothing
+    market.ordersMode = 'fail';
+    const lost = await purchaserOn(shiftedClock(shift)).buy({ listingId: 101, maxPrice: 1300 });
+    expect(lost.status).toBe('unknown');
+    // 15 minutes later our clock has been set forward 10 minutes
+    market.clockAheadMs = 15 * MINUTE;
+    shift.ms = 25 * MINUTE;
+    market.ordersMode = 'normal';
+    const [outcome] = await purchaserOn(shiftedClock(shift)).reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'not_bought', orderId: null });
+    expect(journal.claimedOrderIds().size).toBe(0);
+  });
+});
+
 describe('purchases an earlier run left open, settled at connect', () => {
   it('are not read again before the first purchase: the app settled them when it connected', async () => {
     market.server.on('user', (_req, res) => sendJson(res, 200, { id: 42, steam_id: '76561198000000000', name: 'trader', balance: 10_000 }));
@@ -797,6 +855,23 @@ describe('purchases an earlier run left open, settled at connect', () => {
     const outcome = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME });
     expect(outcome.status).toBe('bought');
     expect(market.server.calls('orders')).toHaveLength(readsAtConnect);
+  });
+});
+
+describe("journal files written before the server's time was journaled", () => {
+  it('gain its column; their entries are settled by our clock and the offset at reconciliation, as before', async () => {
+    const old = new Database(':memory:');
+    old.exec(PURCHASE_JOURNAL_SCHEMA.replace(/\n\s*server_created_at_ms\s+INTEGER,/, ''));
+    const at = Date.now() - 60_000;
+    old.prepare(
+      "INSERT INTO purchase_journal (intent_id, created_at_ms, listing_id, amount, max_price, app_id, market_hash_name, source, state) VALUES ('old', ?, 102, 1, 1000, 730, 'AWP | Asiimov (Field-Tested)', 'app', 'intent')",
+    ).run(at);
+    const reopened = new PurchaseJournal(old);
+    expect(reopened.get('old')?.serverCreatedAtMs).toBeNull();
+    const order = market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(at + 200));
+    const [outcome] = await makePurchaser(2000, { journal: reopened }).reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'bought', orderId: order });
+    old.close();
   });
 });
 
