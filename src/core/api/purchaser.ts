@@ -679,20 +679,26 @@ export class Purchaser {
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
         // never answered and recent: perhaps still being sent elsewhere, so only a found order settles it
         const mayBeInFlight = entry.state === 'intent' && age < this.#inFlightGraceMs;
+        // "Nothing found" counts only settleMs after the failure. Its sender wrote "unknown" when the send
+        // failed (its own reads may not have begun): timed from the creation instead, a send that took
+        // longer than settleMs to fail (a timeout) would be "not bought" at once, while the marketplace
+        // may still be applying it. Otherwise (never answered, or left unknown by a reconciliation) the
+        // failure time is not journaled: timed from the creation.
+        const failedAt = entry.state === 'unknown' && entry.resolution === 'response' ? (entry.resolvedAtMs ?? entry.createdAtMs) : entry.createdAtMs;
         const cartId = cartOf(entry);
         if (cartId !== null) {
           // the whole cart at once, when its first open line comes up
           if (carts.has(cartId)) continue;
           carts.add(cartId);
           const lines = this.#journal.unresolved().filter((e) => cartOf(e) === cartId);
-          const settled = await this.#reconcileCart(lines, error, entry.createdAtMs, delays, mayBeInFlight);
+          const settled = await this.#reconcileCart(lines, error, failedAt, delays, mayBeInFlight);
           lines.forEach((line, i) => {
             outcomes.push(settled[i] as PurchaseOutcome);
             this.#onEarlierPurchase(line, settled[i] as PurchaseOutcome);
           });
           continue;
         }
-        const outcome = await this.#reconcile(entry, error, entry.createdAtMs, delays, mayBeInFlight);
+        const outcome = await this.#reconcile(entry, error, failedAt, delays, mayBeInFlight);
         outcomes.push(outcome);
         this.#onEarlierPurchase(entry, outcome);
       }

@@ -354,6 +354,20 @@ describe('journaled purchases', () => {
     expect((await makePurchaser().reconcileUnresolved()).map((o) => o.status)).toEqual(['bought', 'bought']);
   });
 
+  it('a purchase whose send failed moments ago is not declared not bought by reconcileUnresolved: the settle time counts from the failure', async () => {
+    holdPurchase(); // received, never answered: the sender gives up at 600 ms, then checks the history itself
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 600 });
+    const buying = new Purchaser({ client, journal, reconcileDelaysMs: [800], settleMs: 500 }).buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    await until(() => journal.unresolved().some((e) => e.state === 'unknown'));
+    // another process settles open purchases right after the failure, before the order shows
+    const told: string[] = [];
+    const early = await makePurchaser(2000, { reconcileDelaysMs: [0], settleMs: 500, onEarlierPurchase: (_before, o) => told.push(o.status) }).reconcileUnresolved();
+    expect(early.map((o) => o.status)).toEqual(['unknown']);
+    expect(told).toEqual(['unknown']);
+    const orderId = market.addOrder(NAME, 1250, 1, new Date()); // the marketplace applied it late
+    expect(await buying).toMatchObject({ status: 'bought', orderId });
+  });
+
   it('a cart another reconciliation settled bought while its own read was on the way is never written over as not bought', async () => {
     market.mode = 'fail-500'; // the gateway's answer; the marketplace applies the cart all the same
     const read = holdFirstOrdersRead(); // the cart's own read, asked before the order appeared, comes back late
