@@ -26,6 +26,18 @@ const line = (listingId: number, name: string) => ({
   maxPrice: 500,
 });
 
+/** The drawer open on the cart, its Buy clicked once; the user, for the clicks after. */
+async function openAndBuy() {
+  const user = userEvent.setup();
+  render(
+    <MantineProvider theme={theme} defaultColorScheme="dark">
+      <CartDrawer opened onClose={() => undefined} onBought={() => undefined} />
+    </MantineProvider>,
+  );
+  await user.click(await screen.findByTestId('buy-cart'));
+  return user;
+}
+
 describe('cart', () => {
   it('marks the line that stopped an all-or-nothing purchase', async () => {
     const refused: PurchaseReport = {
@@ -44,13 +56,7 @@ describe('cart', () => {
     // two copies of one item: the name alone cannot tell which line failed
     addToCart(line(11, 'AK-47 | Redline (Field-Tested)'));
     addToCart(line(12, 'AK-47 | Redline (Field-Tested)'));
-    const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <CartDrawer opened onClose={() => undefined} onBought={() => undefined} />
-      </MantineProvider>,
-    );
-    await user.click(await screen.findByTestId('buy-cart'));
+    await openAndBuy();
     const drawer = screen.getByTestId('cart-lines');
     await within(screen.getByTestId('cart-drawer')).findByTestId('purchase-outcome');
     await waitFor(() =>
@@ -84,13 +90,7 @@ describe('cart', () => {
     syncStatusStore.set(status());
     addToCart(line(21, 'AWP | Asiimov (Field-Tested)'));
     addToCart(line(22, 'AK-47 | Redline (Field-Tested)'));
-    const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <CartDrawer opened onClose={() => undefined} onBought={() => undefined} />
-      </MantineProvider>,
-    );
-    await user.click(await screen.findByTestId('buy-cart'));
+    const user = await openAndBuy();
     const outcome = await within(screen.getByTestId('cart-drawer')).findByTestId('purchase-outcome');
     expect(outcome.getAttribute('data-status')).toBe('not_bought');
     expect(outcome.textContent).toContain(message);
