@@ -180,6 +180,30 @@ describe('crypto withdrawal on its way when the market session is replaced', () 
   });
 });
 
+describe('settling an unknown withdrawal by the trader\'s word', () => {
+  it('takes only an entry of this key\'s account, and none that names an account while the key\'s is not known', async () => {
+    const { WithdrawalJournal } = await import('../../../src/core/account/withdrawal-journal.ts');
+    const journal = new WithdrawalJournal(rig.store.db);
+    const unknownOf = (intentId: string, account: string) => {
+      journal.recordIntent({ intentId, createdAtMs: Date.now(), account, amount: 2_500, ticker: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', feeLevel: 'LOW', balanceBefore: 10_000 });
+      journal.recordOutcome(intentId, { state: 'unknown', errorKind: 'timeout', errorCode: null }, Date.now());
+    };
+    unknownOf('other-account', 'http://market.test account 99');
+    const wallet = walletHandlers(runtime, silentLog);
+    // offline, before the key's account is known: shown (it may be this account's), not settled by a word
+    expect((await wallet.getWithdrawals({})).unsettled.map((a) => a.id)).toEqual(['other-account']);
+    await expect(Promise.resolve().then(() => wallet.settleWithdrawal({ id: 'other-account', answer: 'not_sent' }))).rejects.toMatchObject({ code: 'REFUSED' });
+    // the key turns out to be account 7's: account 99's entry is neither shown nor settled from here
+    routes.push((url) => (url.pathname === '/public/v1/user' ? json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 10_000 }) : undefined));
+    expect(await runtime.account().meetAccount()).toBe('first');
+    unknownOf('this-account', 'http://market.test account 7');
+    expect((await wallet.getWithdrawals({})).unsettled.map((a) => a.id)).toEqual(['this-account']);
+    await expect(Promise.resolve().then(() => wallet.settleWithdrawal({ id: 'other-account', answer: 'not_sent' }))).rejects.toMatchObject({ code: 'REFUSED' });
+    expect(journal.get('other-account')?.state).toBe('unknown');
+    expect(await wallet.settleWithdrawal({ id: 'this-account', answer: 'not_sent' })).toMatchObject({ id: 'this-account', state: 'not_sent' });
+  });
+});
+
 describe('values the spec does not publish, on a real market', () => {
   // Spec §8: "The account's ceiling on listed items (behind LISTING_LIMIT_REACHED): value not shown.
   // Minimum crypto withdrawal per currency: not shown." Nor is the platform fee's size (§4.6). The demo

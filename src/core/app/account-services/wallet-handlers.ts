@@ -54,7 +54,16 @@ export function walletHandlers(
       const account = runtime.account();
       const guard = account.withdrawalGuard;
       if (answer !== 'check') {
-        const settled = guard.acknowledge(id, answer);
+        // only an entry the wallet shows for this key's account; while that account is not known yet (offline,
+        // say), not one another account's key left: the trader's word would lift that account's hold
+        const shown = guard.open(account.account, account.market.client?.baseUrl ?? null).find((a) => a.intentId === id);
+        if (shown && shown.account !== null && account.account === null) {
+          throw new SkindeskError({
+            code: 'REFUSED',
+            message: 'Skindesk does not know yet which account this key belongs to, so it cannot tell whether that withdrawal is this account’s; settle it once connected.',
+          });
+        }
+        const settled = shown ? guard.acknowledge(id, answer) : null;
         if (!settled) throw new SkindeskError({ code: 'REFUSED', message: 'That withdrawal is settled already (or is being sent right now).' });
         return attemptView(settled);
       }
