@@ -291,6 +291,16 @@ interface Held {
   words: string;
 }
 
+/**
+ * An earlier purchase in words: its item when the journal knows it, and always its listing (two copies of
+ * one skin are two listings, so the name alone does not tell which).
+ */
+function earlierPurchaseWords(entry: Pick<JournalEntry, 'listingId' | 'marketHashName'>): string {
+  return entry.marketHashName
+    ? `the earlier purchase of “${entry.marketHashName}” (listing ${entry.listingId})`
+    : `the earlier purchase of listing ${entry.listingId}`;
+}
+
 /** Why a purchase is not sent: the listings held back, and what a further click does. */
 function heldBack(held: readonly Held[], line: number | null): ApiError {
   const next = held.every((h) => h.bought) ? 'buy again for another copy' : 'buy again to send it anyway';
@@ -640,12 +650,12 @@ export class Purchaser {
       const bought = earlier.find((e) => e.state === 'bought');
       if (bought) {
         const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
-        return { listingId, bought: true, words: `the earlier purchase of listing ${listingId}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
+        return { listingId, bought: true, words: `${earlierPurchaseWords(bought)}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
       }
       const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
       if (unknown) {
         this.#warnedUnknown.add(unknown.intentId);
-        return { listingId, bought: false, words: `the earlier purchase of listing ${listingId} may have been bought (unknown — check orders)` };
+        return { listingId, bought: false, words: `${earlierPurchaseWords(unknown)} may have been bought (unknown — check orders)` };
       }
       return null;
     });

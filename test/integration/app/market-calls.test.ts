@@ -222,7 +222,7 @@ describe('buying', () => {
     expect(held).toMatchObject({ status: 'not_bought', apiCode: null, failedListingId: a.listing.id, spent: 0, boughtListingIds: [] });
     expect(held.title).toBe('Not bought');
     expect(held.message).toBe(
-      `Skindesk did not send the request: the earlier purchase of listing ${a.listing.id} may have been bought (unknown — check orders); ` +
+      `Skindesk did not send the request: the earlier purchase of “${a.listing.market_hash_name}” (listing ${a.listing.id}) may have been bought (unknown — check orders); ` +
         'buy again to send it anyway. Nothing in the cart was bought (a cart is all or nothing) and nothing was charged.',
     );
     expect(statusOfA()).toBe('ACTIVE');

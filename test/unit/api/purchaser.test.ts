@@ -483,13 +483,26 @@ describe('journaled purchases', () => {
     const again = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
     expect(again).toMatchObject({ status: 'not_bought' });
     expect(again.error?.explanation).toBe(
-      'Skindesk did not send the request: the earlier purchase of listing 101 may have been bought (unknown — check orders); buy again to send it anyway.',
+      'Skindesk did not send the request: the earlier purchase of “AK-47 | Redline (Field-Tested)” (listing 101) may have been bought (unknown — check orders); buy again to send it anyway.',
     );
     expect(market.server.calls('purchase')).toHaveLength(1);
     // the trader was told: a further click is sent
     const third = await purchaser.buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
     expect(third.status).toBe('bought');
     expect(market.server.calls('purchase')).toHaveLength(2);
+  });
+
+  it('names the earlier purchase by its listing alone when the journal does not know its item', async () => {
+    // journaled without the item's name (an older entry), its answer lost, the order history unreadable
+    const at = Date.now() - 60_000;
+    journal.recordIntent({ intentId: 'nameless', createdAtMs: at, listingId: 101, amount: 1, maxPrice: 1300, appId: 730, marketHashName: null, triggerSeq: null, watchlistId: null, source: 'app' });
+    journal.recordOutcome('nameless', { state: 'unknown', orderId: null, note: null, resolution: 'response', errorKind: 'network', errorCode: null, errorMessage: 'interrupted' }, at + 1_000);
+    market.ordersMode = 'fail';
+    const again = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(again.error?.explanation).toBe(
+      'Skindesk did not send the request: the earlier purchase of listing 101 may have been bought (unknown — check orders); buy again to send it anyway.',
+    );
+    expect(market.server.calls('purchase')).toHaveLength(0);
   });
 
   it('a cart with a listing whose earlier purchase is still unknown is held back once, with that said', async () => {
@@ -500,7 +513,7 @@ describe('journaled purchases', () => {
     expect(market.server.calls('purchase')).toHaveLength(1);
     expect(cart).toMatchObject({ status: 'not_bought', orderId: null });
     expect(cart.error?.explanation).toBe(
-      'Skindesk did not send the request: the earlier purchase of listing 101 may have been bought (unknown — check orders); buy again to send it anyway.',
+      'Skindesk did not send the request: the earlier purchase of “AK-47 | Redline (Field-Tested)” (listing 101) may have been bought (unknown — check orders); buy again to send it anyway.',
     );
     expect(cart.error?.details).toEqual({ line: 0 });
     expect(cart.intentIds.map((id) => journal.get(id)?.state)).toEqual(['not_bought', 'not_bought']);
@@ -520,7 +533,7 @@ describe('journaled purchases', () => {
     expect(journal.get(first.intentId)).toMatchObject({ state: 'bought', orderId: 500 });
     expect(cart).toMatchObject({ status: 'not_bought', orderId: null });
     expect(cart.error?.explanation).toBe(
-      'Skindesk did not send the request: the earlier purchase of listing 101, whose answer was lost, was bought (order 500); buy again for another copy.',
+      'Skindesk did not send the request: the earlier purchase of “AK-47 | Redline (Field-Tested)” (listing 101), whose answer was lost, was bought (order 500); buy again for another copy.',
     );
     expect(cart.error?.details).toEqual({ line: 1 });
     // now that the first is known, the cart is a purchase of another copy, and it is sent

@@ -67,7 +67,7 @@ describe('cart', () => {
 
   it('says which listing held the cart back, marks it, and keeps the cart for the next click', async () => {
     const message =
-      'Skindesk did not send the request: the earlier purchase of listing 22 may have been bought (unknown — check orders); ' +
+      'Skindesk did not send the request: the earlier purchase of “AK-47 | Redline (Field-Tested)” (listing 22) may have been bought (unknown — check orders); ' +
       'buy again to send it anyway. Nothing in the cart was bought (a cart is all or nothing) and nothing was charged.';
     const held: PurchaseReport = {
       status: 'not_bought',
