@@ -7,7 +7,8 @@
  * leaves it unknown, and nothing retries it. While an earlier withdrawal of the account is unknown, a
  * new one is held back (WithdrawalHeldError) until it is settled:
  *
- *  - automatically, each time a withdrawal is asked for (or a check is asked for), from the evidence:
+ *  - automatically, each time a withdrawal is asked for (or a check is asked for; the app also runs one
+ *    when a session connects), from the evidence:
  *    - sent: one CRYPTO_WITHDRAWAL row of the ledger (`GET /transactions`, whose shape is assumed: used
  *      only when it parses) of exactly that amount, no earlier than the intent (less a clock skew
  *      tolerance), not already another withdrawal's (confirmed by `GET /crypto-withdraw/:id` when the
@@ -158,7 +159,7 @@ function settledWords(a: WithdrawalAttempt): string {
 }
 
 export const SETTLE_WORDS =
-  'Look it up on the marketplace’s website or in the receiving wallet, then say in the wallet whether it was sent; Skindesk also checks the balance and the ledger each time a withdrawal is asked for.';
+  'Look it up on the marketplace’s website or in the receiving wallet, then say in the wallet whether it was sent; Skindesk also checks the balance and the ledger when it connects and each time a withdrawal is asked for.';
 
 function heldWords(reason: HeldReason, a: WithdrawalAttempt | null): string {
   if (reason === 'sending' || a === null)
@@ -281,9 +282,17 @@ export class WithdrawalGuard {
     return this.#sent;
   }
 
-  /** Looks at the evidence for every open entry of the key's account; settles what it can. */
-  async check(evidence: WithdrawalEvidence): Promise<CheckResult> {
+  /**
+   * Looks at the evidence for every open entry of the key's account; settles what it can. With
+   * `requireAccount`, a balance that could not be read (so the key's account is not known) throws and
+   * leaves every entry as it was: the app's own check at connecting must not take another account's
+   * entry for this one (the trader's "Check again" still looks, with that doubt shown).
+   */
+  async check(evidence: WithdrawalEvidence, options: { requireAccount?: boolean } = {}): Promise<CheckResult> {
     const fresh = await evidence.balance();
+    if (fresh === null && options.requireAccount) {
+      throw new Error('the balance could not be read, so it is not known which account’s withdrawals to check');
+    }
     const open = this.open(fresh?.account ?? null, evidence.market ?? null);
     if (open.length === 0) return { settled: [], open: [], found: [] };
     return this.#check(evidence, open, fresh);

@@ -17,7 +17,7 @@ import { bookQuery } from '../query.ts';
 import { marketUrlProblem } from '../market-url.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
-import { ACCOUNT_CALLS, undercutGuardView, withdrawalView } from './calls-account.ts';
+import { ACCOUNT_CALLS, undercutGuardView, withdrawalAttempt, withdrawalView } from './calls-account.ts';
 import { WATCH_CALLS, WATCH_PUSHES } from './calls-watch.ts';
 
 export type { CallDef } from './call.ts';
@@ -464,8 +464,9 @@ export const IPC_PUSHES = {
     },
   }),
   withdrawalUpdated: push({
-    summary: 'A crypto withdrawal moved (PENDING → CONFIRMING → SUCCESS, or FAILED with the refund).',
-    payload: withdrawalView,
+    summary:
+      'A crypto withdrawal moved (PENDING → CONFIRMING → SUCCESS, or FAILED with the refund), or (`attempt`) one whose outcome was unknown was checked by the app on its own: settled, or still unknown with the check’s note.',
+    payload: z.union([withdrawalView, z.strictObject({ attempt: withdrawalAttempt })]),
     intervalMs: 0,
     merge: latest,
     example: {

@@ -204,6 +204,122 @@ describe('settling an unknown withdrawal by the trader\'s word', () => {
   });
 });
 
+describe('unknown withdrawals checked at connecting, without a click', () => {
+  const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+  const ACCOUNT = 'http://market.test account 7';
+  const asked = Date.now() - 5 * 60_000;
+
+  /** An entry journaled before sending whose answer was lost (the balance read just before: 10 000). */
+  async function unknownWithdrawal(intentId: string, amount: number) {
+    const { WithdrawalJournal } = await import('../../../src/core/account/withdrawal-journal.ts');
+    const journal = new WithdrawalJournal(rig.store.db);
+    journal.recordIntent({ intentId, createdAtMs: asked, account: ACCOUNT, amount, ticker: 'ETH', address: ADDRESS, feeLevel: 'LOW', balanceBefore: 10_000 });
+    journal.recordOutcome(intentId, { state: 'unknown', errorKind: 'timeout', errorCode: null }, asked + 10_000);
+    return journal;
+  }
+
+  /** The app restarted: a new account session over the same desk, then the market connects. */
+  async function restart() {
+    await runtime.detach(rig.market);
+    rig.pushes.length = 0;
+    runtime.attach(rig.market, false);
+    await runtime.connected(rig.market);
+  }
+
+  async function until(what: string, ok: () => boolean) {
+    for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+    if (!ok()) throw new Error(`timed out waiting for ${what}`);
+  }
+
+  const withdrawal41 = {
+    withdrawal_id: 41,
+    status: 'PENDING',
+    balance_amount: 2_500,
+    token_amount: 0.01,
+    ticker: 'ETH',
+    created_at: new Date(asked + 2_000).toISOString(),
+    tx_hash: null,
+    network_fee: null,
+  };
+
+  it('settles the one the ledger shows sent and follows it; the one with no evidence stays unknown', async () => {
+    const journal = await unknownWithdrawal('went-out', 2_500);
+    await unknownWithdrawal('no-evidence', 3_100);
+    const posted: string[] = [];
+    routes.push((url, init) => {
+      if (init.method === 'POST') posted.push(url.pathname);
+      switch (url.pathname) {
+        case '/public/v1/user':
+          return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 7_500 });
+        case '/public/v1/transactions':
+          return json(200, {
+            transactions: [
+              { id: 900, type: 'CRYPTO_WITHDRAWAL', amount: -2_500, balance: 7_500, description: 'ETH withdrawal', reference_id: 41, created_at: new Date(asked + 2_000).toISOString() },
+            ],
+            metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+          });
+        case '/public/v1/crypto-withdraw/41':
+          return json(200, withdrawal41);
+        default:
+          return undefined;
+      }
+    });
+    await restart();
+    await until('the check at connecting', () => journal.get('went-out')?.state !== 'unknown');
+    expect(journal.get('went-out')).toMatchObject({ state: 'sent', settledBy: 'ledger', withdrawalId: 41 });
+    expect(journal.get('no-evidence')).toMatchObject({ state: 'unknown', note: expect.stringContaining('the ledger shows no withdrawal of that amount since') });
+    // the one found is followed like any other; nothing was sent
+    expect(runtime.account().withdrawals.get(41)).toMatchObject({ withdrawal_id: 41 });
+    expect(posted).toEqual([]);
+    // the wallet is told: the entry settled, the one still unknown with its check, the withdrawal found
+    const pushed = rig.pushes.filter((p) => p.name === 'withdrawalUpdated').map((p) => p.payload);
+    expect(pushed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ attempt: expect.objectContaining({ id: 'went-out', state: 'sent', withdrawalId: 41 }) }),
+        expect.objectContaining({ attempt: expect.objectContaining({ id: 'no-evidence', state: 'unknown', lastCheck: expect.anything() }) }),
+        expect.objectContaining({ withdrawal: expect.objectContaining({ withdrawal_id: 41 }) }),
+      ]),
+    );
+    expect(rig.log.join('\n')).toContain('Checked at connecting: The withdrawal of $25.00 in ETH');
+    expect((await walletHandlers(runtime, silentLog).getWithdrawals({})).unsettled.map((a) => a.id)).toEqual(['no-evidence']);
+  });
+
+  it('settles one shown by the balance alone', async () => {
+    const journal = await unknownWithdrawal('went-out', 2_500);
+    routes.push((url) => (url.pathname === '/public/v1/user' ? json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 7_500 }) : undefined));
+    // the ledger route does not answer (404): the balance, exactly the amount lower, tells
+    await restart();
+    await until('the check at connecting', () => journal.get('went-out')?.state !== 'unknown');
+    expect(journal.get('went-out')).toMatchObject({ state: 'sent', settledBy: 'balance' });
+    expect(rig.pushes).toContainEqual({ name: 'withdrawalUpdated', payload: expect.objectContaining({ attempt: expect.objectContaining({ id: 'went-out', state: 'sent' }) }) });
+  });
+
+  it('a check that fails says so in the log and leaves the entry unknown', async () => {
+    const journal = await unknownWithdrawal('went-out', 2_500);
+    let userReads = 0;
+    routes.push((url) => {
+      if (url.pathname !== '/public/v1/user') return undefined;
+      // the account is met, then the marketplace stops answering the balance
+      return ++userReads === 1 ? json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 7_500 }) : json(503, {});
+    });
+    await restart();
+    await until('the check at connecting', () => rig.log.some((line) => line.includes('could not be checked at connecting')));
+    expect(rig.log.join('\n')).toContain(
+      'A crypto withdrawal whose outcome is unknown could not be checked at connecting (the balance could not be read, so it is not known which account’s withdrawals to check), so it stays unknown until checked again in the wallet.',
+    );
+    expect(journal.get('went-out')).toMatchObject({ state: 'unknown', settledBy: null });
+  });
+
+  it('is not run while the key\'s account is not known', async () => {
+    const journal = await unknownWithdrawal('went-out', 2_500);
+    // the marketplace does not answer who the key is: nothing is checked, the entry stays as it was
+    await restart();
+    await until('the check at connecting', () => rig.log.some((line) => line.includes('could not be checked at connecting')));
+    expect(rig.log.join('\n')).toContain("the API key's account could not be read");
+    expect(journal.get('went-out')).toMatchObject({ state: 'unknown', note: null });
+  });
+});
+
 describe('values the spec does not publish, on a real market', () => {
   // Spec §8: "The account's ceiling on listed items (behind LISTING_LIMIT_REACHED): value not shown.
   // Minimum crypto withdrawal per currency: not shown." Nor is the platform fee's size (§4.6). The demo

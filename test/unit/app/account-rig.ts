@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../../src/core/api/client.ts';
 import { type Clock, systemClock } from '../../../src/core/api/clock.ts';
 import { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
-import { silentLog } from '../../../src/core/app/log.ts';
 import { RecordingPlatform } from '../../../src/core/app/platform.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
@@ -17,18 +16,24 @@ export interface AccountRig {
   /** The market session the runtime is attached to (detach and attach it again: a session replaced). */
   market: Parameters<AccountRuntime['attach']>[0];
   store: TestStore;
+  /** What the runtime pushed to the renderer, in order. */
+  pushes: { name: string; payload: unknown }[];
+  /** What the runtime logged, in order. */
+  log: string[];
   close(): Promise<void>;
 }
 
 export function startAccountRig(options: { client: ApiClient | null; clock?: Clock }): AccountRig {
   const dataDir = mkdtempSync(join(tmpdir(), 'skindesk-account-'));
   const store = openTestStore();
+  const pushes: AccountRig['pushes'] = [];
+  const lines: string[] = [];
   const runtime = new AccountRuntime({
     dataDir,
     platform: new RecordingPlatform(),
-    publish: () => {},
+    publish: (name, payload) => pushes.push({ name, payload }),
     notify: () => {},
-    log: silentLog,
+    log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
     webhookSecret: () => null,
     clock: options.clock ?? systemClock,
   });
@@ -38,6 +43,8 @@ export function startAccountRig(options: { client: ApiClient | null; clock?: Clo
     runtime,
     market,
     store,
+    pushes,
+    log: lines,
     async close() {
       await runtime.close();
       store.close();

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/ipc/index.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { isWithdrawalFinal } from '../../account/crypto-withdrawal.ts';
+import { attemptWords } from '../../account/withdrawal-guard.ts';
 import type { Clock } from '../../api/clock.ts';
 import { describeStatusChange } from '../../trades/status-words.ts';
 import type { TradeChange } from '../../trades/tracker.ts';
@@ -26,7 +27,8 @@ import type { AppPlatform } from '../platform.ts';
 import { killSwitchEngaged } from '../../watch/index.ts';
 import { AccountSession, type AccountTimings, type MarketSide } from './account-session.ts';
 import { TradeFeedSettingsStore } from './trade-feed-settings.ts';
-import { guardView, withdrawalViewOf } from './views.ts';
+import { attemptView, guardView, withdrawalViewOf } from './views.ts';
+import { checkUnsettledWithdrawals } from './withdrawal-check.ts';
 
 /** What the runtime needs of a market session (MarketSession satisfies it). */
 export interface AttachableMarket extends MarketSide {
@@ -54,6 +56,8 @@ interface Current {
   connected: boolean;
   /** Trades created before this moment are history: seeing them the first time is not news. */
   since: number;
+  /** The check of unknown crypto withdrawals run at connecting (see #checkUnsettledWithdrawals). */
+  checkingWithdrawals: Promise<void>;
 }
 
 type ReceiverState = TradeFeedView['receiver']['state'];
@@ -105,10 +109,13 @@ export class AccountRuntime {
     account.withdrawals.on('poll_error', (error, id) =>
       this.#options.log.warn(`crypto withdrawal ${id}: ${error.message}`),
     );
-    this.#current = { market, account, connected: false, since: Date.now() };
+    this.#current = { market, account, connected: false, since: Date.now(), checkingWithdrawals: Promise.resolve() };
   }
 
-  /** The session's REST client is up: start the trade feeds and resume following unsettled withdrawals. */
+  /**
+   * The session's REST client is up: start the trade feeds, resume following unsettled withdrawals, and
+   * check once the crypto withdrawals whose outcome is unknown (after a restart, a session replaced).
+   */
   async connected(market: AttachableMarket): Promise<void> {
     const current = this.#current;
     if (!current || current.market !== market || this.#closed || !market.client) return;
@@ -125,6 +132,7 @@ export class AccountRuntime {
     for (const pending of current.account.withdrawals.resumePending({ signal: current.account.stopping.signal })) {
       pending.catch((err: unknown) => this.#quietAbort(err, 'following a crypto withdrawal'));
     }
+    current.checkingWithdrawals = this.#checkUnsettledWithdrawals(current);
     await this.reconfigure();
   }
 
@@ -136,6 +144,8 @@ export class AccountRuntime {
     current.account.stopGuards();
     await this.#reconfiguring;
     await this.#stopFeeds(current);
+    // its reads end with the session (stopFeeds stopped it): what it writes is written before the database closes
+    await current.checkingWithdrawals;
   }
 
   async close(): Promise<void> {
@@ -295,6 +305,40 @@ export class AccountRuntime {
         : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
     this.#options.platform.notify(title, body);
     this.#options.notify(w.status === 'SUCCESS' ? 'success' : 'warning', title, body);
+  }
+
+  /**
+   * Checks the crypto withdrawals of the key's account whose outcome is unknown, as "Check again" does,
+   * without waiting for the trader: settles what the ledger or the balance shows, follows a withdrawal
+   * found, and pushes withdrawalUpdated so the wallet shows it. Only once the key's account is known
+   * (met on a real market; read fresh by the check itself): another account's entry is never settled
+   * from this key's evidence. A check that fails leaves every entry unknown, and says so in the log.
+   */
+  async #checkUnsettledWithdrawals(current: Current): Promise<void> {
+    const { account, market } = current;
+    const log = this.#options.log;
+    let open = 0;
+    const which = () => (open === 1 ? 'A crypto withdrawal whose outcome is unknown' : `${open} crypto withdrawals whose outcome is unknown`);
+    const stays = () => (open === 1 ? 'it stays unknown' : 'they stay unknown');
+    try {
+      open = account.withdrawalGuard.open(account.account, market.client?.baseUrl ?? null).length;
+      if (open === 0) return;
+      if (market.choice.mode !== 'demo' && account.account === null) {
+        log.warn(`${which()} could not be checked at connecting: the API key's account could not be read, so ${stays()} until checked again in the wallet.`);
+        return;
+      }
+      const result = await checkUnsettledWithdrawals(account, log, { requireAccount: true, signal: account.stopping.signal });
+      if (this.#current !== current) return;
+      for (const attempt of result.settled) log.info(`Checked at connecting: ${attemptWords(attempt)}`);
+      for (const attempt of [...result.settled, ...result.open]) {
+        this.#options.publish('withdrawalUpdated', { attempt: attemptView(attempt) });
+      }
+    } catch (err) {
+      if (account.stopping.signal.aborted) return;
+      log.warn(
+        `${which()} could not be checked at connecting (${err instanceof Error ? err.message : String(err)}), so ${stays()} until checked again in the wallet.`,
+      );
+    }
   }
 
   #quietAbort(err: unknown, what: string): void {

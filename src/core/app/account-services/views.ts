@@ -4,12 +4,21 @@
  * undercut guards.
  */
 import { type BulkResult, type CryptoWithdrawal, type PAGE_LIMITS } from '../../../shared/api/index.ts';
-import type { BulkRow, Freshness, SendProblem, UndercutGuardView, WithdrawalView } from '../../../shared/ipc/calls-account.ts';
+import type {
+  BulkRow,
+  Freshness,
+  SendProblem,
+  UndercutGuardView,
+  WithdrawalAttemptView,
+  WithdrawalView,
+} from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
 import { type CryptoWithdrawalTracker, refundedCents } from '../../account/crypto-withdrawal.ts';
 import type { PreSendProblem, PreSendResult } from '../../account/presend-checks.ts';
 import type { GuardView } from '../../account/undercut-guard.ts';
+import { attemptWords } from '../../account/withdrawal-guard.ts';
+import type { WithdrawalAttempt } from '../../account/withdrawal-journal.ts';
 import { ApiError, refusalWords } from '../../api/errors.ts';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -86,5 +95,21 @@ export function withdrawalViewOf(tracker: CryptoWithdrawalTracker, withdrawal: C
     withdrawal,
     statuses: tracker.statuses(withdrawal.withdrawal_id).map((s) => ({ status: s.status, seenAt: iso(s.firstSeenAt) })),
     refunded: refundedCents(withdrawal),
+  };
+}
+
+/** A journaled withdrawal as the wallet shows it (an unknown one with its last check). */
+export function attemptView(a: WithdrawalAttempt): WithdrawalAttemptView {
+  return {
+    id: a.intentId,
+    at: iso(a.createdAtMs),
+    amount: a.amount,
+    ticker: a.ticker,
+    address: a.address,
+    state: a.state,
+    withdrawalId: a.withdrawalId,
+    settledBy: a.settledBy,
+    words: attemptWords(a),
+    lastCheck: a.note !== null && a.checkedAtMs !== null ? { at: iso(a.checkedAtMs), note: a.note } : null,
   };
 }

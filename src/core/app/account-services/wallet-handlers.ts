@@ -6,39 +6,21 @@
  * kept as unknown and holds the next until the balance, the ledger or the trader settles it.
  */
 import type { CryptoWithdrawal } from '../../../shared/api/index.ts';
-import type { ACCOUNT_CALLS, WithdrawalAttemptView } from '../../../shared/ipc/calls-account.ts';
+import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { DEMO_WITHDRAWAL_TERMS, checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
-import {
-  type LedgerRead,
-  type WithdrawalEvidence,
-  WithdrawalHeldError,
-  WithdrawalOutcomeUnknownError,
-  attemptWords,
-} from '../../account/withdrawal-guard.ts';
-import type { WithdrawalAttempt } from '../../account/withdrawal-journal.ts';
+import { WithdrawalHeldError, WithdrawalOutcomeUnknownError } from '../../account/withdrawal-guard.ts';
 import { ApiError, redact, redactDeep } from '../../api/errors.ts';
-import { accountKey } from '../../api/purchase-journal.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
 import type { AccountRuntime } from './account-runtime.ts';
-import type { AccountSession } from './account-session.ts';
-import { checkedOf, iso, refusal, withdrawalViewOf } from './views.ts';
-
-/** Ledger pages (100 rows each) read back to an unknown withdrawal at most. */
-const LEDGER_PAGES = 5;
+import { attemptView, checkedOf, refusal, withdrawalViewOf } from './views.ts';
+import { checkUnsettledWithdrawals, evidenceOf, follow } from './withdrawal-check.ts';
 
 export function walletHandlers(
   runtime: AccountRuntime,
   log: AppLog,
 ): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getWithdrawals' | 'checkWithdrawal' | 'createWithdrawal' | 'settleWithdrawal'>> {
-  const follow = (account: AccountSession, withdrawal: CryptoWithdrawal) => {
-    account.withdrawals.record(withdrawal);
-    account.withdrawals.follow(withdrawal.withdrawal_id, { signal: account.stopping.signal }).catch((err: unknown) => {
-      if (account.stopping.signal.aborted) return;
-      log.warn(`crypto withdrawal ${withdrawal.withdrawal_id}: ${err instanceof Error ? err.message : String(err)}`);
-    });
-  };
   return {
     getWithdrawals: () => {
       const account = runtime.account();
@@ -67,8 +49,7 @@ export function walletHandlers(
         if (!settled) throw new SkindeskError({ code: 'REFUSED', message: 'That withdrawal is settled already (or is being sent right now).' });
         return attemptView(settled);
       }
-      const result = await guard.check(evidenceOf(account));
-      for (const w of result.found) follow(account, w);
+      const result = await checkUnsettledWithdrawals(account, log);
       const attempt = [...result.settled, ...result.open].find((a) => a.intentId === id);
       if (!attempt) throw new SkindeskError({ code: 'REFUSED', message: 'That withdrawal is settled already.' });
       return attemptView(attempt);
@@ -116,7 +97,7 @@ export function walletHandlers(
         withdrawal = await account.withdrawalGuard.send({ amount, ticker, address, feeLevel }, evidenceOf(account), send);
       } catch (err) {
         if (err instanceof WithdrawalHeldError) {
-          for (const w of err.found) follow(account, w);
+          for (const w of err.found) follow(account, w, log);
           throw new SkindeskError({
             code: 'REFUSED',
             message: err.message,
@@ -130,60 +111,9 @@ export function walletHandlers(
         }
         throw err;
       }
-      follow(account, withdrawal);
+      follow(account, withdrawal, log);
       return withdrawalViewOf(account.withdrawals, withdrawal);
     },
-  };
-}
-
-export function attemptView(a: WithdrawalAttempt): WithdrawalAttemptView {
-  return {
-    id: a.intentId,
-    at: iso(a.createdAtMs),
-    amount: a.amount,
-    ticker: a.ticker,
-    address: a.address,
-    state: a.state,
-    withdrawalId: a.withdrawalId,
-    settledBy: a.settledBy,
-    words: attemptWords(a),
-    lastCheck: a.note !== null && a.checkedAtMs !== null ? { at: iso(a.checkedAtMs), note: a.note } : null,
-  };
-}
-
-/**
- * What the marketplace can tell about an unknown withdrawal: the balance (GET /user, fresh, never the
- * stored copy), the ledger (GET /transactions: its shape is assumed, so a read that does not parse is
- * no evidence), and a withdrawal by id (GET /crypto-withdraw/:id). A failed read is no evidence.
- */
-function evidenceOf(account: AccountSession): WithdrawalEvidence {
-  const client = account.client();
-  return {
-    market: client.baseUrl,
-    balance: async () => {
-      try {
-        const read = await account.reads.user({ priority: 'interactive' });
-        return read.fromCache ? null : { account: accountKey(client.baseUrl, read.data.id), balance: read.data.balance };
-      } catch {
-        return null;
-      }
-    },
-    ledgerSince: async (sinceMs): Promise<LedgerRead | null> => {
-      const rows: LedgerRead['rows'][number][] = [];
-      try {
-        for await (const page of client.pages('transactions', { limit: '100' }, { priority: 'interactive', maxPages: LEDGER_PAGES })) {
-          rows.push(...page.transactions);
-          const oldest = page.transactions.at(-1);
-          if (!oldest || Date.parse(oldest.created_at) < sinceMs || page.metadata.current_page >= page.metadata.total_pages) {
-            return { rows, complete: true };
-          }
-        }
-        return { rows, complete: rows.length === 0 };
-      } catch {
-        return null;
-      }
-    },
-    withdrawal: (id) => client.call('cryptoWithdrawal', { id }, { priority: 'interactive' }).catch(() => null),
   };
 }
 
