@@ -312,6 +312,30 @@ function heldBack(held: readonly Held[], line: number | null): ApiError {
   });
 }
 
+/** Not sent: the intent could not be journaled, and a purchase nobody could account for is the one risk the journal exists to remove. */
+function unjournaled(err: unknown): ApiError {
+  return new ApiError({
+    kind: 'invalid_request',
+    route: PURCHASE_ROUTE,
+    message: `${PURCHASE_ROUTE}: not sent, the purchase journal could not be written (${(err as Error).message})`,
+  });
+}
+
+/** What a purchase's POST threw, as an ApiError: anything else (an abort, a failure below the client) left its outcome open. */
+function sendFailure(err: unknown): ApiError {
+  return err instanceof ApiError
+    ? err
+    : new ApiError({
+        kind: 'network',
+        route: PURCHASE_ROUTE,
+        message: `${PURCHASE_ROUTE}: interrupted (${err instanceof Error ? err.name : 'unknown'})`,
+        maybeDelivered: true,
+      });
+}
+
+/** The note of an open purchase that may still be on its way (see inFlightGraceMs): only a found order settles it. */
+const MAY_BE_IN_FLIGHT = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
+
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
@@ -418,14 +442,7 @@ export class Purchaser {
       try {
         this.#journal.recordIntent(intent);
       } catch (err) {
-        // No intent on disk, so nothing may be sent: a purchase we could not account for is the one risk
-        // the journal exists to remove.
-        const error = new ApiError({
-          kind: 'invalid_request',
-          route: 'POST /public/v1/purchase',
-          message: `POST /public/v1/purchase: not sent, the purchase journal could not be written (${(err as Error).message})`,
-        });
-        return { intentId: intent.intentId, error, result: null, unjournaled: true };
+        return { intentId: intent.intentId, error: unjournaled(err), result: null, unjournaled: true };
       }
       if (refusal) {
         return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(refusal) }), error: refusal, result: null };
@@ -434,8 +451,8 @@ export class Purchaser {
       if (!checked.success) {
         const error = new ApiError({
           kind: 'invalid_request',
-          route: 'POST /public/v1/purchase',
-          message: `POST /public/v1/purchase: invalid purchase: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          route: PURCHASE_ROUTE,
+          message: `${PURCHASE_ROUTE}: invalid purchase: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
         });
         return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(error) }), error, result: null };
       }
@@ -443,19 +460,11 @@ export class Purchaser {
         const result = await this.#client.purchase({ items: [checked.data] }, { priority: 'interactive' });
         return { ...this.#settle(intent.intentId, { state: 'bought', orderId: result.order_id, resolution: 'response' }), error: null, result };
       } catch (err) {
-        const error = err instanceof ApiError ? err : null;
-        if (error && !error.outcomeUnknown) {
-          return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(error) }), error, result: null };
+        const open = sendFailure(err);
+        if (!open.outcomeUnknown) {
+          return { ...this.#settle(intent.intentId, { state: 'not_bought', orderId: null, resolution: 'response', ...errorFields(open) }), error: open, result: null };
         }
         // Open outcome: mark it unknown now, so a crash during reconciliation leaves it to be re-checked.
-        const open =
-          error ??
-          new ApiError({
-            kind: 'network',
-            route: 'POST /public/v1/purchase',
-            message: `POST /public/v1/purchase: interrupted (${err instanceof Error ? err.name : 'unknown'})`,
-            maybeDelivered: true,
-          });
         // settled bought while it was on its way (another process found its order): the lost answer does
         // not make it unknown again
         if (this.#journal.get(intent.intentId)?.state === 'bought') return { intentId: intent.intentId, error: open, result: null };
@@ -516,13 +525,7 @@ export class Purchaser {
           for (const intent of intents) this.#journal.recordIntent(intent);
         })();
       } catch (err) {
-        // nothing on disk, so nothing may be sent
-        const error = new ApiError({
-          kind: 'invalid_request',
-          route: PURCHASE_ROUTE,
-          message: `${PURCHASE_ROUTE}: not sent, the purchase journal could not be written (${(err as Error).message})`,
-        });
-        return { ids: [], error, result: null, unjournaled: true };
+        return { ids: [], error: unjournaled(err), result: null, unjournaled: true };
       }
       if (refusal) {
         this.#writeCart(ids, { state: 'not_bought', orderId: null, resolution: 'response', note: null, ...errorFields(refusal) });
@@ -540,10 +543,7 @@ export class Purchaser {
       try {
         result = await this.#client.purchase(body, { priority: 'interactive' });
       } catch (err) {
-        const error =
-          err instanceof ApiError
-            ? err
-            : new ApiError({ kind: 'network', route: PURCHASE_ROUTE, message: `${PURCHASE_ROUTE}: interrupted`, maybeDelivered: true });
+        const error = sendFailure(err);
         if (!error.outcomeUnknown) {
           this.#writeCart(ids, { state: 'not_bought', orderId: null, resolution: 'response', note: null, ...errorFields(error) });
           return { ids, error, result: null };
@@ -678,7 +678,7 @@ export class Purchaser {
         const error = entry.errorKind
           ? new ApiError({
               kind: entry.errorKind as ApiError['kind'],
-              route: 'POST /public/v1/purchase',
+              route: PURCHASE_ROUTE,
               code: entry.errorCode,
               message: entry.errorMessage ?? 'outcome unknown',
               maybeDelivered: true,
@@ -794,8 +794,7 @@ export class Purchaser {
       // settled bought meanwhile (its sender, in another process sharing the journal): never written over
       if (this.#journal.get(entry.intentId)?.state === 'bought') return this.#outcome(entry.intentId, null, error);
       if (mayBeInFlight && record.state !== 'bought') {
-        const note = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
-        return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note };
+        return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note: MAY_BE_IN_FLIGHT };
       }
       this.#journal.recordOutcome(entry.intentId, record, this.#clock.now());
       return this.#outcome(entry.intentId, null, error);
@@ -908,8 +907,7 @@ export class Purchaser {
       if (settledBought()) return lines.map((line) => this.#outcome(line.intentId, null, error));
       if (mayBeInFlight && state !== 'bought') {
         // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
-        const open = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
-        return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: open }));
+        return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: MAY_BE_IN_FLIGHT }));
       }
       this.#writeCart(
         lines.map((line) => line.intentId),
