@@ -108,6 +108,27 @@ export class ApiError extends Error {
     }
   }
 
+  /**
+   * The same error with `secrets` taken out of every text it carries (message, the marketplace's words,
+   * details, cause, explanation): for a value the caller sent that the marketplace may echo back (a
+   * two-factor code). The client already takes the API key out of every error it builds.
+   */
+  redacted(secrets: readonly string[]): ApiError {
+    return new ApiError({
+      kind: this.kind,
+      route: this.route,
+      status: this.status,
+      code: this.code,
+      message: redact(this.message, secrets),
+      serverMessage: this.serverMessage === null ? null : redact(this.serverMessage, secrets),
+      retryAfterMs: this.retryAfterMs,
+      details: this.details === null ? null : (redactDeep(this.details, secrets) as Record<string, unknown>),
+      maybeDelivered: this.maybeDelivered,
+      causeText: this.causeText === null ? null : redact(this.causeText, secrets),
+      explanation: this.#explanation === null ? null : redact(this.#explanation, secrets),
+    });
+  }
+
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,

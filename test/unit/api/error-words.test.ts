@@ -150,3 +150,27 @@ describe('ApiError.explanation: plain words for every kind of failure', () => {
     expect(error.explanation).not.toContain(KEY);
   });
 });
+
+describe('ApiError.redacted', () => {
+  it('takes a secret out of every text, and keeps everything else, its own plain words included', () => {
+    const SECRET = '824193';
+    const error = new ApiError({
+      kind: 'api',
+      route: 'POST /public/v1/crypto-withdraw',
+      status: 403,
+      code: 'TWO_FACTOR_REQUIRED',
+      message: `POST /public/v1/crypto-withdraw: code ${SECRET} refused`,
+      serverMessage: `bad token ${SECRET}`,
+      retryAfterMs: 7_000,
+      details: { sent: { two_factor_auth_token: SECRET }, n: 1 },
+      maybeDelivered: false,
+      causeText: `echo ${SECRET}`,
+      explanation: `The code ${SECRET} was refused.`,
+    });
+    const clean = error.redacted([SECRET]);
+    expect(JSON.stringify(clean)).not.toContain(SECRET);
+    expect(clean.explanation).toBe('The code [redacted] was refused.');
+    expect(clean).toMatchObject({ kind: 'api', route: error.route, status: 403, code: 'TWO_FACTOR_REQUIRED', retryAfterMs: 7_000, maybeDelivered: false });
+    expect(clean.details).toEqual({ sent: { two_factor_auth_token: '[redacted]' }, n: 1 });
+  });
+});

@@ -10,7 +10,7 @@ import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { DEMO_WITHDRAWAL_TERMS, checkCryptoWithdrawal, quoteCryptoWithdrawal } from '../../account/crypto-withdrawal.ts';
 import { WithdrawalHeldError, WithdrawalOutcomeUnknownError } from '../../account/withdrawal-guard.ts';
-import { ApiError, redact, redactDeep } from '../../api/errors.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AppLog } from '../log.ts';
 import type { AccountRuntime } from './account-runtime.ts';
@@ -130,20 +130,7 @@ function termsOf(runtime: AccountRuntime) {
  * message or details) would otherwise carry the code into the screen and the log.
  */
 function withoutSecret(err: unknown, secret: string | null): unknown {
-  if (!(err instanceof ApiError) || secret === null) return err;
-  const secrets = [secret];
-  return new ApiError({
-    kind: err.kind,
-    route: err.route,
-    status: err.status,
-    code: err.code,
-    message: redact(err.message, secrets),
-    serverMessage: err.serverMessage === null ? null : redact(err.serverMessage, secrets),
-    retryAfterMs: err.retryAfterMs,
-    details: err.details === null ? null : (redactDeep(err.details, secrets) as Record<string, unknown>),
-    maybeDelivered: err.maybeDelivered,
-    causeText: err.causeText === null ? null : redact(err.causeText, secrets),
-  });
+  return err instanceof ApiError && secret !== null ? err.redacted([secret]) : err;
 }
 
 /**
