@@ -13,6 +13,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { CryptoTicker } from '../../shared/api/index.ts';
+import { WITHDRAWAL_ATTEMPT_STATES, WITHDRAWAL_SETTLED_BY } from '../../shared/ipc/calls-account.ts';
 import { createDeskTables } from '../store/desk.ts';
 
 /**
@@ -20,9 +21,9 @@ import { createDeskTables } from '../store/desk.ts';
  * took it (or the evidence or the trader says so). `refused`: a definite refusal, nothing left the
  * balance. `unknown`: no clear answer. `not_sent`: settled as never applied.
  */
-export type WithdrawalAttemptState = 'intent' | 'sent' | 'refused' | 'unknown' | 'not_sent';
+export type WithdrawalAttemptState = (typeof WITHDRAWAL_ATTEMPT_STATES)[number];
 /** How the outcome was learned. */
-export type WithdrawalSettledBy = 'response' | 'ledger' | 'balance' | 'trader';
+export type WithdrawalSettledBy = (typeof WITHDRAWAL_SETTLED_BY)[number];
 
 export interface WithdrawalIntent {
   intentId: string;
@@ -78,6 +79,9 @@ interface Row {
   checked_at_ms: number | null;
 }
 
+/** `'a', 'b'`: constant words for a CHECK constraint. */
+const sqlList = (words: readonly string[]): string => words.map((w) => `'${w}'`).join(', ');
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS crypto_withdrawal_journal (
   intent_id      TEXT PRIMARY KEY,
@@ -88,9 +92,9 @@ CREATE TABLE IF NOT EXISTS crypto_withdrawal_journal (
   address        TEXT NOT NULL,
   fee_level      TEXT NOT NULL,
   balance_before INTEGER,
-  state          TEXT NOT NULL CHECK (state IN ('intent', 'sent', 'refused', 'unknown', 'not_sent')),
+  state          TEXT NOT NULL CHECK (state IN (${sqlList(WITHDRAWAL_ATTEMPT_STATES)})),
   withdrawal_id  INTEGER,
-  settled_by     TEXT CHECK (settled_by IN ('response', 'ledger', 'balance', 'trader')),
+  settled_by     TEXT CHECK (settled_by IN (${sqlList(WITHDRAWAL_SETTLED_BY)})),
   error_kind     TEXT,
   error_code     TEXT,
   resolved_at_ms INTEGER,

@@ -121,6 +121,8 @@ export const withdrawalView = z.strictObject({
 export type WithdrawalView = z.infer<typeof withdrawalView>;
 
 export const WITHDRAWAL_ATTEMPT_STATES = ['intent', 'sent', 'refused', 'unknown', 'not_sent'] as const;
+/** How a journaled withdrawal's outcome was learned: the answer, the ledger, the balance, or the trader's word. */
+export const WITHDRAWAL_SETTLED_BY = ['response', 'ledger', 'balance', 'trader'] as const;
 
 /**
  * A crypto withdrawal as the app's journal holds it (written before sending, resolved after). One whose
@@ -137,7 +139,7 @@ export const withdrawalAttempt = z.strictObject({
   state: z.enum(WITHDRAWAL_ATTEMPT_STATES),
   withdrawalId: z.number().int().positive().nullable(),
   /** How the outcome was learned: the answer, the ledger, the balance, or the trader's word. */
-  settledBy: z.enum(['response', 'ledger', 'balance', 'trader']).nullable(),
+  settledBy: z.enum(WITHDRAWAL_SETTLED_BY).nullable(),
   /** Plain words: what is not known and why, or how it was settled. */
   words: z.string(),
   /** What the last automatic check saw, and when. */
