@@ -219,8 +219,8 @@ export class WithdrawalGuard {
   ): Promise<CryptoWithdrawal> {
     if (this.#sending !== null) throw new WithdrawalHeldError('sending', null);
     this.#sending = '(checking)';
-    let sent!: () => void;
-    this.#sent = new Promise<void>((resolve) => (sent = resolve));
+    let answered!: () => void;
+    this.#sent = new Promise<void>((resolve) => (answered = resolve));
     try {
       const fresh = await evidence.balance();
       const open = this.open(fresh?.account ?? null, evidence.market ?? null);
@@ -228,8 +228,8 @@ export class WithdrawalGuard {
         const result = await this.#check(evidence, open, fresh);
         const [first] = result.open;
         if (first) throw new WithdrawalHeldError('unknown', first, result.found);
-        const sent = result.settled.find((a) => a.state === 'sent');
-        if (sent) throw new WithdrawalHeldError('was_sent', sent, result.found);
+        const wentOut = result.settled.find((a) => a.state === 'sent');
+        if (wentOut) throw new WithdrawalHeldError('was_sent', wentOut, result.found);
       }
       const intentId = randomUUID();
       this.#journal.recordIntent({
@@ -268,7 +268,7 @@ export class WithdrawalGuard {
       return withdrawal;
     } finally {
       this.#sending = null;
-      sent();
+      answered();
     }
   }
 

@@ -321,7 +321,7 @@ export class AccountRuntime {
     const which = () => (open === 1 ? 'A crypto withdrawal whose outcome is unknown' : `${open} crypto withdrawals whose outcome is unknown`);
     const stays = () => (open === 1 ? 'it stays unknown' : 'they stay unknown');
     try {
-      open = account.withdrawalGuard.open(account.account, market.client?.baseUrl ?? null).length;
+      open = account.unsettledWithdrawals().length;
       if (open === 0) return;
       if (market.choice.mode !== 'demo' && account.account === null) {
         log.warn(`${which()} could not be checked at connecting: the API key's account could not be read, so ${stays()} until checked again in the wallet.`);

@@ -22,7 +22,7 @@ import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
 import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
 import { WithdrawalGuard } from '../../account/withdrawal-guard.ts';
-import { WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
+import { type WithdrawalAttempt, WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type Clock, systemClock } from '../../api/clock.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -253,6 +253,14 @@ export class AccountSession {
    */
   get account(): string | null {
     return this.#metAccount;
+  }
+
+  /**
+   * Crypto withdrawals of this key's account whose outcome is unknown (they hold new ones): the account
+   * as met, and before that (or offline) every open entry of this market, since any may be this one's.
+   */
+  unsettledWithdrawals(): WithdrawalAttempt[] {
+    return this.withdrawalGuard.open(this.account, this.market.client?.baseUrl ?? null);
   }
 
   async stop(): Promise<void> {

@@ -27,8 +27,7 @@ export function walletHandlers(
       const { withdrawals } = account;
       return {
         withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)),
-        // the account as last met: before that (or offline), every open entry is shown
-        unsettled: account.withdrawalGuard.open(account.account, account.market.client?.baseUrl ?? null).map(attemptView),
+        unsettled: account.unsettledWithdrawals().map(attemptView),
       };
     },
 
@@ -38,7 +37,7 @@ export function walletHandlers(
       if (answer !== 'check') {
         // only an entry the wallet shows for this key's account; while that account is not known yet (offline,
         // say), not one another account's key left: the trader's word would lift that account's hold
-        const shown = guard.open(account.account, account.market.client?.baseUrl ?? null).find((a) => a.intentId === id);
+        const shown = account.unsettledWithdrawals().find((a) => a.intentId === id);
         if (shown && shown.account !== null && account.account === null) {
           throw new SkindeskError({
             code: 'REFUSED',
