@@ -190,6 +190,8 @@ export class WithdrawalGuard {
   #sending: string | null = null;
   /** Resolves when the withdrawal on its way has its outcome written (see idle). */
   #sent: Promise<void> = Promise.resolve();
+  /** The last look at the evidence queued: looks run one at a time (see #oneCheckAtATime). */
+  #checks: Promise<unknown> = Promise.resolve();
 
   constructor(options: WithdrawalGuardOptions) {
     this.#journal = options.journal;
@@ -223,9 +225,11 @@ export class WithdrawalGuard {
     this.#sent = new Promise<void>((resolve) => (answered = resolve));
     try {
       const fresh = await evidence.balance();
-      const open = this.open(fresh?.account ?? null, evidence.market ?? null);
-      if (open.length > 0) {
-        const result = await this.#check(evidence, open, fresh);
+      const result = await this.#oneCheckAtATime(() => {
+        const open = this.open(fresh?.account ?? null, evidence.market ?? null);
+        return open.length > 0 ? this.#check(evidence, open, fresh) : null;
+      });
+      if (result) {
         const [first] = result.open;
         if (first) throw new WithdrawalHeldError('unknown', first, result.found);
         const wentOut = result.settled.find((a) => a.state === 'sent');
@@ -293,9 +297,22 @@ export class WithdrawalGuard {
     if (fresh === null && options.requireAccount) {
       throw new Error('the balance could not be read, so it is not known which account’s withdrawals to check');
     }
-    const open = this.open(fresh?.account ?? null, evidence.market ?? null);
-    if (open.length === 0) return { settled: [], open: [], found: [] };
-    return this.#check(evidence, open, fresh);
+    return this.#oneCheckAtATime(() => {
+      const open = this.open(fresh?.account ?? null, evidence.market ?? null);
+      return open.length > 0 ? this.#check(evidence, open, fresh) : { settled: [], open: [], found: [] };
+    });
+  }
+
+  /**
+   * Runs `work` after every look queued before it has ended. The app's check at connecting, the
+   * trader's "Check again" and a new request's check may come at once: run side by side, each would
+   * read the same withdrawal off the ledger, both would hand it on to be followed, and the one that
+   * lost the race to settle it would report it as still open. Run in turn, a later look finds it settled.
+   */
+  #oneCheckAtATime<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = this.#checks.then(work, work);
+    this.#checks = run.catch(() => undefined);
+    return run;
   }
 
   /** The trader's word on an open entry. Null when it is not open (settled already, or no such entry). */
@@ -323,6 +340,8 @@ export class WithdrawalGuard {
         state: 'sent' | 'not_sent';
         settledBy: 'ledger' | 'balance';
         withdrawalId: number | null;
+        /** The withdrawal the ledger named, read: followed once this entry is settled by it. */
+        read?: CryptoWithdrawal | null;
       } | null = null;
       let quiet = false;
       if (ledger) {
@@ -339,9 +358,8 @@ export class WithdrawalGuard {
         }
         const [match] = matches;
         if (matches.length === 1 && match) {
-          verdict = { state: 'sent', settledBy: 'ledger', withdrawalId: match.id };
+          verdict = { state: 'sent', settledBy: 'ledger', withdrawalId: match.id, read: match.read };
           if (match.id !== null) claimed.add(match.id);
-          if (match.read) found.push(match.read);
         } else if (matches.length > 1) {
           notes.push(
             `the ledger shows ${matches.length} withdrawals of that amount since then, so which one it is cannot be told`,
@@ -376,10 +394,17 @@ export class WithdrawalGuard {
           a.balanceBefore === null ? 'the balance before it is not known' : 'the balance could not be read',
         );
       }
-      if (verdict && this.#journal.settle(a.intentId, verdict, now)) {
-        settled.push(this.#journal.get(a.intentId)!);
+      if (verdict) {
+        const { read, ...outcome } = verdict;
+        if (this.#journal.settle(a.intentId, outcome, now)) {
+          settled.push(this.#journal.get(a.intentId)!);
+          if (read) found.push(read);
+        }
         continue;
       }
+      const current = this.#journal.get(a.intentId);
+      // settled while the evidence was read (the trader's word, another process on the same desk): not open
+      if (current?.state !== 'unknown' && current?.state !== 'intent') continue;
       this.#journal.noteCheck(a.intentId, `Checked: ${notes.join('; ')}.`, now);
       stillOpen.push(this.#journal.get(a.intentId)!);
     }

@@ -247,6 +247,38 @@ describe('withdrawal guard', () => {
     expect(result.found.map((w) => w.withdrawal_id)).toEqual([31]);
   });
 
+  it('two checks at once (the one at connecting, a "Check again"): one settles and finds it, the other finds it settled', async () => {
+    const { market, clock, guard } = setup();
+    await guard
+      .send(REQUEST, market, async () => {
+        await clock.advance(1_000);
+        market.apply(31, clock);
+        market.balanceCents = 99_999;
+        throw timeout();
+      })
+      .catch(() => undefined);
+    const results = await Promise.all([guard.check(market), guard.check(market)]);
+    // one verdict, one withdrawal to follow: the second check never reports as open what the first settled
+    expect(results.flatMap((r) => r.settled).map((a) => a.withdrawalId)).toEqual([31]);
+    expect(results.flatMap((r) => r.found).map((w) => w.withdrawal_id)).toEqual([31]);
+    expect(results.flatMap((r) => r.open)).toEqual([]);
+  });
+
+  it('the trader settles it while a check reads the ledger: the check does not call it open', async () => {
+    const { market, clock, guard } = setup();
+    await guard.send(REQUEST, market, () => Promise.reject(timeout())).catch(() => undefined);
+    const [entry] = guard.open(ACCOUNT);
+    const readLedger = market.ledgerSince.bind(market);
+    market.ledgerSince = async () => {
+      guard.acknowledge(entry!.intentId, 'not_sent');
+      return readLedger();
+    };
+    await clock.advance(1_000);
+    const result = await guard.check(market);
+    expect(result).toEqual({ settled: [], open: [], found: [] });
+    expect(guard.open(ACCOUNT)).toEqual([]);
+  });
+
   it('a ledger row of another currency, or two that fit, settle nothing', async () => {
     const { guard, market, clock } = setup();
     await guard
