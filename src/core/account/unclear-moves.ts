@@ -10,8 +10,14 @@
  *  - the row is gone, or holds (before − sent) or fewer: the earlier move went through. The new send is
  *    not made (the trader asked again because the first seemed lost); the hold is lifted, so sending
  *    again after that is a deliberate second move;
- *  - the row holds what it held before: nothing moved; the hold is lifted and the send goes out;
- *  - anything else (another amount, a read that failed or did not reach the row): still unclear; held.
+ *  - the row holds what it held before, and the failure is old enough (the marketplace may still be
+ *    applying a request that timed out): nothing moved; the hold is lifted and the send goes out;
+ *  - the row holds what it held before, too soon after the failure, or the read failed: held, and
+ *    looked at again on the next try (time, or a read that works, settles it);
+ *  - anything else (another amount: a purchase landed in the row, say; a read that did not reach the
+ *    row): it cannot be told. The send is not made, the trader is told what the backpack shows and where
+ *    to look, and the hold is lifted: what is sent after that is sent knowingly, and an item is never
+ *    held for good by a row that will not come back to either amount.
  *
  * Kept in memory only (AccountSession), unlike the crypto withdrawal journal: a restart forgets them,
  * and the next run checks its sends against the backpack rows it reads itself, fresh once connected.
@@ -45,7 +51,16 @@ export interface RowReading {
 export type MoveVerdict =
   | { kind: 'went_through'; move: UnclearMove; now: number | null }
   | { kind: 'not_sent'; move: UnclearMove }
-  | { kind: 'unclear'; move: UnclearMove; why: string };
+  /** cannot be told from the backpack: told once, then lifted */
+  | { kind: 'unclear'; move: UnclearMove; why: string }
+  /** not yet: a read that failed, or too soon after the failure; kept */
+  | { kind: 'held'; move: UnclearMove; why: string };
+
+/**
+ * How long after a lost answer an unchanged row means "not sent" (AccountTimings.moveNotSentAfterMs):
+ * a request that timed out may still be on its way through the marketplace, as with crypto withdrawals.
+ */
+export const MOVE_NOT_SENT_AFTER_MS = 30_000;
 
 /** Copies per backpack item id of a request (an id may appear in several groups or entries). */
 export function copiesPerItem(items: Iterable<{ id: number; amount: number }>): Map<number, number> {
@@ -122,9 +137,14 @@ export class UnclearMoves {
   }
 }
 
-/** Judges one unclear move from a fresh read of its row (null: the read failed). */
-export function judgeMove(move: UnclearMove, reading: RowReading | null): MoveVerdict {
-  if (reading === null) return { kind: 'unclear', move, why: 'the backpack could not be read' };
+/** Judges one unclear move from a fresh read of its row (null: the read failed) made at `nowMs`. */
+export function judgeMove(
+  move: UnclearMove,
+  reading: RowReading | null,
+  nowMs: number,
+  notSentAfterMs = MOVE_NOT_SENT_AFTER_MS,
+): MoveVerdict {
+  if (reading === null) return { kind: 'held', move, why: 'the backpack could not be read' };
   const { row } = reading;
   if (row === null) {
     if (reading.complete) return { kind: 'went_through', move, now: null };
@@ -135,7 +155,15 @@ export function judgeMove(move: UnclearMove, reading: RowReading | null): MoveVe
     };
   }
   if (row.amount <= move.before - move.sent) return { kind: 'went_through', move, now: row.amount };
-  if (row.amount === move.before) return { kind: 'not_sent', move };
+  if (row.amount === move.before) {
+    const waitMs = move.atMs + notSentAfterMs - nowMs;
+    if (waitMs <= 0) return { kind: 'not_sent', move };
+    return {
+      kind: 'held',
+      move,
+      why: `the backpack still holds ${row.amount}, but the marketplace may still be applying it; try again in ${Math.ceil(waitMs / 1000)} s`,
+    };
+  }
   return {
     kind: 'unclear',
     move,
@@ -175,15 +203,21 @@ export function checkFirstWords(m: UnclearMove): string {
 
 /**
  * Why a send was not made after its check, or null when it may go out (every earlier move of its items
- * was found not to have happened). `held`: some move is still unclear.
+ * was found not to have happened). `held`: some move is still held (looked at again on the next try);
+ * otherwise every hold was lifted and sending again is deliberate.
  */
 export function verdictRefusal(
   verdicts: readonly MoveVerdict[],
   action: MoveAction,
-): { held: boolean; message: string; lines: string[] } | null {
+): {
+  held: boolean;
+  code: 'MOVE_OUTCOME_UNKNOWN' | 'EARLIER_MOVE_SENT';
+  message: string;
+  lines: string[];
+} | null {
   const through = verdicts.filter((v) => v.kind === 'went_through');
   const unclear = verdicts.filter(
-    (v): v is Extract<MoveVerdict, { kind: 'unclear' }> => v.kind === 'unclear',
+    (v): v is Extract<MoveVerdict, { kind: 'unclear' | 'held' }> => v.kind === 'unclear' || v.kind === 'held',
   );
   if (through.length === 0 && unclear.length === 0) return null;
   const throughLines = through.map((v) => {
@@ -192,14 +226,23 @@ export function verdictRefusal(
   });
   const unclearLines = unclear.map(
     (v) =>
-      `${unclearWords(v.move).replace(/^y/, 'Y')}, and it cannot be told yet whether it went through: ${v.why}`,
+      `${unclearWords(v.move).replace(/^y/, 'Y')}, and it cannot be told ${v.kind === 'held' ? 'yet ' : ''}whether it went through: ${v.why}`,
   );
   const lines = [...throughLines, ...unclearLines];
-  if (unclear.length > 0) {
-    const look = whereToLook(new Set(unclear.map((v) => v.move.action)));
+  const look = whereToLook(new Set(unclear.map((v) => v.move.action)));
+  if (unclear.some((v) => v.kind === 'held')) {
     return {
       held: true,
+      code: 'MOVE_OUTCOME_UNKNOWN',
       message: `Nothing was sent: ${lines.join('. ').replace(/^Y/, 'y')}. Check ${look}; Skindesk checks again on the next try.`,
+      lines,
+    };
+  }
+  if (unclear.length > 0) {
+    return {
+      held: false,
+      code: 'MOVE_OUTCOME_UNKNOWN',
+      message: `Nothing was sent: ${lines.join('. ').replace(/^Y/, 'y')}. Check ${look}; send again to send it anyway.`,
       lines,
     };
   }
@@ -207,6 +250,7 @@ export function verdictRefusal(
   const anyLeft = through.some((v) => v.now !== null);
   return {
     held: false,
+    code: 'EARLIER_MOVE_SENT',
     message: `${lines.join('. ')}; nothing was sent again.${anyLeft ? ` Send again to ${again}.` : ''}`,
     lines,
   };

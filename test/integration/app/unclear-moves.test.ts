@@ -66,7 +66,8 @@ beforeAll(async () => {
     platform: new RecordingPlatform(),
     startDemoMarket: startDemo,
     version: '0.0.0-test',
-    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 } },
+    // an unchanged row means "not sent" at once here (30 s in the app: see judgeMove's unit test)
+    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, moveNotSentAfterMs: 0 },
   });
   await core.whenLive(20_000);
 });
@@ -167,6 +168,26 @@ describe('backpack moves whose answer is lost', () => {
     const sent = await core.call('withdrawItems', { items: [{ id: pool!.id, amount: 1 }] });
     expect(sent.withdrawIds).toHaveLength(1);
     expect(held(pool!.id)).toBe(before - 3);
+  });
+
+  it('a row the backpack cannot explain: told once what it holds, never held for good', async () => {
+    const [pool] = await pools(6);
+    expect(pool).toBeTruthy();
+    const request = { groups: [{ items: [{ id: pool!.id, amount: 2 }], price: 700 }] };
+    loseMoves();
+    await failure(core.call('listItems', request));
+    demo.chaos.calm();
+    const before = held(pool!.id);
+    // one copy came back meanwhile (a listing of it ended, say): neither "went through" nor "not sent"
+    demo.state.account(1)!.backpack.get(pool!.id)!.amount = before + 1;
+    const told = await failure(core.call('listItems', request));
+    expect(told).toMatchObject({ code: 'REFUSED', apiCode: 'MOVE_OUTCOME_UNKNOWN' });
+    expect(told!.message).toContain('it cannot be told whether it went through');
+    expect(told!.message).toContain('send again to send it anyway');
+    expect(held(pool!.id)).toBe(before + 1);
+    const listed = await core.call('listItems', request);
+    expect(listed.listings).toHaveLength(1);
+    expect(held(pool!.id)).toBe(before - 1);
   });
 
   it('an item on its way in one send is refused by another until the first is answered', async () => {

@@ -1,8 +1,10 @@
 // Unclear backpack moves: one per item (an id drawn by several groups counts once, with every copy),
-// judged from a fresh read of the row (gone or drawn down: went through; unchanged: not sent; anything
-// else, a failed read or one that did not reach the row: still unclear), and the words of the refusal.
+// judged from a fresh read of the row (gone or drawn down: went through; unchanged, long enough after the
+// failure: not sent; unchanged too soon, or a failed read: held; anything else: unclear, told once and
+// lifted), and the words of the refusal.
 import { describe, expect, it } from 'vitest';
 import {
+  MOVE_NOT_SENT_AFTER_MS,
   UnclearMoves,
   copiesPerItem,
   judgeMove,
@@ -68,36 +70,50 @@ describe('UnclearMoves', () => {
   });
 });
 
+/** A read made long enough after the failure for an unchanged row to mean "not sent". */
+const LATER = AT + MOVE_NOT_SENT_AFTER_MS;
+
 describe('judgeMove', () => {
   it('went through: the row is gone from a complete read, or holds (before − sent) or fewer', () => {
-    expect(judgeMove(move(), { row: null, complete: true })).toMatchObject({
+    expect(judgeMove(move(), { row: null, complete: true }, LATER)).toMatchObject({
       kind: 'went_through',
       now: null,
     });
-    expect(judgeMove(move(), { row: row(9, 8), complete: true })).toMatchObject({
+    expect(judgeMove(move(), { row: row(9, 8), complete: true }, LATER)).toMatchObject({
       kind: 'went_through',
       now: 8,
     });
     // drawn down further since (sold, another device): still went through
-    expect(judgeMove(move(), { row: row(9, 5), complete: true })).toMatchObject({
+    expect(judgeMove(move(), { row: row(9, 5), complete: true }, LATER)).toMatchObject({
       kind: 'went_through',
       now: 5,
     });
   });
 
-  it('not sent: the row holds what it held before', () => {
-    expect(judgeMove(move(), { row: row(9, 10), complete: true })).toMatchObject({ kind: 'not_sent' });
+  it('not sent: the row holds what it held before, long enough after the failure; held before that', () => {
+    expect(judgeMove(move(), { row: row(9, 10), complete: true }, LATER)).toMatchObject({ kind: 'not_sent' });
+    // the marketplace may still be applying a request that timed out
+    expect(judgeMove(move(), { row: row(9, 10), complete: true }, LATER - 4_500)).toMatchObject({
+      kind: 'held',
+      why: 'the backpack still holds 10, but the marketplace may still be applying it; try again in 5 s',
+    });
+    expect(judgeMove(move(), { row: row(9, 10), complete: true }, AT + 1_000, 0)).toMatchObject({
+      kind: 'not_sent',
+    });
   });
 
-  it('unclear: another amount, a read that failed, or one that did not reach the row', () => {
-    expect(judgeMove(move(), { row: row(9, 9), complete: true })).toMatchObject({
+  it('unclear: another amount, or a read that did not reach the row; held: a read that failed', () => {
+    expect(judgeMove(move(), { row: row(9, 9), complete: true }, LATER)).toMatchObject({
       kind: 'unclear',
       why: 'the backpack holds 9 of it now: 10 before, 8 had it gone through',
     });
     // more copies than before (a purchase landed in the same row, say): cannot tell
-    expect(judgeMove(move(), { row: row(9, 12), complete: true }).kind).toBe('unclear');
-    expect(judgeMove(move(), null)).toMatchObject({ kind: 'unclear', why: 'the backpack could not be read' });
-    expect(judgeMove(move(), { row: null, complete: false }).kind).toBe('unclear');
+    expect(judgeMove(move(), { row: row(9, 12), complete: true }, LATER).kind).toBe('unclear');
+    expect(judgeMove(move(), null, LATER)).toMatchObject({
+      kind: 'held',
+      why: 'the backpack could not be read',
+    });
+    expect(judgeMove(move(), { row: null, complete: false }, LATER).kind).toBe('unclear');
   });
 });
 
@@ -109,7 +125,7 @@ describe('verdictRefusal', () => {
 
   it('refuses when one went through, saying what the backpack holds and that sending again is deliberate', () => {
     const refused = verdictRefusal([{ kind: 'went_through', move: move(), now: 8 }], 'list');
-    expect(refused).toMatchObject({ held: false });
+    expect(refused).toMatchObject({ held: false, code: 'EARLIER_MOVE_SENT' });
     expect(refused!.message).toBe(
       'Your earlier listing of 2 × Sticker | X went through (the backpack now holds 8); nothing was sent again. Send again to list more.',
     );
@@ -126,14 +142,31 @@ describe('verdictRefusal', () => {
     const refused = verdictRefusal(
       [
         { kind: 'went_through', move: move({ itemId: 3, name: 'Case', sent: 1, before: 4 }), now: 3 },
-        { kind: 'unclear', move: move({ action: 'withdraw' }), why: 'the backpack could not be read' },
+        { kind: 'held', move: move({ action: 'withdraw' }), why: 'the backpack could not be read' },
       ],
       'withdraw',
     );
-    expect(refused).toMatchObject({ held: true });
+    expect(refused).toMatchObject({ held: true, code: 'MOVE_OUTCOME_UNKNOWN' });
     expect(refused!.message).toBe(
       'Nothing was sent: your earlier listing of 1 × Case went through (the backpack now holds 3). Your earlier withdrawal of 2 × Sticker | X at 14:05 UTC got no clear answer, and it cannot be told yet whether it went through: the backpack could not be read. Check the backpack and the trade offers on Steam; Skindesk checks again on the next try.',
     );
     expect(refused!.lines).toHaveLength(2);
+  });
+
+  it('cannot tell from the backpack: says what it shows and where to look, once; sending again is deliberate', () => {
+    const refused = verdictRefusal(
+      [
+        {
+          kind: 'unclear',
+          move: move(),
+          why: 'the backpack holds 9 of it now: 10 before, 8 had it gone through',
+        },
+      ],
+      'list',
+    );
+    expect(refused).toMatchObject({ held: false, code: 'MOVE_OUTCOME_UNKNOWN' });
+    expect(refused!.message).toBe(
+      'Nothing was sent: your earlier listing of 2 × Sticker | X at 14:05 UTC got no clear answer, and it cannot be told whether it went through: the backpack holds 9 of it now: 10 before, 8 had it gone through. Check the backpack and My listings; send again to send it anyway.',
+    );
   });
 });

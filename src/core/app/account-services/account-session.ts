@@ -58,6 +58,8 @@ export interface AccountTimings {
   /** How often the undercut guards look at the book (default 3 s), and their cooldown between edits. */
   guardCheckMs?: number;
   guardCooldownMs?: number;
+  /** After a lost list or withdraw, how long an unchanged backpack row is not yet taken as "not sent" (default 30 s). */
+  moveNotSentAfterMs?: number;
 }
 
 function notConnected(name: EndpointName): ApiError {

@@ -72,8 +72,8 @@ export async function checkUnclearMoves(
       complete: read.complete,
     };
     if (reading && reading.row === null && reading.complete) account.backpackSeen.delete(move.itemId);
-    const verdict = judgeMove(move, reading);
-    if (verdict.kind !== 'unclear') account.unclearMoves.lift(move.itemId);
+    const verdict = judgeMove(move, reading, account.clock.now(), account.timings.moveNotSentAfterMs);
+    if (verdict.kind !== 'held') account.unclearMoves.lift(move.itemId);
     verdicts.push(verdict);
   }
   return verdicts;
@@ -109,7 +109,7 @@ export async function sendMove<T>(
       throw new SkindeskError({
         code: 'REFUSED',
         message: refused.message,
-        apiCode: refused.held ? 'MOVE_OUTCOME_UNKNOWN' : 'EARLIER_MOVE_SENT',
+        apiCode: refused.code,
         issues: refused.lines.map((message) => ({ path: '(request)', message })),
       });
     }
