@@ -49,7 +49,7 @@ export interface SignedDelivery {
 }
 
 export interface ChaosStats {
-  rest: { delayed: number; errors: number; hangs: number; purchasesLost: number; withdrawalsLost: number; storm429: number; storms: number };
+  rest: { delayed: number; errors: number; hangs: number; purchasesLost: number; withdrawalsLost: number; itemMovesLost: number; storm429: number; storms: number };
   websocket: { delayedFrames: number; cleanDrops: number; halfOpen: number; halfOpenClosedByClient: number };
   webhooks: {
     failed: number;
@@ -68,6 +68,9 @@ export interface ChaosStats {
 
 const MAX_CAPTURED = 64;
 
+/** Routes that move items (backpack or Steam inventory): their answers can be lost by `itemMoveLostRate`. */
+const ITEM_MOVES: ReadonlySet<EndpointName> = new Set<EndpointName>(['list', 'withdraw', 'sell', 'deposit']);
+
 export class ChaosController {
   #settings: ChaosSettings;
   readonly #rest: Random;
@@ -79,7 +82,7 @@ export class ChaosController {
   #closed = false;
   readonly #captured: SignedDelivery[] = [];
   readonly stats: ChaosStats = {
-    rest: { delayed: 0, errors: 0, hangs: 0, purchasesLost: 0, withdrawalsLost: 0, storm429: 0, storms: 0 },
+    rest: { delayed: 0, errors: 0, hangs: 0, purchasesLost: 0, withdrawalsLost: 0, itemMovesLost: 0, storm429: 0, storms: 0 },
     websocket: { delayedFrames: 0, cleanDrops: 0, halfOpen: 0, halfOpenClosedByClient: 0 },
     webhooks: {
       failed: 0,
@@ -151,7 +154,7 @@ export class ChaosController {
 
   /** Consulted after the route produced its answer. */
   answerPlan(name: EndpointName): AnswerPlan {
-    const { latencyMs, jitterMs, bookDelayMs, purchaseLostRate, withdrawalLostRate, hangMs } = this.#settings.rest;
+    const { latencyMs, jitterMs, bookDelayMs, purchaseLostRate, withdrawalLostRate, itemMoveLostRate, hangMs } = this.#settings.rest;
     let delayMs = latencyMs + (jitterMs > 0 ? this.#rest.float(0, jitterMs) : 0);
     if (name === 'book') delayMs += bookDelayMs;
     if (delayMs > 0) this.stats.rest.delayed++;
@@ -161,6 +164,9 @@ export class ChaosController {
       lose = { holdMs: this.#rest.chance(0.5) ? hangMs : 0 };
     } else if (name === 'cryptoWithdraw' && withdrawalLostRate > 0 && this.#rest.chance(withdrawalLostRate)) {
       this.stats.rest.withdrawalsLost++;
+      lose = { holdMs: this.#rest.chance(0.5) ? hangMs : 0 };
+    } else if (ITEM_MOVES.has(name) && itemMoveLostRate > 0 && this.#rest.chance(itemMoveLostRate)) {
+      this.stats.rest.itemMovesLost++;
       lose = { holdMs: this.#rest.chance(0.5) ? hangMs : 0 };
     }
     return { delayMs: Math.round(delayMs), lose };

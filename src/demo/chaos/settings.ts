@@ -30,6 +30,8 @@ export interface RestChaos {
   purchaseLostRate: number;
   /** POST /crypto-withdraw applied (money out), then its answer lost, the same two ways. */
   withdrawalLostRate: number;
+  /** POST /list, /withdraw, /sell or /deposit applied (items moved), then its answer lost, the same two ways. */
+  itemMoveLostRate: number;
 }
 
 export interface WebSocketChaos {
@@ -60,7 +62,7 @@ export interface ChaosSettings {
 export type ChaosChange = { [G in keyof ChaosSettings]?: Partial<ChaosSettings[G]> };
 
 export const CALM: ChaosSettings = Object.freeze({
-  rest: Object.freeze({ latencyMs: 0, jitterMs: 0, errorRate: 0, timeoutRate: 0, hangMs: 12_000, bookDelayMs: 0, purchaseLostRate: 0, withdrawalLostRate: 0 }),
+  rest: Object.freeze({ latencyMs: 0, jitterMs: 0, errorRate: 0, timeoutRate: 0, hangMs: 12_000, bookDelayMs: 0, purchaseLostRate: 0, withdrawalLostRate: 0, itemMoveLostRate: 0 }),
   websocket: Object.freeze({ latencyMs: 0, jitterMs: 0 }),
   webhooks: Object.freeze({ failRate: 0, lostAnswerRate: 0, duplicateRate: 0, delayRate: 0, delayMs: 1_500 }),
 }) as ChaosSettings;

@@ -56,12 +56,17 @@ const copies = z.number().int().positive().max(100_000);
 const assetId = z.string().min(1).max(64);
 const listingId = z.number().int().positive();
 
-/** One pre-send problem, in plain words, with the spec's code and where it is. */
+/**
+ * One pre-send problem, in plain words, with the spec's code and where it is. A problem that does not
+ * block (`blocking: false`) is a note on what happens when it is sent (an earlier send of the same item
+ * got no clear answer, so the app checks the backpack first).
+ */
 export const sendProblem = z.strictObject({
   code: z.string(),
   message: z.string(),
   group: z.number().int().nonnegative().nullable(),
   entry: z.number().int().nonnegative().nullable(),
+  blocking: z.boolean(),
 });
 export type SendProblem = z.infer<typeof sendProblem>;
 
@@ -78,8 +83,11 @@ export const inventoryRow = z.strictObject({
   marketPrice: z.number().int().nonnegative(),
   recommendedPrice: z.number().int().nonnegative(),
   iconUrl: z.string(),
-  /** Sent in a sell or deposit offer (its deposit id) since the inventory was read. */
-  inOffer: z.number().int().positive().nullable(),
+  /**
+   * Sent in a sell or deposit offer since the inventory was read: its deposit id, or 'unknown' when the
+   * answer to that sell or deposit was lost (the row may be in an offer; reading the inventory tells).
+   */
+  inOffer: z.union([z.number().int().positive(), z.literal('unknown')]).nullable(),
 });
 export type InventoryRow = z.infer<typeof inventoryRow>;
 

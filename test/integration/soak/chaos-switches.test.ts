@@ -100,6 +100,16 @@ describe('REST faults', () => {
     expect(market.chaos.stats.rest.withdrawalsLost).toBe(1);
   });
 
+  it('applies an item move (withdraw from the backpack) and loses its answer', async () => {
+    const account = market.state.account(1)!;
+    const row = [...account.backpack.values()].find((r) => r.tradeLockedUntil === null)!;
+    const before = row.amount;
+    market.chaos.set({ rest: { itemMoveLostRate: 1, hangMs: 100 } });
+    await dropped(() => api(market).post('/public/v1/withdraw', { items: [{ id: row.id, amount: 1 }] }));
+    expect(account.backpack.get(row.id)?.amount ?? 0).toBe(before - 1);
+    expect(market.chaos.stats.rest.itemMovesLost).toBe(1);
+  });
+
   it('delays answers, /book by its own extra delay after the snapshot was taken', async () => {
     market.chaos.set({ rest: { latencyMs: 120 } });
     expect(await elapsed(() => api(market).get('/public/v1/user'))).toBeGreaterThanOrEqual(110);

@@ -20,6 +20,7 @@ import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
+import { UnclearMoves } from '../../account/unclear-moves.ts';
 import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
 import { WithdrawalGuard } from '../../account/withdrawal-guard.ts';
 import { type WithdrawalAttempt, WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
@@ -57,6 +58,8 @@ export interface AccountTimings {
   /** How often the undercut guards look at the book (default 3 s), and their cooldown between edits. */
   guardCheckMs?: number;
   guardCooldownMs?: number;
+  /** After a lost list or withdraw, how long an unchanged backpack row is not yet taken as "not sent" (default 30 s). */
+  moveNotSentAfterMs?: number;
 }
 
 function notConnected(name: EndpointName): ApiError {
@@ -67,6 +70,16 @@ function notConnected(name: EndpointName): ApiError {
     explanation: 'Not connected to the marketplace yet.',
     maybeDelivered: false,
   });
+}
+
+/** An inventory row sent in a trade offer (see AccountSession.inOffer). */
+export interface InOffer {
+  appId: AppId;
+  /** The offer's deposit id; null when the answer was lost, so the row may or may not be in an offer. */
+  depositId: number | null;
+  action: 'sell' | 'deposit';
+  /** When the request was answered, or its answer lost (epoch ms). */
+  atMs: number;
 }
 
 export class AccountSession {
@@ -82,8 +95,18 @@ export class AccountSession {
   readonly backpackSeen = new Map<number, BackpackItem>();
   /** The latest state seen of each own listing (old price and amount for edits). */
   readonly listingsSeen = new Map<number, MyListing>();
-  /** Inventory rows (by asset id) sent in an offer since their game's inventory was last read. */
-  readonly inOffer = new Map<string, { appId: AppId; depositId: number }>();
+  /**
+   * Inventory rows (by asset id) sent in an offer since their game's inventory was last read: the
+   * deposit's id, or null when the answer to the sell or deposit was lost (they may be in an offer).
+   */
+  readonly inOffer = new Map<string, InOffer>();
+  /**
+   * Backpack items whose list or withdraw got no clear answer: the next send of one is checked against a
+   * fresh read first. In memory only (acceptable: a restart forgets them, and the next run checks its
+   * sends against the backpack rows it reads itself, fresh once connected). Forgotten with the rest of
+   * the account's state when the key turns out to be another account's.
+   */
+  readonly unclearMoves = new UnclearMoves();
   /** Aborts withdrawal follow loops when the session ends. */
   readonly stopping = new AbortController();
   readonly clock: Clock;
@@ -315,6 +338,11 @@ export class AccountSession {
   }
 
   #forgetAccountState(): void {
+    // what was seen in memory of the previous account's items, and its moves of unknown outcome
+    this.backpackSeen.clear();
+    this.listingsSeen.clear();
+    this.inOffer.clear();
+    this.unclearMoves.clear();
     const db = this.market.db;
     db.transaction(() => {
       for (const table of ACCOUNT_TABLES) {

@@ -1,7 +1,8 @@
 /**
  * The backpack screen: paged rows (search 1–200 characters), listing them at a fixed price or with a
  * price decay (a commodity row is one pool that several groups draw from), and withdrawing them to the
- * Steam inventory. Sends are checked against the rows last seen first.
+ * Steam inventory. Sends are checked against the rows last seen first; an item whose earlier list or
+ * withdraw got no clear answer is read fresh before it is sent again (move-check.ts).
  */
 import { type BackpackItem, LIMITS } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
@@ -9,6 +10,7 @@ import { type PreSendProblem, checkList } from '../../account/presend-checks.ts'
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
+import { sendMove, unclearMoveNotes } from './move-check.ts';
 import { checkedOf, freshnessOf, pageQuery, refusal } from './views.ts';
 
 /** Withdraw has no core check yet: rows known, not in a trade hold, pools not overdrawn, trade cap. */
@@ -74,27 +76,39 @@ export function backpackHandlers(
           ...(g.decay ? { price_decay: g.decay } : g.price !== null ? { price: g.price } : {}),
         })),
       };
-      const listedItems = account.reads.cached('myListingsValue', {})?.data.item_count;
-      const result = checkList(body, {
-        backpack: rowsFor(account, groups.flatMap((g) => g.items.map((it) => it.id))),
-        ...(listedItems !== undefined ? { listedItems } : {}),
-        // The ceiling's value is not published (spec §8): only the demo market's own is known.
-        ...(runtime.demo ? { listedItemsCeiling: { value: LIMITS.listedItemsCeiling, market: 'the demo market' } } : {}),
+      const entries = groups.flatMap((g, group) => g.items.map((it, entry) => ({ ...it, group, entry })));
+      const checkBody = () => {
+        const listedItems = account.reads.cached('myListingsValue', {})?.data.item_count;
+        return checkList(body, {
+          backpack: rowsFor(account, entries.map((e) => e.id)),
+          ...(listedItems !== undefined ? { listedItems } : {}),
+          // The ceiling's value is not published (spec §8): only the demo market's own is known.
+          ...(runtime.demo ? { listedItemsCeiling: { value: LIMITS.listedItemsCeiling, market: 'the demo market' } } : {}),
+        });
+      };
+      if (dryRun) {
+        const check = checkedOf(checkBody());
+        return { check: { ...check, problems: [...check.problems, ...unclearMoveNotes(account, entries)] }, listings: [] };
+      }
+      return sendMove(account, 'list', entries, async () => {
+        // after the check of unclear moves, which may have read some of these rows afresh
+        const result = checkBody();
+        if (!result.ok) throw refusal(result.problems);
+        const { listings } = await account.client().list(body, { priority: 'interactive' });
+        return { check: checkedOf(result), listings };
       });
-      const check = checkedOf(result);
-      if (dryRun) return { check, listings: [] };
-      if (!result.ok) throw refusal(result.problems);
-      const { listings } = await account.client().list(body, { priority: 'interactive' });
-      return { check, listings };
     },
 
     withdrawItems: async ({ items }) => {
       const account = runtime.account();
-      const problems = checkWithdraw(account, items);
-      if (problems.length > 0) throw refusal(problems);
-      const { withdraw_ids } = await account.client().withdraw({ items }, { priority: 'interactive' });
-      account.feeds.poller.nudge();
-      return { withdrawIds: withdraw_ids };
+      const entries = items.map((it, entry) => ({ ...it, entry }));
+      return sendMove(account, 'withdraw', entries, async () => {
+        const problems = checkWithdraw(account, items);
+        if (problems.length > 0) throw refusal(problems);
+        const { withdraw_ids } = await account.client().withdraw({ items }, { priority: 'interactive' });
+        account.feeds.poller.nudge();
+        return { withdrawIds: withdraw_ids };
+      });
     },
   };
 }

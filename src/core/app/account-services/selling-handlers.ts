@@ -2,18 +2,22 @@
  * The Steam inventory screen: one game's inventory with each token's clock, and selling or depositing
  * from it. The screen names rows by asset id; the tokens stay here, where their age is known. Every
  * send is checked first (limits, token lifetime, stacks, trades in flight), and the deposit ids of the
- * answer are followed as trades (the poller is nudged to its fast cadence).
+ * answer are followed as trades (the poller is nudged to its fast cadence). Rows sent are refused until
+ * the inventory is read again: in the offer of a deposit, or maybe in one when the answer was lost.
  */
 import type { AppId, InventoryItem } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS, InventoryRow } from '../../../shared/ipc/calls-account.ts';
+import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { InventoryRead } from '../../account/account-reads.ts';
 import { type PreSendProblem, checkDeposit, checkSell } from '../../account/presend-checks.ts';
+import { clockWords } from '../../account/unclear-moves.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
-import type { AccountSession } from './account-session.ts';
+import type { AccountSession, InOffer } from './account-session.ts';
 import { checkedOf, freshnessOf, iso, refusal } from './views.ts';
 
-function rowOf(item: InventoryItem, inOffer: number | null): InventoryRow {
+function rowOf(item: InventoryItem, offer: InOffer | undefined): InventoryRow {
   return {
     assetId: item.steam_asset_id,
     appId: item.app_id,
@@ -24,7 +28,8 @@ function rowOf(item: InventoryItem, inOffer: number | null): InventoryRow {
     marketPrice: item.market_price,
     recommendedPrice: item.recommended_price,
     iconUrl: item.icon_url,
-    inOffer,
+    // a send whose answer was lost: the row may be in an offer whose deposit id is not known
+    inOffer: offer === undefined ? null : (offer.depositId ?? 'unknown'),
   };
 }
 
@@ -63,18 +68,65 @@ function resolveAssets(
     }
     const offer = account.inOffer.get(e.assetId);
     if (offer) {
-      problems.push({ code: 'INVALID_ITEM_TOKEN', message: `${item.market_hash_name} is already in the offer of deposit ${offer.depositId}`, ...where });
+      problems.push({
+        code: 'INVALID_ITEM_TOKEN',
+        message:
+          offer.depositId !== null
+            ? `${item.market_hash_name} is already in the offer of deposit ${offer.depositId}`
+            : `${item.market_hash_name} may be in a trade offer: the answer to the ${offer.action} at ${clockWords(offer.atMs)} was lost; read the inventory again to see`,
+        ...where,
+      });
     }
     tokens.set(e.assetId, item.token);
   }
   return { read, tokens, problems, missingAt };
 }
 
-function markInOffer(account: AccountSession, appId: AppId, assetIds: readonly string[], depositIds: readonly number[]): void {
+function markInOffer(
+  account: AccountSession,
+  action: InOffer['action'],
+  appId: AppId,
+  assetIds: readonly string[],
+  depositIds: readonly number[],
+): void {
   // One offer per game: every row of this request went into the (single) offer of its game.
   const depositId = depositIds[0];
   if (depositId === undefined) return;
-  for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId });
+  const atMs = account.clock.now();
+  for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId, action, atMs });
+}
+
+/**
+ * Sends a sell or deposit. When its answer is lost the rows may now be in a trade offer: they are marked
+ * so (deposit id unknown) until the game's inventory is read again, which shows where they are; a
+ * repeat is refused until then instead of offering (or failing on) the same items twice.
+ */
+async function sendOffer(
+  account: AccountSession,
+  action: InOffer['action'],
+  appId: AppId,
+  assetIds: readonly string[],
+  send: () => Promise<{ deposit_ids: number[] }>,
+): Promise<number[]> {
+  let depositIds: number[];
+  try {
+    ({ deposit_ids: depositIds } = await send());
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.outcomeUnknown) throw err;
+    const atMs = account.clock.now();
+    for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId: null, action, atMs });
+    // the offer, if it was made, shows up as a trade
+    account.feeds.poller.nudge();
+    throw new SkindeskError({
+      code: 'MARKET',
+      message: `${err.explanation} The items may now be in a trade offer: they are marked so until the inventory is read again, which shows where they are.`,
+      apiCode: err.code,
+      outcomeUnknown: true,
+    });
+  }
+  markInOffer(account, action, appId, assetIds, depositIds);
+  account.feeds.poller.nudge();
+  return depositIds;
 }
 
 export function sellingHandlers(
@@ -90,7 +142,7 @@ export function sellingHandlers(
       }
       return {
         appId,
-        items: read.data.map((r) => rowOf(r.item, account.inOffer.get(r.item.steam_asset_id)?.depositId ?? null)),
+        items: read.data.map((r) => rowOf(r.item, account.inOffer.get(r.item.steam_asset_id))),
         freshness: freshnessOf(read),
         tokensExpireAt: iso(read.tokensExpireAt),
         expired: account.reads.inventoryExpired(read),
@@ -114,10 +166,11 @@ export function sellingHandlers(
       const check = checkedOf({ ok: problems.length === 0, problems });
       if (dryRun) return { check, depositIds: [] };
       if (!check.ok) throw refusal(problems);
-      const { deposit_ids } = await account.client().sell(body, { priority: 'interactive' });
-      markInOffer(account, appId, entries.map((e) => e.assetId), deposit_ids);
-      account.feeds.poller.nudge();
-      return { check, depositIds: deposit_ids };
+      const client = account.client();
+      const depositIds = await sendOffer(account, 'sell', appId, entries.map((e) => e.assetId), () =>
+        client.sell(body, { priority: 'interactive' }),
+      );
+      return { check, depositIds };
     },
 
     depositItems: async ({ appId, items, dryRun }) => {
@@ -131,10 +184,11 @@ export function sellingHandlers(
       const check = checkedOf({ ok: problems.length === 0, problems });
       if (dryRun) return { check, depositIds: [] };
       if (!check.ok) throw refusal(problems);
-      const { deposit_ids } = await account.client().deposit(body, { priority: 'interactive' });
-      markInOffer(account, appId, items.map((it) => it.assetId), deposit_ids);
-      account.feeds.poller.nudge();
-      return { check, depositIds: deposit_ids };
+      const client = account.client();
+      const depositIds = await sendOffer(account, 'deposit', appId, items.map((it) => it.assetId), () =>
+        client.deposit(body, { priority: 'interactive' }),
+      );
+      return { check, depositIds };
     },
   };
 }

@@ -50,7 +50,7 @@ export function freshnessOf(read: CachedRead<unknown>): Freshness {
 }
 
 export function sendProblems(problems: readonly PreSendProblem[]): SendProblem[] {
-  return problems.map((p) => ({ code: p.code, message: p.message, group: p.group ?? null, entry: p.entry ?? null }));
+  return problems.map((p) => ({ code: p.code, message: p.message, group: p.group ?? null, entry: p.entry ?? null, blocking: true }));
 }
 
 export function checkedOf(result: PreSendResult): { ok: boolean; problems: SendProblem[] } {

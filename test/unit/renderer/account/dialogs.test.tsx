@@ -1,10 +1,11 @@
 // Account dialogs and notes against a fake bridge generated from the real contract: the partial reprice
 // explained before sending and the split listing reported after; a bulk delist's per-row table with the
-// failing row in plain words; an error with the spec's code explained; pre-send problems blocking a sale.
+// failing row in plain words; an error with the spec's code explained; pre-send problems blocking a sale; a note that does not block a listing.
 import { Table } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkDelistDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { BookStandingCell } from '../../../../src/renderer/screens/account/listings/BookStandingCell.tsx';
@@ -188,7 +189,7 @@ describe('SellDialog', () => {
     const bridge = installFakeBridge({
       sellItems: ({ groups, dryRun }) => {
         const price = groups[0]!.price;
-        const problems = price > 100_000 ? [{ code: 'VALIDATION_ERROR', message: 'that price is above what the check allows', group: 0, entry: null }] : [];
+        const problems = price > 100_000 ? [{ code: 'VALIDATION_ERROR', message: 'that price is above what the check allows', group: 0, entry: null, blocking: true }] : [];
         return { check: { ok: problems.length === 0, problems }, depositIds: dryRun ? [] : [41] };
       },
     });
@@ -204,5 +205,26 @@ describe('SellDialog', () => {
     expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('blocked-reason').textContent).toContain('above what the check allows');
     expect(bridge.calls.filter((c) => c.name === 'sellItems').every((c) => (c.input as { dryRun?: boolean }).dryRun === true)).toBe(true);
+  });
+});
+
+describe('ListDialog', () => {
+  it('shows a note that does not block: an earlier listing of the item got no clear answer, so the backpack is read first', async () => {
+    installFakeBridge({
+      listItems: ({ dryRun }) => ({
+        check: {
+          ok: true,
+          problems: dryRun
+            ? [{ code: 'CHECKED_BEFORE_SENDING', message: 'Your earlier listing of 2 × Sticker | X at 14:05 UTC got no clear answer', group: 0, entry: 0, blocking: false }]
+            : [],
+        },
+        listings: [],
+      }),
+    });
+    const row = { id: 9, app_id: 730 as const, market_hash_name: 'Sticker | X', amount: 10, commodity: true, market_price: 120, trade_locked_until: null };
+    renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    expect((await screen.findByTestId('send-notes')).textContent).toContain('got no clear answer');
+    expect(screen.queryByTestId('send-problems')).toBeNull();
+    await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
   });
 });

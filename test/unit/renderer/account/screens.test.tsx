@@ -52,6 +52,24 @@ describe('InventoryScreen', () => {
     expect((screen.getByTestId('sell-open') as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('shows a row whose sell or deposit answer was lost as maybe in an offer, and keeps it unselectable', async () => {
+    const fetched = Date.now();
+    installFakeBridge({
+      getInventory: ({ appId }) => ({
+        appId,
+        items: [{ ...inventoryRow('3', true), inOffer: 'unknown' as const }, { ...inventoryRow('4', true), inOffer: 77 }],
+        freshness: { fetchedAt: new Date(fetched).toISOString(), fromCache: true, problem: null },
+        tokensExpireAt: new Date(fetched + 30 * 60_000).toISOString(),
+        expired: false,
+        tradesInFlight: 1,
+      }),
+    });
+    renderWithTheme(<InventoryScreen />);
+    expect(await screen.findByText('in an offer?')).toBeTruthy();
+    expect(screen.getByText('in offer · deposit 77')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: 'Select Skin 3' }) as HTMLInputElement).disabled).toBe(true);
+  });
+
   it('says the tokens expired when the stored read is too old', async () => {
     const fetched = Date.now() - 31 * 60_000;
     installFakeBridge({

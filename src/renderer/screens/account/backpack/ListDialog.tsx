@@ -17,7 +17,7 @@ import { formatCents, formatHours, plural } from '../ui/format.ts';
 import { ListingRows } from '../ui/ListingRows.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { useAction } from '../ui/useAction.ts';
-import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 interface ListGroupDraft {
   key: string;
@@ -68,7 +68,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));
   const focused = groups.find((g) => g.key === focus) ?? null;
   const copies = groups.reduce((s, g) => s + g.copies, 0);
-  const blocked = !ready ? 'Every group needs copies and a price (or a complete decay).' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+  const blocked = !ready ? 'Every group needs copies and a price (or a complete decay).' : check.checking ? 'Checking…' : blockingMessage(check.problems);
 
   return (
     <ConfirmDialog

@@ -10,7 +10,7 @@ import { CopiesCells } from '../ui/CopiesCells.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
-import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 export function DepositDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
   // the rows as they were when the dialog opened: the screen clears its selection once sent
@@ -24,7 +24,7 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
     return answer;
   });
   const copies = items.reduce((s, it) => s + it.amount, 0);
-  const blocked = items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+  const blocked = items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : blockingMessage(check.problems);
   return (
     <ConfirmDialog
       opened

@@ -161,7 +161,13 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
               {r.amount}
             </Table.Td>
             <Table.Td>
-              {r.inOffer !== null ? (
+              {r.inOffer === 'unknown' ? (
+                <Tooltip label="The answer to the sell or deposit that sent it was lost: it may be in a trade offer. Read the inventory again to see.">
+                  <Badge color="yellow" variant="light">
+                    in an offer?
+                  </Badge>
+                </Tooltip>
+              ) : r.inOffer !== null ? (
                 <Badge color="blue" variant="light">
                   in offer · deposit {r.inOffer}
                 </Badge>

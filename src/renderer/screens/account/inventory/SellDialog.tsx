@@ -16,7 +16,7 @@ import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
-import { usePreSendCheck } from '../ui/usePreSendCheck.ts';
+import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 function toRequest(groups: readonly SellGroupDraft[]) {
   return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price ?? 0 }));
@@ -40,7 +40,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
   const total = groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0);
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
-  const blocked = !valid ? 'Every group needs a price and at least one copy.' : check.checking ? 'Checking…' : check.problems?.length ? check.problems[0]!.message : null;
+  const blocked = !valid ? 'Every group needs a price and at least one copy.' : check.checking ? 'Checking…' : blockingMessage(check.problems);
 
   return (
     <ConfirmDialog

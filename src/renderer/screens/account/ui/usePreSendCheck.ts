@@ -38,7 +38,12 @@ export function useCheckedDraft<D, R>(draft: D, check: (draft: D) => Promise<R>,
 export function usePreSendCheck<D>(draft: D, check: (draft: D) => Promise<SendProblem[]>, enabled = true): { problems: SendProblem[] | undefined; checking: boolean } {
   const checked = useCheckedDraft(draft, check, enabled);
   const problems = checked.failure
-    ? [{ code: 'CHECK_FAILED', message: checked.failure.message, group: null, entry: null }]
+    ? [{ code: 'CHECK_FAILED', message: checked.failure.message, group: null, entry: null, blocking: true }]
     : checked.value;
   return { problems: checked.current ? problems : undefined, checking: enabled && !checked.current };
+}
+
+/** What stops the send: the first blocking problem's words (notes such as "checked before sending" do not). */
+export function blockingMessage(problems: readonly SendProblem[] | undefined): string | null {
+  return problems?.find((p) => p.blocking)?.message ?? null;
 }

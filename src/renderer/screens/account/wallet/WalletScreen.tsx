@@ -19,7 +19,7 @@ import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { useAction } from '../ui/useAction.ts';
-import { useCheckedDraft } from '../ui/usePreSendCheck.ts';
+import { blockingMessage, useCheckedDraft } from '../ui/usePreSendCheck.ts';
 import { UnsettledWithdrawalCard } from './UnsettledWithdrawalCard.tsx';
 import { WithdrawalCard } from './WithdrawalCard.tsx';
 
@@ -74,9 +74,7 @@ export function WalletScreen() {
             ? `The check failed: ${quote.failure.message}`
             : !fresh || !q
               ? 'Checking…'
-              : problems?.length
-                ? problems[0]!.message
-                : null;
+              : blockingMessage(problems);
   const latest = withdrawals.data?.withdrawals ?? [];
 
   return (
