@@ -918,7 +918,8 @@ export class Purchaser {
     const account = await this.#currentAccount();
     if (first.account !== null && first.account !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
     if (first.account === null && account !== null) for (const line of lines) this.#journal.tagAccount(line.intentId, account);
-    let why = 'the order history did not settle the outcome';
+    // only the last read's failure says why it is open: a later read that worked overcame it
+    let lastFailure: unknown = null;
     let settledNone = false;
     for (const delay of delays) {
       if (delay > 0) await this.#clock.sleep(delay);
@@ -926,8 +927,8 @@ export class Purchaser {
       try {
         read = await this.#readOrders(this.#cutOff(first, this.#client.serverTimeOffsetMs() ?? 0));
       } catch (err) {
+        lastFailure = err;
         settledNone = false;
-        why = `the order history could not be read (${failureReason(err)})`;
         continue;
       }
       const candidates = cartOrders(read.byOrder, this.#journal.claimedOrderIds(), lines);
@@ -936,9 +937,14 @@ export class Purchaser {
         return settleAll('bought', orderId, `found order ${orderId} in the order history`);
       }
       if (candidates.length > 1) return settleAll('unknown', null, `unknown — check orders: orders ${candidates.join(', ')} all match this cart`);
+      lastFailure = null;
       settledNone = read.complete && this.#clock.now() - failedAt >= this.#settleMs;
     }
     if (settledNone) return settleAll('not_bought', null, 'no matching order in the order history');
+    const why =
+      lastFailure instanceof ApiError
+        ? `the order history could not be read (${failureReason(lastFailure)})`
+        : 'the order history did not settle the outcome';
     return settleAll('unknown', null, `unknown — check orders: ${why}`);
   }
 
