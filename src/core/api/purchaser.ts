@@ -924,14 +924,16 @@ export class Purchaser {
     for (const delay of delays) {
       if (delay > 0) await this.#clock.sleep(delay);
       let read: BoughtOrders;
+      let candidates: number[];
+      // the journal's claimed orders too, as a single purchase does: a journal busy for a moment is read again
       try {
         read = await this.#readOrders(this.#cutOff(first, this.#client.serverTimeOffsetMs() ?? 0));
+        candidates = cartOrders(read.byOrder, this.#journal.claimedOrderIds(), lines);
       } catch (err) {
         lastFailure = err;
         settledNone = false;
         continue;
       }
-      const candidates = cartOrders(read.byOrder, this.#journal.claimedOrderIds(), lines);
       if (candidates.length === 1) {
         const orderId = candidates[0] as number;
         return settleAll('bought', orderId, `found order ${orderId} in the order history`);

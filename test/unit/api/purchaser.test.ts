@@ -274,6 +274,25 @@ describe('journaled purchases', () => {
     },
   );
 
+  it.each(['single', 'cart'] as const)(
+    'a %s whose claimed orders could not be read once (the journal busy) reads the order history again',
+    async (kind) => {
+      market.mode = 'hang';
+      const claimed = journal.claimedOrderIds.bind(journal);
+      let failed = false;
+      journal.claimedOrderIds = () => {
+        if (failed) return claimed();
+        failed = true;
+        throw new Error('database is locked');
+      };
+      const purchaser = makePurchaser(200);
+      const line = { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 };
+      const outcome = kind === 'single' ? await purchaser.buy(line) : await buyCart(purchaser, [line]);
+      expect(failed).toBe(true);
+      expect(outcome).toMatchObject({ status: 'not_bought', reconciled: true, note: 'no matching order in the order history' });
+    },
+  );
+
   it('a cart left open is settled later as one cart: every line bought by its one order, none "not bought"', async () => {
     const AWP = 'AWP | Asiimov (Field-Tested)';
     market.mode = 'hang';
