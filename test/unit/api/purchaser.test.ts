@@ -248,6 +248,12 @@ describe('journaled purchases', () => {
     expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
 
+  /** Buys one copy of listing 101, alone or as a cart of that one line: both paths settle it alike. */
+  const buyOneAs = (kind: 'single' | 'cart', purchaser: Purchaser) => {
+    const line = { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 };
+    return kind === 'single' ? purchaser.buy(line) : buyCart(purchaser, [line]);
+  };
+
   it.each(['single', 'cart'] as const)(
     'a %s whose order history failed once, then read too early to settle, is unknown because it did not settle, not unreadable',
     async (kind) => {
@@ -266,8 +272,7 @@ describe('journaled purchases', () => {
       const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200, clock });
       // "nothing found" never counts yet: the note says why it is still open, from the last read
       const purchaser = new Purchaser({ client, journal, reconcileDelaysMs: [30, 30], settleMs: 60_000 });
-      const line = { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 };
-      const outcome = kind === 'single' ? await purchaser.buy(line) : await buyCart(purchaser, [line]);
+      const outcome = await buyOneAs(kind, purchaser);
       expect(market.log.filter((x) => x === 'orders')).toHaveLength(2);
       expect(outcome.status).toBe('unknown');
       expect(outcome.note).toBe('unknown — check orders: the order history did not settle the outcome');
@@ -286,8 +291,7 @@ describe('journaled purchases', () => {
         throw new Error('database is locked');
       };
       const purchaser = makePurchaser(200);
-      const line = { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 };
-      const outcome = kind === 'single' ? await purchaser.buy(line) : await buyCart(purchaser, [line]);
+      const outcome = await buyOneAs(kind, purchaser);
       expect(failed).toBe(true);
       expect(outcome).toMatchObject({ status: 'not_bought', reconciled: true, note: 'no matching order in the order history' });
     },
