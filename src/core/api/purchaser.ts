@@ -257,14 +257,6 @@ async function readBoughtOrders(client: ApiClient, since: number, maxPages: numb
   return { byOrder, complete };
 }
 
-/** The orders, not claimed by a journal entry, whose items are exactly a cart's lines (ascending ids). */
-function cartOrders(byOrder: BoughtOrders['byOrder'], claimed: ReadonlySet<number>, lines: readonly LineShape[]): number[] {
-  return [...byOrder]
-    .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
-    .map(([orderId]) => orderId)
-    .sort((a, b) => a - b);
-}
-
 /**
  * The cart a journal entry is a line of, or null for a single purchase. Lines journaled before carts
  * were named carry no cart id: a cart's lines were written together, with one creation time.
@@ -336,10 +328,22 @@ function sendFailure(err: unknown): ApiError {
 /** The note of an open purchase that may still be on its way (see inFlightGraceMs): only a found order settles it. */
 const MAY_BE_IN_FLIGHT = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
 
+/** What one read of the order history says of a purchase: its order, several candidates, or none (`complete`: read back past it). */
 type MatchResult =
   | { kind: 'found'; orderId: number }
   | { kind: 'ambiguous'; orderIds: number[] }
   | { kind: 'none'; complete: boolean };
+
+/**
+ * How a purchase is reconciled: the send's error (kept with the outcome), when it failed (see settleMs),
+ * the pauses before each read, and whether it may still be on its way (see inFlightGraceMs).
+ */
+interface Reconciling {
+  error: ApiError | null;
+  failedAt: number;
+  delays: readonly number[];
+  mayBeInFlight?: boolean;
+}
 
 function errorFields(error: ApiError | null): Pick<PurchaseOutcomeRecord, 'errorKind' | 'errorCode' | 'errorMessage'> {
   return { errorKind: error?.kind ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null };
@@ -477,7 +481,7 @@ export class Purchaser {
     if (!('open' in entry)) return this.#outcome(entry.intentId, entry.result, entry.error);
     return this.#gate.exclusive(async () => {
       const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;
-      return this.#reconcile(journalEntry, entry.error, this.#clock.now(), this.#delays);
+      return this.#reconcile(journalEntry, { error: entry.error, failedAt: this.#clock.now(), delays: this.#delays });
     });
   }
 
@@ -573,7 +577,7 @@ export class Purchaser {
     const failedAt = this.#clock.now();
     return this.#gate.exclusive(async () => {
       const entries = sent.ids.map((id) => this.#journal.get(id) as JournalEntry);
-      return this.#cartOutcome(await this.#reconcileCart(entries, sent.error, failedAt, this.#delays), null, sent.error);
+      return this.#cartOutcome(await this.#reconcileCart(entries, { error: sent.error, failedAt, delays: this.#delays }), null, sent.error);
     });
   }
 
@@ -594,7 +598,7 @@ export class Purchaser {
 
   /**
    * Writes one outcome on every line of a cart, in one transaction: the order id on the first line, the
-   * others naming that order in their note.
+   * others naming that order in their note. One line (a single purchase) gets the record as it is.
    */
   #writeCart(intentIds: readonly string[], record: PurchaseOutcomeRecord): void {
     const now = this.#clock.now();
@@ -695,20 +699,21 @@ export class Purchaser {
         // may still be applying it. Otherwise (never answered, or left unknown by a reconciliation) the
         // failure time is not journaled: timed from the creation.
         const failedAt = entry.state === 'unknown' && entry.resolution === 'response' ? (entry.resolvedAtMs ?? entry.createdAtMs) : entry.createdAtMs;
+        const run = { error, failedAt, delays, mayBeInFlight };
         const cartId = cartOf(entry);
         if (cartId !== null) {
           // the whole cart at once, when its first open line comes up
           if (carts.has(cartId)) continue;
           carts.add(cartId);
           const lines = this.#journal.unresolved().filter((e) => cartOf(e) === cartId);
-          const settled = await this.#reconcileCart(lines, error, failedAt, delays, mayBeInFlight);
+          const settled = await this.#reconcileCart(lines, run);
           lines.forEach((line, i) => {
             outcomes.push(settled[i] as PurchaseOutcome);
             this.#onEarlierPurchase(line, settled[i] as PurchaseOutcome);
           });
           continue;
         }
-        const outcome = await this.#reconcile(entry, error, failedAt, delays, mayBeInFlight);
+        const outcome = await this.#reconcile(entry, run);
         outcomes.push(outcome);
         this.#onEarlierPurchase(entry, outcome);
       }
@@ -775,66 +780,85 @@ export class Purchaser {
     };
   }
 
-  async #reconcile(
-    entry: JournalEntry,
-    error: ApiError | null,
-    failedAt: number,
-    delays: readonly number[],
-    mayBeInFlight = false,
-  ): Promise<PurchaseOutcome> {
-    // Settled meanwhile by another reconciliation (reconcileUnresolved run by the app or a cart, or
-    // another process sharing the journal): its order is now "claimed" — by this very entry — so
-    // reading the history again would find nothing and turn a purchase that was made into "not bought".
-    const fresh = this.#journal.get(entry.intentId);
-    if (fresh?.state === 'bought') return this.#outcome(entry.intentId, null, error);
-    if (fresh) entry = fresh;
-    // Writes the outcome; for a purchase perhaps still on its way only a found order is written (its
-    // sender writes the answer it gets; "not bought" or "unknown" written here could land over it).
-    const settle = (record: PurchaseOutcomeRecord): PurchaseOutcome => {
-      // settled bought meanwhile (its sender, in another process sharing the journal): never written over
-      if (this.#journal.get(entry.intentId)?.state === 'bought') return this.#outcome(entry.intentId, null, error);
-      if (mayBeInFlight && record.state !== 'bought') {
-        return { ...this.#outcome(entry.intentId, null, error), status: 'unknown', reconciled: true, note: MAY_BE_IN_FLIGHT };
+  /** One purchase: the order of that one item, several such orders paired in time order (see #findOrder). */
+  async #reconcile(entry: JournalEntry, run: Reconciling): Promise<PurchaseOutcome> {
+    const [outcome] = await this.#settleFromHistory([entry], 'purchase', ([line]) => this.#findOrder(line as JournalEntry), run);
+    return outcome as PurchaseOutcome;
+  }
+
+  /** A cart's open lines, settled together by one order whose items cover them all (see #findCartOrder). */
+  #reconcileCart(lines: readonly JournalEntry[], run: Reconciling): Promise<PurchaseOutcome[]> {
+    return this.#settleFromHistory(lines, 'cart', (open) => this.#findCartOrder(open), run);
+  }
+
+  /**
+   * Settles a purchase's open lines (a single purchase has one) with one outcome, from the order history
+   * read after each of `run.delays`; `match` reads it once and says which order accounts for them all.
+   * The matching is the caller's (a single purchase is not a cart of one: see the matching rule above);
+   * everything else is the same for both. One outcome per line, in the order given.
+   */
+  async #settleFromHistory(
+    open: readonly JournalEntry[],
+    what: 'purchase' | 'cart',
+    match: (lines: readonly JournalEntry[]) => Promise<MatchResult>,
+    { error, failedAt, delays, mayBeInFlight = false }: Reconciling,
+  ): Promise<PurchaseOutcome[]> {
+    const ids = open.map((line) => line.intentId);
+    const outcomes = () => ids.map((id) => this.#outcome(id, null, error));
+    const settledBought = () => ids.some((id) => this.#journal.get(id)?.state === 'bought');
+    // Settled bought meanwhile (by its sender, or by another reconciliation: reconcileUnresolved, another
+    // process sharing the journal): its order is claimed by these very lines now, so a read would find
+    // nothing and say "not bought".
+    if (settledBought()) return outcomes();
+    const settle = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string): PurchaseOutcome[] => {
+      // settled bought while the order history was being read: never written over
+      if (settledBought()) return outcomes();
+      // perhaps still on its way (see inFlightGraceMs): only a found order is written, its sender writes
+      // the answer it gets ("not bought" or "unknown" written here could land over it)
+      if (mayBeInFlight && state !== 'bought') {
+        return outcomes().map((outcome) => ({ ...outcome, status: 'unknown' as const, reconciled: true, note: MAY_BE_IN_FLIGHT }));
       }
-      this.#journal.recordOutcome(entry.intentId, record, this.#clock.now());
-      return this.#outcome(entry.intentId, null, error);
+      this.#writeCart(ids, { state, orderId, resolution: 'reconciled', note, ...errorFields(error) });
+      return outcomes();
     };
+    // as journaled now: the caller's copy may predate an earlier reconciliation of the same run
+    let lines = open.map((line) => this.#journal.get(line.intentId) ?? line);
+    // the lines of one purchase were sent with one key
+    const journaled = (lines[0] as JournalEntry).account;
     const account = await this.#currentAccount();
-    if (entry.account !== null && entry.account !== account) return this.#leaveToItsAccount(entry, account, error);
-    if (entry.account === null && account !== null) {
-      this.#journal.tagAccount(entry.intentId, account);
-      entry = { ...entry, account };
+    if (journaled !== null && journaled !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
+    if (journaled === null && account !== null) {
+      for (const id of ids) this.#journal.tagAccount(id, account);
+      lines = lines.map((line) => ({ ...line, account })); // the matching compares accounts (#pairInTimeOrder)
     }
+    // only the last read's failure says why it is still open: a later read that worked overcame it
     let lastFailure: unknown = null;
     let settledNone = false;
     for (const delay of delays) {
       if (delay > 0) await this.#clock.sleep(delay);
-      let match: MatchResult;
+      let found: MatchResult;
       try {
-        match = await this.#findOrder(entry);
+        found = await match(lines);
       } catch (err) {
+        // the journal's reads while matching too: a journal busy for a moment is read again
         lastFailure = err;
         settledNone = false;
         continue;
       }
-      if (match.kind === 'found') {
-        return settle({ state: 'bought', orderId: match.orderId, resolution: 'reconciled', note: `found order ${match.orderId} in the order history`, ...errorFields(error) });
-      }
-      if (match.kind === 'ambiguous') {
-        const note = `unknown — check orders: orders ${match.orderIds.join(', ')} all match this purchase`;
-        return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) });
+      if (found.kind === 'found') return settle('bought', found.orderId, `found order ${found.orderId} in the order history`);
+      if (found.kind === 'ambiguous') {
+        return settle('unknown', null, `unknown — check orders: orders ${found.orderIds.join(', ')} all match this ${what}`);
       }
       lastFailure = null;
-      settledNone = match.complete && this.#clock.now() - failedAt >= this.#settleMs;
+      // "nothing found" counts once the read reached back past the purchase, settleMs after the failure
+      settledNone = found.complete && this.#clock.now() - failedAt >= this.#settleMs;
     }
-    if (settledNone) {
-      return settle({ state: 'not_bought', orderId: null, resolution: 'reconciled', note: 'no matching order in the order history', ...errorFields(error) });
-    }
+    if (settledNone) return settle('not_bought', null, 'no matching order in the order history');
     const why =
       lastFailure instanceof ApiError
         ? `the order history could not be read (${failureReason(lastFailure)})`
         : 'the order history did not settle the outcome';
-    return settle({ state: 'unknown', orderId: null, resolution: 'reconciled', note: `unknown — check orders: ${why}`, ...errorFields(error) });
+    return settle('unknown', null, `unknown — check orders: ${why}`);
   }
 
   /** An open purchase sent with another account's key: only that account's order history can settle it. */
@@ -885,61 +909,16 @@ export class Purchaser {
     return readBoughtOrders(this.#client, since, this.#maxOrderPages);
   }
 
-  /**
-   * A cart's open lines, settled together: one unclaimed order whose items cover every line → every
-   * line bought (the order id on the first, the others naming it); none in every read after the settle
-   * time → none bought; otherwise unknown. One outcome per line, in the order given.
-   */
-  async #reconcileCart(
-    lines: JournalEntry[],
-    error: ApiError | null,
-    failedAt: number,
-    delays: readonly number[],
-    mayBeInFlight = false,
-  ): Promise<PurchaseOutcome[]> {
-    const first = lines[0] as JournalEntry;
-    const settledBought = () => lines.some((line) => this.#journal.get(line.intentId)?.state === 'bought');
-    // settled bought meanwhile (by its sender, or by another reconciliation while it was on its way): its
-    // order is claimed by this very cart now, so a read would find nothing and say "not bought"
-    if (settledBought()) return lines.map((line) => this.#outcome(line.intentId, null, error));
-    const settleAll = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string) => {
-      // settled bought while the order history was being read: never written over
-      if (settledBought()) return lines.map((line) => this.#outcome(line.intentId, null, error));
-      if (mayBeInFlight && state !== 'bought') {
-        // perhaps still being bought (see inFlightGraceMs): its sender writes the answer it gets
-        return lines.map((line) => ({ ...this.#outcome(line.intentId, null, error), status: 'unknown' as const, reconciled: true, note: MAY_BE_IN_FLIGHT }));
-      }
-      this.#writeCart(
-        lines.map((line) => line.intentId),
-        { state, orderId, resolution: 'reconciled', note, ...errorFields(error) },
-      );
-      return lines.map((line) => this.#outcome(line.intentId, null, error));
-    };
-    const account = await this.#currentAccount();
-    if (first.account !== null && first.account !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
-    if (first.account === null && account !== null) for (const line of lines) this.#journal.tagAccount(line.intentId, account);
-    let why = 'the order history did not settle the outcome';
-    let settledNone = false;
-    for (const delay of delays) {
-      if (delay > 0) await this.#clock.sleep(delay);
-      let read: BoughtOrders;
-      try {
-        read = await this.#readOrders(this.#cutOff(first, this.#client.serverTimeOffsetMs() ?? 0));
-      } catch (err) {
-        settledNone = false;
-        why = `the order history could not be read (${failureReason(err)})`;
-        continue;
-      }
-      const candidates = cartOrders(read.byOrder, this.#journal.claimedOrderIds(), lines);
-      if (candidates.length === 1) {
-        const orderId = candidates[0] as number;
-        return settleAll('bought', orderId, `found order ${orderId} in the order history`);
-      }
-      if (candidates.length > 1) return settleAll('unknown', null, `unknown — check orders: orders ${candidates.join(', ')} all match this cart`);
-      settledNone = read.complete && this.#clock.now() - failedAt >= this.#settleMs;
-    }
-    if (settledNone) return settleAll('not_bought', null, 'no matching order in the order history');
-    return settleAll('unknown', null, `unknown — check orders: ${why}`);
+  /** Reads the order history back to just before the cart: the unclaimed orders whose items are exactly its lines. */
+  async #findCartOrder(lines: readonly JournalEntry[]): Promise<MatchResult> {
+    const { byOrder, complete } = await this.#readOrders(this.#cutOff(lines[0] as JournalEntry, this.#client.serverTimeOffsetMs() ?? 0));
+    const claimed = this.#journal.claimedOrderIds();
+    const orderIds = [...byOrder]
+      .filter(([orderId, items]) => !claimed.has(orderId) && coversCart(items, lines))
+      .map(([orderId]) => orderId)
+      .sort((a, b) => a - b);
+    if (orderIds.length === 1) return { kind: 'found', orderId: orderIds[0] as number };
+    return orderIds.length > 1 ? { kind: 'ambiguous', orderIds } : { kind: 'none', complete };
   }
 
   /**

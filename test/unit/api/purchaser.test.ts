@@ -248,6 +248,55 @@ describe('journaled purchases', () => {
     expect(outcome.note).toBe('unknown — check orders: the order history could not be read (the marketplace had an internal error)');
   });
 
+  /** Buys one copy of listing 101, alone or as a cart of that one line: both paths settle it alike. */
+  const buyOneAs = (kind: 'single' | 'cart', purchaser: Purchaser) => {
+    const line = { listingId: 101, amount: 1, maxPrice: 1300, marketHashName: NAME, appId: 730 };
+    return kind === 'single' ? purchaser.buy(line) : buyCart(purchaser, [line]);
+  };
+
+  it.each(['single', 'cart'] as const)(
+    'a %s whose order history failed once, then read too early to settle, is unknown because it did not settle, not unreadable',
+    async (kind) => {
+      market.mode = 'hang';
+      market.ordersMode = 'fail';
+      // the first read fails; the history is readable again by the second (only reconciliation sleeps on this clock)
+      let sleeps = 0;
+      const clock: Clock = {
+        ...systemClock,
+        sleep: (ms, signal) => {
+          sleeps += 1;
+          if (sleeps === 2) market.ordersMode = 'normal';
+          return systemClock.sleep(ms, signal);
+        },
+      };
+      const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 200, clock });
+      // "nothing found" never counts yet: the note says why it is still open, from the last read
+      const purchaser = new Purchaser({ client, journal, reconcileDelaysMs: [30, 30], settleMs: 60_000 });
+      const outcome = await buyOneAs(kind, purchaser);
+      expect(market.log.filter((x) => x === 'orders')).toHaveLength(2);
+      expect(outcome.status).toBe('unknown');
+      expect(outcome.note).toBe('unknown — check orders: the order history did not settle the outcome');
+    },
+  );
+
+  it.each(['single', 'cart'] as const)(
+    'a %s whose claimed orders could not be read once (the journal busy) reads the order history again',
+    async (kind) => {
+      market.mode = 'hang';
+      const claimed = journal.claimedOrderIds.bind(journal);
+      let failed = false;
+      journal.claimedOrderIds = () => {
+        if (failed) return claimed();
+        failed = true;
+        throw new Error('database is locked');
+      };
+      const purchaser = makePurchaser(200);
+      const outcome = await buyOneAs(kind, purchaser);
+      expect(failed).toBe(true);
+      expect(outcome).toMatchObject({ status: 'not_bought', reconciled: true, note: 'no matching order in the order history' });
+    },
+  );
+
   it('a cart left open is settled later as one cart: every line bought by its one order, none "not bought"', async () => {
     const AWP = 'AWP | Asiimov (Field-Tested)';
     market.mode = 'hang';
