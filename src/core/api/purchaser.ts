@@ -345,6 +345,13 @@ interface Reconciling {
   mayBeInFlight?: boolean;
 }
 
+/** The note of an open purchase sent with another account's key (`sentWith`): only that account's order history can settle it. */
+function leftToItsAccount(sentWith: string, account: string | null): string {
+  return account === null
+    ? `unknown — check orders: it was sent with the key of ${sentWith}, and the account of the key in use could not be read`
+    : `unknown — check orders: it was sent with the key of ${sentWith}, not with the key in use`;
+}
+
 function errorFields(error: ApiError | null): Pick<PurchaseOutcomeRecord, 'errorKind' | 'errorCode' | 'errorMessage'> {
   return { errorKind: error?.kind ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null };
 }
@@ -811,7 +818,7 @@ export class Purchaser {
     // nothing and say "not bought".
     if (settledBought()) return outcomes();
     const settle = (state: PurchaseOutcomeRecord['state'], orderId: number | null, note: string): PurchaseOutcome[] => {
-      // settled bought while the order history was being read: never written over
+      // settled bought while the account or the order history was being read: never written over
       if (settledBought()) return outcomes();
       // perhaps still on its way (see inFlightGraceMs): only a found order is written, its sender writes
       // the answer it gets ("not bought" or "unknown" written here could land over it)
@@ -826,7 +833,9 @@ export class Purchaser {
     // the lines of one purchase were sent with one key
     const journaled = (lines[0] as JournalEntry).account;
     const account = await this.#currentAccount();
-    if (journaled !== null && journaled !== account) return lines.map((line) => this.#leaveToItsAccount(line, account, error));
+    // another account's purchase: only its own order history can settle it; left unknown through settle,
+    // so that one its sender answered meanwhile, or may still answer, is not written over
+    if (journaled !== null && journaled !== account) return settle('unknown', null, leftToItsAccount(journaled, account));
     if (journaled === null && account !== null) {
       for (const id of ids) this.#journal.tagAccount(id, account);
       lines = lines.map((line) => ({ ...line, account })); // the matching compares accounts (#pairInTimeOrder)
@@ -861,15 +870,6 @@ export class Purchaser {
     return settle('unknown', null, `unknown — check orders: ${why}`);
   }
 
-  /** An open purchase sent with another account's key: only that account's order history can settle it. */
-  #leaveToItsAccount(entry: JournalEntry, account: string | null, error: ApiError | null): PurchaseOutcome {
-    const note =
-      account === null
-        ? `unknown — check orders: it was sent with the key of ${entry.account}, and the account of the key in use could not be read`
-        : `unknown — check orders: it was sent with the key of ${entry.account}, not with the key in use`;
-    this.#journal.recordOutcome(entry.intentId, { state: 'unknown', orderId: null, resolution: 'reconciled', note, ...errorFields(error) }, this.#clock.now());
-    return this.#outcome(entry.intentId, null, error);
-  }
 
   /** Reads the order history newest first, back to just before the intent, and applies the matching rule. */
   async #findOrder(entry: JournalEntry): Promise<MatchResult> {

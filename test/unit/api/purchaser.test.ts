@@ -818,6 +818,29 @@ describe('the account a purchase was sent with', () => {
     expect(market.server.calls('orders')).toHaveLength(0);
   });
 
+  it("another account's purchase sent moments ago (its sender may still be waiting for the answer) is not written over", async () => {
+    answerUser(42);
+    openIntent('in-flight-elsewhere', keyAccount(7), Date.now() - 1_000);
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'unknown', reconciled: true });
+    expect(outcome?.note).toContain('may still be on its way');
+    // its sender, in another process with that key, writes the answer it gets
+    expect(journal.get('in-flight-elsewhere')).toMatchObject({ state: 'intent' });
+  });
+
+  it("another account's purchase answered bought while the key's account was being read stays bought", async () => {
+    const at = Date.now() - 60_000;
+    openIntent('answered-meanwhile', keyAccount(7), at);
+    market.server.on('user', (_req, res) => {
+      // its sender (another process sharing the journal) writes the answer it got
+      journal.recordOutcome('answered-meanwhile', { state: 'bought', orderId: 77, resolution: 'response' }, Date.now());
+      sendJson(res, 200, { id: 42, steam_id: '76561198000000000', name: 'trader', balance: 10_000 });
+    });
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'bought', orderId: 77 });
+    expect(journal.get('answered-meanwhile')).toMatchObject({ state: 'bought', orderId: 77 });
+  });
+
   it("an open purchase of this key's account is settled from its order history", async () => {
     answerUser(42);
     const at = Date.now() - 60_000;
