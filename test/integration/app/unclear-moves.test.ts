@@ -3,44 +3,16 @@
 // never sent blindly: the backpack is read fresh for the item and the repeat is refused when the earlier
 // move went through (and sent when it did not), held while that cannot be told; Steam items of a lost
 // sell or deposit are refused as possibly in a trade offer until the inventory is read again.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AppCore,
-  RecordingPlatform,
-  type StartDemoMarket,
-  demoHandleOf,
-} from '../../../src/core/app/index.ts';
-import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
-import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import type { AppCore } from '../../../src/core/app/index.ts';
+import type { DemoMarket } from '../../../src/demo/index.ts';
 import type { BackpackItem } from '../../../src/shared/api/index.ts';
-import type { SkindeskError } from '../../../src/shared/ipc/index.ts';
+import { type DemoCore, failure, startDemoCore } from './demo-core.ts';
 import { until } from './until.ts';
 
+let started: DemoCore;
 let core: AppCore;
 let demo: DemoMarket;
-let dataDir: string;
-
-const startDemo: StartDemoMarket = async ({ seqStart }) => {
-  demo = await startDemoMarket({
-    port: 0,
-    listings: 200,
-    rate: 0,
-    seed: 29,
-    seqStart,
-    timeScale: 50,
-    rateLimits: false,
-  });
-  return demoHandleOf(demo);
-};
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as SkindeskError,
-  );
 
 /** What the demo market itself holds of a backpack row (0: gone). */
 const held = (id: number) => demo.state.account(1)!.backpack.get(id)?.amount ?? 0;
@@ -59,17 +31,12 @@ async function pools(min: number): Promise<BackpackItem[]> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-moves-'));
-  core = await AppCore.start({
-    dataDir,
-    secrets: new MemorySecretStore(),
-    platform: new RecordingPlatform(),
-    startDemoMarket: startDemo,
-    version: '0.0.0-test',
-    // an unchanged row means "not sent" at once here (30 s in the app: see judgeMove's unit test)
-    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, moveNotSentAfterMs: 0 },
+  // an unchanged row means "not sent" at once here (30 s in the app: see judgeMove's unit test)
+  started = await startDemoCore(29, {
+    poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 },
+    moveNotSentAfterMs: 0,
   });
-  await core.whenLive(20_000);
+  ({ core, demo } = started);
 });
 
 afterEach(() => {
@@ -77,8 +44,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await started?.close();
 });
 
 describe('backpack moves whose answer is lost', () => {

@@ -2,37 +2,16 @@
 // the withdrawal and drops the connection → exactly one withdrawal, and pressing withdraw again is
 // answered with the one found (ledger, then GET /crypto-withdraw/:id) instead of sending a second; a
 // request that hangs and drops with nothing applied → held until the trader says it was not sent.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AppCore,
-  RecordingPlatform,
-  type StartDemoMarket,
-  demoHandleOf,
-} from '../../../src/core/app/index.ts';
-import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
-import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import type { AppCore } from '../../../src/core/app/index.ts';
+import type { DemoMarket } from '../../../src/demo/index.ts';
 import { SkindeskError } from '../../../src/shared/ipc/index.ts';
+import { type DemoCore, failure, startDemoCore } from './demo-core.ts';
 import { until } from './until.ts';
 
+let started: DemoCore;
 let core: AppCore;
 let demo: DemoMarket;
-let dataDir: string;
-
-const startDemo: StartDemoMarket = async ({ seqStart }) => {
-  demo = await startDemoMarket({
-    port: 0,
-    listings: 200,
-    rate: 0,
-    seed: 23,
-    seqStart,
-    timeScale: 50,
-    rateLimits: false,
-  });
-  return demoHandleOf(demo);
-};
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const REQUEST = { ticker: 'ETH', address: ADDRESS, amount: 2_500, feeLevel: 'LOW' } as const;
@@ -43,29 +22,14 @@ const truth = () => {
   return { withdrawals: account.withdrawals.size, balance: account.balance };
 };
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => null,
-    (e: unknown) => e as SkindeskError,
-  );
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'skindesk-withdraw-'));
-  core = await AppCore.start({
-    dataDir,
-    secrets: new MemorySecretStore(),
-    platform: new RecordingPlatform(),
-    startDemoMarket: startDemo,
-    version: '0.0.0-test',
-    accountTimings: { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, withdrawalPollMs: 150 },
-  });
-  await core.whenLive(20_000);
+  started = await startDemoCore(23, { poller: { activeIntervalMs: 300, idleIntervalMs: 1_000 }, withdrawalPollMs: 150 });
+  ({ core, demo } = started);
   demo.setWithdrawalOutcome('SUCCESS');
 });
 
 afterAll(async () => {
-  await core?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await started?.close();
 });
 
 describe('crypto withdrawals whose answer is lost', () => {
