@@ -67,6 +67,26 @@ test('a purchase from the grid succeeds: the row leaves the book and the balance
   expect(problems).toEqual([]);
 });
 
+test('a maximum set below an unchanged price is refused as that, not as a seller who raised the price', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openApp(page, m.host);
+  const id = await newListing(page, 500);
+  const before = await balance(page);
+  await page.locator(`[data-listing-id="${id}"]`).click();
+  await page.keyboard.press('b');
+  const dialog = page.getByRole('dialog', { name: 'Buy' });
+  await dialog.getByLabel('Max price').fill('4');
+  await dialog.getByTestId('confirm-buy').click();
+  const outcome = dialog.getByTestId('purchase-outcome');
+  await expect(outcome).toHaveAttribute('data-code', 'LISTING_PRICE_CHANGED');
+  await expect(outcome).toContainText('Your maximum is below the price — not bought');
+  await expect(outcome).toContainText('listed at $5.00, above your maximum of $4.00');
+  await expect(outcome).not.toContainText('raised');
+  await expect(dialog.getByTestId('buy-price')).toHaveText('$5.00');
+  expect(await balance(page)).toBe(before);
+  expect(problems).toEqual([]);
+});
+
 test('a listing whose seller raised the price is refused in plain words, nothing is charged, and the new price can be taken', async ({ page }) => {
   const problems = watchProblems(page);
   await openApp(page, m.host);

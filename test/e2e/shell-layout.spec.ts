@@ -49,11 +49,18 @@ function fakeBridge({ state }: { state: 'resyncing' | 'offline' }) {
       lastSeq: '1',
     }),
   };
+  const pushes = new Map<string, (payload: unknown) => void>();
+  Object.defineProperty(window, '__push', { value: (name: string, payload: unknown) => pushes.get(name)?.(payload) });
   const api = new Proxy(
     {},
     {
       get(_target, name: string) {
-        if (name.startsWith('on')) return () => () => undefined;
+        // pushes: the test sends them through window.__push(name, payload)
+        if (name.startsWith('on'))
+          return (listener: (payload: unknown) => void) => {
+            pushes.set(name, listener);
+            return () => undefined;
+          };
         return async (input: Record<string, unknown> = {}) => {
           const answer = answers[name];
           return answer
@@ -144,4 +151,31 @@ test('at 1024×640 offline, the "book as of" badge and the rest of the bar are w
     path: 'test-results/screenshots/status-bar-1024-offline.png',
     clip: { x: 0, y: 600, width: 1024, height: 40 },
   });
+});
+
+test('the status bar does not shift when the detail backfill goes from 99 % to 100 %', async ({ page }) => {
+  await open(page, 'offline');
+  // a window wide enough that nothing before it has to give way
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  const headroom = page.getByTestId('rate-headroom');
+  const push = (detailed: number) =>
+    page.evaluate(
+      (d) =>
+        (window as unknown as { __push(name: string, payload: unknown): void }).__push('onBackfillProgress', {
+          state: 'running',
+          detailed: d,
+          total: 1000,
+          problem: null,
+        }),
+      detailed,
+    );
+  await push(995);
+  await expect(page.getByTestId('backfill')).toHaveText('detail 99%');
+  const before = (await headroom.boundingBox())!.x;
+  await push(1000);
+  await expect(page.getByTestId('backfill')).toHaveText('detail 100%');
+  expect((await headroom.boundingBox())!.x).toBe(before);
+  await push(5);
+  await expect(page.getByTestId('backfill')).toHaveText('detail 0%');
+  expect((await headroom.boundingBox())!.x).toBe(before);
 });

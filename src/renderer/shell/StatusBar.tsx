@@ -94,7 +94,11 @@ function Backfill() {
   return (
     <Tooltip label={`${formatCount(progress.detailed)} of ${formatCount(progress.total)} listings have their float, seed and stickers${progress.problem ? ` — ${progress.problem}` : ''}`}>
       <span data-testid="backfill">
-        detail <strong className="sd-num">{pct}%</strong>
+        {/* 4ch: "100%" as wide as "99%", so the bar does not shift as new listings wait for their detail */}
+        detail{' '}
+        <strong className="sd-num" style={{ display: 'inline-block', minWidth: '4ch', textAlign: 'right' }}>
+          {pct}%
+        </strong>
       </span>
     </Tooltip>
   );

@@ -51,7 +51,9 @@ export type Freshness = z.infer<typeof freshness>;
 
 const page = z.number().int().min(1).max(100_000);
 const pageLimit = z.union([z.literal(5), z.literal(10), z.literal(25), z.literal(30), z.literal(50), z.literal(100)]);
-const cents = z.number().int().positive().max(100_000_000_00);
+/** The largest amount of money an account call takes ($100,000,000.00); the price fields stop there. */
+export const MAX_ACCOUNT_CENTS = 100_000_000_00;
+const cents = z.number().int().positive().max(MAX_ACCOUNT_CENTS);
 const copies = z.number().int().positive().max(100_000);
 const assetId = z.string().min(1).max(64);
 const listingId = z.number().int().positive();
@@ -585,7 +587,7 @@ export const ACCOUNT_CALLS = {
     summary: 'What a crypto withdrawal would cost (fee and minimum: known on the demo market only) and what is wrong with it, before sending.',
     input: z.strictObject({
       ticker: z.enum(CRYPTO_TICKERS),
-      amount: z.number().int().nonnegative().max(100_000_000_00),
+      amount: z.number().int().nonnegative().max(MAX_ACCOUNT_CENTS),
       address: z.string().max(128),
     }),
     // minimum, platformFee, converted and feeBps: the spec publishes none of them ("not shown"), so they

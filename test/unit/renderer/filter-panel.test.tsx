@@ -56,3 +56,22 @@ describe('filter panel, values the query engine cannot take', () => {
     expect((weapon as HTMLInputElement).value).toHaveLength(200);
   });
 });
+
+describe('filter panel, a price typed key by key', () => {
+  it('keeps the decimal point: "12.50" is $12.50, not $0.50', async () => {
+    const onChange = vi.fn<(filter: BookFilter) => void>();
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <FilterPanel filter={{}} onChange={onChange} />
+      </MantineProvider>,
+    );
+    const min = screen.getByLabelText('Min price') as HTMLInputElement;
+    await user.type(min, '12.50');
+    expect(min.value).toBe('12.50');
+    const max = screen.getByLabelText('Max price') as HTMLInputElement;
+    await user.type(max, '20.05');
+    expect(max.value).toBe('20.05');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 1250, max: 2005 } }));
+  });
+});

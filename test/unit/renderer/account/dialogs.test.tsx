@@ -228,3 +228,18 @@ describe('ListDialog', () => {
     await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
   });
 });
+
+describe('a price above what the app can send', () => {
+  it('stops at the ceiling as it is typed, never shown as "invalid input for sellItems"', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ sellItems: ({ dryRun }) => ({ check: { ok: true, problems: [] }, depositIds: dryRun ? [] : [41] }) });
+    const row = { assetId: '55', appId: 730 as const, name: 'AK-47 | Redline (Field-Tested)', amount: 1, commodity: false, tradable: true, marketPrice: 2500, recommendedPrice: 2425, iconUrl: '', inOffer: null };
+    renderWithTheme(<SellDialog appId={730} rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    const price = screen.getByTestId('sell-price') as HTMLInputElement;
+    await user.clear(price);
+    await user.type(price, '999999999');
+    await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
+    expect(price.value).toBe('$100,000,000.00');
+    expect(screen.queryByText(/invalid input/)).toBeNull();
+  });
+});

@@ -1,9 +1,11 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { parseCents } from '../../../../shared/money.ts';
 
 /**
  * A dollar amount typed by a person, reported as integer cents (null while empty or invalid). The text
- * is converted by string arithmetic (parseCents), never by multiplying a float.
+ * is converted by string arithmetic (parseCents), never by multiplying a float. An amount above what the
+ * app's calls take becomes that ceiling as it is typed, rather than being sent and refused as "invalid input".
  */
 export function CentsInput({ cents, onCents, ...props }: { cents: number | null; onCents: (cents: number | null) => void } & Omit<NumberInputProps, 'value' | 'onChange'>) {
   return (
@@ -14,7 +16,10 @@ export function CentsInput({ cents, onCents, ...props }: { cents: number | null;
       min={0}
       thousandSeparator=","
       value={cents === null ? '' : cents / 100}
-      onChange={(v) => onCents(v === '' ? null : parseCents(String(v)))}
+      onChange={(v) => {
+        const typed = v === '' ? null : parseCents(String(v));
+        onCents(typed === null ? null : Math.min(typed, MAX_ACCOUNT_CENTS));
+      }}
       classNames={{ input: 'sd-num' }}
       {...props}
     />

@@ -57,10 +57,13 @@ const num = (v: string | number): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
-/** Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). */
+/**
+ * Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). "12." is 12 while the
+ * cents are still to be typed: read as nothing, it would empty the field and "12.50" would end as "50".
+ */
 const cents = (v: string | number): number | undefined => {
   if (v === '') return undefined;
-  return parseCents(String(v)) ?? undefined;
+  return parseCents(String(v).replace(/^(\d+)\.$/, '$1')) ?? undefined;
 };
 
 function RangeInputs(props: {
