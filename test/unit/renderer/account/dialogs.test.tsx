@@ -4,12 +4,14 @@
 import { Table } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkDelistDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { BookStandingCell } from '../../../../src/renderer/screens/account/listings/BookStandingCell.tsx';
 import { EditListingDialog } from '../../../../src/renderer/screens/account/listings/EditListingDialog.tsx';
+import { DecayEditor, type DecayDraft, completeCurve } from '../../../../src/renderer/screens/account/ui/DecayEditor.tsx';
 import { ErrorNote } from '../../../../src/renderer/screens/account/ui/ErrorNote.tsx';
 import type { MyListing } from '../../../../src/shared/api/index.ts';
 import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
@@ -241,5 +243,26 @@ describe('a price above what the app can send', () => {
     await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
     expect(price.value).toBe('$100,000,000.00');
     expect(screen.queryByText(/invalid input/)).toBeNull();
+  });
+});
+
+describe('DecayEditor', () => {
+  it('lets the hours be cleared and typed anew: 72 → 120, never 12024', async () => {
+    const user = userEvent.setup();
+    let draft: DecayDraft = { start_price: 1500, end_price: 1000, total_hours: 72 };
+    function Harness() {
+      const [value, setValue] = useState(draft);
+      return <DecayEditor value={value} onChange={(d) => setValue((draft = d))} />;
+    }
+    renderWithTheme(<Harness />);
+    const hours = screen.getByTestId('decay-hours') as HTMLInputElement;
+    await user.type(hours, '{Backspace}{Backspace}120');
+    expect(hours.value).toBe('120');
+    expect(completeCurve(draft)).toEqual({ start_price: 1500, end_price: 1000, total_hours: 120 });
+    // emptied, the curve is incomplete (not silently 24 hours)
+    await user.type(hours, '{Backspace}{Backspace}{Backspace}');
+    expect(hours.value).toBe('');
+    expect(completeCurve(draft)).toBeNull();
+    expect(screen.getByTestId('decay-editor').textContent).toContain('the curve lasts 24 to 168 whole hours');
   });
 });

@@ -12,24 +12,25 @@ import { LineChart } from './LineChart.tsx';
 export interface DecayDraft {
   start_price: number | null;
   end_price: number | null;
-  total_hours: number;
+  /** null while the field is empty: put back to a number at once, it would run into what is typed next */
+  total_hours: number | null;
 }
 
 export function completeCurve(d: DecayDraft): DecayCurve | null {
-  if (d.start_price === null || d.end_price === null) return null;
+  if (d.start_price === null || d.end_price === null || d.total_hours === null) return null;
   const curve = { start_price: d.start_price, end_price: d.end_price, total_hours: d.total_hours };
   return curveProblems(curve).length === 0 ? curve : null;
 }
 
 export function DecayEditor({ value, onChange, compact = false }: { value: DecayDraft; onChange: (d: DecayDraft) => void; compact?: boolean }) {
-  const [hour, setHour] = useState(Math.round(value.total_hours / 2));
+  const [hour, setHour] = useState(Math.round((value.total_hours ?? LIMITS.decayMinHours) / 2));
   const curve = completeCurve(value);
   const problems = curveProblems({
     ...(value.start_price !== null ? { start_price: value.start_price } : {}),
     ...(value.end_price !== null ? { end_price: value.end_price } : {}),
-    total_hours: value.total_hours,
+    ...(value.total_hours !== null ? { total_hours: value.total_hours } : {}),
   });
-  const at = Math.min(hour, value.total_hours);
+  const at = Math.min(hour, value.total_hours ?? 0);
   return (
     <Stack gap={6} data-testid="decay-editor">
       <Group gap="xs" grow wrap="nowrap">
@@ -42,8 +43,8 @@ export function DecayEditor({ value, onChange, compact = false }: { value: Decay
           step={1}
           allowDecimal={false}
           clampBehavior="blur"
-          value={value.total_hours}
-          onChange={(v) => onChange({ ...value, total_hours: typeof v === 'number' ? v : LIMITS.decayMinHours })}
+          value={value.total_hours ?? ''}
+          onChange={(v) => onChange({ ...value, total_hours: typeof v === 'number' ? v : null })}
           data-testid="decay-hours"
         />
       </Group>
