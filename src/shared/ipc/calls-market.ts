@@ -71,6 +71,12 @@ export const purchaseLineInput = z.strictObject({
   /** Ceiling per copy in cents: the listing fails with LISTING_PRICE_CHANGED above it. */
   maxPrice: z.number().int().positive(),
   privateToken: privateToken.optional(),
+  /**
+   * The price per copy (cents) the trader was shown when deciding; never sent to the marketplace. A
+   * refusal (LISTING_PRICE_CHANGED) is worded by it: a maximum already below it is the trader's own, not
+   * a seller's raise. Absent when no price was shown (a private listing).
+   */
+  shownPrice: z.number().int().nonnegative().optional(),
 });
 export type PurchaseLineInput = z.input<typeof purchaseLineInput>;
 

@@ -162,11 +162,28 @@ describe('buying', () => {
   it('explains LISTING_PRICE_CHANGED when the seller raised the price above the maximum', async () => {
     const listing = market().createListing({ appId: 570, price: 500 });
     market().repriceListing(listing.listing.id, 650);
-    const report = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 500 }] });
+    const report = await core.call('buyListings', { lines: [{ listingId: listing.listing.id, maxPrice: 500, shownPrice: 500 }] });
     expect(report).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_PRICE_CHANGED', failedListingId: listing.listing.id });
     expect(report.title).toBe('Price went up — not bought');
     expect(report.message).toContain('$5.00');
     expect(report.message).toMatch(/nothing was charged/i);
+  });
+
+  it('says a cart line was refused for a maximum set below the price it showed, not for a raise', async () => {
+    const a = market().createListing({ appId: 440, price: 120 });
+    const b = market().createListing({ appId: 730, price: 500 });
+    const report = await core.call('buyListings', {
+      lines: [
+        { listingId: a.listing.id, maxPrice: 120, shownPrice: 120 },
+        { listingId: b.listing.id, maxPrice: 400, shownPrice: 500 },
+      ],
+    });
+    expect(report).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_PRICE_CHANGED', failedListingId: b.listing.id, spent: 0 });
+    expect(report.title).toBe('Your maximum is below the price — not bought');
+    expect(report.message).toContain('is listed at $5.00, above your maximum of $4.00');
+    expect(report.message).toContain('Nothing in the cart was bought (a cart is all or nothing)');
+    expect(report.message).not.toMatch(/raised/);
+    expect(market().state.listing(a.listing.id)?.status).toBe('ACTIVE');
   });
 
   it('buys a cart of several listings in one order, or nothing when one line fails', async () => {

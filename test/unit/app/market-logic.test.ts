@@ -50,6 +50,47 @@ describe('purchase outcomes in plain words', () => {
     expect(words.failedListingId).toBe(5);
   });
 
+  it('tells a maximum the trader set below the price shown from a seller who raised it', () => {
+    // a single listing: the maximum was typed under the price the dialog showed
+    const single = describePurchase({
+      status: 'not_bought',
+      orderId: null,
+      error: apiError('LISTING_PRICE_CHANGED'),
+      lines: [{ ...line, shownPrice: 1500 }],
+      spent: 0,
+      note: null,
+    });
+    expect(single).toEqual({
+      title: 'Your maximum is below the price — not bought',
+      message:
+        '“AK-47 | Redline (Field-Tested)” is listed at $15.00, above your maximum of $12.50, so the marketplace refused the order. ' +
+        'Nothing was bought and nothing was charged. Raise your maximum to buy it.',
+      failedListingId: 5,
+    });
+    // shown at the maximum (or not shown at all): the price moved after the trader decided
+    for (const shownPrice of [1250, 1000, null, undefined]) {
+      const words = describePurchase({ status: 'not_bought', orderId: null, error: apiError('LISTING_PRICE_CHANGED'), lines: [{ ...line, shownPrice }], spent: 0, note: null });
+      expect(words.title, String(shownPrice)).toBe('Price went up — not bought');
+      expect(words.message).toContain('The seller raised the price');
+    }
+  });
+
+  it('names the cart line whose maximum is below the price it showed, and says a cart is all or nothing', () => {
+    const cheap = { ...line, shownPrice: 1250 };
+    const low = { listingId: 6, name: 'AWP | Asiimov (Field-Tested)', amount: 1, maxPrice: 8000, shownPrice: 9000 };
+    const words = describePurchase({ status: 'not_bought', orderId: null, error: apiError('LISTING_PRICE_CHANGED', { line: 1 }), lines: [cheap, low], spent: 0, note: null });
+    expect(words.title).toBe('Your maximum is below the price — not bought');
+    expect(words.message).toContain('“AWP | Asiimov (Field-Tested)” is listed at $90.00, above your maximum of $80.00');
+    expect(words.message).toContain('Nothing in the cart was bought (a cart is all or nothing) and nothing was charged.');
+    expect(words.message).not.toContain('raised');
+    expect(words.failedListingId).toBe(6);
+    // the marketplace named the other line, whose maximum was the price shown: that seller raised it
+    const raised = describePurchase({ status: 'not_bought', orderId: null, error: apiError('LISTING_PRICE_CHANGED', { line: 0 }), lines: [cheap, low], spent: 0, note: null });
+    expect(raised.title).toBe('Price went up — not bought');
+    expect(raised.message).toContain('“AK-47 | Redline (Field-Tested)” above your maximum of $12.50');
+    expect(raised.failedListingId).toBe(5);
+  });
+
   it('names the failing line of a cart and says a cart is all or nothing', () => {
     const other = { listingId: 6, name: 'AWP | Asiimov (Field-Tested)', amount: 1, maxPrice: 9000 };
     const words = describePurchase({ status: 'not_bought', orderId: null, error: apiError('LISTING_NOT_FOUND', { line: 1 }), lines: [line, other], spent: 0, note: null });

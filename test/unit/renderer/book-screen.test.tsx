@@ -172,7 +172,7 @@ describe('book screen', () => {
     expect(within(dialog).getByTestId('balance-after').textContent).toBe('$489.99');
     await user.click(within(dialog).getByTestId('confirm-buy'));
     await waitFor(() => expect(within(dialog).getByTestId('purchase-outcome').getAttribute('data-status')).toBe('bought'));
-    expect(buy).toHaveBeenCalledWith({ lines: [{ listingId: 1, amount: 1, maxPrice: 1001 }] });
+    expect(buy).toHaveBeenCalledWith({ lines: [{ listingId: 1, amount: 1, maxPrice: 1001, shownPrice: 1001 }] });
     expect(app.calls.filter((c) => c.name === 'buyListings')).toHaveLength(1);
     // the balance and the book update at once (the feed's removal follows)
     expect(screen.getByTestId('balance').textContent).toBe('$489.99');

@@ -65,6 +65,38 @@ describe('cart', () => {
     expect(drawer.querySelector('[data-cart-listing-id="11"]')?.hasAttribute('data-failed')).toBe(false);
   });
 
+  it('sends each line with the price the cart shows for it (none for a private listing), so a refusal can say whose price was short', async () => {
+    const sent: unknown[] = [];
+    installFakeApp({
+      buyListings: ({ lines }: { lines: unknown[] }) => {
+        sent.push(...lines);
+        return {
+          status: 'not_bought',
+          orderId: null,
+          title: 'Your maximum is below the price — not bought',
+          message: '“AWP | Asiimov (Field-Tested)” is listed at $5.00, above your maximum of $4.00, so the marketplace refused the order.',
+          apiCode: 'LISTING_PRICE_CHANGED',
+          failedListingId: 31,
+          spent: 0,
+          boughtListingIds: [],
+          balance: { balance: 50_000, userName: 'trader', asOf: NOW, problem: null },
+        } satisfies PurchaseReport;
+      },
+    });
+    syncStatusStore.set(status());
+    addToCart({ ...line(31, 'AWP | Asiimov (Field-Tested)'), maxPrice: 400 });
+    addToCart({ ...line(32, 'Private listing 32'), shownPrice: null, maxPrice: 900, privateToken: 'tok_abcd' });
+    await openAndBuy();
+    await waitFor(() =>
+      expect(sent).toEqual([
+        { listingId: 31, amount: 1, maxPrice: 400, shownPrice: 500 },
+        { listingId: 32, amount: 1, maxPrice: 900, privateToken: 'tok_abcd' },
+      ]),
+    );
+    const outcome = await within(screen.getByTestId('cart-drawer')).findByTestId('purchase-outcome');
+    expect(outcome.textContent).toContain('Your maximum is below the price');
+  });
+
   it('says which listing held the cart back, marks it, and keeps the cart for the next click', async () => {
     const message =
       'Skindesk did not send the request: the earlier purchase of “AK-47 | Redline (Field-Tested)” (listing 22) may have been bought (unknown — check orders); ' +

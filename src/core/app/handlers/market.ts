@@ -119,7 +119,14 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
         error: outcome.error,
         note: outcome.note,
         spent,
-        lines: cartLines.map((l) => ({ listingId: l.listingId, name: l.marketHashName, amount: l.amount, maxPrice: l.maxPrice })),
+        lines: cartLines.map((l, i) => ({
+          listingId: l.listingId,
+          name: l.marketHashName,
+          amount: l.amount,
+          maxPrice: l.maxPrice,
+          // what the screen showed when the trader decided: tells their own low maximum from a seller's raise
+          shownPrice: lines[i]?.shownPrice ?? null,
+        })),
       });
       // a purchase (or an unknown outcome) moves the balance: read it again at once
       const balance = await readBalance(session, outcome.status !== 'not_bought');

@@ -12,6 +12,8 @@ export interface OutcomeLine {
   name: string | null;
   amount: number;
   maxPrice: number;
+  /** The price per copy the trader was shown when deciding (null or absent: none was shown). */
+  shownPrice?: number | null;
 }
 
 export interface OutcomeFacts {
@@ -71,6 +73,14 @@ export function describePurchase(facts: OutcomeFacts): OutcomeWords {
   const code = facts.error?.code ?? null;
   switch (code) {
     case 'LISTING_PRICE_CHANGED':
+      // the maximum was already below the price the trader saw: their own ceiling refused it, no seller moved
+      if (failed && failed.shownPrice != null && failed.shownPrice > failed.maxPrice) {
+        return {
+          title: 'Your maximum is below the price — not bought',
+          message: `${capitalize(itemName(failed))} is listed at ${formatCents(failed.shownPrice)}, above your maximum of ${formatCents(failed.maxPrice)}, so the marketplace refused the order. ${nothing} ${cart ? 'Raise that line’s maximum (or remove it) to buy the cart.' : 'Raise your maximum to buy it.'}`,
+          failedListingId,
+        };
+      }
       return {
         title: 'Price went up — not bought',
         message: `The seller raised the price of ${itemName(failed)} above your maximum of ${formatCents(failed?.maxPrice ?? 0)} just before your order arrived. ${nothing} Look at the new price and buy again if it still suits you.`,

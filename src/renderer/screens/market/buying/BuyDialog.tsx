@@ -60,22 +60,15 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
   }, [done]);
   const invalid = maxPrice === null || maxPrice <= 0 || amount < 1 || amount > row.amount;
 
-  // sent with a maximum under a price that had not moved: a refusal is the trader's maximum, not a seller's raise
-  const [belowUnmoved, setBelowUnmoved] = useState<{ price: number; max: number } | null>(null);
   const submit = () => {
     if (done) return onClose();
     if (invalid || purchase.busy || !trading.allowed) return;
-    setBelowUnmoved(row.price === openedAt && (maxPrice as number) < row.price ? { price: row.price, max: maxPrice as number } : null);
-    void purchase.buy([{ listingId: row.id, amount, maxPrice: maxPrice as number }]);
+    // the price the trader decided on, which words a refusal: the lower of the price when the dialog opened
+    // and the one shown now. A raise the feed brought just before the click is the seller's, not a price the
+    // trader chose to go under; a maximum below both is the trader's own, and is told as such.
+    const shownPrice = Math.min(openedAt, row.price);
+    void purchase.buy([{ listingId: row.id, amount, maxPrice: maxPrice as number, shownPrice }]);
   };
-  const report =
-    purchase.report?.apiCode === 'LISTING_PRICE_CHANGED' && belowUnmoved
-      ? {
-          ...purchase.report,
-          title: 'Your maximum is below the price — not bought',
-          message: `“${row.market_hash_name}” is listed at ${formatCents(belowUnmoved.price)}, above your maximum of ${formatCents(belowUnmoved.max)}, so the marketplace refused the order. Nothing was bought and nothing was charged. Raise your maximum to buy it.`,
-        }
-      : purchase.report;
 
   return (
     <form
@@ -165,7 +158,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
             {trading.reason}
           </Alert>
         )}
-        <OutcomeAlert report={report} refused={purchase.refused} />
+        <OutcomeAlert report={purchase.report} refused={purchase.refused} />
         <Group justify="space-between" mt={4}>
           <Button
             variant="default"

@@ -238,6 +238,8 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
                   listingId: l.listingId,
                   amount: l.amount,
                   maxPrice: l.maxPrice,
+                  // the price the cart shows for the line: a refusal tells a maximum set below it from a raise
+                  ...(l.shownPrice === null ? {} : { shownPrice: l.shownPrice }),
                   ...(l.privateToken ? { privateToken: l.privateToken } : {}),
                 })),
               )
