@@ -88,6 +88,11 @@ const MAX_STARTUP_NOTIFICATIONS = 20;
 const SESSION_RETRY_MS = [5_000, 15_000, 30_000, 60_000, 120_000];
 /** An exception nothing caught is told at most this often (the log has every one). */
 const UNEXPECTED_FAILURE_NOTICE_MS = 60_000;
+/**
+ * How long an account call waits, after the key or the market changed, for the new session to learn whose
+ * key it is (whenAccountKnown): a market that does not answer by then leaves the stored data shown, as offline.
+ */
+const ACCOUNT_CHANGE_WAIT_MS = 10_000;
 
 export class AppCore {
   readonly redactor: Redactor;
@@ -112,6 +117,8 @@ export class AppCore {
   /** The app's book version: monotonic across market switches (each engine counts from 0). */
   #bookVersion = 0;
   #switching: Promise<void> = Promise.resolve();
+  /** Settles once the last change of key or market has met its account, or gave up waiting (see whenAccountKnown). */
+  #accountChange: Promise<void> = Promise.resolve();
   /** Sessions whose damaged file is being (or was) dealt with: one failure is met by many calls. */
   readonly #mending = new WeakSet<MarketSession>();
   #progressTimer: NodeJS.Timeout;
@@ -372,6 +379,27 @@ export class AppCore {
     return session;
   }
 
+  /**
+   * Resolves when the account data on hand is the key's: at once, or once the change of key or market
+   * under way has connected and met the new key's account (AccountRuntime.connected), at most
+   * ACCOUNT_CHANGE_WAIT_MS later. The account screens' calls wait for it: asked in between, they would
+   * find the market switching, or show the previous account's trades, guards and cached reads as this
+   * key's until the new session learned whose key it is.
+   */
+  whenAccountKnown(): Promise<void> {
+    return this.#accountChange;
+  }
+
+  #accountChanging(change: Promise<void>): void {
+    const done = change.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ACCOUNT_CHANGE_WAIT_MS);
+      timer.unref();
+    });
+    this.#accountChange = Promise.race([done, cap]).finally(() => clearTimeout(timer));
+  }
+
   /** Re-evaluates the startup rule after a settings or key change; reconnects when the answer changed. */
   #reconsiderMarket(force: boolean): Promise<void> {
     return this.#serially(async () => {
@@ -617,7 +645,7 @@ export class AppCore {
     const view = await this.#settingsView();
     this.publish('settingsChanged', view);
     // a new key for the market in use means a new session even if the choice stays "real"
-    if (name === 'api-key') void this.#reconsiderMarket(this.#session.choice.mode === 'real');
+    if (name === 'api-key') this.#accountChanging(this.#reconsiderMarket(this.#session.choice.mode === 'real'));
     else this.account.secretChanged();
     return view;
   }
@@ -645,7 +673,7 @@ export class AppCore {
       this.notify('warning', 'API key removed', `The saved key was for ${keyWasFor}: enter the key for the new marketplace.`);
     }
     // a new key for the market in use means a new session even if the choice stays the same
-    void this.#reconsiderMarket(newKey !== undefined && this.#session.choice.mode === 'real');
+    this.#accountChanging(this.#reconsiderMarket(newKey !== undefined && this.#session.choice.mode === 'real'));
     return view;
   }
 

@@ -295,6 +295,39 @@ describe('AppCore on the demo market', () => {
     expect((await core.call('getBalance', { refresh: false })).userName).toBe(real.state.account(second.id)?.name);
   });
 
+  it("never shows the previous account's data while a new key's account is being read", async () => {
+    const real = await startDemoMarket({ port: 0, listings: 150, rate: 0, seed: 5 });
+    demos.push(real);
+    const [first, second] = real.accounts;
+    if (!first || !second) throw new Error('the demo market has fewer than two accounts');
+    const { core } = await startCore();
+    await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: first.apiKey });
+    const firstTrades = real.state.trades(first.id).map((t) => t.id);
+    expect(firstTrades.length).toBeGreaterThan(0);
+    // the trades a screen is shown: asked again while the market is said to be switching
+    const shownIds = async (): Promise<number[]> => {
+      for (;;) {
+        const ids = await core
+          .call('getTrades', {})
+          .then(({ trades }) => trades.map((t) => t.trade.id))
+          .catch((err: unknown) => {
+            if (!String(err).includes('switching')) throw err;
+            return null;
+          });
+        if (ids) return ids;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await until("the first account's trades shown", async () => ((await shownIds()).length >= firstTrades.length ? true : undefined), 20_000);
+
+    // a slow market: the new key's account takes a while to read, and the trader opens Trades at once
+    real.chaos.set({ rest: { latencyMs: 400 } });
+    await core.call('setApiKey', { apiKey: second.apiKey });
+    const shownRightAway = await shownIds();
+    real.chaos.calm();
+    expect(shownRightAway.filter((id) => firstTrades.includes(id))).toEqual([]);
+  });
+
   it('reads the book afresh from another marketplace, whose seqs lie below the first one’s', async () => {
     const first = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 5 });
     const second = await startDemoMarket({ port: 0, listings: 120, rate: 0, seed: 6, seqStart: 1_000n });
