@@ -147,10 +147,19 @@ test('the detail shows the float bar with its wear band and every sticker with i
   await expect(page.getByTestId('filter-chips')).toContainText(target.market_hash_name);
   const row = page.locator(`[data-listing-id="${target.id}"]`);
   await row.click();
+  const toolbar = page.getByTestId('book-toolbar');
+  const search = page.getByLabel('Search item names');
+  const toolbarBefore = await toolbar.boundingBox();
+  const searchBefore = await search.boundingBox();
   await page.keyboard.press('Enter');
 
   const detail = page.getByTestId('detail-panel');
   await expect(detail.getByTestId('detail-name')).toHaveText(target.market_hash_name);
+  // the toolbar stays put as the panel opens (its buttons go icon-only at the same height): neither it
+  // nor the search field in it moves down, and the grid under it does not jump
+  await expect(page.getByTestId('presets-button')).not.toContainText('Presets');
+  expect((await toolbar.boundingBox())?.height, 'the toolbar keeps its height').toBe(toolbarBefore?.height);
+  expect((await search.boundingBox())?.y, 'the search field stays put').toBe(searchBefore?.y);
   const bar = detail.getByTestId('float-bar');
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute('data-float', String(target.paint_wear));

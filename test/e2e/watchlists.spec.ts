@@ -96,6 +96,14 @@ test('watch a filter, get the alert for a new matching listing, buy it confirm-f
   // the listing is one click away: its detail opens beside the feed
   await row.getByTestId('open-alert').click();
   await expect(page.getByText(item.name).first()).toBeVisible();
+  // the feed narrows beside it: the name ends in an ellipsis inside its cell, never cut off mid-letter
+  // at the cell's edge (this item's name is longer than the cell leaves)
+  const name = await row.getByTestId('open-alert').evaluate((button) => {
+    const cell = button.closest('td') as HTMLElement;
+    const inner = cell.getBoundingClientRect().right - parseFloat(getComputedStyle(cell).paddingRight);
+    return { pastCell: button.getBoundingClientRect().right > inner + 0.5, shortened: button.scrollWidth > button.clientWidth, ellipsis: getComputedStyle(button).textOverflow };
+  });
+  expect(name).toEqual({ pastCell: false, shortened: true, ellipsis: 'ellipsis' });
 
   // the status-bar kill switch stops the next purchase before anything is sent
   await page.getByTestId('kill-switch').click();

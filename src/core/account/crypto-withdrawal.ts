@@ -16,7 +16,7 @@ import {
   type ResponseOf,
   cryptoWithdrawal as cryptoWithdrawalSchema,
 } from '../../shared/api/index.ts';
-import { bpsOf } from '../../shared/money.ts';
+import { bpsOf, formatCents } from '../../shared/money.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Priority } from '../api/governor.ts';
@@ -102,11 +102,11 @@ export function checkCryptoWithdrawal(draft: WithdrawalRequestDraft, ctx: Withdr
     problems.push({ code: 'VALIDATION_ERROR', message: 'the amount must be a whole number of cents above 0' });
   } else {
     const quote = quoteCryptoWithdrawal(draft.amount, draft.ticker, ctx.terms ?? null);
-    if (quote.belowMinimum) {
-      problems.push({ code: 'WITHDRAWAL_BELOW_MINIMUM', message: `the minimum ${draft.ticker} withdrawal on ${ctx.terms?.market} is ${quote.minimumCents} cents` });
+    if (quote.belowMinimum && quote.minimumCents !== null) {
+      problems.push({ code: 'WITHDRAWAL_BELOW_MINIMUM', message: `the minimum ${draft.ticker} withdrawal on ${ctx.terms?.market} is ${formatCents(quote.minimumCents)}` });
     }
     if (ctx.balance !== undefined && draft.amount > ctx.balance) {
-      problems.push({ code: 'INSUFFICIENT_BALANCE', message: `the balance is ${ctx.balance} cents; ${draft.amount} requested` });
+      problems.push({ code: 'INSUFFICIENT_BALANCE', message: `the balance is ${formatCents(ctx.balance)}; ${formatCents(draft.amount)} requested` });
     }
   }
   const address = checkCryptoAddress(draft.ticker, draft.address);

@@ -168,7 +168,9 @@ describe('withdrawal quote and checks', () => {
     expect(checkCryptoWithdrawal({ amount: 5_000, ticker: 'ETH', address: ETH_ADDRESS }, { balance: 10_000, terms: DEMO_WITHDRAWAL_TERMS })).toEqual({ ok: true, problems: [] });
     const r = checkCryptoWithdrawal({ amount: 900, ticker: 'ETH', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, { balance: 800, twoFactorRequired: true, terms: DEMO_WITHDRAWAL_TERMS });
     expect(r.problems.map((p) => p.code)).toEqual(['WITHDRAWAL_BELOW_MINIMUM', 'INSUFFICIENT_BALANCE', 'VALIDATION_ERROR', 'TWO_FACTOR_REQUIRED']);
-    expect(r.problems[0]?.message).toBe('the minimum ETH withdrawal on the demo market is 1000 cents');
+    // in dollars, as the form shows every other amount ("2000 cents" beside "$20.00" read as another figure)
+    expect(r.problems[0]?.message).toBe('the minimum ETH withdrawal on the demo market is $10.00');
+    expect(r.problems[1]?.message).toBe('the balance is $8.00; $9.00 requested');
     expect(checkCryptoWithdrawal({ amount: 12.5, ticker: 'SOL', address: 'So11111111111111111111111111111111111111112' }).problems).toEqual([
       { code: 'VALIDATION_ERROR', message: 'the amount must be a whole number of cents above 0' },
     ]);

@@ -238,6 +238,28 @@ describe('book screen', () => {
     expect(within(dialog).getByTestId('confirm-buy')).toBeTruthy();
   });
 
+  it('a maximum that cannot be sent (emptied, 11 digits, zero) says why Buy and Add to cart are off', async () => {
+    const { user } = await renderBook(handlers(rows));
+    await user.click(document.querySelector('[data-listing-id="2"]') as HTMLElement);
+    await user.keyboard('b');
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    const max = within(dialog).getByLabelText('Max price');
+    const blocked = async (typed: string, reason: string) => {
+      await user.clear(max);
+      if (typed !== '') await user.type(max, typed);
+      expect(within(dialog).getByTestId('confirm-buy').hasAttribute('disabled')).toBe(true);
+      expect(within(dialog).getByRole('button', { name: 'Add to cart' }).hasAttribute('disabled')).toBe(true);
+      expect(within(dialog).getByTestId('max-price-problem').textContent).toBe(reason);
+    };
+    await blocked('', 'Enter the most you will pay for each copy.');
+    await blocked('99999999999', 'The maximum takes at most 10 digits before the point.');
+    await blocked('0', 'A maximum of $0.00 buys nothing: enter the most you will pay for each copy.');
+    await user.clear(max);
+    await user.type(max, '12.5');
+    expect(within(dialog).queryByTestId('max-price-problem')).toBeNull();
+    expect(within(dialog).getByTestId('confirm-buy').hasAttribute('disabled')).toBe(false);
+  });
+
   it('offline: the cached book is shown, marked, and trading is off', async () => {
     const buy = vi.fn();
     // a book from today: the time alone (one from an earlier day shows its date, offline-as-of.test.tsx)

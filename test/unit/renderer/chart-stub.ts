@@ -6,7 +6,12 @@ export const ColorType = { Solid: 'solid' };
 export const LineStyle = { Dashed: 2 };
 export const LineSeries = {};
 export const createChart = () => ({
-  addSeries: () => ({ setData: () => undefined, createPriceLine: () => undefined }),
+  addSeries: () => ({
+    setData: () => undefined,
+    applyOptions: () => undefined,
+    priceToCoordinate: () => null,
+    createPriceLine: () => ({ applyOptions: () => undefined }),
+  }),
   timeScale: () => ({ fitContent: () => undefined }),
   remove: () => undefined,
 });

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
+import { MAX_ACCOUNT_CENTS } from '../../../src/shared/ipc/calls-account.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
 
 afterEach(cleanup);
@@ -73,5 +74,24 @@ describe('filter panel, a price typed key by key', () => {
     await user.type(max, '20.05');
     expect(max.value).toBe('20.05');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 1250, max: 2005 } }));
+  });
+
+  it('never loses digits: a key that would pass the app’s ceiling ($100,000,000.00) is refused', async () => {
+    const onChange = vi.fn<(filter: BookFilter) => void>();
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <FilterPanel filter={{}} onChange={onChange} />
+      </MantineProvider>,
+    );
+    const max = screen.getByLabelText('Max price') as HTMLInputElement;
+    await user.type(max, '99999999999999');
+    expect(max.value).toBe('99999999');
+    const min = screen.getByLabelText('Min price') as HTMLInputElement;
+    await user.type(min, `${MAX_ACCOUNT_CENTS / 100}.01`); // the ceiling itself is taken, a cent more is not
+    expect(min.value).toBe('100000000.0');
+    await user.clear(min);
+    await user.type(min, '5');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 500, max: 99_999_999_00 } }));
   });
 });

@@ -25,7 +25,8 @@ export function WatchFilterButton({ filter, compact = false }: { filter: BookFil
   return (
     <Tooltip label="Make this filter a watchlist: alerts for every new listing that matches (W)">
       {compact ? (
-        <ActionIcon variant="default" size={36} onClick={() => void watch(filter)} style={{ flex: 'none' }} aria-label="Watch" data-testid="watch-filter">
+        // 30 px: as tall as the full button, so the toolbar does not grow when it goes icon-only
+        <ActionIcon variant="default" size={30} onClick={() => void watch(filter)} style={{ flex: 'none' }} aria-label="Watch" data-testid="watch-filter">
           <IconBellPlus size={16} />
         </ActionIcon>
       ) : (

@@ -359,7 +359,12 @@ export function WatchlistsScreen() {
                         {formatClock(a.at)}
                       </td>
                       <td style={{ padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={`${a.marketHashName} — ${a.watchlistName}${a.origin === 'sweep' ? ' (book check)' : ''}`}>
-                        <UnstyledButton onClick={() => setDetail(a)} data-testid="open-alert" style={{ fontSize: 12, fontWeight: 600, color: 'var(--mantine-color-teal-4)' }}>
+                        <UnstyledButton
+                          onClick={() => setDetail(a)}
+                          data-testid="open-alert"
+                          // a button is one box to the cell: its own ellipsis, or the cell cuts the name mid-letter
+                          style={{ fontSize: 12, fontWeight: 600, color: 'var(--mantine-color-teal-4)', maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' }}
+                        >
                           {a.marketHashName}
                         </UnstyledButton>
                         <Text span size="xs" c="dimmed" ml={6}>

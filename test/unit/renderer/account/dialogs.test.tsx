@@ -243,6 +243,10 @@ describe('a price above what the app can send', () => {
     await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
     expect(price.value).toBe('$100,000,000.00');
     expect(screen.queryByText(/invalid input/)).toBeNull();
+    // a figure of more than 10 whole digits pasted at once stops there too, rather than emptying the field
+    await user.clear(price);
+    await user.paste('999999999999');
+    expect(price.value).toBe('$100,000,000.00');
   });
 });
 

@@ -6,6 +6,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { InventoryScreen } from '../../../../src/renderer/screens/account/inventory/InventoryScreen.tsx';
+import { PortfolioScreen } from '../../../../src/renderer/screens/account/portfolio/PortfolioScreen.tsx';
+import { currentScreenStore } from '../../../../src/renderer/shell/navigation.ts';
 import { TradesScreen } from '../../../../src/renderer/screens/account/trades/TradesScreen.tsx';
 import { TradeFollow } from '../../../../src/renderer/screens/account/ui/TradeFollow.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
@@ -85,6 +87,35 @@ describe('InventoryScreen', () => {
     renderWithTheme(<InventoryScreen />);
     expect((await screen.findByTestId('token-clock')).textContent).toBe('tokens expired');
     expect(screen.getByTestId('freshness-offline').textContent).toMatch(/^offline · as of \d\d:\d\d:\d\d$/);
+  });
+});
+
+describe('PortfolioScreen', () => {
+  it('says the listed value counts disabled and private listings too, and leads to My listings', async () => {
+    resetRendererState();
+    const user = userEvent.setup();
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => ({
+        user: null,
+        // my-listings/value: 2 disabled and 2 private listings, none active
+        listed: { listingCount: 4, itemCount: 9, value: 74 },
+        backpack: null,
+        inventory: { value: 0, games: [] },
+        positions: [],
+        total: 74,
+        history: [],
+        freshness: null,
+      }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const listed = await screen.findByTestId('portfolio-listed');
+    await waitFor(() => expect(listed.textContent).toContain('4 listings · 9 items at asking prices'));
+    const link = screen.getByTestId('portfolio-listed-link');
+    expect(link.textContent).toBe('incl. disabled and private →');
+    await user.click(link);
+    expect(currentScreenStore.get()).toBe('my-listings');
   });
 });
 

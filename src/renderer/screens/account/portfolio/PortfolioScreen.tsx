@@ -4,11 +4,12 @@
  * held positions item by item (against the average paid, once the order history is read), and the
  * trading results from the order history.
  */
-import { Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APP_IDS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
+import { navigate } from '../../../shell/navigation.ts';
 import { itemKey } from '../ui/DenseTable.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
@@ -66,7 +67,31 @@ export function PortfolioScreen() {
           label="Listed"
           testId="portfolio-listed"
           value={<Money cents={p?.listed?.value} />}
-          detail={p?.listed ? `${plural(p.listed.listingCount, 'listing')} · ${plural(p.listed.itemCount, 'item')} at asking prices` : '–'}
+          detail={
+            p?.listed ? (
+              <>
+                {`${plural(p.listed.listingCount, 'listing')} · ${plural(p.listed.itemCount, 'item')} at asking prices`}
+                {/* my-listings/value counts disabled and private listings too: a count beside an empty
+                    Active tab must say where the rest are */}
+                {p.listed.listingCount > 0 && (
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="xs"
+                    display="block"
+                    ta="left"
+                    title="Active, disabled and private listings, at their asking prices: open My listings"
+                    onClick={() => navigate('my-listings')}
+                    data-testid="portfolio-listed-link"
+                  >
+                    incl. disabled and private →
+                  </Anchor>
+                )}
+              </>
+            ) : (
+              '–'
+            )
+          }
         />
         <StatTile
           label="Backpack"

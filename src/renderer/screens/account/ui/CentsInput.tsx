@@ -17,7 +17,10 @@ export function CentsInput({ cents, onCents, ...props }: { cents: number | null;
       thousandSeparator=","
       value={cents === null ? '' : cents / 100}
       onChange={(v) => {
-        const typed = v === '' ? null : parseCents(String(v));
+        const text = String(v);
+        // more than parseCents' 10 whole digits (pasted, or typed past the ceiling) is past it too: read as
+        // nothing, the field would empty itself ("Enter an amount") on a figure that is there
+        const typed = v === '' ? null : (parseCents(text) ?? (/^\d{11,}(\.\d*)?$/.test(text) ? MAX_ACCOUNT_CENTS : null));
         onCents(typed === null ? null : Math.min(typed, MAX_ACCOUNT_CENTS));
       }}
       classNames={{ input: 'sd-num' }}

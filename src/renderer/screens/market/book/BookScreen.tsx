@@ -379,7 +379,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         </ScrollArea>
       )}
       <Stack ref={gridAreaRef} gap={0} style={{ flex: 1, minWidth: 0 }}>
-        <Group ref={toolbarRef} gap={6} px="sm" py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--sd-border)', overflow: 'hidden' }}>
+        <Group ref={toolbarRef} gap={6} px="sm" py={6} wrap="nowrap" data-testid="book-toolbar" style={{ borderBottom: '1px solid var(--sd-border)', overflow: 'hidden' }}>
           <Tooltip label={filtersShown ? 'Hide filters (F)' : takeTurns && detailShown ? 'Show filters (F); the detail closes to make room' : 'Show filters (F)'}>
             <ActionIcon variant={filtersShown ? 'light' : 'subtle'} onClick={toggleFilters} aria-label="Toggle filters" size="md" data-testid="filters-toggle">
               <IconAdjustmentsHorizontal size={16} />

@@ -40,6 +40,16 @@ function Line({ label, value, strong, testId, color }: { label: string; value: s
   );
 }
 
+/** Why the typed maximum cannot be sent, in plain words (null: it can). */
+export function maxPriceProblem(maxText: string): string | null {
+  const text = maxText.trim().replace(/^\$/, '');
+  if (text === '') return 'Enter the most you will pay for each copy.';
+  const cents = parseCents(text);
+  if (cents === null) return /^\d{11}/.test(text.replace(/,/g, '')) ? 'The maximum takes at most 10 digits before the point.' : 'The maximum is not a price.';
+  if (cents <= 0) return 'A maximum of $0.00 buys nothing: enter the most you will pay for each copy.';
+  return null;
+}
+
 function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(ids: readonly number[]): void }) {
   const balance = useLive(balanceStore);
   const trading = useTradingState();
@@ -58,6 +68,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
   useEffect(() => {
     if (done) closeRef.current?.focus();
   }, [done]);
+  const maxProblem = maxPriceProblem(maxText);
   const invalid = maxPrice === null || maxPrice <= 0 || amount < 1 || amount > row.amount;
 
   const submit = () => {
@@ -138,7 +149,12 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
             color={after !== null && after < 0 ? 'red.5' : undefined}
           />
         </Stack>
-        {maxPrice !== null && maxPrice < row.price && !done && (
+        {maxProblem !== null && !done && (
+          <Text size="xs" c="red.5" data-testid="max-price-problem">
+            {maxProblem}
+          </Text>
+        )}
+        {maxPrice !== null && maxPrice > 0 && maxPrice < row.price && !done && (
           <Text size="xs" c="yellow.5">
             Your maximum is below the listed price: the marketplace will refuse this unless the seller lowers it.
           </Text>

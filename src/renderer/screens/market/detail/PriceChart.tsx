@@ -35,6 +35,22 @@ export function chartPoints(sales: readonly SalePoint[]): ChartPoint[] {
     .map(([second, acc]) => ({ time: second as UTCTimestamp, value: Math.round(acc.cents / acc.copies) / 100 }));
 }
 
+/** The height of a price label on the axis at the chart's 10 px font, with a pixel to spare. */
+export const PRICE_LABEL_PX = 17;
+
+/**
+ * The labels of the listing's price line and of the last sale, given where the two prices sit on the
+ * chart (y in pixels, null off the scale). Two labels closer than a label's height would be stacked by
+ * the chart, the listing's pushed off its line and over the scale's figures: then the listing's label
+ * alone names both prices (`last $0.91 · this` beside its own price on the axis), and the last sale's
+ * own label is hidden.
+ */
+export function priceLabels(listingCents: number, lastCents: number, listingY: number | null, lastY: number | null): { title: string; lastValueVisible: boolean } {
+  const collide = listingY !== null && lastY !== null && Math.abs(listingY - lastY) < PRICE_LABEL_PX;
+  if (!collide) return { title: 'this', lastValueVisible: true };
+  return { title: listingCents === lastCents ? 'this = last' : `last ${formatCents(lastCents)} · this`, lastValueVisible: false };
+}
+
 export function PriceChart({ sales, listingPrice, height = 150 }: { sales: readonly SalePoint[]; listingPrice: number | null; height?: number }) {
   const container = useRef<HTMLDivElement>(null);
   const points = chartPoints(sales);
@@ -69,11 +85,22 @@ export function PriceChart({ sales, listingPrice, height = 150 }: { sales: reado
       priceFormat: { type: 'custom', formatter: (p: number) => formatCents(Math.round(p * 100)), minMove: 0.01 },
     });
     series.setData(points);
-    if (listingPrice !== null) {
-      series.createPriceLine({ price: listingPrice / 100, color: '#fab005', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'this' });
-    }
     chart.timeScale().fitContent();
+    let frame: number | null = null;
+    if (listingPrice !== null) {
+      const line = series.createPriceLine({ price: listingPrice / 100, color: '#fab005', lineWidth: 1, lineStyle: LineStyle.Dashed, axisLabelVisible: true, title: 'this' });
+      const last = points.at(-1)?.value ?? 0;
+      // where the two labels sit is known once the chart has laid out its scale (its first frame)
+      frame = requestAnimationFrame(() => {
+        frame = null;
+        const labels = priceLabels(listingPrice, Math.round(last * 100), series.priceToCoordinate(listingPrice / 100), series.priceToCoordinate(last));
+        line.applyOptions({ title: labels.title });
+        series.applyOptions({ lastValueVisible: labels.lastValueVisible });
+        el.dataset['priceLabels'] = labels.lastValueVisible ? 'both' : 'one';
+      });
+    }
     return () => {
+      if (frame !== null) cancelAnimationFrame(frame);
       chart.remove();
       chartRef.current = null;
     };

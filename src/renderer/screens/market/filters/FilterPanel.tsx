@@ -23,6 +23,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
 import { type PendingEdits, usePendingEdit } from './pending-edits.ts';
 import type { AppId } from '../../../../shared/api/index.ts';
+import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
 import {
@@ -60,10 +61,15 @@ const num = (v: string | number): number | undefined => {
 /**
  * Dollars typed → integer cents, exactly (string arithmetic, see shared/money.ts). "12." is 12 while the
  * cents are still to be typed: read as nothing, it would empty the field and "12.50" would end as "50".
+ * The price fields stop at the ceiling of the app's money calls ($100,000,000.00; the query takes any
+ * whole cents, but nothing is listed above it through the app), as the account's price fields do: a key
+ * that would pass it is refused as it is typed. Read as nothing, an 11th digit would empty the field
+ * and 99999999999999 would end as 999.
  */
 const cents = (v: string | number): number | undefined => {
   if (v === '') return undefined;
-  return parseCents(String(v).replace(/^(\d+)\.$/, '$1')) ?? undefined;
+  const parsed = parseCents(String(v).replace(/^(\d+)\.$/, '$1'));
+  return parsed === null ? undefined : Math.min(parsed, MAX_ACCOUNT_CENTS);
 };
 
 function RangeInputs(props: {
@@ -78,6 +84,8 @@ function RangeInputs(props: {
   suffix?: string;
   prefix?: string;
   toValue?: (v: string | number) => number | undefined;
+  /** "strict": a key that would go past max is refused as it is typed (default: clamped when the field is left). */
+  clamp?: 'strict';
 }) {
   const { range, scale = 1 } = props;
   const show = (n: number | undefined) => (n === undefined ? '' : n / scale);
@@ -94,6 +102,7 @@ function RangeInputs(props: {
           decimalScale={props.decimals}
           min={props.min}
           max={props.max}
+          clampBehavior={props.clamp}
           step={props.step}
           suffix={props.suffix}
           prefix={props.prefix}
@@ -210,7 +219,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
         />
         <div>
           <Label>Price ($)</Label>
-          <RangeInputs label="Price" range={draft.price} onChange={(price) => set({ price })} scale={100} decimals={2} min={0} toValue={cents} />
+          <RangeInputs label="Price" range={draft.price} onChange={(price) => set({ price })} scale={100} decimals={2} min={0} max={MAX_ACCOUNT_CENTS / 100} clamp="strict" toValue={cents} />
         </div>
         {problems.length > 0 && (
           <Text size="xs" c="red.5" data-testid="filter-problems">

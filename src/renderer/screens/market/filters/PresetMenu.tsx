@@ -37,8 +37,10 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
       <Menu position="bottom-start" width={260} shadow="md">
         <Menu.Target>
           {compact ? (
+            // 30 px: the height of the xs buttons and the search field beside it, so the toolbar keeps its
+            // height (and the grid its place) when the buttons go icon-only
             <Tooltip label={label}>
-              <ActionIcon variant="default" size={36} style={{ flex: 'none' }} aria-label={label} data-testid="presets-button">
+              <ActionIcon variant="default" size={30} style={{ flex: 'none' }} aria-label={label} data-testid="presets-button">
                 <IconBookmark size={16} />
               </ActionIcon>
             </Tooltip>
