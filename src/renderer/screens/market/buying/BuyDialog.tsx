@@ -10,6 +10,7 @@ import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { addToCart } from './cart-store.ts';
+import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { usePurchase } from './use-purchase.ts';
 
@@ -38,16 +39,6 @@ function Line({ label, value, strong, testId, color }: { label: string; value: s
       </Text>
     </Group>
   );
-}
-
-/** Why the typed maximum cannot be sent, in plain words (null: it can). */
-export function maxPriceProblem(maxText: string): string | null {
-  const text = maxText.trim().replace(/^\$/, '');
-  if (text === '') return 'Enter the most you will pay for each copy.';
-  const cents = parseCents(text);
-  if (cents === null) return /^\d{11}/.test(text.replace(/,/g, '')) ? 'The maximum takes at most 10 digits before the point.' : 'The maximum is not a price.';
-  if (cents <= 0) return 'A maximum of $0.00 buys nothing: enter the most you will pay for each copy.';
-  return null;
 }
 
 function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(ids: readonly number[]): void }) {
