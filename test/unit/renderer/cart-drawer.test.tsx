@@ -5,10 +5,10 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CartDrawer } from '../../../src/renderer/screens/market/buying/CartDrawer.tsx';
-import { addToCart } from '../../../src/renderer/screens/market/buying/cart-store.ts';
+import { addToCart, cartStore } from '../../../src/renderer/screens/market/buying/cart-store.ts';
 import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
 import { theme } from '../../../src/renderer/theme.ts';
-import type { PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
+import { type PurchaseReport, purchaseLineInput } from '../../../src/shared/ipc/calls-market.ts';
 import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
 afterEach(() => {
@@ -26,17 +26,28 @@ const line = (listingId: number, name: string) => ({
   maxPrice: 500,
 });
 
-/** The drawer open on the cart, its Buy clicked once; the user, for the clicks after. */
-async function openAndBuy() {
+/** The drawer open on the cart; the user, for the clicks. */
+async function open() {
   const user = userEvent.setup();
   render(
     <MantineProvider theme={theme} defaultColorScheme="dark">
       <CartDrawer opened onClose={() => undefined} onBought={() => undefined} />
     </MantineProvider>,
   );
-  await user.click(await screen.findByTestId('buy-cart'));
+  await screen.findByTestId('buy-cart');
   return user;
 }
+
+/** The drawer open on the cart, its Buy clicked once; the user, for the clicks after. */
+async function openAndBuy() {
+  const user = await open();
+  await user.click(screen.getByTestId('buy-cart'));
+  return user;
+}
+
+const EMPTY = 'Enter the most you will pay for each copy.';
+const TOO_LONG = 'The maximum takes at most 10 digits before the point.';
+const ZERO = 'A maximum of $0.00 buys nothing: enter the most you will pay for each copy.';
 
 describe('cart', () => {
   it('marks the line that stopped an all-or-nothing purchase', async () => {
@@ -132,5 +143,116 @@ describe('cart', () => {
     // nothing was bought: both lines stay, and the same cart goes out on the next click
     await user.click(screen.getByTestId('buy-cart'));
     await waitFor(() => expect(sent).toEqual([[21, 22], [21, 22]]));
+  });
+
+  it('a private listing whose maximum cannot be sent (empty, 11 digits, zero) says why Add is off', async () => {
+    installFakeApp({});
+    syncStatusStore.set(status());
+    const user = await open();
+    const form = screen.getByTestId('private-listing-form');
+    const add = within(form).getByRole('button', { name: 'Add' });
+    // an untouched form is not scolded
+    expect(within(form).queryByTestId('max-price-problem')).toBeNull();
+    await user.click(within(form).getByLabelText('Share link or token'));
+    await user.paste('https://market.example/listings/77?private_token=tok_abcd');
+    const max = within(form).getByLabelText('Private max price');
+    const blocked = async (typed: string, reason: string) => {
+      await user.clear(max);
+      if (typed !== '') await user.type(max, typed);
+      expect(add.hasAttribute('disabled')).toBe(true);
+      expect(within(form).getByTestId('max-price-problem').textContent).toBe(reason);
+    };
+    await blocked('', EMPTY);
+    await blocked('99999999999', TOO_LONG);
+    await blocked('0', ZERO);
+    await user.clear(max);
+    await user.type(max, '6.4');
+    expect(within(form).queryByTestId('max-price-problem')).toBeNull();
+    expect(add.hasAttribute('disabled')).toBe(false);
+    await user.click(add);
+    expect(cartStore.get()).toEqual([expect.objectContaining({ listingId: 77, maxPrice: 640, privateToken: 'tok_abcd' })]);
+  });
+
+  it('a line whose maximum is edited to one that cannot be sent keeps the last one, says why, and holds the cart back naming it', async () => {
+    const sent: unknown[] = [];
+    installFakeApp({
+      buyListings: ({ lines }: { lines: unknown[] }) => {
+        sent.push(...lines);
+        return {
+          status: 'bought',
+          orderId: 9,
+          title: 'Bought',
+          message: 'Bought 2 listings.',
+          apiCode: null,
+          failedListingId: null,
+          spent: 1_225,
+          boughtListingIds: [41, 42],
+          balance: { balance: 48_775, userName: 'trader', asOf: NOW, problem: null },
+        } satisfies PurchaseReport;
+      },
+    });
+    syncStatusStore.set(status());
+    addToCart(line(41, 'AWP | Asiimov (Field-Tested)'));
+    addToCart(line(42, 'AK-47 | Redline (Field-Tested)'));
+    const user = await open();
+    const buy = screen.getByTestId('buy-cart');
+    const max = screen.getByLabelText('Max price of AK-47 | Redline (Field-Tested)');
+    const row = () => screen.getByTestId('cart-lines').querySelector('[data-cart-listing-id="42"]') as HTMLElement;
+    const blocked = async (typed: string, reason: string) => {
+      await user.clear(max);
+      if (typed !== '') await user.type(max, typed);
+      // the line keeps its last sendable maximum (what the keystrokes before made of it): never one that cannot be sent
+      const kept = cartStore.get().find((l) => l.listingId === 42);
+      expect(purchaseLineInput.safeParse({ listingId: 42, amount: 1, maxPrice: kept?.maxPrice }).success).toBe(true);
+      if (typed === '') expect(kept?.maxPrice).toBe(500);
+      expect(row().getAttribute('data-max-problem')).toBe('true');
+      expect(screen.getByTestId('cart-max-problem').textContent).toBe(reason);
+      expect(buy.hasAttribute('disabled')).toBe(true);
+      const why = screen.getByTestId('cart-blocked').textContent;
+      expect(why).toContain('“AK-47 | Redline (Field-Tested)” (listing 42)');
+      expect(why).toContain(reason.slice(1));
+    };
+    await blocked('', EMPTY);
+    // what was typed stays in the field to be fixed, rather than snapping back as if the edit were ignored
+    expect((max as HTMLInputElement).value).toBe('');
+    await blocked('99999999999', TOO_LONG);
+    await blocked('0', ZERO);
+    expect(screen.getByTestId('cart-blocked').textContent).toBe(
+      'The cart cannot be bought until the max price of “AK-47 | Redline (Field-Tested)” (listing 42) is fixed: a maximum of $0.00 buys nothing: enter the most you will pay for each copy.',
+    );
+    await user.click(buy);
+    expect(sent).toEqual([]);
+    // fixed: the line takes it, and the cart goes out with it
+    await user.clear(max);
+    await user.type(max, '7.25');
+    expect(screen.queryByTestId('cart-max-problem')).toBeNull();
+    expect(screen.queryByTestId('cart-blocked')).toBeNull();
+    expect(row().hasAttribute('data-max-problem')).toBe(false);
+    expect(buy.hasAttribute('disabled')).toBe(false);
+    await user.click(buy);
+    await waitFor(() =>
+      expect(sent).toEqual([
+        { listingId: 41, amount: 1, maxPrice: 500, shownPrice: 500 },
+        { listingId: 42, amount: 1, maxPrice: 725, shownPrice: 500 },
+      ]),
+    );
+  });
+
+  it('a private line whose maximum cannot be sent leaves the totals unknown rather than counting a maximum not chosen', async () => {
+    installFakeApp({});
+    syncStatusStore.set(status());
+    addToCart(line(51, 'AWP | Asiimov (Field-Tested)'));
+    addToCart({ ...line(52, 'Private listing 52'), shownPrice: null, maxPrice: 900, privateToken: 'tok_abcd' });
+    const user = await open();
+    expect(screen.getByTestId('cart-total').textContent).toBe('$14.00');
+    await user.clear(screen.getByLabelText('Max price of Private listing 52'));
+    expect(screen.getByTestId('cart-total').textContent).toBe('–');
+    expect(screen.getByTestId('cart-blocked').textContent).toContain('(listing 52)');
+    expect(screen.getByTestId('buy-cart').hasAttribute('disabled')).toBe(true);
+    // removing the line lets the rest of the cart be bought
+    await user.click(screen.getByLabelText('Remove Private listing 52'));
+    expect(screen.getByTestId('cart-total').textContent).toBe('$5.00');
+    expect(screen.queryByTestId('cart-blocked')).toBeNull();
+    expect(screen.getByTestId('buy-cart').hasAttribute('disabled')).toBe(false);
   });
 });

@@ -4,11 +4,23 @@
  */
 import { ActionIcon, Alert, Button, Divider, Drawer, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconLock, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
-import { type CartLine, addToCart, cartTotal, clearCart, removeFromCart, updateCartLine, useCart } from './cart-store.ts';
+import {
+  type CartLine,
+  addToCart,
+  cartCeiling,
+  cartLineProblem,
+  cartTotal,
+  clearCart,
+  removeFromCart,
+  setCartLineMax,
+  updateCartLine,
+  useCart,
+} from './cart-store.ts';
+import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { parseShareLink } from './share-link.ts';
 import { usePurchase } from './use-purchase.ts';
@@ -19,23 +31,37 @@ export interface CartDrawerProps {
   onBought(ids: readonly number[]): void;
 }
 
-function MoneyInput({ cents, onChange, label }: { cents: number; onChange(cents: number): void; label: string }) {
+/**
+ * A line's max price. It shows what was typed, sendable or not: one that cannot be sent is marked here and
+ * said in words under the line (the store keeps the last sendable maximum, never that one).
+ */
+function MaxPriceInput({ line }: { line: CartLine }) {
   return (
     <NumberInput
-      aria-label={label}
+      aria-label={`Max price of ${line.name}`}
       w={92}
       prefix="$"
       decimalScale={2}
       fixedDecimalScale
       allowNegative={false}
-      value={(cents / 100).toFixed(2)}
-      onChange={(v) => {
-        const parsed = parseCents(String(v));
-        if (parsed !== null && parsed > 0) onChange(parsed);
-      }}
+      value={line.maxDraft ?? (line.maxPrice / 100).toFixed(2)}
+      onChange={(v) => setCartLineMax(line.listingId, String(v))}
+      error={cartLineProblem(line) !== null}
       classNames={{ input: 'sd-num' }}
     />
   );
+}
+
+/** Why the cart cannot be bought as it stands: the first line whose maximum cannot be sent, named (null: it can). */
+function cartProblem(lines: readonly CartLine[]): string | null {
+  const stuck = lines.filter((l) => cartLineProblem(l) !== null);
+  const first = stuck[0];
+  if (first === undefined) return null;
+  const others = stuck.length - 1;
+  const more = others === 0 ? '' : ` (and of ${others} other ${others === 1 ? 'line' : 'lines'})`;
+  const problem = cartLineProblem(first) ?? '';
+  const why = problem.charAt(0).toLowerCase() + problem.slice(1);
+  return `The cart cannot be bought until the max price of “${first.name}” (listing ${first.listingId})${more} is fixed: ${why}`;
 }
 
 /** Adds a private listing from its share link (or id and token) with a maximum price. */
@@ -46,7 +72,10 @@ export function PrivateListingForm({ onAdded }: { onAdded?: (line: CartLine) => 
   const parsed = parseShareLink(pasted);
   const listingId = parsed.listingId ?? (/^[1-9]\d{0,15}$/.test(idText.trim()) ? Number(idText.trim()) : null);
   const maxPrice = parseCents(maxText);
-  const ready = parsed.token !== null && listingId !== null && maxPrice !== null && maxPrice > 0;
+  const maxProblem = maxPriceProblem(maxText);
+  const ready = parsed.token !== null && listingId !== null && maxProblem === null && maxPrice !== null;
+  // said once the form is started (a link, an id or a maximum typed), not at an untouched form
+  const started = pasted.trim() !== '' || idText.trim() !== '' || maxText.trim() !== '';
   return (
     <Stack gap={6} data-testid="private-listing-form">
       <Group gap={6} wrap="nowrap">
@@ -102,6 +131,11 @@ export function PrivateListingForm({ onAdded }: { onAdded?: (line: CartLine) => 
           Add
         </Button>
       </Group>
+      {started && maxProblem !== null && (
+        <Text size="xs" c="red.5" data-testid="max-price-problem">
+          {maxProblem}
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -112,8 +146,10 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
   const trading = useTradingState();
   const purchase = usePurchase(onBought);
   const total = cartTotal(lines);
-  const ceiling = lines.reduce((sum, l) => sum + l.maxPrice * l.amount, 0);
-  const after = balance?.balance == null ? null : balance.balance - total;
+  const ceiling = cartCeiling(lines);
+  const after = balance?.balance == null || total === null ? null : balance.balance - total;
+  // a line whose maximum cannot be sent holds the whole cart back (all or nothing), and is named
+  const blocked = cartProblem(lines);
   // the line the marketplace refused (a cart is all or nothing): marked, so it can be fixed or removed
   const failedId = purchase.report && purchase.report.status !== 'bought' ? purchase.report.failedListingId : null;
 
@@ -146,46 +182,60 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {lines.map((l) => (
-                <Table.Tr
-                  key={l.listingId}
-                  data-cart-listing-id={l.listingId}
-                  data-failed={failedId === l.listingId || undefined}
-                  style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
-                  title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
-                >
-                  <Table.Td maw={170} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={l.name}>
-                    {l.privateToken && <IconLock size={11} style={{ marginRight: 4 }} />}
-                    {l.name}
-                  </Table.Td>
-                  <Table.Td ta="right" className="sd-num">
-                    {l.shownPrice === null ? '–' : formatCents(l.shownPrice)}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {l.available > 1 ? (
-                      <NumberInput
-                        aria-label={`Amount of ${l.name}`}
-                        w={56}
-                        min={1}
-                        max={l.available}
-                        allowDecimal={false}
-                        value={l.amount}
-                        onChange={(v) => updateCartLine(l.listingId, { amount: Math.max(1, Math.min(l.available, Number(v) || 1)) })}
-                      />
-                    ) : (
-                      <span className="sd-num">1</span>
+              {lines.map((l) => {
+                const lineProblem = cartLineProblem(l);
+                return (
+                  <Fragment key={l.listingId}>
+                    <Table.Tr
+                      data-cart-listing-id={l.listingId}
+                      data-max-problem={lineProblem !== null || undefined}
+                      data-failed={failedId === l.listingId || undefined}
+                      style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
+                      title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
+                    >
+                      <Table.Td maw={170} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={l.name}>
+                        {l.privateToken && <IconLock size={11} style={{ marginRight: 4 }} />}
+                        {l.name}
+                      </Table.Td>
+                      <Table.Td ta="right" className="sd-num">
+                        {l.shownPrice === null ? '–' : formatCents(l.shownPrice)}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        {l.available > 1 ? (
+                          <NumberInput
+                            aria-label={`Amount of ${l.name}`}
+                            w={56}
+                            min={1}
+                            max={l.available}
+                            allowDecimal={false}
+                            value={l.amount}
+                            onChange={(v) => updateCartLine(l.listingId, { amount: Math.max(1, Math.min(l.available, Number(v) || 1)) })}
+                          />
+                        ) : (
+                          <span className="sd-num">1</span>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <MaxPriceInput line={l} />
+                      </Table.Td>
+                      <Table.Td>
+                        <ActionIcon aria-label={`Remove ${l.name}`} onClick={() => removeFromCart([l.listingId])} color="gray">
+                          <IconTrash size={14} />
+                        </ActionIcon>
+                      </Table.Td>
+                    </Table.Tr>
+                    {lineProblem !== null && (
+                      <Table.Tr data-cart-problem-of={l.listingId}>
+                        <Table.Td colSpan={5} pt={0}>
+                          <Text size="xs" c="red.5" ta="right" data-testid="cart-max-problem">
+                            {lineProblem}
+                          </Text>
+                        </Table.Td>
+                      </Table.Tr>
                     )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <MoneyInput label={`Max price of ${l.name}`} cents={l.maxPrice} onChange={(maxPrice) => updateCartLine(l.listingId, { maxPrice })} />
-                  </Table.Td>
-                  <Table.Td>
-                    <ActionIcon aria-label={`Remove ${l.name}`} onClick={() => removeFromCart([l.listingId])} color="gray">
-                      <IconTrash size={14} />
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
+                  </Fragment>
+                );
+              })}
             </Table.Tbody>
           </Table>
         )}
@@ -198,7 +248,7 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
               Total at shown prices
             </Text>
             <Text size="md" fw={600} className="sd-num" data-testid="cart-total">
-              {formatCents(total)}
+              {total === null ? '–' : formatCents(total)}
             </Text>
           </Group>
           <Group justify="space-between">
@@ -206,7 +256,7 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
               At most (your maximums)
             </Text>
             <Text size="sm" className="sd-num">
-              {formatCents(ceiling)}
+              {ceiling === null ? '–' : formatCents(ceiling)}
             </Text>
           </Group>
           <Group justify="space-between">
@@ -223,6 +273,11 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
             {trading.reason}
           </Alert>
         )}
+        {blocked !== null && (
+          <Text size="xs" c="red.5" data-testid="cart-blocked">
+            {blocked}
+          </Text>
+        )}
         <OutcomeAlert report={purchase.report} refused={purchase.refused} />
         <Group justify="space-between">
           <Button variant="subtle" color="gray" onClick={clearCart} disabled={lines.length === 0 || purchase.busy}>
@@ -230,9 +285,11 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
           </Button>
           <Button
             data-testid="buy-cart"
-            disabled={lines.length === 0 || !trading.allowed}
+            disabled={lines.length === 0 || !trading.allowed || blocked !== null}
             loading={purchase.busy}
-            onClick={() =>
+            onClick={() => {
+              // never a maximum the trader has not settled on: a line being fixed holds the cart back
+              if (blocked !== null) return;
               void purchase.buy(
                 lines.map((l) => ({
                   listingId: l.listingId,
@@ -242,8 +299,8 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
                   ...(l.shownPrice === null ? {} : { shownPrice: l.shownPrice }),
                   ...(l.privateToken ? { privateToken: l.privateToken } : {}),
                 })),
-              )
-            }
+              );
+            }}
           >
             {lines.length > 1 ? `Buy ${lines.length} — all or nothing` : 'Buy'}
           </Button>

@@ -2,7 +2,9 @@
  * The local cart: listings gathered to be bought together in one atomic purchase. It lives in this
  * window only (nothing is reserved on the marketplace), and a bought or vanished listing leaves it.
  */
+import { parseCents } from '../../../../shared/money.ts';
 import { LiveStore, useLive } from '../../../shell/app-state.ts';
+import { maxPriceProblem } from './max-price.ts';
 
 export interface CartLine {
   listingId: number;
@@ -13,8 +15,16 @@ export interface CartLine {
   amount: number;
   /** Copies the listing holds (commodities), 1 otherwise. */
   available: number;
-  /** Ceiling per copy in cents: the line fails instead of paying more. */
+  /**
+   * Ceiling per copy in cents: the line fails instead of paying more. Always one that can be sent (a
+   * positive amount): an edit that cannot be is kept in maxDraft instead, never here.
+   */
   maxPrice: number;
+  /**
+   * The line's max price as last typed, when it cannot be sent (emptied, zero, not a price, 11+ whole
+   * digits): its field shows it with why, and the cart cannot be bought until it is fixed. Absent otherwise.
+   */
+  maxDraft?: string;
   privateToken?: string;
 }
 
@@ -35,8 +45,29 @@ export function addToCart(line: CartLine): boolean {
   return true;
 }
 
-export function updateCartLine(listingId: number, patch: Partial<Pick<CartLine, 'amount' | 'maxPrice'>>): void {
+export function updateCartLine(listingId: number, patch: Partial<Pick<CartLine, 'amount'>>): void {
   cartStore.set(cartStore.get().map((l) => (l.listingId === listingId ? { ...l, ...patch } : l)));
+}
+
+/**
+ * A line's max price as typed: one that can be sent becomes the line's maximum; one that cannot is kept
+ * as the line's draft (shown with why) and the maximum is left as it was, never sent while the draft stands.
+ */
+export function setCartLineMax(listingId: number, text: string): void {
+  const cents = maxPriceProblem(text) === null ? parseCents(text) : null;
+  cartStore.set(
+    cartStore.get().map((l) => {
+      if (l.listingId !== listingId) return l;
+      if (cents === null) return { ...l, maxDraft: text };
+      const { maxDraft: _fixed, ...rest } = l;
+      return { ...rest, maxPrice: cents };
+    }),
+  );
+}
+
+/** Why the line's max price cannot be sent as it stands (null: it can). */
+export function cartLineProblem(line: CartLine): string | null {
+  return line.maxDraft === undefined ? null : maxPriceProblem(line.maxDraft);
 }
 
 export function removeFromCart(listingIds: readonly number[]): void {
@@ -48,7 +79,17 @@ export function clearCart(): void {
   cartStore.set([]);
 }
 
-/** What the lines cost at their shown prices (private lines at their maximum). */
-export function cartTotal(lines: readonly CartLine[]): number {
+/**
+ * What the lines cost at their shown prices (private lines at their maximum). Null while a private line's
+ * maximum cannot be sent: its cost is not known then.
+ */
+export function cartTotal(lines: readonly CartLine[]): number | null {
+  if (lines.some((l) => l.shownPrice === null && cartLineProblem(l) !== null)) return null;
   return lines.reduce((sum, l) => sum + (l.shownPrice ?? l.maxPrice) * l.amount, 0);
+}
+
+/** The most the lines can cost (every line at its maximum). Null while a line's maximum cannot be sent. */
+export function cartCeiling(lines: readonly CartLine[]): number | null {
+  if (lines.some((l) => cartLineProblem(l) !== null)) return null;
+  return lines.reduce((sum, l) => sum + l.maxPrice * l.amount, 0);
 }
