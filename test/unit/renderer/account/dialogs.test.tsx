@@ -231,6 +231,30 @@ describe('ListDialog', () => {
   });
 });
 
+describe('a send whose answer is lost', () => {
+  it('is checked again at once: the form shows that the backpack is read first, without an edit to trigger it', async () => {
+    const user = userEvent.setup();
+    let lost = false;
+    installFakeBridge({
+      listItems: ({ dryRun }) => {
+        if (!dryRun) {
+          lost = true;
+          throw new SkindeskError({ code: 'MARKET', message: 'The connection dropped.', outcomeUnknown: true });
+        }
+        const note = { code: 'CHECKED_BEFORE_SENDING', message: 'Your earlier listing of 2 × Sticker | X got no clear answer', group: 0, entry: 0, blocking: false };
+        return { check: { ok: true, problems: lost ? [note] : [] }, listings: [] };
+      },
+    });
+    const row = { id: 9, app_id: 730 as const, market_hash_name: 'Sticker | X', amount: 10, commodity: true, market_price: 120, trade_locked_until: null };
+    renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    const confirm = screen.getByTestId('confirm-button') as HTMLButtonElement;
+    await waitFor(() => expect(confirm.disabled).toBe(false));
+    expect(screen.queryByTestId('send-notes')).toBeNull();
+    await user.click(confirm);
+    expect((await screen.findByTestId('send-notes')).textContent).toContain('got no clear answer');
+  });
+});
+
 describe('a price above what the app can send', () => {
   it('stops at the ceiling as it is typed, never shown as "invalid input for sellItems"', async () => {
     const user = userEvent.setup();

@@ -57,12 +57,13 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const [groups, setGroups] = useState<ListGroupDraft[]>(() => rows.map((r) => newGroup(r, r.commodity ? r.amount : 1)));
   const [focus, setFocus] = useState<string | null>(groups[0]?.key ?? null);
   const ready = groups.length > 0 && groups.every(groupReady);
-  const check = usePreSendCheck(groups, async (draft) => (await call('listItems', { groups: toRequest(draft), dryRun: true })).check.problems, ready);
   const send = useAction(async () => {
     const answer = await call('listItems', { groups: toRequest(groups) });
     onSent();
     return answer;
   });
+  // checked again after a failed send too: a lost answer changes what the app says of the same groups
+  const check = usePreSendCheck(groups, async (draft) => (await call('listItems', { groups: toRequest(draft), dryRun: true })).check.problems, ready, send.error);
   const left = poolsLeft(rows, groups);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));

@@ -17,12 +17,13 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
   const [rows] = useState(selection);
   const [amounts, setAmounts] = useState(() => new Map(rows.map((r) => [r.assetId, r.amount])));
   const items = rows.map((r) => ({ assetId: r.assetId, amount: amounts.get(r.assetId) ?? 0 })).filter((it) => it.amount > 0);
-  const check = usePreSendCheck(items, async (draft) => (await call('depositItems', { appId, items: draft, dryRun: true })).check.problems, items.length > 0);
   const send = useAction(async () => {
     const answer = await call('depositItems', { appId, items });
     onSent();
     return answer;
   });
+  // checked again after a failed send too: after a lost answer the items may be in an offer
+  const check = usePreSendCheck(items, async (draft) => (await call('depositItems', { appId, items: draft, dryRun: true })).check.problems, items.length > 0, send.error);
   const copies = items.reduce((s, it) => s + it.amount, 0);
   const blocked = items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : blockingMessage(check.problems);
   return (

@@ -27,16 +27,18 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
   const [rows] = useState(selection);
   const [groups, setGroups] = useState(() => defaultSellGroups(rows));
   const valid = groups.every((g) => (g.price ?? 0) > 0 && groupCopies(g) > 0);
-  const check = usePreSendCheck(
-    groups,
-    async (draft) => (await call('sellItems', { appId, groups: toRequest(draft), dryRun: true })).check.problems,
-    valid,
-  );
   const send = useAction(async () => {
     const answer = await call('sellItems', { appId, groups: toRequest(groups) });
     onSent();
     return answer;
   });
+  // checked again after a failed send too: after a lost answer the items may be in an offer
+  const check = usePreSendCheck(
+    groups,
+    async (draft) => (await call('sellItems', { appId, groups: toRequest(draft), dryRun: true })).check.problems,
+    valid,
+    send.error,
+  );
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
   const total = groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0);
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));

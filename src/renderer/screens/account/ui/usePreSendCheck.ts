@@ -15,10 +15,25 @@ export interface CheckedDraft<R> {
   failure: Error | null;
 }
 
-export function useCheckedDraft<D, R>(draft: D, check: (draft: D) => Promise<R>, enabled = true): CheckedDraft<R> {
+/** Counts the changes of `value` (by identity): a new value, a new count. */
+function useChangeCount(value: unknown): number {
+  // kept in state and adjusted while rendering (React's pattern for "the value on the previous render")
+  const [seen, setSeen] = useState({ value, count: 0 });
+  if (seen.value === value) return seen.count;
+  const next = { value, count: seen.count + 1 };
+  setSeen(next);
+  return next.count;
+}
+
+/**
+ * `recheck`: each new value (a send's error, say) checks the same draft again — a send whose answer was
+ * lost changes what the app says of the draft (its items are read before any repeat) without an edit.
+ */
+export function useCheckedDraft<D, R>(draft: D, check: (draft: D) => Promise<R>, enabled = true, recheck: unknown = null): CheckedDraft<R> {
   const settled = useDebounced(draft, 200);
   const [answer, setAnswer] = useState<{ key: string; value: R | undefined; failure: Error | null } | null>(null);
-  const key = JSON.stringify(settled);
+  const round = useChangeCount(recheck);
+  const key = `${round}:${JSON.stringify(settled)}`;
   useEffect(() => {
     if (!enabled) return;
     let alive = true;
@@ -31,12 +46,17 @@ export function useCheckedDraft<D, R>(draft: D, check: (draft: D) => Promise<R>,
     // the draft's content (key), not its identity, decides when to check again
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, enabled]);
-  return { value: answer?.value, current: answer !== null && answer.key === JSON.stringify(draft), failure: answer?.failure ?? null };
+  return { value: answer?.value, current: answer !== null && answer.key === `${round}:${JSON.stringify(draft)}`, failure: answer?.failure ?? null };
 }
 
 /** A write's dry run: the problems the app's pre-send checks find in the draft on screen. */
-export function usePreSendCheck<D>(draft: D, check: (draft: D) => Promise<SendProblem[]>, enabled = true): { problems: SendProblem[] | undefined; checking: boolean } {
-  const checked = useCheckedDraft(draft, check, enabled);
+export function usePreSendCheck<D>(
+  draft: D,
+  check: (draft: D) => Promise<SendProblem[]>,
+  enabled = true,
+  recheck: unknown = null,
+): { problems: SendProblem[] | undefined; checking: boolean } {
+  const checked = useCheckedDraft(draft, check, enabled, recheck);
   const problems = checked.failure
     ? [{ code: 'CHECK_FAILED', message: checked.failure.message, group: null, entry: null, blocking: true }]
     : checked.value;
