@@ -63,6 +63,31 @@ describe('EditListingDialog', () => {
   });
 });
 
+describe('EditListingDialog: copies out of range', () => {
+  it('blocks 0, none or more copies than the stack and the backpack hold, and leaves the typed number as it is', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({});
+    renderWithTheme(<EditListingDialog listing={listing(7, { amount: 5, available_amount: 2 })} onClose={() => {}} onSent={() => {}} />);
+    const price = screen.getByTestId('edit-price');
+    await user.clear(price);
+    await user.type(price, '9.50');
+    await user.click(screen.getByTestId('edit-amount-switch'));
+    const amount = screen.getByTestId('edit-amount');
+    for (const typed of ['0', '8', '']) {
+      await user.clear(amount);
+      if (typed) await user.type(amount, typed);
+      // leaving the field (as a press on the button does) keeps the number the explanation speaks of
+      await user.tab();
+      expect(amount).toHaveProperty('value', typed);
+      expect(screen.getByTestId('confirm-button')).toHaveProperty('disabled', true);
+      expect(screen.getByTestId('blocked-reason').textContent).toBe('Copies listed: 1 to 7 (5 listed, 2 more in the backpack).');
+    }
+    await user.clear(amount);
+    await user.type(amount, '7');
+    expect(screen.getByTestId('confirm-button')).toHaveProperty('disabled', false);
+  });
+});
+
 describe('EditListingDialog against the book', () => {
   it('matches or undercuts the cheapest other listing in one click', async () => {
     const user = userEvent.setup();

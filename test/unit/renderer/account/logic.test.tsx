@@ -1,7 +1,8 @@
 // The account screens' pure rules: what an edit will do (the partial reprice above all), commodity pools
-// shared by list groups, default sell groups, the ledger's running-balance check, and the decay preview.
+// shared by list groups, default sell groups, the ledger’s running-balance check, the decay preview, and a bulk reprice’s rounding.
 import { describe, expect, it } from 'vitest';
 import { curvePoints, curveProblems, hourReaching, priceAt } from '../../../../src/renderer/screens/account/logic/decay.ts';
+import { repriced } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { explainEdit } from '../../../../src/renderer/screens/account/logic/edit-explain.ts';
 import { ledgerBreaks } from '../../../../src/renderer/screens/account/logic/ledger.ts';
 import { overdrawn, poolsLeft } from '../../../../src/renderer/screens/account/logic/pools.ts';
@@ -123,5 +124,25 @@ describe('decay preview', () => {
     expect(curveProblems({ ...curve, total_hours: 12 })).toEqual(['the curve lasts 24 to 168 whole hours']);
     expect(curveProblems({ ...curve, end_price: 9500 })).toEqual(['the end price must be below the start price']);
     expect(curveProblems({ total_hours: 24 })).toEqual(['enter a start price', 'enter an end price']);
+  });
+});
+
+describe('repriced (bulk reprice by %)', () => {
+  it('rounds an exact half cent up, in integer arithmetic, whatever the float would say', () => {
+    // 25 × 0.66 = 16.5 exactly; 25 * (1 - 34 / 100) is 16.499999999999996 in floats
+    expect(repriced(25, 'percent', -34, null)).toBe(17);
+    expect(repriced(25, 'percent', 82, null)).toBe(46);
+    expect(repriced(30, 'percent', -55, null)).toBe(14);
+    expect(repriced(4550, 'percent', -5, null)).toBe(4323);
+    expect(repriced(1000, 'percent', -2.5, null)).toBe(975);
+    // never under 1 cent, and every price and percentage against exact rational arithmetic
+    expect(repriced(3, 'percent', -99, null)).toBe(1);
+    for (let price = 1; price <= 400; price++) {
+      for (let tenths = -990; tenths <= 1000; tenths += 5) {
+        const exact = price * (1000 + tenths); // thousandths of a cent
+        const halfUp = Math.floor((exact + 500) / 1000);
+        expect(repriced(price, 'percent', tenths / 10, null)).toBe(Math.max(1, halfUp));
+      }
+    }
   });
 });

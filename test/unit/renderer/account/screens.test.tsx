@@ -194,6 +194,34 @@ describe('TradesScreen', () => {
   });
 });
 
+describe('TradesScreen from the keyboard', () => {
+  it('opens another trade’s timeline with Tab and Enter (or Space), not only with a click', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [trackedTrade(2, 'Accepted'), trackedTrade(1, 'Accepted')],
+        inFlight: 0,
+        total: 2,
+        metadata: { total_pages: 1, total_items: 2, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(2));
+    expect(screen.getByTestId('trade-detail').textContent).toContain('Trade #2');
+    const [first, second] = screen.getAllByTestId('trade-row');
+    first!.focus();
+    await user.tab();
+    expect(document.activeElement).toBe(second);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('Trade #1'));
+    expect(second!.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    await user.keyboard(' ');
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('Trade #2'));
+  });
+});
+
 /** Trade feeds as a real market without webhooks has them: the poller alone. */
 const POLLING_ONLY = {
   settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },

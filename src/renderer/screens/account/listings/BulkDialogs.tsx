@@ -5,6 +5,7 @@
 import { Group, NumberInput, SegmentedControl, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LIMITS, type MyListing } from '../../../../shared/api/index.ts';
+import { bpsOf } from '../../../../shared/money.ts';
 import { call } from '../../../bridge/index.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
@@ -48,10 +49,13 @@ export function BulkDelistDialog({ listings, onClose, onSent }: { listings: read
 
 type RepriceMode = 'percent' | 'price';
 
-/** The new price of a listing under a bulk rule; at least 1 cent. */
+/**
+ * The new price of a listing under a bulk rule; at least 1 cent. A percentage is taken in basis points
+ * and integer arithmetic, rounded half up: in floats $0.25 − 34 % is 16.499… and would round to $0.16.
+ */
 export function repriced(price: number, mode: RepriceMode, percent: number, fixed: number | null): number | null {
   if (mode === 'price') return fixed !== null && fixed > 0 ? fixed : null;
-  return Math.max(1, Math.round(price * (1 + percent / 100)));
+  return Math.max(1, bpsOf(price, 10_000 + Math.round(percent * 100)));
 }
 
 export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: readonly MyListing[]; onClose: () => void; onSent: () => void }) {

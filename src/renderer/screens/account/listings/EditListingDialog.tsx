@@ -75,7 +75,14 @@ export function EditListingDialog({
       : { start_price: listing.price, end_price: Math.max(1, Math.round(listing.price * 0.8)), total_hours: 72 },
   );
   const [changeAmount, setChangeAmount] = useState(false);
-  const [amount, setAmount] = useState<number>(listing.amount);
+  // null while the field is empty: put back to a number at once, it would run into what is typed next
+  const [amount, setAmount] = useState<number | null>(listing.amount);
+  // what the stack can hold: its copies and what the backpack can still add
+  const maxAmount = listing.amount + listing.available_amount;
+  const amountProblem =
+    listing.commodity && changeAmount && (amount === null || amount < 1 || amount > maxAmount)
+      ? `Copies listed: 1 to ${maxAmount} (${listing.amount} listed, ${listing.available_amount} more in the backpack).`
+      : null;
   const curve = priceMode === 'decay' ? completeCurve(decay) : null;
   const draft = {
     price: priceMode === 'fixed' ? price : null,
@@ -89,13 +96,14 @@ export function EditListingDialog({
     return answer;
   });
   const blocked =
-    priceMode === 'fixed' && (price === null || price <= 0)
+    amountProblem ??
+    (priceMode === 'fixed' && (price === null || price <= 0)
       ? 'Enter a price.'
       : priceMode === 'decay' && !curve
         ? 'Complete the decay curve.'
         : explanation.kind === 'none'
           ? 'Nothing to change.'
-          : null;
+          : null);
 
   return (
     <ConfirmDialog
@@ -165,11 +173,16 @@ export function EditListingDialog({
             label="Copies listed"
             w={120}
             min={1}
-            max={listing.amount + listing.available_amount}
+            max={maxAmount}
+            // not put back into range as the field is left: the press that leaves it would send a
+            // number (1 for a typed 0) other than the one the explanation shows
+            clampBehavior="none"
             allowDecimal={false}
+            allowNegative={false}
+            error={amountProblem !== null}
             disabled={!changeAmount}
-            value={amount}
-            onChange={(v) => setAmount(typeof v === 'number' ? v : listing.amount)}
+            value={amount ?? ''}
+            onChange={(v) => setAmount(typeof v === 'number' ? v : null)}
             data-testid="edit-amount"
           />
         </Group>

@@ -160,6 +160,14 @@ export function TradesScreen() {
                 data-trade-id={t.trade.id}
                 data-deposit-id={t.trade.deposit_id ?? undefined}
                 onClick={() => setOpenId(t.trade.id)}
+                // reachable from the keyboard too: Tab to a row, Enter or Space shows its timeline
+                tabIndex={0}
+                aria-selected={open?.trade.id === t.trade.id}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' && e.key !== ' ') return;
+                  e.preventDefault();
+                  setOpenId(t.trade.id);
+                }}
                 bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
                 style={{ cursor: 'pointer' }}
               >
