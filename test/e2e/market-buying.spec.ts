@@ -37,6 +37,16 @@ async function newListing(page: Page, price: number): Promise<number> {
   return created.listing.id;
 }
 
+/** The app open, a new listing at `price` in the book, and its Buy dialog opened with B. */
+async function buyDialogOfANewListing(page: Page, price: number) {
+  await openApp(page, m.host);
+  const id = await newListing(page, price);
+  const before = await balance(page);
+  await page.locator(`[data-listing-id="${id}"]`).click();
+  await page.keyboard.press('b');
+  return { id, before, dialog: page.getByRole('dialog', { name: 'Buy' }) };
+}
+
 test('a purchase from the grid succeeds: the row leaves the book and the balance drops by the price', async ({ page }) => {
   const problems = watchProblems(page);
   await openApp(page, m.host);
@@ -69,12 +79,7 @@ test('a purchase from the grid succeeds: the row leaves the book and the balance
 
 test('a maximum set below an unchanged price is refused as that, not as a seller who raised the price', async ({ page }) => {
   const problems = watchProblems(page);
-  await openApp(page, m.host);
-  const id = await newListing(page, 500);
-  const before = await balance(page);
-  await page.locator(`[data-listing-id="${id}"]`).click();
-  await page.keyboard.press('b');
-  const dialog = page.getByRole('dialog', { name: 'Buy' });
+  const { before, dialog } = await buyDialogOfANewListing(page, 500);
   await dialog.getByLabel('Max price').fill('4');
   await dialog.getByTestId('confirm-buy').click();
   const outcome = dialog.getByTestId('purchase-outcome');
@@ -89,12 +94,7 @@ test('a maximum set below an unchanged price is refused as that, not as a seller
 
 test('a listing whose seller raised the price is refused in plain words, nothing is charged, and the new price can be taken', async ({ page }) => {
   const problems = watchProblems(page);
-  await openApp(page, m.host);
-  const id = await newListing(page, 500);
-  const before = await balance(page);
-  await page.locator(`[data-listing-id="${id}"]`).click();
-  await page.keyboard.press('b');
-  const dialog = page.getByRole('dialog', { name: 'Buy' });
+  const { id, before, dialog } = await buyDialogOfANewListing(page, 500);
   await expect(dialog.getByTestId('buy-total')).toHaveText('$5.00');
   demo(m.host).repriceListing(id, 725); // the seller is faster than us
 

@@ -11,6 +11,18 @@ import type { BookFilter } from '../../../src/shared/query.ts';
 
 afterEach(cleanup);
 
+/** The panel on an empty filter, with the spy that receives each filter it sends. */
+function renderPanel() {
+  const onChange = vi.fn<(filter: BookFilter) => void>();
+  const user = userEvent.setup();
+  render(
+    <MantineProvider theme={theme} defaultColorScheme="dark">
+      <FilterPanel filter={{}} onChange={onChange} />
+    </MantineProvider>,
+  );
+  return { onChange, user };
+}
+
 describe('filter panel', () => {
   it('keeps a phase clicked just before the name box updates the filter', async () => {
     const onChange = vi.fn<(filter: BookFilter) => void>();
@@ -38,13 +50,7 @@ describe('filter panel', () => {
 
 describe('filter panel, values the query engine cannot take', () => {
   it('shows an out-of-range value and sends nothing, instead of a filter the app refuses', async () => {
-    const onChange = vi.fn<(filter: BookFilter) => void>();
-    const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <FilterPanel filter={{}} onChange={onChange} />
-      </MantineProvider>,
-    );
+    const { onChange, user } = renderPanel();
     await user.type(screen.getByLabelText('Max float'), '5');
     expect((await screen.findByTestId('filter-problems')).textContent).toBe('Float: between 0 and 1');
     await new Promise((r) => setTimeout(r, 400));
@@ -60,13 +66,7 @@ describe('filter panel, values the query engine cannot take', () => {
 
 describe('filter panel, a price typed key by key', () => {
   it('keeps the decimal point: "12.50" is $12.50, not $0.50', async () => {
-    const onChange = vi.fn<(filter: BookFilter) => void>();
-    const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <FilterPanel filter={{}} onChange={onChange} />
-      </MantineProvider>,
-    );
+    const { onChange, user } = renderPanel();
     const min = screen.getByLabelText('Min price') as HTMLInputElement;
     await user.type(min, '12.50');
     expect(min.value).toBe('12.50');
@@ -77,13 +77,7 @@ describe('filter panel, a price typed key by key', () => {
   });
 
   it('never loses digits: a key that would pass the app’s ceiling ($100,000,000.00) is refused', async () => {
-    const onChange = vi.fn<(filter: BookFilter) => void>();
-    const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <FilterPanel filter={{}} onChange={onChange} />
-      </MantineProvider>,
-    );
+    const { onChange, user } = renderPanel();
     const max = screen.getByLabelText('Max price') as HTMLInputElement;
     await user.type(max, '99999999999999');
     expect(max.value).toBe('99999999');
