@@ -28,6 +28,7 @@ import { randomUUID } from 'node:crypto';
 import type { BalanceTransaction, CryptoTicker, CryptoWithdrawal } from '../../shared/api/index.ts';
 import { formatCents } from '../../shared/money.ts';
 import { shortAddress } from '../../shared/short-address.ts';
+import { utcMinute } from '../../shared/utc-words.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import { isAccountOf } from '../api/purchase-journal.ts';
@@ -112,10 +113,6 @@ export class WithdrawalOutcomeUnknownError extends Error {
   }
 }
 
-function whenWords(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 const REASONS: Record<string, string> = {
   timeout: 'the marketplace did not answer in time',
   network: 'the connection broke before the answer came',
@@ -125,7 +122,7 @@ const REASONS: Record<string, string> = {
 };
 
 function what(a: WithdrawalAttempt): string {
-  return `${formatCents(a.amount)} in ${a.ticker} to ${shortAddress(a.address)}, asked at ${whenWords(a.createdAtMs)}`;
+  return `${formatCents(a.amount)} in ${a.ticker} to ${shortAddress(a.address)}, asked at ${utcMinute(a.createdAtMs)}`;
 }
 
 /** An entry in plain words: what is (or was) not known, and how it was settled. */

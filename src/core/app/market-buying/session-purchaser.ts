@@ -5,6 +5,7 @@
  * a previous run left open are settled as soon as the market answers, each outcome told to the user.
  */
 import { SkindeskError } from '../../../shared/ipc/index.ts';
+import { utcMinute } from '../../../shared/utc-words.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type JournalEntry, PurchaseJournal } from '../../api/purchase-journal.ts';
 import { type PurchaseOutcome, Purchaser } from '../../api/purchaser.ts';
@@ -52,7 +53,7 @@ function tellEarlierPurchase(core: AppCore, before: JournalEntry, outcome: Purch
   // still unknown for the same reason as when the user was last told: once is enough
   if (outcome.status === 'unknown' && before.state === 'unknown' && before.note === outcome.note) return;
   const what = before.marketHashName ? `“${before.marketHashName}”` : `Listing ${before.listingId}`;
-  const title = `Purchase of ${new Date(before.createdAtMs).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+  const title = `Purchase of ${utcMinute(before.createdAtMs)}`;
   switch (outcome.status) {
     case 'bought':
       core.notify('success', `${title}: bought`, `${what} — order ${outcome.orderId ?? '?'}, found in your order history. The items go to your backpack.`);
