@@ -23,6 +23,7 @@
  * and the next run checks its sends against the backpack rows it reads itself, fresh once connected.
  */
 import type { AppId, BackpackItem } from '../../shared/api/index.ts';
+import { utcClock } from '../../shared/utc-words.ts';
 
 export type MoveAction = 'list' | 'withdraw';
 
@@ -171,18 +172,13 @@ export function judgeMove(
   };
 }
 
-/** `14:05 UTC`: when a send failed, in the words the wallet uses too. */
-export function clockWords(ms: number): string {
-  return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-}
-
 function moveWords(m: UnclearMove): string {
   return `${m.action === 'list' ? 'listing' : 'withdrawal'} of ${m.sent} × ${m.name}`;
 }
 
 /** The earlier move, asked at a time, that got no clear answer. */
-export function unclearWords(m: UnclearMove): string {
-  return `your earlier ${moveWords(m)} at ${clockWords(m.atMs)} got no clear answer`;
+function unclearWords(m: UnclearMove): string {
+  return `Your earlier ${moveWords(m)} at ${utcClock(m.atMs)} got no clear answer`;
 }
 
 /** Where the trader can see what became of a move. */
@@ -190,15 +186,12 @@ function whereToLook(actions: ReadonlySet<MoveAction>): string {
   const places = ['the backpack'];
   if (actions.has('list')) places.push('My listings');
   if (actions.has('withdraw')) places.push('the trade offers on Steam');
-  return places.length === 2
-    ? `${places[0]} and ${places[1]}`
-    : `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
+  return `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
 }
 
 /** The note a dry run shows: the send will be checked against the backpack first. */
 export function checkFirstWords(m: UnclearMove): string {
-  const capital = unclearWords(m).replace(/^y/, 'Y');
-  return `${capital}: Skindesk reads the backpack before sending and sends only if it did not go through`;
+  return `${unclearWords(m)}: Skindesk reads the backpack before sending and sends only if it did not go through`;
 }
 
 /**
@@ -226,23 +219,17 @@ export function verdictRefusal(
   });
   const unclearLines = unclear.map(
     (v) =>
-      `${unclearWords(v.move).replace(/^y/, 'Y')}, and it cannot be told ${v.kind === 'held' ? 'yet ' : ''}whether it went through: ${v.why}`,
+      `${unclearWords(v.move)}, and it cannot be told ${v.kind === 'held' ? 'yet ' : ''}whether it went through: ${v.why}`,
   );
   const lines = [...throughLines, ...unclearLines];
-  const look = whereToLook(new Set(unclear.map((v) => v.move.action)));
-  if (unclear.some((v) => v.kind === 'held')) {
-    return {
-      held: true,
-      code: 'MOVE_OUTCOME_UNKNOWN',
-      message: `Nothing was sent: ${lines.join('. ').replace(/^Y/, 'y')}. Check ${look}; Skindesk checks again on the next try.`,
-      lines,
-    };
-  }
   if (unclear.length > 0) {
+    const look = whereToLook(new Set(unclear.map((v) => v.move.action)));
+    const held = unclear.some((v) => v.kind === 'held');
+    const next = held ? 'Skindesk checks again on the next try' : 'send again to send it anyway';
     return {
-      held: false,
+      held,
       code: 'MOVE_OUTCOME_UNKNOWN',
-      message: `Nothing was sent: ${lines.join('. ').replace(/^Y/, 'y')}. Check ${look}; send again to send it anyway.`,
+      message: `Nothing was sent: ${lines.join('. ').replace(/^Y/, 'y')}. Check ${look}; ${next}.`,
       lines,
     };
   }

@@ -17,6 +17,7 @@ import {
 } from '../../account/unclear-moves.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { AccountSession } from './account-session.ts';
+import { lostAnswer } from './views.ts';
 
 /** Backpack pages (100 rows each) read for one item name at most. */
 const SEARCH_PAGES = 5;
@@ -127,12 +128,10 @@ export async function sendMove<T>(
       account.unclearMoves.record(action, copiesPerItem(entries), before, account.clock.now());
       account.feeds.poller.nudge();
       const moved = action === 'list' ? 'listed' : 'withdrawn';
-      throw new SkindeskError({
-        code: 'MARKET',
-        message: `${err.explanation} The items may have been ${moved}: before sending any of them again, Skindesk reads the backpack and sends only if they were not.`,
-        apiCode: err.code,
-        outcomeUnknown: true,
-      });
+      throw lostAnswer(
+        err,
+        `The items may have been ${moved}: before sending any of them again, Skindesk reads the backpack and sends only if they were not.`,
+      );
     }
   } finally {
     done();

@@ -7,15 +7,14 @@
  */
 import type { AppId, InventoryItem } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS, InventoryRow } from '../../../shared/ipc/calls-account.ts';
-import { SkindeskError } from '../../../shared/ipc/index.ts';
+import { utcClock } from '../../../shared/utc-words.ts';
 import type { InventoryRead } from '../../account/account-reads.ts';
 import { type PreSendProblem, checkDeposit, checkSell } from '../../account/presend-checks.ts';
-import { clockWords } from '../../account/unclear-moves.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession, InOffer } from './account-session.ts';
-import { checkedOf, freshnessOf, iso, refusal } from './views.ts';
+import { checkedOf, freshnessOf, iso, lostAnswer, refusal } from './views.ts';
 
 function rowOf(item: InventoryItem, offer: InOffer | undefined): InventoryRow {
   return {
@@ -73,7 +72,7 @@ function resolveAssets(
         message:
           offer.depositId !== null
             ? `${item.market_hash_name} is already in the offer of deposit ${offer.depositId}`
-            : `${item.market_hash_name} may be in a trade offer: the answer to the ${offer.action} at ${clockWords(offer.atMs)} was lost; read the inventory again to see`,
+            : `${item.market_hash_name} may be in a trade offer: the answer to the ${offer.action} at ${utcClock(offer.atMs)} was lost; read the inventory again to see`,
         ...where,
       });
     }
@@ -117,12 +116,10 @@ async function sendOffer(
     for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId: null, action, atMs });
     // the offer, if it was made, shows up as a trade
     account.feeds.poller.nudge();
-    throw new SkindeskError({
-      code: 'MARKET',
-      message: `${err.explanation} The items may now be in a trade offer: they are marked so until the inventory is read again, which shows where they are.`,
-      apiCode: err.code,
-      outcomeUnknown: true,
-    });
+    throw lostAnswer(
+      err,
+      'The items may now be in a trade offer: they are marked so until the inventory is read again, which shows where they are.',
+    );
   }
   markInOffer(account, action, appId, assetIds, depositIds);
   account.feeds.poller.nudge();
