@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bpsOf, formatCents, parseCents } from '../../../src/shared/money.ts';
+import { bpsOf, formatCents, parseCents, pastTenWholeDigits } from '../../../src/shared/money.ts';
 import { bandsWithin, scrapePercent, wearBandOf } from '../../../src/shared/wear.ts';
 
 describe('money', () => {
@@ -13,6 +13,13 @@ describe('money', () => {
     expect(parseCents('12.3')).toBe(1230);
     expect(parseCents('$1,234.50')).toBe(123450);
     for (const bad of ['', 'abc', '1.234', '-5', '1e3']) expect(parseCents(bad), bad).toBeNull();
+  });
+  it('tells a figure refused only for its size (11+ whole digits) from one that is not a price', () => {
+    for (const big of ['99999999999', '$12,345,678,901.5', '123456789012.']) {
+      expect(parseCents(big), big).toBeNull();
+      expect(pastTenWholeDigits(big), big).toBe(true);
+    }
+    for (const other of ['9999999999', '', 'abc', '99999999999x', '-99999999999']) expect(pastTenWholeDigits(other), other).toBe(false);
   });
   it('takes basis points in integers', () => {
     expect(bpsOf(1000, 200)).toBe(20);

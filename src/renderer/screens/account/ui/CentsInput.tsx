@@ -1,6 +1,6 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
-import { parseCents } from '../../../../shared/money.ts';
+import { parseCents, pastTenWholeDigits } from '../../../../shared/money.ts';
 
 /**
  * A dollar amount typed by a person, reported as integer cents (null while empty or invalid). The text
@@ -20,7 +20,7 @@ export function CentsInput({ cents, onCents, ...props }: { cents: number | null;
         const text = String(v);
         // more than parseCents' 10 whole digits (pasted, or typed past the ceiling) is past it too: read as
         // nothing, the field would empty itself ("Enter an amount") on a figure that is there
-        const typed = v === '' ? null : (parseCents(text) ?? (/^\d{11,}(\.\d*)?$/.test(text) ? MAX_ACCOUNT_CENTS : null));
+        const typed = v === '' ? null : (parseCents(text) ?? (pastTenWholeDigits(text) ? MAX_ACCOUNT_CENTS : null));
         onCents(typed === null ? null : Math.min(typed, MAX_ACCOUNT_CENTS));
       }}
       classNames={{ input: 'sd-num' }}
