@@ -222,6 +222,29 @@ describe('TradesScreen from the keyboard', () => {
   });
 });
 
+describe('TradesScreen status words', () => {
+  it('splits the spec’s run-together statuses into words on the badge and the timeline', async () => {
+    const waiting = trackedTrade(3, 'Active', { status: 'CreatedNeedsConfirmation' });
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [{ ...waiting, timeline: [{ status: 'CreatedNeedsConfirmation', at: NOW_ISO, source: 'poll' }, { status: 'InEscrow', at: NOW_ISO, source: 'webhook' }] }],
+        inFlight: 1,
+        total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    const badge = await screen.findByTestId('trade-status');
+    expect(badge.textContent).toBe('Needs confirmation');
+    expect(badge.getAttribute('data-status')).toBe('CreatedNeedsConfirmation');
+    const timeline = screen.getByTestId('trade-timeline').textContent ?? '';
+    expect(timeline).toContain('Needs confirmation');
+    expect(timeline).toContain('In escrow');
+    expect(timeline).not.toContain('InEscrow');
+  });
+});
+
 /** Trade feeds as a real market without webhooks has them: the poller alone. */
 const POLLING_ONLY = {
   settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },

@@ -14,7 +14,7 @@ import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '.
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
-import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
+import { StatusBadge, statusColor, statusLabel } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
@@ -53,7 +53,7 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
       </Group>
       <Timeline active={t.timeline.length - 1} bulletSize={14} lineWidth={2} data-testid="trade-timeline">
         {t.timeline.map((step) => (
-          <Timeline.Item key={`${step.status}-${step.at}`} color={statusColor(step.status)} title={<Text size="xs" fw={600}>{step.status}</Text>}>
+          <Timeline.Item key={`${step.status}-${step.at}`} color={statusColor(step.status)} title={<Text size="xs" fw={600}>{statusLabel(step.status)}</Text>}>
             <Text size="10px" c="dimmed" className="sd-num">
               {formatDateTime(step.at)}:{formatTime(step.at).slice(-2)} · seen by {SOURCE_WORDS[step.source]}
             </Text>

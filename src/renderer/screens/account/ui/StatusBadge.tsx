@@ -13,11 +13,26 @@ export function statusColor(status: string): string {
   return 'gray';
 }
 
+/**
+ * A status as a trader reads it: the spec's run-together trade statuses split into words (a badge in
+ * capitals would otherwise read "CREATEDNEEDSCONFIRMATION"); every other status is shown as sent.
+ */
+const STATUS_WORDS: Partial<Record<TradeStatus, string>> = {
+  CreatedNeedsConfirmation: 'Needs confirmation',
+  CanceledBySecondFactor: 'Canceled by 2FA',
+  InEscrow: 'In escrow',
+  InvalidItems: 'Invalid items',
+};
+
+export function statusLabel(status: string): string {
+  return STATUS_WORDS[status as TradeStatus] ?? status;
+}
+
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   return (
     // never cut to "A…" by a narrow column: the status is what the row is read for
     <Badge color={statusColor(status)} variant="light" data-testid={testId} data-status={status} miw="max-content">
-      {status}
+      {statusLabel(status)}
     </Badge>
   );
 }
