@@ -1,0 +1,86 @@
+// The selling side's typed figures: a value the trader typed is never put back without a word, and a
+// send that would change nothing is not offered. Bulk reprice by %, the undercut guard's step, the copies
+// of a list group (and the title that counts them), and the edit dialog's copies after part of the stack sells.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import type { MyListing } from '../../../../src/shared/api/index.ts';
+import { NOW_ISO, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+
+const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
+  id,
+  app_id: 730,
+  market_hash_name: `Item ${id}`,
+  price: 1000,
+  amount: 5,
+  commodity: true,
+  created_at: NOW_ISO,
+  available_amount: 0,
+  price_decay: null,
+  ...over,
+});
+
+const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
+const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
+/** The error a Mantine field shows under itself (the element its aria-describedby names), or null. */
+const fieldError = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby');
+  return id && input.getAttribute('aria-invalid') === 'true'
+    ? (document.getElementById(id)?.textContent ?? null)
+    : null;
+};
+
+describe('BulkRepriceDialog: the percent typed', () => {
+  it('does not offer a 0 % change, and keeps a percent out of range with the range as the field’s error', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      bulkEditListings: ({ edits }) => ({
+        results: edits.map((e) => ({ listingId: e.listingId, ok: true, error: null, explanation: null })),
+      }),
+    });
+    renderWithTheme(
+      <BulkRepriceDialog
+        listings={[listing(1), listing(2, { price: 250 })]}
+        onClose={() => {}}
+        onSent={() => {}}
+      />,
+    );
+    const percent = screen.getByTestId('bulk-percent') as HTMLInputElement;
+
+    await user.clear(percent);
+    await user.type(percent, '0');
+    await user.tab();
+    expect(confirmButton().disabled).toBe(true);
+    expect(blockedReason()).toBe('0 % changes no price.');
+
+    await user.clear(percent);
+    await user.type(percent, '-150');
+    await user.tab();
+    expect(percent.value).toBe('-150%');
+    expect(fieldError(percent)).toBe('A cut can be at most 99 %.');
+    expect(confirmButton().disabled).toBe(true);
+
+    await user.clear(percent);
+    await user.type(percent, '1500');
+    await user.tab();
+    expect(percent.value).toBe('1500%');
+    expect(fieldError(percent)).toBe('A rise can be at most 1,000 %.');
+    expect(confirmButton().disabled).toBe(true);
+
+    await user.clear(percent);
+    await user.type(percent, '-10');
+    await user.tab();
+    expect(fieldError(percent)).toBeNull();
+    expect(confirmButton().disabled).toBe(false);
+    await user.click(confirmButton());
+    await waitFor(() =>
+      expect(bridge.calls.find((c) => c.name === 'bulkEditListings')?.input).toEqual({
+        edits: [
+          { listingId: 1, price: 900, decay: null },
+          { listingId: 2, price: 225, decay: null },
+        ],
+      }),
+    );
+  });
+});
