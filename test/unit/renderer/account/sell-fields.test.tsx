@@ -5,6 +5,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
 import type { MyListing } from '../../../../src/shared/api/index.ts';
 import { NOW_ISO, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
 
@@ -82,5 +83,56 @@ describe('BulkRepriceDialog: the percent typed', () => {
         ],
       }),
     );
+  });
+});
+
+describe('UndercutGuardPanel: the step typed', () => {
+  it('keeps a step out of range with the range as the field’s error, and saves only a step in range', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      setUndercutGuard: ({ listingId, floor, step, ceiling }) => ({
+        guard:
+          floor === null
+            ? null
+            : {
+                listingId,
+                appId: 730,
+                marketHashName: 'Item 7',
+                floor,
+                step,
+                ceiling,
+                state: 'watching',
+                note: 'Watching the book.',
+                edits: 0,
+                lastEditAt: null,
+              },
+      }),
+    });
+    renderWithTheme(<UndercutGuardPanel listing={listing(7)} guard={undefined} onChanged={() => {}} />);
+    const step = screen.getByLabelText('Step (cents)') as HTMLInputElement;
+    const save = screen.getByTestId('guard-save') as HTMLButtonElement;
+
+    for (const typed of ['0', '20000']) {
+      await user.clear(step);
+      await user.type(step, typed);
+      await user.tab();
+      expect(step.value).toBe(typed);
+      expect(fieldError(step)).toBe('The step is 1 to 10,000 cents ($0.01 to $100.00).');
+      expect(save.disabled).toBe(true);
+    }
+
+    await user.clear(step);
+    await user.type(step, '25');
+    await user.tab();
+    expect(fieldError(step)).toBeNull();
+    expect(save.disabled).toBe(false);
+    await user.click(save);
+    await screen.findByTestId('guard-note');
+    expect(bridge.calls.find((c) => c.name === 'setUndercutGuard')?.input).toEqual({
+      listingId: 7,
+      floor: 900,
+      step: 25,
+      ceiling: null,
+    });
   });
 });
