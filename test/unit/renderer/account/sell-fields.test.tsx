@@ -4,6 +4,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
 import type { MyListing } from '../../../../src/shared/api/index.ts';
@@ -134,5 +135,52 @@ describe('UndercutGuardPanel: the step typed', () => {
       step: 25,
       ceiling: null,
     });
+  });
+});
+
+describe('ListDialog: the copies typed', () => {
+  it('never counts copies that cannot be listed in its title, and keeps them in the field with its error', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ listItems: () => ({ check: { ok: true, problems: [] }, listings: [] }) });
+    const row = {
+      id: 9,
+      app_id: 730 as const,
+      market_hash_name: 'Sticker | X',
+      amount: 10,
+      commodity: true,
+      market_price: 120,
+      trade_locked_until: null,
+    };
+    renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    const title = () => document.querySelector('.mantine-Modal-title')?.textContent;
+    const copies = screen.getByLabelText('Copies in group 1') as HTMLInputElement;
+    expect(title()).toBe('List 10 items from the backpack');
+
+    for (const [typed, error, pool] of [
+      ['-3', 'At least 1 copy.', '10 of 10 left'],
+      ['0', 'At least 1 copy.', '10 of 10 left'],
+      ['', 'At least 1 copy.', '10 of 10 left'],
+      ['12', '2 copies more than the pool holds.', '-2 of 10 left'],
+    ] as const) {
+      await user.clear(copies);
+      if (typed) await user.type(copies, typed);
+      expect(title()).toBe('List Sticker | X from the backpack');
+      // leaving the field keeps what was typed
+      await user.tab();
+      expect(copies.value).toBe(typed);
+      expect(fieldError(copies)).toBe(error);
+      expect(screen.getByTestId('pool-left').textContent).toBe(`pool #9: ${pool}`);
+      expect(title()).toBe('List Sticker | X from the backpack');
+      expect(confirmButton().disabled).toBe(true);
+    }
+
+    await user.clear(copies);
+    await user.type(copies, '4');
+    await user.tab();
+    expect(copies.value).toBe('4');
+    expect(fieldError(copies)).toBeNull();
+    expect(title()).toBe('List 4 items from the backpack');
+    expect(screen.getByTestId('pool-left').textContent).toBe('pool #9: 6 of 10 left');
+    await waitFor(() => expect(confirmButton().disabled).toBe(false));
   });
 });
