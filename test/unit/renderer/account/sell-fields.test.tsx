@@ -6,9 +6,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
 import type { MyListing } from '../../../../src/shared/api/index.ts';
-import { NOW_ISO, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
 
 const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
   id,
@@ -182,5 +183,46 @@ describe('ListDialog: the copies typed', () => {
     expect(title()).toBe('List 4 items from the backpack');
     expect(screen.getByTestId('pool-left').textContent).toBe('pool #9: 6 of 10 left');
     await waitFor(() => expect(confirmButton().disabled).toBe(false));
+  });
+});
+
+describe('EditListingDialog while part of the stack sells', () => {
+  it('shows the copies still listed, keeps what the trader typed, and says when that is more than is left', async () => {
+    const user = userEvent.setup();
+    let current = listing(7, { amount: 5 });
+    const bridge = installFakeBridge({
+      getMyListings: () => ({
+        listings: [current],
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 50 },
+        freshness,
+        standings: [],
+        guards: [],
+      }),
+    });
+    renderWithTheme(<MyListingsScreen />);
+    await user.click(await screen.findByTestId('listing-edit'));
+    const amount = screen.getByTestId('edit-amount') as HTMLInputElement;
+    expect(amount.disabled).toBe(true);
+    expect(amount.value).toBe('5');
+
+    // 2 of the 5 copies sell while the dialog is open: the screen reads its listings again
+    current = listing(7, { amount: 3 });
+    bridge.push('tradesUpdated', { trades: [] });
+    await waitFor(() => expect(amount.value).toBe('3'));
+    expect(amount.disabled).toBe(true);
+
+    // typed, the copies stay as typed when another copy sells
+    await user.click(screen.getByTestId('edit-amount-switch'));
+    await user.clear(amount);
+    await user.type(amount, '2');
+    expect(screen.getByTestId('edit-explanation').textContent).toContain('this listing keeps 2 copies');
+    expect(confirmButton().disabled).toBe(false);
+    current = listing(7, { amount: 1 });
+    bridge.push('tradesUpdated', { trades: [] });
+    await waitFor(() => expect(confirmButton().disabled).toBe(true));
+    expect(amount.value).toBe('2');
+    expect(blockedReason()).toBe(
+      'Copies listed: 1 to 1 (1 listed, 0 more in the backpack). Since this dialog opened, 4 copies left the listing (sold or taken off).',
+    );
   });
 });
