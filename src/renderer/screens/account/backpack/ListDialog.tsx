@@ -22,7 +22,8 @@ import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 interface ListGroupDraft {
   key: string;
   rowId: number;
-  copies: number;
+  /** As typed, never put back into range (null while empty): the field says what is wrong with it. */
+  copies: number | null;
   mode: 'fixed' | 'decay';
   price: number | null;
   decay: DecayDraft;
@@ -43,12 +44,18 @@ function newGroup(row: BackpackItem, copies: number): ListGroupDraft {
 function toRequest(groups: readonly ListGroupDraft[]) {
   return groups.map((g) => {
     const curve = g.mode === 'decay' ? completeCurve(g.decay) : null;
-    return { items: [{ id: g.rowId, amount: g.copies }], price: g.mode === 'fixed' ? g.price : null, decay: curve };
+    return { items: [{ id: g.rowId, amount: g.copies ?? 0 }], price: g.mode === 'fixed' ? g.price : null, decay: curve };
   });
 }
 
+/** What is wrong with a group's copies, said under its field; null when they can be listed. */
+function copiesProblem(g: ListGroupDraft, poolLeft: number): string | null {
+  if (g.copies === null || !Number.isInteger(g.copies) || g.copies < 1) return 'At least 1 copy.';
+  return poolLeft < 0 ? `${plural(-poolLeft, 'copy', 'copies')} more than the pool holds.` : null;
+}
+
 function groupReady(g: ListGroupDraft): boolean {
-  return g.copies > 0 && (g.mode === 'fixed' ? (g.price ?? 0) > 0 : completeCurve(g.decay) !== null);
+  return g.copies !== null && g.copies > 0 && (g.mode === 'fixed' ? (g.price ?? 0) > 0 : completeCurve(g.decay) !== null);
 }
 
 export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonly BackpackItem[]; onClose: () => void; onSent: () => void }) {
@@ -68,14 +75,17 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const byId = new Map(rows.map((r) => [r.id, r]));
   const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));
   const focused = groups.find((g) => g.key === focus) ?? null;
-  const copies = groups.reduce((s, g) => s + g.copies, 0);
+  // counted in the title only while every group's copies can be listed: never "List −2 items"
+  const countable = groups.every((g) => copiesProblem(g, left.get(g.rowId) ?? 0) === null);
+  const copies = groups.reduce((s, g) => s + (g.copies ?? 0), 0);
+  const what = countable ? plural(copies, 'item') : rows.length === 1 ? rows[0]!.market_hash_name : 'items';
   const blocked = !ready ? 'Every group needs copies and a price (or a complete decay).' : check.checking ? 'Checking…' : blockingMessage(check.problems);
 
   return (
     <ConfirmDialog
       opened
       onClose={onClose}
-      title={`List ${plural(copies, 'item')} from the backpack`}
+      title={`List ${what} from the backpack`}
       confirmLabel={`Create ${plural(groups.length, 'listing')}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
@@ -128,10 +138,11 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                       w={70}
                       ml="auto"
                       min={1}
+                      clampBehavior="none"
                       allowDecimal={false}
-                      value={g.copies}
-                      onChange={(v) => update(g.key, { copies: typeof v === 'number' ? v : 0 })}
-                      error={poolLeft < 0}
+                      value={g.copies ?? ''}
+                      onChange={(v) => update(g.key, { copies: typeof v === 'number' ? v : null })}
+                      error={copiesProblem(g, poolLeft)}
                     />
                   ) : (
                     '1'

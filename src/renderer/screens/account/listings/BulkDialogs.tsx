@@ -6,6 +6,7 @@ import { Group, NumberInput, SegmentedControl, Table, Text } from '@mantine/core
 import { useState } from 'react';
 import { LIMITS, type MyListing } from '../../../../shared/api/index.ts';
 import { bpsOf } from '../../../../shared/money.ts';
+import { formatCount } from '../../../format/numbers.ts';
 import { call } from '../../../bridge/index.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
@@ -58,12 +59,38 @@ export function repriced(price: number, mode: RepriceMode, percent: number, fixe
   return Math.max(1, bpsOf(price, 10_000 + Math.round(percent * 100)));
 }
 
+/** The change by % a bulk reprice takes: at most a 99 % cut (a price stays above 0), at most a 1,000 % rise. */
+export const PERCENT_RANGE = { min: -99, max: 1_000 } as const;
+
+/**
+ * Why a typed percent cannot be sent, said under the field. The field keeps what was typed: a −150 put
+ * back to −99 on leaving it would send a cut the trader never typed.
+ */
+export function percentProblem(percent: number | null): string | null {
+  if (percent === null) return null;
+  if (percent < PERCENT_RANGE.min) return `A cut can be at most ${formatCount(-PERCENT_RANGE.min)} %.`;
+  if (percent > PERCENT_RANGE.max) return `A rise can be at most ${formatCount(PERCENT_RANGE.max)} %.`;
+  return null;
+}
+
 export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: readonly MyListing[]; onClose: () => void; onSent: () => void }) {
   const [mode, setMode] = useState<RepriceMode>('percent');
-  const [percent, setPercent] = useState(-5);
+  // null while the field is empty or holds only a sign
+  const [percent, setPercent] = useState<number | null>(-5);
   const [fixed, setFixed] = useState<number | null>(null);
-  const edits = listings.map((l) => ({ listing: l, price: repriced(l.price, mode, percent, fixed) }));
+  const outOfRange = mode === 'percent' ? percentProblem(percent) : null;
+  const usable = mode === 'price' || (percent !== null && outOfRange === null);
+  const edits = listings.map((l) => ({ listing: l, price: usable ? repriced(l.price, mode, percent ?? 0, fixed) : null }));
   const ready = edits.every((e) => e.price !== null);
+  // a decaying listing given its own price still changes: it gets a fixed price instead of the decay
+  const changesNothing = ready && edits.every((e) => e.price === e.listing.price && e.listing.price_decay === null);
+  const notReady = mode === 'price' ? 'Enter the new price.' : (outOfRange ?? 'Enter the change in %.');
+  const nothing =
+    mode === 'price'
+      ? 'Every listing already asks that price.'
+      : percent === 0
+        ? '0 % changes no price.'
+        : `${percent} % changes no price by a whole cent.`;
   const send = useAction(async () => {
     const answer = await call('bulkEditListings', { edits: edits.map((e) => ({ listingId: e.listing.id, price: e.price!, decay: null })) });
     onSent();
@@ -79,7 +106,7 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
       confirmLabel={`Reprice ${plural(listings.length, 'listing')}`}
       size="xl"
       onConfirm={() => void send.run()}
-      blockedReason={sizeProblem(listings.length) ?? (ready ? null : 'Enter the new price.')}
+      blockedReason={sizeProblem(listings.length) ?? (!ready ? notReady : changesNothing ? nothing : null)}
       running={send.running}
       progressLabel="Repricing…"
       error={send.error}
@@ -95,7 +122,19 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
           ]}
         />
         {mode === 'percent' ? (
-          <NumberInput label="Change (%)" w={110} value={percent} onChange={(v) => setPercent(typeof v === 'number' ? v : 0)} min={-99} max={1000} suffix="%" data-testid="bulk-percent" />
+          <NumberInput
+            label="Change (%)"
+            w={110}
+            value={percent ?? ''}
+            onChange={(v) => setPercent(typeof v === 'number' ? v : null)}
+            min={PERCENT_RANGE.min}
+            max={PERCENT_RANGE.max}
+            // kept as typed when the field is left: the range is said as the field's error instead
+            clampBehavior="none"
+            error={outOfRange}
+            suffix="%"
+            data-testid="bulk-percent"
+          />
         ) : (
           <CentsInput label="New price per copy" w={140} cents={fixed} onCents={setFixed} />
         )}

@@ -75,13 +75,20 @@ export function EditListingDialog({
       : { start_price: listing.price, end_price: Math.max(1, Math.round(listing.price * 0.8)), total_hours: 72 },
   );
   const [changeAmount, setChangeAmount] = useState(false);
+  // Untouched (or greyed), the copies follow the live listing like the price: part of the stack may sell
+  // while the dialog is open. Typed, they stay as typed.
   // null while the field is empty: put back to a number at once, it would run into what is typed next
-  const [amount, setAmount] = useState<number | null>(listing.amount);
+  const [typedAmount, setAmount] = useState<number | null | undefined>(undefined);
+  const amount = changeAmount && typedAmount !== undefined ? typedAmount : listing.amount;
+  // copies that left the listing (sold, or taken off elsewhere) since the dialog opened
+  const [openedAmount] = useState(listing.amount);
+  const gone = openedAmount - listing.amount;
   // what the stack can hold: its copies and what the backpack can still add
   const maxAmount = listing.amount + listing.available_amount;
   const amountProblem =
     listing.commodity && changeAmount && (amount === null || amount < 1 || amount > maxAmount)
-      ? `Copies listed: 1 to ${maxAmount} (${listing.amount} listed, ${listing.available_amount} more in the backpack).`
+      ? `Copies listed: 1 to ${maxAmount} (${listing.amount} listed, ${listing.available_amount} more in the backpack).` +
+        (gone > 0 ? ` Since this dialog opened, ${plural(gone, 'copy', 'copies')} left the listing (sold or taken off).` : '')
       : null;
   const curve = priceMode === 'decay' ? completeCurve(decay) : null;
   const draft = {

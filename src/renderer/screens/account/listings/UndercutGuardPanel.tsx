@@ -14,6 +14,10 @@ import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatCents } from '../ui/format.ts';
 import { useAction } from '../ui/useAction.ts';
 
+/** The step the guard takes (setUndercutGuard): whole cents, 1 to 10,000. */
+const STEP_RANGE = { min: 1, max: 10_000 } as const;
+const STEP_PROBLEM = `The step is 1 to 10,000 cents (${formatCents(STEP_RANGE.min)} to ${formatCents(STEP_RANGE.max)}).`;
+
 export function UndercutGuardPanel({
   listing,
   guard,
@@ -26,10 +30,20 @@ export function UndercutGuardPanel({
   const [floor, setFloor] = useState<number | null>(
     guard?.floor ?? Math.max(1, Math.round(listing.price * 0.9)),
   );
-  const [step, setStep] = useState(guard?.step ?? 1);
+  // as typed (null while empty): a step out of range is kept and said, never put back on leaving the field
+  const [step, setStep] = useState<number | null>(guard?.step ?? 1);
+  const validStep =
+    step !== null && Number.isInteger(step) && step >= STEP_RANGE.min && step <= STEP_RANGE.max ? step : null;
+  const stepProblem = validStep === null ? STEP_PROBLEM : null;
   const [ceiling, setCeiling] = useState<number | null>(guard?.ceiling ?? null);
   const save = useAction(async (next: number | null) => {
-    const answer = await call('setUndercutGuard', { listingId: listing.id, floor: next, step, ceiling });
+    // a stop sends no new rule: a step being typed (out of range) must not keep the guard running
+    const answer = await call('setUndercutGuard', {
+      listingId: listing.id,
+      floor: next,
+      step: validStep ?? guard?.step ?? STEP_RANGE.min,
+      ceiling,
+    });
     onChanged();
     return answer;
   });
@@ -53,10 +67,10 @@ export function UndercutGuardPanel({
     >
       <Stack gap={6}>
         <Text size="xs">
-          Keeps this listing {formatCents(step)} under the cheapest other listing of the item in the book,
-          checked every few seconds; never under the floor, at most one reprice every 30 s. With a ceiling it
-          also moves back up when the rivals below have gone (never above the ceiling); without one it never
-          raises the price.
+          Keeps this listing {validStep === null ? 'one step' : formatCents(validStep)} under the cheapest
+          other listing of the item in the book, checked every few seconds; never under the floor, at most one
+          reprice every 30 s. With a ceiling it also moves back up when the rivals below have gone (never
+          above the ceiling); without one it never raises the price.
         </Text>
         <Group gap="sm" align="flex-end">
           <CentsInput
@@ -77,16 +91,19 @@ export function UndercutGuardPanel({
           <NumberInput
             label="Step (cents)"
             w={100}
-            min={1}
-            max={10_000}
+            min={STEP_RANGE.min}
+            max={STEP_RANGE.max}
+            clampBehavior="none"
             allowDecimal={false}
-            value={step}
-            onChange={(v) => setStep(Number(v) || 1)}
+            value={step ?? ''}
+            onChange={(v) => setStep(typeof v === 'number' ? v : null)}
+            error={stepProblem}
+            data-testid="guard-step"
           />
           <Button
             size="sm"
             onClick={() => void save.run(floor)}
-            disabled={floor === null || floor <= 0}
+            disabled={floor === null || floor <= 0 || stepProblem !== null}
             loading={save.running}
             data-testid="guard-save"
           >

@@ -11,13 +11,17 @@ export interface PoolRow {
 export interface DraftGroup {
   key: string;
   rowId: number;
-  copies: number;
+  /** As typed: null while empty. */
+  copies: number | null;
 }
 
-/** Copies left per backpack row after every group's draw (negative: overdrawn). */
+/**
+ * Copies left per backpack row after every group's draw (negative: overdrawn). A group whose copies are
+ * not a count (none, 0, −3) draws nothing: −3 typed must not show a pool holding 13 of 10.
+ */
 export function poolsLeft(rows: readonly PoolRow[], groups: readonly DraftGroup[]): Map<number, number> {
   const left = new Map(rows.map((r) => [r.id, r.amount]));
-  for (const g of groups) left.set(g.rowId, (left.get(g.rowId) ?? 0) - g.copies);
+  for (const g of groups) left.set(g.rowId, (left.get(g.rowId) ?? 0) - Math.max(0, g.copies ?? 0));
   return left;
 }
 

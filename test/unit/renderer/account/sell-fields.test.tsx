@@ -1,0 +1,228 @@
+// The selling side's typed figures: a value the trader typed is never put back without a word, and a
+// send that would change nothing is not offered. Bulk reprice by %, the undercut guard's step, the copies
+// of a list group (and the title that counts them), and the edit dialog's copies after part of the stack sells.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
+import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
+import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
+import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
+import type { MyListing } from '../../../../src/shared/api/index.ts';
+import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+
+const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
+  id,
+  app_id: 730,
+  market_hash_name: `Item ${id}`,
+  price: 1000,
+  amount: 5,
+  commodity: true,
+  created_at: NOW_ISO,
+  available_amount: 0,
+  price_decay: null,
+  ...over,
+});
+
+const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
+const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
+/** The error a Mantine field shows under itself (the element its aria-describedby names), or null. */
+const fieldError = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby');
+  return id && input.getAttribute('aria-invalid') === 'true'
+    ? (document.getElementById(id)?.textContent ?? null)
+    : null;
+};
+
+describe('BulkRepriceDialog: the percent typed', () => {
+  it('does not offer a 0 % change, and keeps a percent out of range with the range as the field’s error', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      bulkEditListings: ({ edits }) => ({
+        results: edits.map((e) => ({ listingId: e.listingId, ok: true, error: null, explanation: null })),
+      }),
+    });
+    renderWithTheme(
+      <BulkRepriceDialog
+        listings={[listing(1), listing(2, { price: 250 })]}
+        onClose={() => {}}
+        onSent={() => {}}
+      />,
+    );
+    const percent = screen.getByTestId('bulk-percent') as HTMLInputElement;
+
+    await user.clear(percent);
+    await user.type(percent, '0');
+    await user.tab();
+    expect(confirmButton().disabled).toBe(true);
+    expect(blockedReason()).toBe('0 % changes no price.');
+
+    await user.clear(percent);
+    await user.type(percent, '-150');
+    await user.tab();
+    expect(percent.value).toBe('-150%');
+    expect(fieldError(percent)).toBe('A cut can be at most 99 %.');
+    expect(confirmButton().disabled).toBe(true);
+
+    await user.clear(percent);
+    await user.type(percent, '1500');
+    await user.tab();
+    expect(percent.value).toBe('1500%');
+    expect(fieldError(percent)).toBe('A rise can be at most 1,000 %.');
+    expect(confirmButton().disabled).toBe(true);
+
+    await user.clear(percent);
+    await user.type(percent, '-10');
+    await user.tab();
+    expect(fieldError(percent)).toBeNull();
+    expect(confirmButton().disabled).toBe(false);
+    await user.click(confirmButton());
+    await waitFor(() =>
+      expect(bridge.calls.find((c) => c.name === 'bulkEditListings')?.input).toEqual({
+        edits: [
+          { listingId: 1, price: 900, decay: null },
+          { listingId: 2, price: 225, decay: null },
+        ],
+      }),
+    );
+  });
+});
+
+describe('UndercutGuardPanel: the step typed', () => {
+  it('keeps a step out of range with the range as the field’s error, and saves only a step in range', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      setUndercutGuard: ({ listingId, floor, step, ceiling }) => ({
+        guard:
+          floor === null
+            ? null
+            : {
+                listingId,
+                appId: 730,
+                marketHashName: 'Item 7',
+                floor,
+                step,
+                ceiling,
+                state: 'watching',
+                note: 'Watching the book.',
+                edits: 0,
+                lastEditAt: null,
+              },
+      }),
+    });
+    renderWithTheme(<UndercutGuardPanel listing={listing(7)} guard={undefined} onChanged={() => {}} />);
+    const step = screen.getByLabelText('Step (cents)') as HTMLInputElement;
+    const save = screen.getByTestId('guard-save') as HTMLButtonElement;
+
+    for (const typed of ['0', '20000']) {
+      await user.clear(step);
+      await user.type(step, typed);
+      await user.tab();
+      expect(step.value).toBe(typed);
+      expect(fieldError(step)).toBe('The step is 1 to 10,000 cents ($0.01 to $100.00).');
+      expect(save.disabled).toBe(true);
+    }
+
+    await user.clear(step);
+    await user.type(step, '25');
+    await user.tab();
+    expect(fieldError(step)).toBeNull();
+    expect(save.disabled).toBe(false);
+    await user.click(save);
+    await screen.findByTestId('guard-note');
+    expect(bridge.calls.find((c) => c.name === 'setUndercutGuard')?.input).toEqual({
+      listingId: 7,
+      floor: 900,
+      step: 25,
+      ceiling: null,
+    });
+  });
+});
+
+describe('ListDialog: the copies typed', () => {
+  it('never counts copies that cannot be listed in its title, and keeps them in the field with its error', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ listItems: () => ({ check: { ok: true, problems: [] }, listings: [] }) });
+    const row = {
+      id: 9,
+      app_id: 730 as const,
+      market_hash_name: 'Sticker | X',
+      amount: 10,
+      commodity: true,
+      market_price: 120,
+      trade_locked_until: null,
+    };
+    renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    const title = () => document.querySelector('.mantine-Modal-title')?.textContent;
+    const copies = screen.getByLabelText('Copies in group 1') as HTMLInputElement;
+    expect(title()).toBe('List 10 items from the backpack');
+
+    for (const [typed, error, pool] of [
+      ['-3', 'At least 1 copy.', '10 of 10 left'],
+      ['0', 'At least 1 copy.', '10 of 10 left'],
+      ['', 'At least 1 copy.', '10 of 10 left'],
+      ['12', '2 copies more than the pool holds.', '-2 of 10 left'],
+    ] as const) {
+      await user.clear(copies);
+      if (typed) await user.type(copies, typed);
+      expect(title()).toBe('List Sticker | X from the backpack');
+      // leaving the field keeps what was typed
+      await user.tab();
+      expect(copies.value).toBe(typed);
+      expect(fieldError(copies)).toBe(error);
+      expect(screen.getByTestId('pool-left').textContent).toBe(`pool #9: ${pool}`);
+      expect(title()).toBe('List Sticker | X from the backpack');
+      expect(confirmButton().disabled).toBe(true);
+    }
+
+    await user.clear(copies);
+    await user.type(copies, '4');
+    await user.tab();
+    expect(copies.value).toBe('4');
+    expect(fieldError(copies)).toBeNull();
+    expect(title()).toBe('List 4 items from the backpack');
+    expect(screen.getByTestId('pool-left').textContent).toBe('pool #9: 6 of 10 left');
+    await waitFor(() => expect(confirmButton().disabled).toBe(false));
+  });
+});
+
+describe('EditListingDialog while part of the stack sells', () => {
+  it('shows the copies still listed, keeps what the trader typed, and says when that is more than is left', async () => {
+    const user = userEvent.setup();
+    let current = listing(7, { amount: 5 });
+    const bridge = installFakeBridge({
+      getMyListings: () => ({
+        listings: [current],
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 50 },
+        freshness,
+        standings: [],
+        guards: [],
+      }),
+    });
+    renderWithTheme(<MyListingsScreen />);
+    await user.click(await screen.findByTestId('listing-edit'));
+    const amount = screen.getByTestId('edit-amount') as HTMLInputElement;
+    expect(amount.disabled).toBe(true);
+    expect(amount.value).toBe('5');
+
+    // 2 of the 5 copies sell while the dialog is open: the screen reads its listings again
+    current = listing(7, { amount: 3 });
+    bridge.push('tradesUpdated', { trades: [] });
+    await waitFor(() => expect(amount.value).toBe('3'));
+    expect(amount.disabled).toBe(true);
+
+    // typed, the copies stay as typed when another copy sells
+    await user.click(screen.getByTestId('edit-amount-switch'));
+    await user.clear(amount);
+    await user.type(amount, '2');
+    expect(screen.getByTestId('edit-explanation').textContent).toContain('this listing keeps 2 copies');
+    expect(confirmButton().disabled).toBe(false);
+    current = listing(7, { amount: 1 });
+    bridge.push('tradesUpdated', { trades: [] });
+    await waitFor(() => expect(confirmButton().disabled).toBe(true));
+    expect(amount.value).toBe('2');
+    expect(blockedReason()).toBe(
+      'Copies listed: 1 to 1 (1 listed, 0 more in the backpack). Since this dialog opened, 4 copies left the listing (sold or taken off).',
+    );
+  });
+});
