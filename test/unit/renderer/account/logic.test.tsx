@@ -41,6 +41,12 @@ describe('explainEdit', () => {
     expect(explainEdit(stack, { price: 800, amount: 7, decay: null }).kind).toBe('raise_and_price');
   });
 
+  it('agrees the verb with one copy: "1 copy stays", "goes back", "is taken"', () => {
+    expect(explainEdit(stack, { price: 900, amount: 4, decay: null }).lines.join(' ')).toContain('other 1 copy stays on the market');
+    expect(explainEdit(stack, { price: null, amount: 4, decay: null }).lines[0]).toContain('1 copy goes back to your backpack');
+    expect(explainEdit(stack, { price: null, amount: 6, decay: null }).lines[0]).toContain('1 more copy is taken from your backpack');
+  });
+
   it('a price alone reprices the whole stack in place; nothing at all changes nothing', () => {
     expect(explainEdit(stack, { price: 800, amount: null, decay: null })).toMatchObject({ kind: 'reprice', warning: false });
     expect(explainEdit(stack, { price: null, amount: 5, decay: null }).kind).toBe('none');

@@ -7,6 +7,9 @@
 import type { DecayCurve } from '../../../../shared/api/index.ts';
 import { formatCents, formatHours, plural } from '../ui/format.ts';
 
+/** The verb that agrees with a count: "1 copy stays", "3 copies stay". */
+const agree = (count: number, one: string, many: string): string => (count === 1 ? one : many);
+
 export interface ListingNow {
   amount: number;
   price: number;
@@ -47,7 +50,7 @@ export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation 
         warning: true,
         lines: [
           `Partial reprice: this listing keeps ${plural(amount, 'copy', 'copies')} at ${newPrice}.`,
-          `The other ${plural(surplus, 'copy', 'copies')} stay on the market as a NEW listing at the old price ${formatCents(now.price)}.`,
+          `The other ${plural(surplus, 'copy', 'copies')} ${agree(surplus, 'stays', 'stay')} on the market as a NEW listing at the old price ${formatCents(now.price)}.`,
           'To take the surplus off the market instead, lower the amount without a price.',
         ],
       };
@@ -55,12 +58,12 @@ export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation 
     return {
       kind: 'reduce',
       warning: false,
-      lines: [`The listing keeps ${plural(amount, 'copy', 'copies')} at ${formatCents(now.price)}; ${plural(surplus, 'copy', 'copies')} go back to your backpack.`],
+      lines: [`The listing keeps ${plural(amount, 'copy', 'copies')} at ${formatCents(now.price)}; ${plural(surplus, 'copy', 'copies')} ${agree(surplus, 'goes', 'go')} back to your backpack.`],
     };
   }
   if (amount !== null && amount > now.amount) {
     const more = amount - now.amount;
-    const take = `${plural(more, 'more copy', 'more copies')} are taken from your backpack (the same item, not in a trade hold).`;
+    const take = `${plural(more, 'more copy', 'more copies')} ${agree(more, 'is', 'are')} taken from your backpack (the same item, not in a trade hold).`;
     if (priced) return { kind: 'raise_and_price', warning: false, lines: [take, `All ${plural(amount, 'copy', 'copies')} are then listed at ${newPrice}.`] };
     return { kind: 'raise', warning: false, lines: [take, `They join the listing at ${formatCents(now.price)}.`] };
   }
