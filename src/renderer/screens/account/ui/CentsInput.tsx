@@ -6,6 +6,8 @@ import { parseCents, pastTenWholeDigits } from '../../../../shared/money.ts';
  * A dollar amount typed by a person, reported as integer cents (null while empty or invalid). The text
  * is converted by string arithmetic (parseCents), never by multiplying a float. An amount above what the
  * app's calls take becomes that ceiling as it is typed, rather than being sent and refused as "invalid input".
+ * Every amount the app asks for is a price or a sum of money, never below 0: a minus sign is not taken
+ * (typed, "−5" showed "−$5.00" while the figure read as nothing and no error said why).
  */
 export function CentsInput({ cents, onCents, ...props }: { cents: number | null; onCents: (cents: number | null) => void } & Omit<NumberInputProps, 'value' | 'onChange'>) {
   return (
@@ -14,6 +16,7 @@ export function CentsInput({ cents, onCents, ...props }: { cents: number | null;
       decimalScale={2}
       fixedDecimalScale
       min={0}
+      allowNegative={false}
       thousandSeparator=","
       value={cents === null ? '' : cents / 100}
       onChange={(v) => {
