@@ -20,7 +20,7 @@ import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
-import { UnclearMoves } from '../../account/unclear-moves.ts';
+import { UnclearMoves, assignUnclearMoves } from '../../account/unclear-moves.ts';
 import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
 import { WithdrawalGuard } from '../../account/withdrawal-guard.ts';
 import { type WithdrawalAttempt, WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
@@ -102,11 +102,12 @@ export class AccountSession {
   readonly inOffer = new Map<string, InOffer>();
   /**
    * Backpack items whose list or withdraw got no clear answer: the next send of one is checked against a
-   * fresh read first. In memory only (acceptable: a restart forgets them, and the next run checks its
-   * sends against the backpack rows it reads itself, fresh once connected). Forgotten with the rest of
-   * the account's state when the key turns out to be another account's.
+   * fresh read first. Kept in the desk, so that a restart or a crash does not let the repeat go out
+   * unchecked, each under the marketplace and the account whose key sent it: another marketplace's never
+   * apply, nor another account's once the key's account is met, and they are kept for their own account
+   * when the key turns out to be another's (see unclear-moves.ts).
    */
-  readonly unclearMoves = new UnclearMoves();
+  readonly unclearMoves: UnclearMoves;
   /** Aborts withdrawal follow loops when the session ends. */
   readonly stopping = new AbortController();
   readonly clock: Clock;
@@ -185,11 +186,19 @@ export class AccountSession {
       ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
+    this.unclearMoves = new UnclearMoves({
+      db,
+      scope: () => {
+        const client = this.market.client;
+        return { market: client ? new URL(client.baseUrl).origin : null, account: this.#metAccount };
+      },
+    });
     this.#feeds = this.buildFeeds(null);
     if (options.newAccount) {
       this.#forgetAccountState();
       assignOpenPurchases(db, 'an earlier demo market, gone since');
       assignOpenWithdrawals(db, 'an earlier demo market, gone since');
+      assignUnclearMoves(db, 'an earlier demo market, gone since');
     }
   }
 
@@ -338,7 +347,8 @@ export class AccountSession {
   }
 
   #forgetAccountState(): void {
-    // what was seen in memory of the previous account's items, and its moves of unknown outcome
+    // what was seen in memory of the previous account's items, and its moves of unknown outcome kept in
+    // memory (those in the desk name their marketplace and account, and are kept for them: unclear-moves.ts)
     this.backpackSeen.clear();
     this.listingsSeen.clear();
     this.inOffer.clear();
