@@ -28,8 +28,8 @@
  * while either account is not known (as an open crypto withdrawal holds them). A key of another
  * account deletes none of them (clear() forgets only the moves held in memory): they apply again when
  * their account's key is back. A new demo market renames the earlier one's as a gone market's
- * (`assignUnclearMoves`). The marks of sends on their way (begin, sending) stay in memory: they guard
- * the sends of one process.
+ * (`assignUnclearMoves`). Moves older than MOVE_FORGOTTEN_AFTER_MS are pruned. The marks of sends on
+ * their way (begin, sending) stay in memory: they guard the sends of one process.
  */
 import type Database from 'better-sqlite3';
 import type { AppId, BackpackItem } from '../../shared/api/index.ts';
@@ -74,6 +74,13 @@ export type MoveVerdict =
  */
 export const MOVE_NOT_SENT_AFTER_MS = 30_000;
 
+/**
+ * How long an unclear move is kept. A repeat that long after the failure is a deliberate send, and its
+ * row has most likely changed by other means since (then the check could only say "unclear" anyway);
+ * pruned so that the table cannot grow forever.
+ */
+export const MOVE_FORGOTTEN_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Whose moves apply: the marketplace (origin) and the account (accountKey) the key in use sends for. */
 export interface MoveScope {
   /** Null while not connected: then no move kept in the desk applies. */
@@ -103,6 +110,7 @@ CREATE TABLE IF NOT EXISTS unclear_moves (
   at_ms       INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS unclear_moves_by_item ON unclear_moves (market, item_id);
+CREATE INDEX IF NOT EXISTS unclear_moves_by_age ON unclear_moves (at_ms);
 `;
 
 interface Row {
@@ -128,8 +136,11 @@ export function assignUnclearMoves(db: Database.Database, market: string): void 
 /** The moves kept in the desk, each under its marketplace and account. */
 class DeskMoves {
   readonly #sql;
-  constructor(db: Database.Database) {
+  readonly #now: () => number;
+
+  constructor(db: Database.Database, now: () => number) {
     createDeskTables(db, SCHEMA);
+    this.#now = now;
     const replace = db.prepare(
       'DELETE FROM unclear_moves WHERE market = @market AND item_id = @item_id AND account IS @account',
     );
@@ -137,8 +148,10 @@ class DeskMoves {
       INSERT INTO unclear_moves (market, account, item_id, action, app_id, name, sent, held_before, at_ms)
       VALUES (@market, @account, @item_id, @action, @app_id, @name, @sent, @held_before, @at_ms)`);
     this.#sql = {
+      prune: db.prepare('DELETE FROM unclear_moves WHERE at_ms < ?'),
       put: db.transaction(
         (scope: { market: string; account: string | null }, moves: readonly UnclearMove[]) => {
+          this.#prune();
           for (const m of moves) {
             const key = { ...scope, item_id: m.itemId };
             replace.run(key);
@@ -160,6 +173,11 @@ class DeskMoves {
       ),
       lift: db.prepare(`DELETE FROM unclear_moves WHERE ${IN_SCOPE}`),
     };
+    this.#prune();
+  }
+
+  #prune(): void {
+    this.#sql.prune.run(this.#now() - MOVE_FORGOTTEN_AFTER_MS);
   }
 
   put(scope: { market: string; account: string | null }, moves: readonly UnclearMove[]): void {
@@ -198,10 +216,10 @@ export class UnclearMoves {
   /**
    * Without `desk`, the moves are kept in memory only (forgotten with the object). With it, they are kept
    * in the desk of `db`, under the scope the key in use has when each is recorded (and looked up under
-   * the scope it has then).
+   * the scope it has then); moves older than MOVE_FORGOTTEN_AFTER_MS (by `now`) are pruned.
    */
-  constructor(desk?: { db: Database.Database; scope: () => MoveScope }) {
-    this.#desk = desk ? { moves: new DeskMoves(desk.db), scope: desk.scope } : null;
+  constructor(desk?: { db: Database.Database; scope: () => MoveScope; now: () => number }) {
+    this.#desk = desk ? { moves: new DeskMoves(desk.db, desk.now), scope: desk.scope } : null;
   }
 
   /**

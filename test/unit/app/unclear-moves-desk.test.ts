@@ -2,11 +2,12 @@
  * Unclear backpack moves kept in the desk: each under the marketplace and the account whose key sent it.
  * Another marketplace's moves (even of an account with the same id) and a gone demo market's never
  * apply, nor another account's once the key's account is met (until then, every account's of the
- * marketplace do); a session of another account never deletes them.
+ * marketplace do); a session of another account never deletes them. Moves are pruned once older than
+ * MOVE_FORGOTTEN_AFTER_MS.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { copiesPerItem } from '../../../src/core/account/unclear-moves.ts';
+import { MOVE_FORGOTTEN_AFTER_MS, copiesPerItem } from '../../../src/core/account/unclear-moves.ts';
 import { AccountSession } from '../../../src/core/app/account-services/account-session.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { type Clock, ManualClock } from '../../../src/core/api/clock.ts';
@@ -137,5 +138,18 @@ describe('unclear moves in the desk', () => {
     loseList(mine);
     // after a restart, before GET /user has answered: this may be account 7's key
     expect(itemsOf(sessionOn(open(file), MARKET, 7))).toEqual([9]);
+  });
+
+  it('are pruned once older than MOVE_FORGOTTEN_AFTER_MS', () => {
+    const file = bookFile();
+    const session = sessionOn(open(file), MARKET, 7, { clock: new ManualClock(AT) });
+    loseList(session);
+    const count = (db: Db) => db.prepare('SELECT count(*) FROM unclear_moves').pluck().get();
+
+    const dayLater = sessionOn(open(file), MARKET, 7, { clock: new ManualClock(AT + 24 * 3_600_000) });
+    expect(itemsOf(dayLater)).toEqual([9]);
+    const weekLater = open(file);
+    sessionOn(weekLater, MARKET, 7, { clock: new ManualClock(AT + MOVE_FORGOTTEN_AFTER_MS + 1) });
+    expect(count(weekLater)).toBe(0);
   });
 });

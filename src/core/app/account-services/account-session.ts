@@ -192,6 +192,7 @@ export class AccountSession {
         const client = this.market.client;
         return { market: client ? new URL(client.baseUrl).origin : null, account: this.#metAccount };
       },
+      now: () => this.clock.now(),
     });
     this.#feeds = this.buildFeeds(null);
     if (options.newAccount) {
