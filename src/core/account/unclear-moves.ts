@@ -211,6 +211,8 @@ export class UnclearMoves {
   readonly #moves = new Map<number, UnclearMove>();
   /** Backpack item ids of a list or withdraw on its way (from its check to its answer). */
   readonly #sending = new Set<number>();
+  /** One per send on its way: settles when it ends (its lost answer, if lost, recorded). */
+  readonly #onTheirWay = new Set<Promise<void>>();
   readonly #desk: { moves: DeskMoves; scope: () => MoveScope } | null;
 
   /**
@@ -282,9 +284,22 @@ export class UnclearMoves {
   begin(itemIds: Iterable<number>): () => void {
     const ids = [...new Set(itemIds)];
     for (const id of ids) this.#sending.add(id);
+    let ended!: () => void;
+    const onItsWay = new Promise<void>((resolve) => (ended = resolve));
+    this.#onTheirWay.add(onItsWay);
     return () => {
       for (const id of ids) this.#sending.delete(id);
+      this.#onTheirWay.delete(onItsWay);
+      ended();
     };
+  }
+
+  /**
+   * Resolves once no send begun before the call is on its way (at once when none is). A closing session
+   * waits for it before letting its database go: a lost answer arriving after could not be recorded.
+   */
+  async idle(): Promise<void> {
+    await Promise.all(this.#onTheirWay);
   }
 
   /**

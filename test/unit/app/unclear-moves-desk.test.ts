@@ -3,14 +3,16 @@
  * Another marketplace's moves (even of an account with the same id) and a gone demo market's never
  * apply, nor another account's once the key's account is met (until then, every account's of the
  * marketplace do); a session of another account never deletes them. Moves are pruned once older than
- * MOVE_FORGOTTEN_AFTER_MS.
+ * MOVE_FORGOTTEN_AFTER_MS, and a session closing waits for a send on its way, so that its loss is kept.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MOVE_FORGOTTEN_AFTER_MS, copiesPerItem } from '../../../src/core/account/unclear-moves.ts';
 import { AccountSession } from '../../../src/core/app/account-services/account-session.ts';
+import { sendMove } from '../../../src/core/app/account-services/move-check.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { type Clock, ManualClock } from '../../../src/core/api/clock.ts';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import { attachDesk } from '../../../src/core/store/desk.ts';
 import { type Db, openDatabase } from '../../../src/core/store/index.ts';
 import type { BackpackItem } from '../../../src/shared/api/index.ts';
@@ -151,5 +153,29 @@ describe('unclear moves in the desk', () => {
     const weekLater = open(file);
     sessionOn(weekLater, MARKET, 7, { clock: new ManualClock(AT + MOVE_FORGOTTEN_AFTER_MS + 1) });
     expect(count(weekLater)).toBe(0);
+  });
+
+  it('a session closing while a list is on its way waits for its answer, so a lost one is kept', async () => {
+    const file = bookFile();
+    const db = open(file);
+    const session = sessionOn(db, MARKET, 7);
+    session.rememberBackpack([row(9, 10)]);
+    let loseAnswer!: () => void;
+    const sent = sendMove(session, 'list', [{ id: 9, amount: 2, entry: 0 }], () => {
+      return new Promise<never>((_, reject) => {
+        loseAnswer = () =>
+          reject(
+            new ApiError({ kind: 'timeout', route: 'list', message: 'timed out', maybeDelivered: true }),
+          );
+      });
+    });
+    // the app quits while the list is on its way; the database closes once the session has stopped
+    const closed = session.stop().then(() => db.close());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(db.open).toBe(true);
+    loseAnswer();
+    await expect(sent).rejects.toMatchObject({ code: 'MARKET', outcomeUnknown: true });
+    await closed;
+    expect(itemsOf(sessionOn(open(file), MARKET, 7))).toEqual([9]);
   });
 });

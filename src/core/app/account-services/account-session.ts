@@ -34,8 +34,11 @@ import { Caches, type Db } from '../../store/index.ts';
 import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
 import { USER_CACHE_KEY } from '../market-buying/balance.ts';
 
-/** How long a closing session waits for a crypto withdrawal's answer (the client gives up after 10 s without one). */
-const WITHDRAWAL_ANSWER_WAIT_MS = 30_000;
+/**
+ * How long a closing session waits for the answer to a crypto withdrawal or a list or withdraw of items
+ * (the client gives up after 10 s without one).
+ */
+const SEND_ANSWER_WAIT_MS = 30_000;
 
 const IDENTITY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS account_identity (
@@ -298,9 +301,11 @@ export class AccountSession {
 
   async stop(): Promise<void> {
     this.stopping.abort(new DOMException('the account session ended', 'AbortError'));
-    // a crypto withdrawal on its way writes its answer on this session's database (see WithdrawalGuard.idle);
-    // bounded, so that a send waiting long for its rate budget cannot hold the app's quit
-    await Promise.race([this.withdrawalGuard.idle(), new Promise<void>((resolve) => setTimeout(resolve, WITHDRAWAL_ANSWER_WAIT_MS).unref())]);
+    // a crypto withdrawal or an item move on its way writes its answer (or its loss) on this session's
+    // database (see WithdrawalGuard.idle, UnclearMoves.idle); bounded, so that a send waiting long for its
+    // rate budget cannot hold the app's quit
+    const answered = Promise.all([this.withdrawalGuard.idle(), this.unclearMoves.idle()]);
+    await Promise.race([answered, new Promise<void>((resolve) => setTimeout(resolve, SEND_ANSWER_WAIT_MS).unref())]);
     await this.#feeds.stop();
   }
 
