@@ -19,11 +19,22 @@
  *    to look, and the hold is lifted: what is sent after that is sent knowingly, and an item is never
  *    held for good by a row that will not come back to either amount.
  *
- * Kept in memory only (AccountSession), unlike the crypto withdrawal journal: a restart forgets them,
- * and the next run checks its sends against the backpack rows it reads itself, fresh once connected.
+ * Kept in the desk (table `unclear_moves`), like the crypto withdrawal journal, so that they survive a
+ * restart, a crash or the app being killed right after the failed send: a run that forgot them would
+ * let the repeat go out unchecked, which is the very case this guard is for (the rows the next run reads
+ * show the items already moved, and nothing says they moved once already). Each move names the
+ * marketplace (its origin) and the account (accountKey) whose key sent it, when known: item ids are a
+ * marketplace's, so a move applies only on its own marketplace, and there to its own account, or to any
+ * while either account is not known (as an open crypto withdrawal holds them). A key of another
+ * account deletes none of them (clear() forgets only the moves held in memory): they apply again when
+ * their account's key is back. A new demo market renames the earlier one's as a gone market's
+ * (`assignUnclearMoves`). Moves older than MOVE_FORGOTTEN_AFTER_MS are pruned. The marks of sends on
+ * their way (begin, sending) stay in memory: they guard the sends of one process.
  */
+import type Database from 'better-sqlite3';
 import type { AppId, BackpackItem } from '../../shared/api/index.ts';
 import { utcClock } from '../../shared/utc-words.ts';
+import { createDeskTables } from '../store/desk.ts';
 
 export type MoveAction = 'list' | 'withdraw';
 
@@ -63,6 +74,21 @@ export type MoveVerdict =
  */
 export const MOVE_NOT_SENT_AFTER_MS = 30_000;
 
+/**
+ * How long an unclear move is kept. A repeat that long after the failure is a deliberate send, and its
+ * row has most likely changed by other means since (then the check could only say "unclear" anyway);
+ * pruned so that the table cannot grow forever.
+ */
+export const MOVE_FORGOTTEN_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Whose moves apply: the marketplace (origin) and the account (accountKey) the key in use sends for. */
+export interface MoveScope {
+  /** Null while not connected: then no move kept in the desk applies. */
+  market: string | null;
+  /** Null while not known: then every move of the marketplace applies. */
+  account: string | null;
+}
+
 /** Copies per backpack item id of a request (an id may appear in several groups or entries). */
 export function copiesPerItem(items: Iterable<{ id: number; amount: number }>): Map<number, number> {
   const copies = new Map<number, number>();
@@ -70,10 +96,133 @@ export function copiesPerItem(items: Iterable<{ id: number; amount: number }>): 
   return copies;
 }
 
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS unclear_moves (
+  id          INTEGER PRIMARY KEY,
+  market      TEXT NOT NULL,
+  account     TEXT,
+  item_id     INTEGER NOT NULL,
+  action      TEXT NOT NULL CHECK (action IN ('list', 'withdraw')),
+  app_id      INTEGER NOT NULL,
+  name        TEXT NOT NULL,
+  sent        INTEGER NOT NULL,
+  held_before INTEGER NOT NULL,
+  at_ms       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS unclear_moves_by_item ON unclear_moves (market, item_id);
+CREATE INDEX IF NOT EXISTS unclear_moves_by_age ON unclear_moves (at_ms);
+`;
+
+interface Row {
+  item_id: number;
+  action: MoveAction;
+  app_id: AppId;
+  name: string;
+  sent: number;
+  held_before: number;
+  at_ms: number;
+}
+
+/** A move applies to the scope: its marketplace, and its account or either account not known. */
+const IN_SCOPE =
+  'market = @market AND item_id = @item_id AND (account IS NULL OR @account IS NULL OR account = @account)';
+
+/** The moves of a marketplace that no longer exists are named as that gone market's (see the file's note). */
+export function assignUnclearMoves(db: Database.Database, market: string): void {
+  createDeskTables(db, SCHEMA);
+  db.prepare('UPDATE unclear_moves SET market = ?').run(market);
+}
+
+/** The moves kept in the desk, each under its marketplace and account. */
+class DeskMoves {
+  readonly #sql;
+  readonly #now: () => number;
+
+  constructor(db: Database.Database, now: () => number) {
+    createDeskTables(db, SCHEMA);
+    this.#now = now;
+    const replace = db.prepare(
+      'DELETE FROM unclear_moves WHERE market = @market AND item_id = @item_id AND account IS @account',
+    );
+    const insert = db.prepare(`
+      INSERT INTO unclear_moves (market, account, item_id, action, app_id, name, sent, held_before, at_ms)
+      VALUES (@market, @account, @item_id, @action, @app_id, @name, @sent, @held_before, @at_ms)`);
+    this.#sql = {
+      prune: db.prepare('DELETE FROM unclear_moves WHERE at_ms < ?'),
+      put: db.transaction(
+        (scope: { market: string; account: string | null }, moves: readonly UnclearMove[]) => {
+          this.#prune();
+          for (const m of moves) {
+            const key = { ...scope, item_id: m.itemId };
+            replace.run(key);
+            insert.run({
+              ...key,
+              action: m.action,
+              app_id: m.appId,
+              name: m.name,
+              sent: m.sent,
+              held_before: m.before,
+              at_ms: m.atMs,
+            });
+          }
+        },
+      ),
+      get: db.prepare<{ market: string; account: string | null; item_id: number }, Row>(
+        `SELECT item_id, action, app_id, name, sent, held_before, at_ms FROM unclear_moves WHERE ${IN_SCOPE}
+         ORDER BY at_ms DESC, id DESC LIMIT 1`,
+      ),
+      lift: db.prepare(`DELETE FROM unclear_moves WHERE ${IN_SCOPE}`),
+    };
+    this.#prune();
+  }
+
+  #prune(): void {
+    this.#sql.prune.run(this.#now() - MOVE_FORGOTTEN_AFTER_MS);
+  }
+
+  put(scope: { market: string; account: string | null }, moves: readonly UnclearMove[]): void {
+    this.#sql.put(scope, moves);
+  }
+
+  get(scope: MoveScope, itemId: number): UnclearMove | undefined {
+    if (scope.market === null) return undefined;
+    const row = this.#sql.get.get({ market: scope.market, account: scope.account, item_id: itemId });
+    return (
+      row && {
+        action: row.action,
+        itemId: row.item_id,
+        appId: row.app_id,
+        name: row.name,
+        sent: row.sent,
+        before: row.held_before,
+        atMs: row.at_ms,
+      }
+    );
+  }
+
+  lift(scope: MoveScope, itemId: number): void {
+    if (scope.market === null) return;
+    this.#sql.lift.run({ market: scope.market, account: scope.account, item_id: itemId });
+  }
+}
+
 export class UnclearMoves {
+  /** Moves kept in memory only: all of them without a desk, else those made with no marketplace known. */
   readonly #moves = new Map<number, UnclearMove>();
   /** Backpack item ids of a list or withdraw on its way (from its check to its answer). */
   readonly #sending = new Set<number>();
+  /** One per send on its way: settles when it ends (its lost answer, if lost, recorded). */
+  readonly #onTheirWay = new Set<Promise<void>>();
+  readonly #desk: { moves: DeskMoves; scope: () => MoveScope } | null;
+
+  /**
+   * Without `desk`, the moves are kept in memory only (forgotten with the object). With it, they are kept
+   * in the desk of `db`, under the scope the key in use has when each is recorded (and looked up under
+   * the scope it has then); moves older than MOVE_FORGOTTEN_AFTER_MS (by `now`) are pruned.
+   */
+  constructor(desk?: { db: Database.Database; scope: () => MoveScope; now: () => number }) {
+    this.#desk = desk ? { moves: new DeskMoves(desk.db, desk.now), scope: desk.scope } : null;
+  }
 
   /**
    * Remembers a send whose answer was lost, one move per backpack item id. `rows` are the rows as read
@@ -90,7 +239,7 @@ export class UnclearMoves {
     for (const [itemId, sent] of copies) {
       const row = rows.get(itemId);
       if (!row) continue;
-      const move = {
+      recorded.push({
         action,
         itemId,
         appId: row.app_id,
@@ -98,18 +247,24 @@ export class UnclearMoves {
         sent,
         before: row.amount,
         atMs,
-      };
-      this.#moves.set(itemId, move);
-      recorded.push(move);
+      });
+    }
+    // a move is recorded after a send, so the marketplace is known; should it not be, memory keeps it
+    const scope = this.#desk?.scope();
+    if (this.#desk && scope?.market) {
+      this.#desk.moves.put({ market: scope.market, account: scope.account }, recorded);
+    } else {
+      for (const move of recorded) this.#moves.set(move.itemId, move);
     }
     return recorded;
   }
 
   /** The unclear moves of these items, in the order given. */
   of(itemIds: Iterable<number>): UnclearMove[] {
+    const scope = this.#desk?.scope();
     const moves: UnclearMove[] = [];
     for (const id of new Set(itemIds)) {
-      const move = this.#moves.get(id);
+      const move = this.#moves.get(id) ?? (scope && this.#desk?.moves.get(scope, id));
       if (move) moves.push(move);
     }
     return moves;
@@ -117,6 +272,7 @@ export class UnclearMoves {
 
   lift(itemId: number): void {
     this.#moves.delete(itemId);
+    if (this.#desk) this.#desk.moves.lift(this.#desk.scope(), itemId);
   }
 
   /** Items of these ids already on their way in another send. */
@@ -128,11 +284,28 @@ export class UnclearMoves {
   begin(itemIds: Iterable<number>): () => void {
     const ids = [...new Set(itemIds)];
     for (const id of ids) this.#sending.add(id);
+    let ended!: () => void;
+    const onItsWay = new Promise<void>((resolve) => (ended = resolve));
+    this.#onTheirWay.add(onItsWay);
     return () => {
       for (const id of ids) this.#sending.delete(id);
+      this.#onTheirWay.delete(onItsWay);
+      ended();
     };
   }
 
+  /**
+   * Resolves once no send begun before the call is on its way (at once when none is). A closing session
+   * waits for it before letting its database go: a lost answer arriving after could not be recorded.
+   */
+  async idle(): Promise<void> {
+    await Promise.all(this.#onTheirWay);
+  }
+
+  /**
+   * Forgets the moves kept in memory (the key turned out to be another account's). Those in the desk are
+   * kept: each names its account and marketplace, and applies only under them (see the file's note).
+   */
   clear(): void {
     this.#moves.clear();
   }

@@ -20,7 +20,7 @@ import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
-import { UnclearMoves } from '../../account/unclear-moves.ts';
+import { UnclearMoves, assignUnclearMoves } from '../../account/unclear-moves.ts';
 import { type GuardView, UndercutGuards } from '../../account/undercut-guard.ts';
 import { WithdrawalGuard } from '../../account/withdrawal-guard.ts';
 import { type WithdrawalAttempt, WithdrawalJournal, assignOpenWithdrawals } from '../../account/withdrawal-journal.ts';
@@ -34,8 +34,11 @@ import { Caches, type Db } from '../../store/index.ts';
 import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
 import { USER_CACHE_KEY } from '../market-buying/balance.ts';
 
-/** How long a closing session waits for a crypto withdrawal's answer (the client gives up after 10 s without one). */
-const WITHDRAWAL_ANSWER_WAIT_MS = 30_000;
+/**
+ * How long a closing session waits for the answer to a crypto withdrawal or a list or withdraw of items
+ * (the client gives up after 10 s without one).
+ */
+const SEND_ANSWER_WAIT_MS = 30_000;
 
 const IDENTITY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS account_identity (
@@ -102,11 +105,12 @@ export class AccountSession {
   readonly inOffer = new Map<string, InOffer>();
   /**
    * Backpack items whose list or withdraw got no clear answer: the next send of one is checked against a
-   * fresh read first. In memory only (acceptable: a restart forgets them, and the next run checks its
-   * sends against the backpack rows it reads itself, fresh once connected). Forgotten with the rest of
-   * the account's state when the key turns out to be another account's.
+   * fresh read first. Kept in the desk, so that a restart or a crash does not let the repeat go out
+   * unchecked, each under the marketplace and the account whose key sent it: another marketplace's never
+   * apply, nor another account's once the key's account is met, and they are kept for their own account
+   * when the key turns out to be another's (see unclear-moves.ts).
    */
-  readonly unclearMoves = new UnclearMoves();
+  readonly unclearMoves: UnclearMoves;
   /** Aborts withdrawal follow loops when the session ends. */
   readonly stopping = new AbortController();
   readonly clock: Clock;
@@ -185,11 +189,20 @@ export class AccountSession {
       ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
+    this.unclearMoves = new UnclearMoves({
+      db,
+      scope: () => {
+        const client = this.market.client;
+        return { market: client ? new URL(client.baseUrl).origin : null, account: this.#metAccount };
+      },
+      now: () => this.clock.now(),
+    });
     this.#feeds = this.buildFeeds(null);
     if (options.newAccount) {
       this.#forgetAccountState();
       assignOpenPurchases(db, 'an earlier demo market, gone since');
       assignOpenWithdrawals(db, 'an earlier demo market, gone since');
+      assignUnclearMoves(db, 'an earlier demo market, gone since');
     }
   }
 
@@ -288,9 +301,11 @@ export class AccountSession {
 
   async stop(): Promise<void> {
     this.stopping.abort(new DOMException('the account session ended', 'AbortError'));
-    // a crypto withdrawal on its way writes its answer on this session's database (see WithdrawalGuard.idle);
-    // bounded, so that a send waiting long for its rate budget cannot hold the app's quit
-    await Promise.race([this.withdrawalGuard.idle(), new Promise<void>((resolve) => setTimeout(resolve, WITHDRAWAL_ANSWER_WAIT_MS).unref())]);
+    // a crypto withdrawal or an item move on its way writes its answer (or its loss) on this session's
+    // database (see WithdrawalGuard.idle, UnclearMoves.idle); bounded, so that a send waiting long for its
+    // rate budget cannot hold the app's quit
+    const answered = Promise.all([this.withdrawalGuard.idle(), this.unclearMoves.idle()]);
+    await Promise.race([answered, new Promise<void>((resolve) => setTimeout(resolve, SEND_ANSWER_WAIT_MS).unref())]);
     await this.#feeds.stop();
   }
 
@@ -338,7 +353,8 @@ export class AccountSession {
   }
 
   #forgetAccountState(): void {
-    // what was seen in memory of the previous account's items, and its moves of unknown outcome
+    // what was seen in memory of the previous account's items, and its moves of unknown outcome kept in
+    // memory (those in the desk name their marketplace and account, and are kept for them: unclear-moves.ts)
     this.backpackSeen.clear();
     this.listingsSeen.clear();
     this.inOffer.clear();
