@@ -124,7 +124,8 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
         {mode === 'percent' ? (
           <NumberInput
             label="Change (%)"
-            w={110}
+            // wide enough for its error on one line ("A cut can be at most 99 %.")
+            w={170}
             value={percent ?? ''}
             onChange={(v) => setPercent(typeof v === 'number' ? v : null)}
             min={PERCENT_RANGE.min}
