@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
 import { type ApiError, failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
+import { deskRateGovernor } from '../../core/api/release-ledger.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
 import { deskFileFor } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
@@ -107,7 +108,15 @@ export const buyCommand: CliCommand = {
       db = new Database(file);
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
-      const client = new ApiClient({ baseUrl: opts['base-url'], apiKey });
+      // the desk records every release: the app with this key on this data folder, or a `buy` just
+      // before, counts inside the same windows (api/release-ledger.ts); stdout keeps its one line
+      const governor = deskRateGovernor({
+        db,
+        baseUrl: opts['base-url'],
+        apiKey,
+        onLedgerError: (message) => process.stderr.write(`skindesk buy: ${message}\n`),
+      });
+      const client = new ApiClient({ baseUrl: opts['base-url'], apiKey, governor });
       purchaser = new Purchaser({ client, journal: new PurchaseJournal(db) });
     } catch (err) {
       db?.close();

@@ -8,10 +8,23 @@
  * alignment ever holds more than `limit` sends, however many callers ask at once. The margin absorbs
  * network jitter between our send time and the server's arrival time.
  *
- * Why the server wins: after a restart the server still counts calls we no longer remember, and other
- * clients with the same key share its budget. `X-RateLimit-Remaining: 0` blocks until
- * `X-RateLimit-Reset`, a lower Remaining caps our local headroom until then, and `Retry-After` blocks the
- * endpoint outright for as long as it says.
+ * Why a ledger: the server counts per key, not per process. A governor that remembered only its own
+ * releases started from an empty window after a restart, and the app and the `skindesk` CLI using the
+ * same key each counted the budget apart: several concurrent calls could go out before the first answer
+ * reported the server's count, and the server answered 429 (a purchase refused when it mattered). With a
+ * `ReleaseLedger` (the desk's, release-ledger.ts) each release is recorded before the request goes, and
+ * the window counts the ledger's releases too: an earlier run's and those of any process sharing it. Our
+ * own are told apart by the wall time we recorded them under. The ledger speaks wall-clock time (the only
+ * time two processes share), so another process's release is placed on our monotonic clock as of now;
+ * one that looks later than now (the wall clock set back) counts as released now. A ledger that throws
+ * never fails a request: the governor counts on its own, as without one, and reports the first failure.
+ * Two processes deciding in the same instant can still both see room for the last slot (the read and the
+ * write are two statements); that, and clients outside the ledger, are what the server's headers cover.
+ *
+ * Why the server wins: the server still counts calls no ledger holds (a run without one, another
+ * machine with the same key). `X-RateLimit-Remaining: 0` blocks until `X-RateLimit-Reset`, a lower
+ * Remaining caps our local headroom until then, and `Retry-After` blocks the endpoint outright for as
+ * long as it says.
  */
 import { type Clock, systemClock } from './clock.ts';
 
@@ -22,8 +35,24 @@ export interface WindowLimit {
   windowMs: number;
 }
 
+/**
+ * A record of releases kept outside the governor, so that a window outlives the process and is shared by
+ * every process using the same key (see the header). Times are wall-clock epoch ms: the only time two
+ * processes share. Either method may throw; the governor then counts on its own (and says so once).
+ */
+export interface ReleaseLedger {
+  /** The release times of `endpointKey` later than `sinceMs` (epoch ms), by anyone sharing the record. */
+  recent(endpointKey: string, sinceMs: number): number[];
+  /** Records one release of `endpointKey` at `atMs` (epoch ms). */
+  note(endpointKey: string, atMs: number): void;
+}
+
 export interface GovernorOptions {
   clock?: Clock;
+  /** Releases made by an earlier run and by other processes with the same key; absent: this run's only. */
+  ledger?: ReleaseLedger;
+  /** Hears the first failure of the ledger (then the governor counts on its own); later ones are not reported. */
+  onLedgerError?: (error: unknown) => void;
   /** Extra spacing added to every window, for jitter between our clock and the server's arrival times. */
   marginMs?: number;
   /** Ceiling on how long a server `X-RateLimit-Reset` or `Retry-After` may block us (a guard against a wild header). */
@@ -88,12 +117,22 @@ interface Waiter {
 
 const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, background: 1 };
 
+/** The governor's side of a ledger: a failure becomes "nothing recorded", never a thrown request. */
+interface LedgerLink {
+  /** Wall-clock release times later than `sinceMs`, or null when the ledger could not be read. */
+  recent(key: string, sinceMs: number): number[] | null;
+  /** Whether the release was recorded. */
+  note(key: string, atMs: number): boolean;
+}
+
 class EndpointLimiter {
   readonly key: string;
   readonly limit: number;
   readonly windowMs: number;
   /** Release times within the window, ascending (monotonic ms, see #mono). */
   #released: number[] = [];
+  /** For each of #released, the wall-clock time it was recorded under in the ledger (null: not recorded). */
+  #releasedWall: (number | null)[] = [];
   #queue: Waiter[] = [];
   #order = 0;
   #inFlight = 0;
@@ -106,6 +145,7 @@ class EndpointLimiter {
   readonly #clock: Clock;
   readonly #marginMs: number;
   readonly #maxResetWaitMs: number;
+  readonly #ledger: LedgerLink | null;
 
   /**
    * Every time the limiter keeps (release times, blocks, the server's reset, timers) is on the clock's
@@ -121,7 +161,14 @@ class EndpointLimiter {
     return mono - this.#mono() + this.#clock.now();
   }
 
-  constructor(key: string, limit: WindowLimit | null, clock: Clock, marginMs: number, maxResetWaitMs: number) {
+  constructor(
+    key: string,
+    limit: WindowLimit | null,
+    clock: Clock,
+    marginMs: number,
+    maxResetWaitMs: number,
+    ledger: LedgerLink | null,
+  ) {
     this.key = key;
     // An endpoint without a published limit still honours whatever the server tells us.
     this.limit = limit?.limit ?? Number.POSITIVE_INFINITY;
@@ -129,6 +176,8 @@ class EndpointLimiter {
     this.#clock = clock;
     this.#marginMs = limit ? marginMs : 0;
     this.#maxResetWaitMs = maxResetWaitMs;
+    // only a window needs counting: an endpoint without a published limit is neither read nor recorded
+    this.#ledger = limit ? ledger : null;
   }
 
   acquire(priority: Priority, signal?: AbortSignal): Promise<Permit> {
@@ -163,21 +212,50 @@ class EndpointLimiter {
     });
   }
 
-  /** Earliest clock time at which one more request may be released. */
-  #earliestRelease(now: number): number {
+  /**
+   * Earliest clock time at which one more request may be released, and how many releases the window
+   * holds now (this run's and, with a ledger, everyone else's sharing it).
+   */
+  #window(now: number): { at: number; used: number } {
     let at = Math.max(now, this.#blockedUntil);
     const span = this.windowMs + this.#marginMs;
-    while (this.#released.length > 0 && (this.#released[0] as number) + span <= now) this.#released.shift();
-    if (this.#released.length >= this.limit) {
+    while (this.#released.length > 0 && (this.#released[0] as number) + span <= now) {
+      this.#released.shift();
+      this.#releasedWall.shift();
+    }
+    const foreign = this.#others(now, span);
+    const window = foreign.length === 0 ? this.#released : [...this.#released, ...foreign].sort((a, b) => a - b);
+    if (window.length >= this.limit) {
       // The (limit)-th most recent release must leave the window before another may go.
-      const pivot = this.#released[this.#released.length - this.limit] as number;
+      const pivot = window[window.length - this.limit] as number;
       at = Math.max(at, pivot + span);
     }
     if (this.#server) {
       if (now >= this.#server.resetAt) this.#server = null;
       else if (this.#server.remaining <= 0) at = Math.max(at, this.#server.resetAt);
     }
-    return at;
+    return { at, used: window.length };
+  }
+
+  /**
+   * The ledger's releases within the window that are not this run's own (an earlier run's, another
+   * process's), on the monotonic clock. Our own are told apart by the wall time we recorded them under.
+   */
+  #others(now: number, span: number): number[] {
+    if (!this.#ledger) return [];
+    const wallNow = this.#clock.now();
+    const rows = this.#ledger.recent(this.key, wallNow - span);
+    if (rows === null || rows.length === 0) return [];
+    const own = new Map<number, number>();
+    for (const wall of this.#releasedWall) if (wall !== null) own.set(wall, (own.get(wall) ?? 0) + 1);
+    const others: number[] = [];
+    for (const wall of rows) {
+      const mine = own.get(wall) ?? 0;
+      if (mine > 0) own.set(wall, mine - 1);
+      // a row "from the future" (the wall clock set back since) counts as released now, no later
+      else others.push(Math.min(now, wall - wallNow + now));
+    }
+    return others;
   }
 
   #pump(): void {
@@ -188,7 +266,7 @@ class EndpointLimiter {
         return;
       }
       const now = this.#mono();
-      const at = this.#earliestRelease(now);
+      const { at } = this.#window(now);
       if (at > now) {
         this.#arm(at);
         return;
@@ -200,7 +278,11 @@ class EndpointLimiter {
 
   #release(waiter: Waiter, now: number): void {
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+    const wall = this.#clock.now();
+    // recorded before the request is let go, so whoever reads the ledger next counts it
+    const noted = this.#ledger ? this.#ledger.note(this.key, wall) : false;
     this.#released.push(now);
+    this.#releasedWall.push(noted ? wall : null);
     if (this.#server) this.#server.remaining -= 1;
     this.#inFlight += 1;
     this.counters.sent += 1;
@@ -212,7 +294,7 @@ class EndpointLimiter {
     let done = false;
     waiter.resolve({
       key: this.key,
-      grantedAt: this.#clock.now(),
+      grantedAt: wall,
       complete: (info) => {
         if (done) return;
         done = true;
@@ -267,13 +349,12 @@ class EndpointLimiter {
   /** How long one more request would wait for the window or the server's budget, from now (ms). */
   waitMs(): number {
     const now = this.#mono();
-    return Math.max(0, this.#earliestRelease(now) - now);
+    return Math.max(0, this.#window(now).at - now);
   }
 
   stats(): EndpointStats {
     const now = this.#mono();
-    const earliest = this.#earliestRelease(now);
-    const used = this.#released.length;
+    const { at: earliest, used } = this.#window(now);
     const localRoom = Math.max(0, this.limit - used);
     const serverRoom = this.#server ? Math.max(0, this.#server.remaining) : Number.POSITIVE_INFINITY;
     const blocked = Math.max(this.#blockedUntil, this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0);
@@ -298,17 +379,19 @@ export class RateGovernor {
   readonly #clock: Clock;
   readonly #marginMs: number;
   readonly #maxResetWaitMs: number;
+  readonly #ledger: LedgerLink | null;
 
   constructor(options: GovernorOptions = {}) {
     this.#clock = options.clock ?? systemClock;
     this.#marginMs = options.marginMs ?? 100;
     this.#maxResetWaitMs = options.maxResetWaitMs ?? 10 * 60_000;
+    this.#ledger = options.ledger ? guardedLedger(options.ledger, options.onLedgerError) : null;
   }
 
   /** Registers an endpoint's published limit (null: not limited locally, server headers still apply). */
   define(key: string, limit: WindowLimit | null): void {
     if (!this.#limiters.has(key)) {
-      this.#limiters.set(key, new EndpointLimiter(key, limit, this.#clock, this.#marginMs, this.#maxResetWaitMs));
+      this.#limiters.set(key, new EndpointLimiter(key, limit, this.#clock, this.#marginMs, this.#maxResetWaitMs, this.#ledger));
     }
   }
 
@@ -344,11 +427,48 @@ export class RateGovernor {
   #limiter(key: string): EndpointLimiter {
     let limiter = this.#limiters.get(key);
     if (!limiter) {
-      limiter = new EndpointLimiter(key, null, this.#clock, this.#marginMs, this.#maxResetWaitMs);
+      limiter = new EndpointLimiter(key, null, this.#clock, this.#marginMs, this.#maxResetWaitMs, this.#ledger);
       this.#limiters.set(key, limiter);
     }
     return limiter;
   }
+}
+
+/**
+ * Wraps a ledger so that it never throws into a request: a failed read counts nothing beyond this run's
+ * own releases, a failed write leaves the release unrecorded. Every call still tries (a busy desk is
+ * usually free again a moment later); only the first failure is reported.
+ */
+function guardedLedger(ledger: ReleaseLedger, onError: ((error: unknown) => void) | undefined): LedgerLink {
+  let reported = false;
+  const failed = (error: unknown) => {
+    if (reported) return;
+    reported = true;
+    try {
+      onError?.(error);
+    } catch {
+      // a failing report must not fail the request either
+    }
+  };
+  return {
+    recent(key, sinceMs) {
+      try {
+        return ledger.recent(key, sinceMs);
+      } catch (error) {
+        failed(error);
+        return null;
+      }
+    },
+    note(key, atMs) {
+      try {
+        ledger.note(key, atMs);
+        return true;
+      } catch (error) {
+        failed(error);
+        return false;
+      }
+    },
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { failureReason } from '../api/errors.ts';
+import { deskRateGovernor } from '../api/release-ledger.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import { claimCaches, type Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -209,7 +210,15 @@ export class MarketSession {
         if (!this.#options.apiKey) throw new Error('no API key');
         apiKey = this.#options.apiKey;
       }
-      const client = new ApiClient({ baseUrl: this.#baseUrl as string, apiKey, ...(wsUrl ? { wsUrl } : {}) });
+      // the desk records every release, so a restart, or `skindesk` run with this key on this data
+      // folder, counts inside the same windows (api/release-ledger.ts)
+      const governor = deskRateGovernor({
+        db: this.db,
+        baseUrl: this.#baseUrl as string,
+        apiKey,
+        onLedgerError: (message) => log.warn(redactor.redact(message)),
+      });
+      const client = new ApiClient({ baseUrl: this.#baseUrl as string, apiKey, governor, ...(wsUrl ? { wsUrl } : {}) });
       this.#client = client;
       this.marketPrices.start(client, {
         onChanged: () => events.book({ version: 0, lastSeq: this.status().lastSeq, reset: false, upserted: 0, removed: 0, ids: [], idsTruncated: true }),

@@ -8,6 +8,7 @@
 import { ApiClient, type ApiClientOptions } from '../api/client.ts';
 import { PurchaseJournal } from '../api/purchase-journal.ts';
 import { Purchaser } from '../api/purchaser.ts';
+import { deskRateGovernor } from '../api/release-ledger.ts';
 import { attachDesk } from '../store/desk.ts';
 import { claimCaches, openDatabase, readSyncState, type Db } from '../store/index.ts';
 import type { BackfillOptions } from '../sync/backfill.ts';
@@ -59,7 +60,17 @@ export class HeadlessWatch {
       attachDesk(this.db, o.dbPath);
       // the reference prices of another market (the file used with another --base-url) are not this one's
       claimCaches(this.db, o.baseUrl, readSyncState(this.db).source);
-      this.client = new ApiClient({ baseUrl: o.baseUrl, apiKey: o.apiKey, ...(o.wsUrl ? { wsUrl: o.wsUrl } : {}), ...o.client });
+      this.client = new ApiClient({
+        baseUrl: o.baseUrl,
+        apiKey: o.apiKey,
+        ...(o.wsUrl ? { wsUrl: o.wsUrl } : {}),
+        ...o.client,
+        // the desk records every release, so the app with this key on this data folder (or the next
+        // run) counts inside the same windows (api/release-ledger.ts)
+        governor:
+          o.client?.governor ??
+          deskRateGovernor({ db: this.db, baseUrl: o.baseUrl, apiKey: o.apiKey, onLedgerError: warn }),
+      });
       this.purchaser = new Purchaser({ client: this.client, journal: new PurchaseJournal(this.db) });
       let ids = new Set<number>();
       this.service = new WatchService({

@@ -1,0 +1,316 @@
+/**
+ * The governor's record of releases: a restart, or another process with the same key on the same data
+ * folder, counts inside the same strict sliding window instead of starting from an empty one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/api/clock.ts';
+import { RateGovernor, type ReleaseLedger } from '../../../src/core/api/governor.ts';
+import { SqliteReleaseLedger, apiKeyId, deskRateGovernor } from '../../../src/core/api/release-ledger.ts';
+import { openDatabase, type Db } from '../../../src/core/store/index.ts';
+import { attachDesk, deskFileFor } from '../../../src/core/store/desk.ts';
+import { tempDir } from '../store/helpers.ts';
+
+const BASE_URL = 'https://market.example';
+const API_KEY = 'sk_live_Zq8vR2mW7xT4nB6yK1pL9sD3fG5hJ0cA';
+const PURCHASE = 'POST /public/v1/purchase';
+const LIMIT = { limit: 30, windowMs: 60_000 };
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+function bookFile(): string {
+  const t = tempDir('skindesk-ledger-');
+  cleanups.push(t.remove);
+  return join(t.dir, 'skindesk.db');
+}
+
+/** A connection as the app and `skindesk watch` hold it: the book, with the desk attached. */
+function openDesk(file: string): Db {
+  const db = openDatabase(file);
+  attachDesk(db, file);
+  cleanups.push(() => db.open && db.close());
+  return db;
+}
+
+/** An in-memory record, as the desk would hold it (wall-clock ms per endpoint). */
+function arrayLedger(
+  rows: Map<string, number[]> = new Map(),
+): ReleaseLedger & { rows: Map<string, number[]> } {
+  return {
+    rows,
+    recent: (key, sinceMs) => (rows.get(key) ?? []).filter((t) => t > sinceMs),
+    note: (key, atMs) => void rows.set(key, [...(rows.get(key) ?? []), atMs]),
+  };
+}
+
+/** Largest number of releases inside any window of `windowMs`. */
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while ((sorted[hi] as number) - (sorted[lo] as number) >= windowMs) lo++;
+    max = Math.max(max, hi - lo + 1);
+  }
+  return max;
+}
+
+function released(promise: Promise<unknown>): () => boolean {
+  let done = false;
+  void promise.then(() => (done = true));
+  return () => done;
+}
+
+describe('RateGovernor with a record of releases', () => {
+  it('counts the releases an earlier run left in the record: no new request until the window allows it', async () => {
+    const clock = new ManualClock();
+    // the earlier run sent the whole minute's budget over the last 20 s, then stopped
+    const t0 = clock.now() - 20_000;
+    const ledger = arrayLedger(
+      new Map([[PURCHASE, Array.from({ length: LIMIT.limit }, (_, i) => t0 + i * 500)]]),
+    );
+    const governor = new RateGovernor({ clock, marginMs: 0, ledger });
+    governor.define(PURCHASE, LIMIT);
+    expect(governor.waitMs(PURCHASE)).toBe(40_000);
+    expect(governor.stats().endpoints.find((e) => e.key === PURCHASE)).toMatchObject({
+      used: LIMIT.limit,
+      headroom: 0,
+    });
+    const next = governor.acquire(PURCHASE);
+    const done = released(next);
+    await clock.advance(39_999);
+    expect(done()).toBe(false);
+    await clock.advance(1);
+    expect(done()).toBe(true);
+    // the oldest of the earlier run's releases left the window exactly then
+    expect((await next).grantedAt).toBe(t0 + 60_000);
+    // and this release is in the record for whoever comes next
+    expect(ledger.rows.get(PURCHASE)).toHaveLength(LIMIT.limit + 1);
+  });
+
+  it("after a restart on the same desk file, the new run waits for the old run's releases to leave the window", async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const first = deskRateGovernor({
+      db: openDesk(file),
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      clock,
+      marginMs: 0,
+    });
+    first.define(PURCHASE, LIMIT);
+    const start = clock.now();
+    for (let i = 0; i < LIMIT.limit; i++) (await first.acquire(PURCHASE)).complete();
+    await clock.advance(5_000);
+    // the restart: a new governor, a new connection, the same desk
+    const second = deskRateGovernor({
+      db: openDesk(file),
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      clock,
+      marginMs: 0,
+    });
+    second.define(PURCHASE, LIMIT);
+    const next = second.acquire(PURCHASE);
+    const done = released(next);
+    await clock.advance(54_999);
+    expect(done()).toBe(false);
+    await clock.advance(1);
+    expect((await next).grantedAt).toBe(start + 60_000);
+  });
+
+  it('two governors sharing one desk file (two connections) never release more than the limit in any window together', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const limit = { limit: 6, windowMs: 60_000 };
+    const governors = [0, 1].map(() => {
+      const g = deskRateGovernor({
+        db: openDesk(file),
+        baseUrl: BASE_URL,
+        apiKey: API_KEY,
+        clock,
+        marginMs: 0,
+      });
+      g.define('GET /public/v1/book', limit);
+      return g;
+    });
+    const times: number[] = [];
+    const pending: Promise<void>[] = [];
+    // bursts of concurrent callers on both at once, as the app and `skindesk watch` would make them
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 5; i++) {
+        for (const g of governors) {
+          pending.push(
+            g.acquire('GET /public/v1/book', i % 2 === 0 ? 'interactive' : 'background').then((permit) => {
+              times.push(permit.grantedAt);
+              clock.setTimer(150, () => permit.complete());
+            }),
+          );
+        }
+      }
+      await clock.advance(17_000);
+    }
+    for (let i = 0; i < 200 && times.length < pending.length; i++) await clock.advance(5_000);
+    await Promise.all(pending);
+    expect(times).toHaveLength(50);
+    expect(maxInAnyWindow(times, limit.windowMs)).toBe(limit.limit);
+  });
+
+  it('another key or another market has a budget of its own', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const make = (baseUrl: string, apiKey: string) => {
+      const g = deskRateGovernor({ db: openDesk(file), baseUrl, apiKey, clock, marginMs: 0 });
+      g.define(PURCHASE, { limit: 1, windowMs: 60_000 });
+      return g;
+    };
+    (await make(BASE_URL, API_KEY).acquire(PURCHASE)).complete();
+    expect(make(BASE_URL, API_KEY).waitMs(PURCHASE)).toBe(60_000);
+    expect(make(`${BASE_URL}/`, API_KEY).waitMs(PURCHASE)).toBe(60_000);
+    expect(make(BASE_URL, `${API_KEY}x`).waitMs(PURCHASE)).toBe(0);
+    expect(make('https://other.example', API_KEY).waitMs(PURCHASE)).toBe(0);
+  });
+
+  it('never writes the API key to the desk: the rows name it by a short one-way hash', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const db = openDesk(file);
+    const governor = deskRateGovernor({ db, baseUrl: BASE_URL, apiKey: API_KEY, clock, marginMs: 0 });
+    governor.define(PURCHASE, LIMIT);
+    for (let i = 0; i < 5; i++) (await governor.acquire(PURCHASE)).complete();
+    const keyIds = db.prepare<[], string>('SELECT DISTINCT key_id FROM rate_releases').pluck().all();
+    expect(keyIds).toEqual([apiKeyId(API_KEY)]);
+    expect(apiKeyId(API_KEY)).toMatch(/^[0-9a-f]{16}$/);
+    const desk = deskFileFor(file);
+    // before and after the WAL is folded into the file
+    const bytes = () =>
+      [desk, `${desk}-wal`]
+        .filter(existsSync)
+        .map((f) => readFileSync(f).toString('latin1'))
+        .join('');
+    expect(bytes()).toContain(apiKeyId(API_KEY));
+    expect(bytes()).not.toContain(API_KEY);
+    expect(bytes()).not.toContain(API_KEY.slice(8, 24));
+    db.close();
+    expect(bytes()).not.toContain(API_KEY);
+  });
+
+  it('drops rows older than the longest window', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const db = openDesk(file);
+    const ledger = new SqliteReleaseLedger(db, {
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      retainMs: 60_000,
+      now: () => clock.now(),
+    });
+    ledger.note(PURCHASE, clock.now());
+    ledger.note('GET /public/v1/prices', clock.now());
+    await clock.advance(61_000);
+    ledger.note(PURCHASE, clock.now());
+    expect(db.prepare('SELECT count(*) FROM rate_releases').pluck().get()).toBe(1);
+    expect(ledger.recent(PURCHASE, clock.now() - 60_000)).toEqual([clock.now()]);
+  });
+});
+
+describe('RateGovernor when its record fails', () => {
+  it('a record that throws leaves the governor on its own count, and says so once', async () => {
+    const clock = new ManualClock();
+    const failures: unknown[] = [];
+    const broken: ReleaseLedger = {
+      recent: () => {
+        throw new Error('SQLITE_BUSY: database is locked');
+      },
+      note: () => {
+        throw new Error('SQLITE_READONLY: attempt to write a readonly database');
+      },
+    };
+    const governor = new RateGovernor({
+      clock,
+      marginMs: 0,
+      ledger: broken,
+      onLedgerError: (err) => failures.push(err),
+    });
+    governor.define(PURCHASE, { limit: 2, windowMs: 10_000 });
+    const first = await governor.acquire(PURCHASE);
+    first.complete();
+    (await governor.acquire(PURCHASE)).complete();
+    const third = governor.acquire(PURCHASE);
+    const done = released(third);
+    await clock.advance(9_999);
+    expect(done()).toBe(false);
+    await clock.advance(1);
+    expect((await third).grantedAt).toBe(first.grantedAt + 10_000);
+    expect(governor.stats().endpoints.find((e) => e.key === PURCHASE)?.sent).toBe(3);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('a read-only desk: requests still go, paced by this run alone, and the one report does not quote the key', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    // the desk exists with its table, then is opened read-only (another user's folder, a full disk…)
+    new SqliteReleaseLedger(openDesk(file), { baseUrl: BASE_URL, apiKey: API_KEY });
+    const readonly = new Database(deskFileFor(file), { readonly: true });
+    cleanups.push(() => readonly.close());
+    const reports: string[] = [];
+    const governor = deskRateGovernor({
+      db: readonly,
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      clock,
+      marginMs: 0,
+      onLedgerError: (message) => reports.push(message),
+    });
+    governor.define(PURCHASE, { limit: 2, windowMs: 10_000 });
+    for (let i = 0; i < 2; i++) (await governor.acquire(PURCHASE)).complete();
+    expect(governor.waitMs(PURCHASE)).toBe(10_000);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(/readonly|read-only/i);
+    expect(reports[0]).not.toContain(API_KEY);
+  });
+
+  it("a desk closed with its session: requests still in flight go on quietly, on the governor's own count", async () => {
+    const clock = new ManualClock();
+    const reports: string[] = [];
+    const db = openDesk(bookFile());
+    const governor = deskRateGovernor({
+      db,
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      clock,
+      marginMs: 0,
+      onLedgerError: (m) => reports.push(m),
+    });
+    governor.define(PURCHASE, { limit: 1, windowMs: 10_000 });
+    (await governor.acquire(PURCHASE)).complete();
+    db.close();
+    const next = governor.acquire(PURCHASE);
+    await clock.advance(10_000);
+    expect((await next).grantedAt).toBe(clock.now());
+    expect(reports).toEqual([]);
+  });
+
+  it('a desk that cannot even hold the table: the governor works without a record', async () => {
+    const clock = new ManualClock();
+    const reports: string[] = [];
+    const closed = new Database(':memory:');
+    closed.close();
+    const governor = deskRateGovernor({
+      db: closed,
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      clock,
+      onLedgerError: (m) => reports.push(m),
+    });
+    governor.define(PURCHASE, LIMIT);
+    (await governor.acquire(PURCHASE)).complete();
+    expect(governor.stats().endpoints.find((e) => e.key === PURCHASE)?.sent).toBe(1);
+    expect(reports).toHaveLength(1);
+  });
+});
