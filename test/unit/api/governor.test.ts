@@ -3,21 +3,10 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import { RateGovernor, readRateHeaders, type Permit, type Priority } from '../../../src/core/api/governor.ts';
 import { ENDPOINTS, rateLimitKey, type EndpointName } from '../../../src/shared/api/index.ts';
 import { createRng } from '../../bench/generate.ts';
+import { maxInAnyWindow } from './windows.ts';
 
 /** Deterministic PRNG: the bursts are random but every run is the same run. */
 const prng = createRng;
-
-/** Largest number of releases inside any window of `windowMs` (checked at every release). */
-function maxInAnyWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] as number) - (sorted[lo] as number) >= windowMs) lo++;
-    max = Math.max(max, hi - lo + 1);
-  }
-  return max;
-}
 
 describe('RateGovernor: strict sliding window', () => {
   const limited: EndpointName[] = ['listings', 'book', 'sales', 'orders', 'purchase', 'prices', 'steamInventory'];

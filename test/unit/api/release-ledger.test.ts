@@ -12,6 +12,7 @@ import { SqliteReleaseLedger, apiKeyId, deskRateGovernor } from '../../../src/co
 import { openDatabase, type Db } from '../../../src/core/store/index.ts';
 import { attachDesk, deskFileFor } from '../../../src/core/store/desk.ts';
 import { tempDir } from '../store/helpers.ts';
+import { maxInAnyWindow } from './windows.ts';
 
 const BASE_URL = 'https://market.example';
 const API_KEY = 'sk_live_Zq8vR2mW7xT4nB6yK1pL9sD3fG5hJ0cA';
@@ -46,18 +47,6 @@ function arrayLedger(
     recent: (key, sinceMs) => (rows.get(key) ?? []).filter((t) => t > sinceMs),
     note: (key, atMs) => void rows.set(key, [...(rows.get(key) ?? []), atMs]),
   };
-}
-
-/** Largest number of releases inside any window of `windowMs`. */
-function maxInAnyWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  let lo = 0;
-  for (let hi = 0; hi < sorted.length; hi++) {
-    while ((sorted[hi] as number) - (sorted[lo] as number) >= windowMs) lo++;
-    max = Math.max(max, hi - lo + 1);
-  }
-  return max;
 }
 
 function released(promise: Promise<unknown>): () => boolean {

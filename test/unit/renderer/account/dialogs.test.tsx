@@ -13,22 +13,10 @@ import { BookStandingCell } from '../../../../src/renderer/screens/account/listi
 import { EditListingDialog } from '../../../../src/renderer/screens/account/listings/EditListingDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../../../../src/renderer/screens/account/ui/DecayEditor.tsx';
 import { ErrorNote } from '../../../../src/renderer/screens/account/ui/ErrorNote.tsx';
-import type { MyListing } from '../../../../src/shared/api/index.ts';
 import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
-import { NOW_ISO, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { NOW_ISO, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
 
-const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
-  id,
-  app_id: 730,
-  market_hash_name: `Item ${id}`,
-  price: 1000,
-  amount: 5,
-  commodity: true,
-  created_at: NOW_ISO,
-  available_amount: 0,
-  price_decay: null,
-  ...over,
-});
+const listing = myListing;
 
 describe('EditListingDialog', () => {
   it('explains the partial reprice before sending, then reports the new listing holding the surplus', async () => {

@@ -15,6 +15,7 @@ import {
   createSkindeskApi,
 } from '../../../../src/shared/ipc/index.ts';
 import { theme } from '../../../../src/renderer/theme.ts';
+import type { MyListing } from '../../../../src/shared/api/index.ts';
 
 type FakeHandlers = { [N in IpcCallName]?: (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>> };
 
@@ -60,6 +61,20 @@ export function renderWithTheme(ui: ReactElement) {
 
 export const NOW_ISO = '2026-01-02T10:00:00.000Z';
 export const freshness = { fetchedAt: NOW_ISO, fromCache: false, problem: null };
+
+/** One of the trader's own listings: a stack of 5 at $10.00 unless `over` says otherwise. */
+export const myListing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
+  id,
+  app_id: 730,
+  market_hash_name: `Item ${id}`,
+  price: 1000,
+  amount: 5,
+  commodity: true,
+  created_at: NOW_ISO,
+  available_amount: 0,
+  price_decay: null,
+  ...over,
+});
 
 type TrackedTrade = IpcOutput<'getTrades'>['trades'][number];
 

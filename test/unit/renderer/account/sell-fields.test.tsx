@@ -8,21 +8,9 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
-import type { MyListing } from '../../../../src/shared/api/index.ts';
-import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { freshness, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
 
-const listing = (id: number, over: Partial<MyListing> = {}): MyListing => ({
-  id,
-  app_id: 730,
-  market_hash_name: `Item ${id}`,
-  price: 1000,
-  amount: 5,
-  commodity: true,
-  created_at: NOW_ISO,
-  available_amount: 0,
-  price_decay: null,
-  ...over,
-});
+const listing = myListing;
 
 const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
 const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
