@@ -20,21 +20,30 @@
  *    held for good by a row that will not come back to either amount.
  *
  * Kept in the desk (table `unclear_moves`), like the crypto withdrawal journal, so that they survive a
- * restart, a crash or the app being killed right after the failed send: a run that forgot them would
- * let the repeat go out unchecked, which is the very case this guard is for (the rows the next run reads
- * show the items already moved, and nothing says they moved once already). Each move names the
- * marketplace (its origin) and the account (accountKey) whose key sent it, when known: item ids are a
- * marketplace's, so a move applies only on its own marketplace, and there to its own account, or to any
- * while either account is not known (as an open crypto withdrawal holds them). A key of another
- * account deletes none of them (clear() forgets only the moves held in memory): they apply again when
- * their account's key is back. A new demo market renames the earlier one's as a gone market's
- * (`assignUnclearMoves`). Moves older than MOVE_FORGOTTEN_AFTER_MS are pruned. The marks of sends on
- * their way (begin, sending) stay in memory: they guard the sends of one process.
+ * restart, a crash or the app being killed: a run that forgot them would let the repeat go out
+ * unchecked, which is the very case this guard is for (the rows the next run reads show the items
+ * already moved, and nothing says they moved once already). As with the journal's intents, a send is
+ * written there before it goes out (state 'sending': what it asks, the rows' amounts as read before
+ * sending, the time; recordIntent) and settled by its answer: a clear one (moved, or refused outright)
+ * deletes it, a lost one makes it 'unclear' as of the loss. Recording only after the failure would miss
+ * the app dying while the request is out (sent, answer not read), when the items may well have moved.
+ * A 'sending' row is set aside only by the object that wrote it, while its send is on its way: the marks
+ * of sends on their way (begin, sending) already refuse a second send of its items. Any other is an
+ * unclear move as of when it was written (so the "not sent" grace counts from then): left by a run that
+ * died, or by another session on the same desk not answered yet, its outcome is not known here.
+ *
+ * Each move names the marketplace (its origin) and the account (accountKey) whose key sent it, when
+ * known: item ids are a marketplace's, so a move applies only on its own marketplace, and there to its
+ * own account, or to any while either account is not known (as an open crypto withdrawal holds them). A
+ * key of another account deletes none of them (clear() forgets only the moves held in memory): they
+ * apply again when their account's key is back. A new demo market renames the earlier one's as a gone
+ * market's (`assignUnclearMoves`). Moves older than MOVE_FORGOTTEN_AFTER_MS are pruned. The marks of
+ * sends on their way (begin, sending) stay in memory: they guard the sends of one session.
  */
 import type Database from 'better-sqlite3';
 import type { AppId, BackpackItem } from '../../shared/api/index.ts';
 import { utcClock } from '../../shared/utc-words.ts';
-import { createDeskTables } from '../store/desk.ts';
+import { addDeskColumn, createDeskTables } from '../store/desk.ts';
 
 export type MoveAction = 'list' | 'withdraw';
 
@@ -96,6 +105,13 @@ export function copiesPerItem(items: Iterable<{ id: number; amount: number }>): 
   return copies;
 }
 
+/**
+ * 'sending': written just before the request went out, not answered yet (at_ms: when it was written);
+ * 'unclear': its answer was lost (at_ms: when). A clear answer deletes the row.
+ */
+type MoveState = 'sending' | 'unclear';
+const MOVE_STATE_COLUMN = "TEXT NOT NULL DEFAULT 'unclear' CHECK (state IN ('sending', 'unclear'))";
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS unclear_moves (
   id          INTEGER PRIMARY KEY,
@@ -107,13 +123,15 @@ CREATE TABLE IF NOT EXISTS unclear_moves (
   name        TEXT NOT NULL,
   sent        INTEGER NOT NULL,
   held_before INTEGER NOT NULL,
-  at_ms       INTEGER NOT NULL
+  at_ms       INTEGER NOT NULL,
+  state       ${MOVE_STATE_COLUMN}
 );
 CREATE INDEX IF NOT EXISTS unclear_moves_by_item ON unclear_moves (market, item_id);
 CREATE INDEX IF NOT EXISTS unclear_moves_by_age ON unclear_moves (at_ms);
 `;
 
 interface Row {
+  id: number;
   item_id: number;
   action: MoveAction;
   app_id: AppId;
@@ -127,66 +145,147 @@ interface Row {
 const IN_SCOPE =
   'market = @market AND item_id = @item_id AND (account IS NULL OR @account IS NULL OR account = @account)';
 
+/** The table, with the columns later versions gave it (a desk made before them lacks them). */
+function createMovesTable(db: Database.Database): void {
+  createDeskTables(db, SCHEMA);
+  addDeskColumn(db, 'unclear_moves', 'state', MOVE_STATE_COLUMN);
+}
+
 /** The moves of a marketplace that no longer exists are named as that gone market's (see the file's note). */
 export function assignUnclearMoves(db: Database.Database, market: string): void {
-  createDeskTables(db, SCHEMA);
+  createMovesTable(db);
   db.prepare('UPDATE unclear_moves SET market = ?').run(market);
+}
+
+/** One move per backpack item of a send: the copies it asked of the row, the row's amount before sending. */
+function movesOf(
+  action: MoveAction,
+  copies: ReadonlyMap<number, number>,
+  rows: ReadonlyMap<number, BackpackItem>,
+  atMs: number,
+): UnclearMove[] {
+  const moves: UnclearMove[] = [];
+  for (const [itemId, sent] of copies) {
+    const row = rows.get(itemId);
+    if (!row) continue;
+    moves.push({
+      action,
+      itemId,
+      appId: row.app_id,
+      name: row.market_hash_name,
+      sent,
+      before: row.amount,
+      atMs,
+    });
+  }
+  return moves;
 }
 
 /** The moves kept in the desk, each under its marketplace and account. */
 class DeskMoves {
+  readonly #db: Database.Database;
   readonly #sql;
   readonly #now: () => number;
 
   constructor(db: Database.Database, now: () => number) {
-    createDeskTables(db, SCHEMA);
+    createMovesTable(db);
+    this.#db = db;
     this.#now = now;
     const replace = db.prepare(
       'DELETE FROM unclear_moves WHERE market = @market AND item_id = @item_id AND account IS @account',
     );
     const insert = db.prepare(`
-      INSERT INTO unclear_moves (market, account, item_id, action, app_id, name, sent, held_before, at_ms)
-      VALUES (@market, @account, @item_id, @action, @app_id, @name, @sent, @held_before, @at_ms)`);
+      INSERT INTO unclear_moves (market, account, item_id, action, app_id, name, sent, held_before, at_ms, state)
+      VALUES (@market, @account, @item_id, @action, @app_id, @name, @sent, @held_before, @at_ms, @state)`);
+    const insertMove = (
+      key: { market: string; account: string | null; item_id: number },
+      m: UnclearMove,
+      state: MoveState,
+    ) =>
+      Number(
+        insert.run({
+          ...key,
+          action: m.action,
+          app_id: m.appId,
+          name: m.name,
+          sent: m.sent,
+          held_before: m.before,
+          at_ms: m.atMs,
+          state,
+        }).lastInsertRowid,
+      );
+    const drop = db.prepare('DELETE FROM unclear_moves WHERE id = ?');
     this.#sql = {
       prune: db.prepare('DELETE FROM unclear_moves WHERE at_ms < ?'),
       put: db.transaction(
-        (scope: { market: string; account: string | null }, moves: readonly UnclearMove[]) => {
+        (
+          scope: { market: string; account: string | null },
+          moves: readonly UnclearMove[],
+          dropIds: readonly number[],
+        ) => {
           this.#prune();
+          for (const id of dropIds) drop.run(id);
           for (const m of moves) {
             const key = { ...scope, item_id: m.itemId };
             replace.run(key);
-            insert.run({
-              ...key,
-              action: m.action,
-              app_id: m.appId,
-              name: m.name,
-              sent: m.sent,
-              held_before: m.before,
-              at_ms: m.atMs,
-            });
+            insertMove(key, m, 'unclear');
           }
         },
       ),
-      get: db.prepare<{ market: string; account: string | null; item_id: number }, Row>(
-        `SELECT item_id, action, app_id, name, sent, held_before, at_ms FROM unclear_moves WHERE ${IN_SCOPE}
-         ORDER BY at_ms DESC, id DESC LIMIT 1`,
+      sending: db.transaction(
+        (scope: { market: string; account: string | null }, moves: readonly UnclearMove[]) => {
+          this.#prune();
+          return moves.map((m) => insertMove({ ...scope, item_id: m.itemId }, m, 'sending'));
+        },
       ),
-      lift: db.prepare(`DELETE FROM unclear_moves WHERE ${IN_SCOPE}`),
+      drop: db.transaction((ids: readonly number[]) => {
+        for (const id of ids) drop.run(id);
+      }),
+      get: db.prepare<{ market: string; account: string | null; item_id: number }, Row>(
+        `SELECT id, item_id, action, app_id, name, sent, held_before, at_ms FROM unclear_moves WHERE ${IN_SCOPE}
+         ORDER BY at_ms DESC, id DESC`,
+      ),
     };
     this.#prune();
+  }
+
+  /** False once the database has been closed (nothing can be written any more). */
+  get open(): boolean {
+    return this.#db.open;
   }
 
   #prune(): void {
     this.#sql.prune.run(this.#now() - MOVE_FORGOTTEN_AFTER_MS);
   }
 
-  put(scope: { market: string; account: string | null }, moves: readonly UnclearMove[]): void {
-    this.#sql.put(scope, moves);
+  /** Keeps moves whose answer was lost, in place of the rows `dropIds` (the same sends, written as on their way). */
+  put(
+    scope: { market: string; account: string | null },
+    moves: readonly UnclearMove[],
+    dropIds: readonly number[] = [],
+  ): void {
+    this.#sql.put(scope, moves, dropIds);
   }
 
-  get(scope: MoveScope, itemId: number): UnclearMove | undefined {
-    if (scope.market === null) return undefined;
-    const row = this.#sql.get.get({ market: scope.market, account: scope.account, item_id: itemId });
+  /** Writes the moves of a send about to go out (state 'sending'); returns their rows' ids. */
+  sending(scope: { market: string; account: string | null }, moves: readonly UnclearMove[]): number[] {
+    return this.#sql.sending(scope, moves);
+  }
+
+  drop(ids: readonly number[]): void {
+    this.#sql.drop(ids);
+  }
+
+  #rows(scope: MoveScope, itemId: number, skip: ReadonlySet<number>): Row[] {
+    if (scope.market === null) return [];
+    return this.#sql.get
+      .all({ market: scope.market, account: scope.account, item_id: itemId })
+      .filter((r) => !skip.has(r.id));
+  }
+
+  /** The latest move of the item in scope, but for the rows `skip` (the caller's sends on their way). */
+  get(scope: MoveScope, itemId: number, skip: ReadonlySet<number>): UnclearMove | undefined {
+    const row = this.#rows(scope, itemId, skip)[0];
     return (
       row && {
         action: row.action,
@@ -200,10 +299,17 @@ class DeskMoves {
     );
   }
 
-  lift(scope: MoveScope, itemId: number): void {
-    if (scope.market === null) return;
-    this.#sql.lift.run({ market: scope.market, account: scope.account, item_id: itemId });
+  lift(scope: MoveScope, itemId: number, skip: ReadonlySet<number>): void {
+    this.drop(this.#rows(scope, itemId, skip).map((r) => r.id));
   }
+}
+
+/** A list or withdraw about to go out, written down first (UnclearMoves.recordIntent). */
+export interface MoveIntent {
+  /** A clear answer (the move was made, or refused outright): nothing about it stays. */
+  answered(): void;
+  /** The answer was lost at `atMs`: the send's items become unclear moves, as `record` makes them. */
+  lost(atMs: number): UnclearMove[];
 }
 
 export class UnclearMoves {
@@ -213,6 +319,11 @@ export class UnclearMoves {
   readonly #sending = new Set<number>();
   /** One per send on its way: settles when it ends (its lost answer, if lost, recorded). */
   readonly #onTheirWay = new Set<Promise<void>>();
+  /**
+   * Desk rows ('sending') of this object's sends on their way: each is its send's to settle, never an
+   * unclear move here (any other 'sending' row is: see the file's note).
+   */
+  readonly #ownSending = new Set<number>();
   readonly #desk: { moves: DeskMoves; scope: () => MoveScope } | null;
 
   /**
@@ -235,28 +346,80 @@ export class UnclearMoves {
     rows: ReadonlyMap<number, BackpackItem>,
     atMs: number,
   ): UnclearMove[] {
-    const recorded: UnclearMove[] = [];
-    for (const [itemId, sent] of copies) {
-      const row = rows.get(itemId);
-      if (!row) continue;
-      recorded.push({
-        action,
-        itemId,
-        appId: row.app_id,
-        name: row.market_hash_name,
-        sent,
-        before: row.amount,
-        atMs,
-      });
-    }
+    const recorded = movesOf(action, copies, rows, atMs);
+    this.#keep(recorded);
+    return recorded;
+  }
+
+  #keep(moves: readonly UnclearMove[]): void {
     // a move is recorded after a send, so the marketplace is known; should it not be, memory keeps it
     const scope = this.#desk?.scope();
     if (this.#desk && scope?.market) {
-      this.#desk.moves.put({ market: scope.market, account: scope.account }, recorded);
+      this.#desk.moves.put({ market: scope.market, account: scope.account }, moves);
     } else {
-      for (const move of recorded) this.#moves.set(move.itemId, move);
+      for (const move of moves) this.#moves.set(move.itemId, move);
     }
-    return recorded;
+  }
+
+  /**
+   * Writes a send down before it goes out (`atMs`: now; `rows`: as read before sending), in the desk as
+   * on its way, so that a process that dies before the answer leaves it behind for the next run as an
+   * unclear move of that time. Settled by the returned intent: a clear answer deletes it, a lost one makes
+   * it an unclear move as `record` does. Without a desk or a marketplace known, nothing is written, and a
+   * lost answer is recorded as `record` does. A desk that cannot be written throws, and nothing is sent.
+   */
+  recordIntent(
+    action: MoveAction,
+    copies: ReadonlyMap<number, number>,
+    rows: ReadonlyMap<number, BackpackItem>,
+    atMs: number,
+  ): MoveIntent {
+    const moves = movesOf(action, copies, rows, atMs);
+    const desk = this.#desk;
+    const scope = desk?.scope();
+    let written: { market: string; account: string | null; ids: number[] } | null = null;
+    if (desk && scope?.market && moves.length > 0) {
+      const at = { market: scope.market, account: scope.account };
+      written = { ...at, ids: desk.moves.sending(at, moves) };
+      for (const id of written.ids) this.#ownSending.add(id);
+    }
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      for (const id of written?.ids ?? []) this.#ownSending.delete(id);
+      return true;
+    };
+    return {
+      answered: () => {
+        if (!settle() || !desk || !written || !desk.moves.open) return;
+        try {
+          desk.moves.drop(written.ids);
+        } catch {
+          // left as on its way, the next send of these items reads the backpack first: a check too many
+        }
+      },
+      lost: (lostAtMs) => {
+        const lost = moves.map((m) => ({ ...m, atMs: lostAtMs }));
+        if (!settle()) return lost;
+        if (!desk || !written) {
+          this.#keep(lost);
+          return lost;
+        }
+        // the database already closed (the quit did not wait that long): the rows stay as on their way,
+        // which the next run takes as unclear from when they were written
+        if (!desk.moves.open) return lost;
+        // sent to the marketplace they were written under; the account as met since, if it was not then
+        const now = desk.scope();
+        const account = written.account ?? (now.market === written.market ? now.account : null);
+        try {
+          desk.moves.put({ market: written.market, account }, lost, written.ids);
+        } catch {
+          // left as on its way: unclear just the same, from when they were written
+        }
+        return lost;
+      },
+    };
   }
 
   /** The unclear moves of these items, in the order given. */
@@ -264,7 +427,7 @@ export class UnclearMoves {
     const scope = this.#desk?.scope();
     const moves: UnclearMove[] = [];
     for (const id of new Set(itemIds)) {
-      const move = this.#moves.get(id) ?? (scope && this.#desk?.moves.get(scope, id));
+      const move = this.#moves.get(id) ?? (scope && this.#desk?.moves.get(scope, id, this.#ownSending));
       if (move) moves.push(move);
     }
     return moves;
@@ -272,7 +435,7 @@ export class UnclearMoves {
 
   lift(itemId: number): void {
     this.#moves.delete(itemId);
-    if (this.#desk) this.#desk.moves.lift(this.#desk.scope(), itemId);
+    if (this.#desk) this.#desk.moves.lift(this.#desk.scope(), itemId, this.#ownSending);
   }
 
   /** Items of these ids already on their way in another send. */
@@ -296,7 +459,8 @@ export class UnclearMoves {
 
   /**
    * Resolves once no send begun before the call is on its way (at once when none is). A closing session
-   * waits for it before letting its database go: a lost answer arriving after could not be recorded.
+   * waits for it before letting its database go, so that the answer settles the send's row: one arriving
+   * after cannot, and the row stays 'sending' (the next run checks the items first, as if it were lost).
    */
   async idle(): Promise<void> {
     await Promise.all(this.#onTheirWay);

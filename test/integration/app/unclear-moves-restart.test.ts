@@ -1,12 +1,18 @@
 // Unclear backpack moves outlive the app: a list whose answer was lost, then the app closed and started
 // again on the same files and the same marketplace. The repeat is checked against the backpack exactly
 // as it would be without the restart (refused: the first went through), and a move the check has lifted
-// stays lifted (the next send goes out).
+// stays lifted (the next send goes out). The same for a list the marketplace applied while the app died
+// before reading its answer: written down before it went out, it is an unclear move for the next run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AccountSession } from '../../../src/core/app/account-services/account-session.ts';
+import { sendMove, unclearMoveNotes } from '../../../src/core/app/account-services/move-check.ts';
 import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
+import { ApiClient } from '../../../src/core/api/client.ts';
+import { attachDesk } from '../../../src/core/store/desk.ts';
+import { type Db, openDatabase } from '../../../src/core/store/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { BackpackItem } from '../../../src/shared/api/index.ts';
@@ -147,5 +153,80 @@ describe('unclear backpack moves across a restart', () => {
     const sent = await core.call('withdrawItems', { items: [{ id: row.id, amount: 1 }] });
     expect(sent.withdrawIds).toHaveLength(1);
     expect(held(row.id)).toBe(before - 2);
+  });
+});
+
+describe('a list cut off by the app dying while it was on its way', () => {
+  /** The book file and its desk, as the app opens them (a second open of the same file is the next run). */
+  const openFiles = (file: string): Db => {
+    const db = openDatabase(file);
+    attachDesk(db, file);
+    return db;
+  };
+
+  it('the next run checks a repeat against the backpack and refuses it, the first having gone through', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skindesk-moves-'));
+    dirs.push(dataDir);
+    const file = join(dataDir, 'skindesk.db');
+
+    // the first run: its list reaches the marketplace, which applies it; the app dies before the answer is read
+    let reached!: () => void;
+    const listArrived = new Promise<void>((resolve) => (reached = resolve));
+    let die!: () => void;
+    const never = new Promise<never>((_, reject) => (die = () => reject(new Error('the app died'))));
+    const dying = (async (input: string | URL, init?: RequestInit) => {
+      const answer = await fetch(input, init);
+      if (init?.method === 'POST' && new URL(String(input)).pathname === '/public/v1/list') {
+        reached();
+        return never;
+      }
+      return answer;
+    }) as typeof fetch;
+    const db = openFiles(file);
+    const first = new AccountSession(
+      { db, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey, fetch: dying }) },
+      { newAccount: false },
+    );
+    const read = await first.reads.backpack({ page: '1', limit: '100' });
+    first.rememberBackpack(read.data.items);
+    const row = read.data.items
+      .filter((r) => r.commodity && r.trade_locked_until === null && r.amount >= 5 && held(r.id) === r.amount)
+      .sort((a, b) => b.amount - a.amount)[0]!;
+    const before = held(row.id);
+    const entries = [{ id: row.id, amount: 2, entry: 0 }];
+    const body = { listings: [{ items: [{ id: row.id, amount: 2 }], price: 700 }] };
+    const cutOff = failure(
+      sendMove(first, 'list', entries, () => first.client().list(body, { priority: 'interactive' })),
+    );
+    await listArrived;
+    expect(held(row.id)).toBe(before - 2);
+    db.close();
+    die();
+    await cutOff;
+    await first.stop();
+
+    // the next run, on the same files and the same marketplace
+    const nextDb = openFiles(file);
+    const next = new AccountSession(
+      { db: nextDb, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey }) },
+      { newAccount: false },
+    );
+    try {
+      expect(unclearMoveNotes(next, entries)).toEqual([
+        expect.objectContaining({ code: 'CHECKED_BEFORE_SENDING', blocking: false, entry: 0 }),
+      ]);
+      // the trader lists again: nothing more is listed
+      const again = await failure(
+        sendMove(next, 'list', entries, () => next.client().list(body, { priority: 'interactive' })),
+      );
+      expect(again).toMatchObject({ code: 'REFUSED', apiCode: 'EARLIER_MOVE_SENT' });
+      expect(again!.message).toBe(
+        `Your earlier listing of 2 × ${row.market_hash_name} went through (the backpack now holds ${before - 2}); nothing was sent again. Send again to list more.`,
+      );
+      expect(held(row.id)).toBe(before - 2);
+    } finally {
+      await next.stop();
+      nextDb.close();
+    }
   });
 });

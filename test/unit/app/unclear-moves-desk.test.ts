@@ -4,6 +4,9 @@
  * apply, nor another account's once the key's account is met (until then, every account's of the
  * marketplace do); a session of another account never deletes them. Moves are pruned once older than
  * MOVE_FORGOTTEN_AFTER_MS, and a session closing waits for a send on its way, so that its loss is kept.
+ * A list or withdraw is in the desk from before it is sent: a clear answer or a refusal deletes it, a lost
+ * answer makes it unclear, and left by a run that died on the way it is an unclear move for the next run
+ * (never for its own, which knows it is on its way).
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,15 +49,20 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** An account session on `baseUrl` whose GET /user answers as the account `userId` (its clock at AT unless told). */
+/**
+ * An account session on `baseUrl` whose GET /user answers as the account `userId` (its clock at AT unless
+ * told); `answer` answers other paths.
+ */
 function sessionOn(
   db: Db,
   baseUrl: string,
   userId: number,
-  options: { newAccount?: boolean; clock?: Clock } = {},
+  options: { newAccount?: boolean; clock?: Clock; answer?: (path: string) => Response | null } = {},
 ): AccountSession {
   const fetch = (async (input: string | URL) => {
     const url = new URL(String(input));
+    const answer = options.answer?.(url.pathname);
+    if (answer) return answer;
     if (url.pathname !== '/public/v1/user')
       return json(404, { error: { code: 'NOT_FOUND', message: 'no fake' } });
     return json(200, { id: userId, steam_id: '7656', name: `Trader ${userId}`, balance: 5_000 });
@@ -177,5 +185,123 @@ describe('unclear moves in the desk', () => {
     await expect(sent).rejects.toMatchObject({ code: 'MARKET', outcomeUnknown: true });
     await closed;
     expect(itemsOf(sessionOn(open(file), MARKET, 7))).toEqual([9]);
+  });
+});
+
+/** The rows of the desk's table, as the next run would read them. */
+const deskRows = (db: Db) =>
+  db
+    .prepare<[], Record<string, unknown>>('SELECT * FROM unclear_moves ORDER BY id')
+    .all()
+    .map(({ item_id, state, sent, held_before, at_ms }) => ({ item_id, state, sent, held_before, at_ms }));
+
+const listNine = (session: AccountSession) => () =>
+  session
+    .client()
+    .list({ listings: [{ items: [{ id: 9, amount: 2 }], price: 700 }] }, { priority: 'interactive' });
+
+describe('a list or withdraw on its way is in the desk', () => {
+  it('from before it is sent; a clear answer deletes it', async () => {
+    const db = open(bookFile());
+    const session = sessionOn(db, MARKET, 7, {
+      answer: (path) => (path === '/public/v1/list' ? json(200, { listings: [] }) : null),
+    });
+    session.rememberBackpack([row(9, 10)]);
+    let during: unknown[] = [];
+    const listed = await sendMove(session, 'list', [{ id: 9, amount: 2, entry: 0 }], () => {
+      during = deskRows(db);
+      return listNine(session)();
+    });
+    expect(listed).toEqual({ listings: [] });
+    expect(during).toEqual([{ item_id: 9, state: 'sending', sent: 2, held_before: 10, at_ms: AT }]);
+    expect(deskRows(db)).toEqual([]);
+    expect(itemsOf(session)).toEqual([]);
+  });
+
+  it('a send the marketplace refuses outright (400) leaves nothing behind', async () => {
+    const db = open(bookFile());
+    const session = sessionOn(db, MARKET, 7, {
+      answer: (path) =>
+        path === '/public/v1/list'
+          ? json(400, { error: { code: 'INSUFFICIENT_ITEMS', message: 'not enough copies' } })
+          : null,
+    });
+    session.rememberBackpack([row(9, 10)]);
+    let during: unknown[] = [];
+    const refused = sendMove(session, 'list', [{ id: 9, amount: 2, entry: 0 }], () => {
+      during = deskRows(db);
+      return listNine(session)();
+    });
+    await expect(refused).rejects.toMatchObject({ kind: 'api', code: 'INSUFFICIENT_ITEMS' });
+    expect(during).toEqual([{ item_id: 9, state: 'sending', sent: 2, held_before: 10, at_ms: AT }]);
+    expect(deskRows(db)).toEqual([]);
+  });
+
+  it('a lost answer makes it an unclear move of the time it was lost', async () => {
+    const db = open(bookFile());
+    const clock = new ManualClock(AT);
+    const session = sessionOn(db, MARKET, 7, { clock });
+    session.rememberBackpack([row(9, 10)]);
+    const lost = sendMove(session, 'list', [{ id: 9, amount: 2, entry: 0 }], async () => {
+      await clock.advance(10_000);
+      throw new ApiError({ kind: 'timeout', route: 'list', message: 'timed out', maybeDelivered: true });
+    });
+    await expect(lost).rejects.toMatchObject({ code: 'MARKET', outcomeUnknown: true });
+    expect(deskRows(db)).toEqual([
+      { item_id: 9, state: 'unclear', sent: 2, held_before: 10, at_ms: AT + 10_000 },
+    ]);
+  });
+
+  it('a desk from before sends were written down keeps its moves and takes sends on their way', () => {
+    const db = open(bookFile());
+    db.exec(`CREATE TABLE desk.unclear_moves (id INTEGER PRIMARY KEY, market TEXT NOT NULL, account TEXT,
+      item_id INTEGER NOT NULL, action TEXT NOT NULL, app_id INTEGER NOT NULL, name TEXT NOT NULL,
+      sent INTEGER NOT NULL, held_before INTEGER NOT NULL, at_ms INTEGER NOT NULL)`);
+    db.prepare(
+      `INSERT INTO unclear_moves (market, account, item_id, action, app_id, name, sent, held_before, at_ms)
+       VALUES ('${MARKET}', NULL, 9, 'list', 730, 'Sticker | X', 2, 10, ${AT})`,
+    ).run();
+    const session = sessionOn(db, MARKET, 7);
+    expect(itemsOf(session)).toEqual([9]);
+    session.unclearMoves.recordIntent(
+      'withdraw',
+      copiesPerItem([{ id: 11, amount: 1 }]),
+      new Map([[11, row(11, 1)]]),
+      AT,
+    );
+    expect(deskRows(db).map((r) => [r.item_id, r.state])).toEqual([
+      [9, 'unclear'],
+      [11, 'sending'],
+    ]);
+  });
+
+  it('left by a run that died before the answer, it is an unclear move of the time it was written; not in its own run', async () => {
+    const file = bookFile();
+    const db = open(file);
+    const session = sessionOn(db, MARKET, 7);
+    session.rememberBackpack([row(9, 10)]);
+    let answer!: () => void;
+    cleanups.push(() => answer());
+    const sent = sendMove(
+      session,
+      'list',
+      [{ id: 9, amount: 2, entry: 0 }],
+      () => new Promise<void>((resolve) => (answer = resolve)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // its own run knows it is on its way: the form's check says nothing of it, and a second send is refused as such
+    expect(itemsOf(session)).toEqual([]);
+    await expect(
+      sendMove(session, 'withdraw', [{ id: 9, amount: 1, entry: 0 }], () => Promise.resolve()),
+    ).rejects.toThrow('is being sent right now');
+
+    // the app is killed: its database goes without the answer read
+    db.close();
+    const next = sessionOn(open(file), MARKET, 7, { clock: new ManualClock(AT + 5_000) });
+    expect(next.unclearMoves.of([9])).toEqual([
+      { action: 'list', itemId: 9, appId: 730, name: 'Sticker | X', sent: 2, before: 10, atMs: AT },
+    ]);
+    answer();
+    await sent;
   });
 });

@@ -105,10 +105,11 @@ export class AccountSession {
   readonly inOffer = new Map<string, InOffer>();
   /**
    * Backpack items whose list or withdraw got no clear answer: the next send of one is checked against a
-   * fresh read first. Kept in the desk, so that a restart or a crash does not let the repeat go out
-   * unchecked, each under the marketplace and the account whose key sent it: another marketplace's never
-   * apply, nor another account's once the key's account is met, and they are kept for their own account
-   * when the key turns out to be another's (see unclear-moves.ts).
+   * fresh read first. Kept in the desk, and written there before the send goes out, so that a restart or
+   * a crash (even one while the request was out) does not let the repeat go out unchecked, each under the
+   * marketplace and the account whose key sent it: another marketplace's never apply, nor another
+   * account's once the key's account is met, and they are kept for their own account when the key turns
+   * out to be another's (see unclear-moves.ts).
    */
   readonly unclearMoves: UnclearMoves;
   /** Aborts withdrawal follow loops when the session ends. */
@@ -303,7 +304,8 @@ export class AccountSession {
     this.stopping.abort(new DOMException('the account session ended', 'AbortError'));
     // a crypto withdrawal or an item move on its way writes its answer (or its loss) on this session's
     // database (see WithdrawalGuard.idle, UnclearMoves.idle); bounded, so that a send waiting long for its
-    // rate budget cannot hold the app's quit
+    // rate budget cannot hold the app's quit (its entry, written before it went out, is then taken as of
+    // unknown outcome by the next run)
     const answered = Promise.all([this.withdrawalGuard.idle(), this.unclearMoves.idle()]);
     await Promise.race([answered, new Promise<void>((resolve) => setTimeout(resolve, SEND_ANSWER_WAIT_MS).unref())]);
     await this.#feeds.stop();

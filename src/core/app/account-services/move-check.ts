@@ -1,7 +1,9 @@
 /**
- * The backpack's side of unclear moves (unclear-moves.ts): a list or withdraw whose answer was lost is
- * remembered per backpack item, and the next send of such an item first reads the backpack fresh for
- * it (by name, never from the cache) and is made, refused or held according to what the read shows.
+ * The backpack's side of unclear moves (unclear-moves.ts): a list or withdraw is written down per
+ * backpack item before it goes out and kept when its answer is lost, or never read because the app died
+ * on the way (so a repeat in the next run is checked too); the next send of such an item first reads the
+ * backpack fresh for it (by name, never from the cache) and is made, refused or held according to what
+ * the read shows.
  */
 import type { BackpackItem } from '../../../shared/api/index.ts';
 import type { SendProblem } from '../../../shared/ipc/calls-account.ts';
@@ -83,8 +85,9 @@ export async function checkUnclearMoves(
 /**
  * Runs a list or withdraw of these entries: refused while another send of one of its items is on its
  * way; the earlier unclear moves of its items checked first (refused when one went through or is still
- * unclear); then `send`, which runs the pre-send checks against the rows as now seen and sends. A lost
- * answer is remembered for each item, and said so.
+ * unclear); then written down as on its way (the rows as now seen, and the time) and `send`, which runs
+ * the pre-send checks against those rows and sends. A clear answer, or a refusal, deletes what was
+ * written; a lost answer keeps it as an unclear move of each item, and says so.
  */
 export async function sendMove<T>(
   account: AccountSession,
@@ -114,18 +117,31 @@ export async function sendMove<T>(
         issues: refused.lines.map((message) => ({ path: '(request)', message })),
       });
     }
-    // the rows as read before sending: what the row held, should the answer be lost
+    // the rows as read before sending: what the row held, should the answer be lost (or never read)
     const before = new Map(
       ids.flatMap((id) => {
         const row = account.backpackSeen.get(id);
         return row ? [[id, row] as const] : [];
       }),
     );
+    // written down before it goes out: should the app die before the answer, the next run checks first
+    const intent = account.unclearMoves.recordIntent(
+      action,
+      copiesPerItem(entries),
+      before,
+      account.clock.now(),
+    );
     try {
-      return await send();
+      const answer = await send();
+      intent.answered();
+      return answer;
     } catch (err) {
-      if (!(err instanceof ApiError) || !err.outcomeUnknown) throw err;
-      account.unclearMoves.record(action, copiesPerItem(entries), before, account.clock.now());
+      if (!(err instanceof ApiError) || !err.outcomeUnknown) {
+        // refused (here or by the marketplace): nothing moved
+        intent.answered();
+        throw err;
+      }
+      intent.lost(account.clock.now());
       account.feeds.poller.nudge();
       const moved = action === 'list' ? 'listed' : 'withdrawn';
       throw lostAnswer(
