@@ -13,7 +13,8 @@
  *
  * The purchase rate limit (30/min) is lifted on both sides (the demo's limiter off, the client's governor
  * given a wide purchase window and not fed the server's purchase count) so one run collects a few
- * hundred samples; the path measured is the same.
+ * hundred samples; the path measured is the same, the desk's record of releases included (every
+ * purchase writes its release there before it goes, as in the app and `skindesk watch`).
  * Prints one JSON line on stdout.
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -23,8 +24,10 @@ import type { Socket } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RateGovernor } from '../../src/core/api/governor.ts';
+import { deskRateGovernor } from '../../src/core/api/release-ledger.ts';
 import { requestFetch } from '../../src/core/api/transport.ts';
+import { attachDesk } from '../../src/core/store/desk.ts';
+import { type Db, openDatabase } from '../../src/core/store/index.ts';
 import { HeadlessWatch } from '../../src/core/watch/headless.ts';
 import { rateLimitKey } from '../../src/shared/api/index.ts';
 import type { WatchlistInput } from '../../src/shared/watchlist.ts';
@@ -148,9 +151,20 @@ const dir = mkdtempSync(join(tmpdir(), 'skindesk-snipe-'));
 const { child, ready } = await startMarket();
 marketPort = Number(new URL(ready.baseUrl).port);
 let run: HeadlessWatch | null = null;
+let deskConnection: Db | null = null;
 let lastState = '';
 try {
-  const governor = new RateGovernor();
+  // the governor `skindesk watch` builds (its windows recorded in the desk), on a connection of its own to
+  // the same files, so that its purchase window can be widened before the client defines the published one
+  const bookFile = join(dir, 'book.db');
+  deskConnection = openDatabase(bookFile);
+  attachDesk(deskConnection, bookFile);
+  const governor = deskRateGovernor({
+    db: deskConnection,
+    baseUrl: ready.baseUrl,
+    apiKey: ready.apiKey,
+    onLedgerError: (m) => log(`warning: ${m}`),
+  });
   governor.define(rateLimitKey('purchase'), { limit: 100_000, windowMs: 60_000 });
   // ...and the server's own count of purchases is not fed back to it (its reset times are whole seconds);
   // through the client's own transport (transport.ts), as without this wrapper
@@ -172,7 +186,7 @@ try {
     },
   }));
   run = await HeadlessWatch.start({
-    dbPath: join(dir, 'book.db'),
+    dbPath: bookFile,
     baseUrl: ready.baseUrl,
     wsUrl: ready.wsUrl,
     apiKey: ready.apiKey,
@@ -250,6 +264,7 @@ try {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
   await run?.stop();
+  deskConnection?.close();
   child.send({ type: 'stop' } satisfies SnipeMarketRequest);
   await new Promise((r) => {
     child.once('exit', r);
