@@ -308,7 +308,7 @@ class DeskMoves {
 export interface MoveIntent {
   /** A clear answer (the move was made, or refused outright): nothing about it stays. */
   answered(): void;
-  /** The answer was lost at `atMs`: the send's items become unclear moves, as `record` makes them. */
+  /** The answer was lost at `atMs`: the send's items become unclear moves, as `recordIntent` describes. */
   lost(atMs: number): UnclearMove[];
 }
 
@@ -335,22 +335,6 @@ export class UnclearMoves {
     this.#desk = desk ? { moves: new DeskMoves(desk.db, desk.now), scope: desk.scope } : null;
   }
 
-  /**
-   * Remembers a send whose answer was lost, one move per backpack item id. `rows` are the rows as read
-   * before sending. An item has at most one: a later send of it is checked first, which lifts the earlier
-   * one or refuses, and two sends of one item are never on their way at once (see begin).
-   */
-  record(
-    action: MoveAction,
-    copies: ReadonlyMap<number, number>,
-    rows: ReadonlyMap<number, BackpackItem>,
-    atMs: number,
-  ): UnclearMove[] {
-    const recorded = movesOf(action, copies, rows, atMs);
-    this.#keep(recorded);
-    return recorded;
-  }
-
   #keep(moves: readonly UnclearMove[]): void {
     // a move is recorded after a send, so the marketplace is known; should it not be, memory keeps it
     const scope = this.#desk?.scope();
@@ -365,8 +349,10 @@ export class UnclearMoves {
    * Writes a send down before it goes out (`atMs`: now; `rows`: as read before sending), in the desk as
    * on its way, so that a process that dies before the answer leaves it behind for the next run as an
    * unclear move of that time. Settled by the returned intent: a clear answer deletes it, a lost one makes
-   * it an unclear move as `record` does. Without a desk or a marketplace known, nothing is written, and a
-   * lost answer is recorded as `record` does. A desk that cannot be written throws, and nothing is sent.
+   * it an unclear move per backpack item id (`rows`: what each held before). An item has at most one: a
+   * later send of it is checked first, which lifts the earlier one or refuses, and two sends of one item
+   * are never on their way at once (see begin). Without a desk or a marketplace known, nothing is written
+   * before, and a lost answer is kept in memory. A desk that cannot be written throws, and nothing is sent.
    */
   recordIntent(
     action: MoveAction,

@@ -42,15 +42,17 @@ describe('UnclearMoves', () => {
       { id: 9, amount: 1 },
       { id: 11, amount: 1 },
     ]);
-    moves.record(
-      'list',
-      copies,
-      new Map([
-        [9, row(9, 10)],
-        [11, row(11, 1, 'AK-47 | Redline (Field-Tested)')],
-      ]),
-      AT,
-    );
+    moves
+      .recordIntent(
+        'list',
+        copies,
+        new Map([
+          [9, row(9, 10)],
+          [11, row(11, 1, 'AK-47 | Redline (Field-Tested)')],
+        ]),
+        AT,
+      )
+      .lost(AT);
     expect(moves.of([11, 9, 9])).toEqual([
       move({ itemId: 11, name: 'AK-47 | Redline (Field-Tested)', sent: 1, before: 1 }),
       move({ itemId: 9, sent: 2, before: 10 }),

@@ -88,12 +88,9 @@ const row = (id: number, amount: number): BackpackItem => ({
 
 /** A list of 2 copies of backpack item 9 (10 held before) whose answer was lost at `atMs`. */
 function loseList(session: AccountSession, atMs = AT): void {
-  session.unclearMoves.record(
-    'list',
-    copiesPerItem([{ id: 9, amount: 2 }]),
-    new Map([[9, row(9, 10)]]),
-    atMs,
-  );
+  session.unclearMoves
+    .recordIntent('list', copiesPerItem([{ id: 9, amount: 2 }]), new Map([[9, row(9, 10)]]), atMs)
+    .lost(atMs);
 }
 
 const itemsOf = (session: AccountSession) => session.unclearMoves.of([9]).map((m) => m.itemId);
