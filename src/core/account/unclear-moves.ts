@@ -57,7 +57,7 @@ export interface UnclearMove {
   sent: number;
   /** The row's amount as read before sending. */
   before: number;
-  /** When the send failed (epoch ms). */
+  /** When the send failed (epoch ms); for a send a run left on its way, when it was written down. */
   atMs: number;
 }
 

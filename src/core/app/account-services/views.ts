@@ -57,7 +57,6 @@ export function checkedOf(result: PreSendResult): { ok: boolean; problems: SendP
   return { ok: result.ok, problems: sendProblems(result.problems) };
 }
 
-/** A send the checks stopped: nothing left the app. The first problem names the code, all are listed. */
 /**
  * A send whose answer was lost (`err.outcomeUnknown`: the marketplace may have made it), in the client's
  * words, then what the app does about it (`then`).
@@ -66,6 +65,7 @@ export function lostAnswer(err: ApiError, then: string): SkindeskError {
   return new SkindeskError({ code: 'MARKET', message: `${err.explanation} ${then}`, apiCode: err.code, outcomeUnknown: true });
 }
 
+/** A send the checks stopped: nothing left the app. The first problem names the code, all are listed. */
 export function refusal(problems: readonly PreSendProblem[]): SkindeskError {
   const [first] = problems;
   const more = problems.length > 1 ? ` (${problems.length - 1} more problem${problems.length > 2 ? 's' : ''} listed)` : '';
