@@ -38,6 +38,18 @@ function openDesk(file: string): Db {
   return db;
 }
 
+/** The governor of the app and `skindesk watch` on `db`, this test's key and market, no jitter margin. */
+function governorOnDesk(db: Database.Database, clock: ManualClock, reports?: string[]) {
+  return deskRateGovernor({
+    db,
+    baseUrl: BASE_URL,
+    apiKey: API_KEY,
+    clock,
+    marginMs: 0,
+    ...(reports ? { onLedgerError: (message: string) => reports.push(message) } : {}),
+  });
+}
+
 /** An in-memory record, as the desk would hold it (wall-clock ms per endpoint). */
 function arrayLedger(
   rows: Map<string, number[]> = new Map(),
@@ -85,25 +97,13 @@ describe('RateGovernor with a record of releases', () => {
   it("after a restart on the same desk file, the new run waits for the old run's releases to leave the window", async () => {
     const file = bookFile();
     const clock = new ManualClock();
-    const first = deskRateGovernor({
-      db: openDesk(file),
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
-      clock,
-      marginMs: 0,
-    });
+    const first = governorOnDesk(openDesk(file), clock);
     first.define(PURCHASE, LIMIT);
     const start = clock.now();
     for (let i = 0; i < LIMIT.limit; i++) (await first.acquire(PURCHASE)).complete();
     await clock.advance(5_000);
     // the restart: a new governor, a new connection, the same desk
-    const second = deskRateGovernor({
-      db: openDesk(file),
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
-      clock,
-      marginMs: 0,
-    });
+    const second = governorOnDesk(openDesk(file), clock);
     second.define(PURCHASE, LIMIT);
     const next = second.acquire(PURCHASE);
     const done = released(next);
@@ -118,13 +118,7 @@ describe('RateGovernor with a record of releases', () => {
     const clock = new ManualClock();
     const limit = { limit: 6, windowMs: 60_000 };
     const governors = [0, 1].map(() => {
-      const g = deskRateGovernor({
-        db: openDesk(file),
-        baseUrl: BASE_URL,
-        apiKey: API_KEY,
-        clock,
-        marginMs: 0,
-      });
+      const g = governorOnDesk(openDesk(file), clock);
       g.define('GET /public/v1/book', limit);
       return g;
     });
@@ -169,7 +163,7 @@ describe('RateGovernor with a record of releases', () => {
     const file = bookFile();
     const clock = new ManualClock();
     const db = openDesk(file);
-    const governor = deskRateGovernor({ db, baseUrl: BASE_URL, apiKey: API_KEY, clock, marginMs: 0 });
+    const governor = governorOnDesk(db, clock);
     governor.define(PURCHASE, LIMIT);
     for (let i = 0; i < 5; i++) (await governor.acquire(PURCHASE)).complete();
     const keyIds = db.prepare<[], string>('SELECT DISTINCT key_id FROM rate_releases').pluck().all();
@@ -248,14 +242,7 @@ describe('RateGovernor when its record fails', () => {
     const readonly = new Database(deskFileFor(file), { readonly: true });
     cleanups.push(() => readonly.close());
     const reports: string[] = [];
-    const governor = deskRateGovernor({
-      db: readonly,
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
-      clock,
-      marginMs: 0,
-      onLedgerError: (message) => reports.push(message),
-    });
+    const governor = governorOnDesk(readonly, clock, reports);
     governor.define(PURCHASE, { limit: 2, windowMs: 10_000 });
     for (let i = 0; i < 2; i++) (await governor.acquire(PURCHASE)).complete();
     expect(governor.waitMs(PURCHASE)).toBe(10_000);
@@ -268,14 +255,7 @@ describe('RateGovernor when its record fails', () => {
     const clock = new ManualClock();
     const reports: string[] = [];
     const db = openDesk(bookFile());
-    const governor = deskRateGovernor({
-      db,
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
-      clock,
-      marginMs: 0,
-      onLedgerError: (m) => reports.push(m),
-    });
+    const governor = governorOnDesk(db, clock, reports);
     governor.define(PURCHASE, { limit: 1, windowMs: 10_000 });
     (await governor.acquire(PURCHASE)).complete();
     db.close();
@@ -290,13 +270,7 @@ describe('RateGovernor when its record fails', () => {
     const reports: string[] = [];
     const closed = new Database(':memory:');
     closed.close();
-    const governor = deskRateGovernor({
-      db: closed,
-      baseUrl: BASE_URL,
-      apiKey: API_KEY,
-      clock,
-      onLedgerError: (m) => reports.push(m),
-    });
+    const governor = governorOnDesk(closed, clock, reports);
     governor.define(PURCHASE, LIMIT);
     (await governor.acquire(PURCHASE)).complete();
     expect(governor.stats().endpoints.find((e) => e.key === PURCHASE)?.sent).toBe(1);
