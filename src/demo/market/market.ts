@@ -335,8 +335,6 @@ export class Market {
     const seller = this.account(store.seller[index]!);
     let sellerOrderItem: OrderItemRecord | null = null;
     if (seller) {
-      const total = price * amount;
-      const fee = bpsOf(total, SALE_FEE_BPS);
       sellerOrderItem = this.recordOrderItem(seller, {
         orderId,
         side: 'sold',
@@ -348,8 +346,7 @@ export class Market {
         createdAt: now,
         settlesAt: now + this.clock.scaled(SETTLEMENT_MS),
       });
-      this.moveBalance(seller, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId);
-      if (fee > 0) this.moveBalance(seller, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId);
+      this.creditSale(seller, item, amount, price, orderId);
     }
     return { price, sellerOrderItem };
   }
@@ -445,6 +442,17 @@ export class Market {
   }
 
   // ---- money and history ----------------------------------------------------------------------
+
+  /**
+   * A sale's two balance moves: the price of the copies in, the selling fee out. A fee that rounds to
+   * nothing leaves no row, so seeded history and live sales read alike in the ledger.
+   */
+  creditSale(seller: Account, item: CatalogItem, amount: number, price: number, orderId: number, at = this.now()): void {
+    const total = price * amount;
+    const fee = bpsOf(total, SALE_FEE_BPS);
+    this.moveBalance(seller, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId, at);
+    if (fee > 0) this.moveBalance(seller, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId, at);
+  }
 
   moveBalance(account: Account, type: string, amount: number, description: string, referenceId: number | null, at = this.now()): TransactionRecord {
     account.balance += amount;

@@ -7,8 +7,7 @@
  * Rows are appended straight to the store: building the initial state publishes no events, so the
  * first snapshot's seq is exactly --seq-start.
  */
-import { SALE_FEE_BPS, type AppId, type TradeStatus } from '../../shared/api/index.ts';
-import { bpsOf } from '../../shared/money.ts';
+import type { AppId, TradeStatus } from '../../shared/api/index.ts';
 import type { CatalogItem } from '../catalog/index.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { Random } from '../random.ts';
@@ -193,10 +192,7 @@ function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user
     market.recordOrderItem(user, { orderId, side: 'bought', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at });
   };
   const recordSale = (orderId: number, item: CatalogItem, amount: number, price: number, at: number) => {
-    const total = price * amount;
-    const fee = bpsOf(total, SALE_FEE_BPS);
-    market.moveBalance(user, 'SALE', total, `Sold ${amount} × ${item.name}`, orderId, at);
-    market.moveBalance(user, 'SALE_FEE', -fee, `Selling fee on ${item.name}`, orderId, at);
+    market.creditSale(user, item, amount, price, orderId, at);
     market.recordOrderItem(user, { orderId, side: 'sold', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at + market.clock.scaled(SETTLEMENT_MS) });
     // the listing it came from is now FILLED
     const index = market.store.append({ id: market.nextId('listing'), appId: item.appId, item: item.index, price, amount: 0, createdAt: at - rng.int(1, 48) * HOUR, assetId: market.nextId('asset'), seller: user.id, status: ACTIVE });

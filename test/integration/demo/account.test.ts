@@ -4,7 +4,8 @@
  * lifecycle including the refund of a failed one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRYPTO_MINIMUM_CENTS, ENDPOINTS, ORDER_EXPORT_COLUMNS, orderExportRow, type CryptoWithdrawal } from '../../../src/shared/api/index.ts';
+import { CRYPTO_MINIMUM_CENTS, ENDPOINTS, ORDER_EXPORT_COLUMNS, SALE_FEE_BPS, orderExportRow, type CryptoWithdrawal } from '../../../src/shared/api/index.ts';
+import { bpsOf } from '../../../src/shared/money.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import { api, eventually, expectError, expectOk, parseAs, startTestMarket, type Api } from './helpers.ts';
 
@@ -109,6 +110,19 @@ describe('GET /transactions', () => {
     expect(chronological.at(-1)!.balance).toBe(await balance());
     for (const type of ['DEPOSIT', 'PURCHASE', 'SALE', 'SALE_FEE', 'CRYPTO_WITHDRAWAL', 'CRYPTO_REFUND']) {
       expect(rows.some((r) => r.type === type), type).toBe(true);
+    }
+  });
+
+  it('writes a selling fee only when there is one, in the seeded history as in a live sale', async () => {
+    const rows = await allTransactions();
+    const sales = rows.filter((r) => r.type === 'SALE');
+    const fees = rows.filter((r) => r.type === 'SALE_FEE');
+    expect(fees.length).toBeGreaterThan(0);
+    expect(fees.filter((r) => r.amount >= 0)).toEqual([]);
+    // every sale worth a fee (its share rounds to a cent or more) has one; the others have none
+    for (const sale of sales) {
+      const fee = fees.find((r) => r.reference_id === sale.reference_id && r.description === sale.description.replace(/^Sold \d+ × /, 'Selling fee on '));
+      expect(fee === undefined, `${sale.description} for ${sale.amount}`).toBe(bpsOf(sale.amount, SALE_FEE_BPS) === 0);
     }
   });
 });
