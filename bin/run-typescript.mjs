@@ -2,12 +2,15 @@
 // types by default (>= 22.18), re-executed with the flag on 22.12–22.17. Shared by every bin script.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { basename } from 'node:path';
+import { requireNode } from './node-version.mjs';
 
 /** Signals that ask a command to stop: passed on to a re-executed child (see below). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** @param {string} entry absolute path of the .ts file; @param {string[]} [nodeFlags] for the re-exec */
 export async function runTypeScript(entry, nodeFlags = []) {
+  requireNode(basename(process.argv[1] ?? 'skindesk', '.mjs'));
   if (process.features.typescript) {
     await import(entry);
     return;

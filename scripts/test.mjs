@@ -7,6 +7,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { playwrightJson, reports, root, steps, vitestJson } from './test-steps.mjs';
+import { requireNode } from '../bin/node-version.mjs';
+
+requireNode('npm test');
 
 function run(step) {
   return new Promise((done) => {

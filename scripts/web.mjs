@@ -6,7 +6,15 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { requireNode } from '../bin/node-version.mjs';
+import { runTypeScript } from '../bin/run-typescript.mjs';
+
+requireNode('npm run web');
+// Node 22.12–22.17 strips types only when asked: run this script again with the flag, which the child
+// then has (runTypeScript passes the arguments and stop signals on and exits with the child's code)
+if (!process.features.typescript) await runTypeScript(fileURLToPath(import.meta.url));
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'package.json'));
