@@ -4,6 +4,7 @@
  * terms (an offer is sent, may need a mobile confirmation, may be held in escrow, and ends accepted or not).
  */
 import { FINAL_TRADE_STATUSES, type Trade, type TradeStatus } from '../../shared/api/index.ts';
+import { statusLabel } from '../../shared/status-labels.ts';
 import type { TradeChange } from './tracker.ts';
 
 export const TRADE_STATUS_WORDS: Record<TradeStatus, string> = {
@@ -69,7 +70,7 @@ export function describeStatusChange(change: TradeChange): TradeNotification | n
   const { trade } = change;
   const kind = TYPE_WORDS[trade.type] ?? `Trade (${trade.type})`;
   return {
-    title: `${kind} #${trade.id}: ${trade.status}`,
+    title: `${kind} #${trade.id}: ${statusLabel(trade.status)}`,
     body: `${itemsSummary(trade)}: ${statusSentences(trade)}`,
     final: FINAL_TRADE_STATUSES.includes(trade.status),
   };

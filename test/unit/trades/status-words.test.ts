@@ -28,6 +28,13 @@ describe('describeStatusChange', () => {
     expect(describeStatusChange({ trade, previous: trade, source: 'poll', statusChanged: false })).toBeNull();
   });
 
+  it('titles a run-together status in words, as the badges read it', () => {
+    const waiting = makeTrade(16, 'CreatedNeedsConfirmation', T0, { type: 'DEPOSIT' });
+    expect(describeStatusChange({ trade: waiting, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Deposit #16: Needs confirmation');
+    const canceled = makeTrade(17, 'CanceledBySecondFactor', T0, { type: 'WITHDRAW' });
+    expect(describeStatusChange({ trade: canceled, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Withdrawal #17: Canceled by 2FA');
+  });
+
   it('does not repeat a reason that only restates the status', () => {
     // The demo (like the platform) fills `error` with the status in words.
     const expired = makeTrade(14, 'Expired', T0, { error: 'The trade offer expired before it was accepted.' });

@@ -298,7 +298,7 @@ export class AccountRuntime {
 
   #notifyWithdrawal(w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string }): void {
     if (!this.settings.get().notifyOnStatusChange) return;
-    const title = `Crypto withdrawal #${w.withdrawal_id}: ${w.status}`;
+    const title = `Crypto withdrawal #${w.withdrawal_id}: ${w.status === 'SUCCESS' ? 'sent' : 'failed'}`;
     const body =
       w.status === 'SUCCESS'
         ? `${w.token_amount} ${w.ticker} was sent.`

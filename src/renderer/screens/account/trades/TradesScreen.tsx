@@ -14,7 +14,8 @@ import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '.
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
-import { StatusBadge, statusColor, statusLabel } from '../ui/StatusBadge.tsx';
+import { statusLabel } from '../../../../shared/status-labels.ts';
+import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';

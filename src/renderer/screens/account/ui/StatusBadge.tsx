@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
 import { FINAL_TRADE_STATUSES, IN_FLIGHT_TRADE_STATUSES, type TradeStatus } from '../../../../shared/api/index.ts';
+import { statusLabel } from '../../../../shared/status-labels.ts';
 
 /** Trade and withdrawal statuses in the colours a trader scans for: green done, red failed, blue moving. */
 export function statusColor(status: string): string {
@@ -11,21 +12,6 @@ export function statusColor(status: string): string {
   if (IN_FLIGHT_TRADE_STATUSES.includes(status as TradeStatus) || status === 'PENDING' || status === 'CONFIRMING' || status === 'CREATED') return 'blue';
   if (FINAL_TRADE_STATUSES.includes(status as TradeStatus)) return 'gray';
   return 'gray';
-}
-
-/**
- * A status as a trader reads it: the spec's run-together trade statuses split into words (a badge in
- * capitals would otherwise read "CREATEDNEEDSCONFIRMATION"); every other status is shown as sent.
- */
-const STATUS_WORDS: Partial<Record<TradeStatus, string>> = {
-  CreatedNeedsConfirmation: 'Needs confirmation',
-  CanceledBySecondFactor: 'Canceled by 2FA',
-  InEscrow: 'In escrow',
-  InvalidItems: 'Invalid items',
-};
-
-export function statusLabel(status: string): string {
-  return STATUS_WORDS[status as TradeStatus] ?? status;
 }
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
