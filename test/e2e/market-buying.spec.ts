@@ -69,6 +69,9 @@ test('a purchase from the grid succeeds: the row leaves the book and the balance
   await expect(outcome).toHaveAttribute('data-status', 'bought');
   await expect(outcome).toContainText('Bought');
   await expect(page.getByTestId('balance')).toHaveText(formatCents(before - 1_234));
+  await expect(dialog.getByTestId('balance-before')).toHaveText(formatCents(before));
+  await expect(dialog.getByTestId('balance-now')).toHaveText(formatCents(before - 1_234));
+  await expect(dialog.getByTestId('balance-after')).toHaveCount(0);
   await page.keyboard.press('Enter'); // the focused Close button
   await expect(dialog).toHaveCount(0);
   await page.mouse.move(2, 2); // not over the grid: nothing is held in place

@@ -176,6 +176,10 @@ describe('book screen', () => {
     expect(app.calls.filter((c) => c.name === 'buyListings')).toHaveLength(1);
     // the balance and the book update at once (the feed's removal follows)
     expect(screen.getByTestId('balance').textContent).toBe('$489.99');
+    // answered: the balance before and now, never an "after" that takes the price off a second time
+    expect(within(dialog).getByTestId('balance-before').textContent).toBe('$500.00');
+    expect(within(dialog).getByTestId('balance-now').textContent).toBe('$489.99');
+    expect(within(dialog).queryByTestId('balance-after')).toBeNull();
     expect(document.querySelector('[data-gone-id="1"]')?.getAttribute('data-gone')).toBe('bought');
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });

@@ -1,7 +1,8 @@
 /**
  * The confirm dialog of one purchase: the price, the amount (commodities), the maximum price per copy
  * (the shown price unless changed: a listing that got dearer fails instead of costing more), and the
- * balance after. Enter buys, Escape cancels; the answer is shown in plain words in the same place.
+ * balance after; once answered, the balance before and now. Enter buys, Escape cancels; the answer is
+ * shown in plain words in the same place.
  */
 import { Alert, Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
@@ -52,9 +53,12 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
   const maxPrice = parseCents(maxText);
   const total = row.price * amount;
   const ceiling = (maxPrice ?? row.price) * amount;
-  const after = balance?.balance === null || balance === null ? null : balance.balance - total;
+  const now = balance?.balance ?? null;
+  const after = now === null ? null : now - total;
   // a refused purchase (price went up, not enough copies...) leaves the form open to try again
   const done = purchase.report !== null && purchase.report.status !== 'not_bought';
+  // the balance as the purchase went out: once it is answered, "after" would subtract it a second time
+  const [balanceAtBuy, setBalanceAtBuy] = useState<number | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (done) closeRef.current?.focus();
@@ -69,6 +73,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
     // and the one shown now. A raise the feed brought just before the click is the seller's, not a price the
     // trader chose to go under; a maximum below both is the trader's own, and is told as such.
     const shownPrice = Math.min(openedAt, row.price);
+    setBalanceAtBuy(now);
     void purchase.buy([{ listingId: row.id, amount, maxPrice: maxPrice as number, shownPrice }]);
   };
 
@@ -132,13 +137,17 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
             />
           </Group>
           <Line label="Total" value={formatCents(total)} strong testId="buy-total" />
-          <Line label="Balance now" value={balance?.balance == null ? '–' : formatCents(balance.balance)} />
-          <Line
-            label="Balance after"
-            value={after === null ? '–' : formatCents(after)}
-            testId="balance-after"
-            color={after !== null && after < 0 ? 'red.5' : undefined}
-          />
+          {done ? (
+            <>
+              <Line label="Balance before" value={balanceAtBuy === null ? '–' : formatCents(balanceAtBuy)} testId="balance-before" />
+              <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
+            </>
+          ) : (
+            <>
+              <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
+              <Line label="Balance after" value={after === null ? '–' : formatCents(after)} testId="balance-after" color={after !== null && after < 0 ? 'red.5' : undefined} />
+            </>
+          )}
         </Stack>
         {maxProblem !== null && !done && (
           <Text size="xs" c="red.5" data-testid="max-price-problem">
