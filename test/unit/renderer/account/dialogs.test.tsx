@@ -216,9 +216,11 @@ describe('SellDialog', () => {
     const price = screen.getByTestId('sell-price');
     await user.clear(price);
     await user.type(price, '2000');
-    await screen.findByTestId('send-problems');
+    const problems = await screen.findByTestId('send-problems');
     expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByTestId('blocked-reason').textContent).toContain('above what the check allows');
+    // the problem in words, as a sentence, its code after; beside the button a pointer to it, not a copy
+    expect(problems.querySelector('[data-code="VALIDATION_ERROR"]')?.textContent).toBe('That price is above what the check allows. VALIDATION_ERROR');
+    expect(screen.getByTestId('blocked-reason').textContent).toBe('Fix the problem above to send.');
     expect(bridge.calls.filter((c) => c.name === 'sellItems').every((c) => (c.input as { dryRun?: boolean }).dryRun === true)).toBe(true);
   });
 });

@@ -63,7 +63,13 @@ export function usePreSendCheck<D>(
   return { problems: checked.current ? problems : undefined, checking: enabled && !checked.current };
 }
 
-/** What stops the send: the first blocking problem's words (notes such as "checked before sending" do not). */
+/**
+ * Why the send button is off, said beside it: the blocking problems are listed in words just above
+ * (ProblemList), so this points at them rather than repeat one (notes such as "checked before sending"
+ * do not block).
+ */
 export function blockingMessage(problems: readonly SendProblem[] | undefined): string | null {
-  return problems?.find((p) => p.blocking)?.message ?? null;
+  const blocking = problems?.filter((p) => p.blocking).length ?? 0;
+  if (blocking === 0) return null;
+  return blocking === 1 ? 'Fix the problem above to send.' : `Fix the ${blocking} problems above to send.`;
 }
