@@ -64,3 +64,30 @@ describe('watchlist dialog, saved at once', () => {
     expect(JSON.stringify(update.mock.calls[0])).toContain('"max":2000');
   });
 });
+
+// A new watchlist opens without a name: that is said quietly (beside Save, then at the field once it is
+// left), never as an alert before anything was typed.
+describe('watchlist dialog, new', () => {
+  it('asks for a name without an alert, at the field once it is left', async () => {
+    const create = vi.fn();
+    installFakeApp({ createWatchlist: create });
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={null} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+    const name = await screen.findByTestId('watchlist-name');
+    expect(screen.queryByTestId('watchlist-issues')).toBeNull();
+    expect(screen.getByTestId('watchlist-unnamed').textContent).toBe('Name the watchlist to save it.');
+    expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true);
+    expect(screen.queryByText('Give the watchlist a name.')).toBeNull();
+    await user.click(name);
+    await user.tab();
+    expect(await screen.findByText('Give the watchlist a name.')).toBeTruthy();
+    expect(screen.queryByTestId('watchlist-unnamed')).toBeNull();
+    await user.type(name, 'Cheap knives');
+    expect(screen.queryByText('Give the watchlist a name.')).toBeNull();
+    expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(false);
+  });
+});

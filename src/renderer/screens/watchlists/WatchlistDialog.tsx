@@ -42,6 +42,9 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
   const [problem, setProblem] = useState<string | null>(null);
+  // a new watchlist has no name yet: the field says so once it has been left, and beside Save meanwhile,
+  // not as an alert the moment the dialog opens
+  const [nameLeft, setNameLeft] = useState(watchlist !== null);
   /**
    * The filter the panel shows, at once, with what holds it back (a min above its max): the one it sends
    * (`filter`) lags a pause in typing behind it, and never comes with a problem.
@@ -59,7 +62,9 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
-  const issues = [...filterProblems.map((p) => `Filter: ${p}`), ...(checked.success ? [] : describeWatchlistIssues(checked.error.issues))];
+  const nameProblem = checked.success ? null : (describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] === 'name'))[0] ?? null);
+  const otherIssues = checked.success ? [] : describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] !== 'name'));
+  const issues = [...filterProblems.map((p) => `Filter: ${p}`), ...otherIssues];
   const ready = checked.success && filterProblems.length === 0;
 
   const save = async () => {
@@ -97,7 +102,16 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
           <FilterPanel filter={filter} onChange={setFilter} onDraft={setShown} />
         </ScrollArea>
         <Stack gap="sm" style={{ flex: 1 }}>
-          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="watchlist-name" />
+          <TextInput
+            label="Name"
+            placeholder="e.g. AK-47 Redline under 0.16"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            onBlur={() => setNameLeft(true)}
+            error={nameLeft ? nameProblem : null}
+            data-autofocus={watchlist === null || undefined}
+            data-testid="watchlist-name"
+          />
           <div>
             <Text size="sm" fw={500} mb={4}>
               Price
@@ -184,6 +198,11 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             </Alert>
           )}
           <Group justify="flex-end">
+            {nameProblem !== null && !nameLeft && (
+              <Text size="xs" c="dimmed" data-testid="watchlist-unnamed">
+                Name the watchlist to save it.
+              </Text>
+            )}
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
