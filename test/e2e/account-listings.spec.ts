@@ -112,3 +112,29 @@ test('an undercut guard follows a cheaper rival down, one cent under it, and say
   await expect(row).toContainText(formatCents(cheapestOther() - 1));
   expect(problems).toEqual([]);
 });
+
+test('at 1024×640 the listings table keeps its headers, standings, decay and ages on one line each', async ({ page }) => {
+  const problems = watchProblems(page);
+  await page.setViewportSize({ width: 1024, height: 640 });
+  await openScreen(page, host, 'listings', 'Alt+4');
+  await expect(page.getByTestId('listing-row').first()).toBeVisible();
+  // the lines a cell's text takes: the distinct tops of its text's boxes
+  const wrapped = (selector: string) =>
+    page.locator(selector).evaluateAll((els) =>
+      els
+        .filter((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((el) => el.textContent),
+    );
+  const headers = page.getByTestId('listings-table').locator('thead th');
+  await expect(headers.filter({ hasText: 'Can add' })).toHaveCount(1);
+  expect(await wrapped('[data-testid="listings-table"] thead th')).toEqual([]);
+  expect(await wrapped('[data-testid="standing"]')).toEqual([]);
+  expect(await wrapped('[data-testid="decay-progress"] p')).toEqual([]);
+  expect(await wrapped('[data-testid="listing-row"] td:nth-last-child(2)')).toEqual([]);
+  await saveScreenshot(page, 'listings-1024');
+  expect(problems).toEqual([]);
+});

@@ -49,7 +49,7 @@ export function BookStandingCell({ standing, guard }: { standing: BookStandingVi
     <Table.Td>
       <Group gap={4} wrap="nowrap">
         <Tooltip label={why}>
-          <Text size="xs" c={color} className="sd-num" data-testid="standing">
+          <Text size="xs" c={color} className="sd-num" style={{ whiteSpace: 'nowrap' }} data-testid="standing">
             {text}
           </Text>
         </Tooltip>

@@ -12,7 +12,7 @@ export function DecayProgress({ decay }: { decay: PriceDecay }) {
     >
       <Group gap={6} wrap="nowrap" data-testid="decay-progress">
         <Progress value={fraction * 100} w={70} size="sm" color="orange" aria-label="Decay progress" />
-        <Text size="10px" c="dimmed" className="sd-num">
+        <Text size="10px" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap' }}>
           {Math.round(fraction * 100)}% → {formatCents(decay.end_price)}
         </Text>
       </Group>

@@ -175,7 +175,7 @@ export function MyListingsScreen() {
               <StatusBadge status={l.status ?? status} />
             </Table.Td>
             <Table.Td ta="right">
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {formatAgo(l.created_at, now)}
               </Text>
             </Table.Td>

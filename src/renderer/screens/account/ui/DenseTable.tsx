@@ -24,7 +24,8 @@ export function DenseTable({ columns, testId, children }: { columns: readonly Co
       <Table.Thead>
         <Table.Tr>
           {columns.map((c, i) => (
-            <Table.Th key={i} ta={c.align} w={c.width}>
+            // a header is a word or two: on one line, or a narrow window stacks "Can / add" over a figure
+            <Table.Th key={i} ta={c.align} w={c.width} style={{ whiteSpace: 'nowrap' }}>
               {c.label}
             </Table.Th>
           ))}
