@@ -135,6 +135,6 @@ test('at 1024×640 the listings table keeps its headers, standings, decay and ag
   expect(await wrapped('[data-testid="standing"]')).toEqual([]);
   expect(await wrapped('[data-testid="decay-progress"] p')).toEqual([]);
   expect(await wrapped('[data-testid="listing-row"] td:nth-last-child(2)')).toEqual([]);
-  await saveScreenshot(page, 'listings-1024');
+  await page.screenshot({ path: 'test-results/screenshots/account-listings-1024.png' });
   expect(problems).toEqual([]);
 });
