@@ -13,14 +13,19 @@ const LEVEL_COLORS = { info: 'blue', success: 'teal', warning: 'yellow', error: 
 /**
  * The app's notifications (a market problem, a settings warning) as toasts above the status bar: those
  * pushed while the window is open, and those published while the app started, before the window could
- * listen (taken once). Each shows once, whichever way it came.
+ * listen (taken once). Each shows once, whichever way it came; one with a topic takes the place of the
+ * toast of the same topic still shown (a trade's statuses, one after another, are one toast that
+ * changes, not a stack whose queued toasts would show statuses already gone).
  */
 function NotificationToasts() {
   const shown = useRef(new Set<string>());
   const show = (n: Notification) => {
     if (shown.current.has(n.id)) return;
     shown.current.add(n.id);
-    notifications.show({ id: n.id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] });
+    const id = n.topic === undefined ? n.id : `topic:${n.topic}`;
+    // hidden first, so the toast shown again runs its full time and comes in as the newest
+    if (n.topic !== undefined) notifications.hide(id);
+    notifications.show({ id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] });
   };
   usePush('notification', show);
   useEffect(() => {

@@ -161,7 +161,7 @@ export class AppCore {
       dataDir: options.dataDir,
       platform: options.platform,
       publish: (name, payload) => this.publish(name, payload),
-      notify: (level, title, message) => this.notify(level, title, message),
+      notify: (level, title, message, topic) => this.notify(level, title, message, topic),
       log: this.#log,
       webhookSecret: () => this.#secrets.webhookSecret,
       ...(options.accountTimings ? { timings: options.accountTimings } : {}),
@@ -207,13 +207,15 @@ export class AppCore {
     this.#coalescer.publish(name, payload);
   }
 
-  notify(level: Notification['level'], title: string, message: string): void {
+  /** `topic`: what it is about, when a later notification about it should replace it (Notification.topic). */
+  notify(level: Notification['level'], title: string, message: string, topic?: string): void {
     const notification: Notification = {
       id: randomUUID(),
       level,
       title,
       message: this.redactor.redact(message),
       at: new Date().toISOString(),
+      ...(topic === undefined ? {} : { topic }),
     };
     if (this.#startupNotifications && this.#startupNotifications.length < MAX_STARTUP_NOTIFICATIONS) {
       this.#startupNotifications.push(notification);

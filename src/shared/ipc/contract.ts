@@ -173,6 +173,11 @@ export const notification = z.strictObject({
   title: z.string(),
   message: z.string(),
   at: timestamp,
+  /**
+   * What the notification is about, when later ones about it supersede it (a trade's next status): the
+   * window shows the latest in place of the earlier toast instead of stacking them.
+   */
+  topic: z.string().max(100).optional(),
 });
 export type Notification = z.infer<typeof notification>;
 

@@ -11,7 +11,7 @@ import { AppCore, RecordingPlatform, type StartDemoMarket, demoHandleOf } from '
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import { ORDER_EXPORT_COLUMNS } from '../../../src/shared/api/index.ts';
-import { type IpcPushName, SkindeskError } from '../../../src/shared/ipc/index.ts';
+import { type IpcPushName, type Notification, SkindeskError } from '../../../src/shared/ipc/index.ts';
 import { until } from './until.ts';
 
 let core: AppCore;
@@ -139,6 +139,9 @@ describe('account calls on the demo market', () => {
     expect(accepted.words).toBe('the trade was accepted.');
     expect(pushes.some((p) => p.name === 'tradesUpdated')).toBe(true);
     expect(platform.notifications.some((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))).toBe(true);
+    // the window's toasts about one trade carry its topic: each status replaces the one before
+    const toasts = pushes.filter((p) => p.name === 'notification').map((p) => p.payload as Notification);
+    expect(toasts.find((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))?.topic).toBe(`trade:${accepted.trade.id}`);
 
     const listings = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
     expect(listings.listings.some((l) => l.market_hash_name === skin!.name && l.price === 4321)).toBe(true);
@@ -307,6 +310,8 @@ describe('account calls on the demo market', () => {
     const titles = platform.notifications.map((n) => n.title);
     expect(titles).toContain(`Crypto withdrawal #${ok.withdrawal.withdrawal_id}: sent`);
     expect(titles).toContain(`Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
+    const toast = pushes.map((p) => p.payload as Notification).find((n) => n.title === `Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
+    expect(toast?.topic).toBe(`withdrawal:${bad.withdrawal.withdrawal_id}`);
   });
 
   it('the webhook receiver, registered with the demo market, feeds the same tracker', async () => {

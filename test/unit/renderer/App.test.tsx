@@ -62,4 +62,20 @@ describe('App notifications', () => {
     await waitFor(() => expect(screen.getAllByText(/settings\.json was damaged/)).toHaveLength(1));
     expect(app.calls.filter((c) => c.name === 'takeStartupNotifications')).toHaveLength(1);
   });
+
+  it("shows a trade's statuses as one toast that changes, not a stack of them", async () => {
+    const app = installFakeApp({ ...statusBar, takeStartupNotifications: () => ({ notifications: [] }) });
+    render(<App />);
+    const trade = (id: string, status: string): Notification => ({ id, level: 'info', title: `Deposit #7: ${status}`, message: `status ${status}`, at: NOW, topic: 'trade:7' });
+    act(() => app.push('notification', trade('a', 'Needs confirmation')));
+    expect(await screen.findByText('Deposit #7: Needs confirmation')).toBeTruthy();
+    act(() => app.push('notification', trade('b', 'Active')));
+    act(() => app.push('notification', { ...damagedSettings, id: 'other', title: 'Another matter', message: 'unrelated' }));
+    act(() => app.push('notification', trade('c', 'Accepted')));
+    expect(await screen.findByText('Deposit #7: Accepted')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Deposit #7: Needs confirmation')).toBeNull());
+    expect(screen.queryByText('Deposit #7: Active')).toBeNull();
+    // another topic, or none, is a toast of its own
+    expect(screen.getByText('Another matter')).toBeTruthy();
+  });
 });

@@ -42,7 +42,7 @@ export interface AccountRuntimeOptions {
   dataDir: string;
   platform: AppPlatform;
   publish: <P extends IpcPushName>(name: P, payload: IpcPushPayload<P>) => void;
-  notify: (level: Notification['level'], title: string, message: string) => void;
+  notify: (level: Notification['level'], title: string, message: string, topic?: string) => void;
   log: AppLog;
   /** The stored webhook signing secret (read when the receiver starts). */
   webhookSecret: () => string | null;
@@ -293,7 +293,8 @@ export class AccountRuntime {
           ? 'warning'
           : 'info';
     this.#options.platform.notify(text.title, text.body);
-    this.#options.notify(level, text.title, text.body);
+    // one toast per trade: its next status replaces it rather than stacking under it
+    this.#options.notify(level, text.title, text.body, `trade:${change.trade.id}`);
   }
 
   #notifyWithdrawal(w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string }): void {
@@ -304,7 +305,7 @@ export class AccountRuntime {
         ? `${w.token_amount} ${w.ticker} was sent.`
         : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
     this.#options.platform.notify(title, body);
-    this.#options.notify(w.status === 'SUCCESS' ? 'success' : 'warning', title, body);
+    this.#options.notify(w.status === 'SUCCESS' ? 'success' : 'warning', title, body, `withdrawal:${w.withdrawal_id}`);
   }
 
   /**
