@@ -17,6 +17,7 @@
 import { EventEmitter } from 'node:events';
 import type { QueryOf, ResponseOf, Trade } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
+import { ApiError } from '../api/errors.ts';
 import type { Priority } from '../api/governor.ts';
 import { instantKey } from './instant.ts';
 import type { TradeTracker } from './tracker.ts';
@@ -246,7 +247,9 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
       const error = err instanceof Error ? err : new Error(String(err));
       this.#stats.failures++;
       this.#stats.consecutiveFailures++;
-      this.#stats.lastError = error.message;
+      // shown to the user (the trade feeds panel): the failure in words; the technical message goes
+      // with the `poll_error` event to whoever logs it
+      this.#stats.lastError = error instanceof ApiError ? error.explanation : error.message;
       this.emit('poll_error', error);
       throw error;
     } finally {

@@ -1,5 +1,6 @@
 /** A `GET /trades` double: the server's trades, served newest created first in offset pages. */
 import type { QueryOf, ResponseOf, Trade } from '../../../src/shared/api/index.ts';
+import { ApiError } from '../../../src/core/api/errors.ts';
 import type { TradesSource } from '../../../src/core/trades/poller.ts';
 
 export class FakeTradesSource implements TradesSource {
@@ -35,7 +36,7 @@ export class FakeTradesSource implements TradesSource {
     }
     if (this.failNext > 0) {
       this.failNext--;
-      throw new Error('GET /public/v1/trades: HTTP 503');
+      throw new ApiError({ kind: 'server', route: 'GET /public/v1/trades', status: 503, message: 'GET /public/v1/trades: HTTP 503', maybeDelivered: false });
     }
     const all = [...this.trades.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
     const rows = all.slice((page - 1) * limit, page * limit);

@@ -226,6 +226,7 @@ export class AccountRuntime {
       secret ? { secret, port: webhook.port, headerPrefix: webhook.headerPrefix, log: (line) => this.#options.log.warn(line) } : null,
     );
     feeds.tracker.on('change', (change) => this.#onTradeChange(current, change));
+    feeds.poller.on('poll_error', (error) => this.#options.log.warn(`trade poll: ${error.message}`));
     const old = current.account.replaceFeeds(feeds);
     // the old receiver must let go of the port before the new one binds it
     await old.stop().catch((err: unknown) => this.#options.log.warn(`stopping the trade feeds: ${String(err)}`));
