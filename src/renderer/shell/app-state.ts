@@ -120,7 +120,7 @@ const BALANCE_POLL_MS = 30_000;
 /**
  * The balance: the cached one at once (the app keeps it for offline), then the market's own — each time
  * the book turns live (the start, a reconnect, another market), after an automatic purchase, and every
- * 30 s while live (a listing of yours sold, a trade settled; GET /user allows 60 a minute). Every
+ * 30 s while live; on a switch to another market that is not live, that market's cached one (a listing of yours sold, a trade settled; GET /user allows 60 a minute). Every
  * purchase report sets it too; a read that was on its way before one does not undo it.
  */
 export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
@@ -155,7 +155,12 @@ export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
     const status = syncStatusStore.get();
     const now = trading();
     const where = status ? `${status.market.mode} ${status.market.baseUrl ?? ''}` : null;
-    if (now && (!wasTrading || where !== market)) read(true);
+    const anotherMarket = market !== null && where !== market;
+    // another market's balance is never this one's: gone at once, then its own (the cached one while it
+    // is not live — a real market that cannot be reached must not show the demo's balance)
+    if (anotherMarket) store.set(null);
+    if (now && (!wasTrading || anotherMarket)) read(true);
+    else if (anotherMarket) read(false);
     wasTrading = now;
     market = where;
   });

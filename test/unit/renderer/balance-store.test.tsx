@@ -140,4 +140,22 @@ describe('the balance', () => {
     );
     expect(screen.getByTestId('balance').textContent).toBe('$4,800.00');
   });
+
+  it('on a switch to a market that cannot be reached, shows that market’s balance (none yet), not the demo’s', async () => {
+    const real = { mode: 'real' as const, baseUrl: 'https://market.example/public/v1', demoReason: null };
+    let current = status();
+    const fake = installFakeApp({
+      getStatus: () => current,
+      getBalance: ({ refresh }) =>
+        current.market.mode === 'real'
+          ? { balance: null, userName: null, asOf: null, problem: 'Not connected to the marketplace yet.' }
+          : { balance: refresh ? 480_000 : 500_000, userName: 'trader', asOf: NOW, problem: null },
+    });
+    renderBalance();
+    await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe('$4,800.00'));
+    current = status({ market: real, state: 'offline' });
+    act(() => fake.push('syncStatus', current));
+    await waitFor(() => expect(screen.getByTestId('balance').textContent).not.toContain('4,800'));
+    expect(balanceStore.get()?.balance ?? null).toBeNull();
+  });
 });
