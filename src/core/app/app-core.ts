@@ -77,6 +77,12 @@ interface SecretSnapshot {
   problem: string | null;
 }
 
+/**
+ * The topic of the notices about the connection to the marketplace (switching, failing, trying again):
+ * each replaces the one before in the window, so "Connecting to …" does not stay beside its failure.
+ */
+const CONNECTION_TOPIC = 'marketplace';
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 /** What a first window is handed at most: a start that goes wrong in a loop must not grow without end. */
 const MAX_STARTUP_NOTIFICATIONS = 20;
@@ -367,7 +373,7 @@ export class AppCore {
           this.publish('syncStatus', this.#toSyncStatus(status));
         },
         problem: (message) => {
-          if (session === this.#session) this.notify('error', 'Marketplace', message);
+          if (session === this.#session) this.notify('error', 'Marketplace', message, CONNECTION_TOPIC);
         },
         failed: (message) => this.#startAgainLater(session, message),
         // the worker has the book alone open
@@ -416,11 +422,7 @@ export class AppCore {
       let emptied = '';
       const next = await this.#replaceSession(choice, removeBook ? () => (emptied = removeBook()) : undefined);
       if (emptied) this.notify('info', 'Book', emptied);
-      this.notify(
-        'info',
-        'Market',
-        choice.mode === 'demo' ? 'Switched to the demo market.' : `Connecting to ${choice.baseUrl}.`,
-      );
+      this.notify('info', 'Marketplace', choice.mode === 'demo' ? 'Switched to the demo market.' : `Connecting to ${choice.baseUrl}.`, CONNECTION_TOPIC);
       await this.#connect(next);
     });
   }
@@ -476,7 +478,7 @@ export class AppCore {
     const seconds = Math.max(1, Math.round(wait / 1000));
     session.noteRetry(`${reason}; trying again in ${seconds} s`);
     this.#log.warn(`${reason}; a new session in ${seconds} s (failure ${this.#failuresInARow} in a row)`);
-    if (this.#failuresInARow === 1) this.notify('error', 'Marketplace', `${reason}. Skindesk tries again in ${seconds} s.`);
+    if (this.#failuresInARow === 1) this.notify('error', 'Marketplace', `${reason}. Skindesk tries again in ${seconds} s.`, CONNECTION_TOPIC);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
       void this.#serially(async () => {

@@ -186,7 +186,7 @@ describe('AppCore on the demo market', () => {
   it('switches to a real market by URL and key, and back to the demo', async () => {
     const real = await startDemoMarket({ port: 0, listings: 150, rate: 20, seed: 3 });
     demos.push(real);
-    const { core } = await startCore();
+    const { core, pushes } = await startCore();
     const embedded = (await core.whenLive(20_000)).market.baseUrl as string;
     const view = await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: real.apiKey });
     expect(view.market).toEqual({ useDemo: false, baseUrl: real.baseUrl });
@@ -220,6 +220,12 @@ describe('AppCore on the demo market', () => {
       },
       20_000,
     );
+    // the switches were told under the connection's topic: in the window each replaces the one before
+    const notices = pushes.filter((p) => p.name === 'notification').map((p) => p.payload as { title: string; message: string; topic?: string });
+    expect(notices.filter((n) => n.topic === 'marketplace').map((n) => n.message)).toEqual([
+      `Connecting to ${real.baseUrl.replace(/\/$/, '')}.`,
+      'Switched to the demo market.',
+    ]);
   });
 
   it('keeps the key for the market it was saved with: another origin removes it and never sees it', async () => {
@@ -681,6 +687,8 @@ describe('AppCore startup', () => {
     expect(notice()).toMatchObject({
       level: 'error',
       message: expect.stringMatching(/^The book stopped updating: .*database is locked.*\. Skindesk tries again in 1 s\.$/),
+      // the connection's notices replace each other in the window
+      topic: 'marketplace',
     });
     const failedAt = pushes.length;
     const before = core.session;
