@@ -91,3 +91,29 @@ describe('watchlist dialog, new', () => {
     expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(false);
   });
 });
+
+// The book's name search sits outside its filter panel, so the dialog has a field of its own for it: a
+// watchlist made from a name search shows that name, and it can be changed or cleared.
+describe('watchlist dialog, the item name', () => {
+  it('shows the name the watchlist filters on, and saves it changed, or cleared', async () => {
+    const update = vi.fn((input: unknown) => ({ ...saved, ...(input as object) }));
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={{ ...saved, filter: { name: 'Redline', price: { min: 500 } } }} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+    const name = (await screen.findByTestId('watchlist-item-name')) as HTMLInputElement;
+    expect(name.value).toBe('Redline');
+    await user.clear(name);
+    await user.type(name, 'Vulcan');
+    await user.click(screen.getByTestId('watchlist-save'));
+    await waitFor(() => expect(update).toHaveBeenCalledTimes(1));
+    expect((update.mock.calls[0]![0] as { watchlist: { filter: unknown } }).watchlist.filter).toEqual({ name: 'Vulcan', price: { min: 500 } });
+    await user.clear(name);
+    await user.click(screen.getByTestId('watchlist-save'));
+    await waitFor(() => expect(update).toHaveBeenCalledTimes(2));
+    expect((update.mock.calls[1]![0] as { watchlist: { filter: unknown } }).watchlist.filter).toEqual({ price: { min: 500 } });
+  });
+});

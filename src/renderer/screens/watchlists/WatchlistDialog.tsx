@@ -10,7 +10,7 @@ import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist,
 import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
 import { type FilterDraft, FilterPanel } from '../market/filters/FilterPanel.tsx';
-import { cleanFilter } from '../market/filters/filter-model.ts';
+import { NAME_MAX, cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
 import { describeWatchlistIssues } from './watchlist-issues.ts';
 
@@ -98,9 +98,23 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   return (
     <Modal opened onClose={onClose} title={watchlist ? `Edit “${watchlist.name}”` : 'New watchlist'} size="xl" data-testid="watchlist-dialog">
       <Group align="flex-start" gap="md" wrap="nowrap">
-        <ScrollArea h={520} w={260} style={{ flex: 'none', border: '1px solid var(--sd-border)', borderRadius: 4 }}>
-          <FilterPanel filter={filter} onChange={setFilter} onDraft={setShown} />
-        </ScrollArea>
+        <Stack gap={6} w={260} style={{ flex: 'none' }}>
+          {/* the name is the book's search box, outside its filter panel: here it needs a field of its own */}
+          <TextInput
+            label="Item name contains"
+            placeholder="any item"
+            maxLength={NAME_MAX}
+            value={(shown?.filter ?? filter).name ?? ''}
+            onChange={(e) => {
+              const text = e.currentTarget.value;
+              setFilter(({ name: _previous, ...rest }) => (text.trim() === '' ? rest : { ...rest, name: text }));
+            }}
+            data-testid="watchlist-item-name"
+          />
+          <ScrollArea h={464} style={{ border: '1px solid var(--sd-border)', borderRadius: 4 }}>
+            <FilterPanel filter={filter} onChange={setFilter} onDraft={setShown} />
+          </ScrollArea>
+        </Stack>
         <Stack gap="sm" style={{ flex: 1 }}>
           <TextInput
             label="Name"
