@@ -214,6 +214,18 @@ test('export this view: the book as filtered and the sales tape land in files ho
     .poll(async () => (await tapeIds(page)).join())
     .toBe(fieldTested.map((s) => s.listing_id).join());
   await page.keyboard.press('Escape');
+  const dropdown = page.locator('.mantine-Popover-dropdown');
+  await expect(dropdown).toHaveCount(0);
+  // opened with a click, closed by Escape at once: the focus is back on its button, and the screen
+  // shortcuts, which an open popover holds back, work again
+  await page.getByTestId('sales-float-phase').click();
+  await expect(dropdown).toBeVisible();
+  await expect(dropdown.locator(':focus')).toHaveCount(1); // the focus went into it
+  await page.keyboard.press('Escape');
+  await expect(dropdown).toHaveCount(0);
+  await expect(page.getByTestId('sales-float-phase')).toBeFocused();
+  await page.keyboard.press('Alt+6');
+  await expect(page.getByTestId('screen-orders')).toBeVisible();
   demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });

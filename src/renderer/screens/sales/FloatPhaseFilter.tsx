@@ -31,7 +31,9 @@ export function FloatPhaseFilter({
   const setPhases = (phases: DopplerPhase[] | undefined) =>
     onChange({ float: filter.float, phases: phases ?? [] });
   return (
-    <Popover position="bottom-start" shadow="md" withinPortal>
+    // the focus goes into the popover and back to its button: Escape closes it wherever the focus was
+    // (with the focus left on the button it stayed open, and, open, it held the screen shortcuts back)
+    <Popover position="bottom-start" shadow="md" withinPortal trapFocus returnFocus>
       <Popover.Target>
         <Button
           size="xs"
