@@ -4,7 +4,7 @@
  */
 import { Badge, Button, Checkbox, Group, Paper, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconLock, IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { type AppId, type BackpackItem, LIMITS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -19,6 +19,8 @@ import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { ListDialog } from './ListDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { useRegisterCommands } from '../../../shell/commands.ts';
+import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 function locked(row: BackpackItem, now: number): boolean {
   return row.trade_locked_until !== null && Date.parse(row.trade_locked_until) > now;
@@ -36,6 +38,11 @@ export function BackpackScreen() {
   const backpack = useCall('getBackpack', { page, limit, appId, search: term.length >= LIMITS.backpackSearchMin && !tooLong ? term : null });
   // an accepted deposit or a failed withdrawal changes the backpack
   usePush('tradesUpdated', () => backpack.reload());
+  useRefreshKey('Refresh the backpack', () => backpack.reload());
+  const searchRef = useRef<HTMLInputElement>(null);
+  useRegisterCommands(
+    useMemo(() => [{ id: 'backpack.search', label: 'Search the backpack by name', group: 'This screen', hotkey: '/', run: () => searchRef.current?.focus() }], []),
+  );
   const rows = backpack.data?.items ?? [];
   const now = useNow(30_000);
   const chosen = [...selected.values()];
@@ -60,8 +67,9 @@ export function BackpackScreen() {
         <>
           <FreshnessNote freshness={backpack.data?.freshness} loading={backpack.loading} />
           <TextInput
+            ref={searchRef}
             aria-label="Search the backpack"
-            placeholder="Search by name"
+            placeholder="Search by name  /"
             leftSection={<IconSearch size={14} />}
             value={search}
             onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }}

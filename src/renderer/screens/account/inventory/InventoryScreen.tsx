@@ -21,6 +21,7 @@ import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { DepositDialog } from './DepositDialog.tsx';
 import { SellDialog } from './SellDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 type Inventory = IpcOutput<'getInventory'>;
 /** The app refuses tokens this close to expiry (they would expire on the way). */
@@ -65,6 +66,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
   const [dialog, setDialog] = useState<'sell' | 'deposit' | null>(null);
   const now = useNow(1_000);
   const readAgain = () => setReads((n) => n + 1);
+  useRefreshKey('Read the Steam inventory again', readAgain);
 
   // Expired tokens are worthless: read again once they expire while the screen is open.
   const expiresAt = inventory ? Date.parse(inventory.tokensExpireAt) - TOKEN_MARGIN_MS : null;

@@ -22,6 +22,7 @@ import { DecayProgress } from './DecayProgress.tsx';
 import { EditListingDialog } from './EditListingDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
+import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
 /** Statuses whose listings are in the public book (or would be again, once enabled). */
@@ -36,6 +37,7 @@ export function MyListingsScreen() {
   const [bulk, setBulk] = useState<'reprice' | 'delist' | null>(null);
   const now = useNow(30_000);
   const listings = useCall('getMyListings', { status, page, limit });
+  useRefreshKey('Refresh my listings', () => listings.reload());
   // an accepted sale offer puts new listings live
   usePush('tradesUpdated', () => listings.reload());
   const rows = listings.data?.listings ?? [];

@@ -20,6 +20,7 @@ import { LineChart } from '../ui/LineChart.tsx';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
+import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 type Series = 'total' | 'balance' | 'listed' | 'held';
 
@@ -27,6 +28,7 @@ export function PortfolioScreen() {
   const [readInventories, setReadInventories] = useState(false);
   const [series, setSeries] = useState<Series>('total');
   const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
+  useRefreshKey('Refresh the portfolio', () => portfolio.reload());
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
   const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.avgPaid]));

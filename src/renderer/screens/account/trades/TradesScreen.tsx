@@ -19,6 +19,7 @@ import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 type Filter = 'all' | 'in_flight' | 'done';
 
@@ -104,6 +105,7 @@ export function TradesScreen() {
     feeds.reload();
     return result;
   });
+  useRefreshKey('Poll the trades now', () => void poll.run());
   const shown = trades.data?.trades ?? [];
   const open = shown.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
   const f = feeds.data;
