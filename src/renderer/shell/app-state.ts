@@ -120,8 +120,9 @@ const BALANCE_POLL_MS = 30_000;
 /**
  * The balance: the cached one at once (the app keeps it for offline), then the market's own — each time
  * the book turns live (the start, a reconnect, another market), after an automatic purchase, and every
- * 30 s while live; on a switch to another market that is not live, that market's cached one (a listing of yours sold, a trade settled; GET /user allows 60 a minute). Every
- * purchase report sets it too; a read that was on its way before one does not undo it.
+ * 30 s while live (a listing of yours sold, a trade settled; GET /user allows 60 a minute); on a switch
+ * to another market that is not live, that market's cached one. Every purchase report sets it too; a
+ * read that was on its way before one does not undo it.
  */
 export const balanceStore = new LiveStore<BalanceView | null>(null, (store) => {
   if (!hasBridge()) return () => undefined;
