@@ -72,13 +72,15 @@ test('a float + sticker filter shows exactly the rows skindesk search finds in t
   const db = m.host.core.session.db;
   const marketPrice = await servedMarketPrices(demo(m.host));
   const againstMarketShown = async () => {
-    const rows = page.locator('[data-listing-id]');
-    const seen: { shown: string | null; expected: string | null }[] = [];
-    for (let i = 0; i < Math.min(8, await rows.count()); i++) {
-      const listing = readListing(db, Number(await rows.nth(i).getAttribute('data-listing-id')));
-      const expected = listing ? formatAgainst(listing.price, marketPrice.get(itemKey(listing.app_id, listing.market_hash_name)) ?? null) : null;
-      seen.push({ shown: await rows.nth(i).locator('[data-col="market"]').textContent(), expected });
-    }
+    // the rows read in one go: new listings keep arriving on top, and a row read in two steps (its id,
+    // then its cell) could be two rows under a loaded machine
+    const shownRows = await page
+      .locator('[data-listing-id]')
+      .evaluateAll((els) => els.slice(0, 8).map((el) => ({ id: Number(el.getAttribute('data-listing-id')), shown: el.querySelector('[data-col="market"]')?.textContent ?? null })));
+    const seen = shownRows.map(({ id, shown }) => {
+      const listing = readListing(db, id);
+      return { shown, expected: listing ? formatAgainst(listing.price, marketPrice.get(itemKey(listing.app_id, listing.market_hash_name)) ?? null) : null };
+    });
     return seen.length === 8 && seen.every((r) => r.expected !== null && r.shown === r.expected);
   };
   await expect.poll(againstMarketShown, { timeout: 15_000 }).toBe(true);
