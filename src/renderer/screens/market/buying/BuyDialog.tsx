@@ -137,16 +137,10 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
             />
           </Group>
           <Line label="Total" value={formatCents(total)} strong testId="buy-total" />
-          {done ? (
-            <>
-              <Line label="Balance before" value={balanceAtBuy === null ? '–' : formatCents(balanceAtBuy)} testId="balance-before" />
-              <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
-            </>
-          ) : (
-            <>
-              <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
-              <Line label="Balance after" value={after === null ? '–' : formatCents(after)} testId="balance-after" color={after !== null && after < 0 ? 'red.5' : undefined} />
-            </>
+          {done && <Line label="Balance before" value={balanceAtBuy === null ? '–' : formatCents(balanceAtBuy)} testId="balance-before" />}
+          <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
+          {!done && (
+            <Line label="Balance after" value={after === null ? '–' : formatCents(after)} testId="balance-after" color={after !== null && after < 0 ? 'red.5' : undefined} />
           )}
         </Stack>
         {maxProblem !== null && !done && (
