@@ -300,13 +300,11 @@ export class AccountRuntime {
 
   #notifyWithdrawal(w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string }): void {
     if (!this.settings.get().notifyOnStatusChange) return;
-    const title = `Crypto withdrawal #${w.withdrawal_id}: ${w.status === 'SUCCESS' ? 'sent' : 'failed'}`;
-    const body =
-      w.status === 'SUCCESS'
-        ? `${w.token_amount} ${w.ticker} was sent.`
-        : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
+    const sent = w.status === 'SUCCESS';
+    const title = `Crypto withdrawal #${w.withdrawal_id}: ${sent ? 'sent' : 'failed'}`;
+    const body = sent ? `${w.token_amount} ${w.ticker} was sent.` : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
     this.#options.platform.notify(title, body);
-    this.#options.notify(w.status === 'SUCCESS' ? 'success' : 'warning', title, body, `withdrawal:${w.withdrawal_id}`);
+    this.#options.notify(sent ? 'success' : 'warning', title, body, `withdrawal:${w.withdrawal_id}`);
   }
 
   /**
