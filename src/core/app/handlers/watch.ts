@@ -6,6 +6,7 @@
  */
 import type { Watchlist, WatchlistDefinition, WatchlistInput } from '../../../shared/watchlist.ts';
 import { formatCents } from '../../../shared/money.ts';
+import { asSentence } from '../../../shared/sentence.ts';
 import type { BookFilter } from '../../../shared/query.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { AutoBuyEntryView, WATCH_CALLS, WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
@@ -94,7 +95,7 @@ export class AppWatch {
       onJudgeFailure: (error) => core.backgroundFailure('watchlists: a feed event could not be judged', error),
       onAlertWebhookFailure: (message) => {
         core.log.warn(`watchlists: ${message}`);
-        core.notify('warning', 'Watchlist alerts', `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
+        core.notify('warning', 'Watchlist alerts', asSentence(message));
       },
     });
     this.#session = session;

@@ -4,6 +4,7 @@
  * the "unknown — check orders" outcome each get their own explanation; nothing is left as a bare code.
  */
 import { formatCents } from '../../../shared/money.ts';
+import { upperFirst } from '../../../shared/sentence.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { PurchaseStatus } from '../../api/purchaser.ts';
 
@@ -77,7 +78,7 @@ export function describePurchase(facts: OutcomeFacts): OutcomeWords {
       if (failed && failed.shownPrice != null && failed.shownPrice > failed.maxPrice) {
         return {
           title: 'Your maximum is below the price — not bought',
-          message: `${capitalize(itemName(failed))} is listed at ${formatCents(failed.shownPrice)}, above your maximum of ${formatCents(failed.maxPrice)}, so the marketplace refused the order. ${nothing} ${cart ? 'Raise that line’s maximum (or remove it) to buy the cart.' : 'Raise your maximum to buy it.'}`,
+          message: `${upperFirst(itemName(failed))} is listed at ${formatCents(failed.shownPrice)}, above your maximum of ${formatCents(failed.maxPrice)}, so the marketplace refused the order. ${nothing} ${cart ? 'Raise that line’s maximum (or remove it) to buy the cart.' : 'Raise your maximum to buy it.'}`,
           failedListingId,
         };
       }
@@ -89,13 +90,13 @@ export function describePurchase(facts: OutcomeFacts): OutcomeWords {
     case 'LISTING_NOT_FOUND':
       return {
         title: 'Listing is gone — not bought',
-        message: `${capitalize(itemName(failed))} was sold or delisted before your order arrived (or, for a private listing, the share token is wrong). ${nothing}`,
+        message: `${upperFirst(itemName(failed))} was sold or delisted before your order arrived (or, for a private listing, the share token is wrong). ${nothing}`,
         failedListingId,
       };
     case 'INSUFFICIENT_ITEMS':
       return {
         title: 'Not enough copies — not bought',
-        message: `${capitalize(itemName(failed))} has fewer copies left than you asked for. ${nothing} Lower the amount and try again.`,
+        message: `${upperFirst(itemName(failed))} has fewer copies left than you asked for. ${nothing} Lower the amount and try again.`,
         failedListingId,
       };
     case 'INSUFFICIENT_BALANCE':
@@ -119,8 +120,4 @@ export function describePurchase(facts: OutcomeFacts): OutcomeWords {
         failedListingId,
       };
   }
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

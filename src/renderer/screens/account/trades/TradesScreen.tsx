@@ -15,6 +15,7 @@ import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
+import { upperFirst } from '../../../../shared/sentence.ts';
 import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
@@ -42,7 +43,7 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
         <StatusBadge status={t.trade.status} />
       </Group>
       <Text size="xs" c="dimmed">
-        {t.words.charAt(0).toUpperCase() + t.words.slice(1)}
+        {upperFirst(t.words)}
       </Text>
       <Group gap="lg">
         <Text size="xs">

@@ -1,18 +1,14 @@
 import { Alert, List, Text } from '@mantine/core';
 import type { SendProblem } from '../../../../shared/ipc/calls-account.ts';
+import { asSentence } from '../../../../shared/sentence.ts';
 
-/** A problem's words as a sentence: they may start in lower case ("address: this does not…"). */
-const sentence = (message: string) => {
-  const text = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-};
 
 function Problems({ problems, color }: { problems: readonly SendProblem[]; color: string }) {
   return (
     <List size="xs" spacing={2}>
       {problems.map((p, i) => (
         <List.Item key={i} data-code={p.code}>
-          {sentence(p.message)}{' '}
+          {asSentence(p.message)}{' '}
           <Text span ff="monospace" size="10px" c={color} title="The marketplace's code for this problem">
             {p.code}
           </Text>

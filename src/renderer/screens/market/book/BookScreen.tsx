@@ -9,6 +9,7 @@ import { useElementSize } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconShoppingCart, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { describeBookRead } from '../../../../shared/book-read.ts';
+import { upperFirst } from '../../../../shared/sentence.ts';
 import type { BookRead, BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
 import type { BookFilter } from '../../../../shared/query.ts';
@@ -62,8 +63,7 @@ export function BookScreen() {
  */
 function emptyBookText(filtered: boolean, read: BookRead | null): string {
   if (read) {
-    const words = describeBookRead(read);
-    return `${words.charAt(0).toUpperCase()}${words.slice(1)}…`;
+    return `${upperFirst(describeBookRead(read))}…`;
   }
   return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
 }
