@@ -435,6 +435,26 @@ describe('WalletScreen', () => {
     await user.click(screen.getByTestId('wallet-review'));
     expect((await screen.findByRole('dialog')).textContent).toContain('what is left of it after the platform fee');
   });
+
+  it('speaks of "the amount" before one is typed, not of $0.00', async () => {
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: ({ amount }) => ({
+        minimum: 2000,
+        platformFee: Math.round(amount / 100),
+        converted: amount - Math.round(amount / 100),
+        feeBps: 100,
+        balance: 100_000,
+        check: { ok: true, problems: [] },
+      }),
+    });
+    renderWithTheme(<WalletScreen />);
+    const words = (await screen.findByTestId('wallet-quote')).textContent ?? '';
+    expect(words).toContain('The whole amount leaves your balance at once');
+    expect(words).toContain("The demo market's platform fee of 1.00% comes off it; the rest is converted to BTC");
+    expect(words).not.toContain('$0.00');
+  });
 });
 
 describe('TradesScreen paging as trades settle', () => {

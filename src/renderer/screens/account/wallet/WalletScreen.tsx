@@ -22,6 +22,7 @@ import { useAction } from '../ui/useAction.ts';
 import { blockingMessage, useCheckedDraft } from '../ui/usePreSendCheck.ts';
 import { UnsettledWithdrawalCard } from './UnsettledWithdrawalCard.tsx';
 import { WithdrawalCard } from './WithdrawalCard.tsx';
+import { WithdrawalCostWords } from './WithdrawalCostWords.tsx';
 
 type FeeLevel = (typeof CRYPTO_FEE_LEVELS)[number];
 
@@ -124,31 +125,15 @@ export function WalletScreen() {
               />
               {q ? (
                 <Alert variant="light" color="gray" p="xs" title="What it costs" data-testid="wallet-quote">
-                  {q.feeBps !== null && q.platformFee !== null && q.converted !== null && q.minimum !== null ? (
-                    <Stack gap={2}>
-                      <Text size="xs">
-                        The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The demo market&apos;s platform fee of {(q.feeBps / 100).toFixed(2)}% (
-                        <Money cents={q.platformFee} size="xs" />) comes off it; the remaining <Money cents={q.converted} size="xs" /> is converted to {ticker} at the
-                        spot rate, and the network fee (by the level chosen) is paid out of the converted amount. The network fee is known once the transaction is
-                        broadcast.
-                      </Text>
-                      <Text size="xs" c={amount !== null && amount > 0 && amount < q.minimum ? 'yellow.4' : 'dimmed'}>
-                        The demo market&apos;s minimum for {ticker}: {formatCents(q.minimum)}. A failed withdrawal is refunded to the balance in full.
-                      </Text>
-                    </Stack>
-                  ) : (
-                    <Stack gap={2}>
-                      <Text size="xs">
-                        The whole <Money cents={amount ?? 0} size="xs" /> leaves your balance at once. The marketplace&apos;s platform fee comes off it (it does
-                        not publish how much); the rest is converted to {ticker} at the spot rate, and the network fee (by the level chosen) is paid out of the
-                        converted amount. The network fee is known once the transaction is broadcast.
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        Each currency has a minimum the marketplace does not publish: it refuses a withdrawal below it, and nothing leaves the balance. A failed
-                        withdrawal is refunded to the balance in full.
-                      </Text>
-                    </Stack>
-                  )}
+                  <WithdrawalCostWords
+                    ticker={ticker}
+                    amount={amount}
+                    terms={
+                      q.feeBps !== null && q.platformFee !== null && q.converted !== null && q.minimum !== null
+                        ? { feeBps: q.feeBps, platformFee: q.platformFee, converted: q.converted, minimum: q.minimum }
+                        : null
+                    }
+                  />
                 </Alert>
               ) : null}
               {amount !== null && amount > 0 && address ? <ProblemList problems={problems} /> : null}
