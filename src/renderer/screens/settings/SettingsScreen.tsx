@@ -40,6 +40,12 @@ const STORAGE_WORDS: Record<SettingsView['secretStorage']['kind'], string> = {
   env: 'environment variables (read-only)',
   memory: 'memory only: forgotten when the app closes',
 };
+/** Under the API key field: where a pasted key goes, as the Secrets section below says it. */
+const KEY_KEPT_IN: Record<SettingsView['secretStorage']['kind'], string> = {
+  keyring: 'Kept in the OS keychain',
+  env: 'Read from the environment',
+  memory: 'Kept in memory until the app closes',
+};
 
 interface MarketDraft {
   useDemo: boolean;
@@ -155,7 +161,7 @@ function MarketSection({ view }: { view: SettingsView }) {
           />
           <PasswordInput
             label={`API key (${storedWords(view.apiKey, 'saved')})`}
-            description="Kept in the OS keychain, sent only to this URL"
+            description={`${KEY_KEPT_IN[view.secretStorage.kind]}, sent only to this URL`}
             placeholder={view.apiKey.set ? 'paste a new key to replace it' : 'paste your API key'}
             w={280}
             value={apiKey}

@@ -1,0 +1,35 @@
+// The Settings screen says where a pasted API key goes as its own Secrets section says it: the OS keychain
+// in the app, memory only where there is none (the browser host), never the keychain when it is not.
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SettingsScreen } from '../../../src/renderer/screens/settings/SettingsScreen.tsx';
+import type { IpcOutput } from '../../../src/shared/ipc/index.ts';
+import { installFakeBridge, renderWithTheme } from './account/fake-bridge.tsx';
+
+afterEach(() => cleanup());
+
+function settings(kind: 'keyring' | 'memory'): IpcOutput<'getSettings'> {
+  return {
+    market: { useDemo: false, baseUrl: null },
+    apiKey: { set: false, last4: null },
+    webhookSecret: { set: false, last4: null },
+    secretStorage: { kind, problem: null },
+  };
+}
+
+describe('SettingsScreen: where the API key is kept', () => {
+  it('names the OS keychain when the secrets are kept there', async () => {
+    installFakeBridge({ getSettings: () => settings('keyring') });
+    renderWithTheme(<SettingsScreen />);
+    expect((await screen.findByTestId('secret-storage')).textContent).toContain('the OS keychain');
+    expect(screen.getByText('Kept in the OS keychain, sent only to this URL')).toBeTruthy();
+  });
+
+  it('does not promise the keychain when the secrets are kept in memory', async () => {
+    installFakeBridge({ getSettings: () => settings('memory') });
+    renderWithTheme(<SettingsScreen />);
+    expect((await screen.findByTestId('secret-storage')).textContent).toContain('memory only');
+    expect(screen.getByText('Kept in memory until the app closes, sent only to this URL')).toBeTruthy();
+    expect(screen.queryByText(/OS keychain/)).toBeNull();
+  });
+});
