@@ -256,3 +256,25 @@ describe('cart', () => {
     expect(screen.getByTestId('buy-cart').hasAttribute('disabled')).toBe(false);
   });
 });
+
+describe('cart: where the focus goes', () => {
+  const render$ = (focus?: 'lines' | 'private-link') =>
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <CartDrawer opened {...(focus ? { focus } : {})} onClose={() => undefined} onBought={() => undefined} />
+      </MantineProvider>,
+    );
+
+  it('opened for a private listing (P), the share-link field has the focus, so a paste lands in it', async () => {
+    render$('private-link');
+    const field = await screen.findByLabelText('Share link or token');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+  });
+
+  it('opened on its lines (C, the cart button), the share-link field does not take the focus', async () => {
+    render$();
+    const field = await screen.findByLabelText('Share link or token');
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    expect(document.activeElement).not.toBe(field);
+  });
+});

@@ -22,7 +22,7 @@ import { bookFilterRequest } from '../../../shell/navigation.ts';
 import { reportFailure } from '../../../shell/report-failure.ts';
 import { addToCart, useCart } from '../buying/cart-store.ts';
 import { BuyDialog } from '../buying/BuyDialog.tsx';
-import { CartDrawer } from '../buying/CartDrawer.tsx';
+import { type CartFocus, CartDrawer } from '../buying/CartDrawer.tsx';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { FilterPanel } from '../filters/FilterPanel.tsx';
 import { type PendingEdits, usePendingEdit } from '../filters/pending-edits.ts';
@@ -144,7 +144,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [detailRow, setDetailRow] = useState<BookRow | null>(null);
   const [buyRow, setBuyRow] = useState<BookRow | null>(null);
-  const [cartOpen, setCartOpen] = useState(false);
+  // P opens the cart at its share-link field, to paste a private listing's link at once
+  const [cartOpen, setCartOpen] = useState<CartFocus | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const grid = useRef<GridController | null>(null);
   const cart = useCart();
@@ -330,8 +331,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         run: () => startBuy(row()),
       },
       { id: 'cart.add', label: 'Add the selected listing to the cart', group: 'Buying', hotkey: 'a', enabled: hasSelection, run: () => addRowToCart(row()) },
-      { id: 'cart.open', label: `Open the cart (${cart.length})`, group: 'Buying', hotkey: 'c', run: () => setCartOpen(true) },
-      { id: 'buy.private', label: 'Buy a private listing (paste its share link)', group: 'Buying', hotkey: 'p', keywords: ['share', 'token'], run: () => setCartOpen(true) },
+      { id: 'cart.open', label: `Open the cart (${cart.length})`, group: 'Buying', hotkey: 'c', run: () => setCartOpen('lines') },
+      { id: 'buy.private', label: 'Buy a private listing (paste its share link)', group: 'Buying', hotkey: 'p', keywords: ['share', 'token'], run: () => setCartOpen('private-link') },
       {
         id: 'book.inspect',
         label: 'Inspect the selected item in game',
@@ -398,7 +399,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           <Button
             variant={cart.length > 0 ? 'light' : 'default'}
             leftSection={<IconShoppingCart size={14} />}
-            onClick={() => setCartOpen(true)}
+            onClick={() => setCartOpen('lines')}
             style={{ flex: 'none' }}
             data-testid="cart-button"
             aria-label={`Cart (${cart.length})`}
@@ -454,7 +455,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         </div>
       )}
       <BuyDialog row={shownBuy} onClose={() => setBuyRow(null)} onBought={onBought} />
-      <CartDrawer opened={cartOpen} onClose={() => setCartOpen(false)} onBought={onBought} />
+      <CartDrawer opened={cartOpen !== null} focus={cartOpen ?? 'lines'} onClose={() => setCartOpen(null)} onBought={onBought} />
     </div>
   );
 }

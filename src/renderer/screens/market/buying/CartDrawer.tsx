@@ -25,8 +25,12 @@ import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { parseShareLink } from './share-link.ts';
 import { usePurchase } from './use-purchase.ts';
 
+/** Where the focus goes as the drawer opens: its first control, or the private listing's share-link field. */
+export type CartFocus = 'lines' | 'private-link';
+
 export interface CartDrawerProps {
   opened: boolean;
+  focus?: CartFocus;
   onClose(): void;
   onBought(ids: readonly number[]): void;
 }
@@ -65,7 +69,7 @@ function cartProblem(lines: readonly CartLine[]): string | null {
 }
 
 /** Adds a private listing from its share link (or id and token) with a maximum price. */
-export function PrivateListingForm({ onAdded }: { onAdded?: (line: CartLine) => void }) {
+export function PrivateListingForm({ onAdded, autoFocus = false }: { onAdded?: (line: CartLine) => void; autoFocus?: boolean }) {
   const [pasted, setPasted] = useState('');
   const [idText, setIdText] = useState('');
   const [maxText, setMaxText] = useState('');
@@ -86,6 +90,8 @@ export function PrivateListingForm({ onAdded }: { onAdded?: (line: CartLine) => 
       </Group>
       <TextInput
         aria-label="Share link or token"
+        // the drawer's focus trap focuses the element marked so as it opens
+        data-autofocus={autoFocus || undefined}
         placeholder="https://…/listings/123?private_token=…"
         value={pasted}
         onChange={(e) => setPasted(e.currentTarget.value)}
@@ -140,7 +146,7 @@ export function PrivateListingForm({ onAdded }: { onAdded?: (line: CartLine) => 
   );
 }
 
-export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
+export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartDrawerProps) {
   const lines = useCart();
   const balance = useLive(balanceStore);
   const trading = useTradingState();
@@ -240,7 +246,7 @@ export function CartDrawer({ opened, onClose, onBought }: CartDrawerProps) {
           </Table>
         )}
         <Divider />
-        <PrivateListingForm />
+        <PrivateListingForm autoFocus={focus === 'private-link'} />
         <Divider />
         <Stack gap={2}>
           <Group justify="space-between">
