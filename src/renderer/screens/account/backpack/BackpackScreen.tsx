@@ -101,6 +101,7 @@ export function BackpackScreen() {
       </Paper>
       <DenseTable
         testId="backpack-table"
+        empty={backpack.data && rows.length === 0 ? (term ? `Nothing matches “${term}”.` : 'The backpack is empty.') : null}
         columns={[
           { label: '', width: 30 },
           { label: 'Game' },
@@ -140,15 +141,6 @@ export function BackpackScreen() {
             </Table.Td>
           </Table.Tr>
         ))}
-        {backpack.data && rows.length === 0 ? (
-          <Table.Tr>
-            <Table.Td colSpan={7}>
-              <Text size="xs" c="dimmed" ta="center" py="md">
-                {term ? `Nothing matches “${term}”.` : 'The backpack is empty.'}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ) : null}
       </DenseTable>
       <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
       {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}

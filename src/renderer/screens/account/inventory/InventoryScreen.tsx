@@ -133,6 +133,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
       </Paper>
       <DenseTable
         testId="inventory-table"
+        empty={inventory && rows.length === 0 ? 'No items of this game in the Steam inventory.' : null}
         columns={[
           {
             label: (
@@ -196,15 +197,6 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
             </Table.Td>
           </Table.Tr>
         ))}
-        {inventory && rows.length === 0 ? (
-          <Table.Tr>
-            <Table.Td colSpan={7}>
-              <Text size="xs" c="dimmed" ta="center" py="md">
-                No items of this game in the Steam inventory.
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ) : null}
       </DenseTable>
       {dialog === 'sell' ? (
         <SellDialog appId={appId} rows={chosen} onClose={() => setDialog(null)} onSent={() => { setSelected(new Set()); read.reload(); }} />

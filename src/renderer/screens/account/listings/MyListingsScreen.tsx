@@ -107,6 +107,7 @@ export function MyListingsScreen() {
       ) : null}
       <DenseTable
         testId="listings-table"
+        empty={listings.data && rows.length === 0 ? `No ${status.toLowerCase()} listings.` : null}
         columns={[
           ...(editable
             ? [
@@ -190,15 +191,6 @@ export function MyListingsScreen() {
             ) : null}
           </Table.Tr>
         ))}
-        {listings.data && rows.length === 0 ? (
-          <Table.Tr>
-            <Table.Td colSpan={11}>
-              <Text size="xs" c="dimmed" ta="center" py="md">
-                No {status.toLowerCase()} listings.
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ) : null}
       </DenseTable>
       <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
       {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} guard={status === 'ACTIVE' ? guards.get(editing.id) : null} onClose={() => setEditing(null)} onSent={afterSend} /> : null}

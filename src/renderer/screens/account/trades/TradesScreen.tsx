@@ -156,7 +156,7 @@ export function TradesScreen() {
       <ErrorNote error={trades.error ?? poll.error} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <DenseTable testId="trades-table" columns={[{ label: 'Trade' }, { label: 'Type' }, { label: 'Status' }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? 'No trades here yet.' : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: 'Status' }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
             {shown.map((t) => (
               <Table.Tr
                 key={t.trade.id}
@@ -195,15 +195,6 @@ export function TradesScreen() {
                 </Table.Td>
               </Table.Tr>
             ))}
-            {trades.data && shown.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text size="xs" c="dimmed" ta="center" py="md">
-                    No trades here yet.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
           </DenseTable>
           <Pager
             metadata={trades.data?.metadata}

@@ -1,4 +1,4 @@
-import { Table } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** One column's header: its label and, for figures, right alignment. */
@@ -17,8 +17,20 @@ export const GAME_AND_ITEM: readonly Column[] = [{ label: 'Game', width: 56 }, {
 /**
  * The account screens' table: dense rows, sticky header, striped, the columns declared once. The
  * caller renders the body rows (`Table.Tr`), so each screen keeps its own cells and row actions.
+ * `empty`, when given, is said in one row across every column (the count follows the columns, so a
+ * column shown only sometimes cannot leave the row short).
  */
-export function DenseTable({ columns, testId, children }: { columns: readonly Column[]; testId: string; children: ReactNode }) {
+export function DenseTable({
+  columns,
+  testId,
+  empty = null,
+  children,
+}: {
+  columns: readonly Column[];
+  testId: string;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid={testId}>
       <Table.Thead>
@@ -31,7 +43,18 @@ export function DenseTable({ columns, testId, children }: { columns: readonly Co
           ))}
         </Table.Tr>
       </Table.Thead>
-      <Table.Tbody>{children}</Table.Tbody>
+      <Table.Tbody>
+        {children}
+        {empty !== null && empty !== false ? (
+          <Table.Tr data-testid={`${testId}-empty`}>
+            <Table.Td colSpan={columns.length}>
+              <Text size="xs" c="dimmed" ta="center" py="md">
+                {empty}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ) : null}
+      </Table.Tbody>
     </Table>
   );
 }

@@ -1,0 +1,51 @@
+// An account table with nothing to show says so in one row across every column: the row's span is the
+// table's own column count, so a column shown only on some tabs (My listings' "In book", the checkboxes
+// and the edit buttons) cannot leave it a column short of the header.
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
+import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
+import { freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+
+afterEach(() => cleanup());
+
+const none = { total_pages: 0, total_items: 0, current_page: 1, current_limit: 50 };
+
+/** The empty row of a table, and how many columns its header has. */
+async function emptyRow(testId: string) {
+  const row = await screen.findByTestId(`${testId}-empty`);
+  const table = screen.getByTestId(testId);
+  const headerCells = table.querySelectorAll('thead th').length;
+  const cell = row.querySelector('td');
+  return { text: row.textContent, span: Number(cell?.getAttribute('colspan')), headerCells };
+}
+
+describe('empty account tables', () => {
+  it('My listings: "No active listings." spans every column of the active tab', async () => {
+    installFakeBridge({
+      getMyListings: () => ({ listings: [], metadata: none, freshness, standings: [], guards: [] }),
+    });
+    renderWithTheme(<MyListingsScreen />);
+    const { text, span, headerCells } = await emptyRow('listings-table');
+    expect(text).toBe('No active listings.');
+    expect(headerCells).toBeGreaterThan(10);
+    expect(span).toBe(headerCells);
+  });
+
+  it('Backpack: no row while it is read, then "The backpack is empty." across the table', async () => {
+    let answer: (() => void) | null = null;
+    installFakeBridge({
+      getBackpack: () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ items: [], metadata: none, freshness });
+        }),
+    });
+    renderWithTheme(<BackpackScreen />);
+    await waitFor(() => expect(answer).not.toBeNull());
+    expect(screen.queryByTestId('backpack-table-empty')).toBeNull();
+    answer!();
+    const { text, span, headerCells } = await emptyRow('backpack-table');
+    expect(text).toBe('The backpack is empty.');
+    expect(span).toBe(headerCells);
+  });
+});
