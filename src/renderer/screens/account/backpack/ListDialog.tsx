@@ -164,7 +164,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                 </Table.Td>
                 <Table.Td>
                   {g.mode === 'fixed' ? (
-                    <CentsInput aria-label={`Price of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, { price: c })} data-testid="list-price" />
+                    <CentsInput aria-label={`Price of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, { price: c })} data-autofocus={gi === 0 || undefined} data-testid="list-price" />
                   ) : (
                     <Text size="xs" className="sd-num" c={curve ? undefined : 'yellow.4'}>
                       {curve ? `${formatCents(curve.start_price)} → ${formatCents(curve.end_price)} / ${formatHours(curve.total_hours)}` : 'incomplete curve'}

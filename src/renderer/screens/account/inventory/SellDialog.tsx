@@ -124,7 +124,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   <Money cents={row?.marketPrice} size="xs" />
                 </Table.Td>
                 <Table.Td>
-                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c }))} data-testid="sell-price" />
+                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c }))} data-autofocus={gi === 0 || undefined} data-testid="sell-price" />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Money cents={g.price === null ? null : g.price * groupCopies(g)} size="xs" />

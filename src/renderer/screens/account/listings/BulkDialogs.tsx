@@ -134,10 +134,13 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
             clampBehavior="none"
             error={outOfRange}
             suffix="%"
+            // the offered -5 is replaced by what is typed ("-10"), not appended to ("-5-10")
+            selectAllOnFocus
+            data-autofocus
             data-testid="bulk-percent"
           />
         ) : (
-          <CentsInput label="New price per copy" w={140} cents={fixed} onCents={setFixed} />
+          <CentsInput label="New price per copy" w={140} cents={fixed} onCents={setFixed} data-autofocus />
         )}
       </Group>
       <Text size="xs" c="dimmed">

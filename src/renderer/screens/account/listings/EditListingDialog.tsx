@@ -168,7 +168,7 @@ export function EditListingDialog({
       />
       {priceMode === 'fixed' ? (
         <Group gap="md" align="flex-end" wrap="nowrap">
-          <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-testid="edit-price" />
+          <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-autofocus data-testid="edit-price" />
           {standing ? <BookPrices standing={standing} onPrice={setPrice} /> : null}
         </Group>
       ) : null}

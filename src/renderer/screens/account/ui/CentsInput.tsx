@@ -27,6 +27,8 @@ export function CentsInput({ cents, onCents, ...props }: { cents: number | null;
         onCents(typed === null ? null : Math.min(typed, MAX_ACCOUNT_CENTS));
       }}
       classNames={{ input: 'sd-num' }}
+      // a price offered in the field (the market's, the listing's) is replaced by what is typed, not appended to
+      selectAllOnFocus
       {...props}
     />
   );
