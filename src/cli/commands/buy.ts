@@ -3,16 +3,14 @@
  * `{"status":"bought"|"not_bought"|"unknown","order_id":…,"error":…}` and exits 0 only when bought, so
  * a script can branch on the exit code and read the line for details.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
 import { type ApiError, failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { deskRateGovernor } from '../../core/api/release-ledger.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
-import { deskFileFor } from '../../core/store/desk.ts';
+import type { Db } from '../../core/store/database.ts';
+import { deskFileFor, openDeskFile } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
@@ -97,17 +95,14 @@ export const buyCommand: CliCommand = {
       return BUY_EXIT_CODES.not_bought;
     }
     const apiKey = found.key;
-    let db: Database.Database | null = null;
+    let db: Db | null = null;
     let purchaser: Purchaser;
     const book = opts.db ?? defaultDatabaseFile();
     // the journal lives in the desk file beside the book (store/desk.ts), where the app keeps it too
     const file = deskFileFor(book);
     try {
       refuseDirectory(book);
-      mkdirSync(dirname(file), { recursive: true });
-      db = new Database(file);
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 5000');
+      db = openDeskFile(book);
       // the desk records every release: the app with this key on this data folder, or a `buy` just
       // before, counts inside the same windows (api/release-ledger.ts); stdout keeps its one line
       const governor = deskRateGovernor({

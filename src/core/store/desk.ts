@@ -13,8 +13,9 @@
  * the event loop for up to the busy timeout — and a busy book never makes one fail with SQLITE_BUSY.
  * Queries still join both.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Db } from './database.ts';
 
 export const DESK_SCHEMA = 'desk';
@@ -25,6 +26,26 @@ export function deskFileFor(bookFile: string): string {
   const name = basename(bookFile);
   const stem = name.endsWith('.db') ? name.slice(0, -3) : name;
   return join(dirname(bookFile), `${stem}.desk.db`);
+}
+
+/**
+ * The desk file beside `bookFile` on a connection of its own, created when missing: for a process or a
+ * thread that has no host connection to attach it to (`skindesk buy`'s journal, the sync worker's rate
+ * ledger). WAL, as the host attaches it, so neither holds the other's readers.
+ */
+export function openDeskFile(bookFile: string): Db {
+  const file = deskFileFor(bookFile);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
 }
 
 /**

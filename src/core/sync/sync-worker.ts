@@ -8,10 +8,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ListingEvent } from '../../shared/api/index.ts';
 import { ApiClient } from '../api/client.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
+import { deskRateGovernor } from '../api/release-ledger.ts';
 import { refreshQueryStatistics } from '../query/query-book.ts';
 import { BookStore } from '../store/book-store.ts';
 import { isDamagedDatabaseError } from '../store/damage.ts';
-import { openDatabase } from '../store/database.ts';
+import { type Db, openDatabase } from '../store/database.ts';
+import { openDeskFile } from '../store/desk.ts';
 import { otherSourceHeld } from '../store/sync-state.ts';
 import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
@@ -38,6 +40,19 @@ function reportedDamage(err: unknown): boolean {
   return true;
 }
 
+/**
+ * The desk beside the book, on this thread's own connection, for the rate ledger only; null (with a
+ * warning) when it cannot be opened: the requests are then paced by this run's own count, as before.
+ */
+function openLedgerDesk(): Db | null {
+  try {
+    return openDeskFile(data.dbPath);
+  } catch (err) {
+    post({ type: 'warning', message: `the desk could not be opened for the rate ledger (${(err as Error).message}): the book's requests are paced by this run's own count` });
+    return null;
+  }
+}
+
 const db = openDatabase(data.dbPath, { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
 const store = new BookStore(db);
 // before the engine counts the book: a book of another marketplace is emptied first
@@ -46,7 +61,16 @@ if (formerSource !== null) {
   post({ type: 'warning', message: `the book mirrored ${formerSource}: starting a fresh mirror of ${data.source}` });
   await store.wipeBook(undefined, { withSales: true });
 }
-const client = new ApiClient({ baseUrl: data.baseUrl, apiKey: data.apiKey, ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}) });
+const ledgerDesk = openLedgerDesk();
+// the desk records every release (api/release-ledger.ts): the book reads and detail pages of a run just
+// killed, or of a `skindesk sync` beside the app with this key on this data folder, count in this run's windows
+const governor = ledgerDesk ? deskRateGovernor({ db: ledgerDesk, baseUrl: data.baseUrl, apiKey: data.apiKey, onLedgerError: (message) => post({ type: 'warning', message }) }) : null;
+const client = new ApiClient({
+  baseUrl: data.baseUrl,
+  apiKey: data.apiKey,
+  ...(governor ? { governor } : {}),
+  ...(data.wsUrl ? { wsUrl: data.wsUrl } : {}),
+});
 const sources = apiSources(client);
 const relayed = data.relayFeed ? new RelayedFeeds((request) => post(request)) : null;
 const engine = new SyncEngine(store, sources, {
@@ -124,6 +148,7 @@ async function stop(): Promise<void> {
     await engine.stop();
   } finally {
     db.close();
+    ledgerDesk?.close();
     post({ type: 'stopped' });
   }
 }
