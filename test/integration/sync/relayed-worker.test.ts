@@ -14,6 +14,7 @@ import { MirrorWorker, type MirrorWorkerOptions } from '../../../src/core/sync/m
 import { damageBookFile } from '../../unit/store/helpers.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import type { ListingEvent } from '../../../src/shared/api/index.ts';
+import { waitFor } from '../../shared/wait-for.ts';
 
 const BUNDLED_WORKER = join(import.meta.dirname, '../../../out/main/sync-worker.js');
 
@@ -26,14 +27,6 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   mirror = demo = dir = null;
 });
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function followDemo(workerFile?: URL, backfill: MirrorWorkerOptions['backfill'] = false) {
   demo = await startDemoMarket({ port: 0, listings: 800, rate: 0, seed: 5, reorder: 0.3, duplicate: 0.3, rateLimits: false });

@@ -7,72 +7,62 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SqliteReleaseLedger } from '../../../src/core/api/release-ledger.ts';
 import { openDeskFile } from '../../../src/core/store/desk.ts';
 import { MirrorWorker } from '../../../src/core/sync/mirror-worker.ts';
-import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
+import { startDemoMarket } from '../../../src/demo/index.ts';
 import { ENDPOINTS } from '../../../src/shared/api/index.ts';
+import { waitFor } from '../../shared/wait-for.ts';
 
 const BOOK = 'GET /public/v1/book';
 
-let demo: DemoMarket | null = null;
-let mirror: MirrorWorker | null = null;
-let dir: string | null = null;
-afterEach(async () => {
-  await mirror?.stop();
-  await demo?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  mirror = demo = dir = null;
-});
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** The releases of GET /book the desk holds for this market and key. */
-function bookReleases(dbPath: string): number[] {
+/** The desk's record of GET /book releases for a market and key, read on a connection of its own. */
+function bookLedger(dbPath: string, market: { baseUrl: string; apiKey: string }) {
   const desk = openDeskFile(dbPath);
-  try {
-    return new SqliteReleaseLedger(desk, { baseUrl: demo!.baseUrl, apiKey: demo!.apiKey }).recent(BOOK, 0);
-  } finally {
-    desk.close();
-  }
+  const ledger = new SqliteReleaseLedger(desk, { baseUrl: market.baseUrl, apiKey: market.apiKey });
+  return {
+    note: (atMs: number) => ledger.note(BOOK, atMs),
+    releases: () => ledger.recent(BOOK, 0),
+    close: () => desk.close(),
+  };
 }
 
 describe('the sync worker and the desk’s rate ledger', () => {
   it('waits for the window a killed run filled with book reads, then records its own', async () => {
-    const limit = ENDPOINTS.book.rateLimit;
-    expect(limit).toEqual({ limit: 6, windowMs: 60_000 });
-    demo = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 8 });
-    dir = mkdtempSync(join(tmpdir(), 'skindesk-worker-ledger-'));
+    expect(ENDPOINTS.book.rateLimit).toEqual({ limit: 6, windowMs: 60_000 });
+    const demo = await startDemoMarket({ port: 0, listings: 300, rate: 0, seed: 8 });
+    const dir = mkdtempSync(join(tmpdir(), 'skindesk-worker-ledger-'));
     const dbPath = join(dir, 'book.db');
+    let mirror: MirrorWorker | null = null;
+    try {
+      // the run before: six book reads, the first 57 s ago — its window frees 3 s from now
+      const freedAt = Date.now() + 3_000;
+      const before = bookLedger(dbPath, demo);
+      for (let i = 0; i < 6; i++) before.note(freedAt - 60_000 + i * 100);
+      before.close();
 
-    // the run before: six book reads, the first 57 s ago — its window frees 3 s from now
-    const freedAt = Date.now() + 3_000;
-    const desk = openDeskFile(dbPath);
-    const ledger = new SqliteReleaseLedger(desk, { baseUrl: demo.baseUrl, apiKey: demo.apiKey });
-    for (let i = 0; i < 6; i++) ledger.note(BOOK, freedAt - 60_000 + i * 100);
-    desk.close();
+      mirror = new MirrorWorker({
+        dbPath,
+        baseUrl: demo.baseUrl,
+        wsUrl: demo.wsUrl,
+        apiKey: demo.apiKey,
+        backfill: false,
+      });
+      mirror.start();
+      await waitFor(() => mirror?.status?.state === 'live', 30_000, 'the book going live');
 
-    mirror = new MirrorWorker({
-      dbPath,
-      baseUrl: demo.baseUrl,
-      wsUrl: demo.wsUrl,
-      apiKey: demo.apiKey,
-      backfill: false,
-    });
-    mirror.start();
-    await waitFor(() => mirror!.status?.state === 'live', 30_000, 'the book going live');
-
-    // the first read went once the window had room: the live book came after it, not at once
-    expect(Date.now()).toBeGreaterThanOrEqual(freedAt - 250);
-    const releases = bookReleases(dbPath);
-    expect(releases.length).toBeGreaterThanOrEqual(7);
-    expect(Math.max(...releases)).toBeGreaterThanOrEqual(freedAt - 250);
+      // the first read went once the window had room: the live book came after it, not at once
+      expect(Date.now()).toBeGreaterThanOrEqual(freedAt - 250);
+      const after = bookLedger(dbPath, demo);
+      const releases = after.releases();
+      after.close();
+      expect(releases.length).toBeGreaterThanOrEqual(7);
+      expect(Math.max(...releases)).toBeGreaterThanOrEqual(freedAt - 250);
+    } finally {
+      await mirror?.stop();
+      await demo.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { freshness, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
+import { installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 /** Waits for the dialog's focus trap to place the focus, then types over whatever it selected. */
 async function typeAtOpenFocus(testId: string, text: string): Promise<HTMLInputElement> {
@@ -56,13 +56,7 @@ describe('selling dialogs: the price has the focus as they open', () => {
   it('Edit listing: the new price per copy, the listing’s price replaced by what is typed', async () => {
     const user = userEvent.setup();
     installFakeBridge({
-      getMyListings: () => ({
-        listings: [myListing(7)],
-        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 50 },
-        freshness,
-        standings: [],
-        guards: [],
-      }),
+      getMyListings: () => myListingsPage([myListing(7)]),
     });
     renderWithTheme(<MyListingsScreen />);
     await user.click(await screen.findByTestId('listing-edit'));

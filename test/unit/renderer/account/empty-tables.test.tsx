@@ -5,7 +5,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 afterEach(() => cleanup());
 
@@ -23,7 +23,7 @@ async function emptyRow(testId: string) {
 describe('empty account tables', () => {
   it('My listings: "No active listings." spans every column of the active tab', async () => {
     installFakeBridge({
-      getMyListings: () => ({ listings: [], metadata: none, freshness, standings: [], guards: [] }),
+      getMyListings: () => myListingsPage([]),
     });
     renderWithTheme(<MyListingsScreen />);
     const { text, span, headerCells } = await emptyRow('listings-table');

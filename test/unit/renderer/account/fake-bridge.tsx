@@ -76,6 +76,15 @@ export const myListing = (id: number, over: Partial<MyListing> = {}): MyListing 
   ...over,
 });
 
+/** A getMyListings answer: one page holding `listings`, read just now, no standing or guard. */
+export const myListingsPage = (listings: MyListing[]): IpcOutput<'getMyListings'> => ({
+  listings,
+  metadata: { total_pages: listings.length > 0 ? 1 : 0, total_items: listings.length, current_page: 1, current_limit: 50 },
+  freshness,
+  standings: [],
+  guards: [],
+});
+
 type TrackedTrade = IpcOutput<'getTrades'>['trades'][number];
 
 /** A trade the app follows, as getTrades answers it: a one-item SELL unless `trade` says otherwise. */

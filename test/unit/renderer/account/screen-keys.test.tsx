@@ -9,7 +9,7 @@ import { BackpackScreen } from '../../../../src/renderer/screens/account/backpac
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { useCommands } from '../../../../src/renderer/shell/commands.ts';
 import { useCommandHotkeys } from '../../../../src/renderer/shell/hotkeys.ts';
-import { freshness, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
+import { freshness, installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 function WithHotkeys({ children }: { children: ReactNode }) {
   useCommandHotkeys(useCommands());
@@ -21,13 +21,7 @@ const metadata = { total_pages: 1, total_items: 1, current_page: 1, current_limi
 describe('account screen keys', () => {
   it('R refreshes my listings', async () => {
     const bridge = installFakeBridge({
-      getMyListings: () => ({
-        listings: [myListing(7, { amount: 2 })],
-        metadata,
-        freshness,
-        standings: [],
-        guards: [],
-      }),
+      getMyListings: () => myListingsPage([myListing(7, { amount: 2 })]),
     });
     renderWithTheme(
       <WithHotkeys>

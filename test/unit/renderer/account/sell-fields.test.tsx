@@ -8,7 +8,7 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
-import { freshness, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
+import { installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 const listing = myListing;
 
@@ -179,13 +179,7 @@ describe('EditListingDialog while part of the stack sells', () => {
     const user = userEvent.setup();
     let current = listing(7, { amount: 5 });
     const bridge = installFakeBridge({
-      getMyListings: () => ({
-        listings: [current],
-        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 50 },
-        freshness,
-        standings: [],
-        guards: [],
-      }),
+      getMyListings: () => myListingsPage([current]),
     });
     renderWithTheme(<MyListingsScreen />);
     await user.click(await screen.findByTestId('listing-edit'));
