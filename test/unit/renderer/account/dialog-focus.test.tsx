@@ -7,7 +7,7 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import { backpackStack, installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 /** Waits for the dialog's focus trap to place the focus, then types over whatever it selected. */
 async function typeAtOpenFocus(testId: string, text: string): Promise<HTMLInputElement> {
@@ -39,15 +39,7 @@ describe('selling dialogs: the price has the focus as they open', () => {
 
   it('List: the first group’s price, the market price replaced by what is typed', async () => {
     installFakeBridge({ listItems: () => ({ check: { ok: true, problems: [] }, listings: [] }) });
-    const row = {
-      id: 9,
-      app_id: 730 as const,
-      market_hash_name: 'Sticker | X',
-      amount: 10,
-      commodity: true,
-      market_price: 120,
-      trade_locked_until: null,
-    };
+    const row = backpackStack(9);
     renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
     const price = await typeAtOpenFocus('list-price', '2.99');
     expect(price.value).toBe('$2.99');

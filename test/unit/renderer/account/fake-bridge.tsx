@@ -15,7 +15,7 @@ import {
   createSkindeskApi,
 } from '../../../../src/shared/ipc/index.ts';
 import { theme } from '../../../../src/renderer/theme.ts';
-import type { MyListing } from '../../../../src/shared/api/index.ts';
+import type { BackpackItem, MyListing } from '../../../../src/shared/api/index.ts';
 
 type FakeHandlers = { [N in IpcCallName]?: (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>> };
 
@@ -74,6 +74,17 @@ export const myListing = (id: number, over: Partial<MyListing> = {}): MyListing 
   available_amount: 0,
   price_decay: null,
   ...over,
+});
+
+/** A backpack row: a commodity stack of 10 'Sticker | X' at $1.20, free to list. */
+export const backpackStack = (id: number): BackpackItem => ({
+  id,
+  app_id: 730,
+  market_hash_name: 'Sticker | X',
+  amount: 10,
+  commodity: true,
+  market_price: 120,
+  trade_locked_until: null,
 });
 
 /** A getMyListings answer: one page holding `listings`, read just now, no standing or guard. */

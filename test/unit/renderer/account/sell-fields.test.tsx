@@ -8,7 +8,7 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
-import { installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import { backpackStack, installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 const listing = myListing;
 
@@ -131,15 +131,7 @@ describe('ListDialog: the copies typed', () => {
   it('never counts copies that cannot be listed in its title, and keeps them in the field with its error', async () => {
     const user = userEvent.setup();
     installFakeBridge({ listItems: () => ({ check: { ok: true, problems: [] }, listings: [] }) });
-    const row = {
-      id: 9,
-      app_id: 730 as const,
-      market_hash_name: 'Sticker | X',
-      amount: 10,
-      commodity: true,
-      market_price: 120,
-      trade_locked_until: null,
-    };
+    const row = backpackStack(9);
     renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
     const title = () => document.querySelector('.mantine-Modal-title')?.textContent;
     const copies = screen.getByLabelText('Copies in group 1') as HTMLInputElement;
