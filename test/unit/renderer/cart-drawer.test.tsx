@@ -271,6 +271,24 @@ describe('cart: where the focus goes', () => {
     await waitFor(() => expect(document.activeElement).toBe(field));
   });
 
+  it('P, paste, Tab, a maximum, Enter: the private listing is in the cart without reaching for the mouse', async () => {
+    installFakeApp({});
+    syncStatusStore.set(status());
+    const user = userEvent.setup();
+    render$('private-link');
+    const field = await screen.findByLabelText('Share link or token');
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await user.paste('https://market.example/listings/55?private_token=tok_enter');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('Private max price'));
+    await user.keyboard('3.5{Enter}');
+    expect(cartStore.get()).toEqual([expect.objectContaining({ listingId: 55, maxPrice: 350, privateToken: 'tok_enter' })]);
+    // Enter on a form that cannot be added yet adds nothing
+    await user.click(screen.getByLabelText('Share link or token'));
+    await user.keyboard('not a link{Enter}');
+    expect(cartStore.get()).toHaveLength(1);
+  });
+
   it('opened on its lines (C, the cart button), the share-link field does not take the focus', async () => {
     render$();
     const field = await screen.findByLabelText('Share link or token');

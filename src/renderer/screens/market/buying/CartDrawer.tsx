@@ -4,7 +4,7 @@
  */
 import { ActionIcon, Alert, Button, Divider, Drawer, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconLock, IconTrash } from '@tabler/icons-react';
-import { Fragment, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
@@ -80,8 +80,36 @@ export function PrivateListingForm({ onAdded, autoFocus = false }: { onAdded?: (
   const ready = parsed.token !== null && listingId !== null && maxProblem === null && maxPrice !== null;
   // said once the form is started (a link, an id or a maximum typed), not at an untouched form
   const started = pasted.trim() !== '' || idText.trim() !== '' || maxText.trim() !== '';
+  const add = () => {
+    if (!ready) return;
+    const line: CartLine = {
+      listingId: listingId as number,
+      name: `Private listing ${listingId}`,
+      appId: null,
+      shownPrice: null,
+      amount: 1,
+      available: 1,
+      maxPrice: maxPrice as number,
+      privateToken: parsed.token as string,
+    };
+    if (addToCart(line)) {
+      setPasted('');
+      setIdText('');
+      setMaxText('');
+      onAdded?.(line);
+    }
+  };
   return (
-    <Stack gap={6} data-testid="private-listing-form">
+    // a form: Enter in the link, the id or the maximum adds the listing, as the Add button does
+    <Stack
+      component="form"
+      gap={6}
+      data-testid="private-listing-form"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        add();
+      }}
+    >
       <Group gap={6} wrap="nowrap">
         <IconLock size={14} color="var(--sd-muted)" />
         <Text size="xs" c="dimmed">
@@ -112,28 +140,7 @@ export function PrivateListingForm({ onAdded, autoFocus = false }: { onAdded?: (
           onChange={(v) => setMaxText(String(v))}
           classNames={{ input: 'sd-num' }}
         />
-        <Button
-          variant="default"
-          disabled={!ready}
-          onClick={() => {
-            const line: CartLine = {
-              listingId: listingId as number,
-              name: `Private listing ${listingId}`,
-              appId: null,
-              shownPrice: null,
-              amount: 1,
-              available: 1,
-              maxPrice: maxPrice as number,
-              privateToken: parsed.token as string,
-            };
-            if (addToCart(line)) {
-              setPasted('');
-              setIdText('');
-              setMaxText('');
-              onAdded?.(line);
-            }
-          }}
-        >
+        <Button type="submit" variant="default" disabled={!ready}>
           Add
         </Button>
       </Group>
