@@ -3,22 +3,24 @@ import { Badge, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { FreshnessTools } from '../ui/FreshnessTools.tsx';
 import { formatDateTime, gameShort } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
+import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
 export function OrdersScreen() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(50);
   const orders = useCall('getOrders', { page, limit });
   usePush('tradesUpdated', () => orders.reload());
+  useReloadWhenBalanceMoves(orders.reload);
   const rows = orders.data?.orders ?? [];
   return (
-    <ScreenFrame title="Orders" testId="screen-orders" tools={<FreshnessNote freshness={orders.data?.freshness} loading={orders.loading} />}>
+    <ScreenFrame title="Orders" testId="screen-orders" tools={<FreshnessTools freshness={orders.data?.freshness} loading={orders.loading} what="the orders" onRefresh={orders.reload} />}>
       <ExportPanel />
       <ErrorNote error={orders.error} title="The orders could not be read" />
       <DenseTable testId="orders-table" columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: 'Total', align: 'right' }]}>

@@ -8,7 +8,8 @@ import { useState } from 'react';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ledgerBreaks } from '../logic/ledger.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { FreshnessTools } from '../ui/FreshnessTools.tsx';
+import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 import { formatDateTime } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
@@ -29,10 +30,11 @@ export function TransactionsScreen() {
   const [limit, setLimit] = useState<PageSize>(50);
   const ledger = useCall('getTransactions', { page, limit });
   usePush('withdrawalUpdated', () => ledger.reload());
+  useReloadWhenBalanceMoves(ledger.reload);
   const rows = ledger.data?.transactions ?? [];
   const breaks = ledgerBreaks(rows);
   return (
-    <ScreenFrame title="Transactions" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessNote freshness={ledger.data?.freshness} loading={ledger.loading} />}>
+    <ScreenFrame title="Transactions" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessTools freshness={ledger.data?.freshness} loading={ledger.loading} what="the ledger" onRefresh={ledger.reload} />}>
       <ErrorNote error={ledger.error} title="The ledger could not be read" />
       <DenseTable testId="ledger-table" columns={[{ label: 'Time' }, { label: 'Type' }, { label: 'Description' }, { label: 'Amount', align: 'right' }, { label: 'Balance', align: 'right' }]}>
         {rows.map((t) => (

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { LIMITS, LISTING_STATUSES, type ListingStatus, type MyListing } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { FreshnessTools } from '../ui/FreshnessTools.tsx';
 import { formatAgo, gameShort, plural } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
@@ -22,7 +22,6 @@ import { DecayProgress } from './DecayProgress.tsx';
 import { EditListingDialog } from './EditListingDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
-import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 const LIVE: readonly ListingStatus[] = ['ACTIVE', 'PRIVATE'];
 /** Statuses whose listings are in the public book (or would be again, once enabled). */
@@ -37,7 +36,6 @@ export function MyListingsScreen() {
   const [bulk, setBulk] = useState<'reprice' | 'delist' | null>(null);
   const now = useNow(30_000);
   const listings = useCall('getMyListings', { status, page, limit });
-  useRefreshKey('Refresh my listings', () => listings.reload());
   // an accepted sale offer puts new listings live
   usePush('tradesUpdated', () => listings.reload());
   const rows = listings.data?.listings ?? [];
@@ -79,12 +77,7 @@ export function MyListingsScreen() {
         />
       }
       tools={
-        <>
-          <FreshnessNote freshness={listings.data?.freshness} loading={listings.loading} />
-          <Button variant="default" onClick={() => listings.reload()}>
-            Refresh
-          </Button>
-        </>
+        <FreshnessTools freshness={listings.data?.freshness} loading={listings.loading} what="my listings" onRefresh={listings.reload} />
       }
     >
       <ErrorNote error={listings.error} title="The listings could not be read" />
