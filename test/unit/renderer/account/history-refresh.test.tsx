@@ -26,7 +26,7 @@ const balance = (cents: number) => ({ balance: cents, userName: 'Trader', asOf: 
 describe.each([
   { name: 'Orders', call: 'getOrders' as const, Screen: OrdersScreen },
   { name: 'Ledger', call: 'getTransactions' as const, Screen: TransactionsScreen },
-])('$name read again', ({ call, Screen }) => {
+])('$name screen', ({ name, call, Screen }) => {
   const bridgeFor = () =>
     installFakeBridge({
       getOrders: () => ({ orders: [], metadata: none, freshness }),
@@ -44,6 +44,12 @@ describe.each([
     expect(reads()).toBe(1);
     act(() => balanceStore.set(balance(96_500)));
     await waitFor(() => expect(reads()).toBe(2));
+  });
+
+  it('is titled as the navigation names it', async () => {
+    bridgeFor();
+    renderWithTheme(<Screen />);
+    expect(await screen.findByRole('heading', { name })).toBeTruthy();
   });
 
   it('on R and on its Refresh button', async () => {

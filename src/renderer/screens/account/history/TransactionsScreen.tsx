@@ -34,7 +34,7 @@ export function TransactionsScreen() {
   const rows = ledger.data?.transactions ?? [];
   const breaks = ledgerBreaks(rows);
   return (
-    <ScreenFrame title="Transactions" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessTools freshness={ledger.data?.freshness} loading={ledger.loading} what="the ledger" onRefresh={ledger.reload} />}>
+    <ScreenFrame title="Ledger" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessTools freshness={ledger.data?.freshness} loading={ledger.loading} what="the ledger" onRefresh={ledger.reload} />}>
       <ErrorNote error={ledger.error} title="The ledger could not be read" />
       <DenseTable testId="ledger-table" columns={[{ label: 'Time' }, { label: 'Type' }, { label: 'Description' }, { label: 'Amount', align: 'right' }, { label: 'Balance', align: 'right' }]}>
         {rows.map((t) => (
