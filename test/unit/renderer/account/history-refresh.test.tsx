@@ -1,12 +1,15 @@
 // The orders and the ledger are read again when the balance moves (a purchase, a listing of yours sold,
 // a withdrawal: each adds a row to one or both), and on R or their Refresh button, as the other account
-// screens are. The first balance known is no movement.
+// screens are; so are the backpack (a purchase lands in it) and the portfolio (it shows the balance). The
+// first balance known is no movement.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
 import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
+import { PortfolioScreen } from '../../../../src/renderer/screens/account/portfolio/PortfolioScreen.tsx';
 import { balanceStore } from '../../../../src/renderer/shell/app-state.ts';
 import { useCommands } from '../../../../src/renderer/shell/commands.ts';
 import { useCommandHotkeys } from '../../../../src/renderer/shell/hotkeys.ts';
@@ -26,11 +29,30 @@ const balance = (cents: number) => ({ balance: cents, userName: 'Trader', asOf: 
 describe.each([
   { name: 'Orders', call: 'getOrders' as const, Screen: OrdersScreen },
   { name: 'Ledger', call: 'getTransactions' as const, Screen: TransactionsScreen },
+  { name: 'Backpack', call: 'getBackpack' as const, Screen: BackpackScreen },
+  { name: 'Portfolio', call: 'getPortfolio' as const, Screen: PortfolioScreen },
 ])('$name screen', ({ name, call, Screen }) => {
   const bridgeFor = () =>
     installFakeBridge({
       getOrders: () => ({ orders: [], metadata: none, freshness }),
       getTransactions: () => ({ transactions: [], metadata: none, freshness }),
+      getBackpack: () => ({ items: [], metadata: none, freshness }),
+      getPortfolio: () => ({
+        user: null,
+        listed: null,
+        backpack: null,
+        inventory: { value: 0, games: [] },
+        positions: [],
+        total: 0,
+        history: [],
+        freshness: null,
+      }),
+      getTradingPnl: () => ({
+        items: [],
+        totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 },
+        computedAt: null,
+        problem: null,
+      }),
       getBalance: () => balance(100_000),
     });
 

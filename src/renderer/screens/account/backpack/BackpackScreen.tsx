@@ -8,7 +8,7 @@ import { useMemo, useRef, useState } from 'react';
 import { type AppId, type BackpackItem, LIMITS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { FreshnessNote } from '../ui/FreshnessNote.tsx';
+import { FreshnessTools } from '../ui/FreshnessTools.tsx';
 import { formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { GameFilter } from '../ui/GamePicker.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
@@ -20,7 +20,7 @@ import { ListDialog } from './ListDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 import { useRegisterCommands } from '../../../shell/commands.ts';
-import { useRefreshKey } from '../ui/useRefreshKey.ts';
+import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
 function locked(row: BackpackItem, now: number): boolean {
   return row.trade_locked_until !== null && Date.parse(row.trade_locked_until) > now;
@@ -38,7 +38,8 @@ export function BackpackScreen() {
   const backpack = useCall('getBackpack', { page, limit, appId, search: term.length >= LIMITS.backpackSearchMin && !tooLong ? term : null });
   // an accepted deposit or a failed withdrawal changes the backpack
   usePush('tradesUpdated', () => backpack.reload());
-  useRefreshKey('Refresh the backpack', () => backpack.reload());
+  // a purchase lands in the backpack
+  useReloadWhenBalanceMoves(backpack.reload);
   const searchRef = useRef<HTMLInputElement>(null);
   useRegisterCommands(
     useMemo(() => [{ id: 'backpack.search', label: 'Search the backpack by name', group: 'This screen', hotkey: '/', run: () => searchRef.current?.focus() }], []),
@@ -65,7 +66,7 @@ export function BackpackScreen() {
       subtitle={<GameFilter value={appId} onChange={(a) => { setAppId(a); setPage(1); }} />}
       tools={
         <>
-          <FreshnessNote freshness={backpack.data?.freshness} loading={backpack.loading} />
+          <FreshnessTools freshness={backpack.data?.freshness} loading={backpack.loading} what="the backpack" onRefresh={backpack.reload} />
           <TextInput
             ref={searchRef}
             aria-label="Search the backpack"

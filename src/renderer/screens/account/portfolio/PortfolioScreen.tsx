@@ -21,6 +21,7 @@ import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
 import { useRefreshKey } from '../ui/useRefreshKey.ts';
+import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
 type Series = 'total' | 'balance' | 'listed' | 'held';
 
@@ -34,6 +35,8 @@ export function PortfolioScreen() {
   const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.avgPaid]));
   usePush('tradesUpdated', () => portfolio.reload());
   usePush('withdrawalUpdated', () => portfolio.reload());
+  // its Balance and Total tiles, the status bar's balance: one figure, not two
+  useReloadWhenBalanceMoves(portfolio.reload);
   const p = portfolio.data;
   const gamesRead = p?.inventory.games.length ?? 0;
 

@@ -4,7 +4,8 @@ import { balanceStore, useLive } from '../../../shell/app-state.ts';
 /**
  * Reads a screen again when the balance moves (a purchase, a sale of a listing, a withdrawal): the ledger
  * lists every movement and the orders every purchase and sale, so a moved balance means they have a row
- * more. The balance is read after each purchase and every half minute while live (app-state.ts).
+ * more; a purchase lands in the backpack; the portfolio shows the balance itself. The balance is read
+ * after each purchase and every half minute while live (app-state.ts).
  */
 export function useReloadWhenBalanceMoves(reload: () => void): void {
   const balance = useLive(balanceStore)?.balance ?? null;
