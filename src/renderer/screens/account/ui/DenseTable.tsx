@@ -45,7 +45,7 @@ export function DenseTable({
       </Table.Thead>
       <Table.Tbody>
         {children}
-        {empty !== null && empty !== false ? (
+        {empty !== null ? (
           <Table.Tr data-testid={`${testId}-empty`}>
             <Table.Td colSpan={columns.length}>
               <Text size="xs" c="dimmed" ta="center" py="md">

@@ -1,5 +1,5 @@
 /** Small hooks of the account screens. */
-import { useEffect, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** The current time, re-rendered every `intervalMs` (countdowns, "12s ago"). */
 export function useNow(intervalMs = 1_000): number {
@@ -19,4 +19,16 @@ export function useDebounced<T>(value: T, delayMs = 250): T {
     return () => clearTimeout(timer);
   }, [value, delayMs]);
   return settled;
+}
+
+/**
+ * The latest `value` of a render, for a callback made once (a registered command, an action in flight)
+ * to call what the screen holds now rather than what it held when the callback was made.
+ */
+export function useLatest<T>(value: T): RefObject<T> {
+  const latest = useRef(value);
+  useLayoutEffect(() => {
+    latest.current = value;
+  });
+  return latest;
 }

@@ -2,8 +2,9 @@
  * State of one write action: idle → running → done (with its result) or failed (with the error). A
  * second run while one is running is ignored, so a double click never sends twice.
  */
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { SkindeskError } from '../../../bridge/index.ts';
+import { useLatest } from './hooks.ts';
 
 export interface ActionState<A extends unknown[], R> {
   running: boolean;
@@ -18,10 +19,7 @@ export function useAction<A extends unknown[], R>(action: (...args: A) => Promis
   const [result, setResult] = useState<R | null>(null);
   const [error, setError] = useState<SkindeskError | null>(null);
   const busy = useRef(false);
-  const latest = useRef(action);
-  useLayoutEffect(() => {
-    latest.current = action;
-  });
+  const latest = useLatest(action);
 
   const run = useCallback(async (...args: A): Promise<R | null> => {
     if (busy.current) return null;
@@ -39,7 +37,7 @@ export function useAction<A extends unknown[], R>(action: (...args: A) => Promis
       busy.current = false;
       setRunning(false);
     }
-  }, []);
+  }, [latest]);
 
   const reset = useCallback(() => {
     setResult(null);

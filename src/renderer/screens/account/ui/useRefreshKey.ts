@@ -3,16 +3,14 @@
  * command palette and the help overlay while the screen is on. Not while a dialog is open (hotkeys.ts),
  * nor typed into a field.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useRegisterCommands } from '../../../shell/commands.ts';
+import { useLatest } from './hooks.ts';
 
 export const REFRESH_HOTKEY = 'r';
 
 export function useRefreshKey(label: string, run: () => void): void {
-  const latest = useRef(run);
-  useEffect(() => {
-    latest.current = run;
-  });
+  const latest = useLatest(run);
   const commands = useMemo(
     () => [
       {
@@ -24,7 +22,7 @@ export function useRefreshKey(label: string, run: () => void): void {
         run: () => latest.current(),
       },
     ],
-    [label],
+    [label, latest],
   );
   useRegisterCommands(commands);
 }
