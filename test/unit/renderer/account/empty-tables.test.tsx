@@ -5,11 +5,9 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import { NO_PAGES, freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 afterEach(() => cleanup());
-
-const none = { total_pages: 0, total_items: 0, current_page: 1, current_limit: 50 };
 
 /** The empty row of a table, and how many columns its header has. */
 async function emptyRow(testId: string) {
@@ -37,7 +35,7 @@ describe('empty account tables', () => {
     installFakeBridge({
       getBackpack: () =>
         new Promise((resolve) => {
-          answer = () => resolve({ items: [], metadata: none, freshness });
+          answer = () => resolve({ items: [], metadata: NO_PAGES, freshness });
         }),
     });
     renderWithTheme(<BackpackScreen />);

@@ -87,6 +87,9 @@ export const backpackStack = (id: number): BackpackItem => ({
   trade_locked_until: null,
 });
 
+/** A page's metadata when there is nothing to show. */
+export const NO_PAGES = { total_pages: 0, total_items: 0, current_page: 1, current_limit: 50 };
+
 /** A getMyListings answer: one page holding `listings`, read just now, no standing or guard. */
 export const myListingsPage = (listings: MyListing[]): IpcOutput<'getMyListings'> => ({
   listings,

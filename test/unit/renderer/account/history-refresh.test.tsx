@@ -14,7 +14,7 @@ import { balanceStore } from '../../../../src/renderer/shell/app-state.ts';
 import { useCommands } from '../../../../src/renderer/shell/commands.ts';
 import { useCommandHotkeys } from '../../../../src/renderer/shell/hotkeys.ts';
 import { resetRendererState } from '../fake-app.ts';
-import { NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { NO_PAGES, NOW_ISO, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
 
 afterEach(() => resetRendererState());
 
@@ -23,7 +23,6 @@ function WithHotkeys({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-const none = { total_pages: 0, total_items: 0, current_page: 1, current_limit: 50 };
 const balance = (cents: number) => ({ balance: cents, userName: 'Trader', asOf: NOW_ISO, problem: null });
 
 describe.each([
@@ -34,9 +33,9 @@ describe.each([
 ])('$name screen', ({ name, call, Screen }) => {
   const bridgeFor = () =>
     installFakeBridge({
-      getOrders: () => ({ orders: [], metadata: none, freshness }),
-      getTransactions: () => ({ transactions: [], metadata: none, freshness }),
-      getBackpack: () => ({ items: [], metadata: none, freshness }),
+      getOrders: () => ({ orders: [], metadata: NO_PAGES, freshness }),
+      getTransactions: () => ({ transactions: [], metadata: NO_PAGES, freshness }),
+      getBackpack: () => ({ items: [], metadata: NO_PAGES, freshness }),
       getPortfolio: () => ({
         user: null,
         listed: null,
