@@ -13,6 +13,11 @@ export interface ScreenDef {
   /** Hotkey in @mantine/hooks useHotkeys notation, e.g. 'mod+1'. */
   hotkey?: string;
   icon?: ComponentType<{ size?: number | string }>;
+  /**
+   * What a trader comes to this screen to do, in their words ("sell", "withdraw"): the palette finds
+   * the screen by them, since no screen is called Sell.
+   */
+  tasks?: readonly string[];
   component: ComponentType;
 }
 

@@ -12,7 +12,7 @@ import { CommandPalette } from './CommandPalette.tsx';
 import { type Command, hotkeyLabel, useCommands, useRegisterCommands } from './commands.ts';
 import { HelpOverlay, Keys } from './HelpOverlay.tsx';
 import { useCommandHotkeys } from './hotkeys.ts';
-import { navigate, useCurrentScreenId } from './navigation.ts';
+import { navigationCommand, useCurrentScreenId } from './navigation.ts';
 import { NavBar } from './NavBar.tsx';
 import { StatusBar } from './StatusBar.tsx';
 
@@ -30,16 +30,7 @@ export function AppFrame() {
     () => [
       { id: 'app.palette', label: 'Open the command palette', group: 'General', hotkey: 'mod+k', paletteHidden: true, run: () => spotlight.toggle() },
       { id: 'app.help', label: 'Show keyboard shortcuts', group: 'General', hotkey: 'shift+?', keywords: ['help', 'keys'], run: help.toggle },
-      ...screens.map(
-        (screen): Command => ({
-          id: `nav.${screen.id}`,
-          label: `Go to ${screen.label}`,
-          group: 'Navigation',
-          ...(screen.hotkey ? { hotkey: screen.hotkey } : {}),
-          keywords: [screen.group, screen.id],
-          run: () => navigate(screen.id),
-        }),
-      ),
+      ...screens.map(navigationCommand),
     ],
     [screens, help.toggle],
   );

@@ -1,12 +1,25 @@
 /** Which screen is shown. One value for the whole window; the shell's navigation, palette and hotkeys set it. */
 import type { BookFilter } from '../../shared/query.ts';
-import { allScreens } from '../screens/index.ts';
+import { type ScreenDef, allScreens } from '../screens/index.ts';
 import { LiveStore, useLive } from './app-state.ts';
+import type { Command } from './commands.ts';
 
 export const currentScreenStore = new LiveStore<string | null>(null);
 
 export function navigate(screenId: string): void {
   currentScreenStore.set(screenId);
+}
+
+/** "Go to Wallet" in the palette and the help: found by the screen's name, group and tasks ("withdraw"). */
+export function navigationCommand(screen: ScreenDef): Command {
+  return {
+    id: `nav.${screen.id}`,
+    label: `Go to ${screen.label}`,
+    group: 'Navigation',
+    ...(screen.hotkey ? { hotkey: screen.hotkey } : {}),
+    keywords: [screen.group, screen.id, ...(screen.tasks ?? [])],
+    run: () => navigate(screen.id),
+  };
 }
 
 /** The screen shown: the chosen one, else the first market screen (the book). */

@@ -8,6 +8,7 @@ registerScreen({
   label: 'Book',
   group: 'market',
   hotkey: 'alt+0',
+  tasks: ['market', 'buy', 'search', 'float', 'stickers', 'snipe'],
   icon: IconChartCandle,
   component: BookScreen,
 });

@@ -8,6 +8,7 @@ registerScreen({
   label: 'Sales',
   group: 'market',
   hotkey: 'alt+s',
+  tasks: ['sales tape', 'sold', 'price history', 'last sales'],
   icon: IconReceiptDollar,
   component: SalesScreen,
 });

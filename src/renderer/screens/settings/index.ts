@@ -8,6 +8,7 @@ registerScreen({
   label: 'Settings',
   group: 'app',
   hotkey: 'mod+,',
+  tasks: ['api key', 'marketplace', 'demo market', 'webhook secret', 'keychain'],
   icon: IconSettings,
   component: SettingsScreen,
 });

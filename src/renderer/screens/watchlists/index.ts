@@ -11,6 +11,7 @@ registerScreen({
   label: 'Watchlists',
   group: 'market',
   hotkey: 'alt+9',
+  tasks: ['alerts', 'auto-buy', 'snipe', 'undercut guard'],
   icon: IconBellRinging,
   component: WatchlistsScreen,
 });
