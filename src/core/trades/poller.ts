@@ -99,6 +99,8 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
   #queued: QueuedPoll | null = null;
   #lastFullSweepAt: number | null = null;
   #activeUntil = 0;
+  /** How many times stop() was called: a poll queued before a stop does not run after it. */
+  #stops = 0;
   readonly #stats: PollerStats = {
     polls: 0,
     fullSweeps: 0,
@@ -134,9 +136,13 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     this.#schedule(0);
   }
 
-  /** Stops the timer and aborts a poll in progress; resolves when nothing runs any more. */
+  /**
+   * Stops the timer, aborts a poll in progress and drops any queued behind it (they reject with an
+   * AbortError); resolves when nothing runs any more.
+   */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#stops++;
     this.#cancelTimer?.();
     this.#cancelTimer = null;
     this.#stats.nextPollAt = null;
@@ -174,8 +180,11 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
       return this.#queued.promise;
     }
     const queued: QueuedPoll = { full: options.full === true, promise: Promise.resolve() as never };
+    const stopsWhenAsked = this.#stops;
     queued.promise = this.#chain.then(() => {
       this.#queued = null;
+      // a stop() between the ask and the turn: quitting must not wait for (or send) a whole new walk
+      if (this.#stops !== stopsWhenAsked) throw new DOMException('the trade poller stopped', 'AbortError');
       return this.#poll(queued.full);
     });
     this.#queued = queued;

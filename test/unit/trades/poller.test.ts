@@ -189,6 +189,30 @@ describe('TradePoller', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('stop() also drops a poll queued behind the one in progress (a nudge during a poll, then quit)', async () => {
+    const { clock, source, poller } = setup();
+    source.gate = new Promise<void>(() => undefined); // the server never answers
+    poller.start();
+    await clock.advance(0);
+    const queued = poller.pollNow(); // e.g. a sale's nudge while the first poll waits on the server
+    const settled = queued.then(
+      () => 'polled',
+      (e: unknown) => (e instanceof Error ? e.name : String(e)),
+    );
+    source.gate = null;
+    await poller.stop();
+    expect(await settled).toBe('AbortError');
+    expect(source.calls).toHaveLength(1); // nothing sent after stop()
+    expect(poller.stats()).toMatchObject({ failures: 0, nextPollAt: null });
+    expect(clock.pendingTimers).toBe(0);
+
+    // started again, the poller polls as usual
+    poller.start();
+    await clock.advance(0);
+    expect(source.calls).toHaveLength(2);
+    await poller.stop();
+  });
+
   it('refreshCadence brings an idle wait forward once trades are in flight, and never delays', async () => {
     const { clock, source, poller, tracker } = setup();
     poller.start();
