@@ -116,6 +116,8 @@ interface Waiter {
 }
 
 const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, background: 1 };
+/** The shortest pause after a 429, whatever its Retry-After says (see #observe). */
+const MIN_WAIT_AFTER_429_MS = 1000;
 
 /** The governor's side of a ledger: a failure becomes "nothing recorded", never a thrown request. */
 interface LedgerLink {
@@ -309,8 +311,10 @@ class EndpointLimiter {
     const now = this.#mono();
     if (info.status === 429) {
       this.counters.rateLimited += 1;
-      // Without Retry-After, wait until our own window would allow the next send, and at least a second.
-      const wait = info.retryAfterMs ?? Math.max(1000, this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
+      // Without Retry-After, wait until our own window would allow the next send. At least a second
+      // either way: Retry-After counts whole seconds, so "0" means under a second left, not "resend now"
+      // (taken literally, a GET's retries went out as a burst of 429s within a millisecond).
+      const wait = Math.max(MIN_WAIT_AFTER_429_MS, info.retryAfterMs ?? this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(wait, this.#maxResetWaitMs));
     } else if (info.retryAfterMs !== null) {
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(info.retryAfterMs, this.#maxResetWaitMs));

@@ -143,6 +143,14 @@ describe('RateGovernor: a wall clock that jumps', () => {
     expect(governor.waitMs('k')).toBe(7000);
   });
 
+  it('a 429 with Retry-After: 0 (under a second left, rounded down) still waits a second, not a burst of retries', async () => {
+    const clock = steppedClock();
+    const governor = new RateGovernor({ clock, marginMs: 0 });
+    governor.define('k', { limit: 60, windowMs: 60_000 });
+    (await governor.acquire('k')).complete(readRateHeaders(429, new Headers({ 'retry-after': '0' }), clock.now()));
+    expect(governor.waitMs('k')).toBe(1000);
+  });
+
   it('an X-RateLimit-Reset read before the jump still ends when the server said', async () => {
     const clock = steppedClock();
     const governor = new RateGovernor({ clock, marginMs: 0 });
