@@ -86,6 +86,7 @@ export class ApiError extends Error {
    */
   get explanation(): string {
     if (this.#explanation !== null) return this.#explanation;
+    if (this.kind === 'rate_limited') return this.#rateLimitedWords();
     if (this.code !== null && isErrorCode(this.code)) return ERROR_EXPLANATIONS[this.code];
     switch (this.kind) {
       case 'network':
@@ -101,11 +102,15 @@ export class ApiError extends Error {
         const reason = this.message.startsWith(`${this.route}: `) ? this.message.slice(this.route.length + 2) : this.message;
         return `Skindesk did not send the request: ${reason.replace(/\.$/, '')}.`;
       }
-      case 'rate_limited':
-        return ERROR_EXPLANATIONS.RATE_LIMITED;
       case 'api':
         return refusalWords(this.code, this.status, this.serverMessage);
     }
+  }
+
+  /** A 429 reaches a caller only once nothing more will be sent (a write is never resent, a GET gave up). */
+  #rateLimitedWords(): string {
+    if (this.retryAfterMs === null || this.retryAfterMs < 1000) return ERROR_EXPLANATIONS.RATE_LIMITED;
+    return `The marketplace refused the request: too many in a short time. Nothing was done; try again in ${Math.ceil(this.retryAfterMs / 1000)} s.`;
   }
 
   /**

@@ -67,7 +67,7 @@ export type BulkResult = z.infer<typeof bulkResult>;
 
 /** Plain-words explanation of each code, for people (UI, CLI). */
 export const ERROR_EXPLANATIONS: Record<ErrorCode, string> = {
-  RATE_LIMITED: 'The marketplace asked us to slow down; the request waits for its turn.',
+  RATE_LIMITED: 'The marketplace refused the request: too many in a short time. Nothing was done; try again shortly.',
   LISTING_NOT_FOUND: 'That listing is gone: sold, delisted, or private without its share token.',
   LISTING_PRICE_CHANGED: 'The seller raised the price above your maximum, so nothing was bought.',
   INSUFFICIENT_ITEMS: 'You asked for more copies than that backpack row holds.',

@@ -79,11 +79,25 @@ describe('ApiError.explanation: plain words for every kind of failure', () => {
     );
   });
 
-  it('a 429 without a code: asked to slow down', async () => {
+  it('a 429 without a code: refused, nothing done', async () => {
     const slow = new ApiClient({ baseUrl: server.baseUrl, apiKey: KEY, rateLimitRetries: 0 });
     server.on('user', raw(429, '', 'text/plain'));
     const error = await failure(slow.user());
     expect(error.explanation).toBe(ERROR_EXPLANATIONS.RATE_LIMITED);
+    expect(error.explanation).toBe('The marketplace refused the request: too many in a short time. Nothing was done; try again shortly.');
+  });
+
+  it('a write answered 429 is not sent again, and the words say so, with the wait the marketplace gave', async () => {
+    let sends = 0;
+    server.on('delist', (_req, res) => {
+      sends++;
+      sendJson(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'retry-after': '12' });
+    });
+    const error = await failure(client.call('delist', { body: { listing_id: 5 } } as never));
+    expect(sends).toBe(1);
+    expect(error.kind).toBe('rate_limited');
+    expect(error.explanation).toBe('The marketplace refused the request: too many in a short time. Nothing was done; try again in 12 s.');
+    expectPlain(error.explanation);
   });
 
   it('a code the contract does not know: refused with that code, and the marketplace’s own words', async () => {
