@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { AppId, OrderExportRow } from '../../shared/api/index.ts';
 import { createDeskTables } from '../store/desk.ts';
+import { compareInstants } from '../trades/instant.ts';
 import { itemKey } from '../../shared/item-key.ts';
 
 export interface ItemPnl {
@@ -67,7 +68,7 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
       p.received += r.net;
       p.fees += r.fee ?? 0;
     }
-    if (r.created_at > p.lastTradeAt) p.lastTradeAt = r.created_at;
+    if (compareInstants(r.created_at, p.lastTradeAt) > 0) p.lastTradeAt = r.created_at;
   }
   const items = [...byItem.values()];
   for (const p of items) {

@@ -29,6 +29,14 @@ const row = (
 };
 
 describe('tradingPnl', () => {
+  it('takes the latest trade by the instant, not the text, when rows carry different UTC offsets', () => {
+    const pnl = tradingPnl([
+      row('bought', 'Revolution Case', 1, 50, 0, '2026-11-01T09:00:00Z'),
+      row('sold', 'Revolution Case', 1, 60, 3, '2026-11-01T10:00:00+02:00'), // 08:00Z: earlier, though its text sorts later
+    ]);
+    expect(pnl.items[0]?.lastTradeAt).toBe('2026-11-01T09:00:00Z');
+  });
+
   it('tells the profit on the copies both bought and sold, at the average paid and the average received after fees', () => {
     const pnl = tradingPnl([
       row('bought', 'Revolution Case', 10, 50),
