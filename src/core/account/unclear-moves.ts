@@ -325,14 +325,16 @@ export class UnclearMoves {
    */
   readonly #ownSending = new Set<number>();
   readonly #desk: { moves: DeskMoves; scope: () => MoveScope } | null;
+  readonly #warn: (message: string) => void;
 
   /**
    * Without `desk`, the moves are kept in memory only (forgotten with the object). With it, they are kept
    * in the desk of `db`, under the scope the key in use has when each is recorded (and looked up under
    * the scope it has then); moves older than MOVE_FORGOTTEN_AFTER_MS (by `now`) are pruned.
    */
-  constructor(desk?: { db: Database.Database; scope: () => MoveScope; now: () => number }) {
+  constructor(desk?: { db: Database.Database; scope: () => MoveScope; now: () => number; warn?: (message: string) => void }) {
     this.#desk = desk ? { moves: new DeskMoves(desk.db, desk.now), scope: desk.scope } : null;
+    this.#warn = desk?.warn ?? (() => undefined);
   }
 
   #keep(moves: readonly UnclearMove[]): void {
@@ -381,8 +383,9 @@ export class UnclearMoves {
         if (!settle() || !desk || !written || !desk.moves.open) return;
         try {
           desk.moves.drop(written.ids);
-        } catch {
+        } catch (err) {
           // left as on its way, the next send of these items reads the backpack first: a check too many
+          this.#warn(`unclear moves: an answered move stays written as on its way (${err instanceof Error ? err.message : String(err)})`);
         }
       },
       lost: (lostAtMs) => {
@@ -400,8 +403,9 @@ export class UnclearMoves {
         const account = written.account ?? (now.market === written.market ? now.account : null);
         try {
           desk.moves.put({ market: written.market, account }, lost, written.ids);
-        } catch {
+        } catch (err) {
           // left as on its way: unclear just the same, from when they were written
+          this.#warn(`unclear moves: a lost answer stays written as on its way (${err instanceof Error ? err.message : String(err)})`);
         }
         return lost;
       },

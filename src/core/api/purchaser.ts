@@ -130,6 +130,8 @@ export interface PurchaserOptions {
    * entry as it was before: nobody is waiting on those purchases' answers, so the caller tells the user.
    */
   onEarlierPurchase?: (before: JournalEntry, outcome: PurchaseOutcome) => void;
+  /** Where a problem worked around goes (the app's log): a listing not read before buying. */
+  warn?: (message: string) => void;
 }
 
 /** Buys run together; a reconciliation runs alone, after in-flight buys finish and before new ones start. */
@@ -377,6 +379,7 @@ export class Purchaser {
   readonly #warnedUnknown = new Set<string>();
   /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
   #readAccount: Promise<string | null> | null = null;
+  readonly #warn: (message: string) => void;
 
   constructor(options: PurchaserOptions) {
     this.#client = options.client;
@@ -389,6 +392,7 @@ export class Purchaser {
     this.#lookup = options.lookupListing ?? true;
     this.#inFlightGraceMs = options.inFlightGraceMs ?? 30_000;
     this.#onEarlierPurchase = options.onEarlierPurchase ?? (() => {});
+    this.#warn = options.warn ?? (() => {});
   }
 
   /**
@@ -754,8 +758,9 @@ export class Purchaser {
     try {
       const listing = await this.#client.listing(request.listingId, { priority: 'interactive' });
       return { appId: listing.app_id, marketHashName: listing.market_hash_name };
-    } catch {
+    } catch (err) {
       // Best effort only (a private listing is not readable without its token): the purchase decides.
+      this.#warn(`purchase of listing ${request.listingId}: its item was not read first (${failureReason(err)}); buying without its name`);
       return { appId: request.appId ?? null, marketHashName: null };
     }
   }

@@ -2,6 +2,7 @@
 // judged from a fresh read of the row (gone or drawn down: went through; unchanged, long enough after the
 // failure: not sent; unchanged too soon, or a failed read: held; anything else: unclear, told once and
 // lifted), and the words of the refusal.
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   MOVE_NOT_SENT_AFTER_MS,
@@ -61,6 +62,22 @@ describe('UnclearMoves', () => {
     expect(moves.of([9, 11]).map((m) => m.itemId)).toEqual([11]);
     moves.clear();
     expect(moves.of([11])).toEqual([]);
+  });
+
+  it('a desk that cannot be written when the answer comes leaves the move as on its way, and the log says so', () => {
+    const db = new Database(':memory:');
+    const warnings: string[] = [];
+    const moves = new UnclearMoves({ db, scope: () => ({ market: 'https://market.example', account: '7656' }), now: () => AT, warn: (m) => warnings.push(m) });
+    const answered = moves.recordIntent('list', copiesPerItem([{ id: 9, amount: 1 }]), new Map([[9, row(9, 10)]]), AT);
+    const lost = moves.recordIntent('withdraw', copiesPerItem([{ id: 11, amount: 1 }]), new Map([[11, row(11, 1)]]), AT);
+    db.pragma('query_only = ON'); // e.g. the disk full, the file locked by another program
+    answered.answered();
+    lost.lost(AT + 1000);
+    expect(warnings).toEqual([
+      'unclear moves: an answered move stays written as on its way (attempt to write a readonly database)',
+      'unclear moves: a lost answer stays written as on its way (attempt to write a readonly database)',
+    ]);
+    db.close();
   });
 
   it('knows which items are on their way until the send ends', () => {

@@ -189,6 +189,16 @@ describe('journaled purchases', () => {
     expect(market.server.requests.map((r) => r.name)).toEqual(['listing', 'purchase']);
   });
 
+  it('a listing that cannot be read before buying is bought all the same, and the log says why its name is missing', async () => {
+    market.server.on('listing', (_req, res) => sendJson(res, 404, { error: { code: 'LISTING_NOT_FOUND', message: 'private' } }));
+    const warnings: string[] = [];
+    const outcome = await makePurchaser(2000, { warn: (m) => warnings.push(m) }).buy({ listingId: 101, maxPrice: 1300 });
+    expect(outcome.status).toBe('bought');
+    expect(warnings).toEqual([
+      'purchase of listing 101: its item was not read first (that listing is gone: sold, delisted, or private without its share token); buying without its name',
+    ]);
+  });
+
   it('a refusal with a spec code is not bought, with the code journaled; nothing is reconciled', async () => {
     const outcome = await makePurchaser().buy({ listingId: 101, maxPrice: 1000, marketHashName: NAME });
     expect(outcome).toMatchObject({ status: 'not_bought', orderId: null, reconciled: false });

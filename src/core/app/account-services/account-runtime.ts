@@ -93,6 +93,7 @@ export class AccountRuntime {
     if (this.#closed) return;
     const account = new AccountSession(market, {
       newAccount,
+      warn: (message) => this.#options.log.warn(message),
       bookLive: () => market.status().state === 'live',
       halted: () => killSwitchEngaged(market.db),
       onGuardChange: (guard) => {

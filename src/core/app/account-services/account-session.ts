@@ -137,6 +137,8 @@ export class AccountSession {
       newAccount: boolean;
       clock?: Clock;
       timings?: AccountTimings;
+      /** Where a problem worked around goes (the app's log). */
+      warn?: (message: string) => void;
       /** Whether the book is live (guards act only then: a resyncing book may show rivals that left). */
       bookLive?: () => boolean;
       /** The kill switch (stops every automatic action, guards included). */
@@ -197,6 +199,7 @@ export class AccountSession {
         return { market: client ? new URL(client.baseUrl).origin : null, account: this.#metAccount };
       },
       now: () => this.clock.now(),
+      ...(options.warn ? { warn: options.warn } : {}),
     });
     this.#feeds = this.buildFeeds(null);
     if (options.newAccount) {

@@ -31,6 +31,7 @@ export function purchasing(core: AppCore, session: MarketSession = core.session)
       client,
       journal,
       onEarlierPurchase: (before, outcome) => tellEarlierPurchase(core, before, outcome),
+      warn: (message) => core.log.warn(message),
     });
     held = { journal, purchaser };
     purchasers.set(client, held);
