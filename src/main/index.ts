@@ -98,6 +98,11 @@ async function main(): Promise<void> {
   const windows = new WindowFactory({
     preloadPath,
     urlFor: (route) => (dev ? new URL(route, dev.url).href : appUrl(`index.html${route}`)),
+    onLoadFailed: (url, error) => {
+      const message = redactor.redact(error.message);
+      log.error(`the window's page did not load (${url}): ${message}`);
+      dialog.showErrorBox('Skindesk could not show its window', `The page ${url} did not load: ${message}`);
+    },
   });
   registerIpcHandlers(
     ipcMain,

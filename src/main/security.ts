@@ -55,10 +55,15 @@ export function hardenAllWebContents(log: MainLog): void {
     // No new windows. A plain link to an allowlisted https site opens in the user's browser instead.
     contents.setWindowOpenHandler(({ url }) => {
       const verdict = checkExternalLink(url);
+      if (!verdict.ok) {
+        log.warn(`refused to open a window for ${url}: ${verdict.reason}`);
+        return { action: 'deny' };
+      }
       // reviewed: only an https URL on the allowlist (checkExternalLink) reaches openExternal
-      if (verdict.ok)
-        void shell.openExternal(verdict.url); // eng-disable OPEN_EXTERNAL_JS_CHECK
-      else log.warn(`refused to open a window for ${url}: ${verdict.reason}`);
+      const opening = shell.openExternal(verdict.url); // eng-disable OPEN_EXTERNAL_JS_CHECK
+      opening.catch((err: unknown) =>
+        log.warn(`could not open ${verdict.url} in the browser: ${err instanceof Error ? err.message : String(err)}`),
+      );
       return { action: 'deny' };
     });
   });

@@ -10,6 +10,8 @@ export interface WindowFactoryOptions {
   preloadPath: string;
   /** The renderer's address for a route (app:// when packaged, the dev server in `npm run dev`). */
   urlFor(route: string): string;
+  /** The page did not load (a file missing from the package, the dev server down): told, not an empty window. */
+  onLoadFailed(url: string, error: Error): void;
 }
 
 export class WindowFactory {
@@ -65,7 +67,8 @@ export class WindowFactory {
     this.#ours.add(id);
     win.on('closed', () => this.#ours.delete(id));
     win.once('ready-to-show', () => win.show());
-    void win.loadURL(this.#options.urlFor(route));
+    const url = this.#options.urlFor(route);
+    win.loadURL(url).catch((err: unknown) => this.#options.onLoadFailed(url, err instanceof Error ? err : new Error(String(err))));
     return win;
   }
 
