@@ -51,7 +51,9 @@ describe('the Electron glue tells its asynchronous failures', () => {
     });
     windows.create('#/item/7');
     await settle();
-    expect(failures).toEqual(['app://skindesk/index.html#/item/7: ERR_FILE_NOT_FOUND (-6) loading app://skindesk/index.html']);
+    expect(failures).toEqual([
+      'app://skindesk/index.html#/item/7: ERR_FILE_NOT_FOUND (-6) loading app://skindesk/index.html',
+    ]);
   });
 
   it('an allowed link the system cannot open is denied as a window and logged', async () => {

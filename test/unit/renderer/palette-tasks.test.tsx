@@ -9,9 +9,14 @@ import { navigationCommand } from '../../../src/renderer/shell/navigation.ts';
 function found(query: string): string[] {
   const commands = allScreens().map(navigationCommand);
   const data: SpotlightActionGroupData[] = [
-    { group: 'Navigation', actions: commands.map((c) => ({ id: c.id, label: c.label, keywords: c.keywords ?? [] })) },
+    {
+      group: 'Navigation',
+      actions: commands.map((c) => ({ id: c.id, label: c.label, keywords: c.keywords ?? [] })),
+    },
   ];
-  return matchEveryWord(query, data).flatMap((g) => ('actions' in g ? g.actions.map((a) => String(a.label)) : []));
+  return matchEveryWord(query, data).flatMap((g) =>
+    'actions' in g ? g.actions.map((a) => String(a.label)) : [],
+  );
 }
 
 describe('the palette finds screens by their tasks', () => {
