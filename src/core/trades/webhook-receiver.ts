@@ -12,8 +12,9 @@
  *    replayed later, and one signed "in the future" is not honest either.
  * 4. Parse; unknown event names are acknowledged and ignored (the event set grows, §6.2 rule 8).
  * 5. Deduplicate by the delivery id in the signed body (the header is not covered by the signature, so
- *    it cannot be the key); a replay inside the tolerance is answered 2xx (so the service's own retry
- *    of a delivery whose answer it lost stops) but not applied again.
+ *    it cannot be the only key) and by the `Delivery` header, the spec's idempotency key (§6.2 rule 3);
+ *    a replay inside the tolerance is answered 2xx (so the service's own retry of a delivery whose
+ *    answer it lost stops) but not applied again.
  * 6. Answer 2xx at once, then hand the trade to `onTrade` asynchronously, in arrival order: the service
  *    times out after 10 s, and a slow consumer must not turn successes into failed deliveries.
  *
@@ -37,6 +38,9 @@ import {
 } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { DeliveryLog } from './delivery-log.ts';
+
+/** The header's ids share the delivery log with the body's, under a prefix of their own. */
+const DELIVERY_HEADER_KEY = 'header:';
 
 export const REJECTION_REASONS = ['forged', 'stale', 'replayed', 'malformed', 'unknown_event', 'too_large'] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
@@ -307,8 +311,15 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       attempt: parseAttempt(headerValue(req, this.#headers.attempt)),
       receivedAt: now,
     };
-    if (!this.#deliveries.accept(body.data.id, now)) {
-      this.#reject('replayed', `delivery ${JSON.stringify(body.data.id.slice(0, 64))} was already accepted`);
+    // Both keys are recorded, so a delivery is a duplicate when either was seen: the signed body id
+    // (a header could be changed on a captured delivery) and the spec's idempotency key, the header
+    // (a retry that carried a new body id would otherwise be applied again).
+    const deliveryHeader = headerValue(req, this.#headers.delivery);
+    const newBody = this.#deliveries.accept(body.data.id, now);
+    const newHeader = deliveryHeader === null || this.#deliveries.accept(`${DELIVERY_HEADER_KEY}${deliveryHeader}`, now);
+    if (!newBody || !newHeader) {
+      const seen = newBody ? `delivery header ${JSON.stringify(deliveryHeader?.slice(0, 64))}` : `delivery ${JSON.stringify(body.data.id.slice(0, 64))}`;
+      this.#reject('replayed', `${seen} was already accepted`);
       return { kind: 'duplicate' };
     }
     this.#stats.accepted++;

@@ -121,6 +121,16 @@ describe('WebhookReceiver', () => {
     expect(h.receiver.stats()).toMatchObject({ accepted: 1, rejected: { replayed: 1 } });
   });
 
+  it("also dedupes on the spec's idempotency key: a retry with the same delivery header and a new body id", async () => {
+    const h = await start();
+    const first = signDelivery(SECRET, { id: 'evt_1', data: makeTrade(1, 'Active', T0) }, { deliveryId: 'dlv_same' });
+    const retry = signDelivery(SECRET, { id: 'evt_1b', data: makeTrade(1, 'Active', T0) }, { deliveryId: 'dlv_same' });
+    await h.post(first);
+    const res = await h.post(retry);
+    expect(await res.json()).toEqual({ status: 'duplicate' });
+    expect(h.receiver.stats()).toMatchObject({ accepted: 1, rejected: { replayed: 1 } });
+  });
+
   it('applies out-of-order deliveries by updated_at: the newest state wins', async () => {
     const h = await start();
     const states = [
