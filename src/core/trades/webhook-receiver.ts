@@ -78,6 +78,12 @@ export interface WebhookReceiverOptions {
   /** Accepted delivery ids; pass one with a database so replays are caught across restarts. */
   deliveryLog?: DeliveryLog;
   clock?: Pick<Clock, 'now'>;
+  /**
+   * The marketplace's clock minus ours (the REST client measures it), null while unknown: signatures are
+   * timed by the marketplace's clock, so a computer whose clock is minutes off would otherwise refuse
+   * every genuine delivery as stale — and 20 failed deliveries in a row remove the webhook URL.
+   */
+  serverOffsetMs?: () => number | null;
   /** One line per rejection or processing failure; never contains the secret. */
   log?: (line: string) => void;
 }
@@ -284,9 +290,10 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
       throw new Rejection('forged', 401, 'signature does not match');
     }
     const signedAtMs = Number(timestampHeader) * 1000;
-    if (Math.abs(now - signedAtMs) > this.#toleranceMs) {
-      const direction = signedAtMs < now ? 'old' : 'far in the future';
-      throw new Rejection('stale', 401, `signature timestamp is ${Math.round(Math.abs(now - signedAtMs) / 1000)} s ${direction}`);
+    const marketNow = now + (this.#options.serverOffsetMs?.() ?? 0);
+    if (Math.abs(marketNow - signedAtMs) > this.#toleranceMs) {
+      const direction = signedAtMs < marketNow ? 'old' : 'far in the future';
+      throw new Rejection('stale', 401, `signature timestamp is ${Math.round(Math.abs(marketNow - signedAtMs) / 1000)} s ${direction}`);
     }
 
     let json: unknown;

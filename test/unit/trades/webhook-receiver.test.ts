@@ -90,6 +90,19 @@ describe('WebhookReceiver', () => {
     expect(h.tracker.get(1)?.status).toBe('Active');
   });
 
+  it("judges the signature's age by the marketplace's clock when ours is off (known from its Date header)", async () => {
+    const tenMinutes = 10 * 60_000;
+    // our clock runs ten minutes behind the marketplace's: a delivery signed just now looks 10 min ahead
+    const h = await start({ serverOffsetMs: () => tenMinutes });
+    const signedNow = Math.floor((T0 + tenMinutes) / 1000);
+    const fresh = signDelivery(SECRET, { id: 'dlv_skew', data: makeTrade(1, 'Active', T0) }, { timestampSeconds: signedNow });
+    expect((await h.post(fresh)).status).toBe(200);
+    // and one signed at our clock's "now" is ten minutes old for the marketplace: stale
+    const old = signDelivery(SECRET, { id: 'dlv_skew_old', data: makeTrade(1, 'Active', T0) }, { timestampSeconds: Math.floor(T0 / 1000) });
+    expect((await h.post(old)).status).toBe(401);
+    expect(h.receiver.stats()).toMatchObject({ accepted: 1, rejected: { stale: 1 } });
+  });
+
   it('rejects a replay of an accepted delivery, also after a restart, but acknowledges it', async () => {
     const db = new Database(':memory:');
     const first = await start({}, db);

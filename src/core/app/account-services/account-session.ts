@@ -255,7 +255,7 @@ export class AccountSession {
       clock: this.clock,
       source: { call: (name, input, opts) => this.api.call(name, input, opts) },
       ...(this.timings.poller ? { poller: this.timings.poller } : {}),
-      webhook,
+      webhook: webhook && { ...webhook, serverOffsetMs: () => this.market.client?.serverTimeOffsetMs() ?? null },
     });
   }
 
