@@ -11,6 +11,21 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * An address of a local network written as the host (10.x, 172.16–31.x, 192.168.x, link-local, the
+ * shared CGNAT range, IPv6 unique-local and link-local). The URL parser has already turned other
+ * spellings of an IPv4 address (hex, a single number) into dotted form. Names are not resolved here.
+ */
+export function isPrivateNetworkHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  }
+  return /^\[f[cd][0-9a-f]{0,2}:/.test(host) || /^\[fe[89ab][0-9a-f]?:/.test(host);
+}
+
+/**
  * Why `raw` cannot be the marketplace's base URL, or null when it can. The API key travels in every
  * request's header, so plain http is refused except to this machine.
  */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { cents, positiveCents } from './api/primitives.ts';
 import { bookFilter } from './query.ts';
+import { isPrivateNetworkHost } from './market-url.ts';
 
 /** A percentage with at most two decimals, strictly between 0 and 100 (12.5 = 12.5 % below). */
 const percentBelow = z
@@ -64,9 +65,11 @@ export const autoBuy = z.discriminatedUnion('mode', [
 export type AutoBuy = z.infer<typeof autoBuy>;
 
 /**
- * Where alerts may be posted: any https URL (Discord and Slack incoming webhooks, a bot relay), or plain
+ * Where alerts may be posted: an https URL (Discord and Slack incoming webhooks, a bot relay), or plain
  * http on this machine only (a local script). Nothing else: the URL comes from the untrusted renderer or
- * a watchlists file, and the app must not become a way to POST into the local network.
+ * a watchlists file, and the app must not become a way to POST into the local network — so an https
+ * URL written with a local network's address is refused too (a name that resolves to one is not looked
+ * up; https then needs a certificate valid for it, which devices on a home network rarely have).
  */
 export const alertWebhookUrl = z
   .string()
@@ -76,11 +79,12 @@ export const alertWebhookUrl = z
     try {
       const url = new URL(text);
       if (url.username || url.password) return false;
-      return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname));
+      if (url.protocol === 'https:') return !isPrivateNetworkHost(url.hostname);
+      return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
     } catch {
       return false;
     }
-  }, 'must be an https:// URL (or http:// on this machine: 127.0.0.1 or localhost), without a user name or password');
+  }, 'must be an https:// URL on the internet (or http:// on this machine: 127.0.0.1 or localhost), without a user name or password');
 
 export const alertOptions = z.strictObject({
   /** An OS notification (bursts coalesced into one). */

@@ -29,6 +29,14 @@ describe('watchlist schema', () => {
     for (const url of ['http://192.168.1.10/hook', 'http://example.com/hook', 'ftp://example.com/x', 'file:///etc/passwd', 'https://user:pw@example.com/x', 'not a url', '']) {
       expect(webhook(url).success, url).toBe(false);
     }
+    // https into the local network, whatever the spelling of the address: refused
+    for (const url of ['https://192.168.1.1/x', 'https://10.0.0.5/x', 'https://172.20.1.1/x', 'https://169.254.169.254/latest', 'https://0xC0A80101/x', 'https://3232235777/x', 'https://[fd00::1]/x', 'https://[fe80::1]/x', 'https://100.64.0.1/x']) {
+      expect(webhook(url).success, url).toBe(false);
+    }
+    // public addresses and the ranges' neighbours stay allowed
+    for (const url of ['https://172.32.0.1/x', 'https://8.8.8.8/x', 'https://[2001:db8::1]/x', 'https://192.169.0.1/x']) {
+      expect(webhook(url).success, url).toBe(true);
+    }
   });
 
   it('a buying watchlist needs every guardrail; copies default to one', () => {
