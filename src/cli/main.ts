@@ -2,6 +2,7 @@
 // place, see main() below.
 import { UsageError } from './args.ts';
 import type { CliCommand } from './command.ts';
+import { flushStdout, guardStdout, stdoutFailureText } from './stdout.ts';
 import { installStopHandling, stopsOnSignal } from './stop-request.mjs';
 
 const VERSION = '0.1.0';
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
   // (exit 0), not the default death by signal (exit 130/143).
   const stoppable = stopsOnSignal(argv);
   if (stoppable) installStopHandling();
+  guardStdout();
   if (name === '--version') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
@@ -67,4 +69,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+/** The command's exit code, unless its output could not be written: then 1, with the reason in one line. */
+async function runAndCheckOutput(argv: string[]): Promise<number> {
+  const code = await main(argv);
+  await flushStdout();
+  const failure = stdoutFailureText();
+  if (failure === null) return code;
+  process.stderr.write(`skindesk${argv[0] ? ` ${argv[0]}` : ''}: ${failure}\n`);
+  return code === 0 ? 1 : code;
+}
+
+process.exitCode = await runAndCheckOutput(process.argv.slice(2));

@@ -3,7 +3,6 @@
  * `--app-id` too): the common flags, opening the file read-only for the length of a command, and
  * printing rows to stdout with back-pressure.
  */
-import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -15,6 +14,7 @@ import { openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
 import type { FlagSpec } from './args.ts';
+import { stdoutGone, writeOut } from './stdout.ts';
 
 /** `--app-id N`: one of the four games. */
 export const appIdFlag = z
@@ -83,25 +83,6 @@ export function damagedDeskText(desk: string, reason: string): string {
   );
 }
 
-/** Writes to stdout honouring back-pressure; a closed pipe (`| head`) ends the output quietly. */
-export class StdoutWriter {
-  #closed = false;
-  constructor() {
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') this.#closed = true;
-      else throw err;
-    });
-  }
-  get closed(): boolean {
-    return this.#closed;
-  }
-  async write(text: string): Promise<void> {
-    if (this.#closed || text === '') return;
-    // A closed pipe rejects the wait for 'drain' (and sets #closed through the listener above).
-    if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => {});
-  }
-}
-
 /**
  * Prints rows as JSON lines, or as CSV with a header row (see rowsText), in chunks that honour
  * back-pressure; stops early on a closed pipe.
@@ -111,18 +92,17 @@ export async function printRows<C extends string>(
   columns: readonly C[],
   format: RowFormat,
 ): Promise<void> {
-  const out = new StdoutWriter();
-  await out.write(headerText(columns, format));
+  await writeOut(headerText(columns, format));
   let chunk: Record<C, unknown>[] = [];
   for (const row of rows) {
     chunk.push(row);
     if (chunk.length >= 2_000) {
-      await out.write(rowsText(chunk, columns, format));
+      await writeOut(rowsText(chunk, columns, format));
       chunk = [];
-      if (out.closed) return;
+      if (stdoutGone()) return;
     }
   }
-  await out.write(rowsText(chunk, columns, format));
+  await writeOut(rowsText(chunk, columns, format));
 }
 
 /** `--db FILE`, the mirror every reading command opens. */

@@ -17,6 +17,7 @@ import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { findApiKey } from '../command-start.ts';
 import { damagedDeskText, refuseDirectory } from '../mirror-output.ts';
+import { writeLine } from '../stdout.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
 export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_bought: 1, unknown: 3 };
@@ -61,7 +62,7 @@ function errorJson(error: ApiError | null, note: string | null, status: Purchase
 }
 
 function print(line: BuyLine): void {
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  writeLine(JSON.stringify(line));
 }
 
 export const buyCommand: CliCommand = {

@@ -9,7 +9,8 @@ import { BOOK_ROW_COLUMNS, bookPages } from '../../core/export/view-export.ts';
 import { BOOK_SORT_FIELDS, type BookFilter } from '../../shared/query.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, StdoutWriter, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, readMirror } from '../mirror-output.ts';
+import { stdoutGone, writeOut } from '../stdout.ts';
 
 /** The natural direction of each sort: cheapest, lowest float, newest, highest fade and blue. */
 const DEFAULT_DIRECTION: Record<(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc'> = {
@@ -124,11 +125,10 @@ export const searchCommand: CliCommand = {
     if (opts.seed) filter.paint_seeds = opts.seed;
     if (opts.phase) filter.phases = [...new Set(opts.phase)];
     if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
-    const out = new StdoutWriter();
     await readMirror(opts.db, async (db) => {
       for (const rows of bookPages(db, { filter, ...(opts.sort ? { sort: opts.sort } : {}) }, opts.limit)) {
-        await out.write(rowsText(rows, BOOK_ROW_COLUMNS, 'jsonl'));
-        if (out.closed) break;
+        await writeOut(rowsText(rows, BOOK_ROW_COLUMNS, 'jsonl'));
+        if (stdoutGone()) break;
       }
     });
     return 0;

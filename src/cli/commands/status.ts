@@ -8,6 +8,7 @@ import { readStatus } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { DB_FLAG, dbFlagShape, readMirror } from '../mirror-output.ts';
+import { writeLine } from '../stdout.ts';
 
 const flags: FlagSpec = DB_FLAG;
 const schema = z.strictObject(dbFlagShape);
@@ -27,7 +28,7 @@ export const statusCommand: CliCommand = {
   async run(argv) {
     const opts = parseFlags(argv, flags, schema);
     const status = await readMirror(opts.db, readStatus);
-    process.stdout.write(`${JSON.stringify(status)}\n`);
+    writeLine(JSON.stringify(status));
     return 0;
   },
 };

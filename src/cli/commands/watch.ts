@@ -15,6 +15,7 @@ import { describeBookRead } from '../../shared/book-read.ts';
 import { watchlistsFile, type WatchlistInput } from '../../shared/watchlist.ts';
 import { UsageError, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { onStdoutGone, writeLine } from '../stdout.ts';
 import { damagedFileText, failureText, refuseDirectory } from '../mirror-output.ts';
 import { releaseStopHandling, whenStopRequested } from '../stop-request.mjs';
 import { startLongRunning } from '../command-start.ts';
@@ -220,7 +221,7 @@ export const watchCommand: CliCommand = {
     // a signal before the watch runs: nothing is in flight yet, so it stops here with exit 0
     const begun = await startLongRunning('skindesk watch', 'the watch started — nothing in flight');
     if (begun.start !== 'go') return begun.start === 'stopped' ? WATCH_EXIT.ok : WATCH_EXIT.failed;
-    const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+    const print = (line: object) => writeLine(JSON.stringify(line));
     let lastState = '';
     let finish: (why: 'stop' | 'failed') => void = () => {};
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
@@ -268,6 +269,9 @@ export const watchCommand: CliCommand = {
     );
     // also a signal that came while HeadlessWatch was starting: it stops now, after the start
     void whenStopRequested().then(() => finish('stop'));
+    // the script reading the lines went away (`| head -1`) or they cannot be written: a watch nobody
+    // hears stops as if asked to, purchases in flight first (main tells a write failure, exit 1)
+    onStdoutGone(() => finish('stop'));
     const outcome = await finished;
     releaseStopHandling();
     process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
