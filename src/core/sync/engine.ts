@@ -401,9 +401,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       if (!this.#running) return;
       if (this.#authFailed) return;
       if (end.close.code === WS_CLOSE.unauthorized) {
-        this.#authFailed = true;
-        this.#running = false;
-        this.#setState('stopped', 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.');
+        this.#stopForAuth('The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.');
         return;
       }
       if (end.healthy) attempt = 0;
@@ -508,7 +506,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         if (s.phase === 'subscribing') {
           s.phase = 'buffering';
           s.subscribedAt = Date.now();
-          void this.#snapshotCycle(s);
+          this.#startSnapshotCycle(s);
         }
       } else if (m.event === 'error') {
         this.emit('warning', `the feed reported an error: ${errorMessageText(m) ?? 'no reason given'}`);
@@ -570,13 +568,27 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       s.phase = 'buffering';
       this.#cancelAntiEntropy();
       this.#setState('resyncing', `${why}; re-reading the book`);
-      void this.#snapshotCycle(s);
+      // during a periodic check (which holds `snapshotting`) this returns at once; the check, seeing the
+      // book no longer live, starts the cycle when it ends
+      this.#startSnapshotCycle(s);
     } else {
       this.#setState('resyncing', `${why}; re-reading the book`);
     }
   }
 
   // ---- snapshots ------------------------------------------------------------------------------
+
+  /**
+   * Runs the snapshot cycle in the background. A failure that is not the socket's (the store cannot be
+   * written: a damaged page, a full disk) stops the run like any other write failure, instead of leaving
+   * the engine 'connecting' forever (and, in the sync worker, ending the thread as an unhandled rejection,
+   * so the damaged file was never set aside).
+   */
+  #startSnapshotCycle(s: Session): void {
+    this.#snapshotCycle(s).catch((err: unknown) => {
+      if (!s.abort.signal.aborted) this.#fail(err);
+    });
+  }
 
   /** Fetches and merges snapshots until one covers everything this session requires, then goes live. */
   async #snapshotCycle(s: Session): Promise<void> {
@@ -616,9 +628,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     } catch (err) {
       if (s.abort.signal.aborted) return;
       if (err instanceof AuthFailure) {
-        this.#authFailed = true;
-        this.#running = false;
-        this.#setState('stopped', err.message);
+        this.#stopForAuth(err.message);
         s.feed.close();
         return;
       }
@@ -824,6 +834,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       this.#divergence.cancel();
       s.snapshotting = false;
       if (this.#session === s && s.phase === 'live') this.#scheduleAntiEntropy(s, next);
+      // a resync was demanded while this check ran (a malformed frame, an overflow): its cycle could not
+      // start then, and nothing else would start it
+      // (the phase is re-read: the awaits above let #demandSnapshot change it)
+      else if (this.#session === s && (s.phase as Phase) === 'buffering' && !s.abort.signal.aborted) this.#startSnapshotCycle(s);
     }
   }
 
@@ -1028,6 +1042,17 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     else this.emit('warning', `sync stopped: ${error.message}`);
     this.#problem = `the local book could not be written: ${error.message}`;
     void this.stop();
+  }
+
+  /**
+   * The key was refused: nothing more is tried until it changes. The timers stop too — the status timer
+   * kept announcing the stop every second (each announcement re-raised the app's "key refused" notice).
+   */
+  #stopForAuth(problem: string): void {
+    this.#authFailed = true;
+    this.#running = false;
+    this.#clearTimers();
+    this.#setState('stopped', problem);
   }
 
   #clearTimers(): void {

@@ -566,6 +566,48 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     await eventually(() => market.bookRequests > before && caughtUp(), 'resynced');
     expect(book(db)).toEqual(market.leanBook());
   });
+
+  it('re-reads the book after a malformed frame that came during a periodic check (and does not stay resyncing)', async () => {
+    seed(10);
+    startEngine({ antiEntropyMs: 100 });
+    await eventually(isLive, 'live');
+    // the next periodic check's read of the book waits until the malformed frame has come
+    const release = holdBookReads();
+    await eventually(() => market.bookRequests >= 2, 'the periodic check reading the book');
+    market.reprice(4, 1); // lost inside the malformed frame below
+    market.sendRaw(JSON.stringify({ event: 'listing.price_changed', seq: Number(market.seq), ts: 'x', data: { listing_id: 4 } }));
+    await eventually(() => engine?.status().state === 'resyncing', 'resyncing');
+    market.answerBook = null;
+    release();
+    await eventually(() => caughtUp(), 'live again, with the book the frame had changed');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('a book that cannot be written during the first load stops the run with an error, not connecting forever', async () => {
+    seed(10);
+    const errors: Error[] = [];
+    // from the merge of the first snapshot on, every write is refused, as on a damaged or full file
+    market.answerBook = () => {
+      db.pragma('query_only = ON');
+      return market.snapshot();
+    };
+    const e = startEngine();
+    e.on('error', (err) => errors.push(err));
+    await eventually(() => errors.length > 0, 'an error');
+    expect(errors[0]?.message).toMatch(/readonly/);
+    await eventually(() => e.status().state === 'stopped', 'stopped');
+    db.pragma('query_only = OFF');
+  });
+
+  it('after 4401 the engine is silent: no status every second (each re-raised the "key refused" notice)', async () => {
+    market.refuseWith = 4401;
+    const e = startEngine();
+    await eventually(() => e.status().state === 'stopped', 'stopped');
+    let statuses = 0;
+    e.on('status', () => statuses++);
+    await new Promise((r) => setTimeout(r, 2_300));
+    expect(statuses).toBe(0);
+  });
 });
 
 describe('the subscription must be confirmed (the snapshot waits for `subscribed`)', () => {
