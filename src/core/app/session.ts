@@ -266,9 +266,13 @@ export class MarketSession {
       ...(this.#options.syncWorkerFile ? { workerFile: this.#options.syncWorkerFile } : {}),
     });
     mirror.on('book', (change) => events.book(change));
+    let keyRefusalTold = false;
     mirror.on('status', (status) => {
       events.status(status);
-      if (status.authFailed) events.problem(status.problem ?? 'The marketplace refused the API key.');
+      // once per refusal: each notice replaces the one on screen, so a repeat would bring back one the
+      // user dismissed
+      if (status.authFailed && !keyRefusalTold) events.problem(status.problem ?? 'The marketplace refused the API key.');
+      keyRefusalTold = status.authFailed;
     });
     mirror.on('backfill', (progress) => events.backfill(progress));
     mirror.on('warning', (message) => log.warn(`sync: ${redactor.redact(message)}`));
