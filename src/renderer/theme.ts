@@ -35,7 +35,9 @@ export const theme = createTheme({
     ActionIcon: { defaultProps: { size: 'sm', variant: 'subtle' } },
     TextInput: { defaultProps: { size: 'xs' } },
     PasswordInput: { defaultProps: { size: 'xs' } },
-    NumberInput: { defaultProps: { size: 'xs', hideControls: true } },
+    // Mantine reads a comma as a decimal point by default: "1,000" in a price field became $1.00. A comma
+    // here is a thousands separator or nothing (the prices are shown with one), never the decimal point.
+    NumberInput: { defaultProps: { size: 'xs', hideControls: true, allowedDecimalSeparators: ['.'] } },
     Select: { defaultProps: { size: 'xs' } },
     MultiSelect: { defaultProps: { size: 'xs' } },
     TagsInput: { defaultProps: { size: 'xs' } },

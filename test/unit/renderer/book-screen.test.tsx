@@ -262,6 +262,10 @@ describe('book screen', () => {
     await user.type(max, '12.5');
     expect(within(dialog).queryByTestId('max-price-problem')).toBeNull();
     expect(within(dialog).getByTestId('confirm-buy').hasAttribute('disabled')).toBe(false);
+    // a comma is never the decimal point: "1,000" is a thousand dollars (it once read as $1.00)
+    await user.clear(max);
+    await user.type(max, '1,000');
+    expect((max as HTMLInputElement).value).toBe('$1000.00');
   });
 
   it('offline: the cached book is shown, marked, and trading is off', async () => {

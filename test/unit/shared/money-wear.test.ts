@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bpsOf, formatCents, parseCents, pastTenWholeDigits } from '../../../src/shared/money.ts';
+import { bpsOf, formatCents, parseCents, pastTenWholeDigits, typedCentsProblem } from '../../../src/shared/money.ts';
 import { bandsWithin, scrapePercent, wearBandOf } from '../../../src/shared/wear.ts';
 
 describe('money', () => {
@@ -12,7 +12,17 @@ describe('money', () => {
     expect(parseCents('12')).toBe(1200);
     expect(parseCents('12.3')).toBe(1230);
     expect(parseCents('$1,234.50')).toBe(123450);
-    for (const bad of ['', 'abc', '1.234', '-5', '1e3']) expect(parseCents(bad), bad).toBeNull();
+    for (const bad of ['', 'abc', '1.234', '-5', '1e3', '.', '$']) expect(parseCents(bad), bad).toBeNull();
+  });
+  it('reads a leading point as cents, and a comma only as a thousands separator where one belongs', () => {
+    expect(parseCents('.05')).toBe(5);
+    expect(parseCents('.5')).toBe(50);
+    expect(parseCents('1,000')).toBe(100_000);
+    expect(parseCents('1,000,000.5')).toBe(100_000_050);
+    // a comma elsewhere is no price at all: read as 1.5 or as 15, either would be sent as a wrong one
+    for (const bad of ['1,5', '12,50', '1,00,000', ',5', '1,000,0']) expect(parseCents(bad), bad).toBeNull();
+    expect(typedCentsProblem('12,50')).toBe('Use a point for cents (12.50); a comma only separates thousands (1,250.00).');
+    expect(typedCentsProblem('12.50')).toBeNull();
   });
   it('tells a figure refused only for its size (11+ whole digits) from one that is not a price', () => {
     for (const big of ['99999999999', '$12,345,678,901.5', '123456789012.']) {

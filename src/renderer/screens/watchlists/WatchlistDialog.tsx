@@ -88,9 +88,10 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     }
   };
 
+  // the draft keeps an emptied money field as 0 (the form's check then asks for it); the field shows it empty
   const rail = (key: keyof Guardrails, label: string, cents: boolean, hint: string) =>
     cents ? (
-      <CentsInput label={label} description={hint} cents={rails[key]} onCents={(c) => setRails((r) => ({ ...r, [key]: c ?? 0 }))} data-testid={`rail-${key}`} />
+      <CentsInput label={label} description={hint} cents={rails[key] || null} onCents={(c) => setRails((r) => ({ ...r, [key]: c ?? 0 }))} data-testid={`rail-${key}`} />
     ) : (
       <NumberInput label={label} description={hint} min={1} max={1_000} value={rails[key]} onChange={(v) => setRails((r) => ({ ...r, [key]: Number(v) || 0 }))} data-testid={`rail-${key}`} />
     );
@@ -141,7 +142,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             />
             <Group gap="xs" mt={6} align="flex-end">
               {price.kind === 'ceiling' ? (
-                <CentsInput label="Highest price per copy" cents={price.max_price} onCents={(c) => setPrice({ kind: 'ceiling', max_price: c ?? 0 })} w={180} data-testid="price-ceiling" />
+                <CentsInput label="Highest price per copy" cents={price.max_price || null} onCents={(c) => setPrice({ kind: 'ceiling', max_price: c ?? 0 })} w={180} data-testid="price-ceiling" />
               ) : (
                 <>
                   <NumberInput label="Percent below" suffix=" %" decimalScale={2} min={0.01} max={99.99} value={price.percent} onChange={(v) => setPrice({ ...price, percent: Number(v) || 0 })} w={130} />

@@ -271,7 +271,7 @@ describe('a send whose answer is lost', () => {
 });
 
 describe('a price above what the app can send', () => {
-  it('stops at the ceiling as it is typed, never shown as "invalid input for sellItems"', async () => {
+  it('is refused in words as it is typed, never sent and shown as "invalid input for sellItems"', async () => {
     const user = userEvent.setup();
     installFakeBridge({ sellItems: ({ dryRun }) => ({ check: { ok: true, problems: [] }, depositIds: dryRun ? [] : [41] }) });
     const row = { assetId: '55', appId: 730 as const, name: 'AK-47 | Redline (Field-Tested)', amount: 1, commodity: false, tradable: true, marketPrice: 2500, recommendedPrice: 2425, iconUrl: '', inOffer: null };
@@ -279,13 +279,18 @@ describe('a price above what the app can send', () => {
     const price = screen.getByTestId('sell-price') as HTMLInputElement;
     await user.clear(price);
     await user.type(price, '999999999');
-    await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
-    expect(price.value).toBe('$100,000,000.00');
+    expect(await screen.findByText('At most $100,000,000.00.')).toBeTruthy();
+    expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByText(/invalid input/)).toBeNull();
-    // a figure of more than 10 whole digits pasted at once stops there too, rather than emptying the field
+    // a figure of more than 10 whole digits pasted at once says so too, rather than emptying the field
     await user.clear(price);
     await user.paste('999999999999');
-    expect(price.value).toBe('$100,000,000.00');
+    expect(price.value).toBe('999999999999');
+    expect(await screen.findByText('At most 10 digits before the point.')).toBeTruthy();
+    // and the highest price it takes is sent
+    await user.clear(price);
+    await user.type(price, '100,000,000');
+    await waitFor(() => expect((screen.getByTestId('confirm-button') as HTMLButtonElement).disabled).toBe(false));
   });
 });
 

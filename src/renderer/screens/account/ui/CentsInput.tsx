@@ -1,35 +1,72 @@
-import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { TextInput, type TextInputProps } from '@mantine/core';
+import { useState } from 'react';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
-import { parseCents, pastTenWholeDigits } from '../../../../shared/money.ts';
+import { formatCents, parseCents, typedCentsProblem } from '../../../../shared/money.ts';
 
 /**
- * A dollar amount typed by a person, reported as integer cents (null while empty or invalid). The text
- * is converted by string arithmetic (parseCents), never by multiplying a float. An amount above what the
- * app's calls take becomes that ceiling as it is typed, rather than being sent and refused as "invalid input".
- * Every amount the app asks for is a price or a sum of money, never below 0: a minus sign is not taken
- * (typed, "−5" showed "−$5.00" while the figure read as nothing and no error said why).
+ * A dollar amount typed by a person, reported as integer cents (null while empty or not an amount).
+ *
+ * A text field, not a number field: the text stays exactly as typed while the cursor is in it, and is
+ * written out in full ("$1,250.00") only when the field is left. A number field re-formatted the figure
+ * under the cursor at each key, and read a comma as a decimal point: "1,000" listed a knife at $1.00,
+ * ".05" became $5.00, and a digit typed after a click into the fixed cents was dropped. Here a comma is
+ * a thousands separator only where one belongs, anything else is not an amount, and the field says why.
+ * The text is converted by string arithmetic (parseCents), never by multiplying a float. An amount above
+ * what the app's calls take is refused in words, rather than sent and refused as "invalid input".
  */
-export function CentsInput({ cents, onCents, ...props }: { cents: number | null; onCents: (cents: number | null) => void } & Omit<NumberInputProps, 'value' | 'onChange'>) {
+export function CentsInput({
+  cents,
+  onCents,
+  error,
+  onFocus,
+  onBlur,
+  ...props
+}: { cents: number | null; onCents: (cents: number | null) => void } & Omit<TextInputProps, 'value' | 'defaultValue' | 'onChange'>) {
+  const [text, setText] = useState(() => shown(cents));
+  // A figure set from outside (a "match the lowest price" button, a reset) replaces the text; the echo
+  // of what was typed (the parent storing what the field reported) does not.
+  const [previous, setPrevious] = useState(cents);
+  const reading = read(text);
+  if (cents !== previous) {
+    setPrevious(cents);
+    if (cents !== reading.cents) setText(shown(cents));
+  }
   return (
-    <NumberInput
-      prefix="$"
-      decimalScale={2}
-      fixedDecimalScale
-      min={0}
-      allowNegative={false}
-      thousandSeparator=","
-      value={cents === null ? '' : cents / 100}
-      onChange={(v) => {
-        const text = String(v);
-        // more than parseCents' 10 whole digits (pasted, or typed past the ceiling) is past it too: read as
-        // nothing, the field would empty itself ("Enter an amount") on a figure that is there
-        const typed = v === '' ? null : (parseCents(text) ?? (pastTenWholeDigits(text) ? MAX_ACCOUNT_CENTS : null));
-        onCents(typed === null ? null : Math.min(typed, MAX_ACCOUNT_CENTS));
+    <TextInput
+      inputMode="decimal"
+      autoComplete="off"
+      spellCheck={false}
+      value={text}
+      onChange={(e) => {
+        const next = e.currentTarget.value;
+        setText(next);
+        onCents(read(next).cents);
       }}
-      classNames={{ input: 'sd-num' }}
       // a price offered in the field (the market's, the listing's) is replaced by what is typed, not appended to
-      selectAllOnFocus
+      onFocus={(e) => {
+        e.currentTarget.select();
+        onFocus?.(e);
+      }}
+      onBlur={(e) => {
+        if (reading.cents !== null) setText(shown(reading.cents));
+        onBlur?.(e);
+      }}
+      error={reading.problem ?? error}
+      classNames={{ input: 'sd-num' }}
       {...props}
     />
   );
+}
+
+/** In the notation the field reads back, whatever the system's locale ("1.250,00 $" would not parse). */
+function shown(cents: number | null): string {
+  return cents === null ? '' : formatCents(cents, 'USD', 'en-US');
+}
+
+function read(text: string): { cents: number | null; problem: string | null } {
+  const problem = typedCentsProblem(text);
+  if (problem !== null) return { cents: null, problem };
+  const cents = parseCents(text);
+  if (cents !== null && cents > MAX_ACCOUNT_CENTS) return { cents: null, problem: `At most ${shown(MAX_ACCOUNT_CENTS)}.` };
+  return { cents, problem: null };
 }
