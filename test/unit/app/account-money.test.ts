@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
 import { backpackHandlers } from '../../../src/core/app/account-services/backpack-handlers.ts';
 import { walletHandlers } from '../../../src/core/app/account-services/wallet-handlers.ts';
+import { USER_CACHE_KEY } from '../../../src/core/app/market-buying/balance.ts';
+import { Caches } from '../../../src/core/store/index.ts';
 import { describeAppError } from '../../../src/core/app/errors.ts';
 import { silentLog } from '../../../src/core/app/log.ts';
 import { Redactor } from '../../../src/core/app/redaction.ts';
@@ -317,6 +319,19 @@ describe('unknown withdrawals checked at connecting, without a click', () => {
     await until('the check at connecting', () => rig.log.some((line) => line.includes('could not be checked at connecting')));
     expect(rig.log.join('\n')).toContain("the API key's account could not be read");
     expect(journal.get('went-out')).toMatchObject({ state: 'unknown', note: null });
+  });
+});
+
+describe('the wallet check and the balance', () => {
+  it('judges by the newest balance read: a sale the status bar has seen covers the withdrawal', async () => {
+    routes.push((url) => (url.pathname === '/public/v1/user' ? json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 100 }) : undefined));
+    const account = runtime.account();
+    await account.reads.read('user'); // the account screens' copy: $1.00
+    // the status bar's read, later, after a sale: $5.00
+    new Caches(account.market.db).put(USER_CACHE_KEY, { id: 7, steam_id: '7656', name: 'Trader', balance: 500 }, null, Date.now() + 1_000);
+    const quote = await walletHandlers(runtime, silentLog).checkWithdrawal({ ticker: 'BTC', amount: 300, address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    expect(quote.balance).toBe(500);
+    expect(quote.check.problems.map((p) => p.code)).not.toContain('INSUFFICIENT_BALANCE');
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type LeanListing,
   type MyListing,
   rateLimitKey,
+  type User,
 } from '../../../shared/api/index.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
@@ -208,6 +209,19 @@ export class AccountSession {
       assignOpenWithdrawals(db, 'an earlier demo market, gone since');
       assignUnclearMoves(db, 'an earlier demo market, gone since');
     }
+  }
+
+  /**
+   * The balance last read, from whichever read is newer: the status bar's (every 30 s, and after each
+   * purchase) or the account screens' cached GET /user. The wallet's check used the latter alone and
+   * refused a withdrawal a sale had since covered, while the status bar showed the new balance.
+   */
+  latestBalance(): number | null {
+    const screens = this.reads.cached('user');
+    const statusBar = this.market.db.open ? new Caches(this.market.db).get<User>(USER_CACHE_KEY) : null;
+    if (!statusBar) return screens?.data.balance ?? null;
+    if (!screens || statusBar.fetchedAt > screens.fetchedAt) return statusBar.value.balance;
+    return screens.data.balance;
   }
 
   /** Runs the undercut guards on a timer while connected (each check reads the local book only). */

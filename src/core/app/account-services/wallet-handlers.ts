@@ -58,7 +58,7 @@ export function walletHandlers(
       const account = runtime.account();
       const terms = termsOf(runtime);
       const quote = quoteCryptoWithdrawal(amount, ticker, terms);
-      const balance = account.reads.cached('user')?.data.balance ?? null;
+      const balance = account.latestBalance();
       const check = checkCryptoWithdrawal({ ticker, amount, address }, { terms, ...(balance === null ? {} : { balance }) });
       return {
         minimum: quote.minimumCents,
