@@ -10,6 +10,7 @@ import type { BookFilter } from '../../../shared/query.ts';
 import { call } from '../../bridge/index.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { navigate } from '../../shell/navigation.ts';
+import { cleanFilter } from '../market/filters/filter-model.ts';
 
 /** `compact`: icon only, for a narrow toolbar (the tooltip says what it does either way). */
 export function WatchFilterButton({ filter, compact = false }: { filter: BookFilter; compact?: boolean }) {
@@ -39,6 +40,16 @@ export function WatchFilterButton({ filter, compact = false }: { filter: BookFil
 }
 
 async function watch(filter: BookFilter): Promise<void> {
+  if (Object.keys(cleanFilter(filter)).length === 0) {
+    // one key press must not start alerts on every new listing of the market (dozens a second)
+    notifications.show({
+      title: 'Set a filter first',
+      message: 'A watchlist of the whole book would alert on every new listing. Narrow the book (a name, a price, a float), then Watch — or make one on the watchlists screen with a price condition.',
+      color: 'yellow',
+      onClick: () => navigate('watchlists'),
+    });
+    return;
+  }
   try {
     const created = await call('createWatchlist', { filter });
     notifications.show({
