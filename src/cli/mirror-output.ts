@@ -10,7 +10,7 @@ import { ApiError, failureReason } from '../core/api/errors.ts';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { damagedFileOf, isDamagedDatabaseError } from '../core/store/damage.ts';
-import { openDatabase, type Db } from '../core/store/index.ts';
+import { NotABookError, openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
 import type { FlagSpec } from './args.ts';
@@ -53,6 +53,8 @@ const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
 export function failureText(command: string, err: unknown): string {
   // a refused or failed request: plain words, the network's reason and the spec's code (not the request line)
   if (err instanceof ApiError) return failureReason(err, { withCause: true, withCode: true });
+  // every command that opens the book takes it from --db (or its default): the likely slip
+  if (err instanceof NotABookError) return `${err.message}: --db names the book's database file`;
   const message = err instanceof Error ? err.message : String(err);
   if (!isDamagedDatabaseError(err)) return message;
   return BOOK_COMMANDS.has(command) ? damagedBookText(message) : `a database file is damaged (${message})`;

@@ -9,14 +9,14 @@ import { type ApiError, failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { deskRateGovernor } from '../../core/api/release-ledger.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
-import type { Db } from '../../core/store/database.ts';
+import { type Db, refuseForeignBookFile } from '../../core/store/database.ts';
 import { deskFileFor, openDeskFile } from '../../core/store/desk.ts';
 import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { findApiKey } from '../command-start.ts';
-import { damagedDeskText, refuseDirectory } from '../mirror-output.ts';
+import { damagedDeskText, failureText, refuseDirectory } from '../mirror-output.ts';
 import { writeLine } from '../stdout.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
@@ -103,6 +103,7 @@ export const buyCommand: CliCommand = {
     const file = deskFileFor(book);
     try {
       refuseDirectory(book);
+      refuseForeignBookFile(book);
       db = openDeskFile(book);
       // the desk records every release: the app with this key on this data folder, or a `buy` just
       // before, counts inside the same windows (api/release-ledger.ts); stdout keeps its one line
@@ -118,7 +119,7 @@ export const buyCommand: CliCommand = {
       db?.close();
       // Nothing was sent: the journal or the client could not even be set up.
       // the only file opened here is the desk: a damaged one is named, with what to do
-      const message = isDamagedDatabaseError(err) ? damagedDeskText(file, (err as Error).message) : (err as Error).message;
+      const message = isDamagedDatabaseError(err) ? damagedDeskText(file, (err as Error).message) : failureText('buy', err);
       print({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message } });
       return BUY_EXIT_CODES.not_bought;
     }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { UsageError, parseFlags } from '../../../src/cli/args.ts';
 import { COMMANDS } from '../../../src/cli/commands/index.ts';
 import { failureText } from '../../../src/cli/mirror-output.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
+import { deskFileFor } from '../../../src/core/store/desk.ts';
 import { MAX_SEQ_START } from '../../../src/demo/index.ts';
 
 const command = (name: string) => {
@@ -28,6 +29,37 @@ async function failure(name: string, argv: string[]): Promise<{ usage: boolean; 
 
 const dir = mkdtempSync(join(tmpdir(), 'skindesk-cli-messages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `fn` with an API key in the environment, as a command that needs the marketplace wants. */
+async function withKey<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.SKINDESK_API_KEY;
+  process.env.SKINDESK_API_KEY = 'demo_unused';
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.SKINDESK_API_KEY;
+    else process.env.SKINDESK_API_KEY = saved;
+  }
+}
+
+interface BuyLine {
+  status: string;
+  order_id: number | null;
+  error: { kind: string; code: string | null; message: string };
+}
+
+/** `skindesk buy` of listing 1 at 5 cents from an unreachable market: its exit code and its one line. */
+async function buyLine(extra: string[]): Promise<{ code: number; line: BuyLine }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+  let code: number;
+  try {
+    code = await withKey(() => command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', ...extra]));
+  } finally {
+    spy.mockRestore();
+  }
+  return { code, line: JSON.parse(lines.join('')) as BuyLine };
+}
 
 describe('skindesk flag messages', () => {
   it('a missing required flag is "--FLAG is required", whatever its schema says about a bad value', async () => {
@@ -74,28 +106,52 @@ describe('skindesk flag messages', () => {
   });
 
   it('sync --db DIRECTORY says it is a directory before anything starts', async () => {
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    try {
-      expect((await failure('sync', ['--base-url', 'http://127.0.0.1:9', '--db', dir])).message).toMatch(/ is a directory: --db names/);
-    } finally {
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
+    expect((await withKey(() => failure('sync', ['--base-url', 'http://127.0.0.1:9', '--db', dir]))).message).toMatch(/ is a directory: --db names/);
+  });
+});
+
+describe("a --db naming another program's database", () => {
+  const foreign = join(dir, 'foreign.db');
+  const other = new Database(foreign);
+  other.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ada')");
+  other.close();
+  const refusal = `${foreign} is not a Skindesk book (it holds other tables): --db names the book's database file`;
+  const market = ['--base-url', 'http://127.0.0.1:9'];
+  const watchlists = join(dir, 'foreign-watchlists.json');
+  writeFileSync(watchlists, JSON.stringify([{ name: 'any', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
+  const untouched = () => {
+    expect(existsSync(deskFileFor(foreign))).toBe(false);
+    const db = new Database(foreign, { readonly: true });
+    expect([db.pragma('user_version', { simple: true }), db.pragma('journal_mode', { simple: true })]).toEqual([0, 'delete']);
+    expect(db.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual(['customers']);
+    db.close();
+  };
+
+  it.each([
+    ['sync', market],
+    ['watch', [...market, '--watchlists', watchlists]],
+    ['status', []],
+    ['book', []],
+    ['search', []],
+    ['sales', []],
+  ])('%s refuses it in plain words (exit 1), and writes nothing into it or beside it', async (name, args) => {
+    let thrown: unknown = null;
+    await withKey(() => command(name).run([...args, '--db', foreign])).catch((err: unknown) => (thrown = err));
+    expect(thrown).not.toBeInstanceOf(UsageError);
+    // what main.ts prints after "skindesk NAME: ", with exit 1
+    expect(failureText(name, thrown)).toBe(refusal);
+    untouched();
+  });
+
+  it('buy refuses it in its not_bought line, before a desk file is made beside it', async () => {
+    const { code, line } = await buyLine(['--db', foreign]);
+    expect(code).toBe(1);
+    expect(line).toEqual({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message: refusal } });
+    untouched();
   });
 });
 
 describe('a database file SQLite cannot read, at the start of watch and buy', () => {
-  const withKey = async <T>(fn: () => Promise<T>): Promise<T> => {
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    try {
-      return await fn();
-    } finally {
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
-  };
   const notADatabase = (file: string) => writeFileSync(file, Buffer.alloc(8192, 0x5a));
   const watchlists = join(dir, 'watchlists.json');
   writeFileSync(watchlists, JSON.stringify([{ name: 'any', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
@@ -121,16 +177,8 @@ describe('a database file SQLite cannot read, at the start of watch and buy', ()
   it('buy names the damaged desk file in its not_bought line', async () => {
     const book = join(dir, 'buy-book.db');
     notADatabase(join(dir, 'buy-book.desk.db'));
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    let code: number;
-    try {
-      code = await withKey(() => command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]));
-    } finally {
-      spy.mockRestore();
-    }
+    const { code, line } = await buyLine(['--db', book]);
     expect(code).toBe(1);
-    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; message: string } };
     expect(line.status).toBe('not_bought');
     expect(line.error.kind).toBe('local');
     expect(line.error.message).toMatch(/^the desk file .*buy-book\.desk\.db is damaged \(file is not a database\)/);
@@ -155,20 +203,8 @@ describe('a refused or failed request, in the words main.ts prints after "skinde
 
   it('buy: the not_bought line’s message is plain words, its kind and code stay beside it', async () => {
     const book = join(dir, 'unreachable-book.db');
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    let code: number;
-    try {
-      code = await command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]);
-    } finally {
-      spy.mockRestore();
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
+    const { code, line } = await buyLine(['--db', book]);
     expect(code).toBe(1);
-    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; code: string | null; message: string } };
     expect(line).toEqual({
       status: 'not_bought',
       order_id: null,
