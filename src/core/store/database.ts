@@ -5,8 +5,8 @@
  * next sync re-reads, but never corrupts the book).
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { makeFolderFor } from './folder.ts';
 import { NotABookError, migrate, refuseForeignDatabase } from './migrations.ts';
 
 export type Db = Database.Database;
@@ -33,7 +33,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     migrate(db, { readonly: true });
     return db;
   }
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makeFolderFor(file, 'the book');
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
   // before WAL and the schema: both would change another program's file for good
