@@ -16,14 +16,11 @@ import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.
 import type { FlagSpec } from './args.ts';
 import { stdoutGone, writeOut } from './stdout.ts';
 
-/** `--app-id N`: one of the four games. */
+/** `--app-id N`: one of the four games, written as listed (`0730` too is answered with the list). */
 export const appIdFlag = z
   .string()
-  .regex(/^[1-9]\d*$/, 'must be a positive integer')
-  .transform(Number)
-  .refine((n) => (APP_IDS as readonly number[]).includes(n), {
-    message: `must be one of ${APP_IDS.join(', ')}`,
-  });
+  .refine((v) => APP_IDS.map(String).includes(v), { message: `must be one of ${APP_IDS.join(', ')}` })
+  .transform(Number);
 
 /**
  * Refuses a book path that is a directory, in those words: SQLite would only say "disk I/O error" (read

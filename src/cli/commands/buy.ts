@@ -25,7 +25,7 @@ export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_b
 const positiveInt = (what: string) =>
   z
     .string()
-    .regex(/^[1-9]\d{0,14}$/, `${what} must be a positive integer`)
+    .regex(/^[1-9]\d{0,14}$/, `${what} must be a positive integer of at most 15 digits, without leading zeros`)
     .transform(Number);
 
 const flags: FlagSpec = {

@@ -76,9 +76,32 @@ describe('skindesk flag messages', () => {
   it('a bad value of a repeatable flag names the flag, not its position, once', async () => {
     expect(await failure('search', ['--db', 'x.db', '--seed', 'a', '--seed', '2', '--seed', 'b'])).toEqual({
       usage: true,
-      message: '--seed: must be a paint seed (a whole number)',
+      message: '--seed: must be a paint seed: a whole number, at most 9 digits',
     });
     expect((await failure('sales', ['--db', 'x.db', '--phase', 'p9'])).message).toMatch(/^--phase: must be a Doppler phase: /);
+  });
+
+  it('a refused number says the rule it broke, its limit included', async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    const cents = '--min-price: must be a whole number of cents, at most 12 digits';
+    expect(await said('search', ['--min-price', '9999999999999'])).toBe(cents);
+    expect(await said('search', ['--min-price', '12.5'])).toBe(cents);
+    expect(await said('search', ['--max-price', '9999999999999'])).toBe(cents.replace('--min-price', '--max-price'));
+    expect(await said('search', ['--seed', '1234567890'])).toBe('--seed: must be a paint seed: a whole number, at most 9 digits');
+    const limit = '--limit: must be a whole number from 1 to 1000000, without leading zeros';
+    for (const value of ['0', '0100', '2000000']) expect(await said('search', ['--limit', value]), value).toBe(limit);
+    const buy = (listing: string, maxPrice: string, amount = '1') =>
+      said('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', listing, '--max-price', maxPrice, '--amount', amount]);
+    const rule = 'must be a positive integer of at most 15 digits, without leading zeros';
+    expect(await buy('9999999999999999', '5')).toBe(`--listing: the listing id ${rule}`);
+    expect(await buy('0123', '5')).toBe(`--listing: the listing id ${rule}`);
+    expect(await buy('1', '9999999999999999')).toBe(`--max-price: the maximum price (cents per copy) ${rule}`);
+    expect(await buy('1', '5', '0')).toBe(`--amount: the amount ${rule}`);
+    const games = '--app-id: must be one of 730, 252490, 570, 440';
+    for (const value of ['0730', '731', '+730', '99999999999999999999']) {
+      expect(await said('book', ['--app-id', value]), value).toBe(games);
+      expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--app-id', value]), value).toBe(games);
+    }
   });
 
   it('a rule over two flags is its own message', async () => {
