@@ -104,6 +104,19 @@ describe('skindesk flag messages', () => {
     }
   });
 
+  it("a length, count or size limit is said in the flag's words, never zod's", async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('search', ['--name', 'x'.repeat(201)])).toBe('--name: must be at most 200 characters');
+    expect(await said('sales', ['--name='])).toBe('--name: must not be empty');
+    expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--db='])).toBe('--db: must not be empty');
+    expect(await said('search', ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((s) => ['--sticker', s]))).toBe('--sticker: may be given at most 5 times');
+    expect(await said('search', Array.from({ length: 9 }, () => ['--phase', 'p1']).flat())).toBe('--phase: may be given at most 8 times');
+    expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--duration', '0'])).toBe('--duration: must be more than 0');
+    expect(await said('demo', ['--time-scale', '0.0'])).toBe('--time-scale: must be more than 0');
+    // a message the schema gives itself stays
+    expect(await said('demo', ['--port', '70000'])).toBe('--port: must be from 0 to 65535');
+  });
+
   it('a rule over two flags is its own message', async () => {
     expect((await failure('sales', ['--db', 'x.db', '--since', '2026-02-01', '--until', '2026-01-01'])).message).toBe('--since must be before --until');
     expect((await failure('search', ['--db', 'x.db', '--min-price', '5', '--max-price', '1'])).message).toBe('--min-price: must not exceed --max-price');
