@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
-import { type ApiError, failureReason } from '../../core/api/errors.ts';
+import { failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { deskRateGovernor } from '../../core/api/release-ledger.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
 import { type Db, refuseForeignBookFile } from '../../core/store/database.ts';
 import { deskFileFor, openDeskFile } from '../../core/store/desk.ts';
-import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
+import { type PurchaseOutcome, type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
+import { maximumBelowKnownPrice } from '../../core/app/market-buying/purchase-words.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
@@ -52,9 +53,16 @@ export interface BuyLine {
   error: { kind: string; code: string | null; message: string } | null;
 }
 
-function errorJson(error: ApiError | null, note: string | null, status: PurchaseStatus): BuyLine['error'] {
+function errorJson(outcome: PurchaseOutcome, maxPrice: number): BuyLine['error'] {
+  const { error, note, status } = outcome;
   if (status === 'bought') return null;
   if (!error) return { kind: 'unknown', code: null, message: note ?? 'outcome unknown — check orders' };
+  // The code's own words blame a seller's raise; with the price read before buying already above the
+  // maximum, no seller moved (the app words it so too): same code, the trader's maximum told instead.
+  if (error.code === 'LISTING_PRICE_CHANGED' && maximumBelowKnownPrice(outcome.listedPrice, maxPrice)) {
+    const message = `the listing's price of ${outcome.listedPrice} cents per copy was already above your maximum of ${maxPrice}, so nothing was bought`;
+    return { kind: error.kind, code: error.code, message };
+  }
   // plain words: the kind and the spec's code are fields of their own, the request line is for logs
   const reason = failureReason(error, { withCause: true });
   const message = status === 'unknown' && note ? `${note} (${reason})` : reason;
@@ -131,7 +139,7 @@ export const buyCommand: CliCommand = {
         privateToken: opts['private-token'],
         source: 'cli',
       });
-      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome.error, outcome.note, outcome.status) });
+      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome, opts['max-price']) });
       return BUY_EXIT_CODES[outcome.status];
     } catch (err) {
       // A local failure in the middle of a purchase (the journal's disk, say): it may have been sent.
