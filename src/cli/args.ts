@@ -33,12 +33,34 @@ export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpe
     if (seen.has(token.name)) throw new UsageError(`--${token.name} may be given once`);
     seen.add(token.name);
   }
-  const parsed = schema.safeParse(values);
+  const parsed = schema.safeParse(values, { error: plainLimit });
   if (!parsed.success) {
     // one message per problem, each said once (two bad values of a repeatable flag are one problem)
     throw new UsageError([...new Set(parsed.error.issues.map((i) => flagProblem(i, values)))].join('; '));
   }
   return parsed.data;
+}
+
+/**
+ * A size or length limit in a flag's words, where zod's own would show ("Too big: expected array to have
+ * <=5 items"). Only where the schema gave no message of its own: a per-parse map comes after those.
+ */
+function plainLimit(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return undefined;
+  const small = issue.code === 'too_small';
+  const bound = String(small ? issue.minimum : issue.maximum);
+  switch (issue.origin) {
+    case 'string':
+      if (small && bound === '1') return 'must not be empty';
+      return `must be at ${small ? 'least' : 'most'} ${bound} characters`;
+    case 'array':
+      return small ? `must be given at least ${bound} times` : `may be given at most ${bound} times`;
+    case 'number':
+      if (issue.inclusive === false) return `must be ${small ? 'more' : 'less'} than ${bound}`;
+      return `must be at ${small ? 'least' : 'most'} ${bound}`;
+    default:
+      return undefined;
+  }
 }
 
 /**

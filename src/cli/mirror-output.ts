@@ -10,20 +10,17 @@ import { ApiError, failureReason } from '../core/api/errors.ts';
 import { type RowFormat, headerText, rowsText } from '../core/export/row-text.ts';
 import { defaultDatabaseFile } from '../core/paths.ts';
 import { damagedFileOf, isDamagedDatabaseError } from '../core/store/damage.ts';
-import { openDatabase, type Db } from '../core/store/index.ts';
+import { NotABookError, openDatabase, type Db } from '../core/store/index.ts';
 import { APP_IDS } from '../shared/api/index.ts';
 import { DOPPLER_PHASES, type DopplerPhase, parsePhase } from '../shared/phases.ts';
 import type { FlagSpec } from './args.ts';
 import { stdoutGone, writeOut } from './stdout.ts';
 
-/** `--app-id N`: one of the four games. */
+/** `--app-id N`: one of the four games, written as listed (`0730` too is answered with the list). */
 export const appIdFlag = z
   .string()
-  .regex(/^[1-9]\d*$/, 'must be a positive integer')
-  .transform(Number)
-  .refine((n) => (APP_IDS as readonly number[]).includes(n), {
-    message: `must be one of ${APP_IDS.join(', ')}`,
-  });
+  .refine((v) => APP_IDS.map(String).includes(v), { message: `must be one of ${APP_IDS.join(', ')}` })
+  .transform(Number);
 
 /**
  * Refuses a book path that is a directory, in those words: SQLite would only say "disk I/O error" (read
@@ -53,6 +50,8 @@ const BOOK_COMMANDS = new Set(['sync', 'book', 'status', 'search', 'sales']);
 export function failureText(command: string, err: unknown): string {
   // a refused or failed request: plain words, the network's reason and the spec's code (not the request line)
   if (err instanceof ApiError) return failureReason(err, { withCause: true, withCode: true });
+  // every command that opens the book takes it from --db (or its default): the likely slip
+  if (err instanceof NotABookError) return `${err.message}: --db names the book's database file`;
   const message = err instanceof Error ? err.message : String(err);
   if (!isDamagedDatabaseError(err)) return message;
   return BOOK_COMMANDS.has(command) ? damagedBookText(message) : `a database file is damaged (${message})`;

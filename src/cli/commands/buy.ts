@@ -5,18 +5,19 @@
  */
 import { z } from 'zod';
 import { ApiClient } from '../../core/api/client.ts';
-import { type ApiError, failureReason } from '../../core/api/errors.ts';
+import { failureReason } from '../../core/api/errors.ts';
 import { PurchaseJournal } from '../../core/api/purchase-journal.ts';
 import { deskRateGovernor } from '../../core/api/release-ledger.ts';
 import { isDamagedDatabaseError } from '../../core/store/damage.ts';
-import type { Db } from '../../core/store/database.ts';
+import { type Db, refuseForeignBookFile } from '../../core/store/database.ts';
 import { deskFileFor, openDeskFile } from '../../core/store/desk.ts';
-import { type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
+import { type PurchaseOutcome, type PurchaseStatus, Purchaser } from '../../core/api/purchaser.ts';
+import { maximumBelowKnownPrice } from '../../core/app/market-buying/purchase-words.ts';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import { type FlagSpec, parseFlags } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { findApiKey } from '../command-start.ts';
-import { damagedDeskText, refuseDirectory } from '../mirror-output.ts';
+import { damagedDeskText, failureText, refuseDirectory } from '../mirror-output.ts';
 import { writeLine } from '../stdout.ts';
 
 /** Exit codes: bought 0, not bought 1, usage 2 (shared by every command), unknown 3. */
@@ -25,7 +26,7 @@ export const BUY_EXIT_CODES: Record<PurchaseStatus, number> = { bought: 0, not_b
 const positiveInt = (what: string) =>
   z
     .string()
-    .regex(/^[1-9]\d{0,14}$/, `${what} must be a positive integer`)
+    .regex(/^[1-9]\d{0,14}$/, `${what} must be a positive integer of at most 15 digits, without leading zeros`)
     .transform(Number);
 
 const flags: FlagSpec = {
@@ -52,9 +53,16 @@ export interface BuyLine {
   error: { kind: string; code: string | null; message: string } | null;
 }
 
-function errorJson(error: ApiError | null, note: string | null, status: PurchaseStatus): BuyLine['error'] {
+function errorJson(outcome: PurchaseOutcome, maxPrice: number): BuyLine['error'] {
+  const { error, note, status } = outcome;
   if (status === 'bought') return null;
   if (!error) return { kind: 'unknown', code: null, message: note ?? 'outcome unknown — check orders' };
+  // The code's own words blame a seller's raise; with the price read before buying already above the
+  // maximum, no seller moved (the app words it so too): same code, the trader's maximum told instead.
+  if (error.code === 'LISTING_PRICE_CHANGED' && maximumBelowKnownPrice(outcome.listedPrice, maxPrice)) {
+    const message = `the listing's price of ${outcome.listedPrice} cents per copy was already above your maximum of ${maxPrice}, so nothing was bought`;
+    return { kind: error.kind, code: error.code, message };
+  }
   // plain words: the kind and the spec's code are fields of their own, the request line is for logs
   const reason = failureReason(error, { withCause: true });
   const message = status === 'unknown' && note ? `${note} (${reason})` : reason;
@@ -103,6 +111,7 @@ export const buyCommand: CliCommand = {
     const file = deskFileFor(book);
     try {
       refuseDirectory(book);
+      refuseForeignBookFile(book);
       db = openDeskFile(book);
       // the desk records every release: the app with this key on this data folder, or a `buy` just
       // before, counts inside the same windows (api/release-ledger.ts); stdout keeps its one line
@@ -118,7 +127,7 @@ export const buyCommand: CliCommand = {
       db?.close();
       // Nothing was sent: the journal or the client could not even be set up.
       // the only file opened here is the desk: a damaged one is named, with what to do
-      const message = isDamagedDatabaseError(err) ? damagedDeskText(file, (err as Error).message) : (err as Error).message;
+      const message = isDamagedDatabaseError(err) ? damagedDeskText(file, (err as Error).message) : failureText('buy', err);
       print({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message } });
       return BUY_EXIT_CODES.not_bought;
     }
@@ -130,7 +139,7 @@ export const buyCommand: CliCommand = {
         privateToken: opts['private-token'],
         source: 'cli',
       });
-      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome.error, outcome.note, outcome.status) });
+      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome, opts['max-price']) });
       return BUY_EXIT_CODES[outcome.status];
     } catch (err) {
       // A local failure in the middle of a purchase (the journal's disk, say): it may have been sent.

@@ -24,7 +24,7 @@ const DEFAULT_DIRECTION: Record<(typeof BOOK_SORT_FIELDS)[number], 'asc' | 'desc
 
 const cents = z
   .string()
-  .regex(/^\d{1,12}$/, 'must be a whole number of cents')
+  .regex(/^\d{1,12}$/, 'must be a whole number of cents, at most 12 digits')
   .transform(Number);
 const sort = z
   .string()
@@ -35,6 +35,8 @@ const sort = z
   });
 
 export const SEARCH_MAX_LIMIT = 1_000_000;
+/** What --limit takes, said whichever part of it a value breaks (a 0, a leading zero, too many). */
+const LIMIT_RULE = `must be a whole number from 1 to ${SEARCH_MAX_LIMIT}, without leading zeros`;
 
 const flags: FlagSpec = {
   ...MIRROR_FLAGS,
@@ -60,7 +62,7 @@ const schema = z
     'float-min': floatFlag.optional(),
     'float-max': floatFlag.optional(),
     seed: z
-      .array(z.string().regex(/^\d{1,9}$/, 'must be a paint seed (a whole number)').transform(Number))
+      .array(z.string().regex(/^\d{1,9}$/, 'must be a paint seed: a whole number, at most 9 digits').transform(Number))
       .max(1000)
       .optional(),
     phase: phasesFlag.optional(),
@@ -68,9 +70,9 @@ const schema = z
     sort: sort.optional(),
     limit: z
       .string()
-      .regex(/^[1-9]\d*$/, 'must be a positive integer')
+      .regex(/^[1-9]\d*$/, LIMIT_RULE)
       .transform(Number)
-      .pipe(z.number().max(SEARCH_MAX_LIMIT))
+      .pipe(z.number().max(SEARCH_MAX_LIMIT, LIMIT_RULE))
       .default(100),
     format: z.literal('jsonl').default('jsonl'),
   })

@@ -17,7 +17,10 @@ import { releaseStopHandling, whenStopRequested } from '../stop-request.mjs';
 import { startLongRunning } from '../command-start.ts';
 import { describeBookRead } from '../../shared/book-read.ts';
 
-/** Exit codes: 0 stopped as asked, 1 the sync failed (key refused, worker crashed), 2 bad flags. */
+/**
+ * Exit codes: 0 stopped as asked, 1 the sync could not start or go on (the marketplace not read at the
+ * start, the key refused, the database unusable, the worker crashed), 2 bad flags.
+ */
 export const SYNC_EXIT = { ok: 0, failed: 1 } as const;
 
 const flags: FlagSpec = {
@@ -92,7 +95,10 @@ export const syncCommand: CliCommand = {
     '  --duration SECONDS    stop by itself after this long',
     '',
     'The API key comes from SKINDESK_API_KEY or the OS keychain.',
-    'Exit code: 0 stopped as asked, 1 the sync failed (key refused, database unusable), 2 bad flags.',
+    'Exit code: 0 stopped as asked; 1 the sync could not start or go on: the marketplace unreachable or',
+    'answering with an error at the start (without --ws-url its first request reads the feed address',
+    'there), the key refused, the database unusable; 2 bad flags. A marketplace lost once the sync runs',
+    '(or, with --ws-url, not there at the start) is retried until stopped, and the exit is still 0.',
   ].join('\n'),
 
   async run(argv) {

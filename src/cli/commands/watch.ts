@@ -212,7 +212,9 @@ export const watchCommand: CliCommand = {
     '   "reason":…,"error":…,…}',
     'Runs until SIGINT or SIGTERM; purchases in flight get their outcome first.',
     'The API key comes from SKINDESK_API_KEY or the OS keychain.',
-    'Exit code: 0 stopped as asked, 1 failed (key refused, database unusable), 2 bad flags or file.',
+    'Exit code: 0 stopped as asked, 1 failed (the marketplace unreachable or answering with an error at',
+    'the start, key refused, database unusable), 2 bad flags or file. A marketplace lost once the watch',
+    'runs is retried until stopped, and the exit is still 0.',
   ].join('\n'),
 
   async run(argv) {

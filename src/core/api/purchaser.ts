@@ -80,6 +80,12 @@ export interface PurchaseOutcome {
   /** True when the outcome came from the order history rather than the purchase response. */
   reconciled: boolean;
   note: string | null;
+  /**
+   * buy(): the listing's price per copy as read just before the purchase was sent; null when it was not
+   * read (the caller named the item, or the read failed). Above the maximum, a LISTING_PRICE_CHANGED is
+   * the buyer's own maximum refusing the price, not a seller's raise.
+   */
+  listedPrice?: number | null;
 }
 
 /** One line of a cart: a listing bought with the others in one POST /purchase (all or none). */
@@ -437,8 +443,10 @@ export class Purchaser {
       max_price: request.maxPrice,
       ...(request.privateToken === undefined ? {} : { private_token: request.privateToken }),
     };
+    let listedPrice: number | null = null;
     const entry = await this.#gate.shared(async () => {
       const item = await this.#describe(request);
+      listedPrice = item.price;
       const createdAtMs = this.#clock.now();
       const intent = {
         intentId: randomUUID(),
@@ -487,13 +495,14 @@ export class Purchaser {
       }
     });
     if ('unjournaled' in entry) {
-      return { status: 'not_bought', intentId: entry.intentId, orderId: null, result: null, error: entry.error, reconciled: false, note: null };
+      return { status: 'not_bought', intentId: entry.intentId, orderId: null, result: null, error: entry.error, reconciled: false, note: null, listedPrice };
     }
-    if (!('open' in entry)) return this.#outcome(entry.intentId, entry.result, entry.error);
-    return this.#gate.exclusive(async () => {
+    if (!('open' in entry)) return { ...this.#outcome(entry.intentId, entry.result, entry.error), listedPrice };
+    const reconciled = await this.#gate.exclusive(async () => {
       const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;
       return this.#reconcile(journalEntry, { error: entry.error, failedAt: this.#clock.now(), delays: this.#delays });
     });
+    return { ...reconciled, listedPrice };
   }
 
   /**
@@ -751,17 +760,17 @@ export class Purchaser {
     return this.#readAccount === null ? null : await this.#readAccount;
   }
 
-  async #describe(request: PurchaseRequest): Promise<{ appId: number | null; marketHashName: string | null }> {
+  async #describe(request: PurchaseRequest): Promise<{ appId: number | null; marketHashName: string | null; price: number | null }> {
     if (request.marketHashName !== undefined || !this.#lookup) {
-      return { appId: request.appId ?? null, marketHashName: request.marketHashName ?? null };
+      return { appId: request.appId ?? null, marketHashName: request.marketHashName ?? null, price: null };
     }
     try {
       const listing = await this.#client.listing(request.listingId, { priority: 'interactive' });
-      return { appId: listing.app_id, marketHashName: listing.market_hash_name };
+      return { appId: listing.app_id, marketHashName: listing.market_hash_name, price: listing.price };
     } catch (err) {
       // Best effort only (a private listing is not readable without its token): the purchase decides.
       this.#warn(`purchase of listing ${request.listingId}: its item was not read first (${failureReason(err)}); buying without its name`);
-      return { appId: request.appId ?? null, marketHashName: null };
+      return { appId: request.appId ?? null, marketHashName: null, price: null };
     }
   }
 

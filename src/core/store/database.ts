@@ -5,9 +5,9 @@
  * next sync re-reads, but never corrupts the book).
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { migrate } from './migrations.ts';
+import { existsSync } from 'node:fs';
+import { makeFolderFor } from './folder.ts';
+import { NotABookError, migrate, refuseForeignDatabase } from './migrations.ts';
 
 export type Db = Database.Database;
 
@@ -28,15 +28,18 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma('query_only = ON');
     db.pragma('busy_timeout = 5000');
+    closeOnThrow(db, () => refuseForeignDatabase(db, file));
     applyReadPragmas(db, options.cacheMb);
     migrate(db, { readonly: true });
     return db;
   }
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makeFolderFor(file, 'the book');
   const db = new Database(file);
+  db.pragma('busy_timeout = 5000');
+  // before WAL and the schema: both would change another program's file for good
+  closeOnThrow(db, () => refuseForeignDatabase(db, file));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = OFF');
   // Checkpoint in bigger steps than the default 1000 pages: a 1M-row snapshot otherwise pays for
   // hundreds of small checkpoints inside the write path.
@@ -46,6 +49,35 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   applyReadPragmas(db, options.cacheMb);
   migrate(db, { readonly: false });
   return db;
+}
+
+/** A refused file is not left open: the caller never gets the connection to close it. */
+function closeOnThrow(db: Db, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * For a process that uses only the desk beside a book (`skindesk buy`): refuses a book path naming
+ * another program's database before a desk file is made beside it. A missing book is fine (the desk
+ * needs none), and one SQLite cannot read is left to the commands that read the book to report.
+ */
+export function refuseForeignBookFile(file: string): void {
+  if (file === ':memory:' || !existsSync(file)) return;
+  let db: Db | null = null;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    refuseForeignDatabase(db, file);
+  } catch (err) {
+    if (err instanceof NotABookError) throw err;
+  } finally {
+    db?.close();
+  }
 }
 
 function applyReadPragmas(db: Db, cacheMb = 32): void {

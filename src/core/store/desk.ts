@@ -13,10 +13,11 @@
  * the event loop for up to the busy timeout — and a busy book never makes one fail with SQLITE_BUSY.
  * Queries still join both.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { makeFolderFor } from './folder.ts';
 
 export const DESK_SCHEMA = 'desk';
 
@@ -35,7 +36,7 @@ export function deskFileFor(bookFile: string): string {
  */
 export function openDeskFile(bookFile: string): Db {
   const file = deskFileFor(bookFile);
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makeFolderFor(file, 'the desk file');
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

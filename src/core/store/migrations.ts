@@ -277,6 +277,31 @@ export class SchemaVersionError extends Error {
   }
 }
 
+/** A database file Skindesk did not make: another program's, named by mistake where the book belongs. */
+export class NotABookError extends Error {
+  constructor(file: string) {
+    super(`${file} is not a Skindesk book (it holds other tables)`);
+    this.name = 'NotABookError';
+  }
+}
+
+/**
+ * Refuses a database with tables of its own at user_version 0: another program's file (or a desk file,
+ * `book.desk.db`), which migrating would fill with the book's schema and switch to WAL. A new file (0
+ * bytes, or no tables) stays a new book. Called before anything writes to the file. The version and the
+ * tables are read in one statement: a process making the schema this moment commits both together, and a
+ * read of one before its commit and the other after would take a new book for a foreign one.
+ */
+export function refuseForeignDatabase(db: Database.Database, file: string): void {
+  const [version, tables] = db
+    .prepare(
+      "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\')",
+    )
+    .raw()
+    .get() as [number, number];
+  if (version === 0 && tables > 0) throw new NotABookError(file);
+}
+
 export function migrate(db: Database.Database, options: { readonly: boolean }): void {
   const current = Number(db.pragma('user_version', { simple: true }));
   if (current > SCHEMA_VERSION) {

@@ -73,7 +73,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const buyArgs = (extra: string[] = []) => ['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', join(dir, 'journal.db'), ...extra];
+const buyArgs = (extra: string[] = [], maxPrice = '1300') => ['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', maxPrice, '--db', join(dir, 'journal.db'), ...extra];
 
 function parseLine(run: Run): { status: string; order_id: number | null; error: { kind: string; code: string | null; message: string } | null } {
   const lines = run.stdout.trim().split('\n');
@@ -100,6 +100,24 @@ describe('skindesk buy', () => {
     expect(run.code).toBe(1);
     const line = parseLine(run);
     expect(line).toMatchObject({ status: 'not_bought', order_id: null, error: { kind: 'api', code: 'LISTING_PRICE_CHANGED' } });
+  });
+
+  it('a maximum already below the price read before buying: told as the trader\'s own maximum, not a seller\'s raise', async () => {
+    const run = await runCli(buyArgs([], '1200'), { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(parseLine(run)).toEqual({
+      status: 'not_bought',
+      order_id: null,
+      error: {
+        kind: 'api',
+        code: 'LISTING_PRICE_CHANGED',
+        message: `the listing's price of ${fullListingExample.price} cents per copy was already above your maximum of 1200, so nothing was bought`,
+      },
+    });
+    // a price that was within the maximum before buying is still a seller's raise
+    purchaseMode = 'price-changed';
+    const raised = parseLine(await runCli(buyArgs(), { SKINDESK_API_KEY: KEY }));
+    expect(raised.error?.message).toBe('the seller raised the price above your maximum, so nothing was bought');
   });
 
   it('connection dropped after the purchase applied: reconciled to bought, sent once, journaled with its account', async () => {

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { syncCommand } from '../../../src/cli/commands/sync.ts';
+import { watchCommand } from '../../../src/cli/commands/watch.ts';
 import { tempDir } from '../../unit/store/helpers.ts';
 
 const CLI = fileURLToPath(new URL('../../../bin/skindesk.mjs', import.meta.url));
@@ -33,10 +35,10 @@ async function answering(status: number, type: string, body: string): Promise<st
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
 }
 
-function sync(baseUrl: string): Promise<{ code: number | null; stderr: string }> {
+function sync(baseUrl: string, extra: string[] = ['--duration', '20']): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [CLI, 'sync', '--base-url', baseUrl, '--db', join(dir.dir, 'book.db'), '--duration', '20'],
+    [CLI, 'sync', '--base-url', baseUrl, '--db', join(dir.dir, 'book.db'), ...extra],
     {
       env: { ...process.env, SKINDESK_API_KEY: 'sk_live_REFUSED_0001' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -71,4 +73,25 @@ it('a refused key: plain words and the spec’s code', { timeout: 30_000 }, asyn
     'skindesk sync: could not start syncing: the API key is missing, wrong or revoked (UNAUTHORIZED)',
   );
   expect(ran.stderr).not.toMatch(/\/public\/v1|REFUSED_0001/);
+});
+
+// Nothing listens on the discard port: the marketplace cannot be reached.
+const UNREACHABLE = 'http://127.0.0.1:9';
+
+it('a marketplace unreachable at the start: exit 1, as the usage says', { timeout: 30_000 }, async () => {
+  const ran = await sync(UNREACHABLE);
+  expect(ran.code, ran.stderr).toBe(1);
+  expect(lastLine(ran.stderr)).toMatch(/^skindesk sync: could not start syncing: the marketplace could not be reached \(ECONNREFUSED/);
+  const exitCodes = (usage: string) => usage.slice(usage.indexOf('Exit code:')).replace(/\s+/g, ' ');
+  for (const usage of [syncCommand.usage, watchCommand.usage]) {
+    expect(exitCodes(usage)).toMatch(/1 [^;]*\bthe marketplace unreachable or answering with an error at the start\b/);
+    expect(exitCodes(usage)).toMatch(/A marketplace lost once the (sync|watch) runs .*is retried until stopped, and the exit is still 0\./);
+  }
+});
+
+it('with --ws-url, a marketplace not there at the start is retried: exit 0 after --duration', { timeout: 30_000 }, async () => {
+  const ran = await sync(UNREACHABLE, ['--ws-url', 'ws://127.0.0.1:9/public/v1/ws', '--duration', '2']);
+  expect(ran.code, ran.stderr).toBe(0);
+  expect(ran.stderr).toMatch(/reconnecting/);
+  expect(syncCommand.usage.replace(/\s+/g, ' ')).toMatch(/\(or, with --ws-url, not there at the start\) is retried until stopped/);
 });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { UsageError, parseFlags } from '../../../src/cli/args.ts';
 import { COMMANDS } from '../../../src/cli/commands/index.ts';
 import { failureText } from '../../../src/cli/mirror-output.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
+import { deskFileFor } from '../../../src/core/store/desk.ts';
 import { MAX_SEQ_START } from '../../../src/demo/index.ts';
 
 const command = (name: string) => {
@@ -29,6 +30,37 @@ async function failure(name: string, argv: string[]): Promise<{ usage: boolean; 
 const dir = mkdtempSync(join(tmpdir(), 'skindesk-cli-messages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Runs `fn` with an API key in the environment, as a command that needs the marketplace wants. */
+async function withKey<T>(fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.SKINDESK_API_KEY;
+  process.env.SKINDESK_API_KEY = 'demo_unused';
+  try {
+    return await fn();
+  } finally {
+    if (saved === undefined) delete process.env.SKINDESK_API_KEY;
+    else process.env.SKINDESK_API_KEY = saved;
+  }
+}
+
+interface BuyLine {
+  status: string;
+  order_id: number | null;
+  error: { kind: string; code: string | null; message: string };
+}
+
+/** `skindesk buy` of listing 1 at 5 cents from an unreachable market: its exit code and its one line. */
+async function buyLine(extra: string[]): Promise<{ code: number; line: BuyLine }> {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+  let code: number;
+  try {
+    code = await withKey(() => command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', ...extra]));
+  } finally {
+    spy.mockRestore();
+  }
+  return { code, line: JSON.parse(lines.join('')) as BuyLine };
+}
+
 describe('skindesk flag messages', () => {
   it('a missing required flag is "--FLAG is required", whatever its schema says about a bad value', async () => {
     expect(await failure('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', '1'])).toEqual({ usage: true, message: '--max-price is required' });
@@ -44,9 +76,45 @@ describe('skindesk flag messages', () => {
   it('a bad value of a repeatable flag names the flag, not its position, once', async () => {
     expect(await failure('search', ['--db', 'x.db', '--seed', 'a', '--seed', '2', '--seed', 'b'])).toEqual({
       usage: true,
-      message: '--seed: must be a paint seed (a whole number)',
+      message: '--seed: must be a paint seed: a whole number, at most 9 digits',
     });
     expect((await failure('sales', ['--db', 'x.db', '--phase', 'p9'])).message).toMatch(/^--phase: must be a Doppler phase: /);
+  });
+
+  it('a refused number says the rule it broke, its limit included', async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    const cents = '--min-price: must be a whole number of cents, at most 12 digits';
+    expect(await said('search', ['--min-price', '9999999999999'])).toBe(cents);
+    expect(await said('search', ['--min-price', '12.5'])).toBe(cents);
+    expect(await said('search', ['--max-price', '9999999999999'])).toBe(cents.replace('--min-price', '--max-price'));
+    expect(await said('search', ['--seed', '1234567890'])).toBe('--seed: must be a paint seed: a whole number, at most 9 digits');
+    const limit = '--limit: must be a whole number from 1 to 1000000, without leading zeros';
+    for (const value of ['0', '0100', '2000000']) expect(await said('search', ['--limit', value]), value).toBe(limit);
+    const buy = (listing: string, maxPrice: string, amount = '1') =>
+      said('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', listing, '--max-price', maxPrice, '--amount', amount]);
+    const rule = 'must be a positive integer of at most 15 digits, without leading zeros';
+    expect(await buy('9999999999999999', '5')).toBe(`--listing: the listing id ${rule}`);
+    expect(await buy('0123', '5')).toBe(`--listing: the listing id ${rule}`);
+    expect(await buy('1', '9999999999999999')).toBe(`--max-price: the maximum price (cents per copy) ${rule}`);
+    expect(await buy('1', '5', '0')).toBe(`--amount: the amount ${rule}`);
+    const games = '--app-id: must be one of 730, 252490, 570, 440';
+    for (const value of ['0730', '731', '+730', '99999999999999999999']) {
+      expect(await said('book', ['--app-id', value]), value).toBe(games);
+      expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--app-id', value]), value).toBe(games);
+    }
+  });
+
+  it("a length, count or size limit is said in the flag's words, never zod's", async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('search', ['--name', 'x'.repeat(201)])).toBe('--name: must be at most 200 characters');
+    expect(await said('sales', ['--name='])).toBe('--name: must not be empty');
+    expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--db='])).toBe('--db: must not be empty');
+    expect(await said('search', ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((s) => ['--sticker', s]))).toBe('--sticker: may be given at most 5 times');
+    expect(await said('search', Array.from({ length: 9 }, () => ['--phase', 'p1']).flat())).toBe('--phase: may be given at most 8 times');
+    expect(await said('sync', ['--base-url', 'http://127.0.0.1:9', '--duration', '0'])).toBe('--duration: must be more than 0');
+    expect(await said('demo', ['--time-scale', '0.0'])).toBe('--time-scale: must be more than 0');
+    // a message the schema gives itself stays
+    expect(await said('demo', ['--port', '70000'])).toBe('--port: must be from 0 to 65535');
   });
 
   it('a rule over two flags is its own message', async () => {
@@ -74,28 +142,52 @@ describe('skindesk flag messages', () => {
   });
 
   it('sync --db DIRECTORY says it is a directory before anything starts', async () => {
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    try {
-      expect((await failure('sync', ['--base-url', 'http://127.0.0.1:9', '--db', dir])).message).toMatch(/ is a directory: --db names/);
-    } finally {
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
+    expect((await withKey(() => failure('sync', ['--base-url', 'http://127.0.0.1:9', '--db', dir]))).message).toMatch(/ is a directory: --db names/);
+  });
+});
+
+describe("a --db naming another program's database", () => {
+  const foreign = join(dir, 'foreign.db');
+  const other = new Database(foreign);
+  other.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ada')");
+  other.close();
+  const refusal = `${foreign} is not a Skindesk book (it holds other tables): --db names the book's database file`;
+  const market = ['--base-url', 'http://127.0.0.1:9'];
+  const watchlists = join(dir, 'foreign-watchlists.json');
+  writeFileSync(watchlists, JSON.stringify([{ name: 'any', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
+  const untouched = () => {
+    expect(existsSync(deskFileFor(foreign))).toBe(false);
+    const db = new Database(foreign, { readonly: true });
+    expect([db.pragma('user_version', { simple: true }), db.pragma('journal_mode', { simple: true })]).toEqual([0, 'delete']);
+    expect(db.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual(['customers']);
+    db.close();
+  };
+
+  it.each([
+    ['sync', market],
+    ['watch', [...market, '--watchlists', watchlists]],
+    ['status', []],
+    ['book', []],
+    ['search', []],
+    ['sales', []],
+  ])('%s refuses it in plain words (exit 1), and writes nothing into it or beside it', async (name, args) => {
+    let thrown: unknown = null;
+    await withKey(() => command(name).run([...args, '--db', foreign])).catch((err: unknown) => (thrown = err));
+    expect(thrown).not.toBeInstanceOf(UsageError);
+    // what main.ts prints after "skindesk NAME: ", with exit 1
+    expect(failureText(name, thrown)).toBe(refusal);
+    untouched();
+  });
+
+  it('buy refuses it in its not_bought line, before a desk file is made beside it', async () => {
+    const { code, line } = await buyLine(['--db', foreign]);
+    expect(code).toBe(1);
+    expect(line).toEqual({ status: 'not_bought', order_id: null, error: { kind: 'local', code: null, message: refusal } });
+    untouched();
   });
 });
 
 describe('a database file SQLite cannot read, at the start of watch and buy', () => {
-  const withKey = async <T>(fn: () => Promise<T>): Promise<T> => {
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    try {
-      return await fn();
-    } finally {
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
-  };
   const notADatabase = (file: string) => writeFileSync(file, Buffer.alloc(8192, 0x5a));
   const watchlists = join(dir, 'watchlists.json');
   writeFileSync(watchlists, JSON.stringify([{ name: 'any', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
@@ -121,16 +213,8 @@ describe('a database file SQLite cannot read, at the start of watch and buy', ()
   it('buy names the damaged desk file in its not_bought line', async () => {
     const book = join(dir, 'buy-book.db');
     notADatabase(join(dir, 'buy-book.desk.db'));
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    let code: number;
-    try {
-      code = await withKey(() => command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]));
-    } finally {
-      spy.mockRestore();
-    }
+    const { code, line } = await buyLine(['--db', book]);
     expect(code).toBe(1);
-    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; message: string } };
     expect(line.status).toBe('not_bought');
     expect(line.error.kind).toBe('local');
     expect(line.error.message).toMatch(/^the desk file .*buy-book\.desk\.db is damaged \(file is not a database\)/);
@@ -155,20 +239,8 @@ describe('a refused or failed request, in the words main.ts prints after "skinde
 
   it('buy: the not_bought line’s message is plain words, its kind and code stay beside it', async () => {
     const book = join(dir, 'unreachable-book.db');
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
-    const saved = process.env.SKINDESK_API_KEY;
-    process.env.SKINDESK_API_KEY = 'demo_unused';
-    let code: number;
-    try {
-      code = await command('buy').run(['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '5', '--db', book]);
-    } finally {
-      spy.mockRestore();
-      if (saved === undefined) delete process.env.SKINDESK_API_KEY;
-      else process.env.SKINDESK_API_KEY = saved;
-    }
+    const { code, line } = await buyLine(['--db', book]);
     expect(code).toBe(1);
-    const line = JSON.parse(lines.join('')) as { status: string; error: { kind: string; code: string | null; message: string } };
     expect(line).toEqual({
       status: 'not_bought',
       order_id: null,

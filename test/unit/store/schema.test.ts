@@ -1,12 +1,17 @@
 /** Migrations, the detail-column list against the contract, and the offline caches. */
-import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openSessionMirror } from '../../../src/core/app/session-mirror.ts';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
+import { deskFileFor } from '../../../src/core/store/desk.ts';
 import { foldName } from '../../../src/core/store/names.ts';
 import {
   BookStore,
   Caches,
+  NotABookError,
   SCHEMA_VERSION,
   SchemaVersionError,
   iterateBook,
@@ -131,6 +136,44 @@ describe('migrations', () => {
     const wears = upgraded.prepare('SELECT kind, wear FROM listing_stickers ORDER BY kind, position').raw().all();
     expect(wears).toEqual([...listing.cs_stickers.map(() => [0, 0]), ...listing.cs_keychains.map(() => [1, null])]);
     upgraded.close();
+  });
+
+  it("refuses another program's database (tables of its own, user_version 0) and leaves it as it was", () => {
+    const file = dbFile();
+    openDatabase(':memory:').close(); // nothing to refuse in memory
+    mkdirSync(dirname(file), { recursive: true });
+    const foreign = new Database(file);
+    foreign.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES ('Ada')");
+    foreign.close();
+    const refusal = `${file} is not a Skindesk book (it holds other tables)`;
+    expect(() => openDatabase(file)).toThrow(new NotABookError(file));
+    expect(() => openDatabase(file)).toThrow(refusal);
+    expect(() => openDatabase(file, { readonly: true })).toThrow(refusal);
+    // the app's open path (the book with its desk) is refused the same way, before a desk is made
+    expect(() => openSessionMirror(file)).toThrow(refusal);
+    expect(existsSync(deskFileFor(file))).toBe(false);
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(0);
+    expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(after.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual(['customers']);
+    after.close();
+  });
+
+  it('takes an empty file (0 bytes, or a database without tables) as a new book', () => {
+    const headerOnly = (file: string) => {
+      const db = new Database(file);
+      db.exec('CREATE TABLE gone (x); DROP TABLE gone');
+      db.close();
+    };
+    for (const make of [(file: string) => writeFileSync(file, ''), headerOnly]) {
+      const file = dbFile();
+      mkdirSync(dirname(file), { recursive: true });
+      make(file);
+      expect(() => openDatabase(file, { readonly: true })).toThrow('the database is empty: run `skindesk sync` first');
+      const db = openDatabase(file);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      db.close();
+    }
   });
 
   it('opens read-only only a database that exists and is migrated', () => {

@@ -36,6 +36,15 @@ export interface OutcomeWords {
 
 const itemName = (line: OutcomeLine | undefined) => (line?.name ? `“${line.name}”` : line ? `listing ${line.listingId}` : 'a listing');
 
+/**
+ * Whether a LISTING_PRICE_CHANGED was the buyer's own maximum refusing a price known before buying (the
+ * one shown, or read just before the purchase), not a seller's raise: that price was already above it.
+ * The app and `skindesk buy` tell the two apart the same way.
+ */
+export function maximumBelowKnownPrice(knownPrice: number | null | undefined, maxPrice: number): knownPrice is number {
+  return knownPrice != null && knownPrice > maxPrice;
+}
+
 /** The line the marketplace named as failing (`details.line`, 0-based), if any. */
 export function failedLine(error: ApiError | null, lines: readonly OutcomeLine[]): OutcomeLine | undefined {
   const index = error?.details?.['line'];
@@ -75,7 +84,7 @@ export function describePurchase(facts: OutcomeFacts): OutcomeWords {
   switch (code) {
     case 'LISTING_PRICE_CHANGED':
       // the maximum was already below the price the trader saw: their own ceiling refused it, no seller moved
-      if (failed && failed.shownPrice != null && failed.shownPrice > failed.maxPrice) {
+      if (failed && maximumBelowKnownPrice(failed.shownPrice, failed.maxPrice)) {
         return {
           title: 'Your maximum is below the price — not bought',
           message: `${upperFirst(itemName(failed))} is listed at ${formatCents(failed.shownPrice)}, above your maximum of ${formatCents(failed.maxPrice)}, so the marketplace refused the order. ${nothing} ${cart ? 'Raise that line’s maximum (or remove it) to buy the cart.' : 'Raise your maximum to buy it.'}`,
