@@ -6,6 +6,7 @@
 import type { AppId, Sticker } from '../../shared/api/index.ts';
 import { type DopplerPhase, paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from './database.ts';
+import { foldName } from './names.ts';
 
 export interface SaleRecord {
   listing_id: number;
@@ -53,8 +54,6 @@ export interface SalesFilter {
 
 type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
 
-/** LIKE's own wildcards in a typed name are literal characters, not patterns. */
-const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The float and phase conditions on a sold_history row, shared by every reader of the sold history:
@@ -83,8 +82,6 @@ export function saleDetailConditions(filter: Pick<SalesFilter, 'float' | 'phases
 export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleRecord> {
   const conditions: [string, number | string][] = [];
   if (filter.appId !== undefined) conditions.push(['app_id = ?', filter.appId]);
-  if (filter.name !== undefined)
-    conditions.push(["market_hash_name LIKE ? ESCAPE '\\'", likeLiteral(filter.name)]);
   if (filter.sinceMs !== undefined) conditions.push(['sold_ms >= ?', filter.sinceMs]);
   if (filter.untilMs !== undefined) conditions.push(['sold_ms < ?', filter.untilMs]);
   const detail = saleDetailConditions(filter);
@@ -96,7 +93,18 @@ export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleR
        FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
     )
     .iterate(detail.params, ...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
-  for (const row of rows) yield withStickers(row);
+  // The name folded as the book's search and the sales tape fold it (foldName): SQLite's LIKE folds
+  // ASCII only, so "ödland" missed "Ödland …". Judged once per distinct name.
+  const needle = filter.name === undefined ? null : foldName(filter.name);
+  const nameMatches = new Map<string, boolean>();
+  for (const row of rows) {
+    if (needle !== null) {
+      let matches = nameMatches.get(row.market_hash_name);
+      if (matches === undefined) nameMatches.set(row.market_hash_name, (matches = foldName(row.market_hash_name).includes(needle)));
+      if (!matches) continue;
+    }
+    yield withStickers(row);
+  }
 }
 
 /** A sold_history row with its stickers column (JSON text) parsed. */

@@ -49,7 +49,7 @@ beforeAll(async () => {
     amount: 10,
     commodity: true,
   });
-  const rug: LeanListing = lean(2, { app_id: 252490, market_hash_name: 'Sunset Rug', price: 62 });
+  const rug: LeanListing = lean(2, { app_id: 252490, market_hash_name: 'Ödland Sunset Rug', price: 62 });
   await mergeSnapshot(store, { seq: 100n, listings: [case1, rug] }, { scope: null, resync: false });
   ruby = { ...dopplerListing(rng, 600, 90_000, 415), cs_paint_wear: 0.0123 };
   store.applyEvents([createdEvent(skin, 101n), createdEvent(ruby, 105n)]);
@@ -106,6 +106,14 @@ describe('skindesk sales', () => {
     ).toEqual([1]);
     // a typed % is a character, not a wildcard
     expect(sales('--name', '%').rows()).toEqual([]);
+    // case-insensitive beyond ASCII too, as the sales tape and the book's search are
+    for (const needle of ['ödland', 'ÖDLAND', 'Ödland sunset'])
+      expect(
+        sales('--name', needle)
+          .rows()
+          .map((r) => r.listing_id),
+        needle,
+      ).toEqual([2]);
     const since = new Date(BASE_TIME_MS + 2 * HOUR).toISOString();
     expect(
       sales('--since', since)
