@@ -1069,6 +1069,7 @@ function formatSeconds(ms: number): string {
 function describeClose(close: FeedClose): string {
   if (close.silent) return 'the feed went silent (no answer to pings)';
   if (close.code === WS_CLOSE.tooManyConnections) return 'the marketplace refused a fourth connection with this key (4429)';
+  if (close.failure) return `the connection to the feed could not be made: ${close.failure}`;
   if (close.code === null) return 'the connection to the feed could not be made';
   return `the feed closed (code ${close.code}${close.reason ? `: ${close.reason}` : ''})`;
 }

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
-import { FrameParseError, parseServerFrame, type ServerFrame, type SubscribeOp } from '../../shared/api/index.ts';
+import { FrameParseError, WS_CLOSE, parseServerFrame, type ServerFrame, type SubscribeOp } from '../../shared/api/index.ts';
 
 export interface FeedOptions {
   url: string;
@@ -29,6 +29,8 @@ export interface FeedClose {
   reason: string;
   /** Terminated by us because the socket went silent. */
   silent: boolean;
+  /** Why the connection was never made, in words (refused, no such host, an HTTP answer); absent once open. */
+  failure?: string;
 }
 
 export type FeedEvents = {
@@ -63,6 +65,33 @@ export function emitParsedFrame(feed: EventEmitter<FeedEvents>, text: string): v
     return;
   }
   feed.emit('frame', frame);
+}
+
+interface ConnectFailure {
+  words: string;
+  keyRefused: boolean;
+}
+
+/** Why the handshake failed, from ws's error: a system error's code, or the HTTP status it was answered with. */
+function connectFailure(err: NodeJS.ErrnoException): ConnectFailure {
+  const http = /Unexpected server response: (\d{3})/.exec(err.message);
+  if (http) {
+    const status = Number(http[1]);
+    const keyRefused = status === 401 || status === 403;
+    return { words: keyRefused ? `the marketplace refused the API key (HTTP ${status})` : `the marketplace answered HTTP ${status}`, keyRefused };
+  }
+  const byCode: Record<string, string> = {
+    ECONNREFUSED: 'the connection was refused',
+    ENOTFOUND: "the feed's address was not found",
+    EAI_AGAIN: "the feed's address could not be looked up",
+    ECONNRESET: 'the connection was reset',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'the host cannot be reached',
+    ENETUNREACH: 'the network cannot be reached',
+  };
+  const words = err.code !== undefined ? byCode[err.code] : undefined;
+  if (words) return { words: `${words} (${err.code})`, keyRefused: false };
+  return { words: /handshake has timed out/i.test(err.message) ? 'the handshake timed out' : err.message, keyRefused: false };
 }
 
 export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink {
@@ -114,16 +143,25 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
       }
       emitParsedFrame(this, text);
     });
-    // 'error' always precedes 'close'; the close carries what callers need.
-    ws.on('error', () => {});
+    // 'error' always precedes 'close'; the close carries what callers need, with the reason a connection
+    // was never made (every such failure closes with 1006, which says nothing).
+    let opened = false;
+    let failure: ConnectFailure | null = null;
+    ws.once('open', () => (opened = true));
+    ws.on('error', (err: NodeJS.ErrnoException) => {
+      if (!opened) failure ??= connectFailure(err);
+    });
     ws.on('close', (code, reason) => {
       this.#stopTimers();
       if (this.#closed) return;
       this.#closed = true;
+      const ours = this.#closedByUs || this.#silent;
       this.emit('close', {
-        code: this.#closedByUs || this.#silent ? null : code,
+        // a key refused at the handshake (HTTP 401/403) is the same refusal as a 4401 after it
+        code: ours ? null : failure?.keyRefused ? WS_CLOSE.unauthorized : code,
         reason: this.#silent ? 'the feed went silent' : reason.toString('utf8'),
         silent: this.#silent,
+        ...(failure && !ours ? { failure: failure.words } : {}),
       });
     });
   }

@@ -3,6 +3,8 @@
  * the mirrored book with the market's true book, row for row.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../../../src/core/store/index.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
@@ -704,5 +706,39 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     expect(market.connections).toBe(2);
     expect(states.some((s) => /^offline: the feed did not confirm our subscription/.test(s))).toBe(true);
     expect(book(db)).toEqual(market.leanBook());
+  });
+});
+
+describe('a feed connection that is never made', () => {
+  it('says why in its status: refused, not "the feed closed (code 1006)"', async () => {
+    // a port nothing listens on: the market's, once closed
+    const closed = await FakeMarket.start();
+    const url = closed.url;
+    await closed.close();
+    engine = new SyncEngine(store, market.bookSource(), FAST);
+    engine.start(url, FAKE_KEY);
+    await eventually(() => /could not be made: the connection was refused \(ECONNREFUSED\)/.test(engine?.status().problem ?? ''), 'the refusal in words');
+    expect(engine.status().problem).not.toMatch(/1006/);
+  });
+
+  it('stops as an authentication failure when the handshake is answered 401, instead of retrying forever', async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    let upgrades = 0;
+    server.on('upgrade', (_req, socket) => {
+      upgrades++;
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      engine = new SyncEngine(store, market.bookSource(), FAST);
+      engine.start(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, FAKE_KEY);
+      await eventually(() => engine?.status().state === 'stopped', 'stopped');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(engine.status()).toMatchObject({ authFailed: true });
+      expect(upgrades).toBe(1);
+    } finally {
+      await engine?.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
