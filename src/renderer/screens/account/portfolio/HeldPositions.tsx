@@ -19,18 +19,29 @@ function coverage(gamesRead: number): string {
   return 'backpack and Steam inventories';
 }
 
-/** Market price against the average paid for the item here: what holding it has made so far, per copy. */
-function VersusPaid({ market, paid }: { market: number; paid: number | null | undefined }) {
-  if (paid === null || paid === undefined || paid === 0) {
+/** What was paid for an item here: the whole sum and the copies it bought. */
+export interface PaidFor {
+  paid: number;
+  bought: number;
+}
+
+/**
+ * Market price against the average paid for the item here: what holding it has made so far, per copy.
+ * From the whole sum paid, not a rounded average: 7 copies for 16¢ against a 3¢ market is +31 %, where
+ * the average rounded to 2¢ said +50 %.
+ */
+function VersusPaid({ market, paidFor }: { market: number; paidFor: PaidFor | null | undefined }) {
+  if (!paidFor || paidFor.paid === 0 || paidFor.bought === 0) {
     return (
       <Text span size="xs" c="dimmed">
         –
       </Text>
     );
   }
-  const pct = ((market - paid) / paid) * 100;
+  const pct = ((market * paidFor.bought - paidFor.paid) / paidFor.paid) * 100;
+  const copiesWord = paidFor.bought === 1 ? 'copy' : 'copies';
   return (
-    <Tooltip label={`Market ${formatCents(market)} against ${formatCents(paid)} paid on average here`}>
+    <Tooltip label={`Market ${formatCents(market)} a copy against ${formatCents(paidFor.paid)} paid here for ${paidFor.bought} ${copiesWord}`}>
       <Text
         span
         size="xs"
@@ -49,13 +60,13 @@ export function HeldPositions({
   positions,
   heldValue,
   gamesRead,
-  avgPaid,
+  paidFor,
 }: {
   positions: readonly HeldPosition[];
   heldValue: number;
   gamesRead: number;
-  /** Average paid per copy by itemKey, from the trading results (empty until read). */
-  avgPaid: ReadonlyMap<string, number | null>;
+  /** What was paid per item (by itemKey), from the trading results (empty until read). */
+  paidFor: ReadonlyMap<string, PaidFor | null>;
 }) {
   return (
     <Paper withBorder p="xs" bg="dark.7">
@@ -100,10 +111,7 @@ export function HeldPositions({
                   <Money cents={h.marketPrice} size="xs" />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <VersusPaid
-                    market={h.marketPrice}
-                    paid={avgPaid.get(itemKey(h))}
-                  />
+                  <VersusPaid market={h.marketPrice} paidFor={paidFor.get(itemKey(h))} />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Money cents={h.value} size="xs" />

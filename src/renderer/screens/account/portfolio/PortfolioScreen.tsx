@@ -32,7 +32,7 @@ export function PortfolioScreen() {
   useRefreshKey('Refresh the portfolio', () => portfolio.reload());
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
-  const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.avgPaid]));
+  const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.bought > 0 ? { paid: p.paid, bought: p.bought } : null]));
   usePush('tradesUpdated', () => portfolio.reload());
   usePush('withdrawalUpdated', () => portfolio.reload());
   // its Balance and Total tiles, the status bar's balance: one figure, not two
@@ -153,7 +153,7 @@ export function PortfolioScreen() {
           </Stack>
         )}
       </Paper>
-      {p && <HeldPositions positions={p.positions} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} avgPaid={paid} />}
+      {p && <HeldPositions positions={p.positions} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} paidFor={paid} />}
       <TradingResults results={pnl.data} loading={pnl.loading} error={pnl.error} onRead={() => setHistoryReads((n) => n + 1)} />
     </ScreenFrame>
   );
