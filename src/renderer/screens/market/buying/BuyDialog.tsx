@@ -13,12 +13,12 @@ import { balanceStore, useLive, useTradingState } from '../../../shell/app-state
 import { addToCart } from './cart-store.ts';
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
-import { usePurchase } from './use-purchase.ts';
+import { type BoughtCopies, usePurchase } from './use-purchase.ts';
 
 export interface BuyDialogProps {
   row: BookRow | null;
   onClose(): void;
-  onBought(ids: readonly number[]): void;
+  onBought(lines: readonly BoughtCopies[]): void;
 }
 
 export function BuyDialog({ row, onClose, onBought }: BuyDialogProps) {
@@ -42,7 +42,7 @@ function Line({ label, value, strong, testId, color }: { label: string; value: s
   );
 }
 
-function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(ids: readonly number[]): void }) {
+function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(lines: readonly BoughtCopies[]): void }) {
   const balance = useLive(balanceStore);
   const trading = useTradingState();
   const purchase = usePurchase(onBought);

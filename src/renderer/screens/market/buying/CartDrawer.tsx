@@ -23,7 +23,7 @@ import {
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { parseShareLink } from './share-link.ts';
-import { usePurchase } from './use-purchase.ts';
+import { type BoughtCopies, usePurchase } from './use-purchase.ts';
 
 /** Where the focus goes as the drawer opens: its first control, or the private listing's share-link field. */
 export type CartFocus = 'lines' | 'private-link';
@@ -32,7 +32,7 @@ export interface CartDrawerProps {
   opened: boolean;
   focus?: CartFocus;
   onClose(): void;
-  onBought(ids: readonly number[]): void;
+  onBought(lines: readonly BoughtCopies[]): void;
 }
 
 /**
