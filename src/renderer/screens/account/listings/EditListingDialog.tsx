@@ -3,7 +3,7 @@
  * the partial reprice (amount lowered with a price: the surplus stays listed at the old price as a new
  * listing), which the marketplace does on the presence of a price alone.
  */
-import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MyListing } from '../../../../shared/api/index.ts';
@@ -12,6 +12,7 @@ import { call } from '../../../bridge/index.ts';
 import { explainEdit } from '../logic/edit-explain.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
 import { formatCents, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
@@ -176,20 +177,15 @@ export function EditListingDialog({
       {listing.commodity ? (
         <Group gap="sm" align="flex-end">
           <Switch label="Change the amount" checked={changeAmount} onChange={(e) => setChangeAmount(e.currentTarget.checked)} data-testid="edit-amount-switch" />
-          <NumberInput
+          <CopiesInput
             label="Copies listed"
             w={120}
             min={1}
             max={maxAmount}
-            // not put back into range as the field is left: the press that leaves it would send a
-            // number (1 for a typed 0) other than the one the explanation shows
-            clampBehavior="none"
-            allowDecimal={false}
-            allowNegative={false}
             error={amountProblem !== null}
             disabled={!changeAmount}
-            value={amount ?? ''}
-            onChange={(v) => setAmount(typeof v === 'number' ? v : null)}
+            copies={amount}
+            onCopies={setAmount}
             data-testid="edit-amount"
           />
         </Group>
