@@ -43,9 +43,11 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [copies, setCopies] = useState<number | null>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
   const [problem, setProblem] = useState<string | null>(null);
-  // a new watchlist has no name yet: the field says so once it has been left, and beside Save meanwhile,
-  // not as an alert the moment the dialog opens
-  const [nameLeft, setNameLeft] = useState(watchlist !== null);
+  // A new watchlist has no name yet: that is said beside Save, not as an alert the moment the dialog
+  // opens. The field says it once its text was changed, as a key is pressed; never as the field is left,
+  // where the line it adds pushed the form down between the press and the release of the click that
+  // left it, and the click was lost.
+  const [nameEdited, setNameEdited] = useState(watchlist !== null);
   /**
    * The filter the panel shows, at once, with what holds it back (a min above its max): the one it sends
    * (`filter`) lags a pause in typing behind it, and never comes with a problem.
@@ -123,9 +125,11 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             label="Name"
             placeholder="e.g. AK-47 Redline under 0.16"
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            onBlur={() => setNameLeft(true)}
-            error={nameLeft ? nameProblem : null}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameEdited(true);
+            }}
+            error={nameEdited ? nameProblem : null}
             data-autofocus={watchlist === null || undefined}
             data-testid="watchlist-name"
           />
@@ -215,7 +219,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             </Alert>
           )}
           <Group justify="flex-end">
-            {nameProblem !== null && !nameLeft && (
+            {nameProblem !== null && !nameEdited && (
               <Text size="xs" c="dimmed" data-testid="watchlist-unnamed">
                 Name the watchlist to save it.
               </Text>
