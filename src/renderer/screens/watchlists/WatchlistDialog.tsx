@@ -10,6 +10,7 @@ import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist,
 import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
 import { CopiesInput } from '../account/ui/CopiesInput.tsx';
+import { useFocusReturnOnRemoval } from '../account/ui/hooks.ts';
 import { type FilterDraft, FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { NAME_MAX, cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
@@ -55,6 +56,8 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [shown, setShown] = useState<FilterDraft | null>(null);
   const filterProblems = shown?.problems ?? [];
   const [saving, setSaving] = useState(false);
+  // shown by mounting it open, closed by removing it
+  useFocusReturnOnRemoval(true);
 
   const draft: WatchlistInput = {
     name,
