@@ -184,6 +184,46 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });
 
+  it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
+    const live = [bookRow(1, { market_hash_name: 'Scrap Metal', commodity: true, amount: 7, price: 2 }), bookRow(2), bookRow(3)];
+    let version = 1;
+    const buy = vi.fn((): PurchaseReport => ({
+      status: 'bought',
+      orderId: 78,
+      title: 'Bought',
+      message: '1 × “Scrap Metal” for $0.02 — order 78.',
+      apiCode: null,
+      failedListingId: null,
+      spent: 2,
+      boughtListingIds: [1],
+      balance: { balance: 49_998, userName: 'trader', asOf: NOW, problem: null },
+    }));
+    const { user, app } = await renderBook(
+      handlers(live, {
+        buyListings: buy,
+        queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }),
+      }),
+    );
+    await user.keyboard('{ArrowDown}');
+    await user.keyboard('b');
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    await waitFor(() => expect(within(dialog).getByTestId('purchase-outcome').getAttribute('data-status')).toBe('bought'));
+    expect(buy).toHaveBeenCalledWith({ lines: [{ listingId: 1, amount: 1, maxPrice: 2, shownPrice: 2 }] });
+    await user.click(within(dialog).getByTestId('close-buy'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Buy' })).toBeNull());
+
+    // the feed has it: the listing is live with 6 copies
+    live[0] = { ...(live[0] as BookRow), amount: 6 };
+    version = 2;
+    act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 1, removed: 0, ids: [1], idsTruncated: false }));
+    await waitFor(() => expect(document.querySelector('[data-listing-id="1"] [data-col="amount"]')?.textContent).toBe('6'));
+    expect(document.querySelector('[data-gone-id="1"]')).toBeNull();
+    await user.keyboard('b');
+    const again = await screen.findByRole('dialog', { name: 'Buy' });
+    expect(again.textContent).toContain('Amount (of 6)');
+  });
+
   it('a selected listing that leaves the book takes the selection with it: B never buys the row that slid into its place', async () => {
     const live = [...rows];
     let version = 1;

@@ -144,8 +144,37 @@ describe('BookWindowStore', () => {
     store.setView(VIEW);
     store.setVisible(0, 10);
     await flush();
-    store.markBought([2]);
+    store.markBought([{ listingId: 2, amount: 1 }]);
     expect(store.getSnapshot().rowAt(1)?.gone).toBe('bought');
+  });
+
+  it('a commodity bought in part stays a normal row with the copies left; one bought whole stays struck until it leaves', async () => {
+    vi.useFakeTimers();
+    const scrap = (id: number, amount: number) => bookRow(id, { market_hash_name: 'Scrap Metal', commodity: true, amount });
+    const book = fakeBook([scrap(1, 7), scrap(2, 3)]);
+    const store = new BookWindowStore(book.fetch, { blockSize: 100, refetchMinMs: 0 });
+    store.setView(VIEW);
+    store.setVisible(0, 10);
+    await vi.advanceTimersByTimeAsync(0);
+
+    store.markBought([
+      { listingId: 1, amount: 1 },
+      { listingId: 2, amount: 3 },
+    ]);
+    expect(store.getSnapshot().rowAt(0)?.gone).toBeNull();
+    expect(store.getSnapshot().rowAt(1)?.gone).toBe('bought');
+
+    // the feed has the purchase: 6 copies of the first left, the second not yet removed
+    book.state.rows = [scrap(1, 6), scrap(2, 3)];
+    book.state.version = 2;
+    store.onBookChanged(change(2, [1]));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(store.getSnapshot().rowAt(0)).toMatchObject({ gone: null, row: { id: 1, amount: 6 } });
+    expect(store.getSnapshot().rowAt(1)?.gone).toBe('bought');
+
+    // the rest of the first is bought later, whole: struck
+    store.markBought([{ listingId: 1, amount: 6 }]);
+    expect(store.getSnapshot().rowAt(0)?.gone).toBe('bought');
   });
 
   it('drops answers for an older view, and a reset empties what was shown', async () => {

@@ -65,10 +65,12 @@ describe('watchlist dialog, saved at once', () => {
   });
 });
 
-// A new watchlist opens without a name: that is said quietly (beside Save, then at the field once it is
-// left), never as an alert before anything was typed.
+// A new watchlist opens without a name: that is said quietly (beside Save, then at the field once its
+// text was changed), never as an alert before anything was typed. Leaving the field says nothing new: the
+// line it added under Name once pushed the form down between the press and the release of the click that
+// left it, so the first click below Name ("At most", a switch) was lost.
 describe('watchlist dialog, new', () => {
-  it('asks for a name without an alert, at the field once it is left', async () => {
+  it('asks for a name without an alert, beside Save, and at the field once its text was changed', async () => {
     const create = vi.fn();
     installFakeApp({ createWatchlist: create });
     const user = userEvent.setup();
@@ -82,13 +84,34 @@ describe('watchlist dialog, new', () => {
     expect(screen.getByTestId('watchlist-unnamed').textContent).toBe('Name the watchlist to save it.');
     expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true);
     expect(screen.queryByText('Give the watchlist a name.')).toBeNull();
-    await user.click(name);
-    await user.tab();
-    expect(await screen.findByText('Give the watchlist a name.')).toBeTruthy();
+    await user.type(name, 'C');
+    await user.clear(name);
+    expect(screen.getByText('Give the watchlist a name.')).toBeTruthy();
     expect(screen.queryByTestId('watchlist-unnamed')).toBeNull();
     await user.type(name, 'Cheap knives');
     expect(screen.queryByText('Give the watchlist a name.')).toBeNull();
     expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(false);
+  });
+
+  it('leaving the empty name for a control below it adds no line above that control: the first click lands', async () => {
+    installFakeApp({});
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={null} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+    const name = await screen.findByTestId('watchlist-name');
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    const atMost = screen.getByText('At most');
+    // the press takes the focus from Name; the release comes after: nothing may move in between
+    await user.pointer({ keys: '[MouseLeft>]', target: atMost });
+    expect(document.activeElement).not.toBe(name);
+    expect(screen.queryByText('Give the watchlist a name.')).toBeNull();
+    expect(name.getAttribute('aria-invalid')).not.toBe('true');
+    await user.pointer({ keys: '[/MouseLeft]', target: atMost });
+    expect(await screen.findByTestId('price-ceiling')).toBeTruthy();
+    expect(screen.getByTestId('watchlist-unnamed').textContent).toBe('Name the watchlist to save it.');
   });
 });
 

@@ -9,6 +9,8 @@ import { formatCents } from '../../../shared/money.ts';
 import { PRICE_REFERENCES, type PriceCondition, type Guardrails, type Watchlist, type WatchlistInput, watchlistInput } from '../../../shared/watchlist.ts';
 import { call } from '../../bridge/index.ts';
 import { CentsInput } from '../account/ui/CentsInput.tsx';
+import { CopiesInput } from '../account/ui/CopiesInput.tsx';
+import { useFocusReturnOnRemoval } from '../account/ui/hooks.ts';
 import { type FilterDraft, FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { NAME_MAX, cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
@@ -39,12 +41,14 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [sound, setSound] = useState(watchlist?.alerts.sound ?? false);
   const [webhook, setWebhook] = useState(watchlist?.alerts.webhook ?? '');
   const [mode, setMode] = useState<Mode>(watchlist?.auto_buy.mode ?? 'off');
-  const [copies, setCopies] = useState(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
+  const [copies, setCopies] = useState<number | null>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.copies : 1);
   const [rails, setRails] = useState<Guardrails>(watchlist && watchlist.auto_buy.mode !== 'off' ? watchlist.auto_buy.guardrails : STARTER_GUARDRAILS);
   const [problem, setProblem] = useState<string | null>(null);
-  // a new watchlist has no name yet: the field says so once it has been left, and beside Save meanwhile,
-  // not as an alert the moment the dialog opens
-  const [nameLeft, setNameLeft] = useState(watchlist !== null);
+  // A new watchlist has no name yet: that is said beside Save, not as an alert the moment the dialog
+  // opens. The field says it once its text was changed, as a key is pressed; never as the field is left,
+  // where the line it adds pushed the form down between the press and the release of the click that
+  // left it, and the click was lost.
+  const [nameEdited, setNameEdited] = useState(watchlist !== null);
   /**
    * The filter the panel shows, at once, with what holds it back (a min above its max): the one it sends
    * (`filter`) lags a pause in typing behind it, and never comes with a problem.
@@ -52,6 +56,8 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [shown, setShown] = useState<FilterDraft | null>(null);
   const filterProblems = shown?.problems ?? [];
   const [saving, setSaving] = useState(false);
+  // shown by mounting it open, closed by removing it
+  useFocusReturnOnRemoval(true);
 
   const draft: WatchlistInput = {
     name,
@@ -59,7 +65,8 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     price,
     paused: watchlist?.paused ?? false,
     alerts: { notify, sound, webhook: webhook.trim() === '' ? null : webhook.trim() },
-    auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies, guardrails: rails },
+    // an emptied Copies field is kept as 0, like an emptied money field: the form's check then asks for it
+    auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies: copies ?? 0, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
   const nameProblem = checked.success ? null : (describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] === 'name'))[0] ?? null);
@@ -121,9 +128,11 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             label="Name"
             placeholder="e.g. AK-47 Redline under 0.16"
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            onBlur={() => setNameLeft(true)}
-            error={nameLeft ? nameProblem : null}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameEdited(true);
+            }}
+            error={nameEdited ? nameProblem : null}
             data-autofocus={watchlist === null || undefined}
             data-testid="watchlist-name"
           />
@@ -187,7 +196,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
               <Group grow align="flex-start">
                 {rail('max_per_hour', 'Purchases per hour', false, 'at most, in any hour')}
                 {rail('min_balance', 'Minimum balance left', true, 'after the purchase')}
-                <NumberInput label="Copies" description="of a commodity listing" min={1} max={1_000} value={copies} onChange={(v) => setCopies(Number(v) || 1)} />
+                <CopiesInput label="Copies" description="of a commodity listing" min={1} max={1_000} copies={copies} onCopies={setCopies} data-testid="autobuy-copies" />
               </Group>
               {mode === 'auto' && (
                 <Alert color="yellow" variant="light" py={6}>
@@ -213,7 +222,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             </Alert>
           )}
           <Group justify="flex-end">
-            {nameProblem !== null && !nameLeft && (
+            {nameProblem !== null && !nameEdited && (
               <Text size="xs" c="dimmed" data-testid="watchlist-unnamed">
                 Name the watchlist to save it.
               </Text>

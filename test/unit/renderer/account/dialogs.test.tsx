@@ -51,8 +51,10 @@ describe('EditListingDialog', () => {
   });
 });
 
+// The preview once explained edits that cannot happen: Copies 0 was "a partial reprice keeping 0 copies",
+// 99 had "96 more copies taken from your backpack", beside a footer saying 1 to 7.
 describe('EditListingDialog: copies out of range', () => {
-  it('blocks 0, none or more copies than the stack and the backpack hold, and leaves the typed number as it is', async () => {
+  it('blocks 0, none or more copies than the stack and the backpack hold, leaves the typed number as it is, and previews what is allowed', async () => {
     const user = userEvent.setup();
     installFakeBridge({});
     renderWithTheme(<EditListingDialog listing={listing(7, { amount: 5, available_amount: 2 })} onClose={() => {}} onSent={() => {}} />);
@@ -61,7 +63,12 @@ describe('EditListingDialog: copies out of range', () => {
     await user.type(price, '9.50');
     await user.click(screen.getByTestId('edit-amount-switch'));
     const amount = screen.getByTestId('edit-amount');
-    for (const typed of ['0', '8', '']) {
+    for (const [typed, asked] of [
+      ['0', '0 copies'],
+      ['8', '8 copies'],
+      ['99', '99 copies'],
+      ['', '0 copies'],
+    ] as const) {
       await user.clear(amount);
       if (typed) await user.type(amount, typed);
       // leaving the field (as a press on the button does) keeps the number the explanation speaks of
@@ -69,6 +76,10 @@ describe('EditListingDialog: copies out of range', () => {
       expect(amount).toHaveProperty('value', typed);
       expect(screen.getByTestId('confirm-button')).toHaveProperty('disabled', true);
       expect(screen.getByTestId('blocked-reason').textContent).toBe('Copies listed: 1 to 7 (5 listed, 2 more in the backpack).');
+      const preview = screen.getByTestId('edit-explanation');
+      expect(preview.getAttribute('data-kind')).toBe('out_of_range');
+      expect(preview.textContent).toContain(`${asked} cannot be listed: the listing can hold 1 to 7 (5 listed, 2 more in the backpack).`);
+      expect(preview.textContent).not.toMatch(/keeps|taken from your backpack|NEW listing|repriced/);
     }
     await user.clear(amount);
     await user.type(amount, '7');

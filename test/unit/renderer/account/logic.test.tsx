@@ -10,7 +10,7 @@ import { defaultSellGroups, groupCopies } from '../../../../src/renderer/screens
 import type { InventoryRow } from '../../../../src/shared/ipc/calls-account.ts';
 
 describe('explainEdit', () => {
-  const stack = { amount: 5, price: 1000, commodity: true };
+  const stack = { amount: 5, price: 1000, commodity: true, available: 2 };
 
   it('calls lowering the amount WITH a price a partial reprice: the surplus stays listed at the old price', () => {
     const e = explainEdit(stack, { price: 900, amount: 2, decay: null });
@@ -45,6 +45,17 @@ describe('explainEdit', () => {
     expect(explainEdit(stack, { price: 900, amount: 4, decay: null }).lines.join(' ')).toContain('other 1 copy stays on the market');
     expect(explainEdit(stack, { price: null, amount: 4, decay: null }).lines[0]).toContain('1 copy goes back to your backpack');
     expect(explainEdit(stack, { price: null, amount: 6, decay: null }).lines[0]).toContain('1 more copy is taken from your backpack');
+  });
+
+  it('an amount the stack cannot hold explains no edit: it says what the stack can hold', () => {
+    for (const amount of [0, 8, 99]) {
+      for (const price of [900, null]) {
+        const e = explainEdit(stack, { price, amount, decay: null });
+        expect(e).toMatchObject({ kind: 'out_of_range', warning: false });
+        expect(e.lines).toEqual([`${amount} copies cannot be listed: the listing can hold 1 to 7 (5 listed, 2 more in the backpack).`]);
+      }
+    }
+    expect(explainEdit(stack, { price: null, amount: 7, decay: null }).kind).toBe('raise');
   });
 
   it('a price alone reprices the whole stack in place; nothing at all changes nothing', () => {

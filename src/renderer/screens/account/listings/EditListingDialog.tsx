@@ -3,15 +3,16 @@
  * the partial reprice (amount lowered with a price: the surplus stays listed at the old price as a new
  * listing), which the marketplace does on the presence of a price alone.
  */
-import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MyListing } from '../../../../shared/api/index.ts';
 import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
-import { explainEdit } from '../logic/edit-explain.ts';
+import { canHold, copiesListedRange, explainEdit } from '../logic/edit-explain.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
 import { formatCents, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
@@ -83,11 +84,12 @@ export function EditListingDialog({
   // copies that left the listing (sold, or taken off elsewhere) since the dialog opened
   const [openedAmount] = useState(listing.amount);
   const gone = openedAmount - listing.amount;
+  const now = { amount: listing.amount, price: listing.price, commodity: listing.commodity, available: listing.available_amount };
   // what the stack can hold: its copies and what the backpack can still add
   const maxAmount = listing.amount + listing.available_amount;
   const amountProblem =
-    listing.commodity && changeAmount && (amount === null || amount < 1 || amount > maxAmount)
-      ? `Copies listed: 1 to ${maxAmount} (${listing.amount} listed, ${listing.available_amount} more in the backpack).` +
+    listing.commodity && changeAmount && (amount === null || !canHold(now, amount))
+      ? `Copies listed: ${copiesListedRange(now)}.` +
         (gone > 0 ? ` Since this dialog opened, ${plural(gone, 'copy', 'copies')} left the listing (sold or taken off).` : '')
       : null;
   const curve = priceMode === 'decay' ? completeCurve(decay) : null;
@@ -96,7 +98,8 @@ export function EditListingDialog({
     amount: listing.commodity && changeAmount ? amount : null,
     decay: curve,
   };
-  const explanation = explainEdit({ amount: listing.amount, price: listing.price, commodity: listing.commodity }, draft);
+  // an emptied Copies field asks for no copies: explained as what cannot be listed, not as an edit without an amount
+  const explanation = explainEdit(now, amountProblem !== null && amount === null ? { ...draft, amount: 0 } : draft);
   const send = useAction(async () => {
     const answer = await call('editListing', { listingId: listing.id, ...draft });
     onSent();
@@ -176,20 +179,15 @@ export function EditListingDialog({
       {listing.commodity ? (
         <Group gap="sm" align="flex-end">
           <Switch label="Change the amount" checked={changeAmount} onChange={(e) => setChangeAmount(e.currentTarget.checked)} data-testid="edit-amount-switch" />
-          <NumberInput
+          <CopiesInput
             label="Copies listed"
             w={120}
             min={1}
             max={maxAmount}
-            // not put back into range as the field is left: the press that leaves it would send a
-            // number (1 for a typed 0) other than the one the explanation shows
-            clampBehavior="none"
-            allowDecimal={false}
-            allowNegative={false}
             error={amountProblem !== null}
             disabled={!changeAmount}
-            value={amount ?? ''}
-            onChange={(v) => setAmount(typeof v === 'number' ? v : null)}
+            copies={amount}
+            onCopies={setAmount}
             data-testid="edit-amount"
           />
         </Group>

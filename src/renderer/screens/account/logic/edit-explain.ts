@@ -14,6 +14,8 @@ export interface ListingNow {
   amount: number;
   price: number;
   commodity: boolean;
+  /** Copies of the same item the backpack can still add to the stack. */
+  available: number;
 }
 
 export interface EditDraft {
@@ -22,7 +24,7 @@ export interface EditDraft {
   decay: DecayCurve | null;
 }
 
-export type EditKind = 'none' | 'partial_reprice' | 'reduce' | 'raise' | 'reprice' | 'decay' | 'raise_and_price';
+export type EditKind = 'none' | 'out_of_range' | 'partial_reprice' | 'reduce' | 'raise' | 'reprice' | 'decay' | 'raise_and_price';
 
 export interface EditExplanation {
   kind: EditKind;
@@ -31,9 +33,24 @@ export interface EditExplanation {
   warning: boolean;
 }
 
+/** How many copies the stack can hold, and why: "1 to 7 (5 listed, 2 more in the backpack)". */
+export function copiesListedRange(now: ListingNow): string {
+  return `1 to ${now.amount + now.available} (${now.amount} listed, ${now.available} more in the backpack)`;
+}
+
+/** Whether the stack can hold `amount` copies: at least one, and no more than it has and the backpack adds. */
+export function canHold(now: ListingNow, amount: number): boolean {
+  return Number.isInteger(amount) && amount >= 1 && amount <= now.amount + now.available;
+}
+
 export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation {
   const priced = draft.price !== null || draft.decay !== null;
   const amount = draft.amount;
+  // an amount the stack cannot hold is no edit at all: explaining one ("keeps 0 copies", "96 more copies
+  // are taken from your backpack") told of something that cannot happen
+  if (amount !== null && !canHold(now, amount)) {
+    return { kind: 'out_of_range', warning: false, lines: [`${plural(amount, 'copy', 'copies')} cannot be listed: the listing can hold ${copiesListedRange(now)}.`] };
+  }
   const newPrice = draft.decay
     ? `a price falling from ${formatCents(draft.decay.start_price)} to ${formatCents(draft.decay.end_price)} over ${formatHours(draft.decay.total_hours)}`
     : draft.price !== null

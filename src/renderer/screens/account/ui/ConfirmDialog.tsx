@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ErrorNote } from './ErrorNote.tsx';
+import { useFocusReturnOnRemoval } from './hooks.ts';
 
 export interface ConfirmDialogProps {
   opened: boolean;
@@ -28,6 +29,8 @@ export interface ConfirmDialogProps {
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const { opened, onClose, title, children, confirmLabel, onConfirm, blockedReason, running, progressLabel, error, result, danger, size } = props;
+  // most are shown by mounting them open, and closed by removing them
+  useFocusReturnOnRemoval(opened);
   return (
     <Modal
       opened={opened}

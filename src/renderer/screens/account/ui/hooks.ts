@@ -32,3 +32,32 @@ export function useLatest<T>(value: T): RefObject<T> {
   });
   return latest;
 }
+
+/** What Tab stops at: where the focus can be put back when the opener of a dialog cannot take it. */
+const TABBABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * For a dialog shown by mounting it open and closed by removing it (`{open ? <Dialog opened /> : null}`):
+ * gives the focus back, as it goes, to what had it as it came (the button that opened it), so a keyboard
+ * user keeps their place. Mantine does this only when a dialog's `opened` turns false, never for one
+ * removed while open: the focus fell to the page's body. When the opener cannot take the focus any more
+ * (it acted on a selection that was sent and cleared, and is disabled now), the next control after it
+ * takes it (the rows below a toolbar), never the body. A dialog mounted closed is left to Mantine.
+ */
+export function useFocusReturnOnRemoval(opened: boolean): void {
+  // read as the dialog mounts, before its focus trap moves the focus in
+  const [opener] = useState(() => (opened ? document.activeElement : null));
+  useEffect(
+    () => () => {
+      if (!(opener instanceof HTMLElement) || opener === document.body || !opener.isConnected) return;
+      // put somewhere on purpose meanwhile (another dialog, a field): left there
+      const now = document.activeElement;
+      if (now !== null && now !== document.body) return;
+      opener.focus({ preventScroll: true });
+      if (document.activeElement === opener) return;
+      const after = [...document.querySelectorAll<HTMLElement>(TABBABLE)].find((el) => opener.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      after?.focus({ preventScroll: true });
+    },
+    [opener],
+  );
+}

@@ -31,7 +31,7 @@ import { PresetMenu } from '../filters/PresetMenu.tsx';
 import { WatchFilterButton } from '../../watchlists/WatchFilterButton.tsx';
 import { ExportViewMenu } from '../parts/ExportViewMenu.tsx';
 import { BookGrid, type GridController } from './BookGrid.tsx';
-import { BookWindowStore } from './book-window-store.ts';
+import { type BoughtCopies, BookWindowStore } from './book-window-store.ts';
 import { FilterChips } from './FilterChips.tsx';
 import { type SortField, columnsFor, fitColumns } from './columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from './panel-room.ts';
@@ -291,7 +291,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     if (!row) return;
     addToCart({ listingId: row.id, name: row.market_hash_name, appId: row.app_id, shownPrice: row.price, amount: 1, available: row.amount, maxPrice: row.price });
   }, []);
-  const onBought = useCallback((ids: readonly number[]) => store.markBought(ids), [store]);
+  const onBought = useCallback((lines: readonly BoughtCopies[]) => store.markBought(lines), [store]);
   const onVisible = useCallback((start: number, end: number) => store.setVisible(start, end), [store]);
   const onFrozen = useCallback((frozen: boolean) => store.setFrozen(frozen), [store]);
 

@@ -23,6 +23,12 @@ export interface DisplayRow {
   gone: GoneReason | null;
 }
 
+/** Copies of one listing a purchase took. */
+export interface BoughtCopies {
+  listingId: number;
+  amount: number;
+}
+
 export type Fetcher = (input: BookWindowInput) => Promise<BookWindow>;
 
 export interface StoreSnapshot {
@@ -77,7 +83,7 @@ export class BookWindowStore {
   #frozen = false;
   /** Listings the feed changed recently, with the version they changed at. */
   #changed = new Map<number, number>();
-  /** Listings bought from this window: struck at once, before the feed removes them. */
+  /** Listings bought whole from this window: struck at once, and until they leave the book. */
   #bought = new Set<number>();
   #lastRefetch = 0;
   #refetchTimer: ReturnType<typeof setTimeout> | null = null;
@@ -176,9 +182,17 @@ export class BookWindowStore {
     }
   }
 
-  /** Listings just bought here: struck at once; the feed's removal follows. */
-  markBought(ids: readonly number[]): void {
-    for (const id of ids) this.#bought.add(id);
+  /**
+   * Copies just bought here. A listing bought whole is struck at once (the feed's removal follows). One
+   * with copies left stays a normal row, buyable, whose count the refetch brings: striking it would hide
+   * a live listing for as long as it stays on the market.
+   */
+  markBought(lines: readonly BoughtCopies[]): void {
+    for (const line of lines) {
+      // a row not loaded here has nothing to strike, and whether copies are left is not known
+      const shown = this.#find(line.listingId);
+      if (shown && line.amount >= shown.row.amount) this.#bought.add(line.listingId);
+    }
     let touched = false;
     for (const block of this.#blocks.values()) {
       block.rows = block.rows.map((r) => {

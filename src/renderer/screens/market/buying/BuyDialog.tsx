@@ -10,15 +10,17 @@ import type { BookRow } from '../../../../shared/ipc/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
+import { CopiesInput } from '../../account/ui/CopiesInput.tsx';
 import { addToCart } from './cart-store.ts';
+import { copiesProblem } from './copies.ts';
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
-import { usePurchase } from './use-purchase.ts';
+import { type BoughtCopies, usePurchase } from './use-purchase.ts';
 
 export interface BuyDialogProps {
   row: BookRow | null;
   onClose(): void;
-  onBought(ids: readonly number[]): void;
+  onBought(lines: readonly BoughtCopies[]): void;
 }
 
 export function BuyDialog({ row, onClose, onBought }: BuyDialogProps) {
@@ -42,21 +44,27 @@ function Line({ label, value, strong, testId, color }: { label: string; value: s
   );
 }
 
-function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(ids: readonly number[]): void }) {
+function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(lines: readonly BoughtCopies[]): void }) {
   const balance = useLive(balanceStore);
   const trading = useTradingState();
   const purchase = usePurchase(onBought);
-  const [amount, setAmount] = useState(1);
+  // as typed: a figure out of range is shown and refused, never bought as another one
+  const [amount, setAmount] = useState<number | null>(1);
   const [maxText, setMaxText] = useState((row.price / 100).toFixed(2));
   // the price when the dialog opened: if the feed moves it, the trader sees both and chooses
   const [openedAt] = useState(row.price);
   const maxPrice = parseCents(maxText);
-  const total = row.price * amount;
-  const ceiling = (maxPrice ?? row.price) * amount;
-  const now = balance?.balance ?? null;
-  const after = now === null ? null : now - total;
   // a refused purchase (price went up, not enough copies...) leaves the form open to try again
   const done = purchase.report !== null && purchase.report.status !== 'not_bought';
+  // the feed may take copies while the dialog is open: the figure is checked against the listing as it
+  // is now, until the purchase went (the copies it bought have left the listing's count by then)
+  const amountProblem = done ? null : copiesProblem(amount, row.amount);
+  const copies = amountProblem === null ? (amount as number) : null;
+  // no total for copies that cannot be bought: a figure beside the refusal would be one never paid
+  const total = copies === null ? null : row.price * copies;
+  const ceiling = copies === null ? null : (maxPrice ?? row.price) * copies;
+  const now = balance?.balance ?? null;
+  const after = now === null || total === null ? null : now - total;
   // the balance as the purchase went out: once it is answered, "after" would subtract it a second time
   const [balanceAtBuy, setBalanceAtBuy] = useState<number | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -64,7 +72,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
     if (done) closeRef.current?.focus();
   }, [done]);
   const maxProblem = maxPriceProblem(maxText);
-  const invalid = maxPrice === null || maxPrice <= 0 || amount < 1 || amount > row.amount;
+  const invalid = maxPrice === null || maxPrice <= 0 || copies === null;
 
   const submit = () => {
     if (done) return onClose();
@@ -74,7 +82,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
     // trader chose to go under; a maximum below both is the trader's own, and is told as such.
     const shownPrice = Math.min(openedAt, row.price);
     setBalanceAtBuy(now);
-    void purchase.buy([{ listingId: row.id, amount, maxPrice: maxPrice as number, shownPrice }]);
+    void purchase.buy([{ listingId: row.id, amount: copies as number, maxPrice: maxPrice as number, shownPrice }]);
   };
 
   return (
@@ -102,21 +110,13 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
               )}
             </Group>
           )}
-          {row.commodity && row.amount > 1 && (
+          {/* kept while it holds a figure the listing no longer has (copies sold meanwhile), so it can be fixed */}
+          {row.commodity && (row.amount > 1 || amountProblem !== null) && (
             <Group justify="space-between" wrap="nowrap">
               <Text size="sm" c="dimmed">
                 Amount (of {row.amount})
               </Text>
-              <NumberInput
-                aria-label="Amount"
-                w={90}
-                min={1}
-                max={row.amount}
-                allowDecimal={false}
-                value={amount}
-                onChange={(v) => setAmount(Math.max(1, Math.min(row.amount, Number(v) || 1)))}
-                disabled={done}
-              />
+              <CopiesInput aria-label="Amount" w={90} min={1} max={row.amount} copies={amount} onCopies={setAmount} error={amountProblem !== null} disabled={done} />
             </Group>
           )}
           <Group justify="space-between" wrap="nowrap">
@@ -136,13 +136,18 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
               disabled={done}
             />
           </Group>
-          <Line label="Total" value={formatCents(total)} strong testId="buy-total" />
+          <Line label="Total" value={total === null ? '–' : formatCents(total)} strong testId="buy-total" />
           {done && <Line label="Balance before" value={balanceAtBuy === null ? '–' : formatCents(balanceAtBuy)} testId="balance-before" />}
           <Line label="Balance now" value={now === null ? '–' : formatCents(now)} testId="balance-now" />
           {!done && (
             <Line label="Balance after" value={after === null ? '–' : formatCents(after)} testId="balance-after" color={after !== null && after < 0 ? 'red.5' : undefined} />
           )}
         </Stack>
+        {amountProblem !== null && (
+          <Text size="xs" c="red.5" data-testid="amount-problem">
+            {amountProblem}
+          </Text>
+        )}
         {maxProblem !== null && !done && (
           <Text size="xs" c="red.5" data-testid="max-price-problem">
             {maxProblem}
@@ -153,7 +158,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
             Your maximum is below the listed price: the marketplace will refuse this unless the seller lowers it.
           </Text>
         )}
-        {maxPrice !== null && maxPrice > row.price && !done && (
+        {maxPrice !== null && maxPrice > row.price && ceiling !== null && !done && (
           <Text size="xs" c="dimmed">
             You pay the listing's price at the moment of purchase, at most {formatCents(ceiling)}.
           </Text>
@@ -178,7 +183,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
                 name: row.market_hash_name,
                 appId: row.app_id,
                 shownPrice: row.price,
-                amount,
+                amount: copies as number,
                 available: row.amount,
                 maxPrice: maxPrice ?? row.price,
               });
@@ -199,7 +204,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
                   Cancel
                 </Button>
                 <Button type="submit" loading={purchase.busy} disabled={invalid || !trading.allowed} data-autofocus data-testid="confirm-buy">
-                  Buy for {formatCents(total)}
+                  {total === null ? 'Buy' : `Buy for ${formatCents(total)}`}
                 </Button>
               </>
             )}

@@ -8,22 +8,24 @@ import { type FormEvent, Fragment, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
+import { CopiesInput } from '../../account/ui/CopiesInput.tsx';
 import {
   type CartLine,
   addToCart,
   cartCeiling,
+  cartLineCopiesProblem,
   cartLineProblem,
   cartTotal,
   clearCart,
   removeFromCart,
+  setCartLineAmount,
   setCartLineMax,
-  updateCartLine,
   useCart,
 } from './cart-store.ts';
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { parseShareLink } from './share-link.ts';
-import { usePurchase } from './use-purchase.ts';
+import { type BoughtCopies, usePurchase } from './use-purchase.ts';
 
 /** Where the focus goes as the drawer opens: its first control, or the private listing's share-link field. */
 export type CartFocus = 'lines' | 'private-link';
@@ -32,7 +34,7 @@ export interface CartDrawerProps {
   opened: boolean;
   focus?: CartFocus;
   onClose(): void;
-  onBought(ids: readonly number[]): void;
+  onBought(lines: readonly BoughtCopies[]): void;
 }
 
 /**
@@ -56,16 +58,26 @@ function MaxPriceInput({ line }: { line: CartLine }) {
   );
 }
 
-/** Why the cart cannot be bought as it stands: the first line whose maximum cannot be sent, named (null: it can). */
+type LineField = 'copies' | 'max';
+const FIELD_NAMES: Record<LineField, string> = { copies: 'number of copies', max: 'max price' };
+
+/** What holds a line back, field by field, in the order the line shows them. */
+function lineProblems(line: CartLine): { field: LineField; words: string }[] {
+  const copies = cartLineCopiesProblem(line);
+  const max = cartLineProblem(line);
+  return [...(copies === null ? [] : [{ field: 'copies' as const, words: copies }]), ...(max === null ? [] : [{ field: 'max' as const, words: max }])];
+}
+
+/** Why the cart cannot be bought as it stands: the first line that cannot be sent, named (null: it can). */
 function cartProblem(lines: readonly CartLine[]): string | null {
-  const stuck = lines.filter((l) => cartLineProblem(l) !== null);
+  const stuck = lines.filter((l) => lineProblems(l).length > 0);
   const first = stuck[0];
   if (first === undefined) return null;
   const others = stuck.length - 1;
   const more = others === 0 ? '' : ` (and of ${others} other ${others === 1 ? 'line' : 'lines'})`;
-  const problem = cartLineProblem(first) ?? '';
-  const why = problem.charAt(0).toLowerCase() + problem.slice(1);
-  return `The cart cannot be bought until the max price of “${first.name}” (listing ${first.listingId})${more} is fixed: ${why}`;
+  const { field, words } = lineProblems(first)[0] as { field: LineField; words: string };
+  const why = words.charAt(0).toLowerCase() + words.slice(1);
+  return `The cart cannot be bought until the ${FIELD_NAMES[field]} of “${first.name}” (listing ${first.listingId})${more} is fixed: ${why}`;
 }
 
 /** Adds a private listing from its share link (or id and token) with a maximum price. */
@@ -196,12 +208,13 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
             </Table.Thead>
             <Table.Tbody>
               {lines.map((l) => {
-                const lineProblem = cartLineProblem(l);
+                const problems = lineProblems(l);
                 return (
                   <Fragment key={l.listingId}>
                     <Table.Tr
                       data-cart-listing-id={l.listingId}
-                      data-max-problem={lineProblem !== null || undefined}
+                      data-max-problem={cartLineProblem(l) !== null || undefined}
+                      data-copies-problem={cartLineCopiesProblem(l) !== null || undefined}
                       data-failed={failedId === l.listingId || undefined}
                       style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
                       title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
@@ -215,14 +228,14 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                       </Table.Td>
                       <Table.Td ta="right">
                         {l.available > 1 ? (
-                          <NumberInput
+                          <CopiesInput
                             aria-label={`Amount of ${l.name}`}
                             w={56}
                             min={1}
                             max={l.available}
-                            allowDecimal={false}
-                            value={l.amount}
-                            onChange={(v) => updateCartLine(l.listingId, { amount: Math.max(1, Math.min(l.available, Number(v) || 1)) })}
+                            copies={l.amountDraft === undefined ? l.amount : l.amountDraft}
+                            onCopies={(copies) => setCartLineAmount(l.listingId, copies)}
+                            error={cartLineCopiesProblem(l) !== null}
                           />
                         ) : (
                           <span className="sd-num">1</span>
@@ -237,12 +250,14 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                         </ActionIcon>
                       </Table.Td>
                     </Table.Tr>
-                    {lineProblem !== null && (
+                    {problems.length > 0 && (
                       <Table.Tr data-cart-problem-of={l.listingId}>
                         <Table.Td colSpan={5} pt={0}>
-                          <Text size="xs" c="red.5" ta="right" data-testid="cart-max-problem">
-                            {lineProblem}
-                          </Text>
+                          {problems.map((p) => (
+                            <Text key={p.field} size="xs" c="red.5" ta="right" data-testid={`cart-${p.field}-problem`}>
+                              {p.words}
+                            </Text>
+                          ))}
                         </Table.Td>
                       </Table.Tr>
                     )}

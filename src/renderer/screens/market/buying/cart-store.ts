@@ -4,6 +4,7 @@
  */
 import { parseCents } from '../../../../shared/money.ts';
 import { LiveStore, useLive } from '../../../shell/app-state.ts';
+import { copiesProblem } from './copies.ts';
 import { maxPriceProblem } from './max-price.ts';
 
 export interface CartLine {
@@ -12,9 +13,16 @@ export interface CartLine {
   appId: number | null;
   /** Price per copy when added (null for a private listing, whose price is not in the book). */
   shownPrice: number | null;
+  /** Copies to buy: always a number the listing holds (1 to `available`); one that is not is in amountDraft. */
   amount: number;
   /** Copies the listing holds (commodities), 1 otherwise. */
   available: number;
+  /**
+   * The line's copies as last typed, when they cannot be bought (emptied, none, more than the listing
+   * holds): its field shows them, the words under the line say why, and the cart cannot be bought until
+   * they are fixed. Absent otherwise.
+   */
+  amountDraft?: number | null;
   /**
    * Ceiling per copy in cents: the line fails instead of paying more. Always one that can be sent (a
    * positive amount): an edit that cannot be is kept in maxDraft instead, never here.
@@ -45,8 +53,19 @@ export function addToCart(line: CartLine): boolean {
   return true;
 }
 
-export function updateCartLine(listingId: number, patch: Partial<Pick<CartLine, 'amount'>>): void {
-  cartStore.set(cartStore.get().map((l) => (l.listingId === listingId ? { ...l, ...patch } : l)));
+/**
+ * A line's copies as typed: a number the listing holds becomes the line's amount; one it does not is kept
+ * as the line's draft (shown with why), never put back into range behind the trader's back.
+ */
+export function setCartLineAmount(listingId: number, copies: number | null): void {
+  cartStore.set(
+    cartStore.get().map((l) => {
+      if (l.listingId !== listingId) return l;
+      if (copies === null || copiesProblem(copies, l.available) !== null) return { ...l, amountDraft: copies };
+      const { amountDraft: _fixed, ...rest } = l;
+      return { ...rest, amount: copies };
+    }),
+  );
 }
 
 /**
@@ -70,6 +89,11 @@ export function cartLineProblem(line: CartLine): string | null {
   return line.maxDraft === undefined ? null : maxPriceProblem(line.maxDraft);
 }
 
+/** Why the line's copies cannot be bought as they stand (null: they can). */
+export function cartLineCopiesProblem(line: CartLine): string | null {
+  return line.amountDraft === undefined ? null : copiesProblem(line.amountDraft, line.available);
+}
+
 export function removeFromCart(listingIds: readonly number[]): void {
   const drop = new Set(listingIds);
   cartStore.set(cartStore.get().filter((l) => !drop.has(l.listingId)));
@@ -81,15 +105,15 @@ export function clearCart(): void {
 
 /**
  * What the lines cost at their shown prices (private lines at their maximum). Null while a private line's
- * maximum cannot be sent: its cost is not known then.
+ * maximum cannot be sent, or a line's copies cannot be bought: the cost is not known then.
  */
 export function cartTotal(lines: readonly CartLine[]): number | null {
-  if (lines.some((l) => l.shownPrice === null && cartLineProblem(l) !== null)) return null;
+  if (lines.some((l) => cartLineCopiesProblem(l) !== null || (l.shownPrice === null && cartLineProblem(l) !== null))) return null;
   return lines.reduce((sum, l) => sum + (l.shownPrice ?? l.maxPrice) * l.amount, 0);
 }
 
-/** The most the lines can cost (every line at its maximum). Null while a line's maximum cannot be sent. */
+/** The most the lines can cost (every line at its maximum). Null while a line cannot be sent as it stands. */
 export function cartCeiling(lines: readonly CartLine[]): number | null {
-  if (lines.some((l) => cartLineProblem(l) !== null)) return null;
+  if (lines.some((l) => cartLineProblem(l) !== null || cartLineCopiesProblem(l) !== null)) return null;
   return lines.reduce((sum, l) => sum + l.maxPrice * l.amount, 0);
 }

@@ -6,7 +6,10 @@ import { useCallback, useState } from 'react';
 import type { PurchaseLineInput, PurchaseReport } from '../../../../shared/ipc/calls-market.ts';
 import { SkindeskError, call } from '../../../bridge/index.ts';
 import { balanceStore } from '../../../shell/app-state.ts';
+import type { BoughtCopies } from '../book/book-window-store.ts';
 import { removeFromCart } from './cart-store.ts';
+
+export type { BoughtCopies };
 
 export interface PurchaseState {
   busy: boolean;
@@ -17,7 +20,7 @@ export interface PurchaseState {
   reset(): void;
 }
 
-export function usePurchase(onBought: (ids: readonly number[]) => void): PurchaseState {
+export function usePurchase(onBought: (lines: readonly BoughtCopies[]) => void): PurchaseState {
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<PurchaseReport | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
@@ -32,7 +35,9 @@ export function usePurchase(onBought: (ids: readonly number[]) => void): Purchas
         setReport(answer);
         balanceStore.set(answer.balance);
         if (answer.boughtListingIds.length > 0) {
-          onBought(answer.boughtListingIds);
+          // how many copies went, not only which listings: a listing with copies left stays on the market
+          const bought = new Set(answer.boughtListingIds);
+          onBought(lines.filter((l) => bought.has(l.listingId)).map((l) => ({ listingId: l.listingId, amount: l.amount ?? 1 })));
           removeFromCart(answer.boughtListingIds);
         }
         return answer;
