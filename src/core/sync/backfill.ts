@@ -7,6 +7,7 @@
  * finds those in the first pages).
  */
 import { EventEmitter } from 'node:events';
+import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
@@ -39,7 +40,12 @@ export interface BackfillOptions {
   recountMs?: number;
   /** Longest a single write transaction may hold the thread before the rest of the page waits a turn. */
   writeBudgetMs?: number;
+  /** Time for the waits and the detail rate (a ManualClock in tests). */
+  clock?: Clock;
 }
+
+/** Pages the detail rate is measured over: one slow answer is smoothed out, a change of pace shows soon. */
+const RATE_WINDOW_PAGES = 10;
 
 type BackfillEvents = {
   progress: [progress: BackfillProgress];
@@ -58,6 +64,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #retryMs: number;
   readonly #recountMs: number;
   readonly #writeBudgetMs: number;
+  readonly #clock: Clock;
   #running = false;
   #abort = new AbortController();
   #loop: Promise<void> | null = null;
@@ -73,6 +80,8 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   };
   #countedAt = 0;
   #ratePerMs = 0;
+  /** When each recent page of the pass was stored and the details it brought; the first is the pass's start. */
+  #pageMarks: { at: number; filled: number }[] = [];
 
   constructor(store: BookStore, source: ListingsSource, options: BackfillOptions = {}) {
     super();
@@ -86,6 +95,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#retryMs = options.retryMs ?? 5_000;
     this.#recountMs = options.recountMs ?? 10_000;
     this.#writeBudgetMs = options.writeBudgetMs ?? 10;
+    this.#clock = options.clock ?? systemClock;
     this.#recount(true);
   }
 
@@ -140,9 +150,9 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     let cursor = this.#store.state().backfillCursor;
     if (cursor === null) this.#saveCursor(null, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
+    this.#pageMarks = [{ at: this.#elapsed(), filled: 0 }];
     while (this.#running) {
       let page;
-      const askedAt = Date.now();
       try {
         page = await this.#source.fetchListingsPage(
           { limit: this.#pageSize, ...(cursor === null ? {} : { cursor }), ...(this.#appId === undefined ? {} : { appId: this.#appId }) },
@@ -165,7 +175,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       const filled = await this.#storePage(page.listings, next);
       if (filled === null) return false;
       cursor = next;
-      this.#noteRate(filled, Date.now() - askedAt);
+      this.#noteRate(filled);
       this.#progress.detailed += filled;
       this.#progress.pages++;
       this.#recount(false);
@@ -225,15 +235,28 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     }
   }
 
-  /** Details stored per ms, smoothed; a page's time includes the wait for the rate limit. */
-  #noteRate(filled: number, elapsedMs: number): void {
-    const sample = filled / Math.max(elapsedMs, 1);
-    this.#ratePerMs = this.#ratePerMs === 0 ? sample : this.#ratePerMs * 0.8 + sample * 0.2;
+  /**
+   * Details stored per ms over the last pages, by the time between them: the wait for the 1/s budget, a
+   * retry's pause and the writes are most of a page's time, and a rate taken over the request alone made
+   * the ETA 5-10× too short.
+   */
+  #noteRate(filled: number): void {
+    const marks = this.#pageMarks;
+    marks.push({ at: this.#elapsed(), filled });
+    if (marks.length > RATE_WINDOW_PAGES + 1) marks.shift();
+    const details = marks.slice(1).reduce((sum, mark) => sum + mark.filled, 0);
+    const span = (marks.at(-1)?.at ?? 0) - (marks[0]?.at ?? 0);
+    this.#ratePerMs = details / Math.max(span, 1);
     this.#progress.rowsPerSecond = Math.round(this.#ratePerMs * 1000);
   }
 
+  /** For intervals: the clock that never jumps when it has one. */
+  #elapsed(): number {
+    return this.#clock.monotonic?.() ?? this.#clock.now();
+  }
+
   #recount(force: boolean): void {
-    const now = Date.now();
+    const now = this.#elapsed();
     if (!force && now - this.#countedAt < this.#recountMs) return;
     this.#countedAt = now;
     this.#progress.total = countLive(this.#store.db);
@@ -247,9 +270,9 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(), ms);
+      const cancel = this.#clock.setTimer(ms, () => done());
       const done = () => {
-        clearTimeout(timer);
+        cancel();
         this.#wake = null;
         resolve();
       };

@@ -1,6 +1,7 @@
 /** Detail backfill: cursor paging newest first, progress, resuming after a restart, stopping early. */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
 import type { ListingsSource } from '../../../src/core/sync/sources.ts';
@@ -60,6 +61,30 @@ describe('detail backfill', () => {
     expect(running.every((p) => p.etaMs !== null && p.detailed > 0 && p.total === 2_500)).toBe(true);
     const stored = readListing(db, 1_234);
     expect(stored && asFullListing(stored)).toEqual(market.book.get(1_234));
+  });
+
+  it('gives an ETA from the details stored per second of the clock, the wait between pages included', async () => {
+    const clock = new ManualClock();
+    const source = market.listingsSource();
+    // the 1/s budget: each page comes a second after the one before, the wait for it most of that second
+    const paced: ListingsSource = {
+      ...source,
+      fetchListingsPage: async (query, signal) => {
+        await clock.advance(1_000);
+        return source.fetchListingsPage(query, signal);
+      },
+    };
+    const backfill = new DetailBackfill(store, paced, { pageSize: 500, clock });
+    const seen: BackfillProgress[] = [];
+    backfill.on('progress', (p) => seen.push(p));
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'backfill done');
+    await backfill.stop();
+    const running = seen.filter((p) => p.state === 'running' && p.pages > 0);
+    expect(running.map((p) => p.pages)).toEqual([1, 2, 3, 4]);
+    expect(running.map((p) => p.rowsPerSecond)).toEqual([500, 500, 500, 500]);
+    // what is left, at 500 details a second
+    expect(running.map((p) => p.etaMs)).toEqual(running.map((p) => (p.total - p.detailed) * 2));
   });
 
   it('resumes from the saved cursor after a restart', async () => {
