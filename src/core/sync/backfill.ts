@@ -36,6 +36,8 @@ export interface BackfillOptions {
   idleMs?: number;
   /** Wait after a failed page (unless the server says how long). */
   retryMs?: number;
+  /** Wait after a pass stopped on an error of our own (a busy database file) before trying again. */
+  failureRetryMs?: number;
   /** Recount detailed/total from the database at most this often (counting a million rows is not free). */
   recountMs?: number;
   /** Longest a single write transaction may hold the thread before the rest of the page waits a turn. */
@@ -50,7 +52,7 @@ const RATE_WINDOW_PAGES = 10;
 type BackfillEvents = {
   progress: [progress: BackfillProgress];
   warning: [message: string];
-  /** The pass stopped on an error of its own (not the market's): its progress says so too. */
+  /** A pass stopped on an error of its own (not the market's): its progress says so too until it tries again. */
   failed: [error: Error];
 };
 
@@ -62,6 +64,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #pageSize: 1000 | 500;
   readonly #idleMs: number;
   readonly #retryMs: number;
+  readonly #failureRetryMs: number;
   readonly #recountMs: number;
   readonly #writeBudgetMs: number;
   readonly #clock: Clock;
@@ -93,6 +96,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#pageSize = options.pageSize ?? 1000;
     this.#idleMs = options.idleMs ?? 60_000;
     this.#retryMs = options.retryMs ?? 5_000;
+    this.#failureRetryMs = options.failureRetryMs ?? 30_000;
     this.#recountMs = options.recountMs ?? 10_000;
     this.#writeBudgetMs = options.writeBudgetMs ?? 10;
     this.#clock = options.clock ?? systemClock;
@@ -103,15 +107,15 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     return { ...this.#progress };
   }
 
+  /** Starts the loop; while it waits after a failure of its own, tries again now. */
   start(): void {
-    if (this.#running) return;
+    if (this.#running) {
+      if (this.#progress.state === 'failed') this.#wake?.();
+      return;
+    }
     this.#running = true;
     this.#abort = new AbortController();
-    this.#loop = this.#run().catch((err: unknown) => {
-      const error = err instanceof Error ? err : new Error(String(err));
-      this.#set({ state: 'failed', problem: `the detail backfill stopped: ${error.message}` });
-      this.emit('failed', error);
-    });
+    this.#loop = this.#run();
   }
 
   async stop(): Promise<void> {
@@ -133,15 +137,29 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   async #run(): Promise<void> {
     while (this.#running) {
-      this.#recount(true);
-      if (this.#progress.detailed >= this.#progress.total) {
-        this.#set({ state: this.#progress.total > 0 ? 'done' : 'idle', etaMs: this.#progress.total > 0 ? 0 : null, problem: null });
-        await this.#idle(this.#idleMs);
-        continue;
+      try {
+        await this.#round();
+      } catch (err) {
+        // The loop goes on after a pause: the worker starts it when the book goes live, which may not
+        // happen again in this run, so a transient SQLITE_BUSY ended the details for good.
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.#set({ state: 'failed', etaMs: null, problem: `the detail backfill failed (${error.message}); trying again` });
+        this.emit('failed', error);
+        await this.#idle(this.#failureRetryMs);
       }
-      const complete = await this.#pass();
-      if (complete) await this.#idle(this.#idleMs);
     }
+  }
+
+  /** Waits when nothing lacks details, else runs a pass and waits when it finished. */
+  async #round(): Promise<void> {
+    this.#recount(true);
+    if (this.#progress.detailed >= this.#progress.total) {
+      this.#set({ state: this.#progress.total > 0 ? 'done' : 'idle', etaMs: this.#progress.total > 0 ? 0 : null, problem: null });
+      await this.#idle(this.#idleMs);
+      return;
+    }
+    const complete = await this.#pass();
+    if (complete) await this.#idle(this.#idleMs);
   }
 
   /** Reads pages from the saved cursor until the end of the book or until nothing lacks details. */

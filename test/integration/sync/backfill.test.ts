@@ -1,6 +1,6 @@
 /** Detail backfill: cursor paging newest first, progress, resuming after a restart, stopping early. */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
@@ -125,6 +125,43 @@ describe('detail backfill', () => {
     await eventually(() => backfill.progress().problem !== null, 'the failure told');
     await backfill.stop();
     expect(backfill.progress().problem).toBe('reading listing details failed (the marketplace could not be reached); trying again');
+  });
+
+  /** The first page's write meets a file another connection holds (SQLITE_BUSY), later ones go through. */
+  function busyOnce(): void {
+    vi.spyOn(store, 'fillDetails').mockImplementationOnce(() => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    });
+  }
+
+  it('says an error of its own in its progress and tries again after a pause', async () => {
+    busyOnce();
+    const clock = new ManualClock();
+    const backfill = new DetailBackfill(store, market.listingsSource(), { clock, failureRetryMs: 30_000 });
+    const failures: string[] = [];
+    backfill.on('failed', (error) => failures.push(error.message));
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'failed', 'the failure told');
+    expect(backfill.progress().problem).toBe('the detail backfill failed (database is locked); trying again');
+    expect(failures).toEqual(['database is locked']);
+    await clock.advance(29_000);
+    expect(backfill.progress().state).toBe('failed');
+    await clock.advance(1_000);
+    await eventually(() => backfill.progress().state === 'done', 'done after the pause');
+    await backfill.stop();
+    expect(backfill.progress().problem).toBeNull();
+    expect(readStatus(db).detailed).toBe(2_500);
+  });
+
+  it('runs again when started after a failure (the worker starts it each time the book goes live)', async () => {
+    busyOnce();
+    const backfill = new DetailBackfill(store, market.listingsSource(), { failureRetryMs: 600_000 });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'failed', 'the failure told');
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'done once started again');
+    await backfill.stop();
+    expect(readStatus(db).detailed).toBe(2_500);
   });
 
   it('asks nothing when creation events already brought every detail, and wakes up when told', async () => {
