@@ -150,7 +150,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     }
   }
 
-  /** Waits when nothing lacks details, else runs a pass and waits when it finished. */
+  /** Waits when nothing lacks details, else runs a pass and, mostly, waits when it finished. */
   async #round(): Promise<void> {
     this.#recount(true);
     if (this.#progress.detailed >= this.#progress.total) {
@@ -158,17 +158,26 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       await this.#idle(this.#idleMs);
       return;
     }
-    const complete = await this.#pass();
-    if (complete) await this.#idle(this.#idleMs);
+    const filled = await this.#pass();
+    if (filled === null) return;
+    // Listings above where the pass began (come while a restarted sync was down, or during the pass) are
+    // still without details: the next pass, from the newest page, starts now. Only after a pass that
+    // got somewhere: what one that filled nothing left may be what the market's pages never show.
+    if (filled > 0 && this.#progress.detailed < this.#progress.total) return;
+    await this.#idle(this.#idleMs);
   }
 
-  /** Reads pages from the saved cursor until the end of the book or until nothing lacks details. */
-  async #pass(): Promise<boolean> {
+  /**
+   * Reads pages from the saved cursor until the end of the book or until nothing lacks details. Returns
+   * the details it stored when it got there, null when it was stopped first.
+   */
+  async #pass(): Promise<number | null> {
     const signal = this.#abort.signal;
     let cursor = this.#store.state().backfillCursor;
     if (cursor === null) this.#saveCursor(null, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
     this.#pageMarks = [{ at: this.#elapsed(), filled: 0 }];
+    let passFilled = 0;
     while (this.#running) {
       let page;
       try {
@@ -177,11 +186,11 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
           signal,
         );
       } catch (err) {
-        if (signal.aborted) return false;
+        if (signal.aborted) return null;
         if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
           this.#set({ state: 'failed', problem: 'the marketplace refused the API key when reading listings' });
           this.#running = false;
-          return false;
+          return null;
         }
         const wait = err instanceof ApiError && err.retryAfterMs ? err.retryAfterMs : this.#retryMs;
         this.emit('warning', `reading listing details failed: ${(err as Error).message}`);
@@ -191,7 +200,8 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       }
       const next = page.nextCursor;
       const filled = await this.#storePage(page.listings, next);
-      if (filled === null) return false;
+      if (filled === null) return null;
+      passFilled += filled;
       cursor = next;
       this.#noteRate(filled);
       this.#progress.detailed += filled;
@@ -203,11 +213,11 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
         this.#recount(true);
         const done = this.#progress.detailed >= this.#progress.total;
         this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
-        return true;
+        return passFilled;
       }
       this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
     }
-    return false;
+    return null;
   }
 
   /**

@@ -114,6 +114,45 @@ describe('detail backfill', () => {
     expect(readStatus(db).detailed).toBe(2_500);
   });
 
+  it('after the saved pass, starts from the newest page at once for listings that came while it was stopped', async () => {
+    let stopped: Promise<void> | null = null;
+    const first = new DetailBackfill(store, market.listingsSource());
+    // stopped after its first page, as a sync is by a signal
+    first.on('progress', (p) => {
+      if (p.pages === 1) stopped ??= first.stop();
+    });
+    first.start();
+    await eventually(() => stopped !== null, 'one page stored');
+    await stopped;
+    expect(store.state().backfillCursor).toBe(1_501);
+    // while nothing ran: 500 new listings, which the sync's snapshot brings without details
+    for (let id = 2_501; id <= 3_000; id++) market.create(makeFullListing(rng, id));
+    await mergeSnapshot(store, market.snapshot(), { scope: null, resync: true });
+
+    // a clock nobody moves: the 60 s wait after a pass never ends within the test
+    const cursors: (number | undefined)[] = [];
+    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { clock: new ManualClock() });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'every listing detailed');
+    await second.stop();
+    expect(cursors).toEqual([1_501, 501, undefined]);
+    expect(readStatus(db)).toMatchObject({ listings: 3_000, detailed: 3_000 });
+  });
+
+  it('waits after a pass that filled nothing, though a listing the pages never show is still without details', async () => {
+    // the mirror holds it; the market's pages do not show it (gone without an event, say)
+    market.book.delete(7);
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, recording(market.listingsSource(), cursors), { clock: new ManualClock() });
+    backfill.start();
+    // the first pass filled the rest, so a second one looked at once; it found nothing more
+    await eventually(() => cursors.length === 6 && backfill.progress().state === 'idle', 'two passes');
+    await new Promise((r) => setTimeout(r, 200));
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501, undefined, 1_501, 501]);
+    expect(backfill.progress()).toMatchObject({ detailed: 2_499, total: 2_500 });
+  });
+
   it('says a failed page read in its progress in plain words, not as the request line', async () => {
     const failing: ListingsSource = {
       ...market.listingsSource(),
