@@ -5,6 +5,8 @@
  * per-game fields at once, and it is left to the detail backfill for the rest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBookQueries } from '../../../src/core/app/book-queries.ts';
+import type { MarketSession } from '../../../src/core/app/session.ts';
 import { queryBook } from '../../../src/core/query/index.ts';
 import { readStatus } from '../../../src/core/store/index.ts';
 import {
@@ -70,5 +72,37 @@ describe('a creation without the general detail fields', () => {
     t.store.applyEvents([again]);
     t.store.applyEvents([again]);
     expect(readStatus(t.db)).toMatchObject({ listings: 2, detailed: 1 });
+  });
+});
+
+describe('the detail view of a listing known from a creation without the general fields', () => {
+  /** A connected session whose on-demand read answers with the market's listing, or fails. */
+  function session(answer: () => Promise<FullListing | null>): { session: MarketSession; reads: number[] } {
+    const reads: number[] = [];
+    const fake = {
+      client: {},
+      fetchListing: (id: number) => {
+        reads.push(id);
+        return answer();
+      },
+    };
+    return { session: fake as unknown as MarketSession, reads };
+  }
+
+  it('reads the asset id, icon and trade lock with the listing, the mirror still giving price and amount', async () => {
+    const listing = full(4);
+    t.store.applyEvents([ownGameOnlyFrame(listing, 10n)]);
+    const market = session(() => Promise.resolve({ ...listing, price: listing.price + 1 }));
+    const read = await createBookQueries(t.db).listing(4, market.session);
+    expect(market.reads).toEqual([4]);
+    expect(read.listing).toEqual(listing);
+  });
+
+  it('shows the per-game fields it has when that read fails', async () => {
+    const listing = full(5);
+    t.store.applyEvents([ownGameOnlyFrame(listing, 10n)]);
+    const market = session(() => Promise.reject(new Error('the marketplace could not be reached')));
+    const read = await createBookQueries(t.db).listing(5, market.session);
+    expect(read).toMatchObject({ alive: true, listing: { id: 5, cs_paint_wear: 0.0712, icon_url: null } });
   });
 });
