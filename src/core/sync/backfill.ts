@@ -3,15 +3,16 @@
  * heroes...) are fetched with `GET /listings` cursor paging: newest first, 1 000 rows a page, paced by
  * the client's governor to the 1/s limit at background priority. The cursor is saved with each page's
  * rows, so a restart resumes where it stopped. A pass ends at the last page or as soon as every live
- * listing has its details; a new pass starts when a snapshot brings listings without them (newest first
- * finds those in the first pages).
+ * listing older than its start has its details (newer ones lie above its cursor, where it never looks);
+ * a new pass starts when a snapshot brings listings without them (newest first finds those in the first
+ * pages). A creation carries its per-game fields, so it is detailed already (store/book-store.ts).
  */
 import { EventEmitter } from 'node:events';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
-import { countDetailed, countLive } from '../store/book-reader.ts';
+import { countDetailed, countLive, countUndetailedAbove, newestListingId } from '../store/book-reader.ts';
 import type { ListingsSource } from './sources.ts';
 
 export interface BackfillProgress {
@@ -85,6 +86,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   #ratePerMs = 0;
   /** When each recent page of the pass was stored and the details it brought; the first is the pass's start. */
   #pageMarks: { at: number; filled: number }[] = [];
+  /** The newest listing id when the running pass began; null between passes. */
+  #passTop: number | null = null;
+  /** Live listings without details above #passTop, at the last count: the next pass's, not this one's. */
+  #newerUndetailed = 0;
 
   constructor(store: BookStore, source: ListingsSource, options: BackfillOptions = {}) {
     super();
@@ -158,20 +163,33 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       await this.#idle(this.#idleMs);
       return;
     }
-    const filled = await this.#pass();
-    if (filled === null) return;
-    // Listings above where the pass began (come while a restarted sync was down, or during the pass) are
-    // still without details: the next pass, from the newest page, starts now. Only after a pass that
-    // got somewhere: what one that filled nothing left may be what the market's pages never show.
-    if (filled > 0 && this.#progress.detailed < this.#progress.total) return;
+    const end = await this.#pass();
+    if (end === null) return;
+    // Listings older than the pass's start yet above its cursor (come while a restarted sync was down)
+    // are still without details: the next pass, from the newest page, starts now. Only after a pass that
+    // got somewhere: what one that filled nothing left may be what the market's pages never show. Those
+    // that came during the pass wait, or a nudge: a market whose creations lack their fields would
+    // otherwise keep a pass running for good.
+    if (end.filled > 0 && end.olderLeft > 0) return;
     await this.#idle(this.#idleMs);
   }
 
   /**
-   * Reads pages from the saved cursor until the end of the book or until nothing lacks details. Returns
-   * the details it stored when it got there, null when it was stopped first.
+   * Reads pages from the saved cursor until the end of the book or until every listing older than the
+   * pass's start has its details. Returns the details it stored and how many older listings are still
+   * without them, or null when it was stopped first.
    */
-  async #pass(): Promise<number | null> {
+  async #pass(): Promise<{ filled: number; olderLeft: number } | null> {
+    this.#passTop = newestListingId(this.#store.db);
+    this.#newerUndetailed = 0;
+    try {
+      return await this.#readPages();
+    } finally {
+      this.#passTop = null;
+    }
+  }
+
+  async #readPages(): Promise<{ filled: number; olderLeft: number } | null> {
     const signal = this.#abort.signal;
     let cursor = this.#store.state().backfillCursor;
     if (cursor === null) this.#saveCursor(null, 'start');
@@ -207,13 +225,13 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       this.#progress.detailed += filled;
       this.#progress.pages++;
       this.#recount(false);
-      const remaining = Math.max(0, this.#progress.total - this.#progress.detailed);
+      const remaining = this.#olderUndetailed();
       if (next === null || remaining === 0) {
         if (next !== null) this.#store.write(() => this.#saveCursor(null, 'complete'));
         this.#recount(true);
         const done = this.#progress.detailed >= this.#progress.total;
         this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
-        return passFilled;
+        return { filled: passFilled, olderLeft: this.#olderUndetailed() };
       }
       this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
     }
@@ -289,6 +307,12 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#countedAt = now;
     this.#progress.total = countLive(this.#store.db);
     this.#progress.detailed = countDetailed(this.#store.db);
+    this.#newerUndetailed = this.#passTop === null ? 0 : countUndetailedAbove(this.#store.db, this.#passTop);
+  }
+
+  /** Listings without details that the running pass can still reach (by the running tally). */
+  #olderUndetailed(): number {
+    return Math.max(0, this.#progress.total - this.#progress.detailed - this.#newerUndetailed);
   }
 
   #set(change: Partial<BackfillProgress>): void {

@@ -156,7 +156,7 @@ async function stop(): Promise<void> {
 async function fetchListing(requestId: number, id: number): Promise<void> {
   try {
     const listing = await sources.fetchListing(id);
-    store.write(() => store.fillDetails(id, listing));
+    store.write(() => store.fillFetched(id, listing));
     post({ type: 'listing', requestId, listing, error: null });
   } catch (err) {
     reportedDamage(err);

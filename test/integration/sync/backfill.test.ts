@@ -5,9 +5,10 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
 import type { ListingsSource } from '../../../src/core/sync/sources.ts';
+import type { FullListing, ListingEvent } from '../../../src/shared/api/index.ts';
 import { BookStore, asFullListing, mergeSnapshot, openDatabase, readListing, readStatus, type Db } from '../../../src/core/store/index.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
-import { tempDir } from '../../unit/store/helpers.ts';
+import { leanOnlyFrame, ownGameOnlyFrame, tempDir } from '../../unit/store/helpers.ts';
 import { FakeMarket, eventually } from './fake-market.ts';
 
 let market: FakeMarket;
@@ -151,6 +152,48 @@ describe('detail backfill', () => {
     await backfill.stop();
     expect(cursors).toEqual([undefined, 1_501, 501, undefined, 1_501, 501]);
     expect(backfill.progress()).toMatchObject({ detailed: 2_499, total: 2_500 });
+  });
+
+  /** Pages as the market answers them, each followed by a new listing the store takes from the feed. */
+  function listingWhileEachPage(creation: (listing: FullListing, seq: bigint) => ListingEvent, cursors: (number | undefined)[]) {
+    let next = 3_001;
+    const source = recording(market.listingsSource(), cursors);
+    return {
+      ...source,
+      fetchListingsPage: async (query: Parameters<ListingsSource['fetchListingsPage']>[0], signal: AbortSignal) => {
+        const page = await source.fetchListingsPage(query, signal);
+        const listing = makeFullListing(rng, next++);
+        market.book.set(listing.id, listing);
+        store.applyEvents([creation(listing, market.nextSeq())]);
+        return page;
+      },
+    };
+  }
+
+  it('is done after one pass though listings keep coming, their creations carrying only the per-game fields', async () => {
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, listingWhileEachPage(ownGameOnlyFrame, cursors), { clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501]);
+    expect(readStatus(db)).toMatchObject({ listings: 2_503, detailed: 2_503 });
+  });
+
+  it('ends a pass at what was there when it began, though creations without their fields keep coming', async () => {
+    const clock = new ManualClock();
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, listingWhileEachPage(leanOnlyFrame, cursors), { clock });
+    backfill.start();
+    await eventually(() => cursors.length === 3 && backfill.progress().state === 'idle', 'the first pass');
+    expect(readStatus(db)).toMatchObject({ listings: 2_503, detailed: 2_500 });
+    // the next pass, after the wait, details those three from the newest page and ends there
+    await clock.advance(60_000);
+    await eventually(() => cursors.length === 4 && backfill.progress().state === 'idle', 'the second pass');
+    await new Promise((r) => setTimeout(r, 200));
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501, undefined]);
+    expect(readStatus(db)).toMatchObject({ listings: 2_504, detailed: 2_503 });
   });
 
   it('says a failed page read in its progress in plain words, not as the request line', async () => {
