@@ -123,16 +123,23 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#loop = this.#run();
   }
 
+  /** Stops the loop (no ETA for a pass that is not running any more); `reportFinal` counts. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#abort.abort(new Error('stopped'));
     this.#wake?.();
     await this.#loop;
     this.#loop = null;
-    // The last progress is a run's summary: counted from the file (creations bring their details too,
-    // which the pages' own tally never sees), and no ETA for a pass that is not running any more.
+    if (this.#progress.state === 'running') this.#set({ state: 'idle', etaMs: null });
+  }
+
+  /**
+   * A stopped run's summary, counted from the file (creations bring their details too, which the pages'
+   * own tally never sees). Taken after the engine's last write, so it agrees with `skindesk status`.
+   */
+  reportFinal(): void {
     this.#recount(true);
-    this.#set(this.#progress.state === 'running' ? { state: 'idle', etaMs: null } : {});
+    this.#set({});
   }
 
   /** Something may have brought listings without details (a snapshot merge): look again now. */

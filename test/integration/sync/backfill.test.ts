@@ -5,6 +5,7 @@ import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
 import type { ListingsSource } from '../../../src/core/sync/sources.ts';
+import { stopSyncRun } from '../../../src/core/sync/stop-run.ts';
 import type { FullListing, ListingEvent } from '../../../src/shared/api/index.ts';
 import { BookStore, asFullListing, mergeSnapshot, openDatabase, readListing, readStatus, type Db } from '../../../src/core/store/index.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
@@ -194,6 +195,20 @@ describe('detail backfill', () => {
     await backfill.stop();
     expect(cursors).toEqual([undefined, 1_501, 501, undefined]);
     expect(readStatus(db)).toMatchObject({ listings: 2_504, detailed: 2_503 });
+  });
+
+  it("counts its last progress after the engine's last write, as `skindesk status` reads the file then", async () => {
+    const backfill = new DetailBackfill(store, market.listingsSource(), { clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    // received, not yet applied when the run is asked to stop: the engine applies them as it stops
+    const received = [market.create(makeFullListing(rng, 3_001)), market.create(makeFullListing(rng, 3_002))];
+    const engine = { stop: () => Promise.resolve(void store.applyEvents(received)) };
+    await stopSyncRun(engine, backfill, (err) => {
+      throw err;
+    });
+    expect(readStatus(db)).toMatchObject({ listings: 2_502, detailed: 2_502 });
+    expect(backfill.progress()).toMatchObject({ total: 2_502, detailed: 2_502 });
   });
 
   it('says a failed page read in its progress in plain words, not as the request line', async () => {
