@@ -62,7 +62,7 @@ export interface AppCoreOptions {
   /** The sync worker's script (the Electron build passes its bundled file); default: the source file. */
   syncWorkerFile?: URL;
   /** Timers of the detail backfill (tests shorten them); `false` runs none. */
-  backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
+  backfillOptions?: Omit<BackfillOptions, 'appIds' | 'clock'> | false;
   /** How often backfill progress is recomputed from the mirror (default 5 s). */
   progressIntervalMs?: number;
   /** Cadence of the trade poller and withdrawal tracker (tests shorten them). */

@@ -1,7 +1,7 @@
 /**
  * Reads of the mirror for the renderer: windows of the book through the query engine (keyset paging, so
  * the renderer never holds the whole book), and one listing with its full detail — fetched from the
- * marketplace on demand when the mirror has only its price state yet.
+ * marketplace on demand when the mirror has only its price state yet, or only a creation's fields.
  */
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookQuery } from '../../shared/query.ts';
@@ -57,11 +57,18 @@ export function createBookQueries(db: Db): BookQueries {
       const stored = readListing(db, id);
       if (!stored) return withRank(db, null, false);
       const full = asFullListing(stored);
-      if (full) return withRank(db, full, true);
-      if (!session.client) return withRank(db, null, true);
+      // Details from a creation event are the per-game fields only (spec §6.1): the asset id, icon and
+      // trade lock are read with the listing, and without a connection the detail shows what it has.
+      if ((full && full.steam_asset_id !== null) || !session.client) return withRank(db, full, true);
       // fetched and stored by the sync worker (the book's writer); null: sold or delisted since — the
       // feed will remove it, say so now
-      const fetched = await session.fetchListing(id);
+      let fetched: FullListing | null;
+      try {
+        fetched = await session.fetchListing(id);
+      } catch (err) {
+        if (full) return withRank(db, full, true);
+        throw err;
+      }
       if (!fetched) return withRank(db, null, false);
       // price and amount from the mirror: the feed may have moved them since the fetch was answered
       const { detail: _none, ...lean } = stored;

@@ -60,7 +60,7 @@ export interface SessionOptions {
   startDemoMarket: StartDemoMarket;
   syncOptions?: SessionSyncOptions;
   /** Timers of the detail backfill (tests shorten them); `false` runs none. */
-  backfillOptions?: Omit<BackfillOptions, 'appIds'> | false;
+  backfillOptions?: Omit<BackfillOptions, 'appIds' | 'clock'> | false;
   /** The sync worker's script (the Electron build passes its bundled file); default: the source file. */
   syncWorkerFile?: URL;
   log: AppLog;

@@ -24,6 +24,16 @@ export function countDetailed(db: Db): number {
   return db.prepare('SELECT count(*) FROM listings WHERE alive = 1 AND detailed_at IS NOT NULL').pluck().get() as number;
 }
 
+/** The highest listing id the book holds, tombstones included (ids grow with time); 0 for none. */
+export function newestListingId(db: Db): number {
+  return (db.prepare('SELECT max(id) FROM listings').pluck().get() as number | null) ?? 0;
+}
+
+/** Live listings without details above `id`: a walk of the newer ids only. */
+export function countUndetailedAbove(db: Db, id: number): number {
+  return db.prepare('SELECT count(*) FROM listings WHERE id > ? AND alive = 1 AND detailed_at IS NULL').pluck().get(id) as number;
+}
+
 /** Live listings (a walk of the smallest partial index). */
 export function countLive(db: Db): number {
   return db.prepare('SELECT count(*) FROM listings WHERE alive = 1').pluck().get() as number;

@@ -16,7 +16,7 @@
  * a row is therefore max(last_seq, coveredSeq), and the guard compares against exactly that.
  */
 import type { Statement } from 'better-sqlite3';
-import { carriesAllDetails, type LeanListing, type ListingDetail, type ListingEvent } from '../../shared/api/index.ts';
+import { carriesGameDetails, type LeanListing, type ListingDetail, type ListingEvent } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
 import { STICKER_KIND, detailBlob, detailColumnValues, pickDetail, stickerRows } from './details.ts';
@@ -164,6 +164,7 @@ export class BookStore {
   readonly #removeHeld: Statement;
   readonly #exists: Statement;
   readonly #markDetailed: Statement;
+  readonly #detailedKeys: Statement;
   readonly #putAttrs: Statement;
   readonly #putDetailJson: Statement;
   readonly #deleteStickers: Statement;
@@ -234,6 +235,10 @@ export class BookStore {
     this.#markDetailed = db.prepare(
       `UPDATE listings SET detailed_at = ? WHERE id = ? AND detailed_at IS NULL AND name_id IS NOT NULL
        RETURNING alive, app_id, name_id, commodity, created_ms`,
+    );
+    this.#detailedKeys = db.prepare(
+      `SELECT alive, app_id, name_id, commodity, created_ms FROM listings
+       WHERE id = ? AND detailed_at IS NOT NULL AND name_id IS NOT NULL`,
     );
     this.#putAttrs = db.prepare(
       `INSERT OR REPLACE INTO listing_attrs (id, alive, app_id, name_id, commodity, created_ms, sticker_count,
@@ -366,7 +371,7 @@ export class BookStore {
     if (this.#coveredSeq !== null && event.seq <= this.#coveredSeq) {
       outcome.covered++;
       // Details never change, so a covered creation still saves a detail fetch later.
-      if (event.event === 'listing.created' && carriesAllDetails(event.data)) this.fillDetails(id, event.data, now);
+      if (event.event === 'listing.created' && carriesGameDetails(event.data)) this.fillDetails(id, event.data, now);
       return;
     }
     let changes: number;
@@ -375,9 +380,10 @@ export class BookStore {
         const d = event.data;
         const nameId = this.itemNames.idOf(d.market_hash_name);
         const createdMs = Date.parse(d.created_at);
-        // without the general fields its details are incomplete: written for the filters, and left
-        // undetailed so the backfill fetches the rest
-        const complete = carriesAllDetails(d);
+        // Detailed with its game's fields, which are what the backfill is for: left undetailed, every
+        // creation was newer than the pass's cursor and no pass ever ended. Without them its details are
+        // written for the filters as far as they go, and left to the backfill.
+        const complete = carriesGameDetails(d);
         const row = [id, d.app_id, nameId, d.price, d.amount, d.commodity ? 1 : 0, d.created_at, createdMs, event.seq, 1, now, now, complete ? now : null];
         changes = this.#insertCreated.run(row).changes || this.#upsertCreated.run(row).changes;
         if (changes > 0) {
@@ -438,6 +444,19 @@ export class BookStore {
     const listing = this.#markDetailed.get(now, id) as ListingKeys | undefined;
     if (!listing) return false;
     this.#writeDetailRows(id, source, listing);
+    return true;
+  }
+
+  /**
+   * Stores a listing read on demand: its details when the book has none, else all of them again, for a
+   * listing detailed from its creation lacks the general fields (asset id, icon, trade lock) the read
+   * brings. Returns whether anything was written.
+   */
+  fillFetched(id: number, listing: ListingDetail, now = this.clock.now()): boolean {
+    if (this.fillDetails(id, listing, now)) return true;
+    const keys = this.#detailedKeys.get(id) as ListingKeys | undefined;
+    if (!keys) return false;
+    this.#writeDetailRows(id, listing, keys);
     return true;
   }
 

@@ -3,14 +3,16 @@
  * heroes...) are fetched with `GET /listings` cursor paging: newest first, 1 000 rows a page, paced by
  * the client's governor to the 1/s limit at background priority. The cursor is saved with each page's
  * rows, so a restart resumes where it stopped. A pass ends at the last page or as soon as every live
- * listing has its details; a new pass starts when a snapshot brings listings without them (newest first
- * finds those in the first pages).
+ * listing older than its start has its details (newer ones lie above its cursor, where it never looks);
+ * a new pass starts when a snapshot brings listings without them (newest first finds those in the first
+ * pages). A creation carries its per-game fields, so it is detailed already (store/book-store.ts).
  */
 import { EventEmitter } from 'node:events';
+import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
-import { countDetailed, countLive } from '../store/book-reader.ts';
+import { countDetailed, countLive, countUndetailedAbove, newestListingId } from '../store/book-reader.ts';
 import type { ListingsSource } from './sources.ts';
 
 export interface BackfillProgress {
@@ -35,16 +37,23 @@ export interface BackfillOptions {
   idleMs?: number;
   /** Wait after a failed page (unless the server says how long). */
   retryMs?: number;
+  /** Wait after a pass stopped on an error of our own (a busy database file) before trying again. */
+  failureRetryMs?: number;
   /** Recount detailed/total from the database at most this often (counting a million rows is not free). */
   recountMs?: number;
   /** Longest a single write transaction may hold the thread before the rest of the page waits a turn. */
   writeBudgetMs?: number;
+  /** Time for the waits and the detail rate (a ManualClock in tests). */
+  clock?: Clock;
 }
+
+/** Pages the detail rate is measured over: one slow answer is smoothed out, a change of pace shows soon. */
+const RATE_WINDOW_PAGES = 10;
 
 type BackfillEvents = {
   progress: [progress: BackfillProgress];
   warning: [message: string];
-  /** The pass stopped on an error of its own (not the market's): its progress says so too. */
+  /** A pass stopped on an error of its own (not the market's): its progress says so too until it tries again. */
   failed: [error: Error];
 };
 
@@ -56,8 +65,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #pageSize: 1000 | 500;
   readonly #idleMs: number;
   readonly #retryMs: number;
+  readonly #failureRetryMs: number;
   readonly #recountMs: number;
   readonly #writeBudgetMs: number;
+  readonly #clock: Clock;
   #running = false;
   #abort = new AbortController();
   #loop: Promise<void> | null = null;
@@ -73,6 +84,12 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   };
   #countedAt = 0;
   #ratePerMs = 0;
+  /** When each recent page of the pass was stored and the details it brought; the first is the pass's start. */
+  #pageMarks: { at: number; filled: number }[] = [];
+  /** The newest listing id when the running pass began; null between passes. */
+  #passTop: number | null = null;
+  /** Live listings without details above #passTop, at the last count: the next pass's, not this one's. */
+  #newerUndetailed = 0;
 
   constructor(store: BookStore, source: ListingsSource, options: BackfillOptions = {}) {
     super();
@@ -84,8 +101,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#pageSize = options.pageSize ?? 1000;
     this.#idleMs = options.idleMs ?? 60_000;
     this.#retryMs = options.retryMs ?? 5_000;
+    this.#failureRetryMs = options.failureRetryMs ?? 30_000;
     this.#recountMs = options.recountMs ?? 10_000;
     this.#writeBudgetMs = options.writeBudgetMs ?? 10;
+    this.#clock = options.clock ?? systemClock;
     this.#recount(true);
   }
 
@@ -93,27 +112,34 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     return { ...this.#progress };
   }
 
+  /** Starts the loop; while it waits after a failure of its own, tries again now. */
   start(): void {
-    if (this.#running) return;
+    if (this.#running) {
+      if (this.#progress.state === 'failed') this.#wake?.();
+      return;
+    }
     this.#running = true;
     this.#abort = new AbortController();
-    this.#loop = this.#run().catch((err: unknown) => {
-      const error = err instanceof Error ? err : new Error(String(err));
-      this.#set({ state: 'failed', problem: `the detail backfill stopped: ${error.message}` });
-      this.emit('failed', error);
-    });
+    this.#loop = this.#run();
   }
 
+  /** Stops the loop (no ETA for a pass that is not running any more); `reportFinal` counts. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#abort.abort(new Error('stopped'));
     this.#wake?.();
     await this.#loop;
     this.#loop = null;
-    // The last progress is a run's summary: counted from the file (creations bring their details too,
-    // which the pages' own tally never sees), and no ETA for a pass that is not running any more.
+    if (this.#progress.state === 'running') this.#set({ state: 'idle', etaMs: null });
+  }
+
+  /**
+   * A stopped run's summary, counted from the file (creations bring their details too, which the pages'
+   * own tally never sees). Taken after the engine's last write, so it agrees with `skindesk status`.
+   */
+  reportFinal(): void {
     this.#recount(true);
-    this.#set(this.#progress.state === 'running' ? { state: 'idle', etaMs: null } : {});
+    this.#set({});
   }
 
   /** Something may have brought listings without details (a snapshot merge): look again now. */
@@ -123,37 +149,73 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   async #run(): Promise<void> {
     while (this.#running) {
-      this.#recount(true);
-      if (this.#progress.detailed >= this.#progress.total) {
-        this.#set({ state: this.#progress.total > 0 ? 'done' : 'idle', etaMs: this.#progress.total > 0 ? 0 : null, problem: null });
-        await this.#idle(this.#idleMs);
-        continue;
+      try {
+        await this.#round();
+      } catch (err) {
+        // The loop goes on after a pause: the worker starts it when the book goes live, which may not
+        // happen again in this run, so a transient SQLITE_BUSY ended the details for good.
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.#set({ state: 'failed', etaMs: null, problem: `the detail backfill failed (${error.message}); trying again` });
+        this.emit('failed', error);
+        await this.#idle(this.#failureRetryMs);
       }
-      const complete = await this.#pass();
-      if (complete) await this.#idle(this.#idleMs);
     }
   }
 
-  /** Reads pages from the saved cursor until the end of the book or until nothing lacks details. */
-  async #pass(): Promise<boolean> {
+  /** Waits when nothing lacks details, else runs a pass and, mostly, waits when it finished. */
+  async #round(): Promise<void> {
+    this.#recount(true);
+    if (this.#progress.detailed >= this.#progress.total) {
+      this.#set({ state: this.#progress.total > 0 ? 'done' : 'idle', etaMs: this.#progress.total > 0 ? 0 : null, problem: null });
+      await this.#idle(this.#idleMs);
+      return;
+    }
+    const end = await this.#pass();
+    if (end === null) return;
+    // Listings older than the pass's start yet above its cursor (come while a restarted sync was down)
+    // are still without details: the next pass, from the newest page, starts now. Only after a pass that
+    // got somewhere: what one that filled nothing left may be what the market's pages never show. Those
+    // that came during the pass wait, or a nudge: a market whose creations lack their fields would
+    // otherwise keep a pass running for good.
+    if (end.filled > 0 && end.olderLeft > 0) return;
+    await this.#idle(this.#idleMs);
+  }
+
+  /**
+   * Reads pages from the saved cursor until the end of the book or until every listing older than the
+   * pass's start has its details. Returns the details it stored and how many older listings are still
+   * without them, or null when it was stopped first.
+   */
+  async #pass(): Promise<{ filled: number; olderLeft: number } | null> {
+    this.#passTop = newestListingId(this.#store.db);
+    this.#newerUndetailed = 0;
+    try {
+      return await this.#readPages();
+    } finally {
+      this.#passTop = null;
+    }
+  }
+
+  async #readPages(): Promise<{ filled: number; olderLeft: number } | null> {
     const signal = this.#abort.signal;
     let cursor = this.#store.state().backfillCursor;
     if (cursor === null) this.#saveCursor(null, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
+    this.#pageMarks = [{ at: this.#elapsed(), filled: 0 }];
+    let passFilled = 0;
     while (this.#running) {
       let page;
-      const askedAt = Date.now();
       try {
         page = await this.#source.fetchListingsPage(
           { limit: this.#pageSize, ...(cursor === null ? {} : { cursor }), ...(this.#appId === undefined ? {} : { appId: this.#appId }) },
           signal,
         );
       } catch (err) {
-        if (signal.aborted) return false;
+        if (signal.aborted) return null;
         if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
           this.#set({ state: 'failed', problem: 'the marketplace refused the API key when reading listings' });
           this.#running = false;
-          return false;
+          return null;
         }
         const wait = err instanceof ApiError && err.retryAfterMs ? err.retryAfterMs : this.#retryMs;
         this.emit('warning', `reading listing details failed: ${(err as Error).message}`);
@@ -163,23 +225,24 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
       }
       const next = page.nextCursor;
       const filled = await this.#storePage(page.listings, next);
-      if (filled === null) return false;
+      if (filled === null) return null;
+      passFilled += filled;
       cursor = next;
-      this.#noteRate(filled, Date.now() - askedAt);
+      this.#noteRate(filled);
       this.#progress.detailed += filled;
       this.#progress.pages++;
       this.#recount(false);
-      const remaining = Math.max(0, this.#progress.total - this.#progress.detailed);
+      const remaining = this.#olderUndetailed();
       if (next === null || remaining === 0) {
         if (next !== null) this.#store.write(() => this.#saveCursor(null, 'complete'));
         this.#recount(true);
         const done = this.#progress.detailed >= this.#progress.total;
         this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
-        return true;
+        return { filled: passFilled, olderLeft: this.#olderUndetailed() };
       }
       this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
     }
-    return false;
+    return null;
   }
 
   /**
@@ -225,19 +288,38 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     }
   }
 
-  /** Details stored per ms, smoothed; a page's time includes the wait for the rate limit. */
-  #noteRate(filled: number, elapsedMs: number): void {
-    const sample = filled / Math.max(elapsedMs, 1);
-    this.#ratePerMs = this.#ratePerMs === 0 ? sample : this.#ratePerMs * 0.8 + sample * 0.2;
+  /**
+   * Details stored per ms over the last pages, by the time between them: the wait for the 1/s budget, a
+   * retry's pause and the writes are most of a page's time, and a rate taken over the request alone made
+   * the ETA 5-10× too short.
+   */
+  #noteRate(filled: number): void {
+    const marks = this.#pageMarks;
+    marks.push({ at: this.#elapsed(), filled });
+    if (marks.length > RATE_WINDOW_PAGES + 1) marks.shift();
+    const details = marks.slice(1).reduce((sum, mark) => sum + mark.filled, 0);
+    const span = (marks.at(-1)?.at ?? 0) - (marks[0]?.at ?? 0);
+    this.#ratePerMs = details / Math.max(span, 1);
     this.#progress.rowsPerSecond = Math.round(this.#ratePerMs * 1000);
   }
 
+  /** For intervals: the clock that never jumps when it has one. */
+  #elapsed(): number {
+    return this.#clock.monotonic?.() ?? this.#clock.now();
+  }
+
   #recount(force: boolean): void {
-    const now = Date.now();
+    const now = this.#elapsed();
     if (!force && now - this.#countedAt < this.#recountMs) return;
     this.#countedAt = now;
     this.#progress.total = countLive(this.#store.db);
     this.#progress.detailed = countDetailed(this.#store.db);
+    this.#newerUndetailed = this.#passTop === null ? 0 : countUndetailedAbove(this.#store.db, this.#passTop);
+  }
+
+  /** Listings without details that the running pass can still reach (by the running tally). */
+  #olderUndetailed(): number {
+    return Math.max(0, this.#progress.total - this.#progress.detailed - this.#newerUndetailed);
   }
 
   #set(change: Partial<BackfillProgress>): void {
@@ -247,9 +329,9 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   #idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(), ms);
+      const cancel = this.#clock.setTimer(ms, () => done());
       const done = () => {
-        clearTimeout(timer);
+        cancel();
         this.#wake = null;
         resolve();
       };

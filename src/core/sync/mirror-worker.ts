@@ -26,7 +26,7 @@ export interface MirrorWorkerOptions {
   wsUrl?: string | null;
   appIds?: readonly number[] | null;
   engine?: Omit<SyncEngineOptions, 'appIds' | 'sourceUrl' | 'random' | 'openFeed'>;
-  backfill?: BackfillOptions | false;
+  backfill?: Omit<BackfillOptions, 'clock'> | false;
   /**
    * Hold the WebSocket in this thread and relay it to the worker (relay.ts): `received` then fires the
    * moment a new listing's frame arrives, never behind a SQLite transaction. For hosts that judge the

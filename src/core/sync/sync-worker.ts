@@ -19,6 +19,7 @@ import { DetailBackfill } from './backfill.ts';
 import { SyncEngine } from './engine.ts';
 import { RelayedFeeds, isRelayNotice } from './relay.ts';
 import { apiSources } from './sources.ts';
+import { stopSyncRun } from './stop-run.ts';
 import { APPLYING_NOTICE_EVENTS, type HostMessage, SYNC_WORKER_CACHE_MB, type SyncWorkerData, type WorkerMessage } from './worker-protocol.ts';
 
 const port = parentPort;
@@ -139,13 +140,10 @@ let stopping: Promise<void> | null = null;
 async function stop(): Promise<void> {
   if (statisticsTimer) clearTimeout(statisticsTimer);
   try {
-    await backfill?.stop();
-  } catch (err) {
-    // its last recount may meet a damaged file: the engine must still apply what it received
-    if (!reportedDamage(err)) post({ type: 'warning', message: `the detail backfill did not stop cleanly: ${(err as Error).message}` });
-  }
-  try {
-    await engine.stop();
+    // the backfill's last recount may meet a damaged file
+    await stopSyncRun(engine, backfill, (err) => {
+      if (!reportedDamage(err)) post({ type: 'warning', message: `the detail backfill did not stop cleanly: ${(err as Error).message}` });
+    });
   } finally {
     db.close();
     ledgerDesk?.close();
@@ -156,7 +154,7 @@ async function stop(): Promise<void> {
 async function fetchListing(requestId: number, id: number): Promise<void> {
   try {
     const listing = await sources.fetchListing(id);
-    store.write(() => store.fillDetails(id, listing));
+    store.write(() => store.fillFetched(id, listing));
     post({ type: 'listing', requestId, listing, error: null });
   } catch (err) {
     reportedDamage(err);

@@ -37,8 +37,11 @@ export interface SyncWorkerData {
   forwardApplied: boolean;
   /** Post 'applying' and 'batch' reports (the host had listeners for them when it started the worker). */
   reportBatches: boolean;
-  /** false: no detail backfill (details still come with creation events and on demand). */
-  backfill: BackfillOptions | false;
+  /**
+   * false: no detail backfill (details still come with creation events and on demand). Without a clock:
+   * it cannot cross threads.
+   */
+  backfill: Omit<BackfillOptions, 'clock'> | false;
 }
 
 /**

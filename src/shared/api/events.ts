@@ -3,8 +3,8 @@
  * op and the close codes. `seq` is int64 and is parsed losslessly (json.ts).
  */
 import { z } from 'zod';
-import { appId, cents, id, nonNegativeInt, positiveCents, seq, timestamp } from './primitives.ts';
-import { leanListingShape, listingDetailShape } from './resources.ts';
+import { APP_IDS, GAME_PREFIX, appId, cents, id, nonNegativeInt, positiveCents, seq, timestamp } from './primitives.ts';
+import { LISTING_DETAIL_FIELDS, leanListingShape, listingDetailShape } from './resources.ts';
 import { parseJsonWithInt64 } from './json.ts';
 
 export const WS_PATH = '/public/v1/ws';
@@ -23,15 +23,24 @@ const { id: _leanId, ...leanWithoutId } = leanListingShape;
 /**
  * The spec gives `listing.created` the lean fields "plus the per-game item fields of 2.3": not the general
  * ones (steam_asset_id, icon_url, trade_locked_until), nor surely the other games' nulls. Each detail
- * field may be absent (read as null; a creation without the general fields is left to the detail
- * backfill): a frame refused for a missing field would cost a book re-read per new listing.
+ * field may be absent (read as null): a frame refused for a missing field would cost a book re-read per
+ * new listing.
  */
 export const listingCreatedData = z
   .looseObject({ listing_id: id, ...leanWithoutId })
   .extend(z.object(listingDetailShape).partial().shape);
-/** Whether a creation carries the general fields of §2.3 too: only then are its details complete. */
-export function carriesAllDetails(d: z.infer<typeof listingCreatedData>): boolean {
-  return d.steam_asset_id !== undefined && d.icon_url !== undefined && d.trade_locked_until !== undefined;
+
+const GAME_DETAIL_FIELDS = new Map(
+  APP_IDS.map((app) => [app as number, LISTING_DETAIL_FIELDS.filter((f) => f.startsWith(`${GAME_PREFIX[app]}_`))]),
+);
+/**
+ * Whether a creation carries every per-game field of its game, as the spec promises: the listing then
+ * counts as detailed (the general fields are read with the listing when its detail is opened). One
+ * without them is left to the detail backfill, which fetches them.
+ */
+export function carriesGameDetails(d: z.infer<typeof listingCreatedData>): boolean {
+  const fields = GAME_DETAIL_FIELDS.get(d.app_id);
+  return fields !== undefined && fields.every((field) => d[field] !== undefined);
 }
 export const listingPriceChangedData = z.looseObject({
   listing_id: id,

@@ -1,12 +1,15 @@
 /** Detail backfill: cursor paging newest first, progress, resuming after a restart, stopping early. */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../../src/core/api/clock.ts';
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { DetailBackfill, type BackfillProgress } from '../../../src/core/sync/backfill.ts';
 import type { ListingsSource } from '../../../src/core/sync/sources.ts';
+import { stopSyncRun } from '../../../src/core/sync/stop-run.ts';
+import type { FullListing, ListingEvent } from '../../../src/shared/api/index.ts';
 import { BookStore, asFullListing, mergeSnapshot, openDatabase, readListing, readStatus, type Db } from '../../../src/core/store/index.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
-import { tempDir } from '../../unit/store/helpers.ts';
+import { leanOnlyFrame, ownGameOnlyFrame, tempDir } from '../../unit/store/helpers.ts';
 import { FakeMarket, eventually } from './fake-market.ts';
 
 let market: FakeMarket;
@@ -62,6 +65,30 @@ describe('detail backfill', () => {
     expect(stored && asFullListing(stored)).toEqual(market.book.get(1_234));
   });
 
+  it('gives an ETA from the details stored per second of the clock, the wait between pages included', async () => {
+    const clock = new ManualClock();
+    const source = market.listingsSource();
+    // the 1/s budget: each page comes a second after the one before, the wait for it most of that second
+    const paced: ListingsSource = {
+      ...source,
+      fetchListingsPage: async (query, signal) => {
+        await clock.advance(1_000);
+        return source.fetchListingsPage(query, signal);
+      },
+    };
+    const backfill = new DetailBackfill(store, paced, { pageSize: 500, clock });
+    const seen: BackfillProgress[] = [];
+    backfill.on('progress', (p) => seen.push(p));
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'backfill done');
+    await backfill.stop();
+    const running = seen.filter((p) => p.state === 'running' && p.pages > 0);
+    expect(running.map((p) => p.pages)).toEqual([1, 2, 3, 4]);
+    expect(running.map((p) => p.rowsPerSecond)).toEqual([500, 500, 500, 500]);
+    // what is left, at 500 details a second
+    expect(running.map((p) => p.etaMs)).toEqual(running.map((p) => (p.total - p.detailed) * 2));
+  });
+
   it('resumes from the saved cursor after a restart', async () => {
     let pages = 0;
     const failing: ListingsSource = {
@@ -89,6 +116,101 @@ describe('detail backfill', () => {
     expect(readStatus(db).detailed).toBe(2_500);
   });
 
+  it('after the saved pass, starts from the newest page at once for listings that came while it was stopped', async () => {
+    let stopped: Promise<void> | null = null;
+    const first = new DetailBackfill(store, market.listingsSource());
+    // stopped after its first page, as a sync is by a signal
+    first.on('progress', (p) => {
+      if (p.pages === 1) stopped ??= first.stop();
+    });
+    first.start();
+    await eventually(() => stopped !== null, 'one page stored');
+    await stopped;
+    expect(store.state().backfillCursor).toBe(1_501);
+    // while nothing ran: 500 new listings, which the sync's snapshot brings without details
+    for (let id = 2_501; id <= 3_000; id++) market.create(makeFullListing(rng, id));
+    await mergeSnapshot(store, market.snapshot(), { scope: null, resync: true });
+
+    // a clock nobody moves: the 60 s wait after a pass never ends within the test
+    const cursors: (number | undefined)[] = [];
+    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { clock: new ManualClock() });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'every listing detailed');
+    await second.stop();
+    expect(cursors).toEqual([1_501, 501, undefined]);
+    expect(readStatus(db)).toMatchObject({ listings: 3_000, detailed: 3_000 });
+  });
+
+  it('waits after a pass that filled nothing, though a listing the pages never show is still without details', async () => {
+    // the mirror holds it; the market's pages do not show it (gone without an event, say)
+    market.book.delete(7);
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, recording(market.listingsSource(), cursors), { clock: new ManualClock() });
+    backfill.start();
+    // the first pass filled the rest, so a second one looked at once; it found nothing more
+    await eventually(() => cursors.length === 6 && backfill.progress().state === 'idle', 'two passes');
+    await new Promise((r) => setTimeout(r, 200));
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501, undefined, 1_501, 501]);
+    expect(backfill.progress()).toMatchObject({ detailed: 2_499, total: 2_500 });
+  });
+
+  /** Pages as the market answers them, each followed by a new listing the store takes from the feed. */
+  function listingWhileEachPage(creation: (listing: FullListing, seq: bigint) => ListingEvent, cursors: (number | undefined)[]) {
+    let next = 3_001;
+    const source = recording(market.listingsSource(), cursors);
+    return {
+      ...source,
+      fetchListingsPage: async (query: Parameters<ListingsSource['fetchListingsPage']>[0], signal: AbortSignal) => {
+        const page = await source.fetchListingsPage(query, signal);
+        const listing = makeFullListing(rng, next++);
+        market.book.set(listing.id, listing);
+        store.applyEvents([creation(listing, market.nextSeq())]);
+        return page;
+      },
+    };
+  }
+
+  it('is done after one pass though listings keep coming, their creations carrying only the per-game fields', async () => {
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, listingWhileEachPage(ownGameOnlyFrame, cursors), { clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501]);
+    expect(readStatus(db)).toMatchObject({ listings: 2_503, detailed: 2_503 });
+  });
+
+  it('ends a pass at what was there when it began, though creations without their fields keep coming', async () => {
+    const clock = new ManualClock();
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, listingWhileEachPage(leanOnlyFrame, cursors), { clock });
+    backfill.start();
+    await eventually(() => cursors.length === 3 && backfill.progress().state === 'idle', 'the first pass');
+    expect(readStatus(db)).toMatchObject({ listings: 2_503, detailed: 2_500 });
+    // the next pass, after the wait, details those three from the newest page and ends there
+    await clock.advance(60_000);
+    await eventually(() => cursors.length === 4 && backfill.progress().state === 'idle', 'the second pass');
+    await new Promise((r) => setTimeout(r, 200));
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501, undefined]);
+    expect(readStatus(db)).toMatchObject({ listings: 2_504, detailed: 2_503 });
+  });
+
+  it("counts its last progress after the engine's last write, as `skindesk status` reads the file then", async () => {
+    const backfill = new DetailBackfill(store, market.listingsSource(), { clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    // received, not yet applied when the run is asked to stop: the engine applies them as it stops
+    const received = [market.create(makeFullListing(rng, 3_001)), market.create(makeFullListing(rng, 3_002))];
+    const engine = { stop: () => Promise.resolve(void store.applyEvents(received)) };
+    await stopSyncRun(engine, backfill, (err) => {
+      throw err;
+    });
+    expect(readStatus(db)).toMatchObject({ listings: 2_502, detailed: 2_502 });
+    expect(backfill.progress()).toMatchObject({ total: 2_502, detailed: 2_502 });
+  });
+
   it('says a failed page read in its progress in plain words, not as the request line', async () => {
     const failing: ListingsSource = {
       ...market.listingsSource(),
@@ -100,6 +222,43 @@ describe('detail backfill', () => {
     await eventually(() => backfill.progress().problem !== null, 'the failure told');
     await backfill.stop();
     expect(backfill.progress().problem).toBe('reading listing details failed (the marketplace could not be reached); trying again');
+  });
+
+  /** The first page's write meets a file another connection holds (SQLITE_BUSY), later ones go through. */
+  function busyOnce(): void {
+    vi.spyOn(store, 'fillDetails').mockImplementationOnce(() => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    });
+  }
+
+  it('says an error of its own in its progress and tries again after a pause', async () => {
+    busyOnce();
+    const clock = new ManualClock();
+    const backfill = new DetailBackfill(store, market.listingsSource(), { clock, failureRetryMs: 30_000 });
+    const failures: string[] = [];
+    backfill.on('failed', (error) => failures.push(error.message));
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'failed', 'the failure told');
+    expect(backfill.progress().problem).toBe('the detail backfill failed (database is locked); trying again');
+    expect(failures).toEqual(['database is locked']);
+    await clock.advance(29_000);
+    expect(backfill.progress().state).toBe('failed');
+    await clock.advance(1_000);
+    await eventually(() => backfill.progress().state === 'done', 'done after the pause');
+    await backfill.stop();
+    expect(backfill.progress().problem).toBeNull();
+    expect(readStatus(db).detailed).toBe(2_500);
+  });
+
+  it('runs again when started after a failure (the worker starts it each time the book goes live)', async () => {
+    busyOnce();
+    const backfill = new DetailBackfill(store, market.listingsSource(), { failureRetryMs: 600_000 });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'failed', 'the failure told');
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'done once started again');
+    await backfill.stop();
+    expect(readStatus(db).detailed).toBe(2_500);
   });
 
   it('asks nothing when creation events already brought every detail, and wakes up when told', async () => {

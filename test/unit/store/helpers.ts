@@ -3,7 +3,17 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BookStore, iterateBook, openDatabase, readStatus, type Db } from '../../../src/core/store/index.ts';
-import type { LeanListing } from '../../../src/shared/api/index.ts';
+import {
+  GAME_PREFIX,
+  LISTING_DETAIL_FIELDS,
+  parseServerFrame,
+  stringifyJson,
+  type AppId,
+  type FullListing,
+  type LeanListing,
+  type ListingEvent,
+} from '../../../src/shared/api/index.ts';
+import { createdEvent } from '../../bench/generate.ts';
 
 export interface TestStore {
   db: Db;
@@ -103,3 +113,26 @@ export const CACHED_PRICE = {
   lowest_listing_price: null,
   updated_at: '2026-01-01T00:00:00.000Z',
 };
+
+/** The general detail fields of §2.3, which the spec does not promise in a `listing.created`. */
+export const GENERAL_DETAIL_FIELDS: readonly string[] = ['steam_asset_id', 'icon_url', 'trade_locked_until'];
+const DETAIL_FIELDS: readonly string[] = LISTING_DETAIL_FIELDS;
+
+/** The `listing.created` of `listing` without the fields `left` picks, as the client takes it off the wire. */
+export function creationFrameWithout(listing: FullListing, seq: bigint, left: (field: string) => boolean): ListingEvent {
+  const data = Object.fromEntries(Object.entries(createdEvent(listing, seq).data).filter(([field]) => !left(field)));
+  const frame = parseServerFrame(stringifyJson({ event: 'listing.created', seq, ts: '2026-11-23T06:00:00Z', data }));
+  if (frame.kind !== 'listing') throw new Error(`the frame was not taken as a listing event: ${frame.kind}`);
+  return frame.event;
+}
+
+/** What a market sending exactly what the spec promises sends: the lean fields and its game's fields. */
+export function ownGameOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
+  const own = `${GAME_PREFIX[listing.app_id as AppId]}_`;
+  return creationFrameWithout(listing, seq, (field) => DETAIL_FIELDS.includes(field) && !field.startsWith(own));
+}
+
+/** A creation with the lean fields alone (the contract takes it: every detail field may be absent). */
+export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
+  return creationFrameWithout(listing, seq, (field) => DETAIL_FIELDS.includes(field));
+}
