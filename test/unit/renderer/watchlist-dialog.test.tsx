@@ -69,16 +69,21 @@ describe('watchlist dialog, saved at once', () => {
 // text was changed), never as an alert before anything was typed. Leaving the field says nothing new: the
 // line it added under Name once pushed the form down between the press and the release of the click that
 // left it, so the first click below Name ("At most", a switch) was lost.
+/** The dialog as New opens it: no watchlist yet. */
+function renderNewDialog() {
+  render(
+    <MantineProvider theme={theme} defaultColorScheme="dark">
+      <WatchlistDialog watchlist={null} onClose={() => undefined} onSaved={() => undefined} />
+    </MantineProvider>,
+  );
+}
+
 describe('watchlist dialog, new', () => {
   it('asks for a name without an alert, beside Save, and at the field once its text was changed', async () => {
     const create = vi.fn();
     installFakeApp({ createWatchlist: create });
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistDialog watchlist={null} onClose={() => undefined} onSaved={() => undefined} />
-      </MantineProvider>,
-    );
+    renderNewDialog();
     const name = await screen.findByTestId('watchlist-name');
     expect(screen.queryByTestId('watchlist-issues')).toBeNull();
     expect(screen.getByTestId('watchlist-unnamed').textContent).toBe('Name the watchlist to save it.');
@@ -96,11 +101,7 @@ describe('watchlist dialog, new', () => {
   it('leaving the empty name for a control below it adds no line above that control: the first click lands', async () => {
     installFakeApp({});
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistDialog watchlist={null} onClose={() => undefined} onSaved={() => undefined} />
-      </MantineProvider>,
-    );
+    renderNewDialog();
     const name = await screen.findByTestId('watchlist-name');
     await waitFor(() => expect(document.activeElement).toBe(name));
     const atMost = screen.getByText('At most');

@@ -7,7 +7,7 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { backpackStack, installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import { backpackStack, installFakeBridge, myListing, myListingsPage, renderWithTheme, skinRow } from './fake-bridge.tsx';
 
 /** Waits for the dialog's focus trap to place the focus, then types over whatever it selected. */
 async function typeAtOpenFocus(testId: string, text: string): Promise<HTMLInputElement> {
@@ -20,19 +20,7 @@ async function typeAtOpenFocus(testId: string, text: string): Promise<HTMLInputE
 describe('selling dialogs: the price has the focus as they open', () => {
   it('Sell: the first group’s price per copy, the recommended price replaced by what is typed', async () => {
     installFakeBridge({});
-    const row = {
-      assetId: '1',
-      appId: 730 as const,
-      name: 'Skin 1',
-      amount: 1,
-      commodity: false,
-      tradable: true,
-      marketPrice: 500,
-      recommendedPrice: 485,
-      iconUrl: '',
-      inOffer: null,
-    };
-    renderWithTheme(<SellDialog appId={730} rows={[row]} onClose={() => {}} onSent={() => {}} />);
+    renderWithTheme(<SellDialog appId={730} rows={[skinRow()]} onClose={() => {}} onSent={() => {}} />);
     const price = await typeAtOpenFocus('sell-price', '4.5');
     expect(price.value).toBe('4.5'); // as typed: written out in full when the field is left
   });

@@ -16,6 +16,7 @@ import {
 } from '../../../../src/shared/ipc/index.ts';
 import { theme } from '../../../../src/renderer/theme.ts';
 import type { BackpackItem, MyListing } from '../../../../src/shared/api/index.ts';
+import type { InventoryRow } from '../../../../src/shared/ipc/calls-account.ts';
 
 type FakeHandlers = { [N in IpcCallName]?: (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>> };
 
@@ -85,6 +86,20 @@ export const backpackStack = (id: number): BackpackItem => ({
   commodity: true,
   market_price: 120,
   trade_locked_until: null,
+});
+
+/** A Steam inventory row: one tradable 'Skin 1' at $5.00 (recommended $4.85), in no offer. */
+export const skinRow = (assetId = '1'): InventoryRow => ({
+  assetId,
+  appId: 730,
+  name: 'Skin 1',
+  amount: 1,
+  commodity: false,
+  tradable: true,
+  marketPrice: 500,
+  recommendedPrice: 485,
+  iconUrl: '',
+  inOffer: null,
 });
 
 /** A page's metadata when there is nothing to show. */

@@ -10,7 +10,7 @@ import { InventoryScreen } from '../../../../src/renderer/screens/account/invent
 import { WatchlistsScreen } from '../../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
 import { theme } from '../../../../src/renderer/theme.ts';
 import { installFakeApp, resetRendererState } from '../fake-app.ts';
-import { NOW_ISO, backpackStack, freshness, installFakeBridge, renderWithTheme } from './fake-bridge.tsx';
+import { NOW_ISO, backpackStack, freshness, installFakeBridge, renderWithTheme, skinRow } from './fake-bridge.tsx';
 
 // canvas charts do not run in jsdom
 vi.mock('lightweight-charts', () => import('../chart-stub.ts'));
@@ -39,20 +39,7 @@ describe('focus after a dialog closes', () => {
     installFakeBridge({
       getInventory: ({ appId }) => ({
         appId,
-        items: [
-          {
-            assetId: '1',
-            appId: 730,
-            name: 'Skin 1',
-            amount: 1,
-            commodity: false,
-            tradable: true,
-            marketPrice: 500,
-            recommendedPrice: 485,
-            iconUrl: '',
-            inOffer: null,
-          },
-        ],
+        items: [skinRow()],
         freshness: { fetchedAt: new Date(fetched).toISOString(), fromCache: false, problem: null },
         tokensExpireAt: new Date(fetched + 30 * 60_000).toISOString(),
         expired: false,
