@@ -50,6 +50,27 @@ export function foldName(text: string): string {
   return out;
 }
 
+/** Names a needle's test remembers its answer for; past this many it starts afresh (bounded memory). */
+const MAX_NAMES_PER_NEEDLE = 200_000;
+
+/**
+ * Whether a name holds `needle`, judged as the query engine's `nameMatch` judges it: both folded as the
+ * trigram index folds them (foldName), then a substring test. The answer is remembered per name, so a
+ * needle tested against many rows of a few names folds each name once.
+ */
+export function nameTest(needle: string): (name: string) => boolean {
+  const lowered = foldName(needle);
+  const seen = new Map<string, boolean>();
+  return (name) => {
+    const memo = seen.get(name);
+    if (memo !== undefined) return memo;
+    const result = foldName(name).includes(lowered);
+    if (seen.size >= MAX_NAMES_PER_NEEDLE) seen.clear();
+    seen.set(name, result);
+    return result;
+  };
+}
+
 export type NameTableName = 'item_names' | 'sticker_names';
 
 export class NameTable {

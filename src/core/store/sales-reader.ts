@@ -6,7 +6,7 @@
 import type { AppId, Sticker } from '../../shared/api/index.ts';
 import { type DopplerPhase, paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from './database.ts';
-import { foldName } from './names.ts';
+import { nameTest } from './names.ts';
 
 export interface SaleRecord {
   listing_id: number;
@@ -54,7 +54,6 @@ export interface SalesFilter {
 
 type SaleRow = Omit<SaleRecord, 'stickers'> & { stickers: string | null };
 
-
 /**
  * The float and phase conditions on a sold_history row, shared by every reader of the sold history:
  * only sales of items whose details the mirror had — the float within both ends (as the book's), the
@@ -93,18 +92,10 @@ export function* iterateSales(db: Db, filter: SalesFilter = {}): Generator<SaleR
        FROM sold_history ${where} ORDER BY sold_ms, listing_id, seq`,
     )
     .iterate(detail.params, ...conditions.map(([, value]) => value)) as IterableIterator<SaleRow>;
-  // The name folded as the book's search and the sales tape fold it (foldName): SQLite's LIKE folds
-  // ASCII only, so "ödland" missed "Ödland …". Judged once per distinct name.
-  const needle = filter.name === undefined ? null : foldName(filter.name);
-  const nameMatches = new Map<string, boolean>();
-  for (const row of rows) {
-    if (needle !== null) {
-      let matches = nameMatches.get(row.market_hash_name);
-      if (matches === undefined) nameMatches.set(row.market_hash_name, (matches = foldName(row.market_hash_name).includes(needle)));
-      if (!matches) continue;
-    }
-    yield withStickers(row);
-  }
+  // The name judged as the book's search and the sales tape judge it (nameTest): SQLite's LIKE folds
+  // ASCII only, so "ödland" missed "Ödland …".
+  const holdsName = filter.name === undefined ? null : nameTest(filter.name);
+  for (const row of rows) if (holdsName === null || holdsName(row.market_hash_name)) yield withStickers(row);
 }
 
 /** A sold_history row with its stickers column (JSON text) parsed. */

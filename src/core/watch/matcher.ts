@@ -25,7 +25,7 @@ import type { DetailFigures } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
 import { STICKER_KIND, stickerWear, type StickerRowRead } from '../store/details.ts';
-import { foldName } from '../store/names.ts';
+import { nameTest } from '../store/names.ts';
 
 export interface WatchedSticker {
   slot: number;
@@ -176,23 +176,11 @@ export class ListingReader {
  */
 export class NameMatcher {
   readonly #tests = new Map<string, (name: string) => boolean>();
-  static readonly MAX_NAMES_PER_NEEDLE = 200_000;
 
   /** The test of one needle, item or sticker name alike (resolve it once, call it per listing). */
   test(needle: string): (name: string) => boolean {
-    const known = this.#tests.get(needle);
-    if (known) return known;
-    const lowered = foldName(needle);
-    const seen = new Map<string, boolean>();
-    const test = (name: string): boolean => {
-      const memo = seen.get(name);
-      if (memo !== undefined) return memo;
-      const result = foldName(name).includes(lowered);
-      if (seen.size >= NameMatcher.MAX_NAMES_PER_NEEDLE) seen.clear();
-      seen.set(name, result);
-      return result;
-    };
-    this.#tests.set(needle, test);
+    let test = this.#tests.get(needle);
+    if (!test) this.#tests.set(needle, (test = nameTest(needle)));
     return test;
   }
 }
