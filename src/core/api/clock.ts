@@ -19,6 +19,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** Time for intervals (waits, windows, rates): the clock's monotonic time when it has one, else `now()`. */
+export function intervalTime(clock: Pick<Clock, 'now' | 'monotonic'>): number {
+  return clock.monotonic ? clock.monotonic() : clock.now();
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }

@@ -26,7 +26,7 @@
  * Remaining caps our local headroom until then, and `Retry-After` blocks the endpoint outright for as
  * long as it says.
  */
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, intervalTime, systemClock } from './clock.ts';
 
 export type Priority = 'interactive' | 'background';
 
@@ -155,7 +155,7 @@ class EndpointLimiter {
    * length of the step; wall-clock instants (the server's reset) are converted when they come in.
    */
   #mono(): number {
-    return this.#clock.monotonic ? this.#clock.monotonic() : this.#clock.now();
+    return intervalTime(this.#clock);
   }
 
   /** A monotonic instant as the wall clock reads it now (for stats). */

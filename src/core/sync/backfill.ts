@@ -8,7 +8,7 @@
  * pages). A creation carries its per-game fields, so it is detailed already (store/book-store.ts).
  */
 import { EventEmitter } from 'node:events';
-import { type Clock, systemClock } from '../api/clock.ts';
+import { type Clock, intervalTime, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
@@ -201,7 +201,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     let cursor = this.#store.state().backfillCursor;
     if (cursor === null) this.#saveCursor(null, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
-    this.#pageMarks = [{ at: this.#elapsed(), filled: 0 }];
+    this.#pageMarks = [{ at: intervalTime(this.#clock), filled: 0 }];
     let passFilled = 0;
     while (this.#running) {
       let page;
@@ -295,7 +295,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
    */
   #noteRate(filled: number): void {
     const marks = this.#pageMarks;
-    marks.push({ at: this.#elapsed(), filled });
+    marks.push({ at: intervalTime(this.#clock), filled });
     if (marks.length > RATE_WINDOW_PAGES + 1) marks.shift();
     const details = marks.slice(1).reduce((sum, mark) => sum + mark.filled, 0);
     const span = (marks.at(-1)?.at ?? 0) - (marks[0]?.at ?? 0);
@@ -303,13 +303,8 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#progress.rowsPerSecond = Math.round(this.#ratePerMs * 1000);
   }
 
-  /** For intervals: the clock that never jumps when it has one. */
-  #elapsed(): number {
-    return this.#clock.monotonic?.() ?? this.#clock.now();
-  }
-
   #recount(force: boolean): void {
-    const now = this.#elapsed();
+    const now = intervalTime(this.#clock);
     if (!force && now - this.#countedAt < this.#recountMs) return;
     this.#countedAt = now;
     this.#progress.total = countLive(this.#store.db);
