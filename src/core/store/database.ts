@@ -51,8 +51,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   return db;
 }
 
-/** A refused file is not left open: the caller never gets the connection to close it. */
-function closeOnThrow(db: Db, check: () => void): void {
+/** A connection whose setup fails is not left open: the caller never gets it to close. */
+export function closeOnThrow(db: Db, check: () => void): void {
   try {
     check();
   } catch (err) {

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Db } from './database.ts';
+import { closeOnThrow, type Db } from './database.ts';
 import { makeFolderFor } from './folder.ts';
 
 export const DESK_SCHEMA = 'desk';
@@ -38,14 +38,11 @@ export function openDeskFile(bookFile: string): Db {
   const file = deskFileFor(bookFile);
   if (file !== ':memory:') makeFolderFor(file, 'the desk file');
   const db = new Database(file);
-  try {
+  closeOnThrow(db, () => {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  });
   return db;
 }
 
