@@ -72,6 +72,17 @@ interface ConnectFailure {
   keyRefused: boolean;
 }
 
+/** A system error met while connecting, in words (its code follows in brackets). */
+const CONNECT_ERROR_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ENOTFOUND: "the feed's address was not found",
+  EAI_AGAIN: "the feed's address could not be looked up",
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+};
+
 /** Why the handshake failed, from ws's error: a system error's code, or the HTTP status it was answered with. */
 function connectFailure(err: NodeJS.ErrnoException): ConnectFailure {
   const http = /Unexpected server response: (\d{3})/.exec(err.message);
@@ -80,16 +91,7 @@ function connectFailure(err: NodeJS.ErrnoException): ConnectFailure {
     const keyRefused = status === 401 || status === 403;
     return { words: keyRefused ? `the marketplace refused the API key (HTTP ${status})` : `the marketplace answered HTTP ${status}`, keyRefused };
   }
-  const byCode: Record<string, string> = {
-    ECONNREFUSED: 'the connection was refused',
-    ENOTFOUND: "the feed's address was not found",
-    EAI_AGAIN: "the feed's address could not be looked up",
-    ECONNRESET: 'the connection was reset',
-    ETIMEDOUT: 'the connection timed out',
-    EHOSTUNREACH: 'the host cannot be reached',
-    ENETUNREACH: 'the network cannot be reached',
-  };
-  const words = err.code !== undefined ? byCode[err.code] : undefined;
+  const words = err.code !== undefined ? CONNECT_ERROR_WORDS[err.code] : undefined;
   if (words) return { words: `${words} (${err.code})`, keyRefused: false };
   return { words: /handshake has timed out/i.test(err.message) ? 'the handshake timed out' : err.message, keyRefused: false };
 }
