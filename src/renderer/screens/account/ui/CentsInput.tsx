@@ -64,9 +64,8 @@ function shown(cents: number | null): string {
 }
 
 function read(text: string): { cents: number | null; problem: string | null } {
-  const problem = typedCentsProblem(text);
-  if (problem !== null) return { cents: null, problem };
   const cents = parseCents(text);
-  if (cents !== null && cents > MAX_ACCOUNT_CENTS) return { cents: null, problem: `At most ${shown(MAX_ACCOUNT_CENTS)}.` };
+  if (cents === null) return { cents: null, problem: typedCentsProblem(text) };
+  if (cents > MAX_ACCOUNT_CENTS) return { cents: null, problem: `At most ${shown(MAX_ACCOUNT_CENTS)}.` };
   return { cents, problem: null };
 }
