@@ -6,6 +6,7 @@
  */
 import type { DecayCurve } from '../../../../shared/api/index.ts';
 import { formatCents, formatHours, plural } from '../ui/format.ts';
+import { copiesInRange } from '../../market/buying/copies.ts';
 
 /** The verb that agrees with a count: "1 copy stays", "3 copies stay". */
 const agree = (count: number, one: string, many: string): string => (count === 1 ? one : many);
@@ -40,7 +41,7 @@ export function copiesListedRange(now: ListingNow): string {
 
 /** Whether the stack can hold `amount` copies: at least one, and no more than it has and the backpack adds. */
 export function canHold(now: ListingNow, amount: number): boolean {
-  return Number.isInteger(amount) && amount >= 1 && amount <= now.amount + now.available;
+  return copiesInRange(amount, now.amount + now.available);
 }
 
 export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation {
