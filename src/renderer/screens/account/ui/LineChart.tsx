@@ -30,6 +30,19 @@ export interface LineChartProps {
 const FALLBACK_WIDTH = 600;
 const PAD = { left: 58, right: 10, top: 8, bottom: 18 };
 
+/**
+ * The scale's lines: bottom, middle and top, each with its label, but no label twice — across a range of
+ * a cent or two the middle rounds to an end's figure, and a scale reading "$1.00 $1.00 $1.01" misleads.
+ */
+export function scaleLines(y0: number, y1: number, formatY: (y: number) => string): { y: number; label: string }[] {
+  const lines: { y: number; label: string }[] = [];
+  for (const y of [y0, y1, (y0 + y1) / 2]) {
+    const label = formatY(y);
+    if (!lines.some((line) => line.label === label)) lines.push({ y, label });
+  }
+  return lines;
+}
+
 export function LineChart({ points, height = 140, formatX, formatY, marker = null, area = false, color = 'var(--mantine-color-teal-5)', testId, label }: LineChartProps) {
   const [hover, setHover] = useState<ChartPoint | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -72,7 +85,7 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
     const frac = Math.min(1, Math.max(0, (px - PAD.left) / (W - PAD.left - PAD.right)));
     setHover(nearest(geo.x0 + frac * (geo.x1 - geo.x0)));
   };
-  const grid = [geo.y0, (geo.y0 + geo.y1) / 2, geo.y1];
+  const grid = scaleLines(geo.y0, geo.y1, formatY);
   return (
     <Box pos="relative" data-testid={testId} ref={boxRef}>
       <svg
@@ -87,11 +100,11 @@ export function LineChart({ points, height = 140, formatX, formatY, marker = nul
         onMouseLeave={() => setHover(null)}
         style={{ display: 'block' }}
       >
-        {grid.map((y) => (
-          <g key={y}>
+        {grid.map(({ y, label }) => (
+          <g key={label}>
             <line x1={PAD.left} x2={W - PAD.right} y1={geo.sy(y)} y2={geo.sy(y)} stroke="var(--mantine-color-dark-4)" strokeWidth={0.6} vectorEffect="non-scaling-stroke" />
             <text x={PAD.left - 6} y={geo.sy(y) + 3} textAnchor="end" fontSize={10} fill="var(--mantine-color-dark-2)" className="sd-num">
-              {formatY(y)}
+              {label}
             </text>
           </g>
         ))}
