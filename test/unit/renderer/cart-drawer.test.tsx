@@ -5,11 +5,11 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CartDrawer } from '../../../src/renderer/screens/market/buying/CartDrawer.tsx';
-import { addToCart, cartStore } from '../../../src/renderer/screens/market/buying/cart-store.ts';
+import { addToCart, cartLineOf, cartStore } from '../../../src/renderer/screens/market/buying/cart-store.ts';
 import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
 import { theme } from '../../../src/renderer/theme.ts';
 import { type PurchaseReport, purchaseLineInput } from '../../../src/shared/ipc/calls-market.ts';
-import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
+import { NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
 afterEach(() => {
   cleanup();
@@ -294,5 +294,18 @@ describe('cart: where the focus goes', () => {
     const field = await screen.findByLabelText('Share link or token');
     await waitFor(() => expect(document.activeElement).not.toBe(document.body));
     expect(document.activeElement).not.toBe(field);
+  });
+
+  it('two lines of the same item are told apart by their floats (a listing id when the float is unknown); a lone line has no tell', async () => {
+    installFakeApp({});
+    const redline = bookRow(21, { market_hash_name: 'AK-47 | Redline (Field-Tested)', paint_wear: 0.2512345 });
+    addToCart(cartLineOf(redline));
+    addToCart({ ...line(22, 'AK-47 | Redline (Field-Tested)'), wear: null });
+    addToCart(line(23, 'AWP | Asiimov (Field-Tested)'));
+    await open();
+    const tellOf = (id: number) => within(document.querySelector(`[data-cart-listing-id="${id}"]`) as HTMLElement).queryByTestId('cart-line-tell');
+    expect(tellOf(21)?.textContent).toBe('0.251235');
+    expect(tellOf(22)?.textContent).toBe('#22');
+    expect(tellOf(23)).toBeNull();
   });
 });

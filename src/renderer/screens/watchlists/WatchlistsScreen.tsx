@@ -17,7 +17,7 @@ import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { Keys } from '../../shell/HelpOverlay.tsx';
 import { reportFailure } from '../../shell/report-failure.ts';
 import { BuyDialog } from '../market/buying/BuyDialog.tsx';
-import { addToCart } from '../market/buying/cart-store.ts';
+import { addToCart, cartLineOf } from '../market/buying/cart-store.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
 import { describeFilter } from '../market/filters/filter-model.ts';
 import { WatchlistDialog } from './WatchlistDialog.tsx';
@@ -421,9 +421,7 @@ export function WatchlistsScreen() {
             row={rowOf(detail)}
             onClose={() => setDetail(null)}
             onBuy={(row) => (buyable(detail) ? void confirm(detail) : setManualBuy(row))}
-            onAddToCart={(row) =>
-              addToCart({ listingId: row.id, name: row.market_hash_name, appId: row.app_id, shownPrice: row.price, amount: 1, available: row.amount, maxPrice: row.price })
-            }
+            onAddToCart={(row) => addToCart(cartLineOf(row))}
           />
         </div>
       )}

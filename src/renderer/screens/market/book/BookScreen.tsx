@@ -20,7 +20,7 @@ import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-st
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
 import { bookFilterRequest } from '../../../shell/navigation.ts';
 import { reportFailure } from '../../../shell/report-failure.ts';
-import { addToCart, useCart } from '../buying/cart-store.ts';
+import { addToCart, cartLineOf, useCart } from '../buying/cart-store.ts';
 import { BuyDialog } from '../buying/BuyDialog.tsx';
 import { type CartFocus, CartDrawer } from '../buying/CartDrawer.tsx';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
@@ -289,7 +289,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const startBuy = useCallback((row: BookRow | null) => row && setBuyRow(row), []);
   const addRowToCart = useCallback((row: BookRow | null) => {
     if (!row) return;
-    addToCart({ listingId: row.id, name: row.market_hash_name, appId: row.app_id, shownPrice: row.price, amount: 1, available: row.amount, maxPrice: row.price });
+    addToCart(cartLineOf(row));
   }, []);
   const onBought = useCallback((lines: readonly BoughtCopies[]) => store.markBought(lines), [store]);
   const onVisible = useCallback((start: number, end: number) => store.setVisible(start, end), [store]);

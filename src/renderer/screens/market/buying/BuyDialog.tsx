@@ -11,7 +11,7 @@ import { parseCents } from '../../../../shared/money.ts';
 import { formatCents } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { CopiesInput } from '../../account/ui/CopiesInput.tsx';
-import { addToCart } from './cart-store.ts';
+import { addToCart, cartLineOf } from './cart-store.ts';
 import { copiesProblem } from './copies.ts';
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
@@ -178,15 +178,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
           <Button
             variant="default"
             onClick={() => {
-              addToCart({
-                listingId: row.id,
-                name: row.market_hash_name,
-                appId: row.app_id,
-                shownPrice: row.price,
-                amount: copies as number,
-                available: row.amount,
-                maxPrice: maxPrice ?? row.price,
-              });
+              addToCart(cartLineOf(row, { amount: copies as number, maxPrice: maxPrice ?? row.price }));
               onClose();
             }}
             disabled={done || invalid}

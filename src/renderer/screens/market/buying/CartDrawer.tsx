@@ -6,7 +6,7 @@ import { ActionIcon, Alert, Button, Divider, Drawer, Group, NumberInput, Stack, 
 import { IconLock, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, Fragment, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
-import { formatCents } from '../../../format/numbers.ts';
+import { formatCents, formatFloat } from '../../../format/numbers.ts';
 import { balanceStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { CopiesInput } from '../../account/ui/CopiesInput.tsx';
 import {
@@ -165,6 +165,19 @@ export function PrivateListingForm({ onAdded, autoFocus = false }: { onAdded?: (
   );
 }
 
+/** Names that more than one line carries: those lines need a tell beside the name. */
+function namesOnSeveralLines(lines: readonly CartLine[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const line of lines) (seen.has(line.name) ? repeated : seen).add(line.name);
+  return repeated;
+}
+
+/** What tells a line from another of the same item: its float when known, else its listing id. */
+export function lineTell(line: CartLine): string {
+  return line.wear == null ? `#${line.listingId}` : formatFloat(line.wear);
+}
+
 export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartDrawerProps) {
   const lines = useCart();
   const balance = useLive(balanceStore);
@@ -177,6 +190,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
   const blocked = cartProblem(lines);
   // the line the marketplace refused (a cart is all or nothing): marked, so it can be fixed or removed
   const failedId = purchase.report && purchase.report.status !== 'bought' ? purchase.report.failedListingId : null;
+  const sameNamed = namesOnSeveralLines(lines);
 
   return (
     <Drawer
@@ -219,9 +233,18 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                       style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
                       title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
                     >
-                      <Table.Td maw={170} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={l.name}>
-                        {l.privateToken && <IconLock size={11} style={{ marginRight: 4 }} />}
-                        {l.name}
+                      <Table.Td maw={170} title={`${l.name} (listing ${l.listingId})`}>
+                        <Group gap={4} wrap="nowrap">
+                          {l.privateToken && <IconLock size={11} style={{ flex: 'none' }} />}
+                          <Text fz="xs" truncate>
+                            {l.name}
+                          </Text>
+                          {sameNamed.has(l.name) && (
+                            <Text fz="xs" c="dimmed" className="sd-num" style={{ flex: 'none' }} data-testid="cart-line-tell">
+                              {lineTell(l)}
+                            </Text>
+                          )}
+                        </Group>
                       </Table.Td>
                       <Table.Td ta="right" className="sd-num">
                         {l.shownPrice === null ? '–' : formatCents(l.shownPrice)}

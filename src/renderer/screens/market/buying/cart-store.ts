@@ -2,6 +2,7 @@
  * The local cart: listings gathered to be bought together in one atomic purchase. It lives in this
  * window only (nothing is reserved on the marketplace), and a bought or vanished listing leaves it.
  */
+import type { BookRow } from '../../../../shared/ipc/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { LiveStore, useLive } from '../../../shell/app-state.ts';
 import { copiesProblem } from './copies.ts';
@@ -11,6 +12,8 @@ export interface CartLine {
   listingId: number;
   name: string;
   appId: number | null;
+  /** The item's float when known: what tells two lines of the same item apart. */
+  wear?: number | null;
   /** Price per copy when added (null for a private listing, whose price is not in the book). */
   shownPrice: number | null;
   /** Copies to buy: always a number the listing holds (1 to `available`); one that is not is in amountDraft. */
@@ -42,6 +45,21 @@ export const cartStore = new LiveStore<readonly CartLine[]>([]);
 
 export function useCart(): readonly CartLine[] {
   return useLive(cartStore);
+}
+
+/** A book row's line: one copy, at most its shown price; `changes` for what the buyer chose instead. */
+export function cartLineOf(row: BookRow, changes: Partial<Pick<CartLine, 'amount' | 'maxPrice'>> = {}): CartLine {
+  return {
+    listingId: row.id,
+    name: row.market_hash_name,
+    appId: row.app_id,
+    wear: row.paint_wear,
+    shownPrice: row.price,
+    amount: 1,
+    available: row.amount,
+    maxPrice: row.price,
+    ...changes,
+  };
 }
 
 /** Adds a line (or replaces the line of the same listing). False when the cart is full. */
