@@ -133,12 +133,16 @@ export class MarketSnapshots {
     }), (body) => JSON.stringify((body as { averages: unknown }).averages));
   }
 
-  /** Stock, listing count and lowest price per item, recomputed when the book moved (at most once a second). */
+  /**
+   * Stock, listing count and lowest price per item, recomputed whenever the book moved: GET /prices is
+   * not one of the routes the spec caches, so it shows the book as it is (a scan of the store's columns,
+   * a few milliseconds for a million rows); prices/all caches what this gives at its build.
+   */
   bookAggregates(): BookAggregates {
     const market = this.market;
     const now = market.now();
     market.refreshDecayingPrices(now);
-    if (this.aggregates && (this.aggregates.seq === market.feed.seq || now - this.aggregates.at < 1000)) return this.aggregates;
+    if (this.aggregates && this.aggregates.seq === market.feed.seq) return this.aggregates;
     const n = market.catalog.items.length;
     const stock = new Uint32Array(n);
     const listings = new Uint32Array(n);

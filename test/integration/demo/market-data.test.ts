@@ -199,6 +199,21 @@ describe('GET /prices', () => {
     const beyond = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', { page: 999, limit: 100, app_id: 570 })));
     expect(beyond.prices).toEqual([]);
   });
+
+  it('reads the book as it is at the request (the spec caches prices/all, book and averages, not prices)', async () => {
+    const query = { page: 1, limit: 5, app_id: 440 };
+    const before = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', query))).prices[0]!;
+    expect(before.lowest_listing_price).not.toBe(1);
+    // a moment later someone lists that item for 1 cent: the next read names it the cheapest
+    const cheapest = market.createListing({ name: before.market_hash_name, price: 1 });
+    const after = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', query))).prices[0]!;
+    expect(after.market_hash_name).toBe(before.market_hash_name);
+    expect(after.lowest_listing_price).toBe(1);
+    // and once it sold, it is no longer the cheapest
+    market.buyListing(cheapest.listing.id);
+    const sold = parseAs(ENDPOINTS.prices.response, expectOk(await a.get('/public/v1/prices', query))).prices[0]!;
+    expect(sold.lowest_listing_price).toBe(before.lowest_listing_price);
+  });
 });
 
 describe('GET /prices/all', () => {
