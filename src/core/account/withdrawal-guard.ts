@@ -342,7 +342,10 @@ export class WithdrawalGuard {
       } | null = null;
       let quiet = false;
       if (ledger) {
-        const after = ledger.rows.filter((r) => Date.parse(r.created_at) >= since);
+        // each movement once: the ledger is read in offset pages, and a movement landing between two
+        // pages pushes a row onto the next, where it comes again (one withdrawal read as two that fit)
+        const once = [...new Map(ledger.rows.map((r) => [r.id, r])).values()];
+        const after = once.filter((r) => Date.parse(r.created_at) >= since);
         quiet = after.length === 0 && ledger.complete;
         const matches: { id: number | null; read: CryptoWithdrawal | null }[] = [];
         for (const row of after) {

@@ -279,6 +279,23 @@ describe('withdrawal guard', () => {
     expect(guard.open(ACCOUNT)).toEqual([]);
   });
 
+  it('a ledger row read twice (a movement landing between two pages shifts it onto the next) is one withdrawal, settled sent', async () => {
+    const { guard, market, clock } = setup();
+    await guard
+      .send(REQUEST, market, async () => {
+        await clock.advance(1_000);
+        market.apply(31, clock);
+        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
+        throw timeout();
+      })
+      .catch(() => undefined);
+    const row = market.ledger!.at(-1)!;
+    market.ledgerSince = async () => ({ rows: [row, row], complete: true });
+    const result = await guard.check(market);
+    expect(result.open).toEqual([]);
+    expect(result.settled).toMatchObject([{ state: 'sent', settledBy: 'ledger', withdrawalId: 31 }]);
+  });
+
   it('a ledger row of another currency, or two that fit, settle nothing', async () => {
     const { guard, market, clock } = setup();
     await guard
