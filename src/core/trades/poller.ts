@@ -275,9 +275,13 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     return Math.min(base * 2 ** (failures - 1), Math.max(base, this.#idleMs));
   }
 
-  /** Whether some trade held as in flight was created before `row` (so its state is on a later page). */
+  /**
+   * Whether some trade held as in flight was created before `row`, or at the same instant (so its state
+   * may be on a later page): one sell of several games makes several trades at once, and a page may end
+   * between them.
+   */
   #inFlightOlderThan(row: Trade): boolean {
     const boundary = instantKey(row.created_at);
-    return this.#tracker.inFlight().some((t) => t.id !== row.id && instantKey(t.created_at) < boundary);
+    return this.#tracker.inFlight().some((t) => t.id !== row.id && instantKey(t.created_at) <= boundary);
   }
 }
