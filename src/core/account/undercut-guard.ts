@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
 import { formatCents } from '../../shared/money.ts';
-import { ApiError } from '../api/errors.ts';
+import { ApiError, failureReason } from '../api/errors.ts';
 import { type BookStanding, bookStandings } from '../query/book-standing.ts';
 import { addDeskColumn, createDeskTables } from '../store/desk.ts';
 
@@ -278,12 +278,13 @@ export class UndercutGuards {
       // a listing gone since (sold, delisted) ends the guard; anything else is said and retried after the cooldown
       const gone = err instanceof ApiError && err.code === 'LISTING_NOT_FOUND';
       const why = err instanceof ApiError ? (err.code ? `${err.code} — ${err.explanation}` : err.explanation) : String(err);
-      this.#sql.failed.run(
-        gone ? 'stopped' : 'watching',
-        `The reprice to ${formatCents(decision.price)} failed: ${why}`,
-        now,
-        guard.listingId,
-      );
+      // a lost answer (timeout, dropped connection, 5xx) is no failure: the PATCH may have been applied,
+      // and the next check sees the listing's price as the book shows it
+      const note =
+        err instanceof ApiError && err.outcomeUnknown
+          ? `The reprice to ${formatCents(decision.price)} got no clear answer (${failureReason(err)}): it may have gone through; the next check reads the price again.`
+          : `The reprice to ${formatCents(decision.price)} failed: ${why}`;
+      this.#sql.failed.run(gone ? 'stopped' : 'watching', note, now, guard.listingId);
       this.#changed(guard.listingId);
     }
   }

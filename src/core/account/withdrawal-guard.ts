@@ -57,6 +57,12 @@ export interface WithdrawalEvidence {
   ledgerSince(sinceMs: number): Promise<LedgerRead | null>;
   /** One withdrawal by id; null when it could not be read. */
   withdrawal(id: number): Promise<CryptoWithdrawal | null>;
+  /**
+   * The marketplace's clock minus ours (its Date header), null while unknown. The ledger's times are the
+   * marketplace's: on a computer whose clock is minutes ahead, the row of a withdrawal that went out
+   * would look older than the request and be passed over.
+   */
+  serverOffsetMs?(): number | null;
 }
 
 export interface WithdrawalGuardOptions {
@@ -325,13 +331,15 @@ export class WithdrawalGuard {
     fresh: { account: string; balance: number } | null,
   ): Promise<CheckResult> {
     const now = this.#clock.now();
-    const ledger = await evidence.ledgerSince(open[0]!.createdAtMs - this.#skewMs);
+    // each request's time on the marketplace's clock, less the tolerance (the ledger is stamped by it)
+    const offsetMs = evidence.serverOffsetMs?.() ?? 0;
+    const ledger = await evidence.ledgerSince(open[0]!.createdAtMs + offsetMs - this.#skewMs);
     const claimed = new Set([...this.#journal.claimedWithdrawalIds(), ...this.#knownIds()]);
     const settled: WithdrawalAttempt[] = [];
     const stillOpen: WithdrawalAttempt[] = [];
     const found: CryptoWithdrawal[] = [];
     for (const a of open) {
-      const since = a.createdAtMs - this.#skewMs;
+      const since = a.createdAtMs + offsetMs - this.#skewMs;
       const notes: string[] = [];
       let verdict: {
         state: 'sent' | 'not_sent';
@@ -342,7 +350,10 @@ export class WithdrawalGuard {
       } | null = null;
       let quiet = false;
       if (ledger) {
-        const after = ledger.rows.filter((r) => Date.parse(r.created_at) >= since);
+        // each movement once: the ledger is read in offset pages, and a movement landing between two
+        // pages pushes a row onto the next, where it comes again (one withdrawal read as two that fit)
+        const once = [...new Map(ledger.rows.map((r) => [r.id, r])).values()];
+        const after = once.filter((r) => Date.parse(r.created_at) >= since);
         quiet = after.length === 0 && ledger.complete;
         const matches: { id: number | null; read: CryptoWithdrawal | null }[] = [];
         for (const row of after) {

@@ -241,9 +241,15 @@ interface BoughtOrders {
 /**
  * Reads the order history newest first, back to `since` (server clock), keeping the bought items by
  * order. `complete`: the read reached `since` or the last page (nothing older can match).
+ *
+ * Offset pages of a history that grows while it is read shift: an order placed between two pages
+ * pushes the last row of one page onto the next, so that row comes twice. Kept twice, a one-item order
+ * would look like an order of two items and match nothing — a purchase made, settled "not bought", and
+ * bought again. Each order item is kept once (its `order_item_id`).
  */
 async function readBoughtOrders(client: ApiClient, since: number, maxPages: number): Promise<BoughtOrders> {
   const byOrder = new Map<number, OrderItem[]>();
+  const seenItems = new Set<number>();
   let complete = false;
   let pages = 0;
   for await (const page of client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages })) {
@@ -253,7 +259,8 @@ async function readBoughtOrders(client: ApiClient, since: number, maxPages: numb
         complete = true;
         continue;
       }
-      if (row.side !== 'bought') continue;
+      if (row.side !== 'bought' || seenItems.has(row.order_item_id)) continue;
+      seenItems.add(row.order_item_id);
       const items = byOrder.get(row.order_id) ?? [];
       items.push(row);
       byOrder.set(row.order_id, items);

@@ -220,6 +220,8 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     const abort = new AbortController();
     this.#abort = abort;
     const report: PollReport = { full, pages: 0, rows: 0, applied: 0, older: 0, tie: 0, inFlightAfter: 0, startedAt, finishedAt: startedAt };
+    // the trades this poll has read: a trade in flight among them needs no further page
+    const seen = new Set<number>();
     try {
       for (let page = 1; page <= this.#maxPages; page++) {
         const response = await this.#source.call(
@@ -230,6 +232,7 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
         report.pages++;
         this.#stats.pagesFetched++;
         const rows = response.trades;
+        for (const row of rows) seen.add(row.id);
         const oldest = rows.at(-1);
         const oldestWasUnknown = oldest !== undefined && this.#tracker.get(oldest.id) === null;
         const counts = this.#tracker.applyMany(rows, 'poll');
@@ -238,7 +241,7 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
         report.older += counts.older;
         report.tie += counts.tie;
         if (oldest === undefined || page >= response.metadata.total_pages) break;
-        if (!full && !oldestWasUnknown && !this.#inFlightOlderThan(oldest)) break;
+        if (!full && !oldestWasUnknown && !this.#inFlightFurtherDown(oldest, seen)) break;
       }
       if (full) {
         this.#lastFullSweepAt = startedAt;
@@ -275,9 +278,13 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     return Math.min(base * 2 ** (failures - 1), Math.max(base, this.#idleMs));
   }
 
-  /** Whether some trade held as in flight was created before `row` (so its state is on a later page). */
-  #inFlightOlderThan(row: Trade): boolean {
+  /**
+   * Whether some trade held as in flight, not read by this poll yet, was created before `row` or at the
+   * same instant (so its state is on a later page): one sell of several games makes several trades at
+   * once, and a page may end between them.
+   */
+  #inFlightFurtherDown(row: Trade, seen: ReadonlySet<number>): boolean {
     const boundary = instantKey(row.created_at);
-    return this.#tracker.inFlight().some((t) => t.id !== row.id && instantKey(t.created_at) < boundary);
+    return this.#tracker.inFlight().some((t) => !seen.has(t.id) && instantKey(t.created_at) <= boundary);
   }
 }

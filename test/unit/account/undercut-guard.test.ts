@@ -277,9 +277,19 @@ describe('UndercutGuards', () => {
     expect(guards.list()).toEqual([]);
   });
 
-  it('says a failure without a code in plain words, not as the error kind or the request line', async () => {
+  it('a reprice whose answer was lost is not called failed: it may have gone through', async () => {
     rival(950);
     failWith = new ApiError({ kind: 'network', route: 'PATCH /listings', message: 'PATCH /listings: network failure (ECONNRESET: socket hang up)', maybeDelivered: true });
+    await guards.check();
+    expect(guards.get(1)).toMatchObject({ state: 'watching', edits: 0 });
+    expect(guards.get(1)!.note).toBe(
+      'The reprice to $9.49 got no clear answer (the marketplace could not be reached): it may have gone through; the next check reads the price again.',
+    );
+  });
+
+  it('says a failure without a code in plain words, not as the error kind or the request line', async () => {
+    rival(950);
+    failWith = new ApiError({ kind: 'network', route: 'PATCH /listings', message: 'PATCH /listings: network failure (ECONNREFUSED: connect refused)', maybeDelivered: false });
     await guards.check();
     expect(guards.get(1)!.note).toBe('The reprice to $9.49 failed: The marketplace could not be reached.');
     failWith = new ApiError({ kind: 'api', route: 'PATCH /listings', status: 404, message: 'PATCH /listings: HTTP 404' });

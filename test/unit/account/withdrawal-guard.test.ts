@@ -90,6 +90,11 @@ class FakeMarket implements WithdrawalEvidence {
   async withdrawal(id: number) {
     return this.withdrawals.get(id) ?? null;
   }
+  /** The marketplace's clock minus ours, when known. */
+  serverOffset: number | null = null;
+  serverOffsetMs() {
+    return this.serverOffset;
+  }
   /** Applies a withdrawal the way the marketplace does: money out, a ledger row, a record. */
   apply(id: number, clock: ManualClock, amount = 2_500): CryptoWithdrawal {
     this.balanceCents = (this.balanceCents ?? 0) - amount;
@@ -277,6 +282,43 @@ describe('withdrawal guard', () => {
     const result = await guard.check(market);
     expect(result).toEqual({ settled: [], open: [], found: [] });
     expect(guard.open(ACCOUNT)).toEqual([]);
+  });
+
+  it("the ledger's times are the marketplace's: a computer clock minutes ahead of it still finds the withdrawal", async () => {
+    const { guard, market, clock } = setup();
+    const marketBehindMs = 3 * 60_000;
+    await guard
+      .send(REQUEST, market, async () => {
+        await clock.advance(1_000);
+        market.apply(31, clock);
+        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
+        throw timeout();
+      })
+      .catch(() => undefined);
+    // the marketplace stamped its ledger row by its own clock, three minutes behind ours
+    const row = market.ledger!.at(-1)!;
+    market.ledger![market.ledger!.length - 1] = { ...row, created_at: new Date(Date.parse(row.created_at) - marketBehindMs).toISOString() };
+    market.serverOffset = -marketBehindMs; // as the REST client measured it from the Date header
+    const result = await guard.check(market);
+    expect(result.open).toEqual([]);
+    expect(result.settled).toMatchObject([{ state: 'sent', settledBy: 'ledger', withdrawalId: 31 }]);
+  });
+
+  it('a ledger row read twice (a movement landing between two pages shifts it onto the next) is one withdrawal, settled sent', async () => {
+    const { guard, market, clock } = setup();
+    await guard
+      .send(REQUEST, market, async () => {
+        await clock.advance(1_000);
+        market.apply(31, clock);
+        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
+        throw timeout();
+      })
+      .catch(() => undefined);
+    const row = market.ledger!.at(-1)!;
+    market.ledgerSince = async () => ({ rows: [row, row], complete: true });
+    const result = await guard.check(market);
+    expect(result.open).toEqual([]);
+    expect(result.settled).toMatchObject([{ state: 'sent', settledBy: 'ledger', withdrawalId: 31 }]);
   });
 
   it('a ledger row of another currency, or two that fit, settle nothing', async () => {

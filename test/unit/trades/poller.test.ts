@@ -100,6 +100,29 @@ describe('TradePoller', () => {
     expect(tracker.count()).toBe(1800);
   });
 
+  it('walks on to a trade in flight created at the same instant as the last row of a page (one sell, two offers)', async () => {
+    const { source, poller, tracker } = setup();
+    const sellAt = T0 - 10_000_000;
+    // one sell of two games: two trades created at the same instant, page 1 ending between them
+    source.put(trade(1, 'Active', sellAt), trade(2, 'Accepted', sellAt));
+    for (let i = 3; i <= 501; i++) source.put(trade(i, 'Accepted', sellAt + i * 1000));
+    await poller.pollNow({ full: true });
+    expect(tracker.get(1)?.status).toBe('Active');
+    source.put(trade(1, 'Accepted', sellAt, T0 + 1));
+    expect(await poller.pollNow()).toMatchObject({ full: false, pages: 2, applied: 1 });
+    expect(tracker.get(1)?.status).toBe('Accepted');
+  });
+
+  it('does not walk on for a trade in flight it already read on the page (created with the last row)', async () => {
+    const { source, poller } = setup();
+    const sellAt = T0 - 10_000_000;
+    // trade 3 (in flight) and trade 2 (the last row of page 1) come from one sell; trade 1 is on page 2
+    source.put(trade(1, 'Accepted', sellAt - 1000), trade(2, 'Accepted', sellAt), trade(3, 'Active', sellAt));
+    for (let i = 4; i <= 501; i++) source.put(trade(i, 'Accepted', sellAt + i * 1000));
+    await poller.pollNow({ full: true });
+    expect(await poller.pollNow()).toMatchObject({ full: false, pages: 1 });
+  });
+
   it('keeps polling when a row carries a timestamp with more than 9 fractional digits', async () => {
     const { source, poller, tracker } = setup();
     source.put(trade(1, 'Active', T0 - 5_000), trade(2, 'Active', T0 - 4_000));

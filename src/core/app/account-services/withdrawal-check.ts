@@ -88,5 +88,6 @@ export function evidenceOf(account: AccountSession, signal?: AbortSignal): Withd
     },
     withdrawal: (id) =>
       client.call('cryptoWithdrawal', { id }, { priority: 'interactive', ...opts }).catch(() => null),
+    serverOffsetMs: () => client.serverTimeOffsetMs(),
   };
 }
