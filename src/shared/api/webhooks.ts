@@ -38,4 +38,5 @@ export function signedPayload(timestampSeconds: string, rawBody: string): string
   return `${timestampSeconds}.${rawBody}`;
 }
 export const webhookTimestampHeader = z.string().regex(/^\d{1,12}$/);
-export const webhookSignatureHeader = z.string().regex(/^sha256=[0-9a-f]{64}$/);
+// Hex of either case: the spec says "hex", and a service that upper-cases it must not read as a forger.
+export const webhookSignatureHeader = z.string().regex(/^sha256=[0-9a-fA-F]{64}$/);

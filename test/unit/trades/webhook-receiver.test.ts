@@ -73,6 +73,16 @@ describe('WebhookReceiver', () => {
     expect(h.receiver.stats().accepted).toBe(0);
   });
 
+  it('accepts a signature written in upper-case hex (the spec says hex, not which case)', async () => {
+    const h = await start();
+    const good = signDelivery(SECRET, { id: 'dlv_u', data: makeTrade(1, 'Active', T0) });
+    const sigHeader = headerNamed(good, 'Signature');
+    const upper = `sha256=${good.headers[sigHeader]!.slice('sha256='.length).toUpperCase()}`;
+    expect((await h.post(good, { headers: { [sigHeader]: upper } })).status).toBe(200);
+    await h.receiver.drain();
+    expect(h.tracker.get(1)?.status).toBe('Active');
+  });
+
   it('rejects stale and future timestamps, and a signature made for another timestamp', async () => {
     const h = await start();
     const nowSeconds = Math.floor(T0 / 1000);
