@@ -70,6 +70,11 @@ export interface JournalEntry extends PurchaseIntent {
   errorMessage: string | null;
   note: string | null;
   resolvedAtMs: number | null;
+  /**
+   * When a repeat of this open purchase was held back with its risk told (see Purchaser): the next repeat
+   * is sent. Kept in the file, for the CLI's next run is another process that must honour the same words.
+   */
+  warnedAtMs: number | null;
 }
 
 interface Row {
@@ -94,6 +99,7 @@ interface Row {
   error_message: string | null;
   note: string | null;
   resolved_at_ms: number | null;
+  warned_at_ms: number | null;
 }
 
 export const PURCHASE_JOURNAL_SCHEMA = `
@@ -143,6 +149,7 @@ function ensureJournalTable(db: Database.Database): void {
   addDeskColumn(db, 'purchase_journal', 'account', 'TEXT');
   addDeskColumn(db, 'purchase_journal', 'cart_id', 'TEXT');
   addDeskColumn(db, 'purchase_journal', 'server_created_at_ms', 'INTEGER');
+  addDeskColumn(db, 'purchase_journal', 'warned_at_ms', 'INTEGER');
 }
 
 /**
@@ -183,6 +190,7 @@ function toEntry(row: Row): JournalEntry {
     errorMessage: row.error_message,
     note: row.note,
     resolvedAtMs: row.resolved_at_ms,
+    warnedAtMs: row.warned_at_ms ?? null,
   };
 }
 
@@ -195,6 +203,7 @@ export class PurchaseJournal {
   readonly #claimed: Database.Statement<[], { order_id: number }>;
   readonly #recent: Database.Statement<[number], Row>;
   readonly #tag: Database.Statement<[string, string]>;
+  readonly #warn: Database.Statement<[number, string]>;
   readonly #account: () => string | null;
 
   constructor(db: Database.Database, options: PurchaseJournalOptions = {}) {
@@ -219,6 +228,7 @@ export class PurchaseJournal {
     this.#claimed = db.prepare('SELECT order_id FROM purchase_journal WHERE order_id IS NOT NULL');
     this.#recent = db.prepare('SELECT * FROM purchase_journal ORDER BY created_at_ms DESC, intent_id DESC LIMIT ?');
     this.#tag = db.prepare('UPDATE purchase_journal SET account = ? WHERE intent_id = ? AND account IS NULL');
+    this.#warn = db.prepare('UPDATE purchase_journal SET warned_at_ms = ? WHERE intent_id = ? AND warned_at_ms IS NULL');
   }
 
   /** The account purchases are sent with, when the journal's owner knows it (see the options). */
@@ -248,6 +258,11 @@ export class PurchaseJournal {
   /** Names the account of an entry written without one (learned later, before it is reconciled). */
   tagAccount(intentId: string, account: string): void {
     this.#tag.run(account, intentId);
+  }
+
+  /** Notes that a repeat of this open purchase was held back with its risk told. */
+  markWarned(intentId: string, atMs: number): void {
+    this.#warn.run(atMs, intentId);
   }
 
   /**

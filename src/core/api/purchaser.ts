@@ -388,8 +388,6 @@ export class Purchaser {
   #checkedJournal = false;
   /** The last purchase of each item and of each listing (see buy), so the next one waits for its outcome. */
   readonly #sameItem = new Map<string, Promise<void>>();
-  /** Earlier purchases still unknown that a purchase of the same listing was already held back for. */
-  readonly #warnedUnknown = new Set<string>();
   /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
   #readAccount: Promise<string | null> | null = null;
   readonly #warn: (message: string) => void;
@@ -683,9 +681,9 @@ export class Purchaser {
         const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
         return { listingId, bought: true, words: `${earlierPurchaseWords(bought)}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
       }
-      const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && !this.#warnedUnknown.has(e.intentId));
+      const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && e.warnedAtMs === null);
       if (unknown) {
-        this.#warnedUnknown.add(unknown.intentId);
+        this.#journal.markWarned(unknown.intentId, now);
         return { listingId, bought: false, words: `${earlierPurchaseWords(unknown)} may have been bought (unknown — check orders)` };
       }
       return null;

@@ -551,6 +551,18 @@ describe('journaled purchases', () => {
     expect(market.server.calls('purchase')).toHaveLength(2);
   });
 
+  it('a repeat held back once is sent by the next run too (the CLI: another process on the same journal)', async () => {
+    await boughtWithTheAnswerLost();
+    market.mode = 'normal';
+    const held = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(held.error?.explanation).toContain('buy again to send it anyway');
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    // the words said a further try is sent: a new process (a new purchaser over the file) keeps them
+    const again = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(again.status).toBe('bought');
+    expect(market.server.calls('purchase')).toHaveLength(2);
+  });
+
   it('names the earlier purchase by its listing alone when the journal does not know its item', async () => {
     // journaled without the item's name (an older entry), its answer lost, the order history unreadable
     const at = Date.now() - 60_000;
