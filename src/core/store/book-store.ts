@@ -140,6 +140,13 @@ function listingOrder(events: readonly ListingEvent[]): Uint32Array {
   return order.sort((a, b) => idAt(a) - idAt(b) || a - b);
 }
 
+/**
+ * Rows deleted per transaction while the book is emptied (wipeBook): listings go with their detail rows
+ * (about four rows each), sales alone.
+ */
+const WIPE_STEP_LISTINGS = 5_000;
+const WIPE_STEP_SALES = 20_000;
+
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export class BookStore {
@@ -548,36 +555,57 @@ export class BookStore {
    * Empties the book and forgets every seq (the service's sequence restarted, or the mirror now follows
    * another market): afterwards the next snapshot loads as a first one. In bounded steps, yielding.
    * `withSales`: the sold history goes too (another market's sales say nothing of this one's prices).
+   *
+   * Each step deletes the lowest listings together with their detail rows, in one transaction. The detail
+   * writers keep running between the steps (the backfill, an on-demand read, creations during a resync),
+   * and each writes a listing's detail rows only in a transaction that finds the listing there: whatever
+   * they write goes with that listing's step. (Emptied table by table, a detail table emptied first was
+   * written again for listings deleted later: attrs rows without a listing, which every query reading
+   * `listing_attrs` alone counts — float ranks, totals.) Readers see, at each step, a smaller book whose
+   * every detail row has its listing.
    */
   async wipeBook(signal?: AbortSignal, { withSales = false } = {}): Promise<void> {
-    const step = (table: string, key: string) =>
-      this.write(
-        () => this.db.prepare(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} LIMIT 20000)`).run().changes,
+    const pause = async () => {
+      signal?.throwIfAborted();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    while (this.write(() => this.#wipeListingsStep(WIPE_STEP_LISTINGS)) > 0) await pause();
+    if (withSales) {
+      const deleteSales = this.db.prepare(
+        `DELETE FROM sold_history WHERE listing_id IN (SELECT listing_id FROM sold_history LIMIT ${WIPE_STEP_SALES})`,
       );
-    const tables: [string, string][] = [
-      ['listing_stickers', 'listing_id'],
-      ['listing_details', 'id'],
-      ['listing_attrs', 'id'],
-      ['listings', 'id'],
-    ];
-    if (withSales) tables.push(['sold_history', 'listing_id']);
-    for (const [table, key] of tables) {
-      while (step(table, key) > 0) {
-        signal?.throwIfAborted();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      while (this.write(() => deleteSales.run().changes) > 0) await pause();
     }
-    this.write(() =>
+    this.write(() => {
+      // what the writers added during the last pauses, and detail rows an older version left without
+      // their listing: few rows, gone with the seqs in one transaction
+      for (const table of ['listing_stickers', 'listing_details', 'listing_attrs', 'listings']) {
+        this.db.prepare(`DELETE FROM ${table}`).run();
+      }
       this.db
         .prepare(
           `UPDATE sync_state SET last_seq = NULL, last_snapshot_seq = NULL, last_snapshot_at = NULL,
              backfill_cursor = NULL, backfill_pass_started_at = NULL, backfill_pass_completed_at = NULL WHERE id = 1`,
         )
-        .run(),
-    );
+        .run();
+    });
     this.#coveredSeq = null;
     this.#persistedCoveredSeq = null;
     this.orphans.clear();
+  }
+
+  /**
+   * Deletes the `limit` lowest listings and every detail row up to the highest of them: theirs, and any
+   * an older version left without a listing. Inside a transaction. Returns the listings deleted.
+   */
+  #wipeListingsStep(limit: number): number {
+    const highest = this.db.prepare(`SELECT max(id) FROM (SELECT id FROM listings ORDER BY id LIMIT ${limit})`);
+    const upTo = highest.pluck().get() as number | null;
+    if (upTo === null) return 0;
+    this.db.prepare('DELETE FROM listing_stickers WHERE listing_id <= ?').run(upTo);
+    this.db.prepare('DELETE FROM listing_details WHERE id <= ?').run(upTo);
+    this.db.prepare('DELETE FROM listing_attrs WHERE id <= ?').run(upTo);
+    return this.db.prepare('DELETE FROM listings WHERE id <= ?').run(upTo).changes;
   }
 
   /**

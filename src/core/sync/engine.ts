@@ -228,6 +228,12 @@ interface Session {
   firstSeen: { seq: bigint; at: number } | null;
   /** A snapshot must be at least this new: events up to it were dropped (overflow, bad frame). */
   requiredSeq: bigint | null;
+  /**
+   * A snapshot must be asked for no earlier than this (ms since the epoch): a frame whose seq could not be
+   * read came, and only a copy built after it surely contains what it changed. The server caches /book,
+   * so a copy it serves was built at most `snapshotRetryMs` (the cache's life and a margin) earlier.
+   */
+  snapshotNotBefore: number | null;
   snapshotting: boolean;
   reachedLive: boolean;
   /** When the server confirmed the subscription (Date.now()), null before. */
@@ -255,6 +261,15 @@ interface SessionEnd {
 class AuthFailure extends Error {}
 
 const maxSeq = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b);
+
+/** A snapshot read for the book, with whether it is proven fresh and when it was asked for (Date.now()). */
+type FetchedSnapshot = BookSnapshotResult & { provenFresh: boolean; requestedAt: number };
+
+/** Whether `snapshot` contains every event this session lost (dropped in an overflow, or in a bad frame). */
+function coversLosses(s: Session, snapshot: FetchedSnapshot): boolean {
+  if (s.requiredSeq !== null && snapshot.seq < s.requiredSeq) return false;
+  return s.snapshotNotBefore === null || snapshot.requestedAt >= s.snapshotNotBefore;
+}
 
 export class SyncEngine extends EventEmitter<EngineEvents> {
   readonly #store: BookStore;
@@ -442,6 +457,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         eventsSeen: 0,
         firstSeen: null,
         requiredSeq: null,
+        snapshotNotBefore: null,
         snapshotting: false,
         reachedLive: false,
         subscribedAt: null,
@@ -469,8 +485,14 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
       });
       feed.on('invalidFrame', (err) => {
-        // Its effect on the book is unknown: only a snapshot newer than everything seen repairs that.
+        // Its effect on the book is unknown: only a snapshot that contains it repairs that. Its own seq, when
+        // it can still be read, says how new that snapshot must be. Otherwise no seq proves it: the one
+        // after the highest seen may be another game's (the feed is filtered, the seq global) or published
+        // before it, arriving late (the spec lets events arrive out of order). Time does: a copy asked for
+        // once the server's cache has outlived the frame was built after it.
         this.emit('warning', `the feed sent a frame that breaks the contract (${err.message}); re-reading the book`);
+        if (err.seq !== null) s.requiredSeq = maxSeq(s.requiredSeq, err.seq);
+        else s.snapshotNotBefore = Math.max(s.snapshotNotBefore ?? 0, Date.now() + this.#o.snapshotRetryMs);
         this.#demandSnapshot(s, 'a malformed event arrived');
       });
       feed.on('close', (close) => {
@@ -607,7 +629,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         } finally {
           this.#bookRead = null;
         }
-        if (s.requiredSeq !== null && snapshot.seq < s.requiredSeq) continue; // events were lost meanwhile
+        if (!coversLosses(s, snapshot)) continue; // events were lost meanwhile
         // Buffered events go first; those at or below the snapshot are dropped as covered by the store
         // (creations among them still give their details). Whatever is still queued was applied during
         // the resync, or is in the buffer too.
@@ -615,6 +637,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         this.#queue.prepend(s.buffer);
         s.buffer = [];
         s.requiredSeq = null;
+        s.snapshotNotBefore = null;
         s.phase = 'live';
         s.reachedLive = true;
         s.applyWhileResyncing = true;
@@ -657,11 +680,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * before the request, and applied to the book before. Older answers (the server caches /book for 10 s,
    * and a 304 returns the previous one) are asked for again once that cache has expired.
    */
-  async #fetchFreshSnapshot(s: Session): Promise<BookSnapshotResult & { provenFresh: boolean }> {
+  async #fetchFreshSnapshot(s: Session): Promise<FetchedSnapshot> {
     let behindOwnHistory = 0;
     let firstBehindAt = 0;
     let failures = 0;
     for (;;) {
+      const notBefore = s.snapshotNotBefore;
+      if (notBefore !== null && Date.now() < notBefore) {
+        const wait = notBefore - Date.now();
+        this.#setState(
+          this.#state,
+          `a frame that breaks the contract came: the book is read again once the marketplace's cached copy is newer than it, in ${Math.ceil(wait / 1000)} s`,
+        );
+        await sleep(wait, s.abort.signal);
+        continue;
+      }
       const seenOnSocket = s.maxSeen;
       const floor = maxSeq(maxSeq(seenOnSocket, s.requiredSeq), this.#store.state().lastSeq);
       let snapshot: BookSnapshotResult;
@@ -696,9 +729,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         continue;
       }
       if (floor === null || snapshot.seq >= floor) {
-        return { ...snapshot, provenFresh: seenOnSocket !== null && snapshot.seq >= seenOnSocket };
+        return { ...snapshot, provenFresh: seenOnSocket !== null && snapshot.seq >= seenOnSocket, requestedAt };
       }
-      const behindSocket = seenOnSocket !== null && snapshot.seq < maxSeq(seenOnSocket, s.requiredSeq)!;
+      // what this socket requires: the seqs it saw, and those of frames it could not read otherwise
+      const socketFloor = maxSeq(seenOnSocket, s.requiredSeq);
+      const behindSocket = socketFloor !== null && snapshot.seq < socketFloor;
       if (!behindSocket) {
         // Older than what the book already applied but not than this socket: a cache, or the service's
         // sequence restarted. A snapshot read well after the cache must have expired settles it.
@@ -708,7 +743,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           await this.#store.wipeBook(s.abort.signal);
           this.#countRows(true);
           this.#emitBook({ reset: true, upserted: 0, removed: 0, ids: null });
-          return { ...snapshot, provenFresh: false };
+          return { ...snapshot, provenFresh: false, requestedAt };
         }
       }
       this.#bookRead = null;

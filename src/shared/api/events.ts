@@ -124,11 +124,23 @@ export type ServerFrame =
 
 export class FrameParseError extends Error {
   readonly frame: string;
-  constructor(message: string, frame: string) {
+  /**
+   * The frame's seq when it still reads as one (JSON whose top-level `seq` is an int64: an event whose
+   * data broke the contract), null otherwise. Whatever the event changed, a snapshot this new contains it.
+   */
+  readonly seq: bigint | null;
+  constructor(message: string, frame: string, frameSeq: bigint | null = null) {
     super(message);
     this.name = 'FrameParseError';
     this.frame = frame.length > 500 ? `${frame.slice(0, 500)}…` : frame;
+    this.seq = frameSeq;
   }
+}
+
+/** The top-level seq of a parsed frame, when it is a valid one. */
+function seqOf(raw: object): bigint | null {
+  const parsed = seq.safeParse((raw as { seq?: unknown }).seq);
+  return parsed.success ? parsed.data : null;
 }
 
 const listingNames = new Set<string>(LISTING_EVENT_NAMES);
@@ -142,18 +154,19 @@ export function parseServerFrame(text: string): ServerFrame {
   } catch {
     throw new FrameParseError('frame is not JSON', text);
   }
-  if (raw === null || typeof raw !== 'object' || typeof (raw as { event?: unknown }).event !== 'string') {
-    throw new FrameParseError('frame has no event name', text);
+  if (raw === null || typeof raw !== 'object') throw new FrameParseError('frame has no event name', text);
+  if (typeof (raw as { event?: unknown }).event !== 'string') {
+    throw new FrameParseError('frame has no event name', text, seqOf(raw));
   }
   const name = (raw as { event: string }).event;
   if (controlNames.has(name)) {
     const parsed = controlMessage.safeParse(raw);
-    if (!parsed.success) throw new FrameParseError(`invalid ${name} message: ${parsed.error.message}`, text);
+    if (!parsed.success) throw new FrameParseError(`invalid ${name} message: ${parsed.error.message}`, text, seqOf(raw));
     return { kind: 'control', message: parsed.data };
   }
   if (listingNames.has(name)) {
     const parsed = listingEvent.safeParse(raw);
-    if (!parsed.success) throw new FrameParseError(`invalid ${name} event: ${parsed.error.message}`, text);
+    if (!parsed.success) throw new FrameParseError(`invalid ${name} event: ${parsed.error.message}`, text, seqOf(raw));
     return { kind: 'listing', event: parsed.data };
   }
   const s = (raw as { seq?: unknown }).seq;

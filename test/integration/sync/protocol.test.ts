@@ -10,7 +10,7 @@ import { BookStore, openDatabase, readStatus, readSyncState, type Db } from '../
 import { ApiError } from '../../../src/core/api/errors.ts';
 import { SyncEngine, type EngineStatus, type SyncEngineOptions } from '../../../src/core/sync/engine.ts';
 import type { BookSnapshotResult, BookSource } from '../../../src/core/sync/sources.ts';
-import type { ListingEvent } from '../../../src/shared/api/index.ts';
+import { stringifyJson, type ListingEvent } from '../../../src/shared/api/index.ts';
 import { createRng, makeFullListing } from '../../bench/generate.ts';
 import { book, tempDir } from '../../unit/store/helpers.ts';
 import { FAKE_KEY, FakeMarket, eventually } from './fake-market.ts';
@@ -582,6 +582,46 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     market.answerBook = null;
     release();
     await eventually(() => caughtUp(), 'live again, with the book the frame had changed');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  /**
+   * A change lost inside a malformed frame, with the market's /book cache in front of it: the copy built
+   * just before the change (its seq the highest the socket has seen) is served for `cacheMs`. Returns the
+   * reads of /book that answered that copy.
+   */
+  async function loseChangeInMalformedFrame(frameFor: (lostSeq: bigint) => string, cacheMs: number): Promise<{ staleServed: () => number }> {
+    seed(10);
+    startEngine({ snapshotRetryMs: cacheMs + 100 });
+    await eventually(isLive, 'live');
+    market.send(market.reprice(3, 7)); // the socket sees the market's latest seq
+    await eventually(() => caughtUp(), 'caught up');
+    const cached = market.snapshot();
+    const cachedUntil = Date.now() + cacheMs;
+    let staleServed = 0;
+    market.answerBook = () => {
+      if (Date.now() >= cachedUntil) return market.snapshot();
+      staleServed++;
+      return cached;
+    };
+    const lost = market.reprice(4, 1);
+    market.sendRaw(frameFor(lost.seq));
+    return { staleServed: () => staleServed };
+  }
+
+  it('after a malformed event whose seq can be read, takes no snapshot older than that seq as the repair', async () => {
+    const { staleServed } = await loseChangeInMalformedFrame(
+      (lostSeq) => stringifyJson({ event: 'listing.price_changed', seq: lostSeq, ts: 'x', data: { listing_id: 4 } }),
+      400,
+    );
+    await eventually(() => staleServed() > 0, 'the cached copy served');
+    await eventually(() => caughtUp(), 'repaired by a snapshot as new as the lost change');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('after a frame whose seq cannot be read, takes as the repair only a snapshot built after it came', async () => {
+    await loseChangeInMalformedFrame(() => '{"event":"listing.price_changed","seq":"not a number","data":{"listing_id":4}}', 400);
+    await eventually(() => caughtUp(), 'repaired by a snapshot built after the frame');
     expect(book(db)).toEqual(market.leanBook());
   });
 

@@ -50,6 +50,22 @@ describe('WebSocket frames', () => {
     expect(() => parseServerFrame('{"data":1}')).toThrow(FrameParseError);
     expect(() => parseServerFrame(`{"event":"listing.removed","data":{"listing_id":"1","app_id":730},"seq":1,"ts":"${TS}"}`)).toThrow(FrameParseError);
   });
+  it("tells a malformed frame's seq when it still reads as one, exactly", () => {
+    const seqOf = (text: string) => {
+      try {
+        parseServerFrame(text);
+      } catch (err) {
+        if (err instanceof FrameParseError) return err.seq;
+      }
+      throw new Error('the frame was taken');
+    };
+    expect(seqOf(`{"event":"listing.removed","data":{"listing_id":"1"},"seq":1900000000000000001,"ts":"${TS}"}`)).toBe(1900000000000000001n);
+    expect(seqOf('{"data":1,"seq":5}')).toBe(5n);
+    expect(seqOf(`{"event":"listing.removed","data":{"listing_id":1,"app_id":730},"seq":"5","ts":"${TS}"}`)).toBeNull();
+    expect(seqOf(`{"event":"listing.removed","data":{"listing_id":1,"app_id":730},"seq":1.5,"ts":"${TS}"}`)).toBeNull();
+    expect(seqOf(`{"event":"listing.removed","data":{"listing_id":1,"app_id":730},"seq":9223372036854775808,"ts":"${TS}"}`)).toBeNull();
+    expect(seqOf('{"event":"listing.removed","seq":7')).toBeNull();
+  });
   it('subscribe op: events and app_ids optional, unknown games rejected', () => {
     expect(subscribeOp.safeParse({ op: 'subscribe' }).success).toBe(true);
     expect(subscribeOp.safeParse({ op: 'subscribe', events: ['listing.created'], app_ids: [730, 570] }).success).toBe(true);
