@@ -214,6 +214,22 @@ type EngineEvents = {
   error: [error: Error];
 };
 
+/**
+ * What a `subscribed` answer leaves out of what was asked (words), or null: a confirmation of every
+ * event and game asked (or of all), or another frame.
+ */
+function confirmedLessThanAsked(frame: ServerFrame, asked: SubscribeOp): string | null {
+  if (frame.kind !== 'control' || frame.message.event !== 'subscribed') return null;
+  const { events, app_ids: appIds } = frame.message.data;
+  const missingEvents = events === 'all' || asked.events === undefined ? [] : asked.events.filter((e) => !events.includes(e));
+  const missingGames = appIds === 'all' || asked.app_ids === undefined ? [] : asked.app_ids.filter((id) => !appIds.includes(id));
+  const missing = [
+    ...(missingEvents.length > 0 ? [`events ${missingEvents.join(', ')}`] : []),
+    ...(missingGames.length > 0 ? [`games ${missingGames.join(', ')}`] : []),
+  ];
+  return missing.length === 0 ? null : missing.join('; ');
+}
+
 type Phase = 'subscribing' | 'buffering' | 'live';
 
 interface Session {
@@ -277,6 +293,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   readonly #o: Resolved;
   readonly #scope: ReadonlySet<number> | null;
   readonly #scopeList: readonly number[] | null;
+  /** A server confirmed less than we asked: subscribe to everything and filter here (see #runSession). */
+  #subscribeUnfiltered = false;
   readonly #sourceUrl: string | null;
   readonly #queue = new EventQueue();
   readonly #divergence = new DivergenceTracker();
@@ -435,11 +453,14 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   #runSession(wsUrl: string, apiKey: string): Promise<SessionEnd> {
     return new Promise((resolve) => {
-      const subscribe: SubscribeOp = {
-        op: 'subscribe',
-        events: [...LISTING_EVENT_NAMES],
-        ...(this.#scopeList === null ? {} : { app_ids: [...this.#scopeList] as SubscribeOp['app_ids'] }),
-      };
+      // After a server confirmed less than we asked, everything is asked for and filtered here.
+      const subscribe: SubscribeOp = this.#subscribeUnfiltered
+        ? { op: 'subscribe' }
+        : {
+            op: 'subscribe',
+            events: [...LISTING_EVENT_NAMES],
+            ...(this.#scopeList === null ? {} : { app_ids: [...this.#scopeList] as SubscribeOp['app_ids'] }),
+          };
       const feed = this.#o.openFeed({
         url: wsUrl,
         apiKey,
@@ -478,6 +499,15 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }, this.#o.subscribeAckTimeoutMs);
       });
       feed.on('frame', (frame) => {
+        const narrowed = s.phase === 'subscribing' ? confirmedLessThanAsked(frame, subscribe) : null;
+        if (narrowed !== null) {
+          // what it left out would never arrive and the book would drift until the next periodic check
+          ackMissing = `the feed confirmed a narrower subscription than asked (without ${narrowed})`;
+          this.#subscribeUnfiltered = true;
+          this.emit('warning', `${ackMissing}; reconnecting for every event, filtered here`);
+          feed.close();
+          return;
+        }
         this.#onFrame(s, frame);
         if (ackTimer !== null && s.phase !== 'subscribing') {
           clearTimeout(ackTimer);

@@ -731,6 +731,29 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     expect(market.bookRequests).toBe(1);
   });
 
+  it('a confirmation of fewer games than asked is not taken: it reconnects for every event and filters here', async () => {
+    seed(10, 730);
+    seed(10, 570);
+    market.autoSubscribe = false;
+    const e = startEngine({ appIds: [570, 730], subscribeAckTimeoutMs: 5_000 });
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    const socket = await market.waitForSubscribed();
+    expect(socket.subscribe).toMatchObject({ app_ids: [570, 730] });
+    market.sendControl(socket, 'subscribed', { events: 'all', app_ids: [570] }); // CS2 left out
+    await eventually(() => market.connections >= 2, 'a second connection');
+    expect(warnings).toContain('the feed confirmed a narrower subscription than asked (without games 730); reconnecting for every event, filtered here');
+    expect(market.bookRequests).toBe(0); // nothing was read on the narrowed socket
+    market.autoSubscribe = true;
+    await eventually(() => caughtUp(), 'caught up');
+    expect(market.sockets.at(-1)?.subscribe).toEqual({ op: 'subscribe' });
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 730 }));
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 440 })); // not mirrored
+    const bothGames = () => [...market.leanBook(570), ...market.leanBook(730)].sort((a, b) => a.id - b.id);
+    await eventually(() => JSON.stringify(book(db)) === JSON.stringify(bothGames()), 'the CS2 creation applied');
+    expect(book(db).some((l) => l.app_id === 440)).toBe(false);
+  });
+
   it('an overflow before a confirmation that never comes does not leave the engine stuck', async () => {
     seed(10);
     market.autoSubscribe = false;
