@@ -1,5 +1,6 @@
 // What a trader's walk-through of the selling dialogs found: a refused price said under a field in a
-// narrow cell (three lines, the row and the table below it moving).
+// narrow cell (three lines, the row and the table below it moving), and a footer asking "$0.00" when
+// there was nothing to ask.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -124,5 +125,35 @@ describe('the same refusals in the List and bulk reprice dialogs', () => {
     expect(fieldError(price)).toBe(NOT_AN_AMOUNT);
     expect(wordsTakeRoom(price)).toBe(false);
     expect(blockedReason()).toBe(NOT_AN_AMOUNT);
+  });
+});
+
+describe('the Sell dialog’s asking total', () => {
+  it('is a dash, and the button names no amount, while no price can be asked; the amount once every group has one', async () => {
+    const user = userEvent.setup();
+    okSell();
+    renderWithTheme(
+      <SellDialog appId={730} rows={[skinRow('1'), skinRow('2')]} onClose={() => {}} onSent={() => {}} />,
+    );
+    const [first, second] = screen.getAllByTestId('sell-price') as HTMLInputElement[];
+    await user.clear(first!);
+    await user.clear(second!);
+    expect(screen.getByTestId('sell-total').textContent).toBe('–');
+    expect(confirmButton().textContent).toBe('Send trade offer');
+    expect(confirmButton().disabled).toBe(true);
+
+    // one price of two: still nothing the offer would ask
+    await user.type(first!, '4');
+    expect(screen.getByTestId('sell-total').textContent).toBe('–');
+    expect(confirmButton().textContent).toBe('Send trade offer');
+    // a zero price is not a price to ask
+    await user.type(second!, '0');
+    expect(screen.getByTestId('sell-total').textContent).toBe('–');
+    expect(blockedReason()).toBe('Group 2: A price per copy above $0.00.');
+
+    await user.clear(second!);
+    await user.type(second!, '6');
+    expect(screen.getByTestId('sell-total').textContent).toBe('$10.00');
+    expect(confirmButton().textContent).toBe('Send trade offer · $10.00');
   });
 });

@@ -54,7 +54,9 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
     send.error,
   );
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
-  const total = groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0);
+  // only what the offer would ask: a total of the groups that have a price, beside one refused, is a
+  // figure never asked for, and "$0.00" when none has one read as an offer for nothing
+  const total = valid ? groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0) : null;
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
   const blocked = !valid
     ? `${groups.length > 1 ? `Group ${firstProblem + 1}: ` : ''}${problems[firstProblem]}`
@@ -67,7 +69,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
       opened
       onClose={onClose}
       title={`Sell ${plural(copies, 'item')} from the ${gameName(appId)} inventory`}
-      confirmLabel={`Send trade offer · ${formatCents(total)}`}
+      confirmLabel={total === null ? 'Send trade offer' : `Send trade offer · ${formatCents(total)}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
       running={send.running}
@@ -156,7 +158,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Money cents={g.price === null ? null : g.price * groupCopies(g)} size="xs" />
+                  <Money cents={g.price !== null && g.price > 0 ? g.price * groupCopies(g) : null} size="xs" />
                 </Table.Td>
               </Table.Tr>
             );
@@ -168,7 +170,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
           {plural(groups.length, 'group')} · {plural(copies, 'copy', 'copies')} in one trade offer for {gameName(appId)}
         </Text>
         <Text size="sm">
-          Asking total <Money cents={total} fw={600} />
+          Asking total <Money cents={total} fw={600} data-testid="sell-total" />
         </Text>
       </Group>
       <ProblemList problems={check.checking ? undefined : check.problems} />
