@@ -123,6 +123,8 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
       confirmLabel={`Create ${plural(groups.length, 'listing')}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
+      checking={check.checking}
       running={send.running}
       progressLabel="Listing…"
       error={send.error}

@@ -72,6 +72,8 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
       confirmLabel={total === null ? 'Send trade offer' : `Send trade offer · ${formatCents(total)}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
+      checking={check.checking}
       running={send.running}
       progressLabel="Asking the marketplace to send the trade offer…"
       error={send.error}

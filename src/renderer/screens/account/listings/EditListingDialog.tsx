@@ -131,6 +131,7 @@ export function EditListingDialog({
       confirmLabel={explanation.kind === 'partial_reprice' ? 'Split and reprice' : 'Apply'}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
       running={send.running}
       progressLabel="Editing…"
       error={send.error}
