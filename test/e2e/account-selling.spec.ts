@@ -135,3 +135,37 @@ test('list from the backpack with a price decay', async ({ page }) => {
   await saveScreenshot(page, 'listings');
   expect(problems).toEqual([]);
 });
+
+test('a refused price moves nothing in the Sell dialog, and Enter in a price sends the offer', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openScreen(page, host, 'inventory', 'Alt+2');
+  const rows = page.getByTestId('inventory-row');
+  await expect(rows.first()).toBeVisible();
+  const free = rows.filter({ hasText: 'tradable' }).filter({ hasNotText: 'commodity' }).filter({ hasNotText: 'in offer' });
+  await free.nth(0).click();
+  await free.nth(1).click({ modifiers: ['Control'] });
+  await page.getByTestId('sell-open').click();
+
+  const dialog = page.getByTestId('confirm-dialog');
+  const table = dialog.getByTestId('sell-groups');
+  const height = async () => (await table.boundingBox())!.height;
+  const before = await height();
+  const second = dialog.getByTestId('sell-price').nth(1);
+  await second.fill('1,5');
+  // the words are in a tooltip beside the red field and beside the button, not under the field in its row
+  const words = 'Use a point for cents (12.50); a comma only separates thousands (1,250.00).';
+  await expect(page.getByRole('tooltip')).toHaveText(words);
+  await expect(second).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByTestId('blocked-reason')).toHaveText(`Group 2: ${words}`);
+  expect(await height()).toBe(before);
+  // with nothing the offer could ask, no total and no amount on the button
+  await dialog.getByTestId('sell-price').nth(0).fill('');
+  await expect(dialog.getByTestId('sell-total')).toHaveText('–');
+  await expect(dialog.getByTestId('confirm-button')).toHaveText('Send trade offer');
+
+  await dialog.getByTestId('sell-price').nth(0).fill('3.00');
+  await second.fill('4.00');
+  await second.press('Enter');
+  await expect(dialog.getByTestId('trade-follow')).toContainText(/Deposit \d+/);
+  expect(problems).toEqual([]);
+});

@@ -24,7 +24,7 @@ describe('CentsInput', () => {
   ])('reads "%s" as %i cents', async (typed, cents) => {
     const { input, onCents } = field();
     await userEvent.setup().type(input, typed);
-    expect(onCents).toHaveBeenLastCalledWith(cents);
+    expect(onCents).toHaveBeenLastCalledWith(cents, null);
     expect(input.value).toBe(typed); // as typed while the cursor is in it
   });
 
@@ -37,7 +37,8 @@ describe('CentsInput', () => {
   ])('reads "%s" as no amount, and says why', async (typed, words) => {
     const { input, onCents } = field();
     await userEvent.setup().type(input, typed);
-    expect(onCents).toHaveBeenLastCalledWith(null);
+    // the words go to the form too, for it to say them beside its button
+    expect(onCents).toHaveBeenLastCalledWith(null, words);
     expect(screen.getByText(words)).toBeTruthy();
   });
 

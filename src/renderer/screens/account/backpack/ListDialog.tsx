@@ -17,6 +17,7 @@ import { formatCents, formatHours, plural } from '../ui/format.ts';
 import { ListingRows } from '../ui/ListingRows.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { useAction } from '../ui/useAction.ts';
+import { useProblemTip } from '../ui/useProblemTip.tsx';
 import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 interface ListGroupDraft {
@@ -54,8 +55,32 @@ function copiesProblem(g: ListGroupDraft, poolLeft: number): string | null {
   return poolLeft < 0 ? `${plural(-poolLeft, 'copy', 'copies')} more than the pool holds.` : null;
 }
 
-function groupReady(g: ListGroupDraft): boolean {
-  return g.copies !== null && g.copies > 0 && (g.mode === 'fixed' ? (g.price ?? 0) > 0 : completeCurve(g.decay) !== null);
+const ZERO_PRICE = 'A price above $0.00.';
+
+/** What is wrong with a group's price (or its decay), said beside the button; null when it can be listed. */
+function priceProblem(g: ListGroupDraft, typed: string | null): string | null {
+  if (g.mode === 'decay') return completeCurve(g.decay) === null ? 'Complete the price decay.' : null;
+  if (typed !== null) return typed;
+  if (g.price === null) return 'Enter a price.';
+  return g.price <= 0 ? ZERO_PRICE : null;
+}
+
+/** The copies of a row, asked in a narrow cell: a refusal is said in a tooltip, not under the field. */
+function CopiesField({ group, index, problem, onCopies }: { group: ListGroupDraft; index: number; problem: string | null; onCopies: (copies: number | null) => void }) {
+  const tip = useProblemTip(problem);
+  return (
+    <NumberInput
+      aria-label={`Copies in group ${index + 1}`}
+      w={70}
+      ml="auto"
+      min={1}
+      clampBehavior="none"
+      allowDecimal={false}
+      value={group.copies ?? ''}
+      onChange={(v) => onCopies(typeof v === 'number' ? v : null)}
+      {...tip}
+    />
+  );
 }
 
 export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonly BackpackItem[]; onClose: () => void; onSent: () => void }) {
@@ -63,15 +88,20 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const [rows] = useState(selection);
   const [groups, setGroups] = useState<ListGroupDraft[]>(() => rows.map((r) => newGroup(r, r.commodity ? r.amount : 1)));
   const [focus, setFocus] = useState<string | null>(groups[0]?.key ?? null);
-  const ready = groups.length > 0 && groups.every(groupReady);
+  // the words of a price field whose text is not an amount (its price is then null), by group
+  const [typed, setTyped] = useState<Readonly<Record<string, string | null>>>({});
   const send = useAction(async () => {
     const answer = await call('listItems', { groups: toRequest(groups) });
     onSent();
     return answer;
   });
+  const left = poolsLeft(rows, groups);
+  // the first thing holding a group back: its copies, then its price
+  const problems = groups.map((g) => copiesProblem(g, left.get(g.rowId) ?? 0) ?? priceProblem(g, typed[g.key] ?? null));
+  const firstProblem = problems.findIndex((p) => p !== null);
+  const ready = groups.length > 0 && firstProblem === -1;
   // checked again after a failed send too: a lost answer changes what the app says of the same groups
   const check = usePreSendCheck(groups, async (draft) => (await call('listItems', { groups: toRequest(draft), dryRun: true })).check.problems, ready, send.error);
-  const left = poolsLeft(rows, groups);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));
   const focused = groups.find((g) => g.key === focus) ?? null;
@@ -79,7 +109,11 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const countable = groups.every((g) => copiesProblem(g, left.get(g.rowId) ?? 0) === null);
   const copies = groups.reduce((s, g) => s + (g.copies ?? 0), 0);
   const what = countable ? plural(copies, 'item') : rows.length === 1 ? rows[0]!.market_hash_name : 'items';
-  const blocked = !ready ? 'Every group needs copies and a price (or a complete decay).' : check.checking ? 'Checking…' : blockingMessage(check.problems);
+  const blocked = !ready
+    ? `${groups.length > 1 ? `Group ${firstProblem + 1}: ` : ''}${problems[firstProblem] ?? 'Add a group.'}`
+    : check.checking
+      ? 'Checking…'
+      : blockingMessage(check.problems);
 
   return (
     <ConfirmDialog
@@ -89,6 +123,8 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
       confirmLabel={`Create ${plural(groups.length, 'listing')}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
+      checking={check.checking}
       running={send.running}
       progressLabel="Listing…"
       error={send.error}
@@ -133,17 +169,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                 </Table.Td>
                 <Table.Td ta="right">
                   {row.commodity ? (
-                    <NumberInput
-                      aria-label={`Copies in group ${gi + 1}`}
-                      w={70}
-                      ml="auto"
-                      min={1}
-                      clampBehavior="none"
-                      allowDecimal={false}
-                      value={g.copies ?? ''}
-                      onChange={(v) => update(g.key, { copies: typeof v === 'number' ? v : null })}
-                      error={copiesProblem(g, poolLeft)}
-                    />
+                    <CopiesField group={g} index={gi} problem={copiesProblem(g, poolLeft)} onCopies={(copies) => update(g.key, { copies })} />
                   ) : (
                     '1'
                   )}
@@ -154,6 +180,8 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                     value={g.mode}
                     onChange={(v) => {
                       update(g.key, { mode: v as ListGroupDraft['mode'] });
+                      // the price field comes back empty (a refused text gave no price): its words go with it
+                      setTyped((t) => ({ ...t, [g.key]: null }));
                       setFocus(g.key);
                     }}
                     data={[
@@ -164,7 +192,18 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                 </Table.Td>
                 <Table.Td>
                   {g.mode === 'fixed' ? (
-                    <CentsInput aria-label={`Price of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, { price: c })} data-autofocus={gi === 0 || undefined} data-testid="list-price" />
+                    <CentsInput
+                      aria-label={`Price of group ${gi + 1}`}
+                      cents={g.price}
+                      onCents={(c, problem) => {
+                        update(g.key, { price: c });
+                        setTyped((t) => ({ ...t, [g.key]: problem }));
+                      }}
+                      problemIn="tip"
+                      error={g.price !== null && g.price <= 0 ? ZERO_PRICE : undefined}
+                      data-autofocus={gi === 0 || undefined}
+                      data-testid="list-price"
+                    />
                   ) : (
                     <Text size="xs" className="sd-num" c={curve ? undefined : 'yellow.4'}>
                       {curve ? `${formatCents(curve.start_price)} → ${formatCents(curve.end_price)} / ${formatHours(curve.total_hours)}` : 'incomplete curve'}

@@ -18,6 +18,16 @@ import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
+/** What holds a group back, said beside the send button; null when it can be sent. */
+function groupProblem(g: SellGroupDraft, typed: string | null): string | null {
+  if (typed !== null) return typed;
+  if (g.price === null) return 'Enter a price per copy.';
+  if (g.price <= 0) return ZERO_PRICE;
+  return groupCopies(g) > 0 ? null : 'At least 1 copy.';
+}
+
+const ZERO_PRICE = 'A price per copy above $0.00.';
+
 function toRequest(groups: readonly SellGroupDraft[]) {
   return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price ?? 0 }));
 }
@@ -26,7 +36,11 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
   // the rows as they were when the dialog opened: the screen clears its selection once sent
   const [rows] = useState(selection);
   const [groups, setGroups] = useState(() => defaultSellGroups(rows));
-  const valid = groups.every((g) => (g.price ?? 0) > 0 && groupCopies(g) > 0);
+  // the words of a price field whose text is not an amount (its price is then null), by group
+  const [typed, setTyped] = useState<Readonly<Record<string, string | null>>>({});
+  const problems = groups.map((g) => groupProblem(g, typed[g.key] ?? null));
+  const firstProblem = problems.findIndex((p) => p !== null);
+  const valid = firstProblem === -1;
   const send = useAction(async () => {
     const answer = await call('sellItems', { appId, groups: toRequest(groups) });
     onSent();
@@ -40,18 +54,26 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
     send.error,
   );
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
-  const total = groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0);
+  // only what the offer would ask: a total of the groups that have a price, beside one refused, is a
+  // figure never asked for, and "$0.00" when none has one read as an offer for nothing
+  const total = valid ? groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0) : null;
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
-  const blocked = !valid ? 'Every group needs a price and at least one copy.' : check.checking ? 'Checking…' : blockingMessage(check.problems);
+  const blocked = !valid
+    ? `${groups.length > 1 ? `Group ${firstProblem + 1}: ` : ''}${problems[firstProblem]}`
+    : check.checking
+      ? 'Checking…'
+      : blockingMessage(check.problems);
 
   return (
     <ConfirmDialog
       opened
       onClose={onClose}
       title={`Sell ${plural(copies, 'item')} from the ${gameName(appId)} inventory`}
-      confirmLabel={`Send trade offer · ${formatCents(total)}`}
+      confirmLabel={total === null ? 'Send trade offer' : `Send trade offer · ${formatCents(total)}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
+      checking={check.checking}
       running={send.running}
       progressLabel="Asking the marketplace to send the trade offer…"
       error={send.error}
@@ -124,10 +146,21 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   <Money cents={row?.marketPrice} size="xs" />
                 </Table.Td>
                 <Table.Td>
-                  <CentsInput aria-label={`Price per copy of group ${gi + 1}`} cents={g.price} onCents={(c) => update(g.key, (x) => ({ ...x, price: c }))} data-autofocus={gi === 0 || undefined} data-testid="sell-price" />
+                  <CentsInput
+                    aria-label={`Price per copy of group ${gi + 1}`}
+                    cents={g.price}
+                    onCents={(c, problem) => {
+                      update(g.key, (x) => ({ ...x, price: c }));
+                      setTyped((t) => ({ ...t, [g.key]: problem }));
+                    }}
+                    problemIn="tip"
+                    error={g.price !== null && g.price <= 0 ? ZERO_PRICE : undefined}
+                    data-autofocus={gi === 0 || undefined}
+                    data-testid="sell-price"
+                  />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Money cents={g.price === null ? null : g.price * groupCopies(g)} size="xs" />
+                  <Money cents={g.price !== null && g.price > 0 ? g.price * groupCopies(g) : null} size="xs" />
                 </Table.Td>
               </Table.Tr>
             );
@@ -139,7 +172,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
           {plural(groups.length, 'group')} · {plural(copies, 'copy', 'copies')} in one trade offer for {gameName(appId)}
         </Text>
         <Text size="sm">
-          Asking total <Money cents={total} fw={600} />
+          Asking total <Money cents={total} fw={600} data-testid="sell-total" />
         </Text>
       </Group>
       <ProblemList problems={check.checking ? undefined : check.problems} />

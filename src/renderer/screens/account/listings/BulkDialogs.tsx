@@ -14,6 +14,7 @@ import { plural } from '../ui/format.ts';
 import { ListingRows } from '../ui/ListingRows.tsx';
 import { Money } from '../ui/Money.tsx';
 import { useAction } from '../ui/useAction.ts';
+import { useProblemTip } from '../ui/useProblemTip.tsx';
 import { BulkResultTable } from './BulkResultTable.tsx';
 
 const sizeProblem = (n: number) => (n > LIMITS.bulkEditOrDelist ? `At most ${LIMITS.bulkEditOrDelist} listings per request; ${n} are selected.` : null);
@@ -78,13 +79,17 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
   // null while the field is empty or holds only a sign
   const [percent, setPercent] = useState<number | null>(-5);
   const [fixed, setFixed] = useState<number | null>(null);
+  // the words of a price text that is not an amount (the price is then null)
+  const [typedProblem, setTypedProblem] = useState<string | null>(null);
   const outOfRange = mode === 'percent' ? percentProblem(percent) : null;
+  // said in a tooltip, not under the field: the mode switch beside it and the table below stay put
+  const percentTip = useProblemTip(outOfRange);
   const usable = mode === 'price' || (percent !== null && outOfRange === null);
   const edits = listings.map((l) => ({ listing: l, price: usable ? repriced(l.price, mode, percent ?? 0, fixed) : null }));
   const ready = edits.every((e) => e.price !== null);
   // a decaying listing given its own price still changes: it gets a fixed price instead of the decay
   const changesNothing = ready && edits.every((e) => e.price === e.listing.price && e.listing.price_decay === null);
-  const notReady = mode === 'price' ? 'Enter the new price.' : (outOfRange ?? 'Enter the change in %.');
+  const notReady = mode === 'price' ? (typedProblem ?? 'Enter the new price.') : (outOfRange ?? 'Enter the change in %.');
   const nothing =
     mode === 'price'
       ? 'Every listing already asks that price.'
@@ -115,7 +120,11 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
       <Group gap="sm" align="flex-end">
         <SegmentedControl
           value={mode}
-          onChange={(v) => setMode(v as RepriceMode)}
+          onChange={(v) => {
+            setMode(v as RepriceMode);
+            // the price field comes back with the last amount, or empty: words of a text gone would be stale
+            setTypedProblem(null);
+          }}
           data={[
             { value: 'percent', label: 'Change by %' },
             { value: 'price', label: 'Set one price' },
@@ -124,7 +133,6 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
         {mode === 'percent' ? (
           <NumberInput
             label="Change (%)"
-            // wide enough for its error on one line ("A cut can be at most 99 %.")
             w={170}
             value={percent ?? ''}
             onChange={(v) => setPercent(typeof v === 'number' ? v : null)}
@@ -132,7 +140,7 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
             max={PERCENT_RANGE.max}
             // kept as typed when the field is left: the range is said as the field's error instead
             clampBehavior="none"
-            error={outOfRange}
+            {...percentTip}
             suffix="%"
             // the offered -5 is replaced by what is typed ("-10"), not appended to ("-5-10")
             selectAllOnFocus
@@ -140,7 +148,17 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
             data-testid="bulk-percent"
           />
         ) : (
-          <CentsInput label="New price per copy" w={140} cents={fixed} onCents={setFixed} data-autofocus />
+          <CentsInput
+            label="New price per copy"
+            w={140}
+            cents={fixed}
+            onCents={(cents, problem) => {
+              setFixed(cents);
+              setTypedProblem(problem);
+            }}
+            problemIn="tip"
+            data-autofocus
+          />
         )}
       </Group>
       <Text size="xs" c="dimmed">

@@ -21,6 +21,8 @@ import { UndercutGuardPanel } from './UndercutGuardPanel.tsx';
 
 type PriceMode = 'keep' | 'fixed' | 'decay';
 
+const ZERO_PRICE = 'A price above $0.00.';
+
 /** Match or undercut the cheapest other listing of the item, one click each; said against the book. */
 function BookPrices({ standing, onPrice }: { standing: BookStandingView; onPrice: (cents: number) => void }) {
   const lowest = standing.lowestOther;
@@ -70,6 +72,12 @@ export function EditListingDialog({
   // while the dialog is open): an Apply must never put back a price the user did not type.
   const [typedPrice, setPrice] = useState<number | null | undefined>(undefined);
   const price = typedPrice === undefined ? listing.price : typedPrice;
+  // the words of a price text that is not an amount (the price is then null)
+  const [typedProblem, setTypedProblem] = useState<string | null>(null);
+  const typePrice = (cents: number | null, problem: string | null) => {
+    setPrice(cents);
+    setTypedProblem(problem);
+  };
   const [decay, setDecay] = useState<DecayDraft>(
     listing.price_decay
       ? { start_price: listing.price_decay.start_price, end_price: listing.price_decay.end_price, total_hours: listing.price_decay.total_hours }
@@ -108,7 +116,7 @@ export function EditListingDialog({
   const blocked =
     amountProblem ??
     (priceMode === 'fixed' && (price === null || price <= 0)
-      ? 'Enter a price.'
+      ? (typedProblem ?? (price === null ? 'Enter a price.' : ZERO_PRICE))
       : priceMode === 'decay' && !curve
         ? 'Complete the decay curve.'
         : explanation.kind === 'none'
@@ -123,6 +131,7 @@ export function EditListingDialog({
       confirmLabel={explanation.kind === 'partial_reprice' ? 'Split and reprice' : 'Apply'}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
       running={send.running}
       progressLabel="Editing…"
       error={send.error}
@@ -161,7 +170,11 @@ export function EditListingDialog({
       </Group>
       <SegmentedControl
         value={priceMode}
-        onChange={(v) => setPriceMode(v as PriceMode)}
+        onChange={(v) => {
+          setPriceMode(v as PriceMode);
+          // the price field comes back with the last amount, or empty: words of a text gone would be stale
+          setTypedProblem(null);
+        }}
         data={[
           { value: 'fixed', label: 'Fixed price' },
           { value: 'decay', label: 'Price decay' },
@@ -171,8 +184,18 @@ export function EditListingDialog({
       />
       {priceMode === 'fixed' ? (
         <Group gap="md" align="flex-end" wrap="nowrap">
-          <CentsInput label="New price per copy" w={180} cents={price} onCents={setPrice} data-autofocus data-testid="edit-price" />
-          {standing ? <BookPrices standing={standing} onPrice={setPrice} /> : null}
+          {/* the words in a tooltip: under the field they pushed the book's prices and all below down */}
+          <CentsInput
+            label="New price per copy"
+            w={180}
+            cents={price}
+            onCents={typePrice}
+            problemIn="tip"
+            error={price !== null && price <= 0 ? ZERO_PRICE : undefined}
+            data-autofocus
+            data-testid="edit-price"
+          />
+          {standing ? <BookPrices standing={standing} onPrice={(cents) => typePrice(cents, null)} /> : null}
         </Group>
       ) : null}
       {priceMode === 'decay' ? <DecayEditor value={decay} onChange={setDecay} /> : null}

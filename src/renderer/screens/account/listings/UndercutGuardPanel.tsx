@@ -64,6 +64,8 @@ export function UndercutGuardPanel({
       icon={<IconShieldCheck size={16} />}
       title="Undercut guard"
       data-testid="guard-panel"
+      // its fields are the guard's, with its own button: Enter in them does not apply the listing's edit
+      data-own-enter
     >
       <Stack gap={6}>
         <Text size="xs">

@@ -2,6 +2,7 @@ import { TextInput, type TextInputProps } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { formatCents, parseCents, typedCentsProblem } from '../../../../shared/money.ts';
+import { useProblemTip } from './useProblemTip.tsx';
 
 /**
  * A dollar amount typed by a person, reported as integer cents (null while empty or not an amount).
@@ -13,15 +14,24 @@ import { formatCents, parseCents, typedCentsProblem } from '../../../../shared/m
  * a thousands separator only where one belongs, anything else is not an amount, and the field says why.
  * The text is converted by string arithmetic (parseCents), never by multiplying a float. An amount above
  * what the app's calls take is refused in words, rather than sent and refused as "invalid input".
+ *
+ * `onCents` is told the words too (null when the text is an amount or empty), for a form that says
+ * them beside its button. `problemIn="tip"` is for a field in a table row or a tight row of fields:
+ * the words go in a tooltip rather than under the field, where they would move everything below.
  */
 export function CentsInput({
   cents,
   onCents,
+  problemIn = 'field',
   error,
   onFocus,
   onBlur,
   ...props
-}: { cents: number | null; onCents: (cents: number | null) => void } & Omit<TextInputProps, 'value' | 'defaultValue' | 'onChange'>) {
+}: {
+  cents: number | null;
+  onCents: (cents: number | null, problem: string | null) => void;
+  problemIn?: 'field' | 'tip';
+} & Omit<TextInputProps, 'value' | 'defaultValue' | 'onChange'>) {
   const [text, setText] = useState(() => shown(cents));
   // A figure set from outside (a "match the lowest price" button, a reset) replaces the text; the echo
   // of what was typed (the parent storing what the field reported) does not.
@@ -31,6 +41,8 @@ export function CentsInput({
     setPrevious(cents);
     if (cents !== reading.cents) setText(shown(cents));
   }
+  const problem = reading.problem ?? error;
+  const tip = useProblemTip(typeof problem === 'string' ? problem : null);
   return (
     <TextInput
       inputMode="decimal"
@@ -40,7 +52,8 @@ export function CentsInput({
       onChange={(e) => {
         const next = e.currentTarget.value;
         setText(next);
-        onCents(read(next).cents);
+        const typed = read(next);
+        onCents(typed.cents, typed.problem);
       }}
       // a price offered in the field (the market's, the listing's) is replaced by what is typed, not appended to
       onFocus={(e) => {
@@ -51,8 +64,10 @@ export function CentsInput({
         if (reading.cents !== null) setText(shown(reading.cents));
         onBlur?.(e);
       }}
-      error={reading.problem ?? error}
       classNames={{ input: 'sd-num' }}
+      // the tooltip wraps the field whether or not there is a problem: wrapped only then, the field would
+      // be mounted anew (and lose the cursor) at the key that makes the text not an amount
+      {...(problemIn === 'tip' ? { ...tip, error: problem } : { error: problem })}
       {...props}
     />
   );
