@@ -14,6 +14,27 @@ const notarize = Boolean(
   (env.APPLE_KEYCHAIN && env.APPLE_KEYCHAIN_PROFILE),
 );
 
+/**
+ * The update feed, https only: electron-updater installs what it finds there, and over plain http anyone
+ * on the network path could hand the app a "newer version" (the checksums it checks come from the same
+ * feed). Refused here, at build time, because app-update.yml in the package is made from it.
+ */
+function updateFeedUrl(raw) {
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`SKINDESK_UPDATE_URL is not a URL: ${raw}`);
+  }
+  if (url.protocol !== 'https:') {
+    throw new Error(`SKINDESK_UPDATE_URL must be an https:// URL, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new Error('SKINDESK_UPDATE_URL must not hold a user name or password');
+  }
+  return url.href;
+}
+
 /** @type {import('electron-builder').Configuration} */
 const config = {
   appId: 'app.skindesk.desktop',
@@ -90,7 +111,10 @@ const config = {
   appImage: { artifactName: '${productName}-${version}-${arch}.${ext}' },
 
   publish: [
-    { provider: 'generic', url: env.SKINDESK_UPDATE_URL ?? 'https://updates.skindesk.invalid/releases/' },
+    {
+      provider: 'generic',
+      url: updateFeedUrl(env.SKINDESK_UPDATE_URL ?? 'https://updates.skindesk.invalid/releases/'),
+    },
   ],
 };
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, Notification, app, dialog, ipcMain, session, shell } from 'electron';
 import { AppCore, Redactor, demoHandleOf } from '../core/app/index.ts';
-import { KeyringSecretStore } from '../core/secrets/index.ts';
+import { KeyringSecretStore, profileKeyringService } from '../core/secrets/index.ts';
 import { startDemoMarketThread } from '../demo/index.ts';
 import { contentSecurityPolicy, pushChannel } from '../shared/ipc/index.ts';
 import { APP_ORIGIN, appUrl } from './app-protocol.ts';
@@ -21,7 +21,8 @@ import { WindowFactory, windowStateFile } from './windows.ts';
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const rendererDir = join(import.meta.dirname, '../renderer');
 
-// Tests and side-by-side installs: a separate profile (settings, mirrors, window state, logs).
+// Tests and side-by-side installs: a separate profile (settings, mirrors, window state, logs, and its
+// own keychain entries).
 const userDataOverride = process.env['SKINDESK_USER_DATA'];
 if (userDataOverride) app.setPath('userData', userDataOverride);
 
@@ -58,7 +59,9 @@ async function main(): Promise<void> {
   try {
     core = await AppCore.start({
       dataDir: app.getPath('userData'),
-      secrets: new KeyringSecretStore(),
+      secrets: new KeyringSecretStore(
+        userDataOverride ? { service: profileKeyringService(userDataOverride) } : {},
+      ),
       platform: {
         // reviewed: AppCore calls this only with an https URL on the allowlist (core/app/external-links.ts)
         openExternal: (url) => shell.openExternal(url), // eng-disable OPEN_EXTERNAL_JS_CHECK

@@ -45,6 +45,14 @@ export function injectBridge(html: string): string {
   return html.slice(0, at) + tag + html.slice(at);
 }
 
+/**
+ * The redirect target of the token exchange, always a path on this host: a path that starts with `//`
+ * (`/.//evil.example/` parses to one) would be read by the browser as another site's address.
+ */
+function sameHostLocation(url: URL): string {
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
+}
+
 function send(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
   res.end(text);
@@ -72,7 +80,7 @@ export async function startHostServer(
       url.searchParams.delete('token');
       res.writeHead(302, {
         'Set-Cookie': `${cookieName(policy.port)}=${policy.token}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: `${url.pathname}${url.search}`,
+        Location: sameHostLocation(url),
         'Cache-Control': 'no-store',
       });
       return void res.end();

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { AsyncEntry } from '@napi-rs/keyring';
 import {
   type SecretName,
@@ -9,6 +11,17 @@ import {
 
 /** The keychain service name every Skindesk secret is filed under (account = the secret's name). */
 export const KEYRING_SERVICE = 'skindesk';
+
+/**
+ * The keychain service of a separate profile (the app's SKINDESK_USER_DATA: tests, side-by-side installs).
+ * A key is bound to the market URL in its own profile's settings, so two profiles must not share one
+ * entry: the second would send the first one's key to its own market, or delete it on setting another
+ * URL. The CLI reads the default profile's entries (KEYRING_SERVICE) only.
+ */
+export function profileKeyringService(profileDir: string): string {
+  const id = createHash('sha256').update(resolve(profileDir)).digest('hex').slice(0, 16);
+  return `${KEYRING_SERVICE}-profile-${id}`;
+}
 
 export interface KeyringSecretStoreOptions {
   /** Keychain service name (default `skindesk`). */

@@ -51,6 +51,18 @@ function statusWithHost(hostHeader: string): Promise<number> {
   });
 }
 
+/** A GET with the path exactly as written: status and Location. */
+function rawGet(path: string): Promise<{ status: number; location: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? '' });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Opens the IPC socket with the given headers; resolves with the socket or the refusal status. */
 function openSocket(headers: Record<string, string>): Promise<WebSocket | number> {
   return new Promise((resolve) => {
@@ -74,6 +86,16 @@ describe('access', () => {
     expect(res.headers.get('set-cookie')).toMatch(
       new RegExp(`^skindesk_host_${host.port}=[^;]+; HttpOnly; SameSite=Strict; Path=/$`),
     );
+  });
+
+  it('redirects the token exchange only within the host, whatever the path spells', async () => {
+    // `/.//evil.example/` parses to the path `//evil.example/`, which a browser reads as another site;
+    // sent as written (fetch would normalise it first)
+    for (const path of ['/.//evil.example/', '/./\\evil.example/', '/..//evil.example/x', '//evil.example/']) {
+      const { status, location } = await rawGet(`${path}?token=${host.token}`);
+      expect(status).toBe(302);
+      expect(new URL(location, host.origin).origin).toBe(host.origin);
+    }
   });
 
   it('refuses every request without the cookie, with a wrong token, or for another Host', async () => {

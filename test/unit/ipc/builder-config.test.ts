@@ -92,6 +92,21 @@ describe('electron-builder configuration', () => {
     }
   });
 
+  it.each([
+    ['plain http', 'http://downloads.example.com/skindesk/'],
+    ['credentials in the URL', 'https://user:pw@downloads.example.com/skindesk/'],
+    ['not a URL', 'downloads.example.com/skindesk/'],
+  ])('refuses an update URL with %s (updates are code the app runs)', async (_label, url) => {
+    process.env.SKINDESK_UPDATE_URL = url;
+    try {
+      await expect(
+        import(`${pathToFileURL(join(root, 'electron-builder.js')).href}?${encodeURIComponent(url)}`),
+      ).rejects.toThrow(/SKINDESK_UPDATE_URL/);
+    } finally {
+      delete process.env.SKINDESK_UPDATE_URL;
+    }
+  });
+
   it('no postinstall runs install-app-deps (it downloads Electron headers)', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
