@@ -253,6 +253,31 @@ describe('Enter in a price or copies field of the selling dialogs', () => {
     ]);
   });
 
+  it('Sell: a stack’s copies emptied stay empty (none from it), and more than it holds stay as typed, refused', async () => {
+    const user = userEvent.setup();
+    const bridge = okSell();
+    const first: InventoryRow = { ...skinRow('5'), name: 'Case', commodity: true, amount: 8 };
+    const second: InventoryRow = { ...skinRow('6'), name: 'Case', commodity: true, amount: 2 };
+    renderWithTheme(<SellDialog appId={730} rows={[first, second]} onClose={() => {}} onSent={() => {}} />);
+    const stack1 = screen.getByLabelText('Copies from stack 1 of group 1') as HTMLInputElement;
+    const stack2 = screen.getByLabelText('Copies from stack 2 of group 1') as HTMLInputElement;
+    await user.clear(stack2);
+    expect(stack2.value).toBe(''); // not a "0" the next digit lands after
+    await user.type(stack2, '5');
+    expect(stack2.value).toBe('5'); // not put back to 2 behind the trader's back
+    await waitFor(() => expect(blockedReason()).toBe('Stack 2 holds 2 copies: enter 0 to 2.'));
+    expect(confirmButton().disabled).toBe(true);
+    await user.clear(stack2);
+    await user.tripleClick(stack1);
+    await user.keyboard('4');
+    await waitFor(() => expect(confirmButton().disabled).toBe(false));
+    await user.click(confirmButton());
+    await screen.findByTestId('action-result');
+    expect(sellCalls(bridge).map((c) => c.input)).toEqual([
+      { appId: 730, groups: [{ items: [{ assetId: '5', amount: 4 }], price: 485 }] },
+    ]);
+  });
+
   it('List: Enter in the copies creates the listings; with copies refused it does nothing', async () => {
     const user = userEvent.setup();
     const bridge = installFakeBridge({

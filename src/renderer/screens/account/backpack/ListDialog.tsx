@@ -4,13 +4,14 @@
  * draw from; what is left of each pool is shown as groups are edited, and overdrawing is caught before
  * sending (the marketplace would answer INSUFFICIENT_ITEMS).
  */
-import { ActionIcon, Badge, Button, Group, NumberInput, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
 import { poolsLeft } from '../logic/pools.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
+import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
 import { formatCents, formatHours, plural } from '../ui/format.ts';
@@ -69,17 +70,7 @@ function priceProblem(g: ListGroupDraft, typed: string | null): string | null {
 function CopiesField({ group, index, problem, onCopies }: { group: ListGroupDraft; index: number; problem: string | null; onCopies: (copies: number | null) => void }) {
   const tip = useProblemTip(problem);
   return (
-    <NumberInput
-      aria-label={`Copies in group ${index + 1}`}
-      w={70}
-      ml="auto"
-      min={1}
-      clampBehavior="none"
-      allowDecimal={false}
-      value={group.copies ?? ''}
-      onChange={(v) => onCopies(typeof v === 'number' ? v : null)}
-      {...tip}
-    />
+    <CopiesInput aria-label={`Copies in group ${index + 1}`} w={70} ml="auto" min={1} copies={group.copies} onCopies={onCopies} {...tip} />
   );
 }
 

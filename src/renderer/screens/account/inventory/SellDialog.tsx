@@ -3,19 +3,21 @@
  * sending (50 groups × 50 entries, 500 copies per game's offer, 15 trades in flight, token lifetime),
  * then the deposit ids the marketplace answers are followed as trades until the listings go live.
  */
-import { Group, NumberInput, Stack, Table, Text } from '@mantine/core';
+import { Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AppId } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
-import { defaultSellGroups, groupCopies, type SellGroupDraft } from '../logic/sell-groups.ts';
+import { defaultSellGroups, groupCopies, type SellGroupDraft, stackCopiesProblem } from '../logic/sell-groups.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { formatCents, gameName, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
+import { useProblemTip } from '../ui/useProblemTip.tsx';
 import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 
 /** What holds a group back, said beside the send button; null when it can be sent. */
@@ -23,13 +25,40 @@ function groupProblem(g: SellGroupDraft, typed: string | null): string | null {
   if (typed !== null) return typed;
   if (g.price === null) return 'Enter a price per copy.';
   if (g.price <= 0) return ZERO_PRICE;
+  const stack = g.items.map((it, i) => stackCopiesProblem(it, i, g.items.length)).find((p) => p !== null);
+  if (stack !== undefined) return stack;
   return groupCopies(g) > 0 ? null : 'At least 1 copy.';
 }
 
 const ZERO_PRICE = 'A price per copy above $0.00.';
 
+/**
+ * Copies from one stack, as typed: emptied it stays empty (none from this stack) rather than reading
+ * "0" under the cursor, and a figure above the stack stays as typed, refused in its tooltip.
+ */
+function StackCopiesField({ label, item, problem, onCopies }: { label: string; item: SellGroupDraft['items'][number]; problem: string | null; onCopies: (copies: number | null) => void }) {
+  const tip = useProblemTip(problem);
+  return (
+    <CopiesInput
+      aria-label={label}
+      w={62}
+      copies={item.amount}
+      onCopies={onCopies}
+      rightSection={
+        <Text size="10px" c="dimmed">
+          /{item.max}
+        </Text>
+      }
+      {...tip}
+    />
+  );
+}
+
 function toRequest(groups: readonly SellGroupDraft[]) {
-  return groups.map((g) => ({ items: g.items.filter((it) => it.amount > 0).map(({ assetId, amount }) => ({ assetId, amount })), price: g.price ?? 0 }));
+  return groups.map((g) => ({
+    items: g.items.flatMap(({ assetId, amount }) => (amount !== null && amount > 0 ? [{ assetId, amount }] : [])),
+    price: g.price ?? 0,
+  }));
 }
 
 export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
@@ -122,17 +151,12 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   {g.commodity ? (
                     <Group gap={4} justify="flex-end" wrap="nowrap">
                       {g.items.map((it, i) => (
-                        <NumberInput
+                        <StackCopiesField
                           key={it.assetId}
-                          aria-label={`Copies from stack ${i + 1} of group ${gi + 1}`}
-                          w={62}
-                          min={0}
-                          max={it.max}
-                          allowDecimal={false}
-                          clampBehavior="strict"
-                          value={it.amount}
-                          onChange={(v) => update(g.key, (x) => ({ ...x, items: x.items.map((y) => (y.assetId === it.assetId ? { ...y, amount: typeof v === 'number' ? v : 0 } : y)) }))}
-                          rightSection={<Text size="10px" c="dimmed">/{it.max}</Text>}
+                          label={`Copies from stack ${i + 1} of group ${gi + 1}`}
+                          item={it}
+                          problem={stackCopiesProblem(it, i, g.items.length)}
+                          onCopies={(amount) => update(g.key, (x) => ({ ...x, items: x.items.map((y) => (y.assetId === it.assetId ? { ...y, amount } : y)) }))}
                         />
                       ))}
                     </Group>

@@ -11,14 +11,15 @@ export interface SellGroupDraft {
   commodity: boolean;
   /** Price per copy in cents; null while the field is empty. */
   price: number | null;
-  items: { assetId: string; amount: number; max: number }[];
+  /** Copies from each stack: null while its field is empty (none from that stack), never put into range. */
+  items: { assetId: string; amount: number | null; max: number }[];
 }
 
 export function defaultSellGroups(rows: readonly InventoryRow[]): SellGroupDraft[] {
   const groups: SellGroupDraft[] = [];
   const byName = new Map<string, SellGroupDraft>();
   for (const row of rows) {
-    const entry = { assetId: row.assetId, amount: row.amount, max: row.amount };
+    const entry: SellGroupDraft['items'][number] = { assetId: row.assetId, amount: row.amount, max: row.amount };
     if (row.commodity) {
       const existing = byName.get(row.name);
       if (existing) {
@@ -36,5 +37,12 @@ export function defaultSellGroups(rows: readonly InventoryRow[]): SellGroupDraft
 }
 
 export function groupCopies(group: SellGroupDraft): number {
-  return group.items.reduce((s, it) => s + it.amount, 0);
+  return group.items.reduce((s, it) => s + (it.amount ?? 0), 0);
+}
+
+/** Why a stack's copies cannot be sold (null: they can; none from a stack is a choice, not a problem). */
+export function stackCopiesProblem(item: SellGroupDraft['items'][number], index: number, stacks: number): string | null {
+  if (item.amount === null || (Number.isInteger(item.amount) && item.amount >= 0 && item.amount <= item.max)) return null;
+  const which = stacks > 1 ? `Stack ${index + 1}` : 'The stack';
+  return `${which} holds ${item.max === 1 ? '1 copy' : `${item.max} copies`}: enter 0 to ${item.max}.`;
 }
