@@ -76,6 +76,25 @@ describe('BulkRepriceDialog: the percent typed', () => {
   });
 });
 
+describe('BulkRepriceDialog: one price typed', () => {
+  it('a price of $0.00 is refused in those words, not asked for as if nothing were typed', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({});
+    renderWithTheme(<BulkRepriceDialog listings={[listing(1)]} onClose={() => {}} onSent={() => {}} />);
+    await user.click(screen.getByText('Set one price'));
+    const price = screen.getByLabelText('New price per copy') as HTMLInputElement;
+    expect(blockedReason()).toBe('Enter the new price.');
+    await user.type(price, '0');
+    await user.tab();
+    expect(blockedReason()).toBe('A new price above $0.00.');
+    expect(confirmButton().disabled).toBe(true);
+    await user.clear(price);
+    await user.type(price, '7.5');
+    await user.tab();
+    expect(confirmButton().disabled).toBe(false);
+  });
+});
+
 describe('UndercutGuardPanel: the step typed', () => {
   it('keeps a step out of range with the range as the field’s error, and saves only a step in range', async () => {
     const user = userEvent.setup();

@@ -60,6 +60,8 @@ export function repriced(price: number, mode: RepriceMode, percent: number, fixe
   return Math.max(1, bpsOf(price, 10_000 + Math.round(percent * 100)));
 }
 
+const ZERO_NEW_PRICE = 'A new price above $0.00.';
+
 /** The change by % a bulk reprice takes: at most a 99 % cut (a price stays above 0), at most a 1,000 % rise. */
 export const PERCENT_RANGE = { min: -99, max: 1_000 } as const;
 
@@ -89,7 +91,8 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
   const ready = edits.every((e) => e.price !== null);
   // a decaying listing given its own price still changes: it gets a fixed price instead of the decay
   const changesNothing = ready && edits.every((e) => e.price === e.listing.price && e.listing.price_decay === null);
-  const notReady = mode === 'price' ? (typedProblem ?? 'Enter the new price.') : (outOfRange ?? 'Enter the change in %.');
+  const zeroPrice = fixed !== null && fixed <= 0 ? ZERO_NEW_PRICE : null;
+  const notReady = mode === 'price' ? (typedProblem ?? zeroPrice ?? 'Enter the new price.') : (outOfRange ?? 'Enter the change in %.');
   const nothing =
     mode === 'price'
       ? 'Every listing already asks that price.'
@@ -157,6 +160,7 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
               setTypedProblem(problem);
             }}
             problemIn="tip"
+            error={zeroPrice ?? undefined}
             data-autofocus
           />
         )}
