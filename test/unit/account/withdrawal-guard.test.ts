@@ -105,6 +105,21 @@ class FakeMarket implements WithdrawalEvidence {
   }
 }
 
+/**
+ * A withdrawal that went out (withdrawal 31), its answer lost to a timeout, while a sale moved the
+ * balance: the balance alone cannot tell it was sent.
+ */
+async function sentWithTheAnswerLost(guard: WithdrawalGuard, market: FakeMarket, clock: ManualClock): Promise<void> {
+  await guard
+    .send(REQUEST, market, async () => {
+      await clock.advance(1_000);
+      market.apply(31, clock);
+      market.balanceCents = 99_999;
+      throw timeout();
+    })
+    .catch(() => undefined);
+}
+
 function setup(db = new Database(':memory:')) {
   const clock = new ManualClock(T0);
   const journal = new WithdrawalJournal(db);
@@ -238,14 +253,7 @@ describe('withdrawal guard', () => {
       clock,
       knownIds: () => [30],
     });
-    await known
-      .send(REQUEST, market, async () => {
-        await clock.advance(1_000);
-        market.apply(31, clock);
-        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
-        throw timeout();
-      })
-      .catch(() => undefined);
+    await sentWithTheAnswerLost(known, market, clock);
     const result = await known.check(market);
     expect(result.open).toEqual([]);
     expect(result.settled).toMatchObject([{ state: 'sent', settledBy: 'ledger', withdrawalId: 31 }]);
@@ -254,14 +262,7 @@ describe('withdrawal guard', () => {
 
   it('two checks at once (the one at connecting, a "Check again"): one settles and finds it, the other finds it settled', async () => {
     const { market, clock, guard } = setup();
-    await guard
-      .send(REQUEST, market, async () => {
-        await clock.advance(1_000);
-        market.apply(31, clock);
-        market.balanceCents = 99_999;
-        throw timeout();
-      })
-      .catch(() => undefined);
+    await sentWithTheAnswerLost(guard, market, clock);
     const results = await Promise.all([guard.check(market), guard.check(market)]);
     // one verdict, one withdrawal to follow: the second check never reports as open what the first settled
     expect(results.flatMap((r) => r.settled).map((a) => a.withdrawalId)).toEqual([31]);
@@ -287,14 +288,7 @@ describe('withdrawal guard', () => {
   it("the ledger's times are the marketplace's: a computer clock minutes ahead of it still finds the withdrawal", async () => {
     const { guard, market, clock } = setup();
     const marketBehindMs = 3 * 60_000;
-    await guard
-      .send(REQUEST, market, async () => {
-        await clock.advance(1_000);
-        market.apply(31, clock);
-        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
-        throw timeout();
-      })
-      .catch(() => undefined);
+    await sentWithTheAnswerLost(guard, market, clock);
     // the marketplace stamped its ledger row by its own clock, three minutes behind ours
     const row = market.ledger!.at(-1)!;
     market.ledger![market.ledger!.length - 1] = { ...row, created_at: new Date(Date.parse(row.created_at) - marketBehindMs).toISOString() };
@@ -306,14 +300,7 @@ describe('withdrawal guard', () => {
 
   it('a ledger row read twice (a movement landing between two pages shifts it onto the next) is one withdrawal, settled sent', async () => {
     const { guard, market, clock } = setup();
-    await guard
-      .send(REQUEST, market, async () => {
-        await clock.advance(1_000);
-        market.apply(31, clock);
-        market.balanceCents = 99_999; // a sale came in meanwhile: the balance alone could not tell
-        throw timeout();
-      })
-      .catch(() => undefined);
+    await sentWithTheAnswerLost(guard, market, clock);
     const row = market.ledger!.at(-1)!;
     market.ledgerSince = async () => ({ rows: [row, row], complete: true });
     const result = await guard.check(market);

@@ -2,7 +2,7 @@
 // answer of a fake handler is checked against the call's output schema, exactly as the renderer checks
 // the real app's answers, so a fake cannot drift from the contract.
 import { MantineProvider } from '@mantine/core';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import {
   IPC_CALLS,
@@ -59,6 +59,15 @@ export function installFakeBridge(handlers: FakeHandlers): FakeBridge {
 export function renderWithTheme(ui: ReactElement) {
   return render(<MantineProvider theme={theme} defaultColorScheme="dark">{ui}</MantineProvider>);
 }
+
+/** A ConfirmDialog's primary button, and the words beside it saying what holds it back. */
+export const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
+export const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
+/** The words a field is described by (its error element, under it or in its tooltip), or null while it is not refused. */
+export const fieldError = (input: HTMLElement) => {
+  const id = input.getAttribute('aria-describedby');
+  return id && input.getAttribute('aria-invalid') === 'true' ? (document.getElementById(id)?.textContent ?? null) : null;
+};
 
 export const NOW_ISO = '2026-01-02T10:00:00.000Z';
 export const freshness = { fetchedAt: NOW_ISO, fromCache: false, problem: null };

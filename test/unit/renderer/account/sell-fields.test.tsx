@@ -8,19 +8,19 @@ import { ListDialog } from '../../../../src/renderer/screens/account/backpack/Li
 import { BulkRepriceDialog } from '../../../../src/renderer/screens/account/listings/BulkDialogs.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { UndercutGuardPanel } from '../../../../src/renderer/screens/account/listings/UndercutGuardPanel.tsx';
-import { backpackStack, installFakeBridge, myListing, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import {
+  backpackStack,
+  blockedReason,
+  confirmButton,
+  fieldError,
+  installFakeBridge,
+  myListing,
+  myListingsPage,
+  renderWithTheme,
+} from './fake-bridge.tsx';
 
 const listing = myListing;
 
-const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
-const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
-/** The error a Mantine field shows under itself (the element its aria-describedby names), or null. */
-const fieldError = (input: HTMLElement) => {
-  const id = input.getAttribute('aria-describedby');
-  return id && input.getAttribute('aria-invalid') === 'true'
-    ? (document.getElementById(id)?.textContent ?? null)
-    : null;
-};
 
 describe('BulkRepriceDialog: the percent typed', () => {
   it('does not offer a 0 % change, and keeps a percent out of range with the range as the field’s error', async () => {

@@ -4,6 +4,7 @@
 import { TextInput, Textarea } from '@mantine/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ListDialog } from '../../../../src/renderer/screens/account/backpack/ListDialog.tsx';
 import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
@@ -14,6 +15,9 @@ import type { InventoryRow } from '../../../../src/shared/ipc/calls-account.ts';
 import {
   NOW_ISO,
   backpackStack,
+  blockedReason,
+  confirmButton,
+  fieldError,
   installFakeBridge,
   myListing,
   renderWithTheme,
@@ -22,15 +26,6 @@ import {
 
 const NOT_AN_AMOUNT = 'Use a point for cents (12.50); a comma only separates thousands (1,250.00).';
 
-const confirmButton = () => screen.getByTestId('confirm-button') as HTMLButtonElement;
-const blockedReason = () => screen.getByTestId('blocked-reason').textContent;
-/** The words a field is described by (its error element), or null while it is not refused. */
-const fieldError = (input: HTMLElement) => {
-  const id = input.getAttribute('aria-describedby');
-  return id && input.getAttribute('aria-invalid') === 'true'
-    ? (document.getElementById(id)?.textContent ?? null)
-    : null;
-};
 /** Whether the words sit in the layout under the field (rather than out of sight, in a tooltip). */
 const wordsTakeRoom = (input: HTMLElement) => {
   const error = document.getElementById(input.getAttribute('aria-describedby') ?? '');
@@ -333,51 +328,47 @@ describe('Enter in a price or copies field of the selling dialogs', () => {
 });
 
 describe('ConfirmDialog: which fields Enter sends from', () => {
-  it('a one-line field, but not a multi-line or a search field', async () => {
-    const user = userEvent.setup();
-    let confirmed = 0;
+  /** A dialog that sends on Enter around `fields`; how many times it confirmed. */
+  function renderEnterDialog(fields: ReactNode, blockedReason?: string) {
+    const confirmed = { count: 0 };
     renderWithTheme(
       <ConfirmDialog
         opened
         onClose={() => {}}
         title="T"
         confirmLabel="Go"
-        onConfirm={() => confirmed++}
+        onConfirm={() => confirmed.count++}
+        {...(blockedReason === undefined ? {} : { blockedReason })}
         running={false}
         error={null}
         enterSends
       >
+        {fields}
+      </ConfirmDialog>,
+    );
+    return confirmed;
+  }
+
+  it('a one-line field, but not a multi-line or a search field', async () => {
+    const user = userEvent.setup();
+    const confirmed = renderEnterDialog(
+      <>
         <Textarea aria-label="Note" />
         <TextInput aria-label="Find" type="search" />
         <TextInput aria-label="Price" />
-      </ConfirmDialog>,
+      </>,
     );
     await user.type(screen.getByLabelText('Note'), 'a{Enter}b');
     await user.type(screen.getByLabelText('Find'), 'x{Enter}');
-    expect(confirmed).toBe(0);
+    expect(confirmed.count).toBe(0);
     await user.type(screen.getByLabelText('Price'), '1{Enter}');
-    expect(confirmed).toBe(1);
+    expect(confirmed.count).toBe(1);
   });
 
   it('does nothing while the button is held back', async () => {
     const user = userEvent.setup();
-    let confirmed = 0;
-    renderWithTheme(
-      <ConfirmDialog
-        opened
-        onClose={() => {}}
-        title="T"
-        confirmLabel="Go"
-        onConfirm={() => confirmed++}
-        blockedReason="Enter a price."
-        running={false}
-        error={null}
-        enterSends
-      >
-        <TextInput aria-label="Price" />
-      </ConfirmDialog>,
-    );
+    const confirmed = renderEnterDialog(<TextInput aria-label="Price" />, 'Enter a price.');
     await user.type(screen.getByLabelText('Price'), '{Enter}');
-    expect(confirmed).toBe(0);
+    expect(confirmed.count).toBe(0);
   });
 });
