@@ -327,6 +327,35 @@ describe('Enter in a price or copies field of the selling dialogs', () => {
   });
 });
 
+describe('BulkRepriceDialog: Enter', () => {
+  it('in the percent or the price field reprices, as the button does; not while the figure is refused', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      bulkEditListings: ({ edits }) => ({
+        results: edits.map((e) => ({ listingId: e.listingId, ok: true, error: null, explanation: null })),
+      }),
+    });
+    renderWithTheme(<BulkRepriceDialog listings={[myListing(1), myListing(2, { price: 250 })]} onClose={() => {}} onSent={() => {}} />);
+    const sent = () => bridge.calls.filter((c) => c.name === 'bulkEditListings').map((c) => c.input);
+    const percent = screen.getByTestId('bulk-percent') as HTMLInputElement;
+    await user.clear(percent);
+    await user.type(percent, '-150{Enter}');
+    expect(sent()).toEqual([]);
+    await user.clear(percent);
+    await user.type(percent, '-10{Enter}');
+    await waitFor(() =>
+      expect(sent()).toEqual([
+        {
+          edits: [
+            { listingId: 1, price: 900, decay: null },
+            { listingId: 2, price: 225, decay: null },
+          ],
+        },
+      ]),
+    );
+  });
+});
+
 describe('ConfirmDialog: which fields Enter sends from', () => {
   /** A dialog that sends on Enter around `fields`; how many times it confirmed. */
   function renderEnterDialog(fields: ReactNode, blockedReason?: string) {

@@ -117,6 +117,7 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
       blockedReason={sizeProblem(listings.length) ?? (!ready ? notReady : changesNothing ? nothing : null)}
       running={send.running}
       progressLabel="Repricing…"
+      enterSends
       error={send.error}
       result={send.result ? <BulkResultTable results={send.result.results} names={names} /> : null}
     >
