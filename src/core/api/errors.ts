@@ -7,6 +7,7 @@
  * causes (whose text can quote request headers) are reduced to a redacted code and message.
  */
 import { ERROR_EXPLANATIONS, isErrorCode } from '../../shared/api/index.ts';
+import { type IssueList, summarizeIssues } from '../../shared/contract-issues.ts';
 
 export type ApiErrorKind =
   | 'api'
@@ -218,9 +219,6 @@ export function redactDeep(value: unknown, secrets: readonly (string | null | un
 }
 
 /** The first few issues of a failed contract check, as `path: message` (never the values themselves). */
-export function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
+export function describeIssues(error: IssueList): string {
+  return summarizeIssues(error);
 }

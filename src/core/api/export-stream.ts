@@ -6,6 +6,7 @@
  */
 import { ORDER_EXPORT_COLUMNS, orderExportRow } from '../../shared/api/index.ts';
 import { writeFileInPlace } from '../export/file-in-place.ts';
+import { type IssueList, summarizeIssues } from '../../shared/contract-issues.ts';
 
 export { ExportFileError } from '../export/file-in-place.ts';
 
@@ -44,11 +45,8 @@ interface RowChecker {
   end(): number;
 }
 
-function describeIssues(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.map(String).join('.') || '(row)'}: ${i.message}`)
-    .join('; ');
+function describeIssues(error: IssueList): string {
+  return summarizeIssues(error, { max: 3, root: '(row)' });
 }
 
 const NUMERIC_COLUMNS = new Set(['order_item_id', 'order_id', 'app_id', 'amount', 'unit_price', 'total_value', 'fee', 'net']);

@@ -520,6 +520,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         // after the highest seen may be another game's (the feed is filtered, the seq global) or published
         // before it, arriving late (the spec lets events arrive out of order). Time does: a copy asked for
         // once the server's cache has outlived the frame was built after it.
+        if (err.changesNoListing) {
+          // a subscription left unconfirmed by it still ends in a reconnect (the confirmation's timer)
+          this.emit('warning', `the feed sent a control message that breaks the contract (${err.message}); it changes no listing, so the book stands`);
+          return;
+        }
         this.emit('warning', `the feed sent a frame that breaks the contract (${err.message}); re-reading the book`);
         if (err.seq !== null) s.requiredSeq = maxSeq(s.requiredSeq, err.seq);
         else s.snapshotNotBefore = Math.max(s.snapshotNotBefore ?? 0, Date.now() + this.#o.snapshotRetryMs);

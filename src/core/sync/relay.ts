@@ -22,7 +22,7 @@ export type RelayRequest =
 export type RelayNotice =
   | { type: 'feedOpened'; feedId: number }
   | { type: 'feedTexts'; feedId: number; texts: string[] }
-  | { type: 'feedInvalid'; feedId: number; message: string; frame: string; seq: bigint | null }
+  | { type: 'feedInvalid'; feedId: number; message: string; frame: string; seq: bigint | null; changesNoListing: boolean }
   | { type: 'feedClosed'; feedId: number; close: FeedClose };
 
 export const isRelayNotice = (m: { type: string }): m is RelayNotice =>
@@ -66,7 +66,7 @@ export class RelayedFeeds {
         for (const text of notice.texts) emitParsedFrame(feed, text);
         break;
       case 'feedInvalid':
-        feed.emit('invalidFrame', new FrameParseError(notice.message, notice.frame, notice.seq));
+        feed.emit('invalidFrame', new FrameParseError(notice.message, notice.frame, notice.seq, notice.changesNoListing));
         break;
       case 'feedClosed':
         feed.emit('close', notice.close);
@@ -144,7 +144,7 @@ export class FeedRelayHost {
     });
     socket.on('invalidFrame', (err) => {
       this.#flush(); // what came before it goes first
-      this.#o.post({ type: 'feedInvalid', feedId, message: err.message, frame: err.frame, seq: err.seq });
+      this.#o.post({ type: 'feedInvalid', feedId, message: err.message, frame: err.frame, seq: err.seq, changesNoListing: err.changesNoListing });
     });
     socket.on('close', (close) => {
       this.#flush();

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { APP_IDS, GAME_PREFIX, appId, cents, id, nonNegativeInt, positiveCents, seq, timestamp } from './primitives.ts';
 import { LISTING_DETAIL_FIELDS, leanListingShape, listingDetailShape } from './resources.ts';
 import { parseJsonWithInt64 } from './json.ts';
+import { summarizeIssues } from '../contract-issues.ts';
 
 export const WS_PATH = '/public/v1/ws';
 export const WS_CLOSE = { unauthorized: 4401, tooManyConnections: 4429 } as const;
@@ -129,11 +130,17 @@ export class FrameParseError extends Error {
    * data broke the contract), null otherwise. Whatever the event changed, a snapshot this new contains it.
    */
   readonly seq: bigint | null;
-  constructor(message: string, frame: string, frameSeq: bigint | null = null) {
+  /**
+   * A control message (`connected`, `subscribed`, `error`) that broke the contract and carries no seq:
+   * such a message changes no listing (§6.1), so the book needs no repair.
+   */
+  readonly changesNoListing: boolean;
+  constructor(message: string, frame: string, frameSeq: bigint | null = null, changesNoListing = false) {
     super(message);
     this.name = 'FrameParseError';
     this.frame = frame.length > 500 ? `${frame.slice(0, 500)}…` : frame;
     this.seq = frameSeq;
+    this.changesNoListing = changesNoListing && frameSeq === null;
   }
 }
 
@@ -161,12 +168,15 @@ export function parseServerFrame(text: string): ServerFrame {
   const name = (raw as { event: string }).event;
   if (controlNames.has(name)) {
     const parsed = controlMessage.safeParse(raw);
-    if (!parsed.success) throw new FrameParseError(`invalid ${name} message: ${parsed.error.message}`, text, seqOf(raw));
+    if (!parsed.success) {
+      // one with a seq is no control message the spec knows: it may have been an event, so not flagged
+      throw new FrameParseError(`invalid ${name} message: ${summarizeIssues(parsed.error)}`, text, seqOf(raw), (raw as { seq?: unknown }).seq === undefined);
+    }
     return { kind: 'control', message: parsed.data };
   }
   if (listingNames.has(name)) {
     const parsed = listingEvent.safeParse(raw);
-    if (!parsed.success) throw new FrameParseError(`invalid ${name} event: ${parsed.error.message}`, text, seqOf(raw));
+    if (!parsed.success) throw new FrameParseError(`invalid ${name} event: ${summarizeIssues(parsed.error)}`, text, seqOf(raw));
     return { kind: 'listing', event: parsed.data };
   }
   const s = (raw as { seq?: unknown }).seq;

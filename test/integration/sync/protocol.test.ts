@@ -558,6 +558,22 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook(570));
   });
 
+  it('a broken control message (no seq) is told but does not re-read the book: it changes no listing', async () => {
+    seed(10);
+    const e = startEngine();
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    await eventually(isLive, 'live');
+    const before = market.bookRequests;
+    market.sendRaw('{"event":"connected","data":{"odd":true}}');
+    market.sendRaw('{"event":"subscribed","data":{"events":7}}');
+    market.send(market.reprice(4, 777));
+    await eventually(() => caughtUp(), 'the reprice after them applied');
+    expect(warnings.filter((w) => /control message that breaks the contract .*; it changes no listing, so the book stands$/.test(w))).toHaveLength(2);
+    expect(market.bookRequests).toBe(before);
+    expect(e.status().state).toBe('live');
+  });
+
   it('re-reads the book after a frame that breaks the contract', async () => {
     seed(10);
     startEngine();
