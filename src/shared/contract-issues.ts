@@ -7,7 +7,10 @@ export interface IssueList {
   issues: readonly { path: readonly PropertyKey[]; message: string }[];
 }
 
-export function summarizeIssues(error: IssueList, { max = 5, root = '(root)' }: { max?: number; root?: string } = {}): string {
+export function summarizeIssues(
+  error: IssueList,
+  { max = 5, root = '(root)' }: { max?: number; root?: string } = {},
+): string {
   return error.issues
     .slice(0, max)
     .map((i) => `${i.path.map(String).join('.') || root}: ${i.message}`)
