@@ -1,9 +1,15 @@
 /**
  * Trading results per item from the whole order history (GET /orders/export): what was bought and for how
  * much, what was sold and what it brought after fees, and the profit on the copies that were both bought
- * and sold here. Items deposited from Steam have no purchase price on this marketplace, so only
- * `matched = min(bought, sold)` copies count toward the realized figure, at the average paid and the
- * average net received; nothing is guessed for the rest.
+ * and sold here.
+ *
+ * Cost is the moving average: the rows are walked oldest first, and a sale takes its copies from those
+ * bought here before it, at their average cost at that moment. A sale of more copies than were bought
+ * here by then sold copies from elsewhere (deposited from Steam): they have no purchase price here, and
+ * nothing is guessed for them. So a sale never counts against a purchase made after it, and the copies
+ * bought here and not sold since keep their own cost (`unsold`, `unsoldCost`) rather than the average of
+ * every purchase, the sold ones too. All sums are integer cents: a part of a cost or of a sale is rounded
+ * once when taken, and the rest stays with what remains, so nothing drifts.
  */
 import type Database from 'better-sqlite3';
 import type { AppId, OrderExportRow } from '../../shared/api/index.ts';
@@ -21,14 +27,18 @@ export interface ItemPnl {
   /** Cents received for every copy sold, after the marketplace's fee. */
   received: number;
   fees: number;
-  /** Average paid per copy, rounded to a cent; null when none was bought here. */
+  /** Average paid per copy over every purchase, rounded to a cent; null when none was bought here. */
   avgPaid: number | null;
   /** Average received per copy after fees; null when none was sold. */
   avgReceived: number | null;
-  /** Copies both bought and sold here: the ones a profit can be told for. */
+  /** Copies sold that had been bought here before the sale: the ones a profit can be told for. */
   matched: number;
-  /** matched × (average received − average paid), in cents; null when nothing matched. */
+  /** What those copies brought after fees less their average cost, in cents; null when nothing matched. */
   realized: number | null;
+  /** Copies bought here and not sold here since (still held, or moved out of the marketplace). */
+  unsold: number;
+  /** Their cost at the moving average, in cents. */
+  unsoldCost: number;
   lastTradeAt: string;
 }
 
@@ -37,10 +47,15 @@ export interface TradingPnl {
   totals: { paid: number; received: number; fees: number; realized: number; matched: number; rows: number };
 }
 
+/** The cents of `copies` out of `of` copies that came to `whole` together: exact when all, else rounded once. */
+const share = (whole: number, copies: number, of: number) => (copies === of ? whole : Math.round((whole * copies) / of));
+
 /** Per item, most traded (paid + received) first. */
 export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
   const byItem = new Map<string, ItemPnl>();
-  for (const r of rows) {
+  // oldest first, as the export sends them; a stable sort keeps its order for rows of one instant
+  const inOrder = [...rows].sort((a, b) => compareInstants(a.created_at, b.created_at));
+  for (const r of inOrder) {
     const key = itemKey(r.app_id, r.market_hash_name);
     let p = byItem.get(key);
     if (!p) {
@@ -56,6 +71,8 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
         avgReceived: null,
         matched: 0,
         realized: null,
+        unsold: 0,
+        unsoldCost: 0,
         lastTradeAt: r.created_at,
       };
       byItem.set(key, p);
@@ -63,20 +80,27 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
     if (r.side === 'bought') {
       p.bought += r.amount;
       p.paid += r.total_value;
+      p.unsold += r.amount;
+      p.unsoldCost += r.total_value;
     } else {
       p.sold += r.amount;
       p.received += r.net;
       p.fees += r.fee ?? 0;
+      const fromHere = Math.min(r.amount, p.unsold);
+      if (fromHere > 0) {
+        const cost = share(p.unsoldCost, fromHere, p.unsold);
+        p.unsold -= fromHere;
+        p.unsoldCost -= cost;
+        p.matched += fromHere;
+        p.realized = (p.realized ?? 0) + share(r.net, fromHere, r.amount) - cost;
+      }
     }
-    if (compareInstants(r.created_at, p.lastTradeAt) > 0) p.lastTradeAt = r.created_at;
+    p.lastTradeAt = r.created_at;
   }
   const items = [...byItem.values()];
   for (const p of items) {
     p.avgPaid = p.bought > 0 ? Math.round(p.paid / p.bought) : null;
     p.avgReceived = p.sold > 0 ? Math.round(p.received / p.sold) : null;
-    p.matched = Math.min(p.bought, p.sold);
-    // exact averages for the profit; only the result is rounded
-    p.realized = p.matched > 0 ? Math.round(p.matched * (p.received / p.sold - p.paid / p.bought)) : null;
   }
   items.sort(
     (a, b) =>
@@ -124,6 +148,10 @@ export class TradingPnlStore {
 
   latest(): { pnl: TradingPnl; computedAt: number } | null {
     const row = this.#sql.get.get();
-    return row ? { pnl: JSON.parse(row.body) as TradingPnl, computedAt: row.computed_at } : null;
+    if (!row) return null;
+    const pnl = JSON.parse(row.body) as TradingPnl;
+    // results counted by an older version (no cost of the unsold copies) are read again, not shown wrong
+    if (!pnl.items.every((p) => typeof p.unsoldCost === 'number')) return null;
+    return { pnl, computedAt: row.computed_at };
   }
 }

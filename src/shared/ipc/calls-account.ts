@@ -223,9 +223,12 @@ const itemPnl = z.strictObject({
   fees: z.number().int().nonnegative(),
   avgPaid: z.number().int().nullable(),
   avgReceived: z.number().int().nullable(),
-  /** Copies both bought and sold here: the only ones a profit is told for. */
+  /** Copies sold that had been bought here before the sale: the only ones a profit is told for. */
   matched: z.number().int().nonnegative(),
   realized: z.number().int().nullable(),
+  /** Copies bought here and not sold here since, and their cost at the moving average. */
+  unsold: z.number().int().nonnegative(),
+  unsoldCost: z.number().int().nonnegative(),
   lastTradeAt: timestamp,
 });
 export type ItemPnlView = z.infer<typeof itemPnl>;
@@ -310,7 +313,7 @@ export const ACCOUNT_CALLS = {
 
   getTradingPnl: call({
     summary:
-      'Trading results per item from the whole order history (GET /orders/export, 5 a minute): paid, received after fees, and the profit on copies both bought and sold here. Without refresh, the last results stored.',
+      'Trading results per item from the whole order history (GET /orders/export, 5 a minute): paid, received after fees, and the profit on copies sold after being bought here (moving average cost). Without refresh, the last results stored.',
     input: z.strictObject({ refresh: z.boolean().default(false) }),
     output: z.strictObject({
       items: z.array(itemPnl),

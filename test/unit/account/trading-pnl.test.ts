@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tradingPnl } from '../../../src/core/account/trading-pnl.ts';
+import { TradingPnlStore, tradingPnl } from '../../../src/core/account/trading-pnl.ts';
 import type { OrderExportRow } from '../../../src/shared/api/index.ts';
 
 let next = 1;
@@ -63,6 +64,8 @@ describe('tradingPnl', () => {
       avgReceived: 76,
       matched: 5,
       realized: 80,
+      unsold: 15,
+      unsoldCost: 900,
       lastTradeAt: '2026-11-03T10:00:00.000Z',
     });
     expect(pnl.items[0]).toMatchObject({
@@ -100,5 +103,56 @@ describe('tradingPnl', () => {
       matched: 0,
       rows: 0,
     });
+  });
+
+  it('never counts a sale against a purchase made after it: those copies came from elsewhere', () => {
+    const pnl = tradingPnl([
+      row('sold', 'Revolution Case', 1, 100, 5, '2026-11-01T10:00:00.000Z'), // deposited from Steam, sold for 95 net
+      row('bought', 'Revolution Case', 1, 200, 0, '2026-11-02T10:00:00.000Z'), // bought later, still held
+    ]);
+    // the whole averages would say a loss of 105 on one copy "bought and sold here"
+    expect(pnl.items[0]).toMatchObject({ matched: 0, realized: null, unsold: 1, unsoldCost: 200 });
+    expect(pnl.totals.realized).toBe(0);
+  });
+
+  it("takes a sale's cost from the copies bought before it, at their average then, not from later purchases", () => {
+    const pnl = tradingPnl([
+      row('bought', 'Kilowatt Case', 1, 100, 0, '2026-11-01T10:00:00.000Z'),
+      row('sold', 'Kilowatt Case', 1, 150, 0, '2026-11-02T10:00:00.000Z'),
+      row('bought', 'Kilowatt Case', 1, 200, 0, '2026-11-03T10:00:00.000Z'),
+    ]);
+    // bought at 100, sold at 150: +50; the copy held cost 200 (the average of every purchase says 150)
+    expect(pnl.items[0]).toMatchObject({ avgPaid: 150, matched: 1, realized: 50, unsold: 1, unsoldCost: 200 });
+  });
+
+  it('reads the rows in time order whatever order they come in, and sells part of a sale from elsewhere', () => {
+    const pnl = tradingPnl([
+      row('sold', 'Sticker | b', 3, 100, 0, '2026-11-02T10:00:00.000Z'), // 2 bought here before it, 1 deposited
+      row('bought', 'Sticker | b', 2, 40, 0, '2026-11-01T10:00:00.000Z'),
+    ]);
+    // 2 of the 3 copies sold (200 of the 300 received) against the 80 they cost
+    expect(pnl.items[0]).toMatchObject({ matched: 2, realized: 120, unsold: 0, unsoldCost: 0 });
+    expect(pnl.items[0]?.lastTradeAt).toBe('2026-11-02T10:00:00.000Z');
+  });
+
+  it('splits a cost of a third of a cent without losing the cent: the unsold copies keep the rest', () => {
+    const pnl = tradingPnl([
+      row('bought', 'Sticker | c', 3, 33, 0, '2026-11-01T10:00:00.000Z'),
+      row('bought', 'Sticker | c', 1, 34, 0, '2026-11-01T11:00:00.000Z'), // 4 copies for 133
+      row('sold', 'Sticker | c', 1, 40, 0, '2026-11-02T10:00:00.000Z'), // costs 33 (33.25)
+      row('sold', 'Sticker | c', 1, 40, 0, '2026-11-03T10:00:00.000Z'), // costs 33 (100 / 3)
+    ]);
+    expect(pnl.items[0]).toMatchObject({ matched: 2, realized: 14, unsold: 2, unsoldCost: 67 });
+  });
+
+  it('does not show stored results counted the older way (without the cost of the unsold copies)', () => {
+    const db = new Database(':memory:');
+    const store = new TradingPnlStore(db);
+    const current = tradingPnl([row('bought', 'Sticker | d', 1, 10)]);
+    store.save(current, 1_000);
+    expect(store.latest()).toEqual({ pnl: current, computedAt: 1_000 });
+    const { unsold: _unsold, unsoldCost: _cost, ...older } = current.items[0]!;
+    store.save({ ...current, items: [older as never] }, 2_000);
+    expect(store.latest()).toBeNull();
   });
 });

@@ -119,6 +119,52 @@ describe('PortfolioScreen', () => {
   });
 });
 
+describe('PortfolioScreen vs paid', () => {
+  it('compares a held copy with what the unsold copies cost, not with the average of every purchase', async () => {
+    resetRendererState();
+    const kilowatt = { app_id: 730 as const, market_hash_name: 'Kilowatt Case' };
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => ({
+        user: null,
+        listed: null,
+        backpack: { value: 200, items: 1 },
+        inventory: { value: 0, games: [] },
+        positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
+        total: 200,
+        history: [],
+        freshness: null,
+      }),
+      // bought one at $1.00 and sold it, then bought the one held at $2.00
+      getTradingPnl: () => ({
+        items: [
+          {
+            ...kilowatt,
+            bought: 2,
+            paid: 300,
+            sold: 1,
+            received: 150,
+            fees: 0,
+            avgPaid: 150,
+            avgReceived: 150,
+            matched: 1,
+            realized: 50,
+            unsold: 1,
+            unsoldCost: 200,
+            lastTradeAt: NOW_ISO,
+          },
+        ],
+        totals: { paid: 300, received: 150, fees: 0, realized: 50, matched: 1, rows: 3 },
+        computedAt: NOW_ISO,
+        problem: null,
+      }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    // the average of both purchases (150) would say +33.3 %
+    await waitFor(() => expect(screen.getByTestId('versus-paid').textContent).toBe('±0.0 %'));
+  });
+});
+
 describe('TransactionsScreen', () => {
   it('shows the running balance and a stored copy as offline', async () => {
     installFakeBridge({

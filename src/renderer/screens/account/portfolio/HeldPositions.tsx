@@ -19,16 +19,19 @@ function coverage(gamesRead: number): string {
   return 'backpack and Steam inventories';
 }
 
-/** What was paid for an item here: the whole sum and the copies it bought. */
+/**
+ * What was paid here for the copies of an item bought and not sold since: their cost at the moving
+ * average (core/account/trading-pnl.ts), and how many they are.
+ */
 export interface PaidFor {
   paid: number;
   bought: number;
 }
 
 /**
- * Market price against the average paid for the item here: what holding it has made so far, per copy.
- * From the whole sum paid, not a rounded average: 7 copies for 16¢ against a 3¢ market is +31 %, where
- * the average rounded to 2¢ said +50 %.
+ * Market price against the average cost of the copies bought here and not sold since: what holding them
+ * has made so far, per copy. From the whole sum, not a rounded average: 7 copies for 16¢ against a 3¢
+ * market is +31 %, where the average rounded to 2¢ said +50 %.
  */
 function VersusPaid({ market, paidFor }: { market: number; paidFor: PaidFor | null | undefined }) {
   if (!paidFor || paidFor.paid === 0 || paidFor.bought === 0) {
@@ -41,7 +44,7 @@ function VersusPaid({ market, paidFor }: { market: number; paidFor: PaidFor | nu
   const pct = ((market * paidFor.bought - paidFor.paid) / paidFor.paid) * 100;
   const copiesWord = paidFor.bought === 1 ? 'copy' : 'copies';
   return (
-    <Tooltip label={`Market ${formatCents(market)} a copy against ${formatCents(paidFor.paid)} paid here for ${paidFor.bought} ${copiesWord}`}>
+    <Tooltip label={`Market ${formatCents(market)} a copy against ${formatCents(paidFor.paid)} paid here for the ${paidFor.bought} ${copiesWord} bought and not sold since (average cost)`}>
       <Text
         span
         size="xs"

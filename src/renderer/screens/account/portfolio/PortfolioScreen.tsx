@@ -32,7 +32,8 @@ export function PortfolioScreen() {
   useRefreshKey('Refresh the portfolio', () => portfolio.reload());
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
-  const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.bought > 0 ? { paid: p.paid, bought: p.bought } : null]));
+  // the copies held are the ones not sold yet: their cost, not the average of every purchase, sold ones too
+  const paid = new Map((pnl.data?.items ?? []).map((p) => [itemKey(p), p.unsold > 0 ? { paid: p.unsoldCost, bought: p.unsold } : null]));
   usePush('tradesUpdated', () => portfolio.reload());
   usePush('withdrawalUpdated', () => portfolio.reload());
   // its Balance and Total tiles, the status bar's balance: one figure, not two

@@ -1,6 +1,6 @@
 /**
- * Trading results from the whole order history: the profit on copies both bought and sold here, what was
- * paid, received after fees, and the fees; then item by item. Read on demand (the export route allows 5
+ * Trading results from the whole order history: the profit on copies bought and then sold here (at the
+ * moving average cost), what was paid, received after fees, and the fees; then item by item. Read on demand (the export route allows 5
  * a minute) and kept by the app, so it shows at once next time, offline too.
  */
 import { Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
@@ -85,7 +85,7 @@ export function TradingResults({
               label="Realized profit"
               testId="pnl-realized"
               value={<Money cents={results!.totals.realized} signed colored />}
-              detail={`on ${plural(results!.totals.matched, 'copy', 'copies')} bought and sold here`}
+              detail={`on ${plural(results!.totals.matched, 'copy', 'copies')} bought and then sold here, at average cost`}
             />
             <StatTile
               label="Paid"
@@ -114,7 +114,7 @@ export function TradingResults({
               { label: 'Sold (net)', align: 'right', width: 130 },
               {
                 label: (
-                  <Tooltip label="On the copies both bought and sold here, at the average paid and the average received after fees">
+                  <Tooltip label="On the copies sold after being bought here: what each sale brought after fees, less their average cost when it was made. Copies sold without a purchase here before (deposited from Steam) count for nothing.">
                     <span>Realized</span>
                   </Tooltip>
                 ),
