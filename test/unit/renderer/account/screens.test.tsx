@@ -119,6 +119,37 @@ describe('PortfolioScreen', () => {
   });
 });
 
+describe('PortfolioScreen Steam inventory', () => {
+  it('says how old the inventory reads are: they are kept between sessions and used until read again', async () => {
+    resetRendererState();
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => ({
+        user: null,
+        listed: null,
+        backpack: null,
+        inventory: {
+          value: 1500,
+          games: [
+            { appId: 730, value: 1000, items: 2, fetchedAt: hoursAgo(1) },
+            { appId: 440, value: 500, items: 3, fetchedAt: hoursAgo(72) },
+          ],
+        },
+        positions: [],
+        total: 1500,
+        history: [],
+        freshness: null,
+      }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const tile = await screen.findByTestId('portfolio-inventory');
+    // the oldest read tells: a value three days old is not today's
+    await waitFor(() => expect(tile.textContent).toContain('(2 of 4 games read) · read 3d ago'));
+  });
+});
+
 describe('PortfolioScreen vs paid', () => {
   it('compares a held copy with what the unsold copies cost, not with the average of every purchase', async () => {
     resetRendererState();

@@ -15,7 +15,7 @@ import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { HeldPositions } from './HeldPositions.tsx';
 import { TradingResults } from './TradingResults.tsx';
-import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { formatAgo, formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { LineChart } from '../ui/LineChart.tsx';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
@@ -40,6 +40,8 @@ export function PortfolioScreen() {
   useReloadWhenBalanceMoves(portfolio.reload);
   const p = portfolio.data;
   const gamesRead = p?.inventory.games.length ?? 0;
+  // inventory reads are kept between sessions and used until read again: the tile says how old
+  const oldestInventoryRead = p?.inventory.games.map((g) => g.fetchedAt).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
 
   return (
     <ScreenFrame
@@ -112,7 +114,7 @@ export function PortfolioScreen() {
           detail={
             gamesRead === 0
               ? 'not read yet'
-              : `${p!.inventory.games.map((g) => `${gameShort(g.appId)} ${formatCents(g.value)}`).join(' · ')}${gamesRead < APP_IDS.length ? ` (${gamesRead} of ${APP_IDS.length} games read)` : ''}`
+              : `${p!.inventory.games.map((g) => `${gameShort(g.appId)} ${formatCents(g.value)}`).join(' · ')}${gamesRead < APP_IDS.length ? ` (${gamesRead} of ${APP_IDS.length} games read)` : ''}${oldestInventoryRead ? ` · read ${formatAgo(oldestInventoryRead)}` : ''}`
           }
         />
       </Group>
