@@ -281,7 +281,14 @@ export const ACCOUNT_CALLS = {
           value: z.number().int().nonnegative(),
         })
         .nullable(),
-      backpack: z.strictObject({ value: z.number().int().nonnegative(), items: z.number().int().nonnegative() }).nullable(),
+      backpack: z
+        .strictObject({
+          value: z.number().int().nonnegative(),
+          items: z.number().int().nonnegative(),
+          /** False when some lots may be missing: a page could not be read, or the backpack changed while read. */
+          complete: z.boolean(),
+        })
+        .nullable(),
       inventory: z.strictObject({
         value: z.number().int().nonnegative(),
         /** The games whose Steam inventory has been read, with when. */

@@ -625,3 +625,58 @@ describe('a refusal without a code the app knows', () => {
     }
   });
 });
+
+describe('portfolio value of a backpack read a page at a time', () => {
+  const lot = (id: number, price: number) => ({
+    id,
+    app_id: 730,
+    market_hash_name: 'Sticker | Crown (Foil)',
+    amount: 1,
+    commodity: false,
+    market_price: price,
+    trade_locked_until: null,
+  });
+  /** Answers the backpack from `pages` (newest first), the other portfolio reads as a quiet account. */
+  function answerBackpackPages(pages: (page: number) => Response) {
+    routes.push((url) => (url.pathname === '/public/v1/backpack' ? pages(Number(url.searchParams.get('page'))) : undefined));
+    answerPortfolioReads(() => ({ listedValue: 0, backpack: [], inventory: () => [] }));
+  }
+  const page = (items: unknown[], current: number, totalPages: number, totalItems: number) =>
+    json(200, { items, metadata: { total_pages: totalPages, total_items: totalItems, current_page: current, current_limit: 100 } });
+
+  it('counts a row once when a new lot pushed it from the first page onto the second while reading', async () => {
+    // page 1 read with lots 101..2 (100 rows); lot 102 arrives, lot 2 moves to page 2 with lot 1
+    const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
+    answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([lot(2, 10), lot(1, 10)], 2, 2, 102)));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    expect(portfolio.backpack?.value).toBe(1_010);
+    expect(portfolio.positions.reduce((s, h) => s + h.value, 0)).toBe(1_010);
+    // lot 102 itself came after page 1 was read: the value lacks it, and says so
+    expect(portfolio.backpack?.complete).toBe(false);
+  });
+
+  it('says the value covers part of the backpack, and draws no point, when a later page cannot be read', async () => {
+    const first = Array.from({ length: 100 }, (_, i) => lot(150 - i, 10));
+    answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 150) : json(503, { error: { code: 'UNAVAILABLE', message: 'busy' } })));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    expect(portfolio.backpack).toMatchObject({ value: 1_000, items: 100, complete: false });
+    // a total without 50 lots would chart a drop that never happened
+    expect(portfolio.history).toEqual([]);
+  });
+
+  it('says so when rows went missing while reading (a lot left page 1 and pulled one up past the reader)', async () => {
+    const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
+    // lot 50 was listed between the reads: lot 1 moved up onto page 1, page 2 is empty
+    answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([], 2, 1, 100)));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    expect(portfolio.backpack?.complete).toBe(false);
+    expect(portfolio.history).toEqual([]);
+  });
+
+  it('is whole when every page was read and the rows add up', async () => {
+    answerBackpackPages(() => page([lot(2, 10), lot(1, 15)], 1, 1, 2));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    expect(portfolio.backpack).toEqual({ value: 25, items: 2, complete: true });
+    expect(portfolio.history).toHaveLength(1);
+  });
+});

@@ -34,21 +34,32 @@ async function attempt<T>(read: () => Promise<CachedRead<T>>): Promise<CachedRea
   }
 }
 
-/** The backpack's rows (up to its first pages), or null when not even the first page could be read. */
-async function backpackRows(account: AccountSession): Promise<BackpackItem[] | null> {
-  const rows: BackpackItem[] = [];
+/**
+ * The backpack's rows (up to its first pages), or null when not even the first page could be read.
+ * Pages are read newest first while the backpack may change: a lot that arrives pushes a row read on
+ * one page onto the next (counted once, by its id); one that leaves pulls a row up past the reader
+ * (missed, and the row that left may have been counted). `complete` is true only when every page was
+ * read, every page gave the same count of rows and the rows read add up to it, so a value that may lack
+ * lots (or count one twice) is said to, and draws no point of history.
+ */
+async function backpackRows(account: AccountSession): Promise<{ rows: BackpackItem[]; complete: boolean } | null> {
+  const byId = new Map<number, BackpackItem>();
+  const counts = new Set<number>();
   for (let page = 1; page <= BACKPACK_VALUE_PAGES; page++) {
     const read = await attempt(() => account.reads.backpack({ page: String(page), limit: '100' }, { maxAgeMs: 60_000 }));
-    if (read instanceof Error) return page === 1 ? null : rows;
+    if (read instanceof Error) return page === 1 ? null : { rows: [...byId.values()], complete: false };
     account.rememberBackpack(read.data.items);
-    rows.push(...read.data.items);
-    if (page >= read.data.metadata.total_pages) break;
+    for (const row of read.data.items) byId.set(row.id, row);
+    counts.add(read.data.metadata.total_items);
+    if (page >= read.data.metadata.total_pages) {
+      return { rows: [...byId.values()], complete: counts.size === 1 && byId.size === read.data.metadata.total_items };
+    }
   }
-  return rows;
+  return { rows: [...byId.values()], complete: false };
 }
 
-function summarize(rows: readonly BackpackItem[]): { value: number; items: number } {
-  return { value: inventoryValue(rows), items: rows.reduce((s, r) => s + r.amount, 0) };
+function summarize(read: { rows: readonly BackpackItem[]; complete: boolean }): { value: number; items: number; complete: boolean } {
+  return { value: inventoryValue(read.rows), items: read.rows.reduce((s, r) => s + r.amount, 0), complete: read.complete };
 }
 
 /** The whole order history, read through a temporary JSON export (streamed and checked row by row). */
@@ -151,8 +162,8 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const now = account.clock.now();
       // A point only from fresh and complete numbers: cached values would draw flat lines that never
       // happened, and a total without some game's inventory (or without what a withdrawal brought into
-      // it since it was read) would draw a drop that never happened.
-      const complete = games.length === APP_IDS.length && !missesArrivals;
+      // it since it was read, or without backpack lots not read) would draw a drop that never happened.
+      const complete = games.length === APP_IDS.length && !missesArrivals && backpack?.complete === true;
       if (user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
         account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
       }
@@ -161,7 +172,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         listed: listed ? { listingCount: listed.listing_count, itemCount: listed.item_count, value: listed.total_value } : null,
         backpack,
         inventory: { value: inventoryTotal, games },
-        positions: heldPositions(backpackRead ?? [], inventories.flatMap((g) => g.items), HELD_POSITIONS),
+        positions: heldPositions(backpackRead?.rows ?? [], inventories.flatMap((g) => g.items), HELD_POSITIONS),
         total: (user?.balance ?? 0) + (listed?.total_value ?? 0) + held,
         history: account.portfolio.series(now - HISTORY_MS).map((p) => ({
           at: iso(p.at),

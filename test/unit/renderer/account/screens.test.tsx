@@ -150,6 +150,29 @@ describe('PortfolioScreen Steam inventory', () => {
   });
 });
 
+describe('PortfolioScreen backpack', () => {
+  it('says when the backpack value may lack lots (a page failed, or the backpack changed while read)', async () => {
+    resetRendererState();
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => ({
+        user: null,
+        listed: null,
+        backpack: { value: 1_000, items: 100, complete: false },
+        inventory: { value: 0, games: [] },
+        positions: [],
+        total: 1_000,
+        history: [],
+        freshness: null,
+      }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const tile = await screen.findByTestId('portfolio-backpack');
+    await waitFor(() => expect(tile.textContent).toContain('100 items at market prices · may be incomplete: a page failed or the backpack changed while read'));
+  });
+});
+
 describe('PortfolioScreen vs paid', () => {
   it('compares a held copy with what the unsold copies cost, not with the average of every purchase', async () => {
     resetRendererState();
@@ -159,7 +182,7 @@ describe('PortfolioScreen vs paid', () => {
       getPortfolio: () => ({
         user: null,
         listed: null,
-        backpack: { value: 200, items: 1 },
+        backpack: { value: 200, items: 1, complete: true },
         inventory: { value: 0, games: [] },
         positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
         total: 200,

@@ -105,7 +105,11 @@ export function PortfolioScreen() {
           label="Backpack"
           testId="portfolio-backpack"
           value={<Money cents={p?.backpack?.value} />}
-          detail={p?.backpack ? `${plural(p.backpack.items, 'item')} at market prices` : '–'}
+          detail={
+            p?.backpack
+              ? `${plural(p.backpack.items, 'item')} at market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
+              : '–'
+          }
         />
         <StatTile
           label="Steam inventory"
