@@ -13,6 +13,8 @@ import { plural } from '../ui/format.ts';
 import { GameFilter } from '../ui/GamePicker.tsx';
 import { useAction } from '../ui/useAction.ts';
 
+const UTC_DAYS = 'Whole days in UTC, as the marketplace counts them; the times in the table are your local time';
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`;
 
 export function ExportPanel() {
@@ -54,8 +56,10 @@ export function ExportPanel() {
             </Text>
             <GameFilter value={appId} onChange={setAppId} />
           </Stack>
-          <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={140} data-testid="export-from" />
-          <TextInput type="date" label="To (inclusive)" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={140} error={badRange ? 'before From' : undefined} data-testid="export-to" />
+          {/* the marketplace takes whole days in UTC: the table above shows local times, so a day
+              picked here may start and end at another hour of the trader's clock, and must say so */}
+          <TextInput type="date" label="From (UTC day)" title={UTC_DAYS} value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={150} data-testid="export-from" />
+          <TextInput type="date" label="To (UTC day, inclusive)" title={UTC_DAYS} value={to} onChange={(e) => setTo(e.currentTarget.value)} w={170} error={badRange ? 'before From' : undefined} data-testid="export-to" />
           <Button leftSection={<IconFileExport size={14} />} onClick={() => void exporting.run()} loading={exporting.running} disabled={badRange} data-testid="export-start">
             Export…
           </Button>

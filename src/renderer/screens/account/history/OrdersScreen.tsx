@@ -1,5 +1,5 @@
 /** Orders: the paged history (newest first), and the export of the whole history. */
-import { Badge, Table, Text } from '@mantine/core';
+import { Badge, Table, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -12,6 +12,9 @@ import { ExportPanel } from './ExportPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
+/** The orders route carries no fee: a sale's row is what the buyer paid, not what reached the balance. */
+const FEE_WORDS = "Price × copies. A sale's fee is not taken off here: the export's net column, the ledger and the portfolio's trading results have it.";
+
 export function OrdersScreen() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(50);
@@ -23,7 +26,7 @@ export function OrdersScreen() {
     <ScreenFrame title="Orders" testId="screen-orders" tools={<FreshnessTools freshness={orders.data?.freshness} loading={orders.loading} what="the orders" onRefresh={orders.reload} />}>
       <ExportPanel />
       <ErrorNote error={orders.error} title="The orders could not be read" />
-      <DenseTable testId="orders-table" columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: 'Total', align: 'right' }]}>
+      <DenseTable testId="orders-table" columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: <Tooltip label={FEE_WORDS}><span>Total before fee</span></Tooltip>, align: 'right' }]}>
         {rows.map((o) => (
           <Table.Tr key={o.order_item_id} data-testid="order-row" data-order-item-id={o.order_item_id}>
             <Table.Td className="sd-num">{formatDateTime(o.created_at)}</Table.Td>
