@@ -680,3 +680,19 @@ describe('portfolio value of a backpack read a page at a time', () => {
     expect(portfolio.history).toHaveLength(1);
   });
 });
+
+describe('portfolio history from inventory reads kept across sessions', () => {
+  it('draws no point from an inventory read older than the half hour the app reads it again in', async () => {
+    const cape = { id: 5, app_id: 570, market_hash_name: 'Sparrowhawk Cape', amount: 1, commodity: false, market_price: 400, trade_locked_until: null };
+    answerPortfolioReads(() => ({ listedValue: 0, backpack: [cape], inventory: () => [] }));
+    const portfolio = await portfolioOf(runtime);
+    expect((await portfolio.getPortfolio({ readInventories: true })).history).toHaveLength(1);
+    // hours later (the next day's session), the screen opens without reading the inventories again
+    ahead = 3 * 3_600_000;
+    const later = await portfolio.getPortfolio({ readInventories: false });
+    // the balance and the backpack are new; the inventories' values are three hours old: no point
+    expect(later.history).toHaveLength(1);
+    // while the totals themselves still count them, and the tile says how old they are
+    expect(later.total).toBe(5_400);
+  });
+});

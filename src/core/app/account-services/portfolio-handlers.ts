@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { APP_IDS, type AppId, type BackpackItem, type OrderExportRow, type Trade, orderExportRow } from '../../../shared/api/index.ts';
+import { APP_IDS, type AppId, type BackpackItem, LIMITS, type OrderExportRow, type Trade, orderExportRow } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS } from '../../../shared/ipc/calls-account.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
 import { heldPositions, inventoryValue, withoutMovedOut } from '../../account/portfolio.ts';
@@ -22,6 +22,8 @@ import { freshnessOf, iso, refreshProblem } from './views.ts';
 const HISTORY_MS = 180 * 24 * 60 * 60_000;
 /** Backpack pages read for its value (100 rows each); the rest of a huge backpack is not counted. */
 const BACKPACK_VALUE_PAGES = 10;
+/** How old an inventory read may be to go into a point of history: the app reads it again after this. */
+const INVENTORY_POINT_MAX_AGE_MS = LIMITS.inventoryTokenLifetimeMs;
 /** Rows of the held-positions table: the largest by value. */
 const HELD_POSITIONS = 100;
 
@@ -163,7 +165,10 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       // A point only from fresh and complete numbers: cached values would draw flat lines that never
       // happened, and a total without some game's inventory (or without what a withdrawal brought into
       // it since it was read, or without backpack lots not read) would draw a drop that never happened.
-      const complete = games.length === APP_IDS.length && !missesArrivals && backpack?.complete === true;
+      // inventory reads are kept across sessions; one older than the app's own re-read interval (the
+      // tokens' lifetime) holds market prices of another hour, not of this point's
+      const inventoriesFresh = inventories.every((g) => now - g.fetchedAt <= INVENTORY_POINT_MAX_AGE_MS);
+      const complete = games.length === APP_IDS.length && !missesArrivals && inventoriesFresh && backpack?.complete === true;
       if (user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
         account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
       }

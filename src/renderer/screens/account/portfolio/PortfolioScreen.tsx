@@ -155,7 +155,7 @@ export function PortfolioScreen() {
             </Text>
             <Text size="xs" c="dimmed">
               The marketplace keeps no history of your portfolio: each refresh of this screen adds a point, once the Steam inventory of every game has been
-              read.
+              read in the last half hour.
             </Text>
           </Stack>
         )}
