@@ -36,7 +36,7 @@ test('portfolio: balance, listed value, holdings at market prices, value over ti
   await page.getByRole('button', { name: 'Read Steam inventories' }).click();
   await expect(page.getByTestId('portfolio-inventory')).toContainText(/CS2 \$[\d,.]+ · Rust \$[\d,.]+ · Dota 2 \$[\d,.]+ · TF2 \$[\d,.]+/, { timeout: 20_000 });
   await expect(page.getByTestId('portfolio-chart')).toBeVisible();
-  await expect(page.getByTestId('screen-portfolio')).toContainText('backpack and Steam inventories · at market prices');
+  await expect(page.getByTestId('screen-portfolio')).toContainText('backpack and Steam inventories · at Steam-derived market prices');
   // the largest position first, its share of what is held beside it
   const values = await page.getByTestId('position-row').evaluateAll((rows) =>
     rows.map((r) => Number((r.children[5]?.textContent ?? '').replace(/[$,]/g, ''))),

@@ -169,7 +169,7 @@ describe('PortfolioScreen backpack', () => {
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-backpack');
-    await waitFor(() => expect(tile.textContent).toContain('100 items at market prices · may be incomplete: a page failed or the backpack changed while read'));
+    await waitFor(() => expect(tile.textContent).toContain('100 items at Steam-derived market prices · may be incomplete: a page failed or the backpack changed while read'));
   });
 });
 

@@ -35,4 +35,9 @@ describe('vs paid', () => {
     renderWithTheme(<HeldPositions positions={[scrap]} heldValue={21} gamesRead={4} paidFor={new Map()} />);
     expect(screen.queryByTestId('versus-paid')).toBeNull();
   });
+
+  it('says which price values the positions: the Steam-derived market price, not the book here', () => {
+    renderWithTheme(<HeldPositions positions={[scrap]} heldValue={21} gamesRead={4} paidFor={new Map()} />);
+    expect(screen.getByText(/backpack and Steam inventories · at Steam-derived market prices/)).toBeTruthy();
+  });
 });

@@ -10,6 +10,10 @@ import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { formatCents, gameShort } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 
+/** Which price values a position: the spec's `market_price`, not a price of this marketplace's book. */
+const MARKET_PRICE_WORDS =
+  "The marketplace's market price of one copy, derived from the Steam market: not the lowest listing here, nor the 30-day average sale price here.";
+
 const copies = (n: number) => (n === 0 ? '–' : n.toLocaleString('en-US'));
 
 /** Which sources the positions cover, so a missing inventory never reads as "not held". */
@@ -78,7 +82,7 @@ export function HeldPositions({
           Held positions
         </Text>
         <Text size="xs" c="dimmed">
-          {coverage(gamesRead)} · at market prices{positions.length === 100 ? ' · the 100 largest' : ''}
+          {coverage(gamesRead)} · at Steam-derived market prices{positions.length === 100 ? ' · the 100 largest' : ''}
         </Text>
       </Group>
       {positions.length === 0 ? (
@@ -92,7 +96,15 @@ export function HeldPositions({
             ...GAME_AND_ITEM,
             { label: 'Backpack', align: 'right', width: 80 },
             { label: 'Steam', align: 'right', width: 70 },
-            { label: 'Market', align: 'right', width: 90 },
+            {
+              label: (
+                <Tooltip label={MARKET_PRICE_WORDS}>
+                  <span>Market</span>
+                </Tooltip>
+              ),
+              align: 'right',
+              width: 90,
+            },
             { label: 'vs paid', align: 'right', width: 80 },
             { label: 'Value', align: 'right', width: 100 },
             { label: 'Share', width: 150 },

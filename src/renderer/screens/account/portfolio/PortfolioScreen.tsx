@@ -107,7 +107,7 @@ export function PortfolioScreen() {
           value={<Money cents={p?.backpack?.value} />}
           detail={
             p?.backpack
-              ? `${plural(p.backpack.items, 'item')} at market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
+              ? `${plural(p.backpack.items, 'item')} at Steam-derived market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
               : '–'
           }
         />
