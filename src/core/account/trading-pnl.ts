@@ -44,7 +44,16 @@ export interface ItemPnl {
 
 export interface TradingPnl {
   items: ItemPnl[];
-  totals: { paid: number; received: number; fees: number; realized: number; matched: number; rows: number };
+  totals: {
+    paid: number;
+    received: number;
+    /** Of `received`, the sales not settled yet (`settled_at` empty): not in the balance to spend yet. */
+    unsettled: number;
+    fees: number;
+    realized: number;
+    matched: number;
+    rows: number;
+  };
 }
 
 /** The cents of `copies` out of `of` copies that came to `whole` together: exact when all, else rounded once. */
@@ -112,6 +121,7 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
     totals: {
       paid: sum((p) => p.paid),
       received: sum((p) => p.received),
+      unsettled: rows.reduce((s, r) => s + (r.side === 'sold' && r.settled_at === null ? r.net : 0), 0),
       fees: sum((p) => p.fees),
       realized: sum((p) => p.realized ?? 0),
       matched: sum((p) => p.matched),
@@ -150,8 +160,9 @@ export class TradingPnlStore {
     const row = this.#sql.get.get();
     if (!row) return null;
     const pnl = JSON.parse(row.body) as TradingPnl;
-    // results counted by an older version (no cost of the unsold copies) are read again, not shown wrong
-    if (!pnl.items.every((p) => typeof p.unsoldCost === 'number')) return null;
+    // results counted by an older version (no cost of the unsold copies, no unsettled sum) are read
+    // again, not shown wrong
+    if (typeof pnl.totals.unsettled !== 'number' || !pnl.items.every((p) => typeof p.unsoldCost === 'number')) return null;
     return { pnl, computedAt: row.computed_at };
   }
 }

@@ -327,6 +327,8 @@ export const ACCOUNT_CALLS = {
       totals: z.strictObject({
         paid: z.number().int().nonnegative(),
         received: z.number().int(),
+        /** Of `received`, the sales not settled yet. */
+        unsettled: z.number().int(),
         fees: z.number().int().nonnegative(),
         realized: z.number().int(),
         matched: z.number().int().nonnegative(),

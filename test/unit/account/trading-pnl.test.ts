@@ -80,6 +80,7 @@ describe('tradingPnl', () => {
     expect(pnl.totals).toEqual({
       paid: 1_503,
       received: 9_215,
+      unsettled: 9_215,
       fees: 485,
       realized: 62,
       matched: 8,
@@ -98,6 +99,7 @@ describe('tradingPnl', () => {
     expect(tradingPnl([]).totals).toEqual({
       paid: 0,
       received: 0,
+      unsettled: 0,
       fees: 0,
       realized: 0,
       matched: 0,
@@ -154,5 +156,12 @@ describe('tradingPnl', () => {
     const { unsold: _unsold, unsoldCost: _cost, ...older } = current.items[0]!;
     store.save({ ...current, items: [older as never] }, 2_000);
     expect(store.latest()).toBeNull();
+  });
+
+  it('tells how much of what sales brought is not settled yet', () => {
+    const settled = { ...row('sold', 'Sticker | e', 1, 100, 5), settled_at: '2026-11-02T10:00:00.000Z' };
+    const pending = row('sold', 'Sticker | e', 2, 100, 10); // settled_at empty: not in the balance yet
+    const pnl = tradingPnl([settled, pending, row('bought', 'Sticker | e', 1, 50)]);
+    expect(pnl.totals).toMatchObject({ received: 285, unsettled: 190 });
   });
 });

@@ -107,7 +107,7 @@ describe('PortfolioScreen', () => {
         history: [],
         freshness: null,
       }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
     });
     renderWithTheme(<PortfolioScreen />);
     const listed = await screen.findByTestId('portfolio-listed');
@@ -141,7 +141,7 @@ describe('PortfolioScreen Steam inventory', () => {
         history: [],
         freshness: null,
       }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-inventory');
@@ -165,7 +165,7 @@ describe('PortfolioScreen backpack', () => {
         history: [],
         freshness: null,
       }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-backpack');
@@ -208,7 +208,7 @@ describe('PortfolioScreen vs paid', () => {
             lastTradeAt: NOW_ISO,
           },
         ],
-        totals: { paid: 300, received: 150, fees: 0, realized: 50, matched: 1, rows: 3 },
+        totals: { paid: 300, received: 150, unsettled: 0, fees: 0, realized: 50, matched: 1, rows: 3 },
         computedAt: NOW_ISO,
         problem: null,
       }),
@@ -216,6 +216,25 @@ describe('PortfolioScreen vs paid', () => {
     renderWithTheme(<PortfolioScreen />);
     // the average of both purchases (150) would say +33.3 %
     await waitFor(() => expect(screen.getByTestId('versus-paid').textContent).toBe('±0.0 %'));
+  });
+
+  it('says how much of what sales brought is not settled yet', async () => {
+    resetRendererState();
+    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], total: 0, history: [], freshness: null };
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => empty,
+      getTradingPnl: () => ({
+        items: [],
+        totals: { paid: 0, received: 2_850, unsettled: 1_900, fees: 150, realized: 0, matched: 0, rows: 2 },
+        computedAt: NOW_ISO,
+        problem: null,
+      }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const received = await screen.findByTestId('pnl-received');
+    expect(received.textContent).toContain('$28.50');
+    expect(received.textContent).toContain('for everything sold, after fees · $19.00 of it not settled yet');
   });
 });
 

@@ -8,7 +8,7 @@ import { IconHistory } from '@tabler/icons-react';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { DenseTable, GAME_AND_ITEM, itemKey } from '../ui/DenseTable.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { Money } from '../ui/Money.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
@@ -97,7 +97,7 @@ export function TradingResults({
               label="Received"
               testId="pnl-received"
               value={<Money cents={results!.totals.received} />}
-              detail="for everything sold, after fees"
+              detail={`for everything sold, after fees${results!.totals.unsettled !== 0 ? ` · ${formatCents(results!.totals.unsettled)} of it not settled yet` : ''}`}
             />
             <StatTile
               label="Fees"
