@@ -173,6 +173,31 @@ describe('PortfolioScreen backpack', () => {
   });
 });
 
+describe('PortfolioScreen total', () => {
+  it('names the parts it lacks: a part not read counts as nothing in it', async () => {
+    resetRendererState();
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => ({
+        user: null,
+        listed: { listingCount: 1, itemCount: 1, value: 500 },
+        backpack: { value: 200, items: 1, complete: true },
+        inventory: { value: 300, games: [{ appId: 730, value: 300, items: 1, fetchedAt: NOW_ISO }] },
+        positions: [],
+        total: 1_000,
+        history: [],
+        freshness: null,
+      }),
+      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const total = await screen.findByTestId('portfolio-total');
+    await waitFor(() =>
+      expect(total.textContent).toContain('balance + listed + held, without the balance, 3 of 4 Steam inventories (not read)'),
+    );
+  });
+});
+
 describe('PortfolioScreen vs paid', () => {
   it('compares a held copy with what the unsold copies cost, not with the average of every purchase', async () => {
     resetRendererState();

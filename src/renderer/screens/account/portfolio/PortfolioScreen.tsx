@@ -8,6 +8,7 @@ import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, Tooltip } 
 import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APP_IDS } from '../../../../shared/api/index.ts';
+import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { navigate } from '../../../shell/navigation.ts';
 import { itemKey } from '../ui/DenseTable.tsx';
@@ -24,6 +25,18 @@ import { useRefreshKey } from '../ui/useRefreshKey.ts';
 import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
 type Series = 'total' | 'balance' | 'listed' | 'held';
+
+/** What the Total adds up, and what it lacks: a part that could not be read counts as nothing in it. */
+function totalWords(p: IpcOutput<'getPortfolio'>): string {
+  const games = p.inventory.games.length;
+  const missing = [
+    p.user ? null : 'the balance',
+    p.listed ? null : 'the listed value',
+    p.backpack ? null : 'the backpack',
+    games === APP_IDS.length ? null : games === 0 ? 'the Steam inventories' : `${APP_IDS.length - games} of ${APP_IDS.length} Steam inventories`,
+  ].filter((part) => part !== null);
+  return missing.length === 0 ? 'balance + listed + held' : `balance + listed + held, without ${missing.join(', ')} (not read)`;
+}
 
 export function PortfolioScreen() {
   const [readInventories, setReadInventories] = useState(false);
@@ -69,7 +82,7 @@ export function PortfolioScreen() {
     >
       <ErrorNote error={portfolio.error} title="The portfolio could not be read" />
       <Group gap="sm" align="stretch" wrap="wrap">
-        <StatTile label="Total" testId="portfolio-total" value={<Money cents={p?.total} />} detail="balance + listed + held" />
+        <StatTile label="Total" testId="portfolio-total" value={<Money cents={p?.total} />} detail={p ? totalWords(p) : 'balance + listed + held'} />
         <StatTile label="Balance" testId="portfolio-balance" value={<Money cents={p?.user?.balance} />} detail={p?.user ? `account #${p.user.id}` : '–'} />
         <StatTile
           label="Listed"
