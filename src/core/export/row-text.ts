@@ -1,10 +1,6 @@
 /**
  * Rows as text, the same for the command line and the app's exports: JSON lines, or CSV with a header
  * row (RFC 4180 quoting; booleans as true/false, arrays and objects as JSON, null as an empty field).
- * CSV files end up in spreadsheets, and item names come from the marketplace: a text cell starting with
- * = + - @ (or a tab or carriage return) would run there as a formula, so it gets a leading apostrophe
- * (OWASP's advice for CSV injection). Numbers, negative ones too, are left as they are; JSON lines keep
- * every text unchanged.
  */
 import { stringify } from 'csv-stringify/sync';
 
@@ -27,6 +23,6 @@ export function rowsText<C extends string>(
   if (rows.length === 0) return '';
   return stringify(
     rows.map((row) => columns.map((c) => csvCell(row[c]))),
-    { cast: { boolean: (v) => (v ? 'true' : 'false') }, escape_formulas: true },
+    { cast: { boolean: (v) => (v ? 'true' : 'false') } },
   );
 }
