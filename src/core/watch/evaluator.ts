@@ -61,10 +61,12 @@ export class WatchEvaluator {
     for (const [w, l, price] of store.matches()) this.#remember(w, l, price);
   }
 
-  /** The watchlists judged from now on (paused ones are left out by the caller). */
+  /**
+   * The watchlists judged from now on (paused ones are left out by the caller). The memory of one left
+   * out is kept, as the database keeps it: resumed, it does not alert again what it alerted before the
+   * pause (`forget` drops it when the rule changes or the watchlist is deleted).
+   */
   setWatchlists(watchlists: readonly Watchlist[]): void {
-    const ids = new Set(watchlists.map((w) => w.id));
-    for (const id of this.#memory.keys()) if (!ids.has(id)) this.#memory.delete(id);
     this.#active = watchlists.map((watchlist) => ({ watchlist, test: compileFilter(watchlist.filter, this.#names) }));
   }
 

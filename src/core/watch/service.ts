@@ -25,7 +25,7 @@ import { ListingReader } from './matcher.ts';
 import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
-import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
+import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore, sameRule } from './store.ts';
 
 export interface WatchServiceOptions {
   db: Db;
@@ -250,8 +250,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   }
 
   update(id: number, input: WatchlistInput): Watchlist {
+    const before = this.store.get(id);
     const w = this.store.update(id, input);
-    this.#evaluator.forget(id);
+    // the same rule keeps what it matched (the store keeps it too): only a new rule judges afresh
+    if (before === null || !sameRule(before, w)) this.#evaluator.forget(id);
     this.#reload();
     void this.sweep([w.id]);
     return w;

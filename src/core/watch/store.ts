@@ -116,6 +116,20 @@ interface LogRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** JSON with object keys sorted: two parses of the same rule give the same text whatever the key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Whether two definitions match the same listings: the same filter and price condition. */
+export function sameRule(a: Pick<WatchlistDefinition, 'filter' | 'price'>, b: Pick<WatchlistDefinition, 'filter' | 'price'>): boolean {
+  return canonical(a.filter) === canonical(b.filter) && canonical(a.price) === canonical(b.price);
+}
+
 function toWatchlist(row: WatchlistRow): Watchlist {
   const definition = watchlistInput.parse(JSON.parse(row.definition));
   return {
@@ -282,15 +296,20 @@ export class WatchStore {
     }
   }
 
-  /** Replaces a watchlist's definition. Its match memory is forgotten: the new rule judges afresh. */
+  /**
+   * Replaces a watchlist's definition. Its match memory is forgotten only when its rule (filter or price
+   * condition) changed: the new rule judges afresh. A new name, alert channel or guardrail — or the same
+   * file saved again by `skindesk watch` — does not make the listings it already alerted news again.
+   */
   update(id: number, input: WatchlistInput | WatchlistDefinition): Watchlist {
     const def = watchlistInput.parse(input);
     try {
       this.db
         .transaction(() => {
+          const before = this.get(id);
           const info = this.#s.update!.run(def.name, JSON.stringify(def), def.paused ? 1 : 0, this.#now(), id);
-          if (info.changes === 0) throw new WatchlistNotFound(id);
-          this.#s.deleteMatches!.run(id);
+          if (info.changes === 0 || before === null) throw new WatchlistNotFound(id);
+          if (!sameRule(before, def)) this.#s.deleteMatches!.run(id);
         })
         .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
     } catch (err) {
