@@ -54,6 +54,8 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
   #bookLive = false;
   #killSwitch: boolean;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Log entries of the purchases in #inFlight: their outcome is this process's to write. */
+  readonly #inFlightEntries = new Set<number>();
 
   constructor(store: WatchStore, now: () => number = Date.now) {
     super();
@@ -173,11 +175,18 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     );
     const done: Promise<void> = settled.then(() => {
       this.#inFlight.delete(done);
+      this.#inFlightEntries.delete(entry.id);
     });
     this.#inFlight.add(done);
+    this.#inFlightEntries.add(entry.id);
     // listeners run after the purchase is on its way (its first steps are microtasks queued above)
     setImmediate(() => this.emit('entry', entry));
     return { entry, settled };
+  }
+
+  /** The log entries of purchases sent by this process and not settled yet. */
+  get inFlightEntries(): ReadonlySet<number> {
+    return this.#inFlightEntries;
   }
 
   /** Resolves when every purchase sent so far has its outcome. */

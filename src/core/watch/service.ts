@@ -76,6 +76,8 @@ type WatchServiceEvents = {
 };
 
 const PRUNE_EVERY_MS = 3_600_000;
+/** How often the journal is asked for the outcomes of purchases an earlier run left open. */
+const SETTLE_EVERY_MS = 60_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
@@ -99,6 +101,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #sweeping: Promise<void> | null = null;
   #sweepAgain: number[] | 'all' | null = null;
   #pruneTimer: NodeJS.Timeout;
+  #settleTimer: NodeJS.Timeout;
   #closed = false;
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
@@ -136,6 +139,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     });
     this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
+    this.#settleTimer = setInterval(() => this.settleEarlierPurchases(), SETTLE_EVERY_MS);
+    this.#settleTimer.unref();
     this.#reload();
   }
 
@@ -177,6 +182,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       this.#buyer.attachMarket(null);
     }
     this.#reload();
+    this.settleEarlierPurchases();
   }
 
   /** The sync engine's state: auto-buy runs only while live; the book is swept when it becomes live. */
@@ -380,6 +386,21 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     return this.store.log(limit);
   }
 
+  /**
+   * Gives the purchases an earlier run left pending (or unknown) the outcome the purchase journal has
+   * found for them since (see WatchStore.settleFromJournal): in the log, on their alerts and to the
+   * `purchase` listeners. Run when a market is attached and every minute; hosts call it again once the
+   * purchaser has reconciled the journal.
+   */
+  settleEarlierPurchases(): void {
+    if (this.#closed || !this.#db.open) return;
+    try {
+      for (const entry of this.store.settleFromJournal(this.#buyer.inFlightEntries)) this.#onEntry(entry);
+    } catch (err) {
+      this.#warn(`the outcomes of earlier purchases could not be read from the journal: ${(err as Error).message}`);
+    }
+  }
+
   /** Reads the balance now (the guardrails use the last one read); resolves when it is known or failed. */
   async refreshBalance(): Promise<number | null> {
     await this.#balance?.refresh();
@@ -401,6 +422,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#pruneTimer);
+    clearInterval(this.#settleTimer);
     this.#refresher?.stop();
     this.#balance?.stop();
     this.#notifier?.close();

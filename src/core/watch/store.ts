@@ -191,6 +191,16 @@ function toLogEntry(raw: LogRow): AutoBuyLogEntry {
   };
 }
 
+interface JournalSettlement {
+  id: number;
+  intent_id: string;
+  state: Exclude<AutoBuyStatus, 'pending'>;
+  order_id: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  note: string | null;
+}
+
 export type NewAlert = Omit<WatchAlert, 'id' | 'state'>;
 export interface NewLogEntry
   extends Omit<AutoBuyLogEntry, 'id' | 'status' | 'orderId' | 'error' | 'resolvedAtMs' | 'intentId'> {
@@ -452,6 +462,43 @@ export class WatchStore {
    */
   spend(watchlistId: number, dayMs: number, hourMs: number): { total: number; day: number; hour: number } {
     return this.#s.spend!.get({ watchlist: watchlistId, day: dayMs, hour: hourMs }) as { total: number; day: number; hour: number };
+  }
+
+  /**
+   * Sent purchases this log still holds as pending or unknown whose journal entry has settled since: a
+   * purchase in flight when its process stopped (a crash, a kill) stays pending here for ever otherwise,
+   * its alert "buying" and its ceiling counted against the budget even once the order history says it
+   * was not bought. Matched to the journal by what a watchlist purchase is journaled with (its listing,
+   * watchlist, triggering seq and mode). Entries `inFlight` in this process are left to their sender.
+   * Returns the entries settled.
+   */
+  settleFromJournal(inFlight: ReadonlySet<number> = new Set()): AutoBuyLogEntry[] {
+    let rows: JournalSettlement[];
+    try {
+      rows = this.db
+        .prepare(
+          `SELECT l.id, j.intent_id, j.state, j.order_id, j.error_code, j.error_message, j.note
+           FROM auto_buy_log l JOIN purchase_journal j ON j.listing_id = l.listing_id AND j.watchlist_id = l.watchlist_id
+             AND j.trigger_seq = CAST(l.trigger_seq AS TEXT) AND j.source = 'watch:' || l.mode
+           WHERE l.decision = 'sent' AND l.status IN ('pending', 'unknown')
+             AND (j.state IN ('bought', 'not_bought') OR (j.state = 'unknown' AND l.status = 'pending'))`,
+        )
+        .all() as JournalSettlement[];
+    } catch (err) {
+      // no purchase was ever journaled in this file: nothing to settle
+      if (err instanceof Error && /no such table/.test(err.message)) return [];
+      throw err;
+    }
+    return rows
+      .filter((r) => !inFlight.has(r.id))
+      .map((r) =>
+        this.resolveLogEntry(r.id, {
+          status: r.state,
+          orderId: r.order_id,
+          error: r.state === 'bought' ? null : [r.error_code, r.note ?? r.error_message].filter((x) => x).join(': ') || null,
+          intentId: r.intent_id,
+        }),
+      );
   }
 
   /** Purchases sent for a listing, oldest first. */
