@@ -31,7 +31,7 @@ export interface HeadlessWatchOptions {
   /** The worker's detail backfill (float, seed, stickers of snapshot rows); false runs none. */
   backfill?: BackfillOptions | false;
   client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs' | 'governor'>>;
-  service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs'>;
+  service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs' | 'detailSweepMs'>;
   onWarning?: (message: string) => void;
   onStatus?: (status: EngineStatus) => void;
   /**
@@ -95,6 +95,12 @@ export class HeadlessWatch {
       });
       this.mirror.on('received', (event) => this.service.onArrived(event));
       this.mirror.on('applied', (events) => this.service.onApplied(events));
+      // details the backfill stored: listings a detail condition could not match before
+      let detailed = -1;
+      this.mirror.on('backfill', (progress) => {
+        if (progress.detailed !== detailed) this.service.onDetailsFilled();
+        detailed = progress.detailed;
+      });
       this.mirror.on('status', (status) => {
         this.service.onStatus(status.state);
         o.onStatus?.(status);
