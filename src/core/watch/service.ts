@@ -474,10 +474,11 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#refresher?.stop();
     this.#balance?.stop();
     this.#notifier?.close();
-    this.#webhooks.close();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
+    // after the last alerts were written: what the webhooks still hold is posted, not dropped
+    await this.#webhooks.close();
   }
 
   // ---- internals --------------------------------------------------------------------------------

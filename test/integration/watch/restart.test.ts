@@ -109,3 +109,31 @@ describe('a purchase left open by a run that stopped', () => {
     });
   });
 });
+
+describe('a watch that stops', () => {
+  it('posts the alerts its webhook was still holding back (a burst being coalesced) before it closes', async () => {
+    const posted: { listing_id: number }[][] = [];
+    const webhookFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      posted.push((JSON.parse(String(init?.body)) as { alerts: { listing_id: number }[] }).alerts);
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const r = await ManualRig.start({ webhookFetch, notifyWindowMs: 60_000 });
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    r.service.create({
+      name: 'hooked',
+      filter: { name: item!.name },
+      price: { kind: 'ceiling', max_price: 5_000 },
+      alerts: { notify: false, sound: false, webhook: 'https://hooks.example/alerts/TOKEN' },
+    });
+    await r.service.sweep();
+    const first = r.demo.createListing({ name: item!.name, price: 900 });
+    const second = r.demo.createListing({ name: item!.name, price: 950 });
+    await r.deliver();
+    // the first alert at once; the second held for the burst's summary
+    expect(posted.flat().map((a) => a.listing_id)).toEqual([first.listing.id]);
+
+    await r.service.close(); // SIGTERM to skindesk watch, a market switch in the app
+    expect(posted.flat().map((a) => a.listing_id)).toEqual([first.listing.id, second.listing.id]);
+  });
+});
