@@ -87,8 +87,16 @@ export class WatchEvaluator {
    */
   evaluateArrival(event: ListingCreatedEvent): WatchMatch[] {
     if (this.#active.length === 0) return [];
+    const listing = listingFromCreated(event.data);
+    // A creation arriving after a newer event of its listing (a removal, a sale: two events of one
+    // listing can come out of order) is stale: the worker's seq guard drops it, and so must this. The
+    // book is read only for a listing some filter passes, which few are.
+    if (this.#active.some((c) => c.test(listing))) {
+      const held = this.#lastSeq.get(listing.id) as bigint | undefined;
+      if (held !== undefined && held > event.seq) return [];
+    }
     const matches: WatchMatch[] = [];
-    this.#judge(listingFromCreated(event.data), event.seq, 'event', this.#active, matches);
+    this.#judge(listing, event.seq, 'event', this.#active, matches);
     if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
     this.#judgedOnArrival.set(event.data.listing_id, event.seq);
     return matches;
