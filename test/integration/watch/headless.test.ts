@@ -10,6 +10,8 @@ import { HeadlessWatch } from '../../../src/core/watch/headless.ts';
 import { Caches, claimCaches, openDatabase } from '../../../src/core/store/index.ts';
 import { attachDesk } from '../../../src/core/store/desk.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
+import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { WatchStore } from '../../../src/core/watch/index.ts';
 import { queryBook } from '../../../src/core/query/index.ts';
 import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
 
@@ -102,6 +104,61 @@ describe('headless watch with the real engine', () => {
     // before this market's averages were read: none of the other market's is taken for this one's
     expect(new Caches(run.db).averages().filter((a) => a.average_price === 1_000_000)).toEqual([]);
   });
+
+  it('settles at start the purchase a run that stopped mid-purchase left open, not at the next purchase', async () => {
+    demo = await startQuietMarket();
+    tmp = tempDb();
+    const [item] = itemNames(demo, 1);
+    const input = autoWatchlist('snipe', item!.name, 1_000);
+    // what the stopped run left in the file: its watchlist, the purchase pending in the log, the intent
+    const before = openDatabase(tmp.file);
+    attachDesk(before, tmp.file);
+    const store = new WatchStore(before);
+    const w = store.create(input);
+    const at = Date.now() - 60_000;
+    const pending = store.addLogEntry({
+      atMs: at,
+      watchlistId: w.id,
+      alertId: null,
+      listingId: 77_777_777,
+      marketHashName: item!.name,
+      maxPrice: 900,
+      amount: 1,
+      triggerSeq: 123_456_789n,
+      mode: 'auto',
+      decision: 'sent',
+      reason: null,
+      status: 'pending',
+    });
+    new PurchaseJournal(before).recordIntent({
+      intentId: 'stopped-run',
+      createdAtMs: at,
+      listingId: 77_777_777,
+      amount: 1,
+      maxPrice: 900,
+      appId: 730,
+      marketHashName: item!.name,
+      triggerSeq: 123_456_789n,
+      watchlistId: w.id,
+      source: 'watch:auto',
+    });
+    before.close();
+
+    run = await HeadlessWatch.start({
+      dbPath: tmp.file,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+      wsUrl: demo.wsUrl,
+      watchlists: [input],
+      autoBuy: true,
+      engine: FAST_ENGINE,
+    });
+    const service = run.service;
+    await waitFor(() => service.store.logEntry(pending.id)?.status !== 'pending', 20_000, 'the earlier purchase settled');
+    // the order history holds no such order: not bought, and nothing counted against the budget
+    expect(service.store.logEntry(pending.id)).toMatchObject({ status: 'not_bought', intentId: 'stopped-run' });
+    expect(service.store.spend(w.id, 0, 0).total).toBe(0);
+  }, 40_000);
 
   it('a listing the book held without its float is alerted once the backfill brings it, as skindesk search finds it then', async () => {
     demo = await startQuietMarket();
