@@ -124,6 +124,7 @@ export class AlertWebhooks {
   readonly #o: AlertWebhooksOptions;
   readonly #byUrl = new Map<string, AlertNotifier>();
   readonly #lastFailureAt = new Map<string, number>();
+  readonly #posting = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: AlertWebhooksOptions) {
@@ -134,7 +135,10 @@ export class AlertWebhooks {
     if (this.#closed || alerts.length === 0) return;
     let notifier = this.#byUrl.get(url);
     if (!notifier) {
-      const sink: AlertSink = (title, body, told) => void this.#post(url, webhookPayload(title, body, told));
+      const sink: AlertSink = (title, body, told) => {
+        const post = this.#post(url, webhookPayload(title, body, told)).finally(() => this.#posting.delete(post));
+        this.#posting.add(post);
+      };
       notifier = new AlertNotifier({
         notify: sink,
         ...(this.#o.windowMs === undefined ? {} : { windowMs: this.#o.windowMs }),
@@ -144,10 +148,19 @@ export class AlertWebhooks {
     notifier.add(alerts);
   }
 
-  close(): void {
+  /**
+   * Takes no more alerts; those a burst's window still holds are posted now (a watch that stops must not
+   * drop the last alerts it had), and it resolves once every post has its answer — at most the post
+   * timeout (5 s) after the last one.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
-    for (const n of this.#byUrl.values()) n.close();
+    for (const n of this.#byUrl.values()) {
+      n.flush();
+      n.close();
+    }
     this.#byUrl.clear();
+    await Promise.allSettled([...this.#posting]);
   }
 
   async #post(url: string, payload: WebhookAlertPayload): Promise<void> {

@@ -1,8 +1,8 @@
 /**
- * Guarded purchases for watchlists. A decision is taken synchronously, from facts already in memory or
- * one indexed read, and written to the auto-buy log before the purchase is handed to the journaled
- * purchaser — so two triggers can never both pass a guardrail the first one used up, and a restart
- * remembers what was spent.
+ * Guarded purchases for watchlists. A decision is taken synchronously, from facts already in memory and
+ * a few indexed reads (the kill switch as stored, the spend), and written to the auto-buy log before the
+ * purchase is handed to the journaled purchaser — so two triggers can never both pass a guardrail the
+ * first one used up, and a restart remembers what was spent.
  *
  * Never twice: a listing gets a second purchase only after the first one ended "not bought" and a newer
  * event (higher seq) matched it again. Duplicated or reordered events cannot get here (the store's guard),
@@ -54,6 +54,8 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
   #bookLive = false;
   #killSwitch: boolean;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Log entries of the purchases in #inFlight: their outcome is this process's to write. */
+  readonly #inFlightEntries = new Set<number>();
 
   constructor(store: WatchStore, now: () => number = Date.now) {
     super();
@@ -78,14 +80,20 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     return this.#bookLive;
   }
 
+  /**
+   * As stored, read each time: another process on the same desk file (the app, `skindesk watch`) may
+   * have engaged it — one indexed read of a one-row table, before every purchase.
+   */
   get killSwitch(): boolean {
+    if (this.#store.db.open) this.#killSwitch = this.#store.killSwitch();
     return this.#killSwitch;
   }
 
   /** Engaged: no purchase is sent by any watchlist (purchases already sent cannot be called back). */
   setKillSwitch(engaged: boolean): void {
+    const was = this.killSwitch;
     this.#store.setKillSwitch(engaged);
-    if (this.#killSwitch === engaged) return;
+    if (was === engaged) return;
     this.#killSwitch = engaged;
     this.emit('killSwitch', engaged);
   }
@@ -105,7 +113,7 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     const facts: PurchaseFacts = {
       price: request.price,
       amount,
-      killSwitch: this.#killSwitch,
+      killSwitch: this.killSwitch,
       marketConnected: market !== null,
       bookLive: this.#bookLive,
       purchaseThrottled: market !== null && throttled(market.client),
@@ -167,11 +175,18 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     );
     const done: Promise<void> = settled.then(() => {
       this.#inFlight.delete(done);
+      this.#inFlightEntries.delete(entry.id);
     });
     this.#inFlight.add(done);
+    this.#inFlightEntries.add(entry.id);
     // listeners run after the purchase is on its way (its first steps are microtasks queued above)
     setImmediate(() => this.emit('entry', entry));
     return { entry, settled };
+  }
+
+  /** The log entries of purchases sent by this process and not settled yet. */
+  get inFlightEntries(): ReadonlySet<number> {
+    return this.#inFlightEntries;
   }
 
   /** Resolves when every purchase sent so far has its outcome. */

@@ -61,10 +61,12 @@ export class WatchEvaluator {
     for (const [w, l, price] of store.matches()) this.#remember(w, l, price);
   }
 
-  /** The watchlists judged from now on (paused ones are left out by the caller). */
+  /**
+   * The watchlists judged from now on (paused ones are left out by the caller). The memory of one left
+   * out is kept, as the database keeps it: resumed, it does not alert again what it alerted before the
+   * pause (`forget` drops it when the rule changes or the watchlist is deleted).
+   */
   setWatchlists(watchlists: readonly Watchlist[]): void {
-    const ids = new Set(watchlists.map((w) => w.id));
-    for (const id of this.#memory.keys()) if (!ids.has(id)) this.#memory.delete(id);
     this.#active = watchlists.map((watchlist) => ({ watchlist, test: compileFilter(watchlist.filter, this.#names) }));
   }
 
@@ -85,8 +87,16 @@ export class WatchEvaluator {
    */
   evaluateArrival(event: ListingCreatedEvent): WatchMatch[] {
     if (this.#active.length === 0) return [];
+    const listing = listingFromCreated(event.data);
+    // A creation arriving after a newer event of its listing (a removal, a sale: two events of one
+    // listing can come out of order) is stale: the worker's seq guard drops it, and so must this. The
+    // book is read only for a listing some filter passes, which few are.
+    if (this.#active.some((c) => c.test(listing))) {
+      const held = this.#lastSeq.get(listing.id) as bigint | undefined;
+      if (held !== undefined && held > event.seq) return [];
+    }
     const matches: WatchMatch[] = [];
-    this.#judge(listingFromCreated(event.data), event.seq, 'event', this.#active, matches);
+    this.#judge(listing, event.seq, 'event', this.#active, matches);
     if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
     this.#judgedOnArrival.set(event.data.listing_id, event.seq);
     return matches;

@@ -31,7 +31,7 @@ export interface HeadlessWatchOptions {
   /** The worker's detail backfill (float, seed, stickers of snapshot rows); false runs none. */
   backfill?: BackfillOptions | false;
   client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs' | 'governor'>>;
-  service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs'>;
+  service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs' | 'detailSweepMs'>;
   onWarning?: (message: string) => void;
   onStatus?: (status: EngineStatus) => void;
   /**
@@ -51,6 +51,8 @@ export class HeadlessWatch {
   /** The watchlists this run judges (those of its file). */
   readonly watchlists: readonly Watchlist[];
   readonly #wsUrl: string | undefined;
+  readonly #journal: PurchaseJournal;
+  readonly #warn: (message: string) => void;
   #stopped: Promise<void> | null = null;
 
   private constructor(o: HeadlessWatchOptions) {
@@ -71,7 +73,9 @@ export class HeadlessWatch {
           o.client?.governor ??
           deskRateGovernor({ db: this.db, baseUrl: o.baseUrl, apiKey: o.apiKey, onLedgerError: warn }),
       });
-      this.purchaser = new Purchaser({ client: this.client, journal: new PurchaseJournal(this.db) });
+      this.#journal = new PurchaseJournal(this.db);
+      this.purchaser = new Purchaser({ client: this.client, journal: this.#journal });
+      this.#warn = warn;
       let ids = new Set<number>();
       this.service = new WatchService({
         db: this.db,
@@ -95,6 +99,12 @@ export class HeadlessWatch {
       });
       this.mirror.on('received', (event) => this.service.onArrived(event));
       this.mirror.on('applied', (events) => this.service.onApplied(events));
+      // details the backfill stored: listings a detail condition could not match before
+      let detailed = -1;
+      this.mirror.on('backfill', (progress) => {
+        if (progress.detailed !== detailed) this.service.onDetailsFilled();
+        detailed = progress.detailed;
+      });
       this.mirror.on('status', (status) => {
         this.service.onStatus(status.state);
         o.onStatus?.(status);
@@ -119,10 +129,26 @@ export class HeadlessWatch {
       // in this thread first: a wrong address or a refused key fails here, before any worker starts
       const wsUrl = run.#wsUrl ?? (await run.client.discoverWsUrl({ priority: 'interactive' }));
       run.mirror.start(wsUrl);
+      void run.#settleEarlierRun();
       return run;
     } catch (err) {
       await run.stop();
       throw err;
+    }
+  }
+
+  /**
+   * Purchases an earlier run left open (stopped between sending one and its answer) are settled from the
+   * order history now, as the app does when it connects — not before the next purchase, which may never
+   * come: until then their log entries stay pending and count against their watchlists' budgets.
+   */
+  async #settleEarlierRun(): Promise<void> {
+    try {
+      if (this.#journal.unresolved().length === 0) return;
+      await this.purchaser.reconcileUnresolved();
+      this.service.settleEarlierPurchases();
+    } catch (err) {
+      if (!this.#stopped) this.#warn(`purchases an earlier run left open could not be settled: ${(err as Error).message}`);
     }
   }
 

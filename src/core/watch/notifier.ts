@@ -44,6 +44,14 @@ export class AlertNotifier {
     this.#held = [];
   }
 
+  /** Tells what the window still holds now, as its summary, instead of at the window's end. */
+  flush(): void {
+    if (this.#held.length === 0) return;
+    const held = this.#held;
+    this.#held = [];
+    this.#show(held);
+  }
+
   #startWindow(): void {
     this.#timer = setTimeout(() => {
       this.#timer = null;

@@ -25,7 +25,7 @@ import { ListingReader } from './matcher.ts';
 import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
-import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
+import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore, sameRule } from './store.ts';
 
 export interface WatchServiceOptions {
   db: Db;
@@ -49,6 +49,8 @@ export interface WatchServiceOptions {
   webhookFetch?: typeof fetch;
   /** Balance reads (tests shorten them). */
   balanceRefreshMs?: number;
+  /** Sweeps for details the book stored, at most this often (default 15 s; tests shorten it). */
+  detailSweepMs?: number;
 }
 
 export class WatchError extends Error {
@@ -76,10 +78,29 @@ type WatchServiceEvents = {
 };
 
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * Sweeps for details the book stored (onDetailsFilled) at most this often: a backfill stores a page a
+ * second for many minutes, and a broad detail filter's sweep reads much of the book.
+ */
+const DETAIL_SWEEP_MS = 15_000;
+/** How often the journal is asked for the outcomes of purchases an earlier run left open. */
+const SETTLE_EVERY_MS = 60_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
 const BLOCKED_KEPT_MS = 30 * 24 * 3_600_000;
+
+/** The filter keys a listing's price state alone answers; any other needs its details. */
+const LEAN_FILTER_KEYS: ReadonlySet<string> = new Set(['app_id', 'name', 'commodity', 'price']);
+
+/**
+ * Whether a watchlist's matches depend on listings' details: a detail condition in its filter, or the
+ * cheapest other listing as its reference (of a Doppler, of the same phase: its paint index).
+ */
+function looksAtDetails(w: Watchlist): boolean {
+  if (w.price.kind === 'below' && w.price.reference === 'cheapest_other') return true;
+  return Object.entries(w.filter).some(([key, value]) => value !== undefined && !LEAN_FILTER_KEYS.has(key));
+}
 
 export class WatchService extends EventEmitter<WatchServiceEvents> {
   readonly store: WatchStore;
@@ -99,6 +120,9 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #sweeping: Promise<void> | null = null;
   #sweepAgain: number[] | 'all' | null = null;
   #pruneTimer: NodeJS.Timeout;
+  #settleTimer: NodeJS.Timeout;
+  #detailSweepTimer: NodeJS.Timeout | null = null;
+  #lastDetailSweepAt = Number.NEGATIVE_INFINITY;
   #closed = false;
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
@@ -136,6 +160,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     });
     this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
+    this.#settleTimer = setInterval(() => this.settleEarlierPurchases(), SETTLE_EVERY_MS);
+    this.#settleTimer.unref();
     this.#reload();
   }
 
@@ -177,6 +203,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       this.#buyer.attachMarket(null);
     }
     this.#reload();
+    this.settleEarlierPurchases();
   }
 
   /** The sync engine's state: auto-buy runs only while live; the book is swept when it becomes live. */
@@ -230,6 +257,32 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#appliedBacklog = [];
   }
 
+  /**
+   * The book stored the details (float, seed, stickers...) of listings it held without them: the
+   * worker's backfill of the snapshot's rows — the whole book after a first load, and every listing that
+   * appeared while the feed was down. A watchlist whose rule looks at details could not match them
+   * before, and no feed event will bring them again: the watchlists that do are swept, at most once every
+   * DETAIL_SWEEP_MS (`detailSweepMs`) while details keep coming; each sweep alerts only what it had not
+   * matched, and like every sweep it never buys by itself.
+   */
+  onDetailsFilled(): void {
+    if (this.#closed || this.#detailSweepTimer !== null) return;
+    const wait = this.#lastDetailSweepAt + (this.#o.detailSweepMs ?? DETAIL_SWEEP_MS) - performance.now();
+    const run = () => {
+      this.#detailSweepTimer = null;
+      if (this.#closed) return;
+      this.#lastDetailSweepAt = performance.now();
+      const ids = this.#evaluator.active.filter(looksAtDetails).map((w) => w.id);
+      if (ids.length > 0) void this.sweep(ids);
+    };
+    if (wait <= 0) {
+      run();
+      return;
+    }
+    this.#detailSweepTimer = setTimeout(run, wait);
+    this.#detailSweepTimer.unref();
+  }
+
   #judgeFailed(err: unknown): void {
     if (this.#o.onJudgeFailure) this.#o.onJudgeFailure(err);
     else this.#warn(`a feed event could not be judged: ${err instanceof Error ? err.message : String(err)}`);
@@ -250,8 +303,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   }
 
   update(id: number, input: WatchlistInput): Watchlist {
+    const before = this.store.get(id);
     const w = this.store.update(id, input);
-    this.#evaluator.forget(id);
+    // the same rule keeps what it matched (the store keeps it too): only a new rule judges afresh
+    if (before === null || !sameRule(before, w)) this.#evaluator.forget(id);
     this.#reload();
     void this.sweep([w.id]);
     return w;
@@ -378,6 +433,21 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     return this.store.log(limit);
   }
 
+  /**
+   * Gives the purchases an earlier run left pending (or unknown) the outcome the purchase journal has
+   * found for them since (see WatchStore.settleFromJournal): in the log, on their alerts and to the
+   * `purchase` listeners. Run when a market is attached and every minute; hosts call it again once the
+   * purchaser has reconciled the journal.
+   */
+  settleEarlierPurchases(): void {
+    if (this.#closed || !this.#db.open) return;
+    try {
+      for (const entry of this.store.settleFromJournal(this.#buyer.inFlightEntries)) this.#onEntry(entry);
+    } catch (err) {
+      this.#warn(`the outcomes of earlier purchases could not be read from the journal: ${(err as Error).message}`);
+    }
+  }
+
   /** Reads the balance now (the guardrails use the last one read); resolves when it is known or failed. */
   async refreshBalance(): Promise<number | null> {
     await this.#balance?.refresh();
@@ -399,13 +469,16 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#pruneTimer);
+    clearInterval(this.#settleTimer);
+    if (this.#detailSweepTimer !== null) clearTimeout(this.#detailSweepTimer);
     this.#refresher?.stop();
     this.#balance?.stop();
     this.#notifier?.close();
-    this.#webhooks.close();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
+    // after the last alerts were written: what the webhooks still hold is posted, not dropped
+    await this.#webhooks.close();
   }
 
   // ---- internals --------------------------------------------------------------------------------

@@ -116,6 +116,20 @@ interface LogRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** JSON with object keys sorted: two parses of the same rule give the same text whatever the key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Whether two definitions match the same listings: the same filter and price condition. */
+export function sameRule(a: Pick<WatchlistDefinition, 'filter' | 'price'>, b: Pick<WatchlistDefinition, 'filter' | 'price'>): boolean {
+  return canonical(a.filter) === canonical(b.filter) && canonical(a.price) === canonical(b.price);
+}
+
 function toWatchlist(row: WatchlistRow): Watchlist {
   const definition = watchlistInput.parse(JSON.parse(row.definition));
   return {
@@ -175,6 +189,16 @@ function toLogEntry(raw: LogRow): AutoBuyLogEntry {
     error: r.error,
     resolvedAtMs: r.resolved_at_ms,
   };
+}
+
+interface JournalSettlement {
+  id: number;
+  intent_id: string;
+  state: Exclude<AutoBuyStatus, 'pending'>;
+  order_id: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  note: string | null;
 }
 
 export type NewAlert = Omit<WatchAlert, 'id' | 'state'>;
@@ -282,15 +306,20 @@ export class WatchStore {
     }
   }
 
-  /** Replaces a watchlist's definition. Its match memory is forgotten: the new rule judges afresh. */
+  /**
+   * Replaces a watchlist's definition. Its match memory is forgotten only when its rule (filter or price
+   * condition) changed: the new rule judges afresh. A new name, alert channel or guardrail — or the same
+   * file saved again by `skindesk watch` — does not make the listings it already alerted news again.
+   */
   update(id: number, input: WatchlistInput | WatchlistDefinition): Watchlist {
     const def = watchlistInput.parse(input);
     try {
       this.db
         .transaction(() => {
+          const before = this.get(id);
           const info = this.#s.update!.run(def.name, JSON.stringify(def), def.paused ? 1 : 0, this.#now(), id);
-          if (info.changes === 0) throw new WatchlistNotFound(id);
-          this.#s.deleteMatches!.run(id);
+          if (info.changes === 0 || before === null) throw new WatchlistNotFound(id);
+          if (!sameRule(before, def)) this.#s.deleteMatches!.run(id);
         })
         .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
     } catch (err) {
@@ -433,6 +462,43 @@ export class WatchStore {
    */
   spend(watchlistId: number, dayMs: number, hourMs: number): { total: number; day: number; hour: number } {
     return this.#s.spend!.get({ watchlist: watchlistId, day: dayMs, hour: hourMs }) as { total: number; day: number; hour: number };
+  }
+
+  /**
+   * Sent purchases this log still holds as pending or unknown whose journal entry has settled since: a
+   * purchase in flight when its process stopped (a crash, a kill) stays pending here for ever otherwise,
+   * its alert "buying" and its ceiling counted against the budget even once the order history says it
+   * was not bought. Matched to the journal by what a watchlist purchase is journaled with (its listing,
+   * watchlist, triggering seq and mode). Entries `inFlight` in this process are left to their sender.
+   * Returns the entries settled.
+   */
+  settleFromJournal(inFlight: ReadonlySet<number> = new Set()): AutoBuyLogEntry[] {
+    let rows: JournalSettlement[];
+    try {
+      rows = this.db
+        .prepare(
+          `SELECT l.id, j.intent_id, j.state, j.order_id, j.error_code, j.error_message, j.note
+           FROM auto_buy_log l JOIN purchase_journal j ON j.listing_id = l.listing_id AND j.watchlist_id = l.watchlist_id
+             AND j.trigger_seq = CAST(l.trigger_seq AS TEXT) AND j.source = 'watch:' || l.mode
+           WHERE l.decision = 'sent' AND l.status IN ('pending', 'unknown')
+             AND (j.state IN ('bought', 'not_bought') OR (j.state = 'unknown' AND l.status = 'pending'))`,
+        )
+        .all() as JournalSettlement[];
+    } catch (err) {
+      // no purchase was ever journaled in this file: nothing to settle
+      if (err instanceof Error && /no such table/.test(err.message)) return [];
+      throw err;
+    }
+    return rows
+      .filter((r) => !inFlight.has(r.id))
+      .map((r) =>
+        this.resolveLogEntry(r.id, {
+          status: r.state,
+          orderId: r.order_id,
+          error: r.state === 'bought' ? null : [r.error_code, r.note ?? r.error_message].filter((x) => x).join(': ') || null,
+          intentId: r.intent_id,
+        }),
+      );
   }
 
   /** Purchases sent for a listing, oldest first. */

@@ -9,6 +9,10 @@ import type { DemoMarket } from '../../../src/demo/index.ts';
 import { HeadlessWatch } from '../../../src/core/watch/headless.ts';
 import { Caches, claimCaches, openDatabase } from '../../../src/core/store/index.ts';
 import { attachDesk } from '../../../src/core/store/desk.ts';
+import { ApiClient } from '../../../src/core/api/client.ts';
+import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { WatchStore } from '../../../src/core/watch/index.ts';
+import { queryBook } from '../../../src/core/query/index.ts';
 import { autoWatchlist, itemNames, startQuietMarket, tempDb, waitFor } from './rig.ts';
 
 const FAST_ENGINE = {
@@ -100,4 +104,85 @@ describe('headless watch with the real engine', () => {
     // before this market's averages were read: none of the other market's is taken for this one's
     expect(new Caches(run.db).averages().filter((a) => a.average_price === 1_000_000)).toEqual([]);
   });
+
+  it('settles at start the purchase a run that stopped mid-purchase left open, not at the next purchase', async () => {
+    demo = await startQuietMarket();
+    tmp = tempDb();
+    const [item] = itemNames(demo, 1);
+    const input = autoWatchlist('snipe', item!.name, 1_000);
+    // what the stopped run left in the file: its watchlist, the purchase pending in the log, the intent
+    const before = openDatabase(tmp.file);
+    attachDesk(before, tmp.file);
+    const store = new WatchStore(before);
+    const w = store.create(input);
+    const at = Date.now() - 60_000;
+    const pending = store.addLogEntry({
+      atMs: at,
+      watchlistId: w.id,
+      alertId: null,
+      listingId: 77_777_777,
+      marketHashName: item!.name,
+      maxPrice: 900,
+      amount: 1,
+      triggerSeq: 123_456_789n,
+      mode: 'auto',
+      decision: 'sent',
+      reason: null,
+      status: 'pending',
+    });
+    new PurchaseJournal(before).recordIntent({
+      intentId: 'stopped-run',
+      createdAtMs: at,
+      listingId: 77_777_777,
+      amount: 1,
+      maxPrice: 900,
+      appId: 730,
+      marketHashName: item!.name,
+      triggerSeq: 123_456_789n,
+      watchlistId: w.id,
+      source: 'watch:auto',
+    });
+    before.close();
+
+    run = await HeadlessWatch.start({
+      dbPath: tmp.file,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+      wsUrl: demo.wsUrl,
+      watchlists: [input],
+      autoBuy: true,
+      engine: FAST_ENGINE,
+    });
+    const service = run.service;
+    await waitFor(() => service.store.logEntry(pending.id)?.status !== 'pending', 20_000, 'the earlier purchase settled');
+    // the order history holds no such order: not bought, and nothing counted against the budget
+    expect(service.store.logEntry(pending.id)).toMatchObject({ status: 'not_bought', intentId: 'stopped-run' });
+    expect(service.store.spend(w.id, 0, 0).total).toBe(0);
+  }, 40_000);
+
+  it('a listing the book held without its float is alerted once the backfill brings it, as skindesk search finds it then', async () => {
+    demo = await startQuietMarket();
+    tmp = tempDb();
+    // a skin of the book, with its float: the snapshot the watch loads carries neither float nor seed
+    const client = new ApiClient({ baseUrl: demo.baseUrl, apiKey: demo.apiKey, wsUrl: demo.wsUrl });
+    const { listings } = await client.listings({ limit: '1000', app_id: '730' });
+    const skin = listings.find((l) => !l.commodity && l.cs_paint_wear !== null && l.cs_paint_wear !== undefined)!;
+    expect(skin).toBeDefined();
+    const wear = skin.cs_paint_wear as number;
+    run = await HeadlessWatch.start({
+      dbPath: tmp.file,
+      baseUrl: demo.baseUrl,
+      apiKey: demo.apiKey,
+      wsUrl: demo.wsUrl,
+      // exactly its float, both edges of the range on it
+      watchlists: [{ name: 'that float', filter: { name: skin.market_hash_name, float: { min: wear, max: wear } }, price: { kind: 'ceiling', max_price: skin.price } }],
+      autoBuy: false,
+      engine: FAST_ENGINE,
+      service: { detailSweepMs: 200 },
+    });
+    const service = run.service;
+    await waitFor(() => service.alerts(20).some((a) => a.listingId === skin.id), 20_000, 'the alert once its float is known');
+    expect(service.alerts(20).filter((a) => a.listingId === skin.id)).toMatchObject([{ origin: 'sweep', price: skin.price, state: 'new' }]);
+    expect(queryBook(run.db, { filter: run.watchlists[0]!.filter, sort: { field: 'id', dir: 'asc' } }).rows.map((r) => r.id)).toContain(skin.id);
+  }, 40_000);
 });

@@ -98,7 +98,7 @@ describe('alert webhooks', () => {
     expect(byPath('/a')[1]!.content).toMatch(/^\*\*39 watchlist matches for “cheap keys”\*\*/);
     expect(byPath('/b')).toHaveLength(1);
     expect(failures).toEqual([]);
-    hooks.close();
+    await hooks.close();
     hooks.add(`${base}/a`, [alert(500)]);
     await new Promise((r) => setTimeout(r, 50));
     expect(received).toHaveLength(3);
@@ -123,7 +123,7 @@ describe('alert webhooks', () => {
     await new Promise((r) => setTimeout(r, 40));
     hooks.add(url, [alert(3)]);
     await waitFor('the failure said again', () => failures.length === 2);
-    hooks.close();
+    await hooks.close();
   });
 
   it('do not follow a redirect, and say when nothing answers', async () => {

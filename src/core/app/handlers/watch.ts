@@ -114,6 +114,12 @@ export class AppWatch {
       service.attachMarket(client, client ? purchasing(core, session).purchaser : null);
       mirror.on('received', (event) => service.onArrived(event));
       mirror.on('applied', (events) => service.onApplied(events));
+      // details the backfill stored: listings a detail condition could not match before
+      let detailed = -1;
+      mirror.on('backfill', (progress) => {
+        if (progress.detailed !== detailed) service.onDetailsFilled();
+        detailed = progress.detailed;
+      });
       mirror.on('status', (status) => {
         const was = service.bookLive;
         service.onStatus(status.state);

@@ -1,0 +1,139 @@
+/**
+ * A watch that stopped in the middle of a purchase (a crash, a kill): its log entry was written as
+ * pending and its journal intent as sent, and nothing more. The journal learns the outcome later (the
+ * purchaser reconciles it from the order history); the watch that runs next takes it from there.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { WatchService } from '../../../src/core/watch/index.ts';
+import { ManualRig, autoWatchlist, itemNames } from './rig.ts';
+
+let rig: ManualRig | null = null;
+let restarted: WatchService | null = null;
+afterEach(async () => {
+  await restarted?.close();
+  restarted = null;
+  await rig?.close();
+  rig = null;
+});
+
+describe('a purchase left open by a run that stopped', () => {
+  it('gets the outcome the journal found: in the log, on its alert, and no longer counted against the budget', async () => {
+    const r = await ManualRig.start();
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    const w = r.service.create(autoWatchlist('snipe', item!.name, 5_000, { total_budget: 1_000 }));
+    await r.service.sweep();
+
+    // what the stopped run left: the alert, its purchase pending in the log, the journal's intent
+    const seq = 9_007_199_254_790_113n;
+    const listingId = 42_424_242;
+    const alert = r.service.store.addAlert({
+      atMs: Date.now(),
+      watchlistId: w.id,
+      watchlistName: w.name,
+      listingId,
+      appId: 730,
+      marketHashName: item!.name,
+      price: 900,
+      amount: 1,
+      seq,
+      referencePrice: null,
+      ceiling: 5_000,
+      origin: 'event',
+    });
+    r.service.store.setAlertState(alert.id, 'buying');
+    const pending = r.service.store.addLogEntry({
+      atMs: Date.now(),
+      watchlistId: w.id,
+      alertId: alert.id,
+      listingId,
+      marketHashName: item!.name,
+      maxPrice: 900,
+      amount: 1,
+      triggerSeq: seq,
+      mode: 'auto',
+      decision: 'sent',
+      reason: null,
+      status: 'pending',
+    });
+    const journal = new PurchaseJournal(r.db);
+    journal.recordIntent({
+      intentId: 'crashed-1',
+      createdAtMs: Date.now(),
+      listingId,
+      amount: 1,
+      maxPrice: 900,
+      appId: 730,
+      marketHashName: item!.name,
+      triggerSeq: seq,
+      watchlistId: w.id,
+      source: 'watch:auto',
+    });
+    await r.service.close();
+    // the purchaser of the next run read the order history: not bought
+    journal.recordOutcome(
+      'crashed-1',
+      {
+        state: 'not_bought',
+        orderId: null,
+        resolution: 'reconciled',
+        note: 'no matching order in the order history',
+      },
+      Date.now(),
+    );
+
+    restarted = new WatchService({ db: r.db });
+    const told: unknown[] = [];
+    restarted.on('purchase', (entry) => told.push(entry));
+    restarted.attachMarket(r.client, r.purchaser);
+    restarted.onStatus('live');
+    await restarted.refreshBalance();
+
+    expect(restarted.store.logEntry(pending.id)).toMatchObject({
+      status: 'not_bought',
+      intentId: 'crashed-1',
+      error: 'no matching order in the order history',
+    });
+    expect(restarted.store.alert(alert.id)?.state).toBe('not_bought');
+    expect(told).toMatchObject([{ id: pending.id, status: 'not_bought' }]);
+
+    // the 900 it never spent is in the budget again
+    const l = r.demo.createListing({ name: item!.name, price: 900 });
+    restarted.onApplied(r.applyFeed());
+    await restarted.settled();
+    expect(restarted.log(1)[0]).toMatchObject({
+      listingId: l.listing.id,
+      decision: 'sent',
+      status: 'bought',
+    });
+  });
+});
+
+describe('a watch that stops', () => {
+  it('posts the alerts its webhook was still holding back (a burst being coalesced) before it closes', async () => {
+    const posted: { listing_id: number }[][] = [];
+    const webhookFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      posted.push((JSON.parse(String(init?.body)) as { alerts: { listing_id: number }[] }).alerts);
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const r = await ManualRig.start({ webhookFetch, notifyWindowMs: 60_000 });
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    r.service.create({
+      name: 'hooked',
+      filter: { name: item!.name },
+      price: { kind: 'ceiling', max_price: 5_000 },
+      alerts: { notify: false, sound: false, webhook: 'https://hooks.example/alerts/TOKEN' },
+    });
+    await r.service.sweep();
+    const first = r.demo.createListing({ name: item!.name, price: 900 });
+    const second = r.demo.createListing({ name: item!.name, price: 950 });
+    await r.deliver();
+    // the first alert at once; the second held for the burst's summary
+    expect(posted.flat().map((a) => a.listing_id)).toEqual([first.listing.id]);
+
+    await r.service.close(); // SIGTERM to skindesk watch, a market switch in the app
+    expect(posted.flat().map((a) => a.listing_id)).toEqual([first.listing.id, second.listing.id]);
+  });
+});
