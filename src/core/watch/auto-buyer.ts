@@ -117,21 +117,13 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       marketConnected: market !== null,
       bookLive: this.#bookLive,
       purchaseThrottled: market !== null && throttled(market.client),
-      alreadyAttempted: this.#attempted(request.listingId, request.seq),
+      alreadyAttempted: false,
       listingAlive: request.listingAlive,
       spentTotal: 0,
       spentDay: 0,
       purchasesHour: 0,
       balance: market?.balance.available() ?? null,
     };
-    // the spend reads only when everything cheaper has passed
-    if (!facts.killSwitch && facts.marketConnected && facts.bookLive && !facts.alreadyAttempted) {
-      const spend = this.#store.spend(w.id, now - DAY, now - HOUR);
-      facts.spentTotal = spend.total;
-      facts.spentDay = spend.day;
-      facts.purchasesHour = spend.hour;
-    }
-    const verdict = checkGuardrails(rails, facts);
     const base = {
       atMs: now,
       watchlistId: w.id,
@@ -143,17 +135,29 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       triggerSeq: request.seq,
       mode: request.mode,
     };
+    // Checked and claimed under the desk's write lock: the app and `skindesk watch` on one data folder
+    // judge the same frame within microseconds, and the second must see the first one's claim (its
+    // attempt and its spend) before it judges, or both would send.
+    const { verdict, entry } = this.#store.exclusively(() => {
+      facts.alreadyAttempted = this.#attempted(request.listingId, request.seq);
+      // the spend reads only when everything cheaper has passed
+      if (!facts.killSwitch && facts.marketConnected && facts.bookLive && !facts.alreadyAttempted) {
+        const spend = this.#store.spend(w.id, now - DAY, now - HOUR);
+        facts.spentTotal = spend.total;
+        facts.spentDay = spend.day;
+        facts.purchasesHour = spend.hour;
+      }
+      const verdict = checkGuardrails(rails, facts);
+      const entry =
+        !verdict.ok || market === null
+          ? this.#store.addLogEntry({ ...base, decision: 'blocked', reason: verdict.ok ? 'no_market' : verdict.reason, status: null })
+          : this.#store.addLogEntry({ ...base, decision: 'sent', reason: null, status: 'pending' });
+      return { verdict, entry };
+    });
     if (!verdict.ok || market === null) {
-      const entry = this.#store.addLogEntry({
-        ...base,
-        decision: 'blocked',
-        reason: verdict.ok ? 'no_market' : verdict.reason,
-        status: null,
-      });
       this.emit('entry', entry);
       return { entry, settled: Promise.resolve(entry) };
     }
-    const entry = this.#store.addLogEntry({ ...base, decision: 'sent', reason: null, status: 'pending' });
     const reservation = market.balance.reserve(request.price * amount);
     const purchase = market.purchaser.buy({
       listingId: request.listingId,

@@ -226,6 +226,8 @@ export class WatchStore {
     const p = (sql: string) => db.prepare(sql);
     this.#s = {
       list: p('SELECT * FROM watchlists ORDER BY id'),
+      // writes nothing, yet begins a write on the desk file: its write lock, and nothing of the book's
+      takeDeskLock: p('UPDATE watch_settings SET value = value WHERE 0'),
       get: p('SELECT * FROM watchlists WHERE id = ?'),
       byName: p('SELECT * FROM watchlists WHERE name = ?'),
       insert: p(
@@ -304,6 +306,21 @@ export class WatchStore {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new WatchlistNameTaken(def.name);
       throw err;
     }
+  }
+
+  /**
+   * Runs `fn` in a transaction that holds the desk's write lock from its first statement, so another
+   * process's `exclusively` waits for this one to commit and then reads what it wrote (the auto-buyer's
+   * check-then-claim). The lock is the desk file's only: a no-op write takes it, where an IMMEDIATE
+   * transaction would wait for the book's writer too (desk.ts).
+   */
+  exclusively<T>(fn: () => T): T {
+    return this.db
+      .transaction(() => {
+        this.#s.takeDeskLock!.run();
+        return fn();
+      })
+      .deferred();
   }
 
   /**
