@@ -89,3 +89,45 @@ describe('filter panel, a price typed key by key', () => {
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 500, max: 99_999_999_00 } }));
   });
 });
+
+describe('filter panel, paint seeds typed or pasted', () => {
+  /** On a busy machine a tags field answers slowly: the filter is sent a quarter second after the last edit. */
+  const SLOW = { timeout: 5000 };
+
+  async function openSeeds(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
+    const seeds = screen.getAllByLabelText('Paint seeds').find((el) => el.tagName === 'INPUT') as HTMLInputElement;
+    await user.click(seeds);
+    return seeds;
+  }
+
+  it('says what it left out: a negative seed is not dropped unsaid', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.keyboard('661{Enter}');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
+    await user.keyboard('-5{Enter}');
+    expect(await screen.findByText('Left out “-5”: a paint seed is a whole number, 0 or more.', {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
+  });
+
+  it('splits a pasted column of seeds (new lines between them) and names what is not a seed', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.paste('661\n555\r\n-3\n1.5\nabc\n');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661, 555] }), SLOW);
+    expect(screen.getByText('Left out “-3”, “1.5”, “abc”: a paint seed is a whole number, 0 or more.')).toBeTruthy();
+  });
+
+  it('refuses, in words, a paste that would take the filter past the 1,000 seeds the app takes', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.keyboard('7{Enter}');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] }), SLOW);
+    await user.paste(Array.from({ length: 10_000 }, (_, i) => i).join(', '));
+    expect(await screen.findByText('A filter takes up to 1,000 paint seeds; these would make 10,000, so none were added.', {}, SLOW)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] });
+    expect(onChange.mock.calls.every(([filter]) => (filter.paint_seeds?.length ?? 0) <= 1000)).toBe(true);
+  });
+});

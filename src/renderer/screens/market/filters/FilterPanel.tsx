@@ -30,6 +30,7 @@ import {
   FIELD_LABELS,
   NAME_MAX,
   type Range,
+  addSeeds,
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
@@ -184,6 +185,32 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
   usePendingEdit(pendingEdits, sendDraft);
 
   const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
+
+  // Paint seeds: what is typed into the tags field (not yet a tag), and what the last entry left out
+  const [seedText, setSeedText] = useState('');
+  const [seedNote, setSeedNote] = useState<string | null>(null);
+  const seedsAdded = (current: readonly number[], text: string) => {
+    const { seeds, note } = addSeeds(current, text);
+    setSeedNote(note);
+    set({ paint_seeds: seeds });
+  };
+  const onSeedTags = (tags: string[]) => {
+    const current = draft.paint_seeds ?? [];
+    const kept = current.filter((seed) => tags.includes(String(seed)));
+    const added = tags.filter((tag) => !current.some((seed) => String(seed) === tag));
+    if (added.length === 0) {
+      setSeedNote(null);
+      set({ paint_seeds: kept });
+    } else {
+      seedsAdded(kept, added.join(' '));
+    }
+  };
+  const onSeedPaste = (event: React.ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+    seedsAdded(draft.paint_seeds ?? [], `${seedText} ${event.clipboardData.getData('text/plain')}`);
+    setSeedText('');
+  };
   const game = draft.app_id;
   const cs = game === undefined || game === 730;
   const stickerRows = draft.stickers?.all ?? [];
@@ -249,8 +276,14 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   aria-label="Paint seeds"
                   placeholder="e.g. 661, 555 — Enter after each"
                   value={(draft.paint_seeds ?? []).map(String)}
-                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isSafeInteger(n) && n >= 0) })}
-                  splitChars={[',', ' ']}
+                  onChange={onSeedTags}
+                  searchValue={seedText}
+                  onSearchChange={setSeedText}
+                  // a paste is read here, whole: a column of seeds (new lines between them) splits, and
+                  // thousands of seeds are counted at once rather than matched one by one as tags
+                  onPasteCapture={onSeedPaste}
+                  error={seedNote}
+                  splitChars={[',', ' ', ';']}
                   clearable
                 />
                 <NumberInput
