@@ -184,6 +184,44 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });
 
+  it('↓ with the detail open never shows the last item’s sales or market figures under the next one’s name', async () => {
+    const named = [bookRow(1, { market_hash_name: 'Sorcerous Hat' }), bookRow(2, { market_hash_name: 'FAMAS | Vendetta (Well-Worn)' }), bookRow(3)];
+    // the next item's reads wait (a rate-limited GET /sales, a slow prices read) until released
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hat = [0, 1, 2].map((i) => ({ at: `2026-01-01T1${i}:00:00.000Z`, price: 4, amount: 1, source: 'feed' as const, paint_wear: null }));
+    const base = handlers(named);
+    await renderBook({
+      ...base,
+      getSalesHistory: async ({ market_hash_name }) => {
+        if (market_hash_name !== 'Sorcerous Hat') await released;
+        return { sales: market_hash_name === 'Sorcerous Hat' ? hat : [], marketAsOf: NOW, problem: null };
+      },
+      getPriceContext: async (input) => {
+        const context = await base.getPriceContext!(input);
+        if (input.market_hash_name !== 'Sorcerous Hat') await released;
+        return { ...context, market_price: input.market_hash_name === 'Sorcerous Hat' ? 4 : 1100 };
+      },
+    });
+    const user = userEvent.setup();
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(within(detail).getByTestId('price-chart').getAttribute('data-points')).toBe('3'));
+    await waitFor(() => expect(detail.textContent).toContain('Market price$0.04'));
+
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(detail.getAttribute('data-listing-id-detail')).toBe('2'));
+    expect(detail.textContent).toContain('FAMAS | Vendetta (Well-Worn)');
+    // its own reads are on their way: nothing of the hat's is shown for it
+    expect(within(detail).queryByTestId('price-chart')).toBeNull();
+    expect(detail.textContent).not.toContain('3 sales');
+    expect(detail.textContent).not.toContain('Market price$0.04');
+
+    release();
+    expect(await within(detail).findByText('No sales of this item seen yet.')).toBeTruthy();
+    await waitFor(() => expect(detail.textContent).toContain('Market price$11.00'));
+  });
+
   it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
     const live = [bookRow(1, { market_hash_name: 'Scrap Metal', commodity: true, amount: 7, price: 2 }), bookRow(2), bookRow(3)];
     let version = 1;
