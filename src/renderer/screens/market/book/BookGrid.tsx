@@ -64,6 +64,11 @@ function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort
   );
 }
 
+/** Every other row of the book is striped, by its index (see terminal.css). */
+function stripe(index: number): string {
+  return index % 2 === 1 ? ' sd-row-odd' : '';
+}
+
 function flashClass(r: DisplayRow): string {
   return r.flash ? ` sd-flash-${r.flash}` : '';
 }
@@ -116,7 +121,7 @@ export function BookGrid(props: BookGridProps) {
             const isSelected = index === selected;
             if (!slot) {
               return (
-                <div key={`loading-${index}`} className="sd-row sd-row-loading" style={{ top }} role="row" aria-busy>
+                <div key={`loading-${index}`} className={`sd-row sd-row-loading${stripe(index)}`} style={{ top }} role="row" aria-busy>
                   {columns.map((c) => (
                     <div key={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} />
                   ))}
@@ -124,7 +129,7 @@ export function BookGrid(props: BookGridProps) {
               );
             }
             const { row } = slot;
-            const classes = `sd-row${isSelected ? ' sd-row-selected' : ''}${slot.gone ? ' sd-row-gone' : flashClass(slot)}`;
+            const classes = `sd-row${stripe(index)}${isSelected ? ' sd-row-selected' : ''}${slot.gone ? ' sd-row-gone' : flashClass(slot)}`;
             return (
               <div
                 key={slot.flash ? `${row.id}-${slot.flashAt}` : row.id}
