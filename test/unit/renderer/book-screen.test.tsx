@@ -522,6 +522,15 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="4"]')?.className).toContain('sd-flash-new');
   });
 
+  it('sorted by float, the count says it is of the listings with a float (the others are left out)', async () => {
+    const { user } = await renderBook(handlers(rows));
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="float"]') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 with a float'));
+    expect(screen.getByTestId('book-summary').getAttribute('title')).toBe('3 listings with a float: sorted by float, the book lists only those');
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="price"]') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 listings'));
+  });
+
   it('says "1 listing" when one is left', async () => {
     const live = [...rows];
     let version = 1;
