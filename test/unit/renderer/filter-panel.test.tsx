@@ -23,6 +23,20 @@ function renderPanel() {
   return { onChange, user };
 }
 
+/**
+ * Clicks a field until it has the focus: a field in an accordion section just opened is in its opening
+ * transition, and a click then may land before it can take the focus (the keys would go nowhere).
+ */
+async function focusField(user: ReturnType<typeof userEvent.setup>, field: HTMLElement) {
+  await waitFor(
+    async () => {
+      await user.click(field);
+      expect(document.activeElement).toBe(field);
+    },
+    { timeout: 5000 },
+  );
+}
+
 describe('filter panel', () => {
   it('keeps a phase clicked just before the name box updates the filter', async () => {
     const onChange = vi.fn<(filter: BookFilter) => void>();
@@ -64,6 +78,31 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, a range that cannot be sent', () => {
+  it('says so under its own inputs, not at the top of the panel (out of sight of a field scrolled to)', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
+    await focusField(user, screen.getByLabelText('Min fade'));
+    await user.keyboard('80');
+    await focusField(user, screen.getByLabelText('Max fade'));
+    await user.keyboard('20');
+    const problem = await screen.findByTestId('filter-problems');
+    expect(problem.textContent).toBe('Fade: min is above max');
+    const after = (a: Node, b: Node) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    // between the fade inputs and the blue ones
+    expect(after(screen.getByLabelText('Max fade'), problem)).toBe(true);
+    expect(after(problem, screen.getByLabelText('Min blue'))).toBe(true);
+    // and the sticker count's under the sticker count
+    await focusField(user, screen.getByLabelText('Max sticker count'));
+    await user.keyboard('9');
+    const countProblem = (await screen.findAllByTestId('filter-problems')).find((el) => el.textContent?.startsWith('Sticker count'));
+    expect(countProblem?.textContent).toBe('Sticker count: between 0 and 6');
+    expect(after(screen.getByLabelText('Max sticker count'), countProblem!)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});
+
 describe('filter panel, a price typed key by key', () => {
   it('keeps the decimal point: "12.50" is $12.50, not $0.50', async () => {
     const { onChange, user } = renderPanel();
@@ -97,7 +136,7 @@ describe('filter panel, paint seeds typed or pasted', () => {
   async function openSeeds(user: ReturnType<typeof userEvent.setup>) {
     await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
     const seeds = screen.getAllByLabelText('Paint seeds').find((el) => el.tagName === 'INPUT') as HTMLInputElement;
-    await user.click(seeds);
+    await focusField(user, seeds);
     return seeds;
   }
 
