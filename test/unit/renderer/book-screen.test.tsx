@@ -522,6 +522,40 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="4"]')?.className).toContain('sd-flash-new');
   });
 
+  it('rows arriving between the top of the view and the selected row do not push the selection down the screen', async () => {
+    // a grid body ten rows high (jsdom lays nothing out)
+    const height = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.dataset['testid'] === 'book-grid-body' ? 280 : 0;
+    });
+    try {
+      const live = Array.from({ length: 40 }, (_, i) => bookRow(i + 1));
+      let version = 1;
+      const app = installFakeApp(
+        handlers(live, {
+          queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }),
+        }),
+      );
+      const user = userEvent.setup();
+      render(<App />);
+      await screen.findByText('40 listings');
+      await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+      await waitFor(() => expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-selected')).toBe('true'));
+      const body = screen.getByTestId('book-grid-body');
+      expect(body.scrollTop).toBe(0);
+      // three cheaper listings land as rows 3–5, between the top of the view and the selection
+      live.splice(2, 0, bookRow(101), bookRow(102), bookRow(103));
+      version = 2;
+      act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 3, removed: 0, ids: [101, 102, 103], idsTruncated: false }));
+      await screen.findByText('43 listings');
+      await waitFor(() => expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-rowindex')).toBe('9'));
+      expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-selected')).toBe('true');
+      // the view moved with it: the selected row keeps its place on the screen
+      await waitFor(() => expect(body.scrollTop).toBe(3 * 28));
+    } finally {
+      height.mockRestore();
+    }
+  });
+
   it('sorted by float, the count says it is of the listings with a float (the others are left out)', async () => {
     const { user } = await renderBook(handlers(rows));
     await user.click(document.querySelector('[role="columnheader"][data-sort-field="float"]') as HTMLElement);

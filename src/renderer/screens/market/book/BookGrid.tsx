@@ -89,7 +89,10 @@ export function BookGrid(props: BookGridProps) {
 
   // Scroll anchoring: rows inserted or removed above the view (a newest-first book gains rows at the top
   // all the time) must not push what the trader is reading. Unless the view is at the very top with
-  // nothing selected (watching the feed arrive), the first visible row stays where it was.
+  // nothing selected (watching the feed arrive), the selected row stays where it was while it is in
+  // view — rows arriving between the top of the view and it (a price sort gains rows all through the
+  // cheap end) would otherwise push it down and off the screen, under the open detail — and the first
+  // visible row otherwise.
   const anchor = useRef<{ id: number; index: number } | null>(null);
   useLayoutEffect(() => {
     const held = anchor.current;
@@ -97,8 +100,9 @@ export function BookGrid(props: BookGridProps) {
       const now = snapshot.indexOf(held.id);
       if (now >= 0 && now !== held.index) win.scrollByRows(now - held.index);
     }
-    const firstSlot = snapshot.rowAt(win.first);
-    anchor.current = firstSlot ? { id: firstSlot.row.id, index: win.first } : null;
+    const at = selected >= win.first && selected < win.last ? selected : win.first;
+    const slot = snapshot.rowAt(at);
+    anchor.current = slot ? { id: slot.row.id, index: at } : null;
   }, [snapshot, win, selected]);
 
   useEffect(() => {
