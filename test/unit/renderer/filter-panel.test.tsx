@@ -148,6 +148,9 @@ describe('filter panel, paint seeds typed or pasted', () => {
     await user.keyboard('-5{Enter}');
     expect(await screen.findByText('Left out “-5”: a paint seed is a whole number, 0 or more.', {}, SLOW)).toBeTruthy();
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
+    // the next seed typed takes the note's place
+    await user.keyboard('5');
+    expect(screen.queryByText('Left out “-5”: a paint seed is a whole number, 0 or more.')).toBeNull();
   });
 
   it('splits a pasted column of seeds (new lines between them) and names what is not a seed', async () => {

@@ -293,7 +293,11 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   value={(draft.paint_seeds ?? []).map(String)}
                   onChange={onSeedTags}
                   searchValue={seedText}
-                  onSearchChange={setSeedText}
+                  onSearchChange={(text) => {
+                    setSeedText(text);
+                    // the note is about the last entry: a new one being typed takes its place
+                    if (text !== '') setSeedNote(null);
+                  }}
                   // a paste is read here, whole: a column of seeds (new lines between them) splits, and
                   // thousands of seeds are counted at once rather than matched one by one as tags
                   onPasteCapture={onSeedPaste}
