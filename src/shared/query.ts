@@ -43,13 +43,16 @@ export const GAME_STRING_FIELDS = [
 ] as const;
 export type GameStringField = (typeof GAME_STRING_FIELDS)[number];
 
+/** The most paint seeds one filter takes (a set of patterns: CS2 has 1,001 seeds, 0–1000). */
+export const PAINT_SEEDS_MAX = 1000;
+
 export const bookFilter = z.strictObject({
   app_id: appId.optional(),
   /** Case-insensitive substring of market_hash_name. */
   name: z.string().min(1).max(200).optional(),
   price: range(z.number().int().nonnegative()).optional(),
   float: range(unit).optional(),
-  paint_seeds: z.array(z.number().int().nonnegative()).max(1000).optional(),
+  paint_seeds: z.array(z.number().int().nonnegative()).max(PAINT_SEEDS_MAX).optional(),
   paint_index: z.number().int().nonnegative().optional(),
   /** Doppler / Gamma Doppler phases (any of them): the paint indexes each stands for (shared/phases.ts). */
   phases: z.array(z.enum(DOPPLER_PHASES)).min(1).max(DOPPLER_PHASES.length).optional(),

@@ -151,3 +151,28 @@ for (const total of [1_000_000, 2_000_000]) {
     expect(await maxWindowAsked(page)).toBeLessThanOrEqual(500);
   });
 }
+
+test('the selected row stands out on every row, and a row keeps its stripe as the window moves', async ({ page }) => {
+  await openWithRows(page, 1_000);
+  const body = page.getByTestId('book-grid-body');
+  const background = (id: number) => page.locator(`[data-listing-id="${id}"]`).evaluate((el) => getComputedStyle(el).backgroundColor);
+  // the keyboard moves the selection with the pointer away from the grid (nothing frozen under it)
+  await page.mouse.move(0, 0);
+  for (let id = 1; id <= 6; id++) {
+    await page.keyboard.press('ArrowDown');
+    const selected = page.locator(`[data-listing-id="${id}"]`);
+    await expect(selected).toHaveAttribute('aria-selected', 'true');
+    const own = await background(id);
+    const unselected = new Set([await background(id + 1), await background(id + 2)]);
+    // odd rows and even rows alike: the selection is not hidden under a stripe
+    expect(unselected.has(own), `row ${id} selected looks like an unselected row (${own})`).toBe(false);
+  }
+  // a step of a scroll (past the window's overscan, so the rows drawn change): rows 20–30 stay striped
+  const stripes = async () => Promise.all(Array.from({ length: 10 }, (_, i) => background(20 + i)));
+  await body.evaluate((el) => el.scrollTo(0, 28 * 15));
+  await expect(page.locator('[data-listing-id="5"]')).toHaveCount(0);
+  const before = await stripes();
+  await body.evaluate((el) => el.scrollBy(0, 28));
+  await expect(page.locator('[data-listing-id="6"]')).toHaveCount(0);
+  expect(await stripes()).toEqual(before);
+});

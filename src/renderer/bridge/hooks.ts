@@ -12,7 +12,13 @@ import type {
 import { SkindeskError, call, subscribe } from './skindesk.ts';
 
 export interface CallState<T> {
+  /** The last answer, kept while a new key's call is on its way (a table keeps its page meanwhile). */
   data: T | undefined;
+  /**
+   * The answer for the current key only: undefined while the call for a new key is on its way, so what
+   * was read for one thing (the last listing's sales) is never shown as another's.
+   */
+  current: T | undefined;
   error: SkindeskError | null;
   loading: boolean;
   /** Calls again (e.g. after a push said the data changed). */
@@ -32,18 +38,20 @@ export function useCall<N extends IpcCallName>(
   input: IpcInput<N>,
   key?: string,
 ): CallState<IpcOutput<N>> {
-  const [data, setData] = useState<IpcOutput<N> | undefined>(undefined);
+  const [answer, setAnswer] = useState<{ data: IpcOutput<N>; key: string } | undefined>(undefined);
   const [error, setError] = useState<SkindeskError | null>(null);
   const [loading, setLoading] = useState(true);
   const inputRef = useRef(input);
+  const effectKey = key ?? JSON.stringify(input);
+  const keyRef = useRef(effectKey);
   // runs before the effects below, so a (re)load always sends the input of the latest render
   useLayoutEffect(() => {
     inputRef.current = input;
+    keyRef.current = effectKey;
   });
   const running = useRef(false);
   const again = useRef(false);
   const alive = useRef(true);
-  const effectKey = key ?? JSON.stringify(input);
 
   const run = useCallback(async () => {
     if (running.current) {
@@ -55,9 +63,10 @@ export function useCall<N extends IpcCallName>(
       do {
         again.current = false;
         try {
+          const asked = keyRef.current;
           const value = await call(name, inputRef.current);
           if (alive.current) {
-            setData(value);
+            setAnswer({ data: value, key: asked });
             setError(null);
           }
         } catch (err) {
@@ -78,7 +87,13 @@ export function useCall<N extends IpcCallName>(
     };
   }, [run, effectKey]);
 
-  return { data, error, loading, reload: () => void run() };
+  return {
+    data: answer?.data,
+    current: answer?.key === effectKey ? answer.data : undefined,
+    error,
+    loading,
+    reload: () => void run(),
+  };
 }
 
 /** Calls `listener` for every push `name` while mounted. */

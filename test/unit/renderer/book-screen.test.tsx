@@ -184,6 +184,44 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });
 
+  it('↓ with the detail open never shows the last item’s sales or market figures under the next one’s name', async () => {
+    const named = [bookRow(1, { market_hash_name: 'Sorcerous Hat' }), bookRow(2, { market_hash_name: 'FAMAS | Vendetta (Well-Worn)' }), bookRow(3)];
+    // the next item's reads wait (a rate-limited GET /sales, a slow prices read) until released
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hat = [0, 1, 2].map((i) => ({ at: `2026-01-01T1${i}:00:00.000Z`, price: 4, amount: 1, source: 'feed' as const, paint_wear: null }));
+    const base = handlers(named);
+    await renderBook({
+      ...base,
+      getSalesHistory: async ({ market_hash_name }) => {
+        if (market_hash_name !== 'Sorcerous Hat') await released;
+        return { sales: market_hash_name === 'Sorcerous Hat' ? hat : [], marketAsOf: NOW, problem: null };
+      },
+      getPriceContext: async (input) => {
+        const context = await base.getPriceContext!(input);
+        if (input.market_hash_name !== 'Sorcerous Hat') await released;
+        return { ...context, market_price: input.market_hash_name === 'Sorcerous Hat' ? 4 : 1100 };
+      },
+    });
+    const user = userEvent.setup();
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(within(detail).getByTestId('price-chart').getAttribute('data-points')).toBe('3'));
+    await waitFor(() => expect(detail.textContent).toContain('Market price$0.04'));
+
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(detail.getAttribute('data-listing-id-detail')).toBe('2'));
+    expect(detail.textContent).toContain('FAMAS | Vendetta (Well-Worn)');
+    // its own reads are on their way: nothing of the hat's is shown for it
+    expect(within(detail).queryByTestId('price-chart')).toBeNull();
+    expect(detail.textContent).not.toContain('3 sales');
+    expect(detail.textContent).not.toContain('Market price$0.04');
+
+    release();
+    expect(await within(detail).findByText('No sales of this item seen yet.')).toBeTruthy();
+    await waitFor(() => expect(detail.textContent).toContain('Market price$11.00'));
+  });
+
   it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
     const live = [bookRow(1, { market_hash_name: 'Scrap Metal', commodity: true, amount: 7, price: 2 }), bookRow(2), bookRow(3)];
     let version = 1;
@@ -482,6 +520,49 @@ describe('book screen', () => {
     await screen.findByText('4 listings');
     await waitFor(() => expect(document.querySelector('[data-listing-id="2"]')?.className).toContain('sd-flash-up'));
     expect(document.querySelector('[data-listing-id="4"]')?.className).toContain('sd-flash-new');
+  });
+
+  it('rows arriving between the top of the view and the selected row do not push the selection down the screen', async () => {
+    // a grid body ten rows high (jsdom lays nothing out)
+    const height = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.dataset['testid'] === 'book-grid-body' ? 280 : 0;
+    });
+    try {
+      const live = Array.from({ length: 40 }, (_, i) => bookRow(i + 1));
+      let version = 1;
+      const app = installFakeApp(
+        handlers(live, {
+          queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }),
+        }),
+      );
+      const user = userEvent.setup();
+      render(<App />);
+      await screen.findByText('40 listings');
+      await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}');
+      await waitFor(() => expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-selected')).toBe('true'));
+      const body = screen.getByTestId('book-grid-body');
+      expect(body.scrollTop).toBe(0);
+      // three cheaper listings land as rows 3–5, between the top of the view and the selection
+      live.splice(2, 0, bookRow(101), bookRow(102), bookRow(103));
+      version = 2;
+      act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 3, removed: 0, ids: [101, 102, 103], idsTruncated: false }));
+      await screen.findByText('43 listings');
+      await waitFor(() => expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-rowindex')).toBe('9'));
+      expect(document.querySelector('[data-listing-id="6"]')?.getAttribute('aria-selected')).toBe('true');
+      // the view moved with it: the selected row keeps its place on the screen
+      await waitFor(() => expect(body.scrollTop).toBe(3 * 28));
+    } finally {
+      height.mockRestore();
+    }
+  });
+
+  it('sorted by float, the count says it is of the listings with a float (the others are left out)', async () => {
+    const { user } = await renderBook(handlers(rows));
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="float"]') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 with a float'));
+    expect(screen.getByTestId('book-summary').getAttribute('title')).toBe('3 listings with a float: sorted by float, the book lists only those');
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="price"]') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 listings'));
   });
 
   it('says "1 listing" when one is left', async () => {

@@ -23,6 +23,20 @@ function renderPanel() {
   return { onChange, user };
 }
 
+/**
+ * Clicks a field until it has the focus: a field in an accordion section just opened is in its opening
+ * transition, and a click then may land before it can take the focus (the keys would go nowhere).
+ */
+async function focusField(user: ReturnType<typeof userEvent.setup>, field: HTMLElement) {
+  await waitFor(
+    async () => {
+      await user.click(field);
+      expect(document.activeElement).toBe(field);
+    },
+    { timeout: 5000 },
+  );
+}
+
 describe('filter panel', () => {
   it('keeps a phase clicked just before the name box updates the filter', async () => {
     const onChange = vi.fn<(filter: BookFilter) => void>();
@@ -64,6 +78,31 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, a range that cannot be sent', () => {
+  it('says so under its own inputs, not at the top of the panel (out of sight of a field scrolled to)', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
+    await focusField(user, screen.getByLabelText('Min fade'));
+    await user.keyboard('80');
+    await focusField(user, screen.getByLabelText('Max fade'));
+    await user.keyboard('20');
+    const problem = await screen.findByTestId('filter-problems');
+    expect(problem.textContent).toBe('Fade: min is above max');
+    const after = (a: Node, b: Node) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    // between the fade inputs and the blue ones
+    expect(after(screen.getByLabelText('Max fade'), problem)).toBe(true);
+    expect(after(problem, screen.getByLabelText('Min blue'))).toBe(true);
+    // and the sticker count's under the sticker count
+    await focusField(user, screen.getByLabelText('Max sticker count'));
+    await user.keyboard('9');
+    const countProblem = (await screen.findAllByTestId('filter-problems')).find((el) => el.textContent?.startsWith('Sticker count'));
+    expect(countProblem?.textContent).toBe('Sticker count: between 0 and 6');
+    expect(after(screen.getByLabelText('Max sticker count'), countProblem!)).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});
+
 describe('filter panel, a price typed key by key', () => {
   it('keeps the decimal point: "12.50" is $12.50, not $0.50', async () => {
     const { onChange, user } = renderPanel();
@@ -87,5 +126,50 @@ describe('filter panel, a price typed key by key', () => {
     await user.clear(min);
     await user.type(min, '5');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 500, max: 99_999_999_00 } }));
+  });
+});
+
+describe('filter panel, paint seeds typed or pasted', () => {
+  /** On a busy machine a tags field answers slowly: the filter is sent a quarter second after the last edit. */
+  const SLOW = { timeout: 5000 };
+
+  async function openSeeds(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
+    const seeds = screen.getAllByLabelText('Paint seeds').find((el) => el.tagName === 'INPUT') as HTMLInputElement;
+    await focusField(user, seeds);
+    return seeds;
+  }
+
+  it('says what it left out: a negative seed is not dropped unsaid', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.keyboard('661{Enter}');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
+    await user.keyboard('-5{Enter}');
+    expect(await screen.findByText('Left out “-5”: a paint seed is a whole number, 0 or more.', {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
+    // the next seed typed takes the note's place
+    await user.keyboard('5');
+    expect(screen.queryByText('Left out “-5”: a paint seed is a whole number, 0 or more.')).toBeNull();
+  });
+
+  it('splits a pasted column of seeds (new lines between them) and names what is not a seed', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.paste('661\n555\r\n-3\n1.5\nabc\n');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661, 555] }), SLOW);
+    expect(screen.getByText('Left out “-3”, “1.5”, “abc”: a paint seed is a whole number, 0 or more.')).toBeTruthy();
+  });
+
+  it('refuses, in words, a paste that would take the filter past the 1,000 seeds the app takes', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    await user.keyboard('7{Enter}');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] }), SLOW);
+    await user.paste(Array.from({ length: 10_000 }, (_, i) => i).join(', '));
+    expect(await screen.findByText('A filter takes up to 1,000 paint seeds; these would make 10,000, so none were added.', {}, SLOW)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] });
+    expect(onChange.mock.calls.every(([filter]) => (filter.paint_seeds?.length ?? 0) <= 1000)).toBe(true);
   });
 });

@@ -64,6 +64,11 @@ function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort
   );
 }
 
+/** Every other row of the book is striped, by its index (see terminal.css). */
+function stripe(index: number): string {
+  return index % 2 === 1 ? ' sd-row-odd' : '';
+}
+
 function flashClass(r: DisplayRow): string {
   return r.flash ? ` sd-flash-${r.flash}` : '';
 }
@@ -84,7 +89,10 @@ export function BookGrid(props: BookGridProps) {
 
   // Scroll anchoring: rows inserted or removed above the view (a newest-first book gains rows at the top
   // all the time) must not push what the trader is reading. Unless the view is at the very top with
-  // nothing selected (watching the feed arrive), the first visible row stays where it was.
+  // nothing selected (watching the feed arrive), the selected row stays where it was while it is in
+  // view — rows arriving between the top of the view and it (a price sort gains rows all through the
+  // cheap end) would otherwise push it down and off the screen, under the open detail — and the first
+  // visible row otherwise.
   const anchor = useRef<{ id: number; index: number } | null>(null);
   useLayoutEffect(() => {
     const held = anchor.current;
@@ -92,8 +100,9 @@ export function BookGrid(props: BookGridProps) {
       const now = snapshot.indexOf(held.id);
       if (now >= 0 && now !== held.index) win.scrollByRows(now - held.index);
     }
-    const firstSlot = snapshot.rowAt(win.first);
-    anchor.current = firstSlot ? { id: firstSlot.row.id, index: win.first } : null;
+    const at = selected >= win.first && selected < win.last ? selected : win.first;
+    const slot = snapshot.rowAt(at);
+    anchor.current = slot ? { id: slot.row.id, index: at } : null;
   }, [snapshot, win, selected]);
 
   useEffect(() => {
@@ -116,7 +125,7 @@ export function BookGrid(props: BookGridProps) {
             const isSelected = index === selected;
             if (!slot) {
               return (
-                <div key={`loading-${index}`} className="sd-row sd-row-loading" style={{ top }} role="row" aria-busy>
+                <div key={`loading-${index}`} className={`sd-row sd-row-loading${stripe(index)}`} style={{ top }} role="row" aria-busy>
                   {columns.map((c) => (
                     <div key={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} />
                   ))}
@@ -124,7 +133,7 @@ export function BookGrid(props: BookGridProps) {
               );
             }
             const { row } = slot;
-            const classes = `sd-row${isSelected ? ' sd-row-selected' : ''}${slot.gone ? ' sd-row-gone' : flashClass(slot)}`;
+            const classes = `sd-row${stripe(index)}${isSelected ? ' sd-row-selected' : ''}${slot.gone ? ' sd-row-gone' : flashClass(slot)}`;
             return (
               <div
                 key={slot.flash ? `${row.id}-${slot.flashAt}` : row.id}

@@ -44,6 +44,19 @@ const SEARCH_APPLY_MS = 200;
 /** Natural first direction of each sort: cheapest, lowest float, newest, highest fade/blue. */
 const FIRST_DIR: Record<SortField, 'asc' | 'desc'> = { price: 'asc', float: 'asc', created_at: 'desc', fade: 'desc', blue: 'desc', id: 'desc' };
 const SORT_NAMES: Record<SortField, string> = { price: 'price', float: 'float', created_at: 'age', fade: 'fade', blue: 'blue', id: 'id' };
+/**
+ * Sorted by a detail figure, the book lists only the listings that have one (a sticker has no float, a
+ * Rust item no fade): the count says so, or the book would seem to have lost half its listings.
+ */
+const SORTED_ONLY: Partial<Record<SortField, string>> = { float: 'with a float', fade: 'with a fade %', blue: 'with a blue %' };
+
+/** The toolbar's count: "19,754 listings", or "10,166 with a float" while the sort leaves the others out. */
+function summaryText(total: number, field: SortField, compact: boolean): { text: string; title: string } {
+  const only = SORTED_ONLY[field];
+  const title = only ? `${plural(total, 'listing')} ${only}: sorted by ${SORT_NAMES[field]}, the book lists only those` : plural(total, 'listing');
+  if (compact) return { text: formatCount(total), title };
+  return { text: only ? `${formatCount(total)} ${only}` : plural(total, 'listing'), title };
+}
 
 export function BookScreen() {
   const state = useCall('getMarketScreenState', {});
@@ -371,6 +384,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const offline = status?.state === 'offline';
   const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
   const fit = toolbarFitFor(toolbarWidth, chips.length > 0);
+  const summary = summaryText(total, view.sort.field, fit !== 'full');
 
   return (
     <div ref={bookRef} style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="book-screen">
@@ -392,8 +406,8 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           <FilterChips chips={chips} onClear={() => setView((v) => ({ ...v, filter: {} }))} bare={fit === 'tight'} />
           <ExportViewMenu view={{ view: 'book', filter: view.filter, sort: view.sort }} group="Book" what="listing" />
           {fit !== 'tight' && (
-            <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary" title={plural(total, 'listing')}>
-              {snapshot.total === null ? '…' : fit === 'full' ? plural(total, 'listing') : formatCount(total)}
+            <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap', flex: 'none' }} data-testid="book-summary" title={summary.title}>
+              {snapshot.total === null ? '…' : summary.text}
             </Text>
           )}
           <Button

@@ -247,10 +247,12 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   );
   const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
   const [inspectProblem, setInspectProblem] = useState<string | null>(null);
-  const listing = detail.data?.listing ?? null;
-  const gone = detail.data !== undefined && !detail.data.alive;
+  // each read only for the listing (and item) it was made for: moving the selection must never show the
+  // last listing's fields, market figures or sales under the new one's name while its own are read
+  const listing = detail.current?.listing ?? null;
+  const gone = detail.current !== undefined && !detail.current.alive;
   const float = listing?.cs_paint_wear ?? row.paint_wear;
-  const rank = detail.data?.floatRank ?? null;
+  const rank = detail.current?.floatRank ?? null;
   const phase = phaseOfPaintIndex(listing?.cs_paint_index ?? row.paint_index);
   const inspectable = Boolean(listing?.cs_inspect_link ?? listing?.tf2_inspect_link);
 
@@ -361,7 +363,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
             </Section>
           )}
 
-          {detail.loading && !listing && !gone && (
+          {detail.current === undefined && !detail.error && (
             <Group gap={6}>
               <Loader size="xs" />
               <Text size="xs" c="dimmed">
@@ -381,16 +383,16 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
               title="Stickers"
               items={listing.cs_stickers ?? []}
               kind="sticker"
-              right={<StickerWorth context={context.data} price={row.price} count={stickerNames.length} />}
+              right={<StickerWorth context={context.current} price={row.price} count={stickerNames.length} />}
             />
           )}
           {listing && <Attachments title="Keychains" items={listing.cs_keychains ?? []} kind="keychain" />}
 
-          <Section title="Price context" right={context.loading ? <Loader size={10} /> : undefined}>
-            {context.data ? <PriceContextView context={context.data} price={row.price} /> : <Text size="xs" c="dimmed">…</Text>}
-            {context.data?.problem && (
+          <Section title="Price context" right={context.current === undefined && !context.error ? <Loader size={10} /> : undefined}>
+            {context.current ? <PriceContextView context={context.current} price={row.price} /> : <Text size="xs" c="dimmed">…</Text>}
+            {context.current?.problem && (
               <Text size="xs" c="yellow.5">
-                {context.data.problem}
+                {context.current.problem}
               </Text>
             )}
           </Section>
@@ -403,10 +405,10 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
               </Button>
             }
           >
-            {sales.data ? <PriceChart sales={sales.data.sales} listingPrice={row.price} /> : <div style={{ height: 150 }} />}
-            {sales.data?.problem && (
+            {sales.current ? <PriceChart sales={sales.current.sales} listingPrice={row.price} /> : <div style={{ height: 150 }} data-testid="price-chart-reading" />}
+            {sales.current?.problem && (
               <Text size="xs" c="yellow.5">
-                {sales.data.problem}
+                {sales.current.problem}
               </Text>
             )}
           </Section>

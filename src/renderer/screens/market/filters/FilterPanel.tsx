@@ -30,6 +30,7 @@ import {
   FIELD_LABELS,
   NAME_MAX,
   type Range,
+  addSeeds,
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
@@ -86,32 +87,50 @@ function RangeInputs(props: {
   toValue?: (v: string | number) => number | undefined;
   /** "strict": a key that would go past max is refused as it is typed (default: clamped when the field is left). */
   clamp?: 'strict';
+  /** What keeps this range from being sent, said under its own inputs. */
+  problems: readonly string[];
 }) {
   const { range, scale = 1 } = props;
   const show = (n: number | undefined) => (n === undefined ? '' : n / scale);
   const read = props.toValue ?? num;
   return (
-    <Group gap={6} wrap="nowrap" align="flex-end">
-      {(['min', 'max'] as const).map((side) => (
-        <NumberInput
-          key={side}
-          aria-label={`${side === 'min' ? 'Min' : 'Max'} ${props.label.toLowerCase()}`}
-          placeholder={side === 'min' ? 'min' : 'max'}
-          value={show(range?.[side])}
-          onChange={(v) => props.onChange({ ...range, [side]: read(v) })}
-          decimalScale={props.decimals}
-          min={props.min}
-          max={props.max}
-          clampBehavior={props.clamp}
-          step={props.step}
-          suffix={props.suffix}
-          prefix={props.prefix}
-          allowNegative={false}
-          classNames={{ input: 'sd-num' }}
-          style={{ flex: 1 }}
-        />
-      ))}
-    </Group>
+    <div>
+      <Group gap={6} wrap="nowrap" align="flex-end">
+        {(['min', 'max'] as const).map((side) => (
+          <NumberInput
+            key={side}
+            aria-label={`${side === 'min' ? 'Min' : 'Max'} ${props.label.toLowerCase()}`}
+            placeholder={side === 'min' ? 'min' : 'max'}
+            value={show(range?.[side])}
+            onChange={(v) => props.onChange({ ...range, [side]: read(v) })}
+            decimalScale={props.decimals}
+            min={props.min}
+            max={props.max}
+            clampBehavior={props.clamp}
+            step={props.step}
+            suffix={props.suffix}
+            prefix={props.prefix}
+            allowNegative={false}
+            classNames={{ input: 'sd-num' }}
+            style={{ flex: 1 }}
+          />
+        ))}
+      </Group>
+      <ProblemLine problems={props.problems} />
+    </div>
+  );
+}
+
+/**
+ * Under the field it is about: said at the top of the panel, the line was out of sight for a field
+ * scrolled to (the sticker count), and its arrival pushed the field being typed in down a line.
+ */
+function ProblemLine({ problems }: { problems: readonly string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <Text size="xs" c="red.5" mt={2} data-testid="filter-problems">
+      {problems.join(' · ')}
+    </Text>
   );
 }
 
@@ -155,6 +174,8 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     }
   }, [filter]);
   const problems = rangeProblems(draft);
+  /** The problems of one field, by the label rangeProblems gives them. */
+  const problemsOf = (label: string) => problems.filter((p) => p.startsWith(`${label}:`));
   // told by value: a new object every render would tell the form on every render
   const shownText = JSON.stringify({ filter: cleanFilter(draft), problems });
   useEffect(() => {
@@ -184,6 +205,32 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
   usePendingEdit(pendingEdits, sendDraft);
 
   const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
+
+  // Paint seeds: what is typed into the tags field (not yet a tag), and what the last entry left out
+  const [seedText, setSeedText] = useState('');
+  const [seedNote, setSeedNote] = useState<string | null>(null);
+  const seedsAdded = (current: readonly number[], text: string) => {
+    const { seeds, note } = addSeeds(current, text);
+    setSeedNote(note);
+    set({ paint_seeds: seeds });
+  };
+  const onSeedTags = (tags: string[]) => {
+    const current = draft.paint_seeds ?? [];
+    const kept = current.filter((seed) => tags.includes(String(seed)));
+    const added = tags.filter((tag) => !current.some((seed) => String(seed) === tag));
+    if (added.length === 0) {
+      setSeedNote(null);
+      set({ paint_seeds: kept });
+    } else {
+      seedsAdded(kept, added.join(' '));
+    }
+  };
+  const onSeedPaste = (event: React.ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+    seedsAdded(draft.paint_seeds ?? [], `${seedText} ${event.clipboardData.getData('text/plain')}`);
+    setSeedText('');
+  };
   const game = draft.app_id;
   const cs = game === undefined || game === 730;
   const stickerRows = draft.stickers?.all ?? [];
@@ -219,13 +266,8 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
         />
         <div>
           <Label>Price ($)</Label>
-          <RangeInputs label="Price" range={draft.price} onChange={(price) => set({ price })} scale={100} decimals={2} min={0} max={MAX_ACCOUNT_CENTS / 100} clamp="strict" toValue={cents} />
+          <RangeInputs label="Price" range={draft.price} onChange={(price) => set({ price })} scale={100} decimals={2} min={0} max={MAX_ACCOUNT_CENTS / 100} clamp="strict" toValue={cents} problems={problemsOf('Price')} />
         </div>
-        {problems.length > 0 && (
-          <Text size="xs" c="red.5" data-testid="filter-problems">
-            {problems.join(' · ')}
-          </Text>
-        )}
       </Stack>
       <Accordion multiple defaultValue={['float', 'stickers']} chevronPosition="left" variant="default" styles={{ control: { paddingBlock: 2 }, content: { paddingBlock: 4 }, label: { paddingBlock: 6, fontSize: 12 } }}>
         {cs && (
@@ -234,7 +276,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
             <Accordion.Panel>
               <Stack gap={6}>
                 <WearBandButtons float={draft.float} onChange={(float) => set({ float })} />
-                <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} decimals={6} min={0} max={1} step={0.01} />
+                <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} decimals={6} min={0} max={1} step={0.01} problems={problemsOf('Float')} />
               </Stack>
             </Accordion.Panel>
           </Accordion.Item>
@@ -249,8 +291,18 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   aria-label="Paint seeds"
                   placeholder="e.g. 661, 555 — Enter after each"
                   value={(draft.paint_seeds ?? []).map(String)}
-                  onChange={(values) => set({ paint_seeds: values.map(Number).filter((n) => Number.isSafeInteger(n) && n >= 0) })}
-                  splitChars={[',', ' ']}
+                  onChange={onSeedTags}
+                  searchValue={seedText}
+                  onSearchChange={(text) => {
+                    setSeedText(text);
+                    // the note is about the last entry: a new one being typed takes its place
+                    if (text !== '') setSeedNote(null);
+                  }}
+                  // a paste is read here, whole: a column of seeds (new lines between them) splits, and
+                  // thousands of seeds are counted at once rather than matched one by one as tags
+                  onPasteCapture={onSeedPaste}
+                  error={seedNote}
+                  splitChars={[',', ' ', ';']}
                   clearable
                 />
                 <NumberInput
@@ -261,6 +313,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   onChange={(v) => set({ paint_index: num(v) })}
                   allowDecimal={false}
                   allowNegative={false}
+                  error={problemsOf('Paint index').join(' · ') || undefined}
                 />
                 <div>
                   <Label>Doppler phase</Label>
@@ -268,11 +321,11 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                 </div>
                 <div>
                   <Label>Fade %</Label>
-                  <RangeInputs label="Fade" range={draft.fade} onChange={(fade) => set({ fade })} decimals={1} min={0} max={100} suffix="%" />
+                  <RangeInputs label="Fade" range={draft.fade} onChange={(fade) => set({ fade })} decimals={1} min={0} max={100} suffix="%" problems={problemsOf('Fade')} />
                 </div>
                 <div>
                   <Label>Blue %</Label>
-                  <RangeInputs label="Blue" range={draft.blue} onChange={(blue) => set({ blue })} decimals={1} min={0} max={100} suffix="%" />
+                  <RangeInputs label="Blue" range={draft.blue} onChange={(blue) => set({ blue })} decimals={1} min={0} max={100} suffix="%" problems={problemsOf('Blue')} />
                 </div>
                 <Group grow gap={6}>
                   <div>
@@ -363,6 +416,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                     decimals={0}
                     min={0}
                     max={6}
+                    problems={problemsOf('Sticker count')}
                   />
                 </div>
               </Stack>

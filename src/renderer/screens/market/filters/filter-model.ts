@@ -4,9 +4,9 @@
  * presets, and a one-line summary per active filter for the toolbar.
  */
 import { DOPPLER_PHASES, type DopplerPhase, phaseTag } from '../../../../shared/phases.ts';
-import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../../../shared/query.ts';
+import { GAME_STRING_FIELDS, PAINT_SEEDS_MAX, type BookFilter, type GameStringField } from '../../../../shared/query.ts';
 import { WEAR_BANDS, type WearCode } from '../../../../shared/wear.ts';
-import { formatCents } from '../../../format/numbers.ts';
+import { formatCents, formatCount } from '../../../format/numbers.ts';
 
 export type Range = { min?: number; max?: number };
 
@@ -89,6 +89,48 @@ export function rangeProblems(f: BookFilter): string[] {
   check('Sticker count', { min: f.stickers?.min_count, max: f.stickers?.max_count }, { max: 6, text: 'between 0 and 6' });
   if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push('Paint index: too large');
   return problems;
+}
+
+// ---- paint seeds -----------------------------------------------------------------------------
+
+/** Between seeds typed or pasted: commas, spaces, semicolons, tabs and new lines (a spreadsheet's column). */
+const SEED_SEPARATORS = /[\s,;]+/;
+/** How many refused entries the note quotes before it only counts the rest. */
+const REFUSED_QUOTED = 3;
+
+export interface SeedsAdded {
+  seeds: number[];
+  /** What was not taken, in words for under the field; null when everything was. */
+  note: string | null;
+}
+
+/**
+ * Seeds typed or pasted, added to those already in the filter. What is not a paint seed (a negative
+ * number, a decimal, a word) is left out and named, not dropped unsaid; a paste that would take the
+ * filter past the query engine's 1,000 seeds adds none (the engine would refuse the whole filter).
+ */
+export function addSeeds(current: readonly number[], text: string): SeedsAdded {
+  const entries = text.split(SEED_SEPARATORS).filter((entry) => entry !== '');
+  const refused: string[] = [];
+  const seeds = new Set(current);
+  for (const entry of entries) {
+    const seed = /^\d+$/.test(entry) ? Number(entry) : NaN;
+    if (Number.isSafeInteger(seed)) seeds.add(seed);
+    else refused.push(entry);
+  }
+  if (seeds.size > PAINT_SEEDS_MAX) {
+    return {
+      seeds: [...current],
+      note: `A filter takes up to ${formatCount(PAINT_SEEDS_MAX)} paint seeds; these would make ${formatCount(seeds.size)}, so none were added.`,
+    };
+  }
+  if (refused.length === 0) return { seeds: [...seeds], note: null };
+  const quoted = refused.slice(0, REFUSED_QUOTED).map((entry) => `“${entry.length > 12 ? `${entry.slice(0, 12)}…` : entry}”`);
+  const more = refused.length > REFUSED_QUOTED ? ` and ${formatCount(refused.length - REFUSED_QUOTED)} more` : '';
+  return {
+    seeds: [...seeds],
+    note: `Left out ${quoted.join(', ')}${more}: a paint seed is a whole number, 0 or more.`,
+  };
 }
 
 // ---- wear presets -----------------------------------------------------------------------------
