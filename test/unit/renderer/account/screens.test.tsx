@@ -13,7 +13,7 @@ import { TradeFollow } from '../../../../src/renderer/screens/account/ui/TradeFo
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
 import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/WalletScreen.tsx';
 import type { Trade } from '../../../../src/shared/api/index.ts';
-import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
+import { type IpcOutput, SkindeskError } from '../../../../src/shared/ipc/index.ts';
 import { NOW_ISO, freshness, installFakeBridge, renderWithTheme, trackedTrade } from './fake-bridge.tsx';
 import { resetRendererState, status } from '../fake-app.ts';
 
@@ -90,24 +90,34 @@ describe('InventoryScreen', () => {
   });
 });
 
+/** Trading results never read: the portfolio tests that are not about them. */
+const NO_TRADING_RESULTS = {
+  items: [],
+  totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 },
+  computedAt: null,
+  problem: null,
+};
+
+/** The bridge answering the portfolio with these parts (no user record, no history), trading results never read. */
+function installPortfolio(parts: Pick<IpcOutput<'getPortfolio'>, 'listed' | 'backpack' | 'inventory' | 'positions' | 'total'>) {
+  installFakeBridge({
+    getStatus: () => status(),
+    getPortfolio: () => ({ user: null, ...parts, history: [], freshness: null }),
+    getTradingPnl: () => NO_TRADING_RESULTS,
+  });
+}
+
 describe('PortfolioScreen', () => {
   it('says the listed value counts disabled and private listings too, and leads to My listings', async () => {
     resetRendererState();
     const user = userEvent.setup();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => ({
-        user: null,
-        // my-listings/value: 2 disabled and 2 private listings, none active
-        listed: { listingCount: 4, itemCount: 9, value: 74 },
-        backpack: null,
-        inventory: { value: 0, games: [] },
-        positions: [],
-        total: 74,
-        history: [],
-        freshness: null,
-      }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    installPortfolio({
+      // my-listings/value: 2 disabled and 2 private listings, none active
+      listed: { listingCount: 4, itemCount: 9, value: 74 },
+      backpack: null,
+      inventory: { value: 0, games: [] },
+      positions: [],
+      total: 74,
     });
     renderWithTheme(<PortfolioScreen />);
     const listed = await screen.findByTestId('portfolio-listed');
@@ -123,25 +133,18 @@ describe('PortfolioScreen Steam inventory', () => {
   it('says how old the inventory reads are: they are kept between sessions and used until read again', async () => {
     resetRendererState();
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => ({
-        user: null,
-        listed: null,
-        backpack: null,
-        inventory: {
-          value: 1500,
-          games: [
-            { appId: 730, value: 1000, items: 2, fetchedAt: hoursAgo(1) },
-            { appId: 440, value: 500, items: 3, fetchedAt: hoursAgo(72) },
-          ],
-        },
-        positions: [],
-        total: 1500,
-        history: [],
-        freshness: null,
-      }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    installPortfolio({
+      listed: null,
+      backpack: null,
+      inventory: {
+        value: 1500,
+        games: [
+          { appId: 730, value: 1000, items: 2, fetchedAt: hoursAgo(1) },
+          { appId: 440, value: 500, items: 3, fetchedAt: hoursAgo(72) },
+        ],
+      },
+      positions: [],
+      total: 1500,
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-inventory');
@@ -153,19 +156,12 @@ describe('PortfolioScreen Steam inventory', () => {
 describe('PortfolioScreen backpack', () => {
   it('says when the backpack value may lack lots (a page failed, or the backpack changed while read)', async () => {
     resetRendererState();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => ({
-        user: null,
-        listed: null,
-        backpack: { value: 1_000, items: 100, complete: false },
-        inventory: { value: 0, games: [] },
-        positions: [],
-        total: 1_000,
-        history: [],
-        freshness: null,
-      }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    installPortfolio({
+      listed: null,
+      backpack: { value: 1_000, items: 100, complete: false },
+      inventory: { value: 0, games: [] },
+      positions: [],
+      total: 1_000,
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-backpack');
@@ -176,19 +172,12 @@ describe('PortfolioScreen backpack', () => {
 describe('PortfolioScreen total', () => {
   it('names the parts it lacks: a part not read counts as nothing in it', async () => {
     resetRendererState();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => ({
-        user: null,
-        listed: { listingCount: 1, itemCount: 1, value: 500 },
-        backpack: { value: 200, items: 1, complete: true },
-        inventory: { value: 300, games: [{ appId: 730, value: 300, items: 1, fetchedAt: NOW_ISO }] },
-        positions: [],
-        total: 1_000,
-        history: [],
-        freshness: null,
-      }),
-      getTradingPnl: () => ({ items: [], totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 }, computedAt: null, problem: null }),
+    installPortfolio({
+      listed: { listingCount: 1, itemCount: 1, value: 500 },
+      backpack: { value: 200, items: 1, complete: true },
+      inventory: { value: 300, games: [{ appId: 730, value: 300, items: 1, fetchedAt: NOW_ISO }] },
+      positions: [],
+      total: 1_000,
     });
     renderWithTheme(<PortfolioScreen />);
     const total = await screen.findByTestId('portfolio-total');
