@@ -44,6 +44,7 @@ export interface CartDrawerProps {
 function MaxPriceInput({ line }: { line: CartLine }) {
   return (
     <NumberInput
+      ml="auto"
       aria-label={`Max price of ${line.name}`}
       w={92}
       prefix="$"
@@ -254,6 +255,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                           <CopiesInput
                             aria-label={`Amount of ${l.name}`}
                             w={56}
+                            ml="auto" // a block in a right-aligned cell: the figures of the column line up
                             min={1}
                             max={l.available}
                             copies={l.amountDraft === undefined ? l.amount : l.amountDraft}
