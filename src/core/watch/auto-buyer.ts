@@ -15,7 +15,7 @@ import { failureReason } from '../api/errors.ts';
 import type { PurchaseOutcome, Purchaser } from '../api/purchaser.ts';
 import type { BalanceTracker } from './balance.ts';
 import { checkGuardrails, type PurchaseFacts } from './guardrails.ts';
-import type { AutoBuyLogEntry, WatchStore } from './store.ts';
+import { type AutoBuyLogEntry, type WatchStore, failureWords } from './store.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -210,7 +210,7 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
     const error =
       outcome.status === 'bought'
         ? null
-        : [outcome.error?.code, outcome.note ?? (outcome.error ? failureReason(outcome.error, { withCause: true }) : null)].filter((x) => x).join(': ') || null;
+        : failureWords(outcome.error?.code, outcome.note ?? (outcome.error ? failureReason(outcome.error, { withCause: true }) : null));
     return this.#resolve(entry, { status: outcome.status, orderId: outcome.orderId, error, intentId: outcome.intentId });
   }
 

@@ -100,11 +100,7 @@ export class HeadlessWatch {
       this.mirror.on('received', (event) => this.service.onArrived(event));
       this.mirror.on('applied', (events) => this.service.onApplied(events));
       // details the backfill stored: listings a detail condition could not match before
-      let detailed = -1;
-      this.mirror.on('backfill', (progress) => {
-        if (progress.detailed !== detailed) this.service.onDetailsFilled();
-        detailed = progress.detailed;
-      });
+      this.mirror.on('backfill', (progress) => this.service.onBackfillProgress(progress));
       this.mirror.on('status', (status) => {
         this.service.onStatus(status.state);
         o.onStatus?.(status);

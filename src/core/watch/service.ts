@@ -25,7 +25,7 @@ import { ListingReader } from './matcher.ts';
 import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
-import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore, sameRule } from './store.ts';
+import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
 
 export interface WatchServiceOptions {
   db: Db;
@@ -79,7 +79,7 @@ type WatchServiceEvents = {
 
 const PRUNE_EVERY_MS = 3_600_000;
 /**
- * Sweeps for details the book stored (onDetailsFilled) at most this often: a backfill stores a page a
+ * Sweeps for details the book stored (#onDetailsFilled) at most this often: a backfill stores a page a
  * second for many minutes, and a broad detail filter's sweep reads much of the book.
  */
 const DETAIL_SWEEP_MS = 15_000;
@@ -123,6 +123,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #settleTimer: NodeJS.Timeout;
   #detailSweepTimer: NodeJS.Timeout | null = null;
   #lastDetailSweepAt = Number.NEGATIVE_INFINITY;
+  /** The backfill's count of detailed listings last reported (onBackfillProgress); -1 before any. */
+  #detailedSeen = -1;
   #closed = false;
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
@@ -258,6 +260,16 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   }
 
   /**
+   * The backfill's progress, as the mirror reports it (every page and every state change): the
+   * watchlists are swept only when its count of detailed listings moved (#onDetailsFilled).
+   */
+  onBackfillProgress(progress: { detailed: number }): void {
+    if (progress.detailed === this.#detailedSeen) return;
+    this.#detailedSeen = progress.detailed;
+    this.#onDetailsFilled();
+  }
+
+  /**
    * The book stored the details (float, seed, stickers...) of listings it held without them: the
    * worker's backfill of the snapshot's rows — the whole book after a first load, and every listing that
    * appeared while the feed was down. A watchlist whose rule looks at details could not match them
@@ -265,7 +277,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
    * DETAIL_SWEEP_MS (`detailSweepMs`) while details keep coming; each sweep alerts only what it had not
    * matched, and like every sweep it never buys by itself.
    */
-  onDetailsFilled(): void {
+  #onDetailsFilled(): void {
     if (this.#closed || this.#detailSweepTimer !== null) return;
     const wait = this.#lastDetailSweepAt + (this.#o.detailSweepMs ?? DETAIL_SWEEP_MS) - performance.now();
     const run = () => {
@@ -303,10 +315,9 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   }
 
   update(id: number, input: WatchlistInput): Watchlist {
-    const before = this.store.get(id);
-    const w = this.store.update(id, input);
+    const { watchlist: w, ruleChanged } = this.store.update(id, input);
     // the same rule keeps what it matched (the store keeps it too): only a new rule judges afresh
-    if (before === null || !sameRule(before, w)) this.#evaluator.forget(id);
+    if (ruleChanged) this.#evaluator.forget(id);
     this.#reload();
     void this.sweep([w.id]);
     return w;

@@ -116,6 +116,11 @@ interface LogRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A purchase's failure as the log keeps it: `CODE: words`, either part alone when the other is missing. */
+export function failureWords(code: string | null | undefined, words: string | null | undefined): string | null {
+  return [code, words].filter((part) => part).join(': ') || null;
+}
+
 /** JSON with object keys sorted: two parses of the same rule give the same text whatever the key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
@@ -126,7 +131,7 @@ function canonical(value: unknown): string {
 }
 
 /** Whether two definitions match the same listings: the same filter and price condition. */
-export function sameRule(a: Pick<WatchlistDefinition, 'filter' | 'price'>, b: Pick<WatchlistDefinition, 'filter' | 'price'>): boolean {
+function sameRule(a: Pick<WatchlistDefinition, 'filter' | 'price'>, b: Pick<WatchlistDefinition, 'filter' | 'price'>): boolean {
   return canonical(a.filter) === canonical(b.filter) && canonical(a.price) === canonical(b.price);
 }
 
@@ -327,23 +332,27 @@ export class WatchStore {
    * Replaces a watchlist's definition. Its match memory is forgotten only when its rule (filter or price
    * condition) changed: the new rule judges afresh. A new name, alert channel or guardrail — or the same
    * file saved again by `skindesk watch` — does not make the listings it already alerted news again.
+   * `ruleChanged` says which it was, for a caller holding the memory in memory too.
    */
-  update(id: number, input: WatchlistInput | WatchlistDefinition): Watchlist {
+  update(id: number, input: WatchlistInput | WatchlistDefinition): { watchlist: Watchlist; ruleChanged: boolean } {
     const def = watchlistInput.parse(input);
+    let ruleChanged: boolean;
     try {
-      this.db
+      ruleChanged = this.db
         .transaction(() => {
           const before = this.get(id);
           const info = this.#s.update!.run(def.name, JSON.stringify(def), def.paused ? 1 : 0, this.#now(), id);
           if (info.changes === 0 || before === null) throw new WatchlistNotFound(id);
-          if (!sameRule(before, def)) this.#s.deleteMatches!.run(id);
+          const changed = !sameRule(before, def);
+          if (changed) this.#s.deleteMatches!.run(id);
+          return changed;
         })
         .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new WatchlistNameTaken(def.name);
       throw err;
     }
-    return this.get(id) as Watchlist;
+    return { watchlist: this.get(id) as Watchlist, ruleChanged };
   }
 
   setPaused(id: number, paused: boolean): Watchlist {
@@ -512,7 +521,7 @@ export class WatchStore {
         this.resolveLogEntry(r.id, {
           status: r.state,
           orderId: r.order_id,
-          error: r.state === 'bought' ? null : [r.error_code, r.note ?? r.error_message].filter((x) => x).join(': ') || null,
+          error: r.state === 'bought' ? null : failureWords(r.error_code, r.note ?? r.error_message),
           intentId: r.intent_id,
         }),
       );

@@ -115,11 +115,7 @@ export class AppWatch {
       mirror.on('received', (event) => service.onArrived(event));
       mirror.on('applied', (events) => service.onApplied(events));
       // details the backfill stored: listings a detail condition could not match before
-      let detailed = -1;
-      mirror.on('backfill', (progress) => {
-        if (progress.detailed !== detailed) service.onDetailsFilled();
-        detailed = progress.detailed;
-      });
+      mirror.on('backfill', (progress) => service.onBackfillProgress(progress));
       mirror.on('status', (status) => {
         const was = service.bookLive;
         service.onStatus(status.state);
