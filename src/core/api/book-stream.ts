@@ -11,7 +11,7 @@
  */
 import { ENDPOINTS, type LeanListing } from '../../shared/api/index.ts';
 import { BookBodyError, BookBodyScanner } from './book-scanner.ts';
-import { describeIssues } from './errors.ts';
+import { summarizeIssues } from '../../shared/contract-issues.ts';
 import { ListingColumns } from './listing-columns.ts';
 
 export { BookBodyError } from './book-scanner.ts';
@@ -51,7 +51,7 @@ export async function readBookBody(
           ...issue,
           path: ['listings', (issue.path[0] as number) + first, ...issue.path.slice(1)],
         }));
-        throw new BookBodyError(`the response does not match the contract: ${describeIssues({ issues })}`);
+        throw new BookBodyError(`the response does not match the contract: ${summarizeIssues({ issues })}`);
       }
       for (const row of checked.data as LeanListing[]) columns.append(row);
     },
@@ -79,6 +79,6 @@ export async function readBookBody(
   // the last piece is checked only now: the final count is all of them
   onProgress?.({ rows: columns.length, bytes });
   const checked = bookResponse.safeParse({ seq: top.seq, listings: top.listingsArray ? [] : top.listingsOther });
-  if (!checked.success) throw new BookBodyError(`the response does not match the contract: ${describeIssues(checked.error)}`);
+  if (!checked.success) throw new BookBodyError(`the response does not match the contract: ${summarizeIssues(checked.error)}`);
   return { seq: checked.data.seq, listings: columns.seal() };
 }

@@ -23,7 +23,8 @@ import {
 } from '../../shared/api/index.ts';
 import { BookBodyError, type BookReadProgress, type StreamedBook, readBookBody } from './book-stream.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { ApiError, describeIssues, redact, redactDeep } from './errors.ts';
+import { summarizeIssues } from '../../shared/contract-issues.ts';
+import { ApiError, redact, redactDeep } from './errors.ts';
 import { type CachedBody, EtagCache, type EtagCacheOptions } from './etag-cache.ts';
 import {
   type ExportFormat,
@@ -329,7 +330,7 @@ export class ApiClient {
     let query: Query = {};
     if (def.query) {
       const parsed = (def.query as z.ZodType).safeParse(input.query ?? {});
-      if (!parsed.success) throw refuse(`invalid query: ${describeIssues(parsed.error)}`, { issues: parsed.error.issues });
+      if (!parsed.success) throw refuse(`invalid query: ${summarizeIssues(parsed.error)}`, { issues: parsed.error.issues });
       query = parsed.data as Query;
     } else if (input.query !== undefined && Object.keys(input.query as object).length > 0) {
       throw refuse('this route takes no query parameters');
@@ -337,7 +338,7 @@ export class ApiClient {
     let body: string | undefined;
     if (def.body) {
       const parsed = (def.body as z.ZodType).safeParse(input.body);
-      if (!parsed.success) throw refuse(`invalid body: ${describeIssues(parsed.error)}`, { issues: parsed.error.issues });
+      if (!parsed.success) throw refuse(`invalid body: ${summarizeIssues(parsed.error)}`, { issues: parsed.error.issues });
       body = JSON.stringify(parsed.data);
     } else if (input.body !== undefined) {
       throw refuse('this route takes no body');
@@ -481,7 +482,7 @@ export class ApiClient {
     }
     // a big array (prices/all) is checked a slice per turn of the event loop
     const parsed = await validateInSlices(def.response as z.ZodType, raw);
-    if (!parsed.success) throw invalid(`the response does not match the contract: ${describeIssues(parsed)}`);
+    if (!parsed.success) throw invalid(`the response does not match the contract: ${summarizeIssues(parsed)}`);
     return parsed.data as ResponseOf<N>;
   }
 

@@ -7,7 +7,6 @@
  * causes (whose text can quote request headers) are reduced to a redacted code and message.
  */
 import { ERROR_EXPLANATIONS, isErrorCode } from '../../shared/api/index.ts';
-import { type IssueList, summarizeIssues } from '../../shared/contract-issues.ts';
 
 export type ApiErrorKind =
   | 'api'
@@ -216,9 +215,4 @@ export function redactDeep(value: unknown, secrets: readonly (string | null | un
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]));
   }
   return value;
-}
-
-/** The first few issues of a failed contract check, as `path: message` (never the values themselves). */
-export function describeIssues(error: IssueList): string {
-  return summarizeIssues(error);
 }

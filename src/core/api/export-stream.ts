@@ -6,7 +6,7 @@
  */
 import { ORDER_EXPORT_COLUMNS, orderExportRow } from '../../shared/api/index.ts';
 import { writeFileInPlace } from '../export/file-in-place.ts';
-import { type IssueList, summarizeIssues } from '../../shared/contract-issues.ts';
+import { summarizeIssues } from '../../shared/contract-issues.ts';
 
 export { ExportFileError } from '../export/file-in-place.ts';
 
@@ -45,9 +45,8 @@ interface RowChecker {
   end(): number;
 }
 
-function describeIssues(error: IssueList): string {
-  return summarizeIssues(error, { max: 3, root: '(row)' });
-}
+/** How a row's problems are worded: the first three, a problem of the whole row named as such. */
+const ROW_ISSUES = { max: 3, root: '(row)' };
 
 const NUMERIC_COLUMNS = new Set(['order_item_id', 'order_id', 'app_id', 'amount', 'unit_price', 'total_value', 'fee', 'net']);
 const NULLABLE_COLUMNS = new Set(['fee', 'settled_at']);
@@ -123,7 +122,7 @@ class CsvChecker implements RowChecker {
       else row[column] = raw;
     });
     const parsed = orderExportRow.safeParse(row);
-    if (!parsed.success) throw new ExportFormatError(this.#rows, describeIssues(parsed.error));
+    if (!parsed.success) throw new ExportFormatError(this.#rows, summarizeIssues(parsed.error, ROW_ISSUES));
     return 1;
   }
 }
@@ -208,7 +207,7 @@ class JsonChecker implements RowChecker {
       throw new ExportFormatError(this.#rows, 'not valid JSON');
     }
     const parsed = orderExportRow.safeParse(value);
-    if (!parsed.success) throw new ExportFormatError(this.#rows, describeIssues(parsed.error));
+    if (!parsed.success) throw new ExportFormatError(this.#rows, summarizeIssues(parsed.error, ROW_ISSUES));
     return 1;
   }
 }
