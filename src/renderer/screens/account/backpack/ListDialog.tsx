@@ -10,7 +10,7 @@ import { useState } from 'react';
 import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
 import { poolsLeft } from '../logic/pools.ts';
-import { CentsInput } from '../ui/CentsInput.tsx';
+import { CentsInput, ZERO_PRICE_WORDS } from '../ui/CentsInput.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
@@ -56,14 +56,12 @@ function copiesProblem(g: ListGroupDraft, poolLeft: number): string | null {
   return poolLeft < 0 ? `${plural(-poolLeft, 'copy', 'copies')} more than the pool holds.` : null;
 }
 
-const ZERO_PRICE = 'A price above $0.00.';
-
 /** What is wrong with a group's price (or its decay), said beside the button; null when it can be listed. */
 function priceProblem(g: ListGroupDraft, typed: string | null): string | null {
   if (g.mode === 'decay') return completeCurve(g.decay) === null ? 'Complete the price decay.' : null;
   if (typed !== null) return typed;
   if (g.price === null) return 'Enter a price.';
-  return g.price <= 0 ? ZERO_PRICE : null;
+  return g.price <= 0 ? ZERO_PRICE_WORDS : null;
 }
 
 /** The copies of a row, asked in a narrow cell: a refusal is said in a tooltip, not under the field. */
@@ -191,7 +189,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                         setTyped((t) => ({ ...t, [g.key]: problem }));
                       }}
                       problemIn="tip"
-                      error={g.price !== null && g.price <= 0 ? ZERO_PRICE : undefined}
+                      error={g.price !== null && g.price <= 0 ? ZERO_PRICE_WORDS : undefined}
                       data-autofocus={gi === 0 || undefined}
                       data-testid="list-price"
                     />

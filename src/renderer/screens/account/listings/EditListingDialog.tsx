@@ -10,7 +10,7 @@ import type { MyListing } from '../../../../shared/api/index.ts';
 import type { BookStandingView, UndercutGuardView } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { canHold, copiesListedRange, explainEdit } from '../logic/edit-explain.ts';
-import { CentsInput } from '../ui/CentsInput.tsx';
+import { CentsInput, ZERO_PRICE_WORDS } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
@@ -20,8 +20,6 @@ import { useAction } from '../ui/useAction.ts';
 import { UndercutGuardPanel } from './UndercutGuardPanel.tsx';
 
 type PriceMode = 'keep' | 'fixed' | 'decay';
-
-const ZERO_PRICE = 'A price above $0.00.';
 
 /** Match or undercut the cheapest other listing of the item, one click each; said against the book. */
 function BookPrices({ standing, onPrice }: { standing: BookStandingView; onPrice: (cents: number) => void }) {
@@ -116,7 +114,7 @@ export function EditListingDialog({
   const blocked =
     amountProblem ??
     (priceMode === 'fixed' && (price === null || price <= 0)
-      ? (typedProblem ?? (price === null ? 'Enter a price.' : ZERO_PRICE))
+      ? (typedProblem ?? (price === null ? 'Enter a price.' : ZERO_PRICE_WORDS))
       : priceMode === 'decay' && !curve
         ? 'Complete the decay curve.'
         : explanation.kind === 'none'
@@ -191,7 +189,7 @@ export function EditListingDialog({
             cents={price}
             onCents={typePrice}
             problemIn="tip"
-            error={price !== null && price <= 0 ? ZERO_PRICE : undefined}
+            error={price !== null && price <= 0 ? ZERO_PRICE_WORDS : undefined}
             data-autofocus
             data-testid="edit-price"
           />

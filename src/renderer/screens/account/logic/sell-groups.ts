@@ -4,6 +4,7 @@
  * So: one group per non-commodity item, and one group per commodity name holding all its stacks.
  */
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
+import { copiesInRange } from '../../market/buying/copies.ts';
 
 export interface SellGroupDraft {
   key: string;
@@ -42,7 +43,7 @@ export function groupCopies(group: SellGroupDraft): number {
 
 /** Why a stack's copies cannot be sold (null: they can; none from a stack is a choice, not a problem). */
 export function stackCopiesProblem(item: SellGroupDraft['items'][number], index: number, stacks: number): string | null {
-  if (item.amount === null || (Number.isInteger(item.amount) && item.amount >= 0 && item.amount <= item.max)) return null;
+  if (item.amount === null || item.amount === 0 || copiesInRange(item.amount, item.max)) return null;
   const which = stacks > 1 ? `Stack ${index + 1}` : 'The stack';
   return `${which} holds ${item.max === 1 ? '1 copy' : `${item.max} copies`}: enter 0 to ${item.max}.`;
 }

@@ -4,6 +4,9 @@ import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { formatCents, parseCents, typedCentsProblem } from '../../../../shared/money.ts';
 import { useProblemTip } from './useProblemTip.tsx';
 
+/** Why a price of $0.00 cannot be sent (a listing asks more than nothing). */
+export const ZERO_PRICE_WORDS = 'A price above $0.00.';
+
 /**
  * A dollar amount typed by a person, reported as integer cents (null while empty or not an amount).
  *
