@@ -569,7 +569,8 @@ export class BookStore {
       signal?.throwIfAborted();
       await new Promise((resolve) => setImmediate(resolve));
     };
-    while (this.write(() => this.#wipeListingsStep(WIPE_STEP_LISTINGS)) > 0) await pause();
+    const wipeStep = this.#wipeListingsStep(WIPE_STEP_LISTINGS);
+    while (this.write(wipeStep) > 0) await pause();
     if (withSales) {
       const deleteSales = this.db.prepare(
         `DELETE FROM sold_history WHERE listing_id IN (SELECT listing_id FROM sold_history LIMIT ${WIPE_STEP_SALES})`,
@@ -595,17 +596,24 @@ export class BookStore {
   }
 
   /**
-   * Deletes the `limit` lowest listings and every detail row up to the highest of them: theirs, and any
-   * an older version left without a listing. Inside a transaction. Returns the listings deleted.
+   * A step of wipeBook, prepared once for all its steps: deletes the `limit` lowest listings and every
+   * detail row up to the highest of them (theirs, and any an older version left without a listing). Run
+   * inside a transaction; returns the listings deleted.
    */
-  #wipeListingsStep(limit: number): number {
-    const highest = this.db.prepare(`SELECT max(id) FROM (SELECT id FROM listings ORDER BY id LIMIT ${limit})`);
-    const upTo = highest.pluck().get() as number | null;
-    if (upTo === null) return 0;
-    this.db.prepare('DELETE FROM listing_stickers WHERE listing_id <= ?').run(upTo);
-    this.db.prepare('DELETE FROM listing_details WHERE id <= ?').run(upTo);
-    this.db.prepare('DELETE FROM listing_attrs WHERE id <= ?').run(upTo);
-    return this.db.prepare('DELETE FROM listings WHERE id <= ?').run(upTo).changes;
+  #wipeListingsStep(limit: number): () => number {
+    const highest = this.db.prepare(`SELECT max(id) FROM (SELECT id FROM listings ORDER BY id LIMIT ${limit})`).pluck();
+    const deleteDetails = [
+      this.db.prepare('DELETE FROM listing_stickers WHERE listing_id <= ?'),
+      this.db.prepare('DELETE FROM listing_details WHERE id <= ?'),
+      this.db.prepare('DELETE FROM listing_attrs WHERE id <= ?'),
+    ];
+    const deleteListings = this.db.prepare('DELETE FROM listings WHERE id <= ?');
+    return () => {
+      const upTo = highest.get() as number | null;
+      if (upTo === null) return 0;
+      for (const statement of deleteDetails) statement.run(upTo);
+      return deleteListings.run(upTo).changes;
+    };
   }
 
   /**
