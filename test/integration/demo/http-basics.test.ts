@@ -144,6 +144,17 @@ describe('rate limits', () => {
     expectOk(await api(market, freshKey()).get('/public/v1/listings', { limit: 500 }));
   });
 
+  it('counts per API key, not per account: a rerolled key starts with a full window (part 8)', async () => {
+    // the first trader: freshKey() starts after it, so its window is untouched
+    const account = market.accounts[1]!;
+    expectOk(await api(market, account.apiKey).get('/public/v1/listings', { limit: 500 }));
+    expectError(await api(market, account.apiKey).get('/public/v1/listings', { limit: 500 }), 'RATE_LIMITED', 429);
+    const rerolled = market.rerollApiKey(account.id);
+    const res = await api(market, rerolled).get('/public/v1/listings', { limit: 500 });
+    expectOk(res);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
   it('counts a key down to zero: book allows 6 per minute', async () => {
     const a = api(market, freshKey());
     const remaining: string[] = [];
