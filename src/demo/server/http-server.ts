@@ -133,7 +133,9 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
     const key = bearerKey(req.headers.authorization);
     const account = key ? (market.accountByKey(key) ?? null) : null;
     const headers: Record<string, string> = {};
-    const limitKey = `${rateLimitCaller(account, key, req.socket.remoteAddress)} ${rateLimitKey(name)}`;
+    // The info route takes no authentication (§4.1), so a key sent with it does not make it an
+    // authenticated request: it is counted by IP like any unauthenticated one (§5.4).
+    const limitKey = `${rateLimitCaller(def.auth ? account : null, key, req.socket.remoteAddress)} ${rateLimitKey(name)}`;
     if (def.rateLimit) {
       const decision = limiter.take(limitKey, def.rateLimit);
       headers['X-RateLimit-Limit'] = String(decision.limit);

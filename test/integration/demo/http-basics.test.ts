@@ -184,7 +184,10 @@ describe('rate limits', () => {
     const first = await anonymous.get('/public/v1');
     expect(first.headers.get('x-ratelimit-limit')).toBe('60');
     const left = Number(first.headers.get('x-ratelimit-remaining'));
-    for (let i = 0; i < left; i++) expectOk(await anonymous.get('/public/v1'));
+    // a key does not authenticate a route that takes none: the same per-IP window
+    const keyed = await api(market).get('/public/v1');
+    expect(Number(keyed.headers.get('x-ratelimit-remaining'))).toBe(left - 1);
+    for (let i = 1; i < left; i++) expectOk(await anonymous.get('/public/v1'));
     expectError(await anonymous.get('/public/v1'), 'RATE_LIMITED', 429);
   });
 
