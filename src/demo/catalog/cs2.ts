@@ -234,7 +234,10 @@ function commoditySpec(
     basePrice,
     weight,
     iconUrl: icon,
-    describe: (instance) => detailWith(instance, icon, { cs_type: type, cs_rarity: rarity, cs_is_stattrak: false, cs_is_souvenir: false, cs_is_highlight: false }),
+    // No stickers or charms on a case or a sticker itself: [] as on a knife, since §2.3 types both as
+    // arrays and keeps null for other games' fields.
+    describe: (instance) =>
+      detailWith(instance, icon, { cs_type: type, cs_rarity: rarity, cs_is_stattrak: false, cs_is_souvenir: false, cs_is_highlight: false, cs_stickers: [], cs_keychains: [] }),
   };
 }
 

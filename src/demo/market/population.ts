@@ -1,7 +1,7 @@
 /**
  * The market at startup, drawn from the seed: the book (`listings` rows, mostly from an anonymous crowd
  * of sellers, some from the simulated traders), 30 days of sales, and the accounts — the demo user with a
- * balance and a history (orders, transactions, trades, withdrawals), a backpack, an external inventory
+ * balance and a history (orders — each also a sale on the market —, transactions, trades, withdrawals), a backpack, an external inventory
  * and listings in every status; traders with enough of each to be used from tests.
  *
  * Rows are appended straight to the store: building the initial state publishes no events, so the
@@ -39,8 +39,9 @@ export function populate(market: Market, engine: TradeEngine, listings: number):
     }),
   );
   populateBook(market, rng, listings, traders);
-  populateSales(market, rng, Math.min(60_000, Math.max(3_000, Math.floor(listings / 10))));
-  populateDemoUser(market, engine, rng, demoUser);
+  const sales = drawSales(market, rng, Math.min(60_000, Math.max(3_000, Math.floor(listings / 10))));
+  populateDemoUser(market, engine, rng, demoUser, sales);
+  recordSales(market, sales);
   for (const trader of traders) populateTrader(market, rng, trader);
   // The demo user's listings were drawn after the crowd's, with older dates: put them in their place.
   const renamed = market.store.orderByCreation();
@@ -96,9 +97,19 @@ function populateBook(market: Market, rng: Random, count: number, traders: Accou
   }
 }
 
-function populateSales(market: Market, rng: Random, count: number): void {
+/** One sale of the opening history, before it has an id. */
+interface SeededSale {
+  item: CatalogItem;
+  soldAt: number;
+  price: number;
+  amount: number;
+  refunded: boolean;
+}
+
+/** The crowd's sales of the last 33 days (recorded later, with the demo user's: recordSales). */
+function drawSales(market: Market, rng: Random, count: number): SeededSale[] {
   const now = market.now();
-  const sales = Array.from({ length: count }, () => {
+  return Array.from({ length: count }, () => {
     const item = market.catalog.sample(rng);
     return {
       item,
@@ -108,7 +119,16 @@ function populateSales(market: Market, rng: Random, count: number): void {
       amount: item.commodity ? rng.int(1, 5) : 1,
       refunded: rng.chance(0.015),
     };
-  }).sort((a, b) => a.soldAt - b.soldAt);
+  });
+}
+
+/**
+ * Records the opening sales oldest first, so ids and the sales list (newest first by recording order)
+ * follow the time they were sold: the crowd's and the demo user's order lines alike, since a line in
+ * the user's order history is a sale on the market, and every route that shows sales shows it.
+ */
+function recordSales(market: Market, sales: SeededSale[]): void {
+  sales.sort((a, b) => a.soldAt - b.soldAt);
   for (const s of sales) {
     market.sales.record({ id: market.nextId('sale'), appId: s.item.appId, item: s.item.index, name: s.item.name, price: s.price, amount: s.amount, soldAt: s.soldAt, refunded: s.refunded });
   }
@@ -132,7 +152,7 @@ const named = (market: Market, name: string): CatalogItem => {
 const isSkin = (item: CatalogItem) => item.appId === 730 && !item.commodity;
 const isCommodity = (item: CatalogItem) => item.commodity;
 
-function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user: Account): void {
+function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user: Account, sales: SeededSale[]): void {
   const now = market.now();
 
   // Backpack: unique skins (two inside a trade hold) and commodity quantities of every game.
@@ -190,10 +210,12 @@ function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user
     const total = price * amount;
     market.moveBalance(user, 'PURCHASE', -total, `Bought ${amount} × ${item.name}`, orderId, at);
     market.recordOrderItem(user, { orderId, side: 'bought', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at });
+    sales.push({ item, soldAt: at, price, amount, refunded: false });
   };
   const recordSale = (orderId: number, item: CatalogItem, amount: number, price: number, at: number) => {
     market.creditSale(user, item, amount, price, orderId, at);
     market.recordOrderItem(user, { orderId, side: 'sold', appId: item.appId, item: item.index, name: item.name, price, amount, createdAt: at, settlesAt: at + market.clock.scaled(SETTLEMENT_MS) });
+    sales.push({ item, soldAt: at, price, amount, refunded: false });
     // the listing it came from is now FILLED
     const index = market.store.append({ id: market.nextId('listing'), appId: item.appId, item: item.index, price, amount: 0, createdAt: at - rng.int(1, 48) * HOUR, assetId: market.nextId('asset'), seller: user.id, status: ACTIVE });
     market.store.setStatus(index, FILLED);

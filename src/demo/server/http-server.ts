@@ -1,7 +1,7 @@
 /**
  * The REST side of the demo market: one request handler for every route of spec part 4. Order of checks
- * per request: route → rate limit (per account, or per IP without a valid key; X-RateLimit-* headers on
- * every limited route) → authentication (401) → query and body validated by the contract's own schemas
+ * per request: route → rate limit (per API key, or per IP without a valid key — spec part 8 and §5.4;
+ * X-RateLimit-* headers on every limited route) → authentication (401) → query and body validated by the contract's own schemas
  * (400 VALIDATION_ERROR; a body is read only when sent as application/json; the bulk edit and delist
  * bodies only as an envelope, their rows one by one in the route: bulk-bodies.ts) → the route.
  * Refusals are MarketErrors, answered with ERROR_STATUS/errorBody.
@@ -11,6 +11,7 @@
  * purchase or a crypto withdrawal — lost after it was applied. Every 429 written out is noted in the rate limiter, so
  * a caller that comes back before its Retry-After ran out is counted.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import {
@@ -45,6 +46,17 @@ export function infoBody() {
     rest: ENDPOINT_NAMES.map((name) => `${ENDPOINTS[name].method} ${ENDPOINTS[name].path}`),
     webhooks: { events: [...WEBHOOK_EVENTS], headers: Object.values(webhookHeaderNames()) },
   };
+}
+
+/**
+ * Whose window a request counts in. Spec part 8: "per API key and per endpoint (per IP when
+ * unauthenticated)": a rerolled key starts afresh. The key itself never goes into the limiter (its
+ * audit is written into soak reports), only a short digest of it, after the account it belongs to so an
+ * account's audit still gathers every key it has had.
+ */
+export function rateLimitCaller(account: { id: number } | null, key: string | null, ip: string | undefined): string {
+  if (!account || key === null) return `ip:${ip ?? 'unknown'}`;
+  return `account:${account.id} key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
 }
 
 function issuesOf(error: z.ZodError): { path: string; message: string }[] {
@@ -121,7 +133,9 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
     const key = bearerKey(req.headers.authorization);
     const account = key ? (market.accountByKey(key) ?? null) : null;
     const headers: Record<string, string> = {};
-    const limitKey = `${account ? `account:${account.id}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`} ${rateLimitKey(name)}`;
+    // The info route takes no authentication (§4.1), so a key sent with it does not make it an
+    // authenticated request: it is counted by IP like any unauthenticated one (§5.4).
+    const limitKey = `${rateLimitCaller(def.auth ? account : null, key, req.socket.remoteAddress)} ${rateLimitKey(name)}`;
     if (def.rateLimit) {
       const decision = limiter.take(limitKey, def.rateLimit);
       headers['X-RateLimit-Limit'] = String(decision.limit);

@@ -1,6 +1,7 @@
 /**
- * Fixed-window rate limits per caller and endpoint (spec part 8): the caller is the API key's account,
- * or the IP address for requests without a valid key. Answers what the X-RateLimit-* headers and a 429's
+ * Fixed-window rate limits per caller and endpoint (spec part 8): the caller is the API key (named by
+ * its account and a digest of the key: http-server.ts `rateLimitCaller`), or the IP address for
+ * requests without a valid key. Answers what the X-RateLimit-* headers and a 429's
  * Retry-After need.
  *
  * It also audits callers, for the soak suite's "no request exceeded a rate limit, every Retry-After was

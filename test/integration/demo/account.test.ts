@@ -47,6 +47,16 @@ describe('GET /user and GET /orders', () => {
     const page2 = parseAs(ENDPOINTS.orders.response, expectOk(await a.get('/public/v1/orders', { page: 2, limit: 5 })));
     expect(page2.orders[0]!.order_item_id).toBe(body.orders[5]!.order_item_id);
   });
+
+  it('shows every order line of the opening history on /sales as well (one sale, every route that shows it)', async () => {
+    const orders = parseAs(ENDPOINTS.orders.response, expectOk(await a.get('/public/v1/orders', { page: 1, limit: 100 }))).orders;
+    expect(orders.length).toBeGreaterThan(10);
+    for (const order of orders) {
+      const sales = parseAs(ENDPOINTS.sales.response, expectOk(await a.get('/public/v1/sales', { market_hash_name: order.market_hash_name, limit: 100 }))).sales;
+      const same = sales.filter((s) => s.sold_at === order.created_at && s.price === order.price && s.amount === order.amount);
+      expect(same.length, `${order.side} ${order.market_hash_name} at ${order.created_at}`).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('GET /orders/export', () => {

@@ -144,6 +144,17 @@ describe('rate limits', () => {
     expectOk(await api(market, freshKey()).get('/public/v1/listings', { limit: 500 }));
   });
 
+  it('counts per API key, not per account: a rerolled key starts with a full window (part 8)', async () => {
+    // the first trader: freshKey() starts after it, so its window is untouched
+    const account = market.accounts[1]!;
+    expectOk(await api(market, account.apiKey).get('/public/v1/listings', { limit: 500 }));
+    expectError(await api(market, account.apiKey).get('/public/v1/listings', { limit: 500 }), 'RATE_LIMITED', 429);
+    const rerolled = market.rerollApiKey(account.id);
+    const res = await api(market, rerolled).get('/public/v1/listings', { limit: 500 });
+    expectOk(res);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
   it('counts a key down to zero: book allows 6 per minute', async () => {
     const a = api(market, freshKey());
     const remaining: string[] = [];
@@ -173,7 +184,10 @@ describe('rate limits', () => {
     const first = await anonymous.get('/public/v1');
     expect(first.headers.get('x-ratelimit-limit')).toBe('60');
     const left = Number(first.headers.get('x-ratelimit-remaining'));
-    for (let i = 0; i < left; i++) expectOk(await anonymous.get('/public/v1'));
+    // a key does not authenticate a route that takes none: the same per-IP window
+    const keyed = await api(market).get('/public/v1');
+    expect(Number(keyed.headers.get('x-ratelimit-remaining'))).toBe(left - 1);
+    for (let i = 1; i < left; i++) expectOk(await anonymous.get('/public/v1'));
     expectError(await anonymous.get('/public/v1'), 'RATE_LIMITED', 429);
   });
 

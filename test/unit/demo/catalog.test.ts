@@ -82,6 +82,18 @@ describe('demo catalog', () => {
     }
   });
 
+  it('sends its own game\'s array fields as arrays, [] when empty: null is only for other games\' fields (§2.3)', () => {
+    // §2.3 types cs_stickers and cs_keychains as arrays and nulls only the fields of other games: a
+    // case or a sticker listed on its own carries none, like a knife, which is [].
+    const own = { 730: ['cs_stickers', 'cs_keychains'], 440: ['tf2_classes', 'tf2_spells'], 570: [], 252490: [] } as const;
+    for (const item of catalog.items) {
+      const detail = item.describe(instance(12_345));
+      for (const field of own[item.appId]) expect(Array.isArray(detail[field]), `${item.name} ${field}`).toBe(true);
+    }
+    const container = catalog.byApp.get(730)!.find((i) => i.commodity && i.describe(instance(1)).cs_type === 'Container')!;
+    expect(container.describe(instance(1))).toMatchObject({ cs_stickers: [], cs_keychains: [] });
+  });
+
   it('samples by weight across games (CS2 most often) and by cheapness within a game', () => {
     const rng = new Random(5);
     const counts = new Map<number, number>();
