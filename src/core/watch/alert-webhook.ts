@@ -1,11 +1,13 @@
 /**
  * Watchlist alerts posted to a webhook: Discord (`content`) and Slack (`text`) incoming webhooks read the
  * words, anything else can read `alerts`. Coalesced per URL like the OS notifications, so a flood is a
- * post or two. A webhook URL is a secret (Discord's and Slack's carry their token in the path): it is
- * named in words by its origin only.
+ * post or two. A post that failed for a reason that may pass (no answer, 408, 429, a 5xx: Discord and
+ * Slack have outages of a few seconds) is tried again a few times; what still fails is said. A webhook
+ * URL is a secret (Discord's and Slack's carry their token in the path): it is named in words by its
+ * origin only.
  */
-import type { AlertSink } from './notifier.ts';
-import { AlertNotifier } from './notifier.ts';
+import { readRateHeaders } from '../api/governor.ts';
+import { AlertNotifier, alertWords } from './notifier.ts';
 import type { WatchAlert } from './store.ts';
 
 /** Discord refuses `content` above 2,000 characters. */
@@ -13,6 +15,10 @@ const MAX_CONTENT = 1_900;
 const POST_TIMEOUT_MS = 5_000;
 /** A failing webhook is reported at most this often (a flood would otherwise report every 5 s). */
 const FAILURE_REPORT_MS = 60_000;
+/** The pauses before the tries again of a failed post: together they outlast an outage of a few seconds. */
+const RETRY_DELAYS_MS: readonly number[] = [1_000, 4_000, 15_000];
+/** A 429 or 503 asking to wait longer than this is not waited for: its alerts are said undelivered. */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The part of a webhook URL that may be shown or logged. */
 export function webhookOrigin(url: string): string {
@@ -75,9 +81,16 @@ export function webhookPayload(
 }
 
 export class WebhookPostError extends Error {
-  constructor(message: string) {
+  /** Worth another try: no answer, a timeout, 408, 429 or a 5xx. Any other 4xx is a refusal. */
+  readonly retryable: boolean;
+  /** How long the answer asked to wait before the next post (Retry-After), null when it did not say. */
+  readonly retryAfterMs: number | null;
+
+  constructor(message: string, options: { retryable?: boolean; retryAfterMs?: number | null } = {}) {
     super(message);
     this.name = 'WebhookPostError';
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs ?? null;
   }
 }
 
@@ -104,27 +117,47 @@ export async function postWebhook(
       timedOut
         ? `${where} did not answer within ${POST_TIMEOUT_MS / 1000} s`
         : `${where} could not be reached (or it redirected elsewhere)`,
+      { retryable: true },
     );
   }
   // the answer body is not needed; reading it frees the connection
   await answer.arrayBuffer().catch(() => undefined);
-  if (!answer.ok) throw new WebhookPostError(`${where} answered HTTP ${answer.status}`);
+  if (!answer.ok) {
+    const status = answer.status;
+    throw new WebhookPostError(`${where} answered HTTP ${status}`, {
+      retryable: status === 408 || status === 429 || status >= 500,
+      retryAfterMs: readRateHeaders(status, answer.headers, Date.now()).retryAfterMs,
+    });
+  }
 }
 
 export interface AlertWebhooksOptions {
-  /** A post failed (said at most once a minute per URL), in words without the URL's secret part. */
+  /**
+   * Alerts a webhook did not take after the last try, in words without the URL's secret part: said at
+   * most once a minute per URL (what failed meanwhile is counted into the next one, said at the latest
+   * when the minute is over or the webhooks close).
+   */
   onFailure: (message: string) => void;
   windowMs?: number;
+  /** The pauses before each try again of a failed post (tests shorten them); default 1 s, 4 s, 15 s. */
+  retryDelaysMs?: readonly number[];
   fetch?: typeof fetch;
   now?: () => number;
 }
 
-/** One coalescing notifier per webhook URL in use. */
+/** Undelivered alerts of one URL not said yet, and when that URL's failure was last said. */
+interface FailureReport {
+  saidAt: number | null;
+  message: string;
+  count: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** One coalescing notifier per webhook URL in use, feeding that URL's delivery. */
 export class AlertWebhooks {
   readonly #o: AlertWebhooksOptions;
-  readonly #byUrl = new Map<string, AlertNotifier>();
-  readonly #lastFailureAt = new Map<string, number>();
-  readonly #posting = new Set<Promise<void>>();
+  readonly #byUrl = new Map<string, { notifier: AlertNotifier; delivery: WebhookDelivery }>();
+  readonly #reports = new Map<string, FailureReport>();
   #closed = false;
 
   constructor(options: AlertWebhooksOptions) {
@@ -133,47 +166,188 @@ export class AlertWebhooks {
 
   add(url: string, alerts: readonly WatchAlert[]): void {
     if (this.#closed || alerts.length === 0) return;
-    let notifier = this.#byUrl.get(url);
-    if (!notifier) {
-      const sink: AlertSink = (title, body, told) => {
-        const post = this.#post(url, webhookPayload(title, body, told)).finally(() => this.#posting.delete(post));
-        this.#posting.add(post);
-      };
-      notifier = new AlertNotifier({
-        notify: sink,
+    let hook = this.#byUrl.get(url);
+    if (!hook) {
+      const delivery = new WebhookDelivery({
+        post: (payload) => postWebhook(url, payload, this.#o.fetch),
+        retryDelaysMs: this.#o.retryDelaysMs ?? RETRY_DELAYS_MS,
+        closing: () => this.#closed,
+        undelivered: (message, count) => this.#report(url, message, count),
+      });
+      const notifier = new AlertNotifier({
+        notify: (title, body, told) => delivery.send(title, body, told),
         ...(this.#o.windowMs === undefined ? {} : { windowMs: this.#o.windowMs }),
       });
-      this.#byUrl.set(url, notifier);
+      hook = { notifier, delivery };
+      this.#byUrl.set(url, hook);
     }
-    notifier.add(alerts);
+    hook.notifier.add(alerts);
   }
 
   /**
    * Takes no more alerts; those a burst's window still holds are posted now (a watch that stops must not
-   * drop the last alerts it had), and it resolves once every post has its answer — at most the post
-   * timeout (5 s) after the last one.
+   * drop the last alerts it had), a post waiting for its next try is tried at once, for the last time,
+   * and it resolves once every post has its answer — within two post timeouts (10 s): the post under
+   * way, then one with what came meanwhile. What was not delivered is said now, minute or not.
    */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const n of this.#byUrl.values()) {
-      n.flush();
-      n.close();
-    }
+    const hooks = [...this.#byUrl.values()];
     this.#byUrl.clear();
-    await Promise.allSettled([...this.#posting]);
+    for (const { notifier, delivery } of hooks) {
+      notifier.flush();
+      notifier.close();
+      delivery.hurry();
+    }
+    await Promise.allSettled(hooks.map(({ delivery }) => delivery.idle()));
+    for (const report of this.#reports.values()) this.#say(report);
   }
 
-  async #post(url: string, payload: WebhookAlertPayload): Promise<void> {
+  #report(url: string, message: string, count: number): void {
+    let report = this.#reports.get(url);
+    if (!report) this.#reports.set(url, (report = { saidAt: null, message, count: 0, timer: null }));
+    report.message = message;
+    report.count += count;
+    const now = this.#now();
+    if (this.#closed || report.saidAt === null || now - report.saidAt >= FAILURE_REPORT_MS) {
+      this.#say(report);
+      return;
+    }
+    if (report.timer !== null) return;
+    // said when the minute is over, even if nothing fails again by then: undelivered alerts are never dropped silently
+    const r = report;
+    r.timer = setTimeout(() => this.#say(r), r.saidAt! + FAILURE_REPORT_MS - now);
+    r.timer.unref();
+  }
+
+  #say(report: FailureReport): void {
+    if (report.timer !== null) clearTimeout(report.timer);
+    report.timer = null;
+    if (report.count === 0) return;
+    const count = report.count;
+    report.count = 0;
+    report.saidAt = this.#now();
     try {
-      await postWebhook(url, payload, this.#o.fetch);
-    } catch (err) {
-      const now = (this.#o.now ?? Date.now)();
-      const last = this.#lastFailureAt.get(url);
-      if (last !== undefined && now - last < FAILURE_REPORT_MS) return;
-      this.#lastFailureAt.set(url, now);
-      this.#o.onFailure(
-        `alert webhook: ${(err as Error).message}; ${payload.alerts.length === 1 ? 'the alert' : `${payload.alerts.length} alerts`} not delivered there`,
-      );
+      this.#o.onFailure(`alert webhook: ${report.message}; ${count === 1 ? 'the alert' : `${count} alerts`} not delivered there`);
+    } catch {
+      // a failing report must not stop the deliveries that called it
     }
   }
+
+  #now(): number {
+    return (this.#o.now ?? Date.now)();
+  }
+}
+
+interface DeliveryOptions {
+  post: (payload: WebhookAlertPayload) => Promise<void>;
+  retryDelaysMs: readonly number[];
+  /** The webhooks are closing: a failed post is not tried again later (and a pause is cut short). */
+  closing: () => boolean;
+  /** Alerts that were not delivered after the last try, and why (with the number of tries). */
+  undelivered: (message: string, count: number) => void;
+}
+
+/**
+ * One webhook's posts, one at a time. A post that failed for a reason that may pass is tried again after
+ * a pause, up to `retryDelaysMs.length` times (longer when a 429 or 503 asks for it); what the notifier
+ * tells meanwhile is held and goes with the next try, or in the next post, so an outage still makes one
+ * post, not one per burst. `send` returns at once: the alert path never waits for a webhook.
+ */
+class WebhookDelivery {
+  readonly #o: DeliveryOptions;
+  /** Told while a post was under way or waiting for its next try. */
+  #held: WatchAlert[] = [];
+  #running: Promise<void> | null = null;
+  /** Ends the pause before the next try now (close). */
+  #wake: (() => void) | null = null;
+
+  constructor(options: DeliveryOptions) {
+    this.#o = options;
+  }
+
+  send(title: string, body: string, alerts: readonly WatchAlert[]): void {
+    if (this.#running) {
+      this.#held.push(...alerts);
+      return;
+    }
+    this.#running = this.#run([...alerts], webhookPayload(title, body, alerts));
+  }
+
+  /** The pause before a next try ends now: that try is the last. */
+  hurry(): void {
+    this.#wake?.();
+  }
+
+  /** Resolves when nothing is being posted or waiting to be. */
+  idle(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
+  async #run(first: WatchAlert[], firstPayload: WebhookAlertPayload): Promise<void> {
+    let batch = first;
+    let payload = firstPayload;
+    let tries = 0;
+    for (;;) {
+      tries += 1;
+      let failure: WebhookPostError | null = null;
+      try {
+        await this.#o.post(payload);
+      } catch (err) {
+        failure = err instanceof WebhookPostError ? err : new WebhookPostError(String(err));
+      }
+      if (failure) {
+        const pause = this.#pauseBeforeTry(failure, tries);
+        if (pause !== null) {
+          await this.#sleep(pause);
+          batch = [...batch, ...this.#take()];
+          payload = payloadOf(batch);
+          continue;
+        }
+        this.#o.undelivered(tries > 1 ? `${failure.message} (tried ${tries} times)` : failure.message, batch.length);
+      }
+      batch = this.#take();
+      if (batch.length === 0) {
+        // in the same turn as the check: a send() after it starts a run of its own
+        this.#running = null;
+        return;
+      }
+      payload = payloadOf(batch);
+      tries = 0;
+    }
+  }
+
+  /** How long to wait before trying a failed post again; null: not again. */
+  #pauseBeforeTry(failure: WebhookPostError, tries: number): number | null {
+    const delay = this.#o.retryDelaysMs[tries - 1];
+    if (delay === undefined || !failure.retryable || this.#o.closing()) return null;
+    const asked = failure.retryAfterMs ?? 0;
+    if (asked > MAX_RETRY_AFTER_MS) return null;
+    return Math.max(delay, asked);
+  }
+
+  #take(): WatchAlert[] {
+    const held = this.#held;
+    this.#held = [];
+    return held;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.#wake = done;
+    });
+  }
+}
+
+/** A post of several alerts gathered by the delivery (a try again, or what came meanwhile): a summary. */
+function payloadOf(alerts: readonly WatchAlert[]): WebhookAlertPayload {
+  const { title, body } = alertWords(alerts);
+  return webhookPayload(title, body, alerts);
 }

@@ -15,7 +15,7 @@ import { failureReason } from '../api/errors.ts';
 import type { PurchaseOutcome, Purchaser } from '../api/purchaser.ts';
 import type { BalanceTracker } from './balance.ts';
 import { checkGuardrails, type PurchaseFacts } from './guardrails.ts';
-import { type AutoBuyLogEntry, type WatchStore, failureWords } from './store.ts';
+import { type AlertFacts, type AutoBuyLogEntry, type WatchStore, failureWords } from './store.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -39,6 +39,11 @@ export interface BuyRequest {
   available: number;
   seq: bigint;
   listingAlive: boolean;
+  /**
+   * The alert of a match decided before its alert row exists (an automatic purchase's: the row is
+   * written on the next turn), logged with the decision so a run that stops in between loses no alert.
+   */
+  alert?: AlertFacts;
 }
 
 type AutoBuyerEvents = {
@@ -134,6 +139,7 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       amount,
       triggerSeq: request.seq,
       mode: request.mode,
+      alertFacts: request.alert ?? null,
     };
     // Checked and claimed under the desk's write lock: the app and `skindesk watch` on one data folder
     // judge the same frame within microseconds, and the second must see the first one's claim (its

@@ -88,15 +88,17 @@ export class WatchEvaluator {
   evaluateArrival(event: ListingCreatedEvent): WatchMatch[] {
     if (this.#active.length === 0) return [];
     const listing = listingFromCreated(event.data);
+    // each filter runs once on the hot path: its verdict serves the staleness check and the judging
+    const passed = new Set(this.#active.filter((c) => c.test(listing)));
     // A creation arriving after a newer event of its listing (a removal, a sale: two events of one
     // listing can come out of order) is stale: the worker's seq guard drops it, and so must this. The
     // book is read only for a listing some filter passes, which few are.
-    if (this.#active.some((c) => c.test(listing))) {
+    if (passed.size > 0) {
       const held = this.#lastSeq.get(listing.id) as bigint | undefined;
       if (held !== undefined && held > event.seq) return [];
     }
     const matches: WatchMatch[] = [];
-    this.#judge(listing, event.seq, 'event', this.#active, matches);
+    this.#judge(listing, event.seq, 'event', this.#active, matches, (c) => passed.has(c));
     if (this.#judgedOnArrival.size >= 100_000) this.#judgedOnArrival.clear();
     this.#judgedOnArrival.set(event.data.listing_id, event.seq);
     return matches;
@@ -160,7 +162,7 @@ export class WatchEvaluator {
         for (const row of result.rows) {
           const seq = this.#lastSeq.get(row.id) as bigint | undefined;
           if (seq === undefined) continue;
-          this.#judge(fromQueryRow(row), seq, 'sweep', [target], matches, true);
+          this.#judge(fromQueryRow(row), seq, 'sweep', [target], matches, () => true);
         }
         if (!result.next) break;
         after = result.next;
@@ -170,13 +172,24 @@ export class WatchEvaluator {
     return matches;
   }
 
-  /** `filterPassed`: the caller already applied the filter (a sweep through the query engine). */
-  #judge(listing: WatchedListing, seq: bigint, origin: AlertOrigin, targets: readonly Compiled[], out: WatchMatch[], filterPassed = false): void {
-    for (const { watchlist, test } of targets) {
+  /**
+   * `passes`: whether a target's filter passes the listing, when the caller knows already (a sweep went
+   * through the query engine; an arrival ran every filter once); by default its filter is run.
+   */
+  #judge(
+    listing: WatchedListing,
+    seq: bigint,
+    origin: AlertOrigin,
+    targets: readonly Compiled[],
+    out: WatchMatch[],
+    passes: (target: Compiled) => boolean = (target) => target.test(listing),
+  ): void {
+    for (const target of targets) {
+      const { watchlist } = target;
       const remembered = this.#memory.get(watchlist.id)?.get(listing.id);
       let referencePrice: number | null = null;
       let ceiling: number | null = null;
-      let ok = filterPassed || test(listing);
+      let ok = passes(target);
       if (ok) {
         if (watchlist.price.kind === 'below') referencePrice = this.#prices.of(watchlist.price.reference, listing);
         ceiling = priceCeiling(watchlist.price, referencePrice);

@@ -66,21 +66,25 @@ export class AlertNotifier {
 
   #show(alerts: readonly WatchAlert[]): void {
     try {
-      if (alerts.length === 1) {
-        const a = alerts[0] as WatchAlert;
-        this.#notify(`Watchlist “${a.watchlistName}”`, `${a.marketHashName} at ${formatCents(a.price)}`, alerts);
-        return;
-      }
-      const lists = [...new Set(alerts.map((a) => a.watchlistName))];
-      const names = alerts.slice(0, 3).map((a) => `${a.marketHashName} at ${formatCents(a.price)}`);
-      const more = alerts.length > 3 ? ` and ${alerts.length - 3} more` : '';
-      this.#notify(
-        `${alerts.length} watchlist matches${lists.length === 1 ? ` for “${lists[0]}”` : ''}`,
-        `${names.join('; ')}${more}`,
-        alerts,
-      );
+      const { title, body } = alertWords(alerts);
+      this.#notify(title, body, alerts);
     } catch {
       // a host without notifications (or a failing one) must not stop alerts from reaching the feed
     }
   }
+}
+
+/** The words of a notification telling of some alerts (one or more): the one itself, or a summary. */
+export function alertWords(alerts: readonly WatchAlert[]): { title: string; body: string } {
+  if (alerts.length === 1) {
+    const a = alerts[0] as WatchAlert;
+    return { title: `Watchlist “${a.watchlistName}”`, body: `${a.marketHashName} at ${formatCents(a.price)}` };
+  }
+  const lists = [...new Set(alerts.map((a) => a.watchlistName))];
+  const names = alerts.slice(0, 3).map((a) => `${a.marketHashName} at ${formatCents(a.price)}`);
+  const more = alerts.length > 3 ? ` and ${alerts.length - 3} more` : '';
+  return {
+    title: `${alerts.length} watchlist matches${lists.length === 1 ? ` for “${lists[0]}”` : ''}`,
+    body: `${names.join('; ')}${more}`,
+  };
 }

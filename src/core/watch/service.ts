@@ -8,7 +8,9 @@
  *
  * The hot path is kept short: a listing is judged in memory (plus one indexed read per price change), an
  * automatic purchase is decided and sent first, and everything else (match memory, alert rows,
- * notifications, listeners) runs on the next turn of the event loop.
+ * notifications, listeners) runs on the next turn of the event loop. A run that stops in between loses
+ * no alert: the purchase's log entry, written before it was sent, carries the alert, and the next run
+ * to start writes it (WatchStore.recoverAlerts).
  */
 import { EventEmitter } from 'node:events';
 import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
@@ -145,6 +147,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#db = options.db;
     this.#now = options.now ?? Date.now;
     this.store = new WatchStore(options.db, this.#now);
+    // before the evaluator reads the match memory: the alerts recovered come with theirs
+    const recovered = this.#recoverAlerts();
     this.#prices = new ReferencePrices(options.db);
     this.#evaluator = new WatchEvaluator(options.db, this.store, this.#prices);
     this.#reader = new ListingReader(options.db);
@@ -165,6 +169,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#settleTimer = setInterval(() => this.settleEarlierPurchases(), SETTLE_EVERY_MS);
     this.#settleTimer.unref();
     this.#reload();
+    // never told by the run that stopped before writing them
+    this.#tell(recovered, (id) => this.store.get(id));
   }
 
   // ---- the host's feeds ---------------------------------------------------------------------------
@@ -515,6 +521,15 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
             available: match.listing.amount,
             seq: match.seq,
             listingAlive: true,
+            alert: {
+              watchlistName: w.name,
+              appId: match.listing.app_id,
+              price: match.listing.price,
+              amount: match.listing.amount,
+              referencePrice: match.referencePrice,
+              ceiling: match.ceiling,
+              origin: match.origin,
+            },
           });
         } finally {
           this.#buying = false;
@@ -542,48 +557,69 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     }
     const pending = this.#pendingAlerts;
     this.#pendingAlerts = [];
-    const alerts = this.#db
-      .transaction(() => {
-        this.#evaluator.persist();
-        return pending.map(({ match, entryId, state }) => {
-          const alert = this.store.addAlert({
-            atMs: this.#now(),
-            watchlistId: match.watchlist.id,
-            watchlistName: match.watchlist.name,
-            listingId: match.listing.id,
-            appId: match.listing.app_id,
-            marketHashName: match.listing.market_hash_name,
-            price: match.listing.price,
-            amount: match.listing.amount,
-            seq: match.seq,
-            referencePrice: match.referencePrice,
-            ceiling: match.ceiling,
-            origin: match.origin,
-          });
-          if (entryId !== null) {
-            this.store.linkAlert(entryId, alert.id);
-            // the outcome may have arrived already
-            const entry = this.store.logEntry(entryId);
-            const final = entry?.status && entry.status !== 'pending' ? entry.status : null;
-            if (final) state = final;
-          }
-          if (state !== 'new') this.store.setAlertState(alert.id, state);
-          return { ...alert, state };
+    // under the desk's write lock, as WatchStore.recoverAlerts: it and this never both write one alert
+    const alerts = this.store.exclusively(() => {
+      this.#evaluator.persist();
+      const written: WatchAlert[] = [];
+      for (const { match, entryId, state: decided } of pending) {
+        let state = decided;
+        const entry = entryId === null ? null : this.store.logEntry(entryId);
+        // written from the decision's log entry by a run that started meanwhile (the CLI beside the
+        // app), which also told it
+        if (entry?.alertId != null) continue;
+        const alert = this.store.addAlert({
+          atMs: this.#now(),
+          watchlistId: match.watchlist.id,
+          watchlistName: match.watchlist.name,
+          listingId: match.listing.id,
+          appId: match.listing.app_id,
+          marketHashName: match.listing.market_hash_name,
+          price: match.listing.price,
+          amount: match.listing.amount,
+          seq: match.seq,
+          referencePrice: match.referencePrice,
+          ceiling: match.ceiling,
+          origin: match.origin,
         });
-      })
-      .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
+        if (entry) {
+          this.store.linkAlert(entry.id, alert.id);
+          // the outcome may have arrived already
+          if (entry.status && entry.status !== 'pending') state = entry.status;
+        }
+        if (state !== 'new') this.store.setAlertState(alert.id, state);
+        written.push({ ...alert, state });
+      }
+      return written;
+    });
     for (const { match, entryId } of pending) {
       this.emit('match', match);
       for (const entry of entries) if (entry.id === entryId) this.emit('purchase', entry);
     }
     for (const entry of entries) if (!pending.some((p) => p.entryId === entry.id)) this.emit('purchase', entry);
-    const notifying = new Set(pending.filter((p) => p.match.watchlist.alerts.notify).map((p) => p.match.watchlist.id));
-    this.#notifier?.add(alerts.filter((a) => notifying.has(a.watchlistId)));
-    const webhookOf = new Map(pending.map((p) => [p.match.watchlist.id, p.match.watchlist.alerts.webhook]));
-    for (const url of new Set(webhookOf.values())) {
-      if (url) this.#webhooks.add(url, alerts.filter((a) => webhookOf.get(a.watchlistId) === url));
+    const watchlists = new Map(pending.map((p) => [p.match.watchlist.id, p.match.watchlist]));
+    this.#tell(alerts, (id) => watchlists.get(id));
+  }
+
+  /** New alerts to the OS notifications and webhooks their watchlists ask for, and to the listeners. */
+  #tell(alerts: WatchAlert[], watchlistOf: (id: number) => Watchlist | null | undefined): void {
+    if (alerts.length === 0) return;
+    const settings = new Map(alerts.map((a) => [a.watchlistId, watchlistOf(a.watchlistId)?.alerts]));
+    this.#notifier?.add(alerts.filter((a) => settings.get(a.watchlistId)?.notify));
+    const webhooks = new Set([...settings.values()].map((s) => s?.webhook));
+    for (const url of webhooks) {
+      if (url) this.#webhooks.add(url, alerts.filter((a) => settings.get(a.watchlistId)?.webhook === url));
     }
     this.emit('alerts', alerts);
+  }
+
+  /** The alerts a run that stopped never wrote (WatchStore.recoverAlerts); a failure is said, not thrown. */
+  #recoverAlerts(): WatchAlert[] {
+    try {
+      return this.store.recoverAlerts();
+    } catch (err) {
+      this.#warn(`the alerts of purchases an earlier run sent could not be written: ${(err as Error).message}`);
+      return [];
+    }
   }
 
   #onEntry(entry: AutoBuyLogEntry): void {

@@ -4,6 +4,7 @@
  * schema on the way in and on the way out, so a hand-edited row can never reach the evaluator unchecked.
  */
 import type { Statement } from 'better-sqlite3';
+import { z } from 'zod';
 import { type Watchlist, type WatchlistDefinition, type WatchlistInput, watchlistInput } from '../../shared/watchlist.ts';
 import type { Db } from '../store/database.ts';
 import { ensureWatchTables } from './tables.ts';
@@ -116,6 +117,14 @@ interface LogRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A purchase's failure as the log keeps it: `CODE: words`, either part alone when the other is missing. */
 export function failureWords(code: string | null | undefined, words: string | null | undefined): string | null {
   return [code, words].filter((part) => part).join(': ') || null;
@@ -207,9 +216,39 @@ interface JournalSettlement {
 }
 
 export type NewAlert = Omit<WatchAlert, 'id' | 'state'>;
+
+/**
+ * What an alert needs beyond its auto-buy log entry (which holds its time, watchlist, listing, name and
+ * seq): kept in the entry of an automatic decision until the alert row is written (recoverAlerts).
+ */
+const alertFacts = z.object({
+  watchlistName: z.string(),
+  appId: z.number().int(),
+  price: z.number().int(),
+  amount: z.number().int(),
+  referencePrice: z.number().int().nullable(),
+  ceiling: z.number().int(),
+  origin: z.enum(['event', 'sweep']),
+});
+export type AlertFacts = z.infer<typeof alertFacts>;
+
 export interface NewLogEntry
   extends Omit<AutoBuyLogEntry, 'id' | 'status' | 'orderId' | 'error' | 'resolvedAtMs' | 'intentId'> {
   status: AutoBuyStatus | null;
+  /** The alert of a decision taken before its alert row was written (an automatic purchase's match). */
+  alertFacts?: AlertFacts | null;
+}
+
+interface UnwrittenAlertRow {
+  id: number;
+  at_ms: number;
+  watchlist_id: number;
+  listing_id: number;
+  market_hash_name: string;
+  trigger_seq: bigint;
+  decision: 'sent' | 'blocked';
+  status: AutoBuyStatus | null;
+  alert_facts: string;
 }
 
 /** Alerts kept in the feed; older ones are pruned (the auto-buy log and the journal keep the history). */
@@ -261,9 +300,17 @@ export class WatchStore {
       pruneBlocked: p("DELETE FROM auto_buy_log WHERE decision = 'blocked' AND at_ms < ?"),
       addLog: p(
         `INSERT INTO auto_buy_log (at_ms, watchlist_id, alert_id, listing_id, market_hash_name, max_price, amount,
-           trigger_seq, mode, decision, reason, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           trigger_seq, mode, decision, reason, status, alert_facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      linkAlert: p('UPDATE auto_buy_log SET alert_id = ? WHERE id = ?'),
+      linkAlert: p('UPDATE auto_buy_log SET alert_id = ?, alert_facts = NULL WHERE id = ?'),
+      unwrittenAlerts: p(
+        `SELECT id, at_ms, watchlist_id, listing_id, market_hash_name, trigger_seq, decision, status, alert_facts
+         FROM auto_buy_log WHERE alert_id IS NULL AND alert_facts IS NOT NULL ORDER BY id`,
+      ).safeIntegers(true),
+      // the memory a match gets, unless a later match of the same listing wrote its own (or the watchlist is gone)
+      recallMatch: p(
+        'INSERT OR IGNORE INTO watch_matches (watchlist_id, listing_id, price, seq) SELECT id, ?, ?, ? FROM watchlists WHERE id = ?',
+      ),
       resolveLog: p(
         'UPDATE auto_buy_log SET status = ?, order_id = ?, error = ?, resolved_at_ms = ?, intent_id = coalesce(?, intent_id) WHERE id = ?',
       ),
@@ -442,7 +489,7 @@ export class WatchStore {
 
   // ---- auto-buy log -----------------------------------------------------------------------------
 
-  addLogEntry(entry: NewLogEntry): AutoBuyLogEntry {
+  addLogEntry({ alertFacts: facts = null, ...entry }: NewLogEntry): AutoBuyLogEntry {
     const info = this.#s.addLog!.run(
       entry.atMs,
       entry.watchlistId,
@@ -456,6 +503,7 @@ export class WatchStore {
       entry.decision,
       entry.reason,
       entry.status,
+      facts === null ? null : JSON.stringify(facts),
     );
     return { ...entry, id: Number(info.lastInsertRowid), intentId: null, orderId: null, error: null, resolvedAtMs: null };
   }
@@ -463,6 +511,41 @@ export class WatchStore {
   /** Ties an automatic purchase to the alert written for its match (written after the purchase left). */
   linkAlert(entryId: number, alertId: number): void {
     this.#s.linkAlert!.run(alertId, entryId);
+  }
+
+  /**
+   * Writes the alerts of automatic decisions whose alert row a run never wrote: it stopped (a crash, a
+   * kill) in the turn of the event loop between sending a purchase — safe in this log and the purchase
+   * journal — and writing its alert. Each gets the row and the match memory that run would have written,
+   * with the state its decision has reached (a pending purchase's is "buying" until settleFromJournal
+   * settles it), and is linked to its entry, so a second call writes nothing. Under the desk's write
+   * lock: a live run's own pending alerts (the app's, while `skindesk watch` starts) are either written
+   * here and found linked by that run, or written by it first and not seen here. Returns those written.
+   */
+  recoverAlerts(): WatchAlert[] {
+    return this.exclusively(() => {
+      const written: WatchAlert[] = [];
+      for (const row of this.#s.unwrittenAlerts!.all() as UnwrittenAlertRow[]) {
+        const r = numbers(row, ['trigger_seq']);
+        const parsed = alertFacts.safeParse(parseJson(r.alert_facts));
+        if (!parsed.success) continue; // a hand-edited row: no alert is better than a wrong one
+        const facts = parsed.data;
+        const alert = this.addAlert({
+          atMs: r.at_ms,
+          watchlistId: r.watchlist_id,
+          listingId: r.listing_id,
+          marketHashName: r.market_hash_name,
+          seq: r.trigger_seq,
+          ...facts,
+        });
+        this.linkAlert(r.id, alert.id);
+        this.#s.recallMatch!.run(r.listing_id, facts.price, r.trigger_seq, r.watchlist_id);
+        const state: AlertState = r.decision === 'blocked' ? 'blocked' : r.status === 'pending' || r.status === null ? 'buying' : r.status;
+        this.setAlertState(alert.id, state);
+        written.push({ ...alert, state });
+      }
+      return written;
+    });
   }
 
   resolveLogEntry(

@@ -6,7 +6,7 @@
  * Seqs are int64 and stored as INTEGER; they are always read with safeIntegers.
  */
 import type { Db } from '../store/database.ts';
-import { createDeskTables } from '../store/desk.ts';
+import { addDeskColumn, createDeskTables } from '../store/desk.ts';
 
 export const WATCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS watchlists (
@@ -68,7 +68,11 @@ CREATE TABLE IF NOT EXISTS auto_buy_log (
   status TEXT CHECK (status IN ('pending', 'bought', 'not_bought', 'unknown')),
   order_id INTEGER,
   error TEXT,
-  resolved_at_ms INTEGER
+  resolved_at_ms INTEGER,
+  -- An automatic decision's alert as JSON (WatchStore's AlertFacts), written with the decision before the
+  -- purchase is sent and cleared once its alert row is linked: the row is written a turn of the event
+  -- loop later, and a run that stops in between leaves this for the next run to write it from.
+  alert_facts TEXT
 );
 -- covering for the spend guardrails (read before every automatic purchase): no row visits
 CREATE INDEX IF NOT EXISTS auto_buy_log_spend_cover ON auto_buy_log (watchlist_id, at_ms, status, max_price, amount) WHERE decision = 'sent';
@@ -83,4 +87,5 @@ CREATE TABLE IF NOT EXISTS watch_settings (
 /** In the desk file when one is attached (desk.ts): the host writes them while the worker writes the book. */
 export function ensureWatchTables(db: Db): void {
   createDeskTables(db, WATCH_SCHEMA);
+  addDeskColumn(db, 'auto_buy_log', 'alert_facts', 'TEXT');
 }

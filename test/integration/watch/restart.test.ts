@@ -5,8 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PurchaseJournal } from '../../../src/core/api/purchase-journal.ts';
+import { openDatabase } from '../../../src/core/store/index.ts';
 import { WatchService } from '../../../src/core/watch/index.ts';
-import { ManualRig, autoWatchlist, itemNames } from './rig.ts';
+import type { ListingCreatedEvent } from '../../../src/shared/api/index.ts';
+import { ManualRig, autoWatchlist, itemNames, waitFor } from './rig.ts';
 
 let rig: ManualRig | null = null;
 let restarted: WatchService | null = null;
@@ -107,6 +109,86 @@ describe('a purchase left open by a run that stopped', () => {
       decision: 'sent',
       status: 'bought',
     });
+  });
+});
+
+describe('a run that stopped between an automatic purchase and its alert row', () => {
+  it('leaves the alert to the next run, written once, with the purchase it led to', async () => {
+    const r = await ManualRig.start();
+    rig = r;
+    // the crashing run: a connection of its own, like a process that dies
+    await r.service.close();
+    const crashedDb = openDatabase(r.file);
+    const crashed = new WatchService({ db: crashedDb });
+    const [item] = itemNames(r.demo, 1);
+    const w = crashed.create(autoWatchlist('snipe', item!.name, 5_000));
+    crashed.attachMarket(r.client, r.purchaser);
+    crashed.onStatus('live');
+    await crashed.refreshBalance();
+    await crashed.sweep();
+    const l = r.demo.createListing({ name: item!.name, price: 900 });
+    const [created] = r.applyFeed();
+    expect(created?.event).toBe('listing.created');
+    crashed.onArrived(created as ListingCreatedEvent);
+    // the purchase is on its way and its decision is logged; the alert row was to be written on the
+    // next turn of the event loop, and the process dies first
+    crashedDb.close();
+    await crashed.close();
+    await waitFor(() => r.journal().some((j) => j.listing_id === l.listing.id && j.state === 'bought'), 10_000, 'the journal to learn the outcome');
+    expect(r.db.prepare('SELECT count(*) FROM watch_alerts WHERE listing_id = ?').pluck().get(l.listing.id)).toBe(0);
+
+    restarted = new WatchService({ db: r.db });
+    restarted.attachMarket(r.client, r.purchaser);
+    const [entry] = restarted.log(1);
+    expect(entry).toMatchObject({ watchlistId: w.id, listingId: l.listing.id, decision: 'sent', status: 'bought' });
+    const recovered = restarted.store.alerts().filter((a) => a.listingId === l.listing.id);
+    expect(recovered).toMatchObject([
+      {
+        watchlistId: w.id,
+        watchlistName: 'snipe',
+        marketHashName: item!.name,
+        price: 900,
+        ceiling: 5_000,
+        referencePrice: null,
+        origin: 'event',
+        seq: created!.seq,
+        state: 'bought',
+      },
+    ]);
+    expect(entry!.alertId).toBe(recovered[0]!.id);
+
+    // and once only: the run after it finds the alert there
+    await restarted.close();
+    restarted = new WatchService({ db: r.db });
+    restarted.attachMarket(r.client, r.purchaser);
+    expect(restarted.store.alerts().filter((a) => a.listingId === l.listing.id)).toHaveLength(1);
+  });
+});
+
+describe('a run starting beside a live one', () => {
+  it('writes the alert of a purchase the live one just sent at most once between them', async () => {
+    const r = await ManualRig.start();
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    r.service.create(autoWatchlist('snipe', item!.name, 5_000));
+    await r.service.sweep();
+    const l = r.demo.createListing({ name: item!.name, price: 900 });
+    const [created] = r.applyFeed();
+    r.service.onArrived(created as ListingCreatedEvent);
+    // `skindesk watch` starts on the same data folder in the very turn the app sent the purchase, before
+    // the app wrote its alert: it finds the decision without an alert and writes it
+    const otherDb = openDatabase(r.file);
+    const other = new WatchService({ db: otherDb });
+    try {
+      expect(other.store.alerts().filter((a) => a.listingId === l.listing.id)).toHaveLength(1);
+      await r.service.settled();
+      const alerts = r.service.alerts().filter((a) => a.listingId === l.listing.id);
+      expect(alerts).toMatchObject([{ state: 'bought' }]);
+      expect(r.service.log(1)[0]?.alertId).toBe(alerts[0]!.id);
+    } finally {
+      await other.close();
+      otherDb.close();
+    }
   });
 });
 

@@ -79,6 +79,11 @@ export class ManualRig {
     this.#off = demo.state.onEvent((frame) => this.#frames.push(frame));
   }
 
+  /** The book's file, for a second connection (another process, a restart). */
+  get file(): string {
+    return this.#tmp.file;
+  }
+
   /** A quiet demo market, its book merged into a fresh mirror, a watch service connected and live. */
   static async start(options: Partial<WatchServiceOptions> = {}, market: DemoMarketOptions = {}): Promise<ManualRig> {
     const demo = await startQuietMarket(market);

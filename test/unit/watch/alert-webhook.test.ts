@@ -1,7 +1,9 @@
 /**
  * Alerts posted to a webhook: Discord's `content` and Slack's `text` carry the words, `alerts` the data;
- * a burst is coalesced per URL like the OS notifications; a failure is said once a minute, naming the
- * webhook by its origin only (a Discord or Slack webhook's path is its token); redirects are not followed.
+ * a burst is coalesced per URL like the OS notifications; a post that failed for a moment is tried again
+ * (what came meanwhile goes with it), a refusal is not; what was still not delivered is said once a
+ * minute, naming the webhook by its origin only (a Discord or Slack webhook's path is its token);
+ * redirects are not followed.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +31,7 @@ const alert = (id: number, name = `Item ${id}`): WatchAlert => ({
 let server: Server;
 let base: string;
 let received: { path: string; body: unknown }[];
-let answer: (req: IncomingMessage) => { status: number; location?: string };
+let answer: (req: IncomingMessage) => { status: number; location?: string; retryAfter?: string };
 
 beforeEach(async () => {
   received = [];
@@ -39,8 +41,8 @@ beforeEach(async () => {
     req.on('data', (d: Buffer) => (text += d.toString('utf8')));
     req.on('end', () => {
       received.push({ path: req.url ?? '', body: JSON.parse(text) as unknown });
-      const { status, location } = answer(req);
-      res.writeHead(status, location ? { location } : {}).end();
+      const { status, location, retryAfter } = answer(req);
+      res.writeHead(status, { ...(location ? { location } : {}), ...(retryAfter ? { 'retry-after': retryAfter } : {}) }).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -124,6 +126,91 @@ describe('alert webhooks', () => {
     hooks.add(url, [alert(3)]);
     await waitFor('the failure said again', () => failures.length === 2);
     await hooks.close();
+  });
+
+  it('retry a post that failed for a moment, and post what came meanwhile with the retry', async () => {
+    // the webhook's host is down for its first two posts (a Discord hiccup), then answers
+    let calls = 0;
+    answer = () => (++calls <= 2 ? { status: 503 } : { status: 204 });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 10, retryDelaysMs: [30, 250, 30] });
+    hooks.add(`${base}/a`, [alert(1)]);
+    await waitFor('the first retry', () => received.length === 2);
+    // told while that post waits for its retry: it goes with the retry, not in a post of its own
+    await new Promise((r) => setTimeout(r, 20));
+    hooks.add(`${base}/a`, [alert(2)]);
+    await waitFor('the post that got through', () => received.length === 3);
+    await new Promise((r) => setTimeout(r, 100));
+    const alertsOf = (i: number) => (received[i]!.body as { alerts: { listing_id: number }[] }).alerts.map((a) => a.listing_id);
+    expect(received).toHaveLength(3);
+    expect(alertsOf(0)).toEqual([101]);
+    expect(alertsOf(2)).toEqual([101, 102]);
+    expect((received[2]!.body as { content: string }).content).toMatch(/^\*\*2 watchlist matches for “cheap keys”\*\*/);
+    expect(failures).toEqual([]);
+    await hooks.close();
+  });
+
+  it('wait as long as a 429 asks, and never retry a refusal', async () => {
+    const at: number[] = [];
+    answer = (req) => {
+      at.push(performance.now());
+      if (req.url === '/limited' && at.length === 1) return { status: 429, retryAfter: '1' };
+      return { status: req.url === '/gone' ? 404 : 204 };
+    };
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 10, retryDelaysMs: [10, 10, 10] });
+    hooks.add(`${base}/limited`, [alert(1)]);
+    await waitFor('the retry after a second', () => received.length === 2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(950);
+    expect(failures).toEqual([]);
+    hooks.add(`${base}/gone`, [alert(2)]);
+    await waitFor('the refusal', () => failures.length === 1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(received.filter((r) => r.path === '/gone')).toHaveLength(1);
+    expect(failures[0]).toBe(`alert webhook: ${base} answered HTTP 404; the alert not delivered there`);
+    await hooks.close();
+  });
+
+  it('say the alerts still undelivered after the last retry, those of a quiet minute included', async () => {
+    answer = () => ({ status: 500 });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({
+      onFailure: (m) => failures.push(m),
+      windowMs: 10,
+      retryDelaysMs: [10, 10],
+      now: () => 0, // the clock stands still: every failure after the first is within its minute
+    });
+    const url = `${base}/api/webhooks/123/SECRET-TOKEN`;
+    hooks.add(url, [alert(1)]);
+    await waitFor('the failure', () => failures.length === 1);
+    expect(received).toHaveLength(3); // the post and its two retries
+    expect(failures[0]).toBe(`alert webhook: ${base} answered HTTP 500 (tried 3 times); the alert not delivered there`);
+    // within the minute: not said at once, but not forgotten either — said when the watch stops
+    await new Promise((r) => setTimeout(r, 30));
+    hooks.add(url, [alert(2)]);
+    hooks.add(url, [alert(3)]);
+    await waitFor('the second round of tries', () => received.length === 6);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(failures).toHaveLength(1);
+    await hooks.close();
+    expect(failures).toHaveLength(2);
+    expect(failures[1]).toBe(`alert webhook: ${base} answered HTTP 500 (tried 3 times); 2 alerts not delivered there`);
+    expect(failures.join('\n')).not.toContain('SECRET');
+  });
+
+  it('on close, try a post waiting for its retry once more at once instead of waiting', async () => {
+    let calls = 0;
+    answer = () => (++calls === 1 ? { status: 502 } : { status: 204 });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 10, retryDelaysMs: [60_000] });
+    hooks.add(`${base}/a`, [alert(1)]);
+    await waitFor('the failed post', () => received.length === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const started = performance.now();
+    await hooks.close();
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(received).toHaveLength(2);
+    expect(failures).toEqual([]);
   });
 
   it('do not follow a redirect, and say when nothing answers', async () => {
