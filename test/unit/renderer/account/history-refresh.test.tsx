@@ -48,7 +48,7 @@ describe.each([
       }),
       getTradingPnl: () => ({
         items: [],
-        totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 },
+        totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 0 },
         computedAt: null,
         problem: null,
       }),
