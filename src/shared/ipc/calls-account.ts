@@ -306,6 +306,8 @@ export const ACCOUNT_CALLS = {
       }),
       /** What is held (backpack and the Steam inventories read), by item, largest value first. */
       positions: z.array(heldPosition),
+      /** How many items are held in all: `positions` is the largest of them, 100 at most. */
+      positionCount: z.number().int().nonnegative(),
       total: z.number().int().nonnegative(),
       history: z.array(
         z.strictObject({

@@ -42,6 +42,7 @@ describe.each([
         backpack: null,
         inventory: { value: 0, games: [] },
         positions: [],
+        positionCount: 0,
         total: 0,
         history: [],
         freshness: null,

@@ -102,7 +102,7 @@ const NO_TRADING_RESULTS = {
 function installPortfolio(parts: Pick<IpcOutput<'getPortfolio'>, 'listed' | 'backpack' | 'inventory' | 'positions' | 'total'>) {
   installFakeBridge({
     getStatus: () => status(),
-    getPortfolio: () => ({ user: null, ...parts, history: [], freshness: null }),
+    getPortfolio: () => ({ user: null, ...parts, positionCount: parts.positions.length, history: [], freshness: null }),
     getTradingPnl: () => NO_TRADING_RESULTS,
   });
 }
@@ -199,6 +199,7 @@ describe('PortfolioScreen vs paid', () => {
         backpack: { value: 200, items: 1, complete: true },
         inventory: { value: 0, games: [] },
         positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
+        positionCount: 1,
         total: 200,
         history: [],
         freshness: null,
@@ -236,7 +237,7 @@ describe('PortfolioScreen vs paid', () => {
 
   it('says how much of what sales brought is not settled yet', async () => {
     resetRendererState();
-    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], total: 0, history: [], freshness: null };
+    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
     installFakeBridge({
       getStatus: () => status(),
       getPortfolio: () => empty,
@@ -255,7 +256,7 @@ describe('PortfolioScreen vs paid', () => {
 
   it('tells the profit of settled sales, with that of sales not settled yet beside it, not in it', async () => {
     resetRendererState();
-    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], total: 0, history: [], freshness: null };
+    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
     installFakeBridge({
       getStatus: () => status(),
       getPortfolio: () => empty,
