@@ -80,9 +80,10 @@ type HeldRow = Pick<BackpackItem | InventoryItem, 'app_id' | 'market_hash_name' 
 
 /**
  * What is held, grouped by item (one Steam row per asset, one backpack row per lot), largest value
- * first; ties keep the name order so the table does not reshuffle between refreshes.
+ * first (the largest `limit` when given); ties keep the name order so the table does not reshuffle
+ * between refreshes.
  */
-export function heldPositions(backpack: readonly HeldRow[], inventory: readonly HeldRow[], limit: number): Holding[] {
+export function heldPositions(backpack: readonly HeldRow[], inventory: readonly HeldRow[], limit = Number.POSITIVE_INFINITY): Holding[] {
   const byItem = new Map<string, Holding>();
   const add = (row: HeldRow, where: 'inBackpack' | 'inInventory') => {
     const key = itemKey(row.app_id, row.market_hash_name);

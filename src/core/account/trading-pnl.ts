@@ -10,6 +10,11 @@
  * bought here and not sold since keep their own cost (`unsold`, `unsoldCost`) rather than the average of
  * every purchase, the sold ones too. All sums are integer cents: a part of a cost or of a sale is rounded
  * once when taken, and the rest stays with what remains, so nothing drifts.
+ *
+ * Only settled sales realize a profit. The export's rows carry no status (spec 2.12); a sale's
+ * `settled_at` stays empty until its money is final, and one that is held, pending or undone never
+ * settles. Such a sale still takes its copies and their cost (they have left the account), but its
+ * profit is told apart (`unsettledRealized`), not counted in `realized` until its row settles.
  */
 import type Database from 'better-sqlite3';
 import type { AppId, OrderExportRow } from '../../shared/api/index.ts';
@@ -31,10 +36,13 @@ export interface ItemPnl {
   avgPaid: number | null;
   /** Average received per copy after fees; null when none was sold. */
   avgReceived: number | null;
-  /** Copies sold that had been bought here before the sale: the ones a profit can be told for. */
+  /** Copies of settled sales that had been bought here before the sale: the ones a profit is told for. */
   matched: number;
   /** What those copies brought after fees less their average cost, in cents; null when nothing matched. */
   realized: number | null;
+  /** The same for sales not settled yet (`settled_at` empty): copies, and their profit (null when none). */
+  unsettledMatched: number;
+  unsettledRealized: number | null;
   /** Copies bought here and not sold here since (still held, or moved out of the marketplace). */
   unsold: number;
   /** Their cost at the moving average, in cents. */
@@ -50,8 +58,12 @@ export interface TradingPnl {
     /** Of `received`, the sales not settled yet (`settled_at` empty): not in the balance to spend yet. */
     unsettled: number;
     fees: number;
+    /** Profit of settled sales only. */
     realized: number;
     matched: number;
+    /** Profit on copies of sales not settled yet, apart from `realized`. */
+    unsettledRealized: number;
+    unsettledMatched: number;
     rows: number;
   };
 }
@@ -80,6 +92,8 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
         avgReceived: null,
         matched: 0,
         realized: null,
+        unsettledMatched: 0,
+        unsettledRealized: null,
         unsold: 0,
         unsoldCost: 0,
         lastTradeAt: r.created_at,
@@ -100,8 +114,14 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
         const cost = share(p.unsoldCost, fromHere, p.unsold);
         p.unsold -= fromHere;
         p.unsoldCost -= cost;
-        p.matched += fromHere;
-        p.realized = (p.realized ?? 0) + share(r.net, fromHere, r.amount) - cost;
+        const profit = share(r.net, fromHere, r.amount) - cost;
+        if (r.settled_at !== null) {
+          p.matched += fromHere;
+          p.realized = (p.realized ?? 0) + profit;
+        } else {
+          p.unsettledMatched += fromHere;
+          p.unsettledRealized = (p.unsettledRealized ?? 0) + profit;
+        }
       }
     }
     p.lastTradeAt = r.created_at;
@@ -125,6 +145,8 @@ export function tradingPnl(rows: readonly OrderExportRow[]): TradingPnl {
       fees: sum((p) => p.fees),
       realized: sum((p) => p.realized ?? 0),
       matched: sum((p) => p.matched),
+      unsettledRealized: sum((p) => p.unsettledRealized ?? 0),
+      unsettledMatched: sum((p) => p.unsettledMatched),
       rows: rows.length,
     },
   };
@@ -160,9 +182,15 @@ export class TradingPnlStore {
     const row = this.#sql.get.get();
     if (!row) return null;
     const pnl = JSON.parse(row.body) as TradingPnl;
-    // results counted by an older version (no cost of the unsold copies, no unsettled sum) are read
-    // again, not shown wrong
-    if (typeof pnl.totals.unsettled !== 'number' || !pnl.items.every((p) => typeof p.unsoldCost === 'number')) return null;
+    // results counted by an older version (no cost of the unsold copies, no unsettled sum, unsettled
+    // sales counted as realized) are read again, not shown wrong
+    if (
+      typeof pnl.totals.unsettled !== 'number' ||
+      typeof pnl.totals.unsettledRealized !== 'number' ||
+      !pnl.items.every((p) => typeof p.unsoldCost === 'number' && typeof p.unsettledMatched === 'number')
+    ) {
+      return null;
+    }
     return { pnl, computedAt: row.computed_at };
   }
 }

@@ -36,7 +36,20 @@ import {
 } from './export-stream.ts';
 import { type GovernorStats, type Priority, RateGovernor, type ServerRateInfo, readRateHeaders } from './governor.ts';
 import { requestFetch } from './transport.ts';
-import { type OffsetPagedName, type PageOptions, type RowOf, cursorPages, offsetPages, offsetRows } from './pagers.ts';
+import {
+  type NewestFirstName,
+  type NewestFirstOptions,
+  type OffsetPagedName,
+  type PageOptions,
+  type RowOf,
+  cursorPages,
+  offsetPages,
+  offsetRows,
+  readNewestFirst,
+} from './pagers.ts';
+
+/** Offset-paged routes walked page after page as they are; the newest-first histories go through `newestFirst`. */
+type PlainPagedName = Exclude<OffsetPagedName, NewestFirstName>;
 import { validateInSlices } from './sliced-validation.ts';
 
 export interface ApiClientOptions {
@@ -673,16 +686,28 @@ export class ApiClient {
   // ---- paging ---------------------------------------------------------------------------------
 
   /** Every page of an offset-paged route, from page 1 until `total_pages` (background priority by default). */
-  pages<N extends OffsetPagedName>(name: N, query: Omit<NonNullable<QueryOf<N>>, 'page'>, options?: PageOptions) {
+  pages<N extends PlainPagedName>(name: N, query: Omit<NonNullable<QueryOf<N>>, 'page'>, options?: PageOptions) {
     return offsetPages(this.#pageCaller, name, query, options);
   }
   /** The rows of every page of an offset-paged route, one at a time. */
-  rows<N extends OffsetPagedName>(
+  rows<N extends PlainPagedName>(
     name: N,
     query: Omit<NonNullable<QueryOf<N>>, 'page'>,
     options?: PageOptions,
   ): AsyncGenerator<RowOf<N>, void, undefined> {
     return offsetRows(this.#pageCaller, name, query, options);
+  }
+  /**
+   * The orders or the ledger, newest first, each row once and none skipped while the history grows
+   * underneath (pagers.ts readNewestFirst says how); `complete` says whether the read reached the end
+   * or a row older than wanted.
+   */
+  newestFirst<N extends NewestFirstName>(
+    name: N,
+    query: Omit<NonNullable<QueryOf<N>>, 'page'>,
+    options?: NewestFirstOptions<RowOf<N>>,
+  ) {
+    return readNewestFirst(this.#pageCaller, name, query, options);
   }
   /** `GET /listings` by cursor, following `next_cursor` until null: stable while the book changes. */
   listingsByCursor(query: ListingsCursorQuery, options?: PageOptions) {

@@ -245,31 +245,23 @@ interface BoughtOrders {
  * Offset pages of a history that grows while it is read shift: an order placed between two pages
  * pushes the last row of one page onto the next, so that row comes twice. Kept twice, a one-item order
  * would look like an order of two items and match nothing — a purchase made, settled "not bought", and
- * bought again. Each order item is kept once (its `order_item_id`).
+ * bought again. The client's newestFirst keeps each order item once and re-reads a page when a row
+ * may have slipped past between two pages.
  */
 async function readBoughtOrders(client: ApiClient, since: number, maxPages: number): Promise<BoughtOrders> {
   const byOrder = new Map<number, OrderItem[]>();
-  const seenItems = new Set<number>();
-  let complete = false;
-  let pages = 0;
-  for await (const page of client.pages('orders', { limit: '100' }, { priority: 'interactive', maxPages })) {
-    pages += 1;
-    for (const row of page.orders) {
-      if (Date.parse(row.created_at) < since) {
-        complete = true;
-        continue;
-      }
-      if (row.side !== 'bought' || seenItems.has(row.order_item_id)) continue;
-      seenItems.add(row.order_item_id);
-      const items = byOrder.get(row.order_id) ?? [];
-      items.push(row);
-      byOrder.set(row.order_id, items);
-    }
-    if (complete) break;
-    if (page.metadata.current_page >= page.metadata.total_pages) complete = true;
+  const read = await client.newestFirst('orders', { limit: '100' }, {
+    priority: 'interactive',
+    maxPages,
+    olderThanWanted: (row) => Date.parse(row.created_at) < since,
+  });
+  for (const row of read.rows) {
+    if (row.side !== 'bought') continue;
+    const items = byOrder.get(row.order_id) ?? [];
+    items.push(row);
+    byOrder.set(row.order_id, items);
   }
-  if (pages === 0) complete = true;
-  return { byOrder, complete };
+  return { byOrder, complete: read.complete };
 }
 
 /**

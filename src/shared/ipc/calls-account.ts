@@ -223,9 +223,12 @@ const itemPnl = z.strictObject({
   fees: z.number().int().nonnegative(),
   avgPaid: z.number().int().nullable(),
   avgReceived: z.number().int().nullable(),
-  /** Copies sold that had been bought here before the sale: the only ones a profit is told for. */
+  /** Copies of settled sales that had been bought here before the sale: the only ones a profit is told for. */
   matched: z.number().int().nonnegative(),
   realized: z.number().int().nullable(),
+  /** The same for sales not settled yet: apart, not in `realized`. */
+  unsettledMatched: z.number().int().nonnegative(),
+  unsettledRealized: z.number().int().nullable(),
   /** Copies bought here and not sold here since, and their cost at the moving average. */
   unsold: z.number().int().nonnegative(),
   unsoldCost: z.number().int().nonnegative(),
@@ -303,6 +306,8 @@ export const ACCOUNT_CALLS = {
       }),
       /** What is held (backpack and the Steam inventories read), by item, largest value first. */
       positions: z.array(heldPosition),
+      /** How many items are held in all: `positions` is the largest of them, 100 at most. */
+      positionCount: z.number().int().nonnegative(),
       total: z.number().int().nonnegative(),
       history: z.array(
         z.strictObject({
@@ -320,7 +325,7 @@ export const ACCOUNT_CALLS = {
 
   getTradingPnl: call({
     summary:
-      'Trading results per item from the whole order history (GET /orders/export, 5 a minute): paid, received after fees, and the profit on copies sold after being bought here (moving average cost). Without refresh, the last results stored.',
+      'Trading results per item from the whole order history (GET /orders/export, 5 a minute): paid, received after fees, and the profit on copies sold after being bought here (moving average cost), from settled sales, with that of sales not settled yet apart. Without refresh, the last results stored.',
     input: z.strictObject({ refresh: z.boolean().default(false) }),
     output: z.strictObject({
       items: z.array(itemPnl),
@@ -330,8 +335,12 @@ export const ACCOUNT_CALLS = {
         /** Of `received`, the sales not settled yet. */
         unsettled: z.number().int(),
         fees: z.number().int().nonnegative(),
+        /** Profit of settled sales only. */
         realized: z.number().int(),
         matched: z.number().int().nonnegative(),
+        /** Profit on copies of sales not settled yet, apart from `realized`. */
+        unsettledRealized: z.number().int(),
+        unsettledMatched: z.number().int().nonnegative(),
         rows: z.number().int().nonnegative(),
       }),
       /** When the history was read; null: never yet. */

@@ -4,6 +4,7 @@ import { TradingPnlStore, tradingPnl } from '../../../src/core/account/trading-p
 import type { OrderExportRow } from '../../../src/shared/api/index.ts';
 
 let next = 1;
+/** An export row, settled when it was made (a sale still pending: `pending` below). */
 const row = (
   side: 'bought' | 'sold',
   name: string,
@@ -25,9 +26,11 @@ const row = (
     fee: side === 'sold' ? fee : null,
     net: side === 'sold' ? total - fee : -total,
     created_at: at,
-    settled_at: null,
+    settled_at: at,
   };
 };
+/** A sale whose money is not final yet (`settled_at` empty). */
+const pending = (sale: OrderExportRow): OrderExportRow => ({ ...sale, settled_at: null });
 
 describe('tradingPnl', () => {
   it('takes the latest trade by the instant, not the text, when rows carry different UTC offsets', () => {
@@ -64,6 +67,8 @@ describe('tradingPnl', () => {
       avgReceived: 76,
       matched: 5,
       realized: 80,
+      unsettledMatched: 0,
+      unsettledRealized: null,
       unsold: 15,
       unsoldCost: 900,
       lastTradeAt: '2026-11-03T10:00:00.000Z',
@@ -80,10 +85,12 @@ describe('tradingPnl', () => {
     expect(pnl.totals).toEqual({
       paid: 1_503,
       received: 9_215,
-      unsettled: 9_215,
+      unsettled: 0,
       fees: 485,
       realized: 62,
       matched: 8,
+      unsettledRealized: 0,
+      unsettledMatched: 0,
       rows: 6,
     });
   });
@@ -103,6 +110,8 @@ describe('tradingPnl', () => {
       fees: 0,
       realized: 0,
       matched: 0,
+      unsettledRealized: 0,
+      unsettledMatched: 0,
       rows: 0,
     });
   });
@@ -159,9 +168,38 @@ describe('tradingPnl', () => {
   });
 
   it('tells how much of what sales brought is not settled yet', () => {
-    const settled = { ...row('sold', 'Sticker | e', 1, 100, 5), settled_at: '2026-11-02T10:00:00.000Z' };
-    const pending = row('sold', 'Sticker | e', 2, 100, 10); // settled_at empty: not in the balance yet
-    const pnl = tradingPnl([settled, pending, row('bought', 'Sticker | e', 1, 50)]);
+    const settled = row('sold', 'Sticker | e', 1, 100, 5);
+    const held = pending(row('sold', 'Sticker | e', 2, 100, 10)); // not in the balance yet
+    const pnl = tradingPnl([settled, held, row('bought', 'Sticker | e', 1, 50)]);
     expect(pnl.totals).toMatchObject({ received: 285, unsettled: 190 });
+  });
+
+  it('realizes the profit of settled sales only: that of sales not settled yet is told apart', () => {
+    const pnl = tradingPnl([
+      row('bought', 'Kilowatt Case', 4, 100, 0, '2026-11-01T10:00:00.000Z'),
+      row('sold', 'Kilowatt Case', 1, 150, 0, '2026-11-02T10:00:00.000Z'), // settled: +50
+      pending(row('sold', 'Kilowatt Case', 2, 130, 0, '2026-11-03T10:00:00.000Z')), // pending: +60, not yet
+      row('sold', 'Kilowatt Case', 1, 90, 0, '2026-11-04T10:00:00.000Z'), // settled: -10
+    ]);
+    // the pending sale's copies have left: the last sale's copy costs 100, not the cost of copies still held
+    expect(pnl.items[0]).toMatchObject({
+      matched: 2,
+      realized: 40,
+      unsettledMatched: 2,
+      unsettledRealized: 60,
+      unsold: 0,
+      unsoldCost: 0,
+    });
+    expect(pnl.totals).toMatchObject({ realized: 40, matched: 2, unsettledRealized: 60, unsettledMatched: 2, unsettled: 260 });
+  });
+
+  it('does not show stored results that counted unsettled sales as realized', () => {
+    const db = new Database(':memory:');
+    const store = new TradingPnlStore(db);
+    const current = tradingPnl([row('bought', 'Sticker | f', 1, 10), pending(row('sold', 'Sticker | f', 1, 20))]);
+    const { unsettledMatched: _m, unsettledRealized: _r, ...olderItem } = current.items[0]!;
+    const { unsettledMatched: _tm, unsettledRealized: _tr, ...olderTotals } = current.totals;
+    store.save({ items: [olderItem as never], totals: olderTotals as never }, 2_000);
+    expect(store.latest()).toBeNull();
   });
 });

@@ -412,17 +412,17 @@ describe('WebSocket URL discovery', () => {
 describe('paging', () => {
   it('offset pages walk page 1..total_pages at background priority', async () => {
     const rows = Array.from({ length: 12 }, (_, i) => ({
-      order_item_id: i + 1, order_id: i + 1, side: 'bought', app_id: 730, market_hash_name: 'Case', price: 10, amount: 1, created_at: TS,
+      id: i + 1, app_id: 730, market_hash_name: 'Case', amount: 1, commodity: true, market_price: 10, trade_locked_until: null,
     }));
-    server.on('orders', (req, res) => {
+    server.on('backpack', (req, res) => {
       const page = Number(req.url.searchParams.get('page'));
       const limit = Number(req.url.searchParams.get('limit'));
-      sendJson(res, 200, { orders: rows.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, 3, 12, limit) });
+      sendJson(res, 200, { items: rows.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, 3, 12, limit) });
     });
     const seen: number[] = [];
-    for await (const row of client.rows('orders', { limit: '5' })) seen.push(row.order_item_id);
-    expect(seen).toEqual(rows.map((r) => r.order_item_id));
-    expect(server.calls('orders').map((r) => r.url.searchParams.get('page'))).toEqual(['1', '2', '3']);
+    for await (const row of client.rows('backpack', { limit: '5' })) seen.push(row.id);
+    expect(seen).toEqual(rows.map((r) => r.id));
+    expect(server.calls('backpack').map((r) => r.url.searchParams.get('page'))).toEqual(['1', '2', '3']);
   });
 
   it('cursor paging of /listings follows next_cursor until null', async () => {

@@ -1009,7 +1009,7 @@ describe('journal files written before accounts were named', () => {
   });
 });
 
-describe('an order history that grows while it is read page by page', () => {
+describe('an order history that changes while it is read page by page', () => {
   /** A sale of something else, landing on top of the order history now. */
   const addSale = (n: number) =>
     market.orders.push({ order_item_id: 90_000 + n, order_id: 9_000 + n, side: 'sold', app_id: 730, market_hash_name: 'P250 | Sand Dune (Field-Tested)', price: 3, amount: 1, created_at: new Date().toISOString() });
@@ -1028,6 +1028,32 @@ describe('an order history that grows while it is read page by page', () => {
       const limit = Number(req.url.searchParams.get('limit'));
       // another sale lands between two pages of one read: every row moves one place down
       if (page > 1) addSale(sales++);
+      const newestFirst = [...market.orders].reverse();
+      sendJson(res, 200, { orders: newestFirst.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, Math.ceil(newestFirst.length / limit), newestFirst.length, limit) });
+    });
+    const [outcome] = await makePurchaser().reconcileUnresolved();
+    expect(outcome).toMatchObject({ status: 'bought', orderId: order, reconciled: true });
+    expect(journal.get('lost')).toMatchObject({ state: 'bought', orderId: order });
+  });
+
+  it('a purchase pulled up onto the page already read (a newer row left between two pages) is still found, not "not bought"', async () => {
+    const at = Date.now() - 60_000;
+    market.addOrder('M4A1-S | Nitro (Field-Tested)', 500, 1, new Date(at - 10 * 60_000)); // older than the intent: the read reaches back past it
+    journal.recordIntent({ intentId: 'lost', createdAtMs: at, listingId: 102, amount: 1, maxPrice: 1000, appId: 730, marketHashName: 'AWP | Asiimov (Field-Tested)', triggerSeq: null, watchlistId: null, source: 'app' });
+    journal.recordOutcome('lost', { state: 'unknown', orderId: null, resolution: 'response', errorKind: 'timeout', errorCode: null, errorMessage: 'no answer' }, at + 10_000);
+    const order = market.addOrder('AWP | Asiimov (Field-Tested)', 900, 1, new Date(at + 200));
+    // 100 sales since: the purchase is the first row of page 2 (100 rows a page)
+    for (let n = 0; n < 100; n++) addSale(n);
+    let removed = false;
+    market.server.on('orders', (req, res) => {
+      const page = Number(req.url.searchParams.get('page'));
+      const limit = Number(req.url.searchParams.get('limit'));
+      // a newer row leaves the history between two pages: every row below it moves one place up, and
+      // the purchase moves onto page 1, which was read already
+      if (page > 1 && !removed) {
+        removed = true;
+        market.orders.splice(market.orders.length - 1, 1);
+      }
       const newestFirst = [...market.orders].reverse();
       sendJson(res, 200, { orders: newestFirst.slice((page - 1) * limit, page * limit), metadata: metadataFor(page, Math.ceil(newestFirst.length / limit), newestFirst.length, limit) });
     });

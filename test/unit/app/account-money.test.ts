@@ -681,6 +681,35 @@ describe('portfolio value of a backpack read a page at a time', () => {
   });
 });
 
+describe('held positions: the largest 100, and how many are held', () => {
+  /** `n` different items in the backpack, one lot each, the first the dearest. */
+  const distinctLots = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      app_id: 730,
+      market_hash_name: `Sticker | Item ${i + 1}`,
+      amount: 1,
+      commodity: false,
+      market_price: 10_000 - i,
+      trade_locked_until: null,
+    }));
+
+  it('sends every position and the count when exactly 100 are held: none cut', async () => {
+    answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(100), inventory: () => [] }));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false });
+    expect(portfolio.positions).toHaveLength(100);
+    expect(portfolio.positionCount).toBe(100);
+  });
+
+  it('sends the 100 largest and says 101 are held when one more is', async () => {
+    answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(101), inventory: () => [] }));
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false });
+    expect(portfolio.positions).toHaveLength(100);
+    expect(portfolio.positions.at(-1)?.market_hash_name).toBe('Sticker | Item 100');
+    expect(portfolio.positionCount).toBe(101);
+  });
+});
+
 describe('portfolio history from inventory reads kept across sessions', () => {
   it('draws no point from an inventory read older than the half hour the app reads it again in', async () => {
     const cape = { id: 5, app_id: 570, market_hash_name: 'Sparrowhawk Cape', amount: 1, commodity: false, market_price: 400, trade_locked_until: null };

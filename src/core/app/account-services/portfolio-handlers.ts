@@ -162,6 +162,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const inventoryTotal = games.reduce((s, g) => s + g.value, 0);
       const held = (backpack?.value ?? 0) + inventoryTotal;
       const now = account.clock.now();
+      const positions = heldPositions(backpackRead?.rows ?? [], inventories.flatMap((g) => g.items));
       // A point only from fresh and complete numbers: cached values would draw flat lines that never
       // happened, and a total without some game's inventory (or without what a withdrawal brought into
       // it since it was read, or without backpack lots not read) would draw a drop that never happened.
@@ -177,7 +178,8 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         listed: listed ? { listingCount: listed.listing_count, itemCount: listed.item_count, value: listed.total_value } : null,
         backpack,
         inventory: { value: inventoryTotal, games },
-        positions: heldPositions(backpackRead?.rows ?? [], inventories.flatMap((g) => g.items), HELD_POSITIONS),
+        positions: positions.slice(0, HELD_POSITIONS),
+        positionCount: positions.length,
         total: (user?.balance ?? 0) + (listed?.total_value ?? 0) + held,
         history: account.portfolio.series(now - HISTORY_MS).map((p) => ({
           at: iso(p.at),

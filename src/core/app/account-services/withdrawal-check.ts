@@ -64,24 +64,13 @@ export function evidenceOf(account: AccountSession, signal?: AbortSignal): Withd
       }
     },
     ledgerSince: async (sinceMs): Promise<LedgerRead | null> => {
-      const rows: LedgerRead['rows'][number][] = [];
       try {
-        for await (const page of client.pages(
-          'transactions',
-          { limit: '100' },
-          { priority: 'interactive', maxPages: LEDGER_PAGES, ...opts },
-        )) {
-          rows.push(...page.transactions);
-          const oldest = page.transactions.at(-1);
-          if (
-            !oldest ||
-            Date.parse(oldest.created_at) < sinceMs ||
-            page.metadata.current_page >= page.metadata.total_pages
-          ) {
-            return { rows, complete: true };
-          }
-        }
-        return { rows, complete: rows.length === 0 };
+        return await client.newestFirst('transactions', { limit: '100' }, {
+          priority: 'interactive',
+          maxPages: LEDGER_PAGES,
+          olderThanWanted: (row) => Date.parse(row.created_at) < sinceMs,
+          ...opts,
+        });
       } catch {
         return null;
       }

@@ -93,7 +93,7 @@ describe('InventoryScreen', () => {
 /** Trading results never read: the portfolio tests that are not about them. */
 const NO_TRADING_RESULTS = {
   items: [],
-  totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, rows: 0 },
+  totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 0 },
   computedAt: null,
   problem: null,
 };
@@ -102,7 +102,7 @@ const NO_TRADING_RESULTS = {
 function installPortfolio(parts: Pick<IpcOutput<'getPortfolio'>, 'listed' | 'backpack' | 'inventory' | 'positions' | 'total'>) {
   installFakeBridge({
     getStatus: () => status(),
-    getPortfolio: () => ({ user: null, ...parts, history: [], freshness: null }),
+    getPortfolio: () => ({ user: null, ...parts, positionCount: parts.positions.length, history: [], freshness: null }),
     getTradingPnl: () => NO_TRADING_RESULTS,
   });
 }
@@ -199,6 +199,7 @@ describe('PortfolioScreen vs paid', () => {
         backpack: { value: 200, items: 1, complete: true },
         inventory: { value: 0, games: [] },
         positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
+        positionCount: 1,
         total: 200,
         history: [],
         freshness: null,
@@ -217,12 +218,14 @@ describe('PortfolioScreen vs paid', () => {
             avgReceived: 150,
             matched: 1,
             realized: 50,
+            unsettledMatched: 0,
+            unsettledRealized: null,
             unsold: 1,
             unsoldCost: 200,
             lastTradeAt: NOW_ISO,
           },
         ],
-        totals: { paid: 300, received: 150, unsettled: 0, fees: 0, realized: 50, matched: 1, rows: 3 },
+        totals: { paid: 300, received: 150, unsettled: 0, fees: 0, realized: 50, matched: 1, unsettledRealized: 0, unsettledMatched: 0, rows: 3 },
         computedAt: NOW_ISO,
         problem: null,
       }),
@@ -234,13 +237,13 @@ describe('PortfolioScreen vs paid', () => {
 
   it('says how much of what sales brought is not settled yet', async () => {
     resetRendererState();
-    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], total: 0, history: [], freshness: null };
+    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
     installFakeBridge({
       getStatus: () => status(),
       getPortfolio: () => empty,
       getTradingPnl: () => ({
         items: [],
-        totals: { paid: 0, received: 2_850, unsettled: 1_900, fees: 150, realized: 0, matched: 0, rows: 2 },
+        totals: { paid: 0, received: 2_850, unsettled: 1_900, fees: 150, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 2 },
         computedAt: NOW_ISO,
         problem: null,
       }),
@@ -249,6 +252,47 @@ describe('PortfolioScreen vs paid', () => {
     const received = await screen.findByTestId('pnl-received');
     expect(received.textContent).toContain('$28.50');
     expect(received.textContent).toContain('for everything sold, after fees · $19.00 of it not settled yet');
+  });
+
+  it('tells the profit of settled sales, with that of sales not settled yet beside it, not in it', async () => {
+    resetRendererState();
+    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
+    installFakeBridge({
+      getStatus: () => status(),
+      getPortfolio: () => empty,
+      // bought 4 at $1.00; sold 2 settled (+$0.40 in all) and 2 not settled yet (+$0.60)
+      getTradingPnl: () => ({
+        items: [
+          {
+            app_id: 730,
+            market_hash_name: 'Kilowatt Case',
+            bought: 4,
+            paid: 400,
+            sold: 4,
+            received: 500,
+            fees: 0,
+            avgPaid: 100,
+            avgReceived: 125,
+            matched: 2,
+            realized: 40,
+            unsettledMatched: 2,
+            unsettledRealized: 60,
+            unsold: 0,
+            unsoldCost: 0,
+            lastTradeAt: NOW_ISO,
+          },
+        ],
+        totals: { paid: 400, received: 500, unsettled: 260, fees: 0, realized: 40, matched: 2, unsettledRealized: 60, unsettledMatched: 2, rows: 5 },
+        computedAt: NOW_ISO,
+        problem: null,
+      }),
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const realized = await screen.findByTestId('pnl-realized');
+    expect(realized.textContent).toContain('+$0.40');
+    expect(realized.textContent).toContain('on 2 copies bought and then sold here (settled sales), at average cost');
+    expect(realized.textContent).toContain('+$0.60 more on 2 copies whose sale is not settled yet');
+    expect(screen.getByTestId('pnl-row-unsettled').textContent).toBe('+$0.60 not settled');
   });
 });
 

@@ -23,6 +23,7 @@ describe('vs paid', () => {
     renderWithTheme(
       <HeldPositions
         positions={[scrap]}
+        positionCount={1}
         heldValue={21}
         gamesRead={4}
         paidFor={new Map([[itemKey(scrap), { paid: 16, bought: 7 }]])}
@@ -32,12 +33,12 @@ describe('vs paid', () => {
   });
 
   it('shows a dash while nothing is known to have been paid here', () => {
-    renderWithTheme(<HeldPositions positions={[scrap]} heldValue={21} gamesRead={4} paidFor={new Map()} />);
+    renderWithTheme(<HeldPositions positions={[scrap]} positionCount={1} heldValue={21} gamesRead={4} paidFor={new Map()} />);
     expect(screen.queryByTestId('versus-paid')).toBeNull();
   });
 
   it('says which price values the positions: the Steam-derived market price, not the book here', () => {
-    renderWithTheme(<HeldPositions positions={[scrap]} heldValue={21} gamesRead={4} paidFor={new Map()} />);
+    renderWithTheme(<HeldPositions positions={[scrap]} positionCount={1} heldValue={21} gamesRead={4} paidFor={new Map()} />);
     expect(screen.getByText(/backpack and Steam inventories · at Steam-derived market prices/)).toBeTruthy();
   });
 });

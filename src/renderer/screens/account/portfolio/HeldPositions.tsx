@@ -63,13 +63,21 @@ function VersusPaid({ market, paidFor }: { market: number; paidFor: PaidFor | nu
   );
 }
 
+/** Says the table is cut only when it is: items held beyond the rows shown. */
+function cutWords(shown: number, held: number): string {
+  return held > shown ? ` · the ${shown} largest of ${held.toLocaleString('en-US')} items` : '';
+}
+
 export function HeldPositions({
   positions,
+  positionCount,
   heldValue,
   gamesRead,
   paidFor,
 }: {
   positions: readonly HeldPosition[];
+  /** Items held in all (the positions are the largest of them). */
+  positionCount: number;
   heldValue: number;
   gamesRead: number;
   /** What was paid per item (by itemKey), from the trading results (empty until read). */
@@ -82,7 +90,7 @@ export function HeldPositions({
           Held positions
         </Text>
         <Text size="xs" c="dimmed">
-          {coverage(gamesRead)} · at Steam-derived market prices{positions.length === 100 ? ' · the 100 largest' : ''}
+          {coverage(gamesRead)} · at Steam-derived market prices{cutWords(positions.length, positionCount)}
         </Text>
       </Group>
       {positions.length === 0 ? (

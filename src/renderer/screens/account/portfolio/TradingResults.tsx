@@ -1,14 +1,15 @@
 /**
  * Trading results from the whole order history: the profit on copies bought and then sold here (at the
  * moving average cost), what was paid, received after fees, and the fees; then item by item. Read on demand (the export route allows 5
- * a minute) and kept by the app, so it shows at once next time, offline too.
+ * a minute) and kept by the app, so it shows at once next time, offline too. The profit is of settled
+ * sales; that of sales not settled yet (held, pending, possibly undone) is shown beside it, never in it.
  */
 import { Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { DenseTable, GAME_AND_ITEM, itemKey } from '../ui/DenseTable.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
-import { formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
+import { formatCents, formatDateTime, formatSignedCents, gameShort, plural } from '../ui/format.ts';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { Money } from '../ui/Money.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
@@ -17,6 +18,12 @@ type Results = IpcOutput<'getTradingPnl'>;
 
 /** Items shown: the most traded. */
 const SHOWN = 50;
+
+/** The profit of sales not settled yet, as a note beside the settled one; null when there are none. */
+function unsettledProfit(copies: number, profit: number | null): string | null {
+  if (copies === 0 || profit === null) return null;
+  return `${formatSignedCents(profit)} more on ${plural(copies, 'copy', 'copies')} whose sale is not settled yet`;
+}
 
 const copiesAt = (copies: number, avg: number | null) =>
   copies === 0 ? (
@@ -85,7 +92,12 @@ export function TradingResults({
               label="Realized profit"
               testId="pnl-realized"
               value={<Money cents={results!.totals.realized} signed colored />}
-              detail={`on ${plural(results!.totals.matched, 'copy', 'copies')} bought and then sold here, at average cost`}
+              detail={[
+                `on ${plural(results!.totals.matched, 'copy', 'copies')} bought and then sold here (settled sales), at average cost`,
+                unsettledProfit(results!.totals.unsettledMatched, results!.totals.unsettledRealized),
+              ]
+                .filter(Boolean)
+                .join(' · ')}
             />
             <StatTile
               label="Paid"
@@ -114,7 +126,7 @@ export function TradingResults({
               { label: 'Sold (net)', align: 'right', width: 130 },
               {
                 label: (
-                  <Tooltip label="On the copies sold after being bought here: what each sale brought after fees, less their average cost when it was made. Copies sold without a purchase here before (deposited from Steam) count for nothing.">
+                  <Tooltip label="On the copies sold after being bought here, in sales settled: what each sale brought after fees, less their average cost when it was made. Sales not settled yet are shown apart, below. Copies sold without a purchase here before (deposited from Steam) count for nothing.">
                     <span>Realized</span>
                   </Tooltip>
                 ),
@@ -132,6 +144,13 @@ export function TradingResults({
                 <Table.Td ta="right">{copiesAt(p.sold, p.avgReceived)}</Table.Td>
                 <Table.Td ta="right">
                   <Money cents={p.realized} signed colored size="xs" />
+                  {p.unsettledRealized !== null && (
+                    <Tooltip label={unsettledProfit(p.unsettledMatched, p.unsettledRealized)}>
+                      <Text size="10px" c="dimmed" className="sd-num" data-testid="pnl-row-unsettled">
+                        {formatSignedCents(p.unsettledRealized)} not settled
+                      </Text>
+                    </Tooltip>
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">
                   <Text size="xs" c="dimmed">
