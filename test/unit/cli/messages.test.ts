@@ -117,6 +117,29 @@ describe('skindesk flag messages', () => {
     expect(await said('demo', ['--port', '70000'])).toBe('--port: must be from 0 to 65535');
   });
 
+  it('a value that starts with a dash after its flag is one line that shows the spelling parseArgs takes', async () => {
+    // parseArgs says it in three lines; the CLI's error is the first line of what it prints
+    expect(await failure('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '-5'])).toEqual({
+      usage: true,
+      message: "--max-price is missing its value ('-5' reads as a flag; a value that starts with a dash is written --max-price=-5)",
+    });
+    expect((await failure('sync', ['--base-url', 'http://127.0.0.1:9', '--duration', '-1'])).message).toBe(
+      "--duration is missing its value ('-1' reads as a flag; a value that starts with a dash is written --duration=-1)",
+    );
+    // the spelling it names is taken: the value itself is then judged
+    expect((await failure('search', ['--db', 'x.db', '--min-price=-5'])).message).toBe('--min-price: must be a whole number of cents, at most 12 digits');
+    for (const [name, argv] of [
+      ['demo', ['--seed', '-1']],
+      ['search', ['--name', '-x']],
+      ['status', ['-x']],
+      ['status', ['--db']],
+      ['watch', ['--auto-buy=yes']],
+      ['book', ['extra']],
+    ] as const) {
+      expect((await failure(name, [...argv])).message, `${name} ${argv.join(' ')}`).not.toContain('\n');
+    }
+  });
+
   it('a rule over two flags is its own message', async () => {
     expect((await failure('sales', ['--db', 'x.db', '--since', '2026-02-01', '--until', '2026-01-01'])).message).toBe('--since must be before --until');
     expect((await failure('search', ['--db', 'x.db', '--min-price', '5', '--max-price', '1'])).message).toBe('--min-price: must not exceed --max-price');
