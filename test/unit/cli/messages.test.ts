@@ -140,6 +140,13 @@ describe('skindesk flag messages', () => {
     }
   });
 
+  it('a --format the command does not print says which it does, in its own words', async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('book', ['--format', 'xml'])).toBe('--format: must be jsonl or csv');
+    expect(await said('sales', ['--format', 'json'])).toBe('--format: must be jsonl or csv');
+    expect(await said('search', ['--format', 'csv'])).toBe('--format: must be jsonl');
+  });
+
   it('a rule over two flags is its own message', async () => {
     expect((await failure('sales', ['--db', 'x.db', '--since', '2026-02-01', '--until', '2026-01-01'])).message).toBe('--since must be before --until');
     expect((await failure('search', ['--db', 'x.db', '--min-price', '5', '--max-price', '1'])).message).toBe('--min-price: must not exceed --max-price');
