@@ -23,12 +23,13 @@ const FLAGS: FlagSpec = {
   'webhook-url': { type: 'string' },
 };
 
+// whole by the pattern; no .int() after it, whose own "Too big" for digits beyond 2^53 came before the range
 const integer = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+    .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 const decimal = (min: number, max: number) =>
   z
     .string()

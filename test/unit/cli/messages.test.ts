@@ -161,6 +161,15 @@ describe('skindesk flag messages', () => {
       });
     }
     expect((await failure('demo', ['--seq-start=-1'])).message).toBe('--seq-start: must be a whole number');
+    // the other whole numbers of demo: beyond 2^53 too, only the flag's range (zod's "Too big: expected
+    // int to be <=9007199254740991" came first)
+    for (const [flag, range] of [
+      ['--port', 'from 0 to 65535'],
+      ['--listings', 'from 0 to 5000000'],
+      ['--seed', 'from 0 to 4294967295'],
+    ]) {
+      expect((await failure('demo', [flag!, '99999999999999999999'])).message).toBe(`${flag}: must be ${range}`);
+    }
     expect((await failure('demo', ['--port', '70000'])).message).toBe('--port: must be from 0 to 65535');
   });
 
