@@ -42,6 +42,13 @@ export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpe
 }
 
 /**
+ * A flag's digits as a number for the range check after it. Over 309 digits Number() gives Infinity,
+ * which zod refuses in its own words ("expected number, received Infinity") before the flag's range
+ * is looked at; as the largest double it meets that range (or, with no maximum, is taken as huge).
+ */
+export const digitsToNumber = (text: string): number => Math.min(Number(text), Number.MAX_VALUE);
+
+/**
  * parseArgs' own message, on one line: the command's error is the first line of what it prints, so a
  * script that reads that line gets all of it. The one message of several lines is a flag followed by a
  * value that starts with a dash (`--max-price -5`, `--name -x`), which parseArgs will not take as the

@@ -104,6 +104,19 @@ describe('skindesk flag messages', () => {
     }
   });
 
+  it('a number too long for a double is refused by the flag\'s range, never as "received Infinity"', async () => {
+    const huge = '9'.repeat(400);
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('search', ['--limit', huge])).toBe('--limit: must be a whole number from 1 to 1000000, without leading zeros');
+    expect(await said('demo', ['--port', huge])).toBe('--port: must be from 0 to 65535');
+    expect(await said('demo', ['--rate', huge])).toBe('--rate: must be from 0 to 1000000');
+    expect(await said('demo', ['--reorder', `${huge}.5`])).toBe('--reorder: must be from 0 to 1');
+    // no upper bound of their own: the value is taken (a duration or a speed-up beyond any use), not refused
+    // in zod's words; with a bad flag beside it, only that flag is named
+    expect(await said('sync', ['--base-url', 'ftp://x', '--duration', huge])).toBe('--base-url: must be an http(s) URL');
+    expect(await said('demo', ['--time-scale', huge, '--port', 'x'])).toBe('--port: must be a whole number');
+  });
+
   it("a length, count or size limit is said in the flag's words, never zod's", async () => {
     const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
     expect(await said('search', ['--name', 'x'.repeat(201)])).toBe('--name: must be at most 200 characters');
