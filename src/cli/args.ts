@@ -61,6 +61,12 @@ function syntaxProblem(message: string, argv: readonly string[]): string {
     const value = argv[argv.indexOf(flag) + 1] ?? '-…';
     return `${flag} is missing its value ('${value}' reads as a flag; a value that starts with a dash is written ${flag}=${value})`;
   }
+  // `-db`: parseArgs reads one-dash words as single letters and names only the first ('-d')
+  const letter = /^Unknown option '-([^-])'/.exec(message)?.[1];
+  const word = argv.find((a) => a.length > 2 && a.startsWith(`-${letter}`) && !a.startsWith('--'));
+  if (letter !== undefined && word !== undefined) {
+    return `Unknown option '${word}': flags are written with two dashes (-${word})`;
+  }
   return message.replace(/\s*\n\s*/g, ' ');
 }
 

@@ -160,6 +160,13 @@ describe('skindesk flag messages', () => {
     expect(await said('search', ['--format', 'csv'])).toBe('--format: must be jsonl');
   });
 
+  it('a flag written with one dash is named whole, with the spelling that works', async () => {
+    // parseArgs reads -db as the letters -d -b and names only '-d'
+    expect(await failure('status', ['-db', 'x.db'])).toEqual({ usage: true, message: "Unknown option '-db': flags are written with two dashes (--db)" });
+    expect((await failure('search', ['--db', 'x.db', '-limit=5'])).message).toBe("Unknown option '-limit=5': flags are written with two dashes (--limit=5)");
+    expect((await failure('status', ['-x'])).message).toBe("Unknown option '-x'");
+  });
+
   it('a rule over two flags is its own message', async () => {
     expect((await failure('sales', ['--db', 'x.db', '--since', '2026-02-01', '--until', '2026-01-01'])).message).toBe('--since must be before --until');
     expect((await failure('search', ['--db', 'x.db', '--min-price', '5', '--max-price', '1'])).message).toBe('--min-price: must not exceed --max-price');
