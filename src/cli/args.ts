@@ -20,7 +20,7 @@ export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpe
   try {
     ({ values, tokens } = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true }));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(syntaxProblem((err as Error).message, argv));
   }
   // parseArgs keeps the last of a repeated flag: `--app-id 730 --app-id 570` would silently mean 570.
   // Only the flags the usage marks with `...` (`multiple` in their spec) may be repeated. (A repeated
@@ -39,6 +39,35 @@ export function parseFlags<S extends z.ZodType>(argv: string[], options: FlagSpe
     throw new UsageError([...new Set(parsed.error.issues.map((i) => flagProblem(i, values)))].join('; '));
   }
   return parsed.data;
+}
+
+/**
+ * A flag's digits as a number for the range check after it. Over 309 digits Number() gives Infinity,
+ * which zod refuses in its own words ("expected number, received Infinity") before the flag's range
+ * is looked at; as the largest double it meets that range (or, with no maximum, is taken as huge).
+ */
+export const digitsToNumber = (text: string): number => Math.min(Number(text), Number.MAX_VALUE);
+
+/**
+ * parseArgs' own message, on one line: the command's error is the first line of what it prints, so a
+ * script that reads that line gets all of it. The one message of several lines is a flag followed by a
+ * value that starts with a dash (`--max-price -5`, `--name -x`), which parseArgs will not take as the
+ * value; it is said with the spelling that does.
+ */
+function syntaxProblem(message: string, argv: readonly string[]): string {
+  const ambiguous = /^Option '(--[^']+)' argument is ambiguous\./.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!;
+    const value = argv[argv.indexOf(flag) + 1] ?? '-…';
+    return `${flag} is missing its value ('${value}' reads as a flag; a value that starts with a dash is written ${flag}=${value})`;
+  }
+  // `-db`: parseArgs reads one-dash words as single letters and names only the first ('-d')
+  const letter = /^Unknown option '-([^-])'/.exec(message)?.[1];
+  const word = argv.find((a) => a.length > 2 && a.startsWith(`-${letter}`) && !a.startsWith('--'));
+  if (letter !== undefined && word !== undefined) {
+    return `Unknown option '${word}': flags are written with two dashes (-${word})`;
+  }
+  return message.replace(/\s*\n\s*/g, ' ');
 }
 
 /**

@@ -110,6 +110,13 @@ export const dbFlagShape = { db: z.string().min(1).optional() };
 /** `--db FILE` and `--app-id N`, as the commands that read listings take them. */
 export const MIRROR_FLAGS = { ...DB_FLAG, 'app-id': { type: 'string' } } as const satisfies FlagSpec;
 export const mirrorFlagShape = { ...dbFlagShape, 'app-id': appIdFlag.optional() };
+/**
+ * `--format`: the row formats a command prints, the first the default; anything else is refused in the
+ * flag's words ("must be jsonl or csv"), not zod's (`Invalid option: expected one of "jsonl"|"csv"`).
+ */
+export const formatFlag = (...formats: [RowFormat, ...RowFormat[]]) =>
+  z.enum(formats, { error: `must be ${formats.join(' or ')}` }).default(formats[0]);
+
 /** `--name S`: a case-insensitive substring of the item name. */
 export const nameFlag = z.string().min(1).max(200);
 

@@ -8,10 +8,10 @@ import { LEAN_COLUMNS } from '../../core/export/view-export.ts';
 import { iterateBook } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, mirrorFlagShape, printRows, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, formatFlag, mirrorFlagShape, printRows, readMirror } from '../mirror-output.ts';
 
 const flags: FlagSpec = { ...MIRROR_FLAGS, format: { type: 'string' } };
-const schema = z.strictObject({ ...mirrorFlagShape, format: z.enum(['jsonl', 'csv']).default('jsonl') });
+const schema = z.strictObject({ ...mirrorFlagShape, format: formatFlag('jsonl', 'csv') });
 
 export const bookCommand: CliCommand = {
   name: 'book',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { stringifyJson } from '../../shared/api/index.ts';
 import { DEMO_DEFAULTS, MAX_SEQ_START, MarketError, startDemoMarket } from '../../demo/index.ts';
-import { parseFlags, UsageError, type FlagSpec } from '../args.ts';
+import { digitsToNumber, parseFlags, UsageError, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { stopRequested, whenStopRequested } from '../stop-request.mjs';
 
@@ -23,17 +23,18 @@ const FLAGS: FlagSpec = {
   'webhook-url': { type: 'string' },
 };
 
+// whole by the pattern; no .int() after it, whose own "Too big" for digits beyond 2^53 came before the range
 const integer = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+    .transform(digitsToNumber)
+    .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 const decimal = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number')
-    .transform(Number)
+    .transform(digitsToNumber)
     .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 
 const schema = z.strictObject({
@@ -54,7 +55,7 @@ const schema = z.strictObject({
   'time-scale': z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number')
-    .transform(Number)
+    .transform(digitsToNumber)
     .pipe(z.number().positive())
     .optional(),
   seed: integer(0, 4_294_967_295).optional(),

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SALE_COLUMNS, iterateSales } from '../../core/store/index.ts';
 import { parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, printRows, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, floatFlag, formatFlag, mirrorFlagShape, nameFlag, phasesFlag, printRows, readMirror } from '../mirror-output.ts';
 
 /** A date (2026-11-01, midnight UTC) or an ISO time with its zone; anything else is refused. */
 const time = z
@@ -46,7 +46,7 @@ const schema = z
     'float-min': floatFlag.optional(),
     'float-max': floatFlag.optional(),
     phase: phasesFlag.optional(),
-    format: z.enum(['jsonl', 'csv']).default('jsonl'),
+    format: formatFlag('jsonl', 'csv'),
   })
   .refine((o) => o.since === undefined || o.until === undefined || o.since < o.until, {
     message: '--since must be before --until',

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { rowsText } from '../../core/export/row-text.ts';
 import { BOOK_ROW_COLUMNS, bookPages } from '../../core/export/view-export.ts';
 import { BOOK_SORT_FIELDS, type BookFilter } from '../../shared/query.ts';
-import { parseFlags, type FlagSpec } from '../args.ts';
+import { digitsToNumber, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
-import { MIRROR_FLAGS, floatFlag, mirrorFlagShape, nameFlag, phasesFlag, readMirror } from '../mirror-output.ts';
+import { MIRROR_FLAGS, floatFlag, formatFlag, mirrorFlagShape, nameFlag, phasesFlag, readMirror } from '../mirror-output.ts';
 import { stdoutGone, writeOut } from '../stdout.ts';
 
 /** The natural direction of each sort: cheapest, lowest float, newest, highest fade and blue. */
@@ -71,10 +71,10 @@ const schema = z
     limit: z
       .string()
       .regex(/^[1-9]\d*$/, LIMIT_RULE)
-      .transform(Number)
+      .transform(digitsToNumber)
       .pipe(z.number().max(SEARCH_MAX_LIMIT, LIMIT_RULE))
       .default(100),
-    format: z.literal('jsonl').default('jsonl'),
+    format: formatFlag('jsonl'),
   })
   .refine((o) => o['min-price'] === undefined || o['max-price'] === undefined || o['min-price'] <= o['max-price'], {
     message: 'must not exceed --max-price',

@@ -9,7 +9,7 @@ import { openDatabase } from '../../core/store/index.ts';
 import type { BackfillProgress } from '../../core/sync/backfill.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
-import { parseFlags, type FlagSpec } from '../args.ts';
+import { digitsToNumber, parseFlags, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
 import { appIdFlag, failureText, refuseDirectory } from '../mirror-output.ts';
 import { ProgressThrottle } from '../progress-throttle.ts';
@@ -39,7 +39,7 @@ const schema = z.strictObject({
   duration: z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')
-    .transform(Number)
+    .transform(digitsToNumber)
     .pipe(z.number().positive())
     .optional(),
 });

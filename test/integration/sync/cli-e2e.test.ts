@@ -82,6 +82,9 @@ describe('skindesk sync against the demo market', () => {
       .sort((a, b) => a.id - b.id);
     expect(mirrored.length).toBe(truth.length);
     expect(mirrored).toEqual(truth);
+    // toEqual ignores key order; the lines are a contract scripts read, in the spec's field order
+    const leanOrder = ['id', 'app_id', 'market_hash_name', 'price', 'amount', 'commodity', 'created_at'];
+    expect(new Set(mirrored.map((row) => Object.keys(row).join()))).toEqual(new Set([leanOrder.join()]));
 
     const status = JSON.parse((await cli(['status', '--db', dbFile]).output).stdout) as Record<string, unknown>;
     expect(status).toMatchObject({ last_seq: finalSeq, listings: truth.length });

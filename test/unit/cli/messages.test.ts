@@ -104,6 +104,19 @@ describe('skindesk flag messages', () => {
     }
   });
 
+  it('a number too long for a double is refused by the flag\'s range, never as "received Infinity"', async () => {
+    const huge = '9'.repeat(400);
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('search', ['--limit', huge])).toBe('--limit: must be a whole number from 1 to 1000000, without leading zeros');
+    expect(await said('demo', ['--port', huge])).toBe('--port: must be from 0 to 65535');
+    expect(await said('demo', ['--rate', huge])).toBe('--rate: must be from 0 to 1000000');
+    expect(await said('demo', ['--reorder', `${huge}.5`])).toBe('--reorder: must be from 0 to 1');
+    // no upper bound of their own: the value is taken (a duration or a speed-up beyond any use), not refused
+    // in zod's words; with a bad flag beside it, only that flag is named
+    expect(await said('sync', ['--base-url', 'ftp://x', '--duration', huge])).toBe('--base-url: must be an http(s) URL');
+    expect(await said('demo', ['--time-scale', huge, '--port', 'x'])).toBe('--port: must be a whole number');
+  });
+
   it("a length, count or size limit is said in the flag's words, never zod's", async () => {
     const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
     expect(await said('search', ['--name', 'x'.repeat(201)])).toBe('--name: must be at most 200 characters');
@@ -115,6 +128,43 @@ describe('skindesk flag messages', () => {
     expect(await said('demo', ['--time-scale', '0.0'])).toBe('--time-scale: must be more than 0');
     // a message the schema gives itself stays
     expect(await said('demo', ['--port', '70000'])).toBe('--port: must be from 0 to 65535');
+  });
+
+  it('a value that starts with a dash after its flag is one line that shows the spelling parseArgs takes', async () => {
+    // parseArgs says it in three lines; the CLI's error is the first line of what it prints
+    expect(await failure('buy', ['--base-url', 'http://127.0.0.1:9', '--listing', '1', '--max-price', '-5'])).toEqual({
+      usage: true,
+      message: "--max-price is missing its value ('-5' reads as a flag; a value that starts with a dash is written --max-price=-5)",
+    });
+    expect((await failure('sync', ['--base-url', 'http://127.0.0.1:9', '--duration', '-1'])).message).toBe(
+      "--duration is missing its value ('-1' reads as a flag; a value that starts with a dash is written --duration=-1)",
+    );
+    // the spelling it names is taken: the value itself is then judged
+    expect((await failure('search', ['--db', 'x.db', '--min-price=-5'])).message).toBe('--min-price: must be a whole number of cents, at most 12 digits');
+    for (const [name, argv] of [
+      ['demo', ['--seed', '-1']],
+      ['search', ['--name', '-x']],
+      ['status', ['-x']],
+      ['status', ['--db']],
+      ['watch', ['--auto-buy=yes']],
+      ['book', ['extra']],
+    ] as const) {
+      expect((await failure(name, [...argv])).message, `${name} ${argv.join(' ')}`).not.toContain('\n');
+    }
+  });
+
+  it('a --format the command does not print says which it does, in its own words', async () => {
+    const said = async (name: string, argv: string[]) => (await failure(name, argv)).message;
+    expect(await said('book', ['--format', 'xml'])).toBe('--format: must be jsonl or csv');
+    expect(await said('sales', ['--format', 'json'])).toBe('--format: must be jsonl or csv');
+    expect(await said('search', ['--format', 'csv'])).toBe('--format: must be jsonl');
+  });
+
+  it('a flag written with one dash is named whole, with the spelling that works', async () => {
+    // parseArgs reads -db as the letters -d -b and names only '-d'
+    expect(await failure('status', ['-db', 'x.db'])).toEqual({ usage: true, message: "Unknown option '-db': flags are written with two dashes (--db)" });
+    expect((await failure('search', ['--db', 'x.db', '-limit=5'])).message).toBe("Unknown option '-limit=5': flags are written with two dashes (--limit=5)");
+    expect((await failure('status', ['-x'])).message).toBe("Unknown option '-x'");
   });
 
   it('a rule over two flags is its own message', async () => {
@@ -131,6 +181,15 @@ describe('skindesk flag messages', () => {
       });
     }
     expect((await failure('demo', ['--seq-start=-1'])).message).toBe('--seq-start: must be a whole number');
+    // the other whole numbers of demo: beyond 2^53 too, only the flag's range (zod's "Too big: expected
+    // int to be <=9007199254740991" came first)
+    for (const [flag, range] of [
+      ['--port', 'from 0 to 65535'],
+      ['--listings', 'from 0 to 5000000'],
+      ['--seed', 'from 0 to 4294967295'],
+    ]) {
+      expect((await failure('demo', [flag!, '99999999999999999999'])).message).toBe(`${flag}: must be ${range}`);
+    }
     expect((await failure('demo', ['--port', '70000'])).message).toBe('--port: must be from 0 to 65535');
   });
 
