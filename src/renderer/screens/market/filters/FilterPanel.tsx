@@ -31,10 +31,12 @@ import {
   FIELD_LABELS,
   NAME_MAX,
   type Range,
+  type RangeField,
   addSeeds,
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
+  sayRangeProblem,
   withOutsideChanges,
 } from './filter-model.ts';
 
@@ -175,10 +177,10 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     }
   }, [filter]);
   const problems = rangeProblems(draft);
-  /** The problems of one field, by the label rangeProblems gives them. */
-  const problemsOf = (label: string) => problems.filter((p) => p.startsWith(`${label}:`));
+  /** The problems of one field, said under its inputs. */
+  const problemsOf = (field: RangeField) => problems.filter((p) => p.field === field).map(sayRangeProblem);
   // told by value: a new object every render would tell the form on every render
-  const shownText = JSON.stringify({ filter: cleanFilter(draft), problems });
+  const shownText = JSON.stringify({ filter: cleanFilter(draft), problems: problems.map(sayRangeProblem) });
   useEffect(() => {
     onDraft?.(JSON.parse(shownText) as FilterDraft);
   }, [shownText, onDraft]);
