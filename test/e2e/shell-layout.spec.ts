@@ -1,7 +1,8 @@
 // The status bar in a small window (1024×640): while the whole book is read — the moment its state
 // matters most — the state badge, the kill switch and the market badge stay whole; the long "writing …
 // listings into the book" line, the last seq, the event rate and the book's size are what give way. The built renderer runs against a stand-in for
-// window.skindesk that answers a resyncing, auto-buy-stopped app.
+// window.skindesk that answers a resyncing, auto-buy-stopped app. The command palette takes the keys
+// typed right after Ctrl+K, however late the machine's frames come.
 import { readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -178,4 +179,24 @@ test('the status bar does not shift when the detail backfill goes from 99 % to 1
   await push(5);
   await expect(page.getByTestId('backfill')).toHaveText('detail 0%');
   expect((await headroom.boundingBox())!.x).toBe(before);
+});
+
+test('the command palette takes the keys typed right after Ctrl+K, on a loaded machine too', async ({ page }) => {
+  await open(page, 'offline');
+  // a loaded machine: frames come late (here each 300 ms after it was asked for) while the keys typed
+  // meanwhile are handled at once; the palette's opening must not wait for a frame to take them, nor
+  // leave them to the screen behind it
+  await page.evaluate(() => {
+    window.requestAnimationFrame = (callback) => window.setTimeout(() => callback(performance.now()), 300);
+    window.cancelAnimationFrame = (id) => window.clearTimeout(id);
+  });
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('go to sales');
+  const search = page.getByPlaceholder('Go to a screen or run a command…');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('go to sales');
+  await expect(page.locator('.mantine-Spotlight-action[data-selected="true"]')).toContainText('Go to Sales');
+  await page.keyboard.press('Enter');
+  await expect(search).toBeHidden();
+  await expect(page.getByTestId('screen-sales')).toBeVisible();
 });

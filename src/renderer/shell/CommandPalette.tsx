@@ -46,7 +46,11 @@ export function CommandPalette({ commands }: { commands: readonly Command[] }) {
       limit={50}
       scrollable
       maxHeight={420}
-      searchProps={{ leftSection: <IconSearch size={16} />, placeholder: 'Go to a screen or run a command…' }}
+      // Open at once, the field focused as it mounts: an opening animation waits for frames and the
+      // focus trap for a timer after them, and on a loaded machine the keys typed meanwhile (the "so" of
+      // "sort…" right after Ctrl+K) went to the screen behind and were lost
+      transitionProps={{ duration: 0 }}
+      searchProps={{ leftSection: <IconSearch size={16} />, placeholder: 'Go to a screen or run a command…', autoFocus: true }}
     />
   );
 }

@@ -558,11 +558,34 @@ describe('book screen', () => {
 
   it('sorted by float, the count says it is of the listings with a float (the others are left out)', async () => {
     const { user } = await renderBook(handlers(rows));
-    await user.click(document.querySelector('[role="columnheader"][data-sort-field="float"]') as HTMLElement);
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="float"] button') as HTMLElement);
     await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 with a float'));
     expect(screen.getByTestId('book-summary').getAttribute('title')).toBe('3 listings with a float: sorted by float, the book lists only those');
-    await user.click(document.querySelector('[role="columnheader"][data-sort-field="price"]') as HTMLElement);
+    await user.click(document.querySelector('[role="columnheader"][data-sort-field="price"] button') as HTMLElement);
     await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 listings'));
+  });
+
+  it('keyboard: a sort header is a Tab stop that Enter and Space sort by, its cell saying the order', async () => {
+    const { user } = await renderBook(handlers(rows));
+    const priceHeader = () => document.querySelector('[role="columnheader"][data-sort-field="price"]') as HTMLElement;
+    const sortButton = within(priceHeader()).getByRole('button', { name: 'Price' });
+    // every sortable column's header holds a button, the others none
+    const headerButtons = [...document.querySelectorAll<HTMLElement>('[role="columnheader"] button')];
+    const sortable = [...document.querySelectorAll('[role="columnheader"][data-sort-field]')];
+    expect(headerButtons.map((b) => b.closest('[role="columnheader"]'))).toEqual(sortable);
+    expect(sortable.length).toBeGreaterThan(1);
+    // Tab goes from one sort to the next and back
+    const next = headerButtons[headerButtons.indexOf(sortButton) + 1]!;
+    sortButton.focus();
+    await user.tab();
+    expect(document.activeElement).toBe(next);
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(sortButton);
+    expect(priceHeader().getAttribute('aria-sort')).toBeNull();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(priceHeader().getAttribute('aria-sort')).toBe('ascending'));
+    await user.keyboard(' ');
+    await waitFor(() => expect(priceHeader().getAttribute('aria-sort')).toBe('descending'));
   });
 
   it('says "1 listing" when one is left', async () => {

@@ -5,6 +5,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
+import { SEED_PILLS_SHOWN } from '../../../src/renderer/screens/market/filters/seed-pills.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
 import { MAX_ACCOUNT_CENTS } from '../../../src/shared/ipc/calls-account.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
@@ -159,6 +160,29 @@ describe('filter panel, paint seeds typed or pasted', () => {
     await user.paste('661\n555\r\n-3\n1.5\nabc\n');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661, 555] }), SLOW);
     expect(screen.getByText('Left out “-3”, “1.5”, “abc”: a paint seed is a whole number, 0 or more.')).toBeTruthy();
+  });
+
+  it('a thousand seeds pasted: a few pills and a "+N more" that lists them all and clears them, the filter whole', async () => {
+    const { onChange, user } = renderPanel();
+    await openSeeds(user);
+    const pasted = Array.from({ length: 1000 }, (_, i) => i);
+    await user.paste(pasted.join('\n'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: pasted }), SLOW);
+    const panel = screen.getByTestId('filter-panel');
+    const pills = [...panel.querySelectorAll('.mantine-Pill-root')].map((pill) => pill.textContent);
+    expect(pills).toEqual([...pasted.slice(0, SEED_PILLS_SHOWN).map(String), `+${1000 - SEED_PILLS_SHOWN} more`]);
+    // the rest, seen on asking: every seed, as text
+    await user.click(screen.getByRole('button', { name: `${1000 - SEED_PILLS_SHOWN} more paint seeds: show them all` }));
+    const all = await screen.findByTestId('seeds-all', {}, SLOW);
+    expect(all.textContent).toContain('1,000 paint seeds in the filter');
+    expect(all.textContent).toContain(pasted.join(', '));
+    // a shown pill removed takes only its seed
+    await user.click(panel.querySelector('.mantine-Pill-root .mantine-Pill-remove') as HTMLElement);
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: pasted.slice(1) }), SLOW);
+    await user.click(screen.getByRole('button', { name: `${999 - SEED_PILLS_SHOWN} more paint seeds: show them all` }));
+    await user.click(await screen.findByRole('button', { name: 'Clear all paint seeds' }, SLOW));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({}), SLOW);
+    expect(panel.querySelectorAll('.mantine-Pill-root')).toHaveLength(0);
   });
 
   it('refuses, in words, a paste that would take the filter past the 1,000 seeds the app takes', async () => {

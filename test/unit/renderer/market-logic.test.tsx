@@ -2,7 +2,7 @@
 // share-link reader, the palette's word filter and hotkey labels, the marks of an item name, waits.
 import { describe, expect, it } from 'vitest';
 import { rowTop, scrollGeometry, toReal, toVirtual } from '../../../src/renderer/screens/market/book/scroll-geometry.ts';
-import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, togglePhase, toggleWear, wearRange, withOutsideChanges } from '../../../src/renderer/screens/market/filters/filter-model.ts';
+import { activeWearCodes, cleanFilter, describeFilter, rangeProblems, sayRangeProblem, togglePhase, toggleWear, wearRange, withOutsideChanges } from '../../../src/renderer/screens/market/filters/filter-model.ts';
 import { parseShareLink } from '../../../src/renderer/screens/market/buying/share-link.ts';
 import { matchEveryWord } from '../../../src/renderer/shell/CommandPalette.tsx';
 import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
@@ -132,12 +132,18 @@ describe('filter model', () => {
   });
 
   it('says what is wrong with a range instead of sending it', () => {
-    expect(rangeProblems({ price: { min: 500, max: 100 }, float: { min: 0.2, max: 0.1 } })).toEqual(['Price: min is above max', 'Float: min is above max']);
+    const problems = rangeProblems({ price: { min: 500, max: 100 }, float: { min: 0.2, max: 0.1 } });
+    // each says its field (the panel puts it under that field's inputs), and in words that name it
+    expect(problems).toEqual([
+      { field: 'Price', text: 'min is above max' },
+      { field: 'Float', text: 'min is above max' },
+    ]);
+    expect(problems.map(sayRangeProblem)).toEqual(['Price: min is above max', 'Float: min is above max']);
   });
 
   it('says what is out of range instead of sending a filter the app refuses', () => {
     const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60 };
-    expect(rangeProblems(filter)).toEqual([
+    expect(rangeProblems(filter).map(sayRangeProblem)).toEqual([
       'Float: between 0 and 1',
       'Fade: between 0 and 100 %',
       'Blue: between 0 and 100 %',

@@ -41,22 +41,35 @@ function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort
   return (
     <div className="sd-grid-head" role="row">
       {columns.map((c) => {
-        const sorted = c.sort !== undefined && c.sort === sort.field;
+        const field = c.sort;
+        const sorted = field !== undefined && field === sort.field;
         const Arrow = sort.dir === 'asc' ? IconArrowUp : IconArrowDown;
+        const content = (
+          <>
+            {c.align === 'right' && sorted && <Arrow size={11} />}
+            {c.label}
+            {c.align !== 'right' && sorted && <Arrow size={11} />}
+          </>
+        );
         return (
           <div
             key={c.key}
             role="columnheader"
             aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
-            data-sort-field={c.sort}
-            title={c.title ?? (c.sort ? `Sort by ${c.label.toLowerCase()}` : undefined)}
-            className={[cellClass(c, 'sd-head-cell'), c.sort ? 'sd-head-sortable' : '', sorted ? 'sd-head-sorted' : ''].join(' ')}
+            data-sort-field={field}
+            title={c.title ?? (field ? `Sort by ${c.label.toLowerCase()}` : undefined)}
+            className={[cellClass(c, 'sd-head-cell'), field ? 'sd-head-sortable' : '', sorted ? 'sd-head-sorted' : ''].join(' ')}
             style={cellStyle(c)}
-            onClick={c.sort ? () => onSort(c.sort as SortField) : undefined}
           >
-            {c.align === 'right' && sorted && <Arrow size={11} />}
-            {c.label}
-            {c.align !== 'right' && sorted && <Arrow size={11} />}
+            {/* a real button, so Tab reaches the sort and Enter or Space runs it; it fills the cell and
+                looks like the plain header it replaces (see .sd-head-button) */}
+            {field ? (
+              <button type="button" className="sd-head-button" onClick={() => onSort(field)}>
+                {content}
+              </button>
+            ) : (
+              content
+            )}
           </div>
         );
       })}

@@ -21,6 +21,7 @@ import {
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
+import { boundedSeedPills } from './seed-pills.tsx';
 import { type PendingEdits, usePendingEdit } from './pending-edits.ts';
 import type { AppId } from '../../../../shared/api/index.ts';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
@@ -30,10 +31,12 @@ import {
   FIELD_LABELS,
   NAME_MAX,
   type Range,
+  type RangeField,
   addSeeds,
   cleanFilter,
   fieldsOfGame,
   rangeProblems,
+  sayRangeProblem,
   withOutsideChanges,
 } from './filter-model.ts';
 
@@ -174,10 +177,10 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     }
   }, [filter]);
   const problems = rangeProblems(draft);
-  /** The problems of one field, by the label rangeProblems gives them. */
-  const problemsOf = (label: string) => problems.filter((p) => p.startsWith(`${label}:`));
+  /** The problems of one field, said under its inputs. */
+  const problemsOf = (field: RangeField) => problems.filter((p) => p.field === field).map(sayRangeProblem);
   // told by value: a new object every render would tell the form on every render
-  const shownText = JSON.stringify({ filter: cleanFilter(draft), problems });
+  const shownText = JSON.stringify({ filter: cleanFilter(draft), problems: problems.map(sayRangeProblem) });
   useEffect(() => {
     onDraft?.(JSON.parse(shownText) as FilterDraft);
   }, [shownText, onDraft]);
@@ -214,10 +217,13 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     setSeedNote(note);
     set({ paint_seeds: seeds });
   };
+  // by sets: with a thousand seeds, matching each tag against each seed was a million comparisons
   const onSeedTags = (tags: string[]) => {
     const current = draft.paint_seeds ?? [];
-    const kept = current.filter((seed) => tags.includes(String(seed)));
-    const added = tags.filter((tag) => !current.some((seed) => String(seed) === tag));
+    const tagged = new Set(tags);
+    const had = new Set(current.map(String));
+    const kept = current.filter((seed) => tagged.has(String(seed)));
+    const added = tags.filter((tag) => !had.has(tag));
     if (added.length === 0) {
       setSeedNote(null);
       set({ paint_seeds: kept });
@@ -231,6 +237,11 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     seedsAdded(draft.paint_seeds ?? [], `${seedText} ${event.clipboardData.getData('text/plain')}`);
     setSeedText('');
   };
+  const clearSeeds = () => {
+    setSeedNote(null);
+    set({ paint_seeds: [] });
+  };
+  const seedTags = (draft.paint_seeds ?? []).map(String);
   const game = draft.app_id;
   const cs = game === undefined || game === 730;
   const stickerRows = draft.stickers?.all ?? [];
@@ -290,8 +301,9 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   label="Paint seeds"
                   aria-label="Paint seeds"
                   placeholder="e.g. 661, 555 — Enter after each"
-                  value={(draft.paint_seeds ?? []).map(String)}
+                  value={seedTags}
                   onChange={onSeedTags}
+                  renderPill={boundedSeedPills(seedTags, clearSeeds)}
                   searchValue={seedText}
                   onSearchChange={(text) => {
                     setSeedText(text);

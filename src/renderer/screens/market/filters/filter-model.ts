@@ -71,23 +71,36 @@ export function cleanFilter(f: BookFilter): BookFilter {
   return out;
 }
 
+/** The filter fields a range problem can be about, by the label the panel gives them. */
+export type RangeField = 'Price' | 'Float' | 'Fade' | 'Blue' | 'Sticker count' | 'Paint index';
+
+export interface RangeProblem {
+  field: RangeField;
+  /** What is wrong, in words after the field's name ("min is above max"). */
+  text: string;
+}
+
+/** A range problem in words that name its field: "Float: between 0 and 1". */
+export const sayRangeProblem = (p: RangeProblem): string => `${p.field}: ${p.text}`;
+
 /**
  * Range problems to show under the inputs (a filter with one is not sent): a min above its max, or a
  * bound outside what the query engine takes (a float above 1, a fade above 100 %) — typed, not yet
- * clamped by the field, and refused by the app's schema otherwise.
+ * clamped by the field, and refused by the app's schema otherwise. Each says its field, so the panel
+ * puts it under that field's inputs.
  */
-export function rangeProblems(f: BookFilter): string[] {
-  const problems: string[] = [];
-  const check = (label: string, r: Range | undefined, bounds?: { max: number; text: string }) => {
-    if (r?.min !== undefined && r.max !== undefined && r.min > r.max) problems.push(`${label}: min is above max`);
-    if (bounds && [r?.min, r?.max].some((n) => n !== undefined && (n < 0 || n > bounds.max))) problems.push(`${label}: ${bounds.text}`);
+export function rangeProblems(f: BookFilter): RangeProblem[] {
+  const problems: RangeProblem[] = [];
+  const check = (field: RangeField, r: Range | undefined, bounds?: { max: number; text: string }) => {
+    if (r?.min !== undefined && r.max !== undefined && r.min > r.max) problems.push({ field, text: 'min is above max' });
+    if (bounds && [r?.min, r?.max].some((n) => n !== undefined && (n < 0 || n > bounds.max))) problems.push({ field, text: bounds.text });
   };
   check('Price', f.price);
   check('Float', f.float, { max: 1, text: 'between 0 and 1' });
   check('Fade', f.fade, { max: 100, text: 'between 0 and 100 %' });
   check('Blue', f.blue, { max: 100, text: 'between 0 and 100 %' });
   check('Sticker count', { min: f.stickers?.min_count, max: f.stickers?.max_count }, { max: 6, text: 'between 0 and 6' });
-  if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push('Paint index: too large');
+  if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push({ field: 'Paint index', text: 'too large' });
   return problems;
 }
 
