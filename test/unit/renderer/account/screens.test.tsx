@@ -17,6 +17,30 @@ import { type IpcOutput, SkindeskError } from '../../../../src/shared/ipc/index.
 import { NOW_ISO, freshness, installFakeBridge, renderWithTheme, trackedTrade } from './fake-bridge.tsx';
 import { resetRendererState, status } from '../fake-app.ts';
 
+const EMPTY_PORTFOLIO = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
+
+type PnlItem = IpcOutput<'getTradingPnl'>['items'][number];
+/** A Kilowatt Case line of the trading results: nothing traded, but what a test sets. */
+const pnlItem = (traded: Partial<PnlItem>): PnlItem => ({
+  app_id: 730,
+  market_hash_name: 'Kilowatt Case',
+  bought: 0,
+  paid: 0,
+  sold: 0,
+  received: 0,
+  fees: 0,
+  avgPaid: null,
+  avgReceived: null,
+  matched: 0,
+  realized: null,
+  unsettledMatched: 0,
+  unsettledRealized: null,
+  unsold: 0,
+  unsoldCost: 0,
+  lastTradeAt: NOW_ISO,
+  ...traded,
+});
+
 const inventoryRow = (assetId: string, tradable: boolean) => ({
   assetId,
   appId: 730 as const,
@@ -207,23 +231,19 @@ describe('PortfolioScreen vs paid', () => {
       // bought one at $1.00 and sold it, then bought the one held at $2.00
       getTradingPnl: () => ({
         items: [
-          {
+          pnlItem({
             ...kilowatt,
             bought: 2,
             paid: 300,
             sold: 1,
             received: 150,
-            fees: 0,
             avgPaid: 150,
             avgReceived: 150,
             matched: 1,
             realized: 50,
-            unsettledMatched: 0,
-            unsettledRealized: null,
             unsold: 1,
             unsoldCost: 200,
-            lastTradeAt: NOW_ISO,
-          },
+          }),
         ],
         totals: { paid: 300, received: 150, unsettled: 0, fees: 0, realized: 50, matched: 1, unsettledRealized: 0, unsettledMatched: 0, rows: 3 },
         computedAt: NOW_ISO,
@@ -237,10 +257,9 @@ describe('PortfolioScreen vs paid', () => {
 
   it('says how much of what sales brought is not settled yet', async () => {
     resetRendererState();
-    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
     installFakeBridge({
       getStatus: () => status(),
-      getPortfolio: () => empty,
+      getPortfolio: () => EMPTY_PORTFOLIO,
       getTradingPnl: () => ({
         items: [],
         totals: { paid: 0, received: 2_850, unsettled: 1_900, fees: 150, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 2 },
@@ -256,31 +275,24 @@ describe('PortfolioScreen vs paid', () => {
 
   it('tells the profit of settled sales, with that of sales not settled yet beside it, not in it', async () => {
     resetRendererState();
-    const empty = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
     installFakeBridge({
       getStatus: () => status(),
-      getPortfolio: () => empty,
+      getPortfolio: () => EMPTY_PORTFOLIO,
       // bought 4 at $1.00; sold 2 settled (+$0.40 in all) and 2 not settled yet (+$0.60)
       getTradingPnl: () => ({
         items: [
-          {
-            app_id: 730,
-            market_hash_name: 'Kilowatt Case',
+          pnlItem({
             bought: 4,
             paid: 400,
             sold: 4,
             received: 500,
-            fees: 0,
             avgPaid: 100,
             avgReceived: 125,
             matched: 2,
             realized: 40,
             unsettledMatched: 2,
             unsettledRealized: 60,
-            unsold: 0,
-            unsoldCost: 0,
-            lastTradeAt: NOW_ISO,
-          },
+          }),
         ],
         totals: { paid: 400, received: 500, unsettled: 260, fees: 0, realized: 40, matched: 2, unsettledRealized: 60, unsettledMatched: 2, rows: 5 },
         computedAt: NOW_ISO,
