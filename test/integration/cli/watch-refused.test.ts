@@ -1,6 +1,6 @@
 /**
- * `skindesk watch` with a refused key: the failure line is said in words that fit the watch (the sync
- * engine's own words named "sync", a command the person did not run), with exit 1.
+ * `skindesk watch` with a refused key: the failure line is said once, last, in words that fit the watch
+ * (the sync engine's own words named "sync", a command the person did not run), with exit 1.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-it('a refused key: the watch says so without naming the sync, exit 1', { timeout: 30_000 }, async () => {
+it('a refused key: the watch says so once, without naming the sync, exit 1', { timeout: 30_000 }, async () => {
   const file = join(dir.dir, 'watchlists.json');
   writeFileSync(file, JSON.stringify([{ name: 'cheap', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
   const child = spawn(process.execPath, [CLI, 'watch', '--base-url', demo.baseUrl, '--watchlists', file, '--db', join(dir.dir, 'book.db')], {
@@ -38,4 +38,7 @@ it('a refused key: the watch says so without naming the sync, exit 1', { timeout
     'skindesk watch: The marketplace refused the API key (WebSocket closed with 4401): the book stopped updating. Check the key.',
   );
   expect(stderr).not.toMatch(/\bsync\b/);
+  // said once, as the last line; and nothing was in flight to wait for
+  expect(stderr.match(/refused the API key/g)).toHaveLength(1);
+  expect(stderr).not.toMatch(/stopping/);
 });
