@@ -65,7 +65,8 @@ function after(ms: number, fn: () => void): { clear(): void } {
   return { clear: () => clearTimeout(timer) };
 }
 
-function progressLine(status: EngineStatus, backfill: BackfillProgress | null): string {
+/** `problem`: the status's own unless told (the last line drops the refusal the failure line says). */
+function progressLine(status: EngineStatus, backfill: BackfillProgress | null, problem = status.problem): string {
   const parts = [
     status.state,
     `${count(status.rows)} listings`,
@@ -73,7 +74,7 @@ function progressLine(status: EngineStatus, backfill: BackfillProgress | null): 
     status.bookRead ? describeBookRead(status.bookRead) : null,
     status.lastSeq === null ? null : `seq ${status.lastSeq}`,
     `${status.eventsPerSecond.toFixed(1)} events/s`,
-    status.problem,
+    problem,
   ];
   return `skindesk sync: ${parts.filter((p) => p !== null).join(' · ')}\n`;
 }
@@ -119,12 +120,22 @@ export const syncCommand: CliCommand = {
     });
     const throttle = new ProgressThrottle();
     let failure: string | null = null;
-    const print = (force: boolean) => {
+    // Once the run ends, progress lines wait for the one summary after the stop: the engine's own
+    // `stopped` status comes before the backfill's last count, so printed as it came it showed stale
+    // detail counts, and a second `stopped` line followed.
+    let ending = false;
+    const print = () => {
       const status = mirror.status;
-      if (!status) return;
+      if (!status || ending || status.state === 'stopped') return;
       const line = progressLine(status, mirror.backfill);
-      if (throttle.take(line, `${status.state}|${status.problem ?? ''}`, Date.now(), force)) process.stderr.write(line);
+      if (throttle.take(line, `${status.state}|${status.problem ?? ''}`, Date.now())) process.stderr.write(line);
     };
+    /**
+     * Whether the run got under way (a book read, events received, the feed live): only then does a stop
+     * that ends a failed run have something to apply. A run refused or unreachable at the start has not.
+     */
+    let underWay = false;
+    let workerGone = false;
 
     let finish: (why: 'stop' | 'failed') => void = () => {};
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
@@ -132,19 +143,23 @@ export const syncCommand: CliCommand = {
     void whenStopRequested().then(() => finish('stop'));
     const timer = opts.duration === undefined ? null : after(opts.duration * 1000, () => finish('stop'));
     mirror.on('status', (status) => {
-      print(false);
+      if (status.state === 'live' || status.bookRead !== null || status.bufferedEvents > 0) underWay = true;
       if (status.authFailed) {
+        // said once, as the last line
         failure = status.problem ?? 'the marketplace refused the API key';
         finish('failed');
+        return;
       }
+      print();
     });
-    mirror.on('backfill', () => print(false));
+    mirror.on('backfill', () => print());
     mirror.on('warning', (message) => process.stderr.write(`skindesk sync: ${message}\n`));
     mirror.on('error', (error) => {
       failure = failureText('sync', error);
       finish('failed');
     });
     mirror.on('exit', (code) => {
+      workerGone = true;
       failure ??= `the sync worker stopped unexpectedly (exit code ${code})`;
       finish('failed');
     });
@@ -153,9 +168,18 @@ export const syncCommand: CliCommand = {
     timer?.clear();
     releaseStopHandling();
     mirror.removeAllListeners('exit');
-    process.stderr.write('skindesk sync: stopping — applying received events and closing the database\n');
+    ending = true;
+    // asked to stop, the sync runs (perhaps still trying to connect); a failed one may have nothing left
+    if (!workerGone && (outcome === 'stop' || underWay)) {
+      process.stderr.write('skindesk sync: stopping — applying received events and closing the database\n');
+    }
     await mirror.stop();
-    print(true);
+    // the run's summary, counted from the file after the last write (what `skindesk status` reads); a
+    // worker that crashed reported no stop, and its last status is not one
+    const last = mirror.status;
+    if (last?.state === 'stopped' && !workerGone) {
+      process.stderr.write(progressLine(last, mirror.backfill, last.authFailed ? null : last.problem));
+    }
     if (outcome === 'failed') {
       process.stderr.write(`skindesk sync: ${failure ?? 'failed'}\n`);
       return SYNC_EXIT.failed;

@@ -225,6 +225,8 @@ export const watchCommand: CliCommand = {
     if (begun.start !== 'go') return begun.start === 'stopped' ? WATCH_EXIT.ok : WATCH_EXIT.failed;
     const print = (line: object) => writeLine(JSON.stringify(line));
     let lastState = '';
+    /** Purchases can be in flight only once the book was live (a watch refused at the start has none). */
+    let wentLive = false;
     let finish: (why: 'stop' | 'failed') => void = () => {};
     const finished = new Promise<'stop' | 'failed'>((resolve) => (finish = resolve));
     let failure: string | null = null;
@@ -239,12 +241,15 @@ export const watchCommand: CliCommand = {
       autoBuy: opts['auto-buy'],
       onWarning: (message) => process.stderr.write(`skindesk watch: ${message}\n`),
       onStatus: (status) => {
-        if (status.state !== lastState) process.stderr.write(statusLine(status));
-        lastState = status.state;
+        if (status.state === 'live') wentLive = true;
         if (status.authFailed) {
+          // said once, as the last line
           failure = status.problem ?? 'the marketplace refused the API key';
           finish('failed');
+          return;
         }
+        if (status.state !== lastState) process.stderr.write(statusLine(status));
+        lastState = status.state;
       },
       // a watch that no longer follows the book must not look alive to the script that runs it; the
       // failure is its sync worker's, whose only file is the book
@@ -276,7 +281,7 @@ export const watchCommand: CliCommand = {
     onStdoutGone(() => finish('stop'));
     const outcome = await finished;
     releaseStopHandling();
-    process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
+    if (outcome === 'stop' || wentLive) process.stderr.write('skindesk watch: stopping — waiting for purchases in flight\n');
     await run.stop();
     if (outcome === 'failed') {
       process.stderr.write(`skindesk watch: ${failure ?? 'failed'}\n`);

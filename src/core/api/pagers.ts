@@ -2,9 +2,9 @@
  * Async iteration over paged routes. Offset-paged routes are walked page by page until `total_pages`;
  * `GET /listings` can also be walked by cursor, which stays stable while the book changes underneath
  * (offset pages shift when listings are added or removed, so a row can be skipped or seen twice).
- * The account's histories (orders, the ledger) have no cursor: readNewestFirst walks their offset pages
- * and checks each page turn for such a shift. Pagers default to background priority: they are bulk work
- * that interactive calls should overtake.
+ * The account's histories (orders, the ledger, the trades) have no cursor: readNewestFirst walks their
+ * offset pages and checks each page turn for such a shift. Pagers default to background priority: they
+ * are bulk work that interactive calls should overtake.
  */
 import type { EndpointName, Metadata, QueryOf, ResponseOf } from '../../shared/api/index.ts';
 import type { Priority } from './governor.ts';
@@ -99,14 +99,30 @@ export async function* cursorPages(
 export const NEWEST_FIRST = {
   orders: 'order_item_id',
   transactions: 'id',
+  // newest created first; a trade's status changes in place, it does not move the row
+  trades: 'id',
 } as const satisfies Partial<Record<OffsetPagedName, string>>;
 export type NewestFirstName = keyof typeof NEWEST_FIRST;
+
+/** What readNewestFirst calls for its pages: the client's own caller, or a source of one route alone. */
+export type NewestFirstCaller<N extends NewestFirstName> = (
+  name: N,
+  input: { query: QueryOf<N> },
+  opts: { priority: Priority; signal?: AbortSignal },
+) => Promise<ResponseOf<N>>;
 
 export interface NewestFirstOptions<R> extends PageOptions {
   /** True for a row older than the caller needs: the read stops there (that row is not kept). */
   olderThanWanted?: (row: R) => boolean;
   /** Page reads repeated after a shift, at most (default 5); past that the read ends incomplete. */
   maxRereads?: number;
+  /**
+   * Called after each page taken as unbroken, with the rows it added to the run (each row once, newest
+   * first; rows a page 1 read again showed on top come first) and the whole run so far. Returning true
+   * ends the read there, complete: for a caller that uses the rows as they come, or whose stop depends on
+   * where a page ends rather than on one row.
+   */
+  afterPage?: (added: readonly R[], run: readonly R[]) => boolean | void;
 }
 
 export interface NewestFirstRead<R> {
@@ -116,8 +132,9 @@ export interface NewestFirstRead<R> {
    */
   rows: R[];
   /**
-   * The run reached the end of the history or a row older than wanted. False when it stopped at
-   * `maxPages`, or when the history kept moving and the rereads ran out: older rows may be missing.
+   * The run reached the end of the history, a row older than wanted or a page after which `afterPage`
+   * had enough. False when it stopped at `maxPages`, or when the history kept moving and the rereads ran
+   * out: older rows may be missing.
    */
   complete: boolean;
 }
@@ -139,7 +156,7 @@ export interface NewestFirstRead<R> {
  * first row older than it wants has seen every newer one.
  */
 export async function readNewestFirst<N extends NewestFirstName>(
-  call: PageCaller,
+  call: NewestFirstCaller<N>,
   name: N,
   query: Omit<NonNullable<QueryOf<N>>, 'page'>,
   options: NewestFirstOptions<RowOf<N>> = {},
@@ -173,7 +190,9 @@ export async function readNewestFirst<N extends NewestFirstName>(
     countAt[page] = meta.total_items;
     // page 1 read again may begin with rows that arrived on top since: newer than all read, so first
     const arrivals: RowOf<N>[] = [];
+    const below: RowOf<N>[] = [];
     let before = page === 1 && seen.size > 0;
+    let olderReached = false;
     for (const row of pageRows) {
       const id = idOf(row);
       if (seen.has(id)) {
@@ -181,14 +200,16 @@ export async function readNewestFirst<N extends NewestFirstName>(
         continue;
       }
       if (options.olderThanWanted?.(row)) {
-        rows.unshift(...arrivals);
-        return { rows, complete: true };
+        olderReached = true;
+        break;
       }
       seen.add(id);
-      (before ? arrivals : rows).push(row);
+      (before ? arrivals : below).push(row);
     }
     rows.unshift(...arrivals);
-    if (page >= meta.total_pages || pageRows.length === 0) return { rows, complete: true };
+    rows.push(...below);
+    const enough = options.afterPage?.([...arrivals, ...below], rows) === true;
+    if (olderReached || enough || page >= meta.total_pages || pageRows.length === 0) return { rows, complete: true };
     page += 1;
   }
   return { rows, complete: false };

@@ -434,7 +434,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       if (!this.#running) return;
       if (this.#authFailed) return;
       if (end.close.code === WS_CLOSE.unauthorized) {
-        this.#stopForAuth('The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.');
+        this.#stopForAuth('The marketplace refused the API key (WebSocket closed with 4401): the book stopped updating. Check the key.');
         return;
       }
       if (end.healthy) attempt = 0;
@@ -752,7 +752,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         this.#bookRead = null;
         if (s.abort.signal.aborted) throw err;
         if (err instanceof ApiError && (err.status === 401 || err.code === 'UNAUTHORIZED')) {
-          throw new AuthFailure('The marketplace refused the API key when reading the book (HTTP 401). Check the key; sync stopped.');
+          throw new AuthFailure('The marketplace refused the API key when reading the book (HTTP 401): the book stopped updating. Check the key.');
         }
         const wait =
           err instanceof ApiError && err.retryAfterMs
@@ -1115,7 +1115,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * The key was refused: nothing more is tried until it changes. The timers stop too — the status timer
+   * The key was refused: nothing more is tried until it changes. `problem` is said as it is by every
+   * host (the app's notice, `skindesk sync` and `skindesk watch`), so it names none of them. The timers stop too — the status timer
    * kept announcing the stop every second (each announcement re-raised the app's "key refused" notice).
    */
   #stopForAuth(problem: string): void {

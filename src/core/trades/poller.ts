@@ -10,15 +10,18 @@
  * Paging: trades come newest created first, and a trade's status changes long after its creation, so
  * page 1 alone is not enough. A poll walks on while the oldest row of the page is a trade it never saw
  * (more new ones may follow) or while some trade held as in flight is older than the page's oldest row
- * (its current state is further down). Rows shift down as trades are created during the walk, so a row
- * may be seen twice (harmless: ties are ignored) but never skipped. Every `fullSweepEveryMs`, and on the
- * first poll, it walks every page, in case a trade held as final changed after all.
+ * (its current state is further down). The offset pages shift while the poll walks them (a trade created
+ * on top pushes every row down, one gone pulls them up past the reader): the pages are read through
+ * readNewestFirst (api/pagers.ts), which keeps each trade once and reads a page again rather than skip
+ * one. Every `fullSweepEveryMs`, and on the first poll, it walks every page, in case a trade held as final
+ * changed after all.
  */
 import { EventEmitter } from 'node:events';
 import type { QueryOf, ResponseOf, Trade } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Priority } from '../api/governor.ts';
+import { readNewestFirst } from '../api/pagers.ts';
 import { instantKey } from './instant.ts';
 import type { TradeTracker } from './tracker.ts';
 
@@ -222,27 +225,39 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     const report: PollReport = { full, pages: 0, rows: 0, applied: 0, older: 0, tie: 0, inFlightAfter: 0, startedAt, finishedAt: startedAt };
     // the trades this poll has read: a trade in flight among them needs no further page
     const seen = new Set<number>();
+    // those the tracker did not hold when this poll read them (a page read again finds them held)
+    const newToTracker = new Set<number>();
     try {
-      for (let page = 1; page <= this.#maxPages; page++) {
-        const response = await this.#source.call(
-          'trades',
-          { query: { page: String(page), limit: this.#pageLimit } },
-          { priority: 'background', signal: abort.signal },
-        );
-        report.pages++;
-        this.#stats.pagesFetched++;
-        const rows = response.trades;
-        for (const row of rows) seen.add(row.id);
-        const oldest = rows.at(-1);
-        const oldestWasUnknown = oldest !== undefined && this.#tracker.get(oldest.id) === null;
-        const counts = this.#tracker.applyMany(rows, 'poll');
-        report.rows += rows.length;
-        report.applied += counts.applied;
-        report.older += counts.older;
-        report.tie += counts.tie;
-        if (oldest === undefined || page >= response.metadata.total_pages) break;
-        if (!full && !oldestWasUnknown && !this.#inFlightFurtherDown(oldest, seen)) break;
-      }
+      await readNewestFirst(
+        async (name, input, opts) => {
+          const response = await this.#source.call(name, input, opts);
+          report.pages++;
+          this.#stats.pagesFetched++;
+          return response;
+        },
+        'trades',
+        { limit: this.#pageLimit },
+        {
+          priority: 'background',
+          signal: abort.signal,
+          maxPages: this.#maxPages,
+          // each page's trades go to the tracker as they come: a sweep of many pages shows the newest at once
+          afterPage: (added, run) => {
+            for (const row of added) {
+              seen.add(row.id);
+              if (this.#tracker.get(row.id) === null) newToTracker.add(row.id);
+            }
+            const oldest = run.at(-1);
+            const oldestWasUnknown = oldest !== undefined && newToTracker.has(oldest.id);
+            const counts = this.#tracker.applyMany(added, 'poll');
+            report.rows += added.length;
+            report.applied += counts.applied;
+            report.older += counts.older;
+            report.tie += counts.tie;
+            return !full && oldest !== undefined && !oldestWasUnknown && !this.#inFlightFurtherDown(oldest, seen);
+          },
+        },
+      );
       if (full) {
         this.#lastFullSweepAt = startedAt;
         this.#stats.fullSweeps++;

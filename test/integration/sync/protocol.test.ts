@@ -436,6 +436,26 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(statuses.some((s) => s.authFailed)).toBe(true);
   });
 
+  // every host shows these words (the app's notice, `skindesk sync`, `skindesk watch`): none names "sync"
+  it('words a refused key for any host: what was refused, what it means for the book, what to do', async () => {
+    market.refuseWith = 4401;
+    const e = startEngine();
+    await eventually(() => e.status().state === 'stopped', 'stopped');
+    expect(e.status().problem).toBe('The marketplace refused the API key (WebSocket closed with 4401): the book stopped updating. Check the key.');
+    await e.stop();
+
+    market.refuseWith = null;
+    market.answerBook = () => {
+      throw new ApiError({ kind: 'api', code: 'UNAUTHORIZED', status: 401, route: 'GET /public/v1/book', message: 'unauthorized' });
+    };
+    const second = startEngine();
+    await eventually(() => second.status().state === 'stopped', 'stopped on the refused book read');
+    expect(second.status()).toMatchObject({
+      authFailed: true,
+      problem: 'The marketplace refused the API key when reading the book (HTTP 401): the book stopped updating. Check the key.',
+    });
+  });
+
   it('backs off longer after 4429 (too many connections)', async () => {
     seed(3);
     market.refuseWith = 4429;

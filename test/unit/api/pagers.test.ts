@@ -1,5 +1,5 @@
-// readNewestFirst: the orders and the ledger (newest first, offset pages, no cursor) read while rows
-// arrive on top and leave from anywhere between two page turns: each row once, none skipped.
+// readNewestFirst: the orders, the ledger and the trades (newest first, offset pages, no cursor) read
+// while rows arrive on top and leave from anywhere between two page turns: each row once, none skipped.
 import { describe, expect, it } from 'vitest';
 import { type PageCaller, readNewestFirst } from '../../../src/core/api/pagers.ts';
 import type { BalanceTransaction } from '../../../src/shared/api/index.ts';
@@ -121,6 +121,32 @@ describe('readNewestFirst', () => {
     expect(ids(read.rows)).toEqual(range(7, 12));
     expect(read.complete).toBe(true);
     expect(l.pages).toEqual([1, 2]);
+  });
+
+  it('hands the rows each page adds to afterPage, once each, and ends the read when it has enough', async () => {
+    // 17 arrives and 13, 15 leave before page 2: page 1 is read again, 17 on top of it and 11 pulled up
+    const l = ledger(range(1, 16), (page, rows) => {
+      if (page !== 2 || rows.some((r) => r.id === 17)) return;
+      rows.push(row(17));
+      leave(rows, 13, 15);
+    });
+    const handed: number[][] = [];
+    const read = await readNewestFirst(
+      l.call,
+      'transactions',
+      { limit: '5' },
+      {
+        afterPage: (added, run) => {
+          handed.push(ids(added));
+          return run.length >= 9; // enough once nine rows are read: after page 2
+        },
+      },
+    );
+    // page 3 (rows 5 to 1) is never asked for
+    expect(l.pages).toEqual([1, 2, 1, 2]);
+    expect(handed).toEqual([range(12, 16), [17, 11], range(6, 10)]);
+    expect(ids(read.rows)).toEqual([17, ...range(6, 16)]);
+    expect(read.complete).toBe(true);
   });
 
   it('is incomplete when it stops at maxPages, or when the history keeps moving past the rereads', async () => {

@@ -9,6 +9,8 @@ export class FakeTradesSource implements TradesSource {
   failNext = 0;
   /** While set, calls wait for it (to observe what happens during a poll). */
   gate: Promise<void> | null = null;
+  /** Runs before each page is served: a test changes the history between two page turns. */
+  beforePage: ((page: number) => void) | null = null;
   readonly #now: () => number;
 
   constructor(now: () => number) {
@@ -34,6 +36,7 @@ export class FakeTradesSource implements TradesSource {
         new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })),
       ]);
     }
+    this.beforePage?.(page);
     if (this.failNext > 0) {
       this.failNext--;
       throw new ApiError({ kind: 'server', route: 'GET /public/v1/trades', status: 503, message: 'GET /public/v1/trades: HTTP 503', maybeDelivered: false });

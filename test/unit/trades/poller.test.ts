@@ -123,6 +123,54 @@ describe('TradePoller', () => {
     expect(await poller.pollNow()).toMatchObject({ full: false, pages: 1 });
   });
 
+  describe('a history that moves between two page turns', () => {
+    // trades 1..n, one a second: page 1 holds the newest 500 (n down to n - 499), page 2 the next
+    const history = (source: FakeTradesSource, n: number, status: (id: number) => TradeStatus = () => 'Accepted') => {
+      for (let i = 1; i <= n; i++) source.put(trade(i, status(i), T0 - 10_000_000 + i * 1000));
+    };
+    /** Runs `change` once, just before the first read of page `page`. */
+    const onceBefore = (source: FakeTradesSource, page: number, change: () => void) => {
+      let done = false;
+      source.beforePage = (p) => {
+        if (p !== page || done) return;
+        done = true;
+        change();
+      };
+    };
+
+    it('a trade created on top: the row pushed onto the next page is applied once', async () => {
+      const { source, poller, tracker } = setup();
+      history(source, 1000);
+      onceBefore(source, 2, () => source.put(trade(1001, 'Active', T0)));
+      // trade 501 ends page 1 and, pushed down, begins page 2: read twice before
+      expect(await poller.pollNow({ full: true })).toMatchObject({ rows: 1000, applied: 1000, tie: 0 });
+      expect(tracker.count()).toBe(1000);
+    });
+
+    it('a trade gone from page 1: the row pulled up past the page boundary is not skipped', async () => {
+      const { source, poller, tracker } = setup();
+      history(source, 1000);
+      // 800 leaves: every row below moves up one place, and 500 (first of page 2) onto page 1
+      onceBefore(source, 2, () => source.trades.delete(800));
+      await poller.pollNow({ full: true });
+      expect(tracker.get(500)).not.toBeNull();
+      expect(tracker.count()).toBe(1000); // 800 was read before it left
+    });
+
+    it('an incremental poll keeps its stop: it walks on past new trades, and finds the one pulled up', async () => {
+      const { source, poller, tracker } = setup();
+      history(source, 1000);
+      await poller.pollNow({ full: true });
+      // 600 trades created since: page 1's oldest is new, so the poll walks on (and stops on known ones)
+      for (let i = 1001; i <= 1600; i++) source.put(trade(i, 'Active', T0 + i));
+      onceBefore(source, 2, () => source.trades.delete(1300));
+      const report = await poller.pollNow();
+      expect(tracker.get(1100)?.status).toBe('Active');
+      expect(report).toMatchObject({ full: false, applied: 600 });
+      expect(source.calls.slice(-4).map((c) => c.page)).toEqual([1, 2, 1, 2]); // page 1 read again, then page 2
+    });
+  });
+
   it('keeps polling when a row carries a timestamp with more than 9 fractional digits', async () => {
     const { source, poller, tracker } = setup();
     source.put(trade(1, 'Active', T0 - 5_000), trade(2, 'Active', T0 - 4_000));
