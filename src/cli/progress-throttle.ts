@@ -15,9 +15,9 @@ export class ProgressThrottle {
   }
 
   /** `headline`: what must show at once when it changes (state and problem). Returns whether to write. */
-  take(line: string, headline: string, now: number, force = false): boolean {
+  take(line: string, headline: string, now: number): boolean {
     const due = now - this.#lastAt >= this.#everyMs;
-    if (!force && !due && headline === this.#lastHeadline) return false;
+    if (!due && headline === this.#lastHeadline) return false;
     const write = line !== this.#lastLine || due;
     this.#lastLine = line;
     this.#lastHeadline = headline;
