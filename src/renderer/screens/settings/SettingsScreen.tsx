@@ -226,6 +226,17 @@ function MarketSection({ view }: { view: SettingsView }) {
             {blocked}
           </Text>
         ) : null}
+        {/* the status bar has it only in a tooltip, and its notice may be closed: here the key is changed.
+            Under the buttons, so the fields do not move when a connection fails after a save. */}
+        {status?.problem ? (
+          <Text
+            size="xs"
+            c={status.state === 'resyncing' ? 'yellow.4' : 'red.4'}
+            data-testid="settings-connection-problem"
+          >
+            {status.problem}
+          </Text>
+        ) : null}
         <ErrorNote error={save.error} />
       </Stack>
       <ConfirmDialog
