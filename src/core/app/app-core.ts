@@ -40,6 +40,7 @@ import { checkExternalLink } from './external-links.ts';
 import { type AppLog, silentLog } from './log.ts';
 import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } from './market.ts';
 import type { AppPlatform } from './platform.ts';
+import { unreadableKeychainWords } from './keychain-words.ts';
 import { Redactor } from './redaction.ts';
 import { MarketSession, type SessionSyncOptions, mirrorFile, mirrorSource } from './session.ts';
 import { damagedDeskMessage, otherMarketOfBook, removeOtherMarketsBook, setAsideDamagedBook } from './session-mirror.ts';
@@ -172,7 +173,7 @@ export class AppCore {
       webhookSecret: () => this.#secrets.webhookSecret,
       ...(options.accountTimings ? { timings: options.accountTimings } : {}),
     });
-    const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null);
+    const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null, secrets.problem !== null);
     // nothing holds the file yet: a book of another market goes before anything can show it
     const removeBook = this.#otherMarketsBook(choice);
     if (removeBook) this.notify('info', 'Book', removeBook());
@@ -411,7 +412,7 @@ export class AppCore {
   /** Re-evaluates the startup rule after a settings or key change; reconnects when the answer changed. */
   #reconsiderMarket(force: boolean): Promise<void> {
     return this.#serially(async () => {
-      const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null);
+      const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null, this.#secrets.problem !== null);
       if (!force && sameChoice(choice, this.#session.choice)) {
         this.#session.relabel(choice);
         this.publish('syncStatus', this.status());
@@ -752,7 +753,9 @@ async function readSecrets(store: SecretStore): Promise<SecretSnapshot> {
     const [apiKey, webhookSecret] = await Promise.all([store.get('api-key'), store.get('webhook-secret')]);
     return { apiKey, webhookSecret, problem: null };
   } catch (err) {
-    if (err instanceof SecretStoreError) return { apiKey: null, webhookSecret: null, problem: err.message };
+    if (err instanceof SecretStoreError) {
+      return { apiKey: null, webhookSecret: null, problem: unreadableKeychainWords(err.message) };
+    }
     throw err;
   }
 }

@@ -28,7 +28,7 @@ const noInput = z.strictObject({});
 
 export const MARKET_MODES = ['demo', 'real'] as const;
 /** Why the demo market is in use (null when connected to the real one). */
-export const DEMO_REASONS = ['no_api_key', 'no_market_url', 'chosen_in_settings'] as const;
+export const DEMO_REASONS = ['no_api_key', 'keychain_unavailable', 'no_market_url', 'chosen_in_settings'] as const;
 
 export const marketState = z.strictObject({
   mode: z.enum(MARKET_MODES),

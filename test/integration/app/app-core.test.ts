@@ -557,7 +557,21 @@ describe('AppCore startup', () => {
       kind: 'keyring',
       problem: expect.stringMatching(/no Secret Service/),
     });
-    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'no_api_key' });
+    // a key may well be saved there: the demo is for want of the keychain, not of a key
+    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'keychain_unavailable' });
+  });
+
+  it('tells what an unreachable keychain means for the user and what to do about it', async () => {
+    const broken = new MemorySecretStore();
+    broken.get = () =>
+      Promise.reject(new SecretStoreError('unavailable', 'could not read the API key in the system keychain: no Secret Service'));
+    const { core } = await startCore({ secrets: broken, startDemoMarket: () => new Promise(() => {}) });
+    const { problem } = (await core.call('getSettings', {})).secretStorage;
+    expect(problem).toMatch(/^Could not read the API key in the system keychain: no Secret Service\. /);
+    expect(problem).toMatch(/demo market/);
+    expect(problem).toMatch(/restart Skindesk/);
+    const { notifications } = await core.call('takeStartupNotifications', {});
+    expect(notifications.find((n) => n.title === 'Keychain')?.message).toBe(problem);
   });
 
   it('keeps what went wrong while starting for the first window, which takes it once', async () => {
@@ -575,7 +589,7 @@ describe('AppCore startup', () => {
       ['warning', 'Keychain'],
     ]);
     expect(notifications[0]?.message).toMatch(/damaged/);
-    expect(notifications[1]?.message).toMatch(/no Secret Service/);
+    expect(notifications[1]?.message).toMatch(/no Secret Service/i);
     // a second window (or a reload) is not shown them again; later ones arrive as pushes only
     expect((await core.call('takeStartupNotifications', {})).notifications).toEqual([]);
     core.notify('info', 'Later', 'after the window opened');

@@ -31,6 +31,7 @@ import { WebhookSecretField, storedWords } from '../account/trades/WebhookSecret
 
 const DEMO_REASON_WORDS: Record<NonNullable<SyncStatus['market']['demoReason']>, string> = {
   no_api_key: 'no API key is saved',
+  keychain_unavailable: 'the keychain could not be read',
   no_market_url: 'no marketplace URL is set',
   chosen_in_settings: 'chosen here',
 };
