@@ -566,7 +566,8 @@ export class AppCore {
       last.detailed === progress.detailed &&
       last.total === progress.total &&
       last.state === progress.state &&
-      last.problem === progress.problem
+      last.problem === progress.problem &&
+      last.etaMs === progress.etaMs
     )
       return;
     this.#lastProgress = progress;
@@ -599,6 +600,7 @@ export class AppCore {
       detailed: Math.min(detailed, total),
       total,
       problem: run?.problem ? this.redactor.redact(run.problem) : null,
+      etaMs: run?.state === 'running' ? run.etaMs : null,
     };
   }
 
@@ -736,7 +738,7 @@ export class AppCore {
   }
 }
 
-/** The contract's view of a backfill run (it has no room for the ETA and rate the CLI prints). */
+/** The contract's view of a backfill run (the CLI prints its rate too; the app the time left). */
 function toBackfillProgress(run: BackfillRun, redactor: Redactor): BackfillProgress {
   const total = run.total;
   return {
@@ -744,6 +746,7 @@ function toBackfillProgress(run: BackfillRun, redactor: Redactor): BackfillProgr
     detailed: Math.min(run.detailed, total),
     total,
     problem: run.problem === null ? null : redactor.redact(run.problem),
+    etaMs: run.state === 'running' ? run.etaMs : null,
   };
 }
 

@@ -103,6 +103,8 @@ export const backfillProgress = z.strictObject({
   /** Live listings in the mirror. */
   total: z.number().int().nonnegative(),
   problem: z.string().nullable(),
+  /** Estimated time until every live listing has its detail (ms), from the recent pace; null when not known. */
+  etaMs: z.number().nonnegative().nullable(),
 });
 export type BackfillProgress = z.infer<typeof backfillProgress>;
 
@@ -428,7 +430,7 @@ export const IPC_PUSHES = {
     payload: backfillProgress,
     intervalMs: 250,
     merge: latest,
-    example: { state: 'running', detailed: 10, total: 100, problem: null },
+    example: { state: 'running', detailed: 10, total: 100, problem: null, etaMs: 90_000 },
   }),
   tradesUpdated: push({
     summary: 'Changed trades of the account (newest state of each).',
