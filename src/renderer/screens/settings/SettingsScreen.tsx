@@ -48,6 +48,16 @@ const KEY_KEPT_IN: Record<SettingsView['secretStorage']['kind'], string> = {
   memory: 'Kept in memory until the app closes',
 };
 
+/** What each choice of market means, under the choice. */
+const MODE_WORDS = [
+  {
+    demo: true,
+    words:
+      'A simulated market on this computer, with its own account: nothing is bought or sold for real. The URL and key below are kept for later.',
+  },
+  { demo: false, words: 'The marketplace your API key belongs to. Without a key the app stays on the demo market.' },
+] as const;
+
 interface MarketDraft {
   useDemo: boolean;
   baseUrl: string;
@@ -143,11 +153,19 @@ function MarketSection({ view }: { view: SettingsView }) {
           onChange={(v) => setEdited({ ...draft, useDemo: v === 'demo' })}
           data-testid="settings-market-mode"
         />
-        <Text size="xs" c="dimmed">
-          {draft.useDemo
-            ? 'A simulated market on this computer, with its own account: nothing is bought or sold for real. The URL and key below are kept for later.'
-            : 'The marketplace your API key belongs to. Without a key the app stays on the demo market.'}
-        </Text>
+        {/* both in one cell, the other hidden: as high as the longer one, so the fields never move */}
+        <div style={{ display: 'grid' }}>
+          {MODE_WORDS.map(({ demo, words }) => (
+            <Text
+              key={words}
+              size="xs"
+              c="dimmed"
+              style={{ gridArea: '1 / 1', visibility: demo === draft.useDemo ? 'visible' : 'hidden' }}
+            >
+              {words}
+            </Text>
+          ))}
+        </div>
         <Group gap="sm" align="flex-start" wrap="nowrap">
           <TextInput
             label="Marketplace URL"
