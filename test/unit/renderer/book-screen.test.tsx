@@ -407,6 +407,32 @@ describe('book screen', () => {
     );
   });
 
+  it('an empty book the market would not give says why, and leads to Settings, instead of "the book is empty"', async () => {
+    const refused = 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.';
+    const real = { mode: 'real' as const, baseUrl: 'https://market.example', demoReason: null };
+    installFakeApp(
+      handlers([], { getStatus: () => status({ market: real, state: 'stopped', rows: 0, lastSeq: null, bookAsOf: null, problem: refused }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe(refused);
+    await user.click(screen.getByRole('button', { name: 'Marketplace settings' }));
+    expect(await screen.findByTestId('settings-screen')).toBeTruthy();
+  });
+
+  it('offline before any book of the market was read: the banner does not call an empty book the one on disk', async () => {
+    const unreachable = 'Could not connect to the market: the marketplace could not be reached (ECONNREFUSED)';
+    const real = { mode: 'real' as const, baseUrl: 'https://market.example', demoReason: null };
+    installFakeApp(
+      handlers([], { getStatus: () => status({ market: real, state: 'offline', rows: 0, lastSeq: null, bookAsOf: null, problem: unreachable }) }),
+    );
+    render(<App />);
+    expect((await screen.findByTestId('offline-banner')).textContent).toBe(
+      'OfflineNo book of this market has been read yet. Trading is off until the market is reachable.',
+    );
+    expect(screen.getByTestId('book-empty').textContent).toBe(unreachable);
+  });
+
   it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {
     const { windows, saved, handlers: h } = recordingViews(rows);
     installFakeApp(h);
