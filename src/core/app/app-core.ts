@@ -549,6 +549,8 @@ export class AppCore {
       });
     }
     this.publish('syncStatus', this.status());
+    // the previous market's "detail 40%" must not stand beside this one's book until the next recount
+    this.#recountProgress();
     return next;
   }
 

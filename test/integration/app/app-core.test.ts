@@ -17,7 +17,7 @@ import {
 import { MemorySecretStore, SecretStoreError } from '../../../src/core/secrets/index.ts';
 import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
-import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
+import type { BackfillProgress, BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
 import { until } from './until.ts';
 import Database from 'better-sqlite3';
 import { PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
@@ -480,6 +480,18 @@ describe('AppCore on the demo market', () => {
     expect(notifications.map((n) => n.message)).toContain(
       `The book file held the book of ${a.baseUrl}; it was emptied, and this market's book is read afresh.`,
     );
+  });
+
+  it("shows the new market's detail progress at the switch, never the previous market's meanwhile", async () => {
+    // no recount by timer during the test: only the switch itself can tell the new market's progress
+    const { core, pushes } = await startCore({ progressIntervalMs: 600_000 });
+    await core.whenLive(20_000);
+    const progress = () => pushes.filter((p) => p.name === 'backfillProgress').map((p) => p.payload as BackfillProgress);
+    await until('the demo book to report its details', () => progress().some((p) => p.total > 0) || undefined);
+    await core.call('setMarket', { useDemo: false, baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_live_UNREACHABLE_0001' });
+    await until('the switch to the unreachable market', () => (core.status().market.mode === 'real' ? true : undefined));
+    // the unreachable market's book is empty: "detail 40%" of the demo's would sit beside "book 0"
+    await until('its own detail progress', () => (progress().at(-1)?.total === 0 ? true : undefined), 2_000);
   });
 
   it('leaves the market as it was when the keychain refuses the key', async () => {
