@@ -39,7 +39,7 @@ export function SyncBadge() {
   return (
     <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
-        {offline ? `offline · book as of ${formatAsOf(status.bookAsOf)}` : status.state}
+        {offline ? `offline · ${status.bookAsOf ? `book as of ${formatAsOf(status.bookAsOf)}` : 'no book yet'}` : status.state}
       </Badge>
     </Tooltip>
   );
