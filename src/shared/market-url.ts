@@ -43,6 +43,8 @@ export function marketUrlProblem(raw: string): string | null {
   }
   if (url.username || url.password) return 'the marketplace URL must not hold a user name or password';
   if (url.search || url.hash) return 'the marketplace URL must not hold a query or a fragment';
+  // the address as the API docs show it: the client adds the routes' prefix to every request itself
+  if (/\/public\/v1\/?$/i.test(url.pathname)) return 'leave out /public/v1 at the end: Skindesk adds it to every request';
   return null;
 }
 

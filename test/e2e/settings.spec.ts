@@ -73,3 +73,26 @@ test('a marketplace URL and key entered in Settings connect the app, and removin
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('choosing the demo or the real market does not move the fields under the choice', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'skindesk-e2e-settings-'));
+  const host = await startWebHost({ dataDir, secrets: new MemorySecretStore(), log: silentLog });
+  try {
+    await page.goto(host.url);
+    await page.keyboard.press('Control+Comma');
+    const url = page.getByTestId('settings-market-url');
+    await expect(url).toBeVisible();
+    const mode = page.getByTestId('settings-market-mode');
+    const topOf = async () => (await url.boundingBox())?.y;
+    const onReal = await topOf();
+    await mode.getByText('Demo market').click();
+    await expect(page.getByText(/A simulated market on this computer/)).toBeVisible();
+    expect(await topOf()).toBe(onReal);
+    await mode.getByText('Real marketplace').click();
+    await expect(page.getByText(/The marketplace your API key belongs to/)).toBeVisible();
+    expect(await topOf()).toBe(onReal);
+  } finally {
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

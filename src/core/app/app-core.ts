@@ -40,6 +40,7 @@ import { checkExternalLink } from './external-links.ts';
 import { type AppLog, silentLog } from './log.ts';
 import { type MarketChoice, type StartDemoMarket, chooseMarket, sameChoice } from './market.ts';
 import type { AppPlatform } from './platform.ts';
+import { unreadableKeychainWords } from './keychain-words.ts';
 import { Redactor } from './redaction.ts';
 import { MarketSession, type SessionSyncOptions, mirrorFile, mirrorSource } from './session.ts';
 import { damagedDeskMessage, otherMarketOfBook, removeOtherMarketsBook, setAsideDamagedBook } from './session-mirror.ts';
@@ -172,7 +173,7 @@ export class AppCore {
       webhookSecret: () => this.#secrets.webhookSecret,
       ...(options.accountTimings ? { timings: options.accountTimings } : {}),
     });
-    const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null);
+    const choice = chooseMarket(this.settings.get(), secrets.apiKey !== null, secrets.problem !== null);
     // nothing holds the file yet: a book of another market goes before anything can show it
     const removeBook = this.#otherMarketsBook(choice);
     if (removeBook) this.notify('info', 'Book', removeBook());
@@ -411,7 +412,7 @@ export class AppCore {
   /** Re-evaluates the startup rule after a settings or key change; reconnects when the answer changed. */
   #reconsiderMarket(force: boolean): Promise<void> {
     return this.#serially(async () => {
-      const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null);
+      const choice = chooseMarket(this.settings.get(), this.#secrets.apiKey !== null, this.#secrets.problem !== null);
       if (!force && sameChoice(choice, this.#session.choice)) {
         this.#session.relabel(choice);
         this.publish('syncStatus', this.status());
@@ -548,6 +549,8 @@ export class AppCore {
       });
     }
     this.publish('syncStatus', this.status());
+    // the previous market's "detail 40%" must not stand beside this one's book until the next recount
+    this.#recountProgress();
     return next;
   }
 
@@ -565,7 +568,8 @@ export class AppCore {
       last.detailed === progress.detailed &&
       last.total === progress.total &&
       last.state === progress.state &&
-      last.problem === progress.problem
+      last.problem === progress.problem &&
+      last.etaMs === progress.etaMs
     )
       return;
     this.#lastProgress = progress;
@@ -598,6 +602,7 @@ export class AppCore {
       detailed: Math.min(detailed, total),
       total,
       problem: run?.problem ? this.redactor.redact(run.problem) : null,
+      etaMs: run?.state === 'running' ? run.etaMs : null,
     };
   }
 
@@ -735,7 +740,7 @@ export class AppCore {
   }
 }
 
-/** The contract's view of a backfill run (it has no room for the ETA and rate the CLI prints). */
+/** The contract's view of a backfill run (the CLI prints its rate too; the app the time left). */
 function toBackfillProgress(run: BackfillRun, redactor: Redactor): BackfillProgress {
   const total = run.total;
   return {
@@ -743,6 +748,7 @@ function toBackfillProgress(run: BackfillRun, redactor: Redactor): BackfillProgr
     detailed: Math.min(run.detailed, total),
     total,
     problem: run.problem === null ? null : redactor.redact(run.problem),
+    etaMs: run.state === 'running' ? run.etaMs : null,
   };
 }
 
@@ -752,7 +758,9 @@ async function readSecrets(store: SecretStore): Promise<SecretSnapshot> {
     const [apiKey, webhookSecret] = await Promise.all([store.get('api-key'), store.get('webhook-secret')]);
     return { apiKey, webhookSecret, problem: null };
   } catch (err) {
-    if (err instanceof SecretStoreError) return { apiKey: null, webhookSecret: null, problem: err.message };
+    if (err instanceof SecretStoreError) {
+      return { apiKey: null, webhookSecret: null, problem: unreadableKeychainWords(err.message) };
+    }
     throw err;
   }
 }

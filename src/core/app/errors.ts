@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.ts';
 import { SecretStoreError } from '../secrets/store.ts';
 import { isDamagedDatabaseError } from '../store/damage.ts';
 import { type IpcErrorPayload, SkindeskError } from '../../shared/ipc/index.ts';
+import { secretStoreErrorWords } from './keychain-words.ts';
 import type { Redactor } from './redaction.ts';
 
 export function describeAppError(error: unknown, redactor: Redactor): IpcErrorPayload {
@@ -26,7 +27,7 @@ export function describeAppError(error: unknown, redactor: Redactor): IpcErrorPa
   if (error instanceof SecretStoreError) {
     return {
       code: 'SECRET_STORE',
-      message: redactor.redact(error.message),
+      message: redactor.redact(secretStoreErrorWords(error)),
       apiCode: null,
       issues: [],
       outcomeUnknown: false,

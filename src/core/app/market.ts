@@ -1,7 +1,8 @@
 /**
- * Which marketplace the app talks to. Startup rule: no API key (or no marketplace URL, or the user chose
- * it in Settings) → the embedded demo market, started by the composition root (src/main, src/web-host:
- * core may not import src/demo) on a random loopback port; otherwise the configured base URL.
+ * Which marketplace the app talks to. Startup rule: no API key (none saved, or the keychain could not be
+ * read), no marketplace URL, or the user chose it in Settings → the embedded demo market, started by the
+ * composition root (src/main, src/web-host: core may not import src/demo) on a random loopback port;
+ * otherwise the configured base URL.
  */
 import type { RunningDemoMarket } from '../../shared/demo-market.ts';
 import type { DEMO_REASONS } from '../../shared/ipc/index.ts';
@@ -45,9 +46,10 @@ export type StartDemoMarket = (options: { seqStart: bigint }) => Promise<DemoMar
 
 export type MarketChoice = { mode: 'real'; baseUrl: string } | { mode: 'demo'; reason: DemoReason };
 
-export function chooseMarket(settings: AppSettings, apiKeySet: boolean): MarketChoice {
+/** `keychainUnreadable`: the key could not be looked for, so there may well be one saved. */
+export function chooseMarket(settings: AppSettings, apiKeySet: boolean, keychainUnreadable = false): MarketChoice {
   if (settings.market.useDemo) return { mode: 'demo', reason: 'chosen_in_settings' };
-  if (!apiKeySet) return { mode: 'demo', reason: 'no_api_key' };
+  if (!apiKeySet) return { mode: 'demo', reason: keychainUnreadable ? 'keychain_unavailable' : 'no_api_key' };
   if (!settings.market.baseUrl) return { mode: 'demo', reason: 'no_market_url' };
   return { mode: 'real', baseUrl: settings.market.baseUrl };
 }

@@ -5,8 +5,8 @@
  */
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { describeBookRead } from '../../shared/book-read.ts';
-import type { SyncStatus } from '../../shared/ipc/index.ts';
-import { formatAsOf, formatCents, formatClock, formatCount } from '../format/numbers.ts';
+import type { BackfillProgress, SyncStatus } from '../../shared/ipc/index.ts';
+import { formatAsOf, formatCents, formatClock, formatCount, formatWait } from '../format/numbers.ts';
 import { hotkeyLabel } from './commands.ts';
 import { navigate } from './navigation.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore, useLive } from './app-state.ts';
@@ -39,7 +39,7 @@ export function SyncBadge() {
   return (
     <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
-        {offline ? `offline · book as of ${formatAsOf(status.bookAsOf)}` : status.state}
+        {offline ? `offline · ${status.bookAsOf ? `book as of ${formatAsOf(status.bookAsOf)}` : 'no book yet'}` : status.state}
       </Badge>
     </Tooltip>
   );
@@ -87,12 +87,19 @@ function RateHeadroom() {
   );
 }
 
+/** How far the details are, and, while they are being read, about how long the rest takes. */
+function backfillTip(progress: BackfillProgress): string {
+  const done = `${formatCount(progress.detailed)} of ${formatCount(progress.total)} listings have their float, seed and stickers`;
+  const left = progress.state === 'running' && progress.etaMs ? `; the rest in about ${formatWait(progress.etaMs)}` : '';
+  return `${done}${left}${progress.problem ? ` — ${progress.problem}` : ''}`;
+}
+
 function Backfill() {
   const progress = useLive(backfillStore);
   if (!progress || progress.total === 0) return <span>detail –</span>;
   const pct = Math.floor((progress.detailed / progress.total) * 100);
   return (
-    <Tooltip label={`${formatCount(progress.detailed)} of ${formatCount(progress.total)} listings have their float, seed and stickers${progress.problem ? ` — ${progress.problem}` : ''}`}>
+    <Tooltip label={backfillTip(progress)}>
       <span data-testid="backfill">
         {/* 4ch: "100%" as wide as "99%", so the bar does not shift as new listings wait for their detail */}
         detail{' '}

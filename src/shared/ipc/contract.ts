@@ -28,7 +28,7 @@ const noInput = z.strictObject({});
 
 export const MARKET_MODES = ['demo', 'real'] as const;
 /** Why the demo market is in use (null when connected to the real one). */
-export const DEMO_REASONS = ['no_api_key', 'no_market_url', 'chosen_in_settings'] as const;
+export const DEMO_REASONS = ['no_api_key', 'keychain_unavailable', 'no_market_url', 'chosen_in_settings'] as const;
 
 export const marketState = z.strictObject({
   mode: z.enum(MARKET_MODES),
@@ -103,6 +103,8 @@ export const backfillProgress = z.strictObject({
   /** Live listings in the mirror. */
   total: z.number().int().nonnegative(),
   problem: z.string().nullable(),
+  /** Estimated time until every live listing has its detail (ms), from the recent pace; null when not known. */
+  etaMs: z.number().nonnegative().nullable(),
 });
 export type BackfillProgress = z.infer<typeof backfillProgress>;
 
@@ -428,7 +430,7 @@ export const IPC_PUSHES = {
     payload: backfillProgress,
     intervalMs: 250,
     merge: latest,
-    example: { state: 'running', detailed: 10, total: 100, problem: null },
+    example: { state: 'running', detailed: 10, total: 100, problem: null, etaMs: 90_000 },
   }),
   tradesUpdated: push({
     summary: 'Changed trades of the account (newest state of each).',

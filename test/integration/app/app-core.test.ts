@@ -17,7 +17,7 @@ import {
 import { MemorySecretStore, SecretStoreError } from '../../../src/core/secrets/index.ts';
 import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
-import type { BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
+import type { BackfillProgress, BookChanged, IpcPushName, SyncStatus } from '../../../src/shared/ipc/index.ts';
 import { until } from './until.ts';
 import Database from 'better-sqlite3';
 import { PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
@@ -482,6 +482,18 @@ describe('AppCore on the demo market', () => {
     );
   });
 
+  it("shows the new market's detail progress at the switch, never the previous market's meanwhile", async () => {
+    // no recount by timer during the test: only the switch itself can tell the new market's progress
+    const { core, pushes } = await startCore({ progressIntervalMs: 600_000 });
+    await core.whenLive(20_000);
+    const progress = () => pushes.filter((p) => p.name === 'backfillProgress').map((p) => p.payload as BackfillProgress);
+    await until('the demo book to report its details', () => progress().some((p) => p.total > 0) || undefined);
+    await core.call('setMarket', { useDemo: false, baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_live_UNREACHABLE_0001' });
+    await until('the switch to the unreachable market', () => (core.status().market.mode === 'real' ? true : undefined));
+    // the unreachable market's book is empty: "detail 40%" of the demo's would sit beside "book 0"
+    await until('its own detail progress', () => (progress().at(-1)?.total === 0 ? true : undefined), 2_000);
+  });
+
   it('leaves the market as it was when the keychain refuses the key', async () => {
     const secrets = new MemorySecretStore();
     const { core } = await startCore({ secrets });
@@ -557,7 +569,21 @@ describe('AppCore startup', () => {
       kind: 'keyring',
       problem: expect.stringMatching(/no Secret Service/),
     });
-    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'no_api_key' });
+    // a key may well be saved there: the demo is for want of the keychain, not of a key
+    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'keychain_unavailable' });
+  });
+
+  it('tells what an unreachable keychain means for the user and what to do about it', async () => {
+    const broken = new MemorySecretStore();
+    broken.get = () =>
+      Promise.reject(new SecretStoreError('unavailable', 'could not read the API key in the system keychain: no Secret Service'));
+    const { core } = await startCore({ secrets: broken, startDemoMarket: () => new Promise(() => {}) });
+    const { problem } = (await core.call('getSettings', {})).secretStorage;
+    expect(problem).toMatch(/^Could not read the API key in the system keychain: no Secret Service\. /);
+    expect(problem).toMatch(/demo market/);
+    expect(problem).toMatch(/restart Skindesk/);
+    const { notifications } = await core.call('takeStartupNotifications', {});
+    expect(notifications.find((n) => n.title === 'Keychain')?.message).toBe(problem);
   });
 
   it('keeps what went wrong while starting for the first window, which takes it once', async () => {
@@ -575,7 +601,7 @@ describe('AppCore startup', () => {
       ['warning', 'Keychain'],
     ]);
     expect(notifications[0]?.message).toMatch(/damaged/);
-    expect(notifications[1]?.message).toMatch(/no Secret Service/);
+    expect(notifications[1]?.message).toMatch(/no Secret Service/i);
     // a second window (or a reload) is not shown them again; later ones arrive as pushes only
     expect((await core.call('takeStartupNotifications', {})).notifications).toEqual([]);
     core.notify('info', 'Later', 'after the window opened');

@@ -83,8 +83,10 @@ describe('the detail backfill in the app', () => {
     await core.whenLive(20_000);
     await until('the backfill to finish', () => progress.find((p) => p.state === 'done'));
     expect(progress.some((p) => p.state === 'running')).toBe(true);
+    // while it runs, how long the rest takes (the status bar's tooltip says it); once done, nothing
+    expect(progress.some((p) => p.state === 'running' && p.etaMs !== null && p.etaMs > 0)).toBe(true);
     const done = await core.call('getBackfillProgress', {});
-    expect(done).toEqual({ state: 'done', detailed: done.total, total: done.total, problem: null });
+    expect(done).toEqual({ state: 'done', detailed: done.total, total: done.total, problem: null, etaMs: null });
     expect(done.total).toBeGreaterThan(LISTINGS / 2);
 
     const demo = demos[0]!;

@@ -31,6 +31,10 @@ describe('the startup rule', () => {
       mode: 'demo',
       reason: 'chosen_in_settings',
     });
+    expect(chooseMarket(settings(false, 'https://m.example'), false, true)).toEqual({
+      mode: 'demo',
+      reason: 'keychain_unavailable',
+    });
     expect(chooseMarket(settings(false, 'https://m.example'), true)).toEqual({
       mode: 'real',
       baseUrl: 'https://m.example',
@@ -131,6 +135,22 @@ describe('describeAppError', () => {
     );
     expect(bug).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/log has the details/) });
     expect(bug.message).not.toContain('TOPSECRET');
+  });
+
+  it('says what a keychain that cannot be used means, and what to do, as a sentence', () => {
+    const refused = describeAppError(
+      new SecretStoreError('unavailable', 'could not store the API key in the system keychain: no Secret Service'),
+      redactor,
+    );
+    expect(refused.code).toBe('SECRET_STORE');
+    expect(refused.message).toMatch(
+      /^Could not store the API key in the system keychain: no Secret Service\. Nothing was changed\. .+, then try again\.$/,
+    );
+    const readOnly = describeAppError(
+      new SecretStoreError('read_only', 'the API key comes from the environment variable SKINDESK_API_KEY; change it there'),
+      redactor,
+    );
+    expect(readOnly.message).toBe('The API key comes from the environment variable SKINDESK_API_KEY; change it there.');
   });
 
   it('says a damaged database file is one, in SQLite words, instead of "something went wrong"', () => {

@@ -32,7 +32,7 @@ describe('App notifications', () => {
   // what the status bar reads, so that no failure of its own takes a toast's place
   const statusBar: FakeHandlers = {
     getStatus: () => status(),
-    getBackfillProgress: () => ({ state: 'done', detailed: 3, total: 3, problem: null }),
+    getBackfillProgress: () => ({ state: 'done', detailed: 3, total: 3, problem: null, etaMs: null }),
     getRateLimits: () => ({ endpoints: [], rateLimited: 0, queued: 0 }),
     getBalance: () => ({ balance: 50_000, userName: 'trader', asOf: NOW, problem: null }),
     getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),

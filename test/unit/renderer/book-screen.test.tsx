@@ -64,7 +64,7 @@ function recordingViews(rows: BookRow[]): { windows: BookWindowInput[]; saved: u
 function handlers(rows: BookRow[], overrides: FakeHandlers = {}): FakeHandlers {
   return {
     getStatus: () => status({ rows: rows.length }),
-    getBackfillProgress: () => ({ state: 'done', detailed: rows.length, total: rows.length, problem: null }),
+    getBackfillProgress: () => ({ state: 'done', detailed: rows.length, total: rows.length, problem: null, etaMs: null }),
     getRateLimits: () => ({ endpoints: [{ key: 'POST /public/v1/purchase', limit: 30, windowMs: 60_000, headroom: 29, blockedUntil: null }], rateLimited: 0, queued: 0 }),
     getBalance: () => ({ balance: 50_000, userName: 'trader', asOf: NOW, problem: null }),
     getMarketScreenState: () => ({ lastView: null, presets: [] }),
@@ -388,6 +388,49 @@ describe('book screen', () => {
     act(() => app.push('syncStatus', status({ state: 'live', rows: 0 })));
     expect(screen.getByTestId('book-empty').textContent).toBe('No listing matches yet — the book is empty.');
     expect(screen.queryByTestId('book-read')).toBeNull();
+  });
+
+  it('a first start: the detail backfill says how many listings have their details, and how long the rest takes', async () => {
+    const app = installFakeApp(
+      handlers([], { getBackfillProgress: () => ({ state: 'running', detailed: 0, total: 0, problem: null, etaMs: null }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByTestId('book-empty');
+    // the snapshot's rows carry no float, seed or stickers: at the market's 1,000 a second a big book takes a while
+    act(() => app.push('backfillProgress', { state: 'running', detailed: 11_023, total: 1_211_023, problem: null, etaMs: 1_200_000 }));
+    const backfill = screen.getByTestId('backfill');
+    expect(backfill.textContent).toBe('detail 0%');
+    await user.hover(backfill);
+    expect((await screen.findByRole('tooltip')).textContent).toBe(
+      '11,023 of 1,211,023 listings have their float, seed and stickers; the rest in about 20m',
+    );
+  });
+
+  it('an empty book the market would not give says why, and leads to Settings, instead of "the book is empty"', async () => {
+    const refused = 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.';
+    const real = { mode: 'real' as const, baseUrl: 'https://market.example', demoReason: null };
+    installFakeApp(
+      handlers([], { getStatus: () => status({ market: real, state: 'stopped', rows: 0, lastSeq: null, bookAsOf: null, problem: refused }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe(refused);
+    await user.click(screen.getByRole('button', { name: 'Marketplace settings' }));
+    expect(await screen.findByTestId('settings-screen')).toBeTruthy();
+  });
+
+  it('offline before any book of the market was read: the banner does not call an empty book the one on disk', async () => {
+    const unreachable = 'Could not connect to the market: the marketplace could not be reached (ECONNREFUSED)';
+    const real = { mode: 'real' as const, baseUrl: 'https://market.example', demoReason: null };
+    installFakeApp(
+      handlers([], { getStatus: () => status({ market: real, state: 'offline', rows: 0, lastSeq: null, bookAsOf: null, problem: unreachable }) }),
+    );
+    render(<App />);
+    expect((await screen.findByTestId('offline-banner')).textContent).toBe(
+      'OfflineNo book of this market has been read yet. Trading is off until the market is reachable.',
+    );
+    expect(screen.getByTestId('book-empty').textContent).toBe(unreachable);
   });
 
   it('sends filters to the app, remembers them, and restores the last view on the next start', async () => {

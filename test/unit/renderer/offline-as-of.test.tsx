@@ -34,4 +34,14 @@ describe('book as of', () => {
     const day = `${yesterday.getFullYear()}-${pad(yesterday.getMonth() + 1)}-${pad(yesterday.getDate())}`;
     expect(screen.getByTestId('sync-badge').textContent).toContain(`book as of ${day} `);
   });
+
+  it('says there is no book yet, not "book as of –", when no book of the market was ever read', () => {
+    act(() => syncStatusStore.set(status({ state: 'offline', bookAsOf: null, rows: 0, lastSeq: null })));
+    render(
+      <MantineProvider forceColorScheme="dark">
+        <SyncBadge />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('sync-badge').textContent).toBe('offline · no book yet');
+  });
 });

@@ -33,3 +33,25 @@ describe('SettingsScreen: where the API key is kept', () => {
     expect(screen.queryByText(/OS keychain/)).toBeNull();
   });
 });
+
+describe('SettingsScreen: why the marketplace is not followed', () => {
+  it('says why the connection stopped, where the key is changed, not only in a tooltip of the status bar', async () => {
+    const refused = 'The marketplace refused the API key (WebSocket closed with 4401). Check the key; sync stopped.';
+    installFakeBridge({
+      getSettings: () => ({ ...settings('keyring'), market: { useDemo: false, baseUrl: 'https://market.example' }, apiKey: { set: true, last4: 'abcd' } }),
+      getStatus: () => ({
+        market: { mode: 'real', baseUrl: 'https://market.example', demoReason: null },
+        state: 'stopped',
+        since: '2026-01-02T10:00:00.000Z',
+        lastSeq: null,
+        bookAsOf: null,
+        rows: 0,
+        eventsPerSecond: 0,
+        problem: refused,
+        bookRead: null,
+      }),
+    });
+    renderWithTheme(<SettingsScreen />);
+    expect((await screen.findByTestId('settings-connection-problem')).textContent).toBe(refused);
+  });
+});

@@ -19,6 +19,9 @@ describe('marketUrlProblem', () => {
     ['https://user:pass@market.example', /user name or password/],
     ['https://market.example/?key=1', /query or a fragment/],
     ['market.example', /not a valid URL/],
+    // copied from the API docs with the routes' prefix: every request would go to /public/v1/public/v1/…
+    ['https://api.market.example/public/v1', /leave out \/public\/v1/],
+    ['https://api.market.example/public/v1/', /leave out \/public\/v1/],
   ])('refuses %s', (url, why) => expect(marketUrlProblem(url)).toMatch(why));
 });
 

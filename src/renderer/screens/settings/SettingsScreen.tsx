@@ -31,6 +31,7 @@ import { WebhookSecretField, storedWords } from '../account/trades/WebhookSecret
 
 const DEMO_REASON_WORDS: Record<NonNullable<SyncStatus['market']['demoReason']>, string> = {
   no_api_key: 'no API key is saved',
+  keychain_unavailable: 'the keychain could not be read',
   no_market_url: 'no marketplace URL is set',
   chosen_in_settings: 'chosen here',
 };
@@ -46,6 +47,16 @@ const KEY_KEPT_IN: Record<SettingsView['secretStorage']['kind'], string> = {
   env: 'Read from the environment',
   memory: 'Kept in memory until the app closes',
 };
+
+/** What each choice of market means, under the choice. */
+const MODE_WORDS = [
+  {
+    demo: true,
+    words:
+      'A simulated market on this computer, with its own account: nothing is bought or sold for real. The URL and key below are kept for later.',
+  },
+  { demo: false, words: 'The marketplace your API key belongs to. Without a key the app stays on the demo market.' },
+] as const;
 
 interface MarketDraft {
   useDemo: boolean;
@@ -142,11 +153,19 @@ function MarketSection({ view }: { view: SettingsView }) {
           onChange={(v) => setEdited({ ...draft, useDemo: v === 'demo' })}
           data-testid="settings-market-mode"
         />
-        <Text size="xs" c="dimmed">
-          {draft.useDemo
-            ? 'A simulated market on this computer, with its own account: nothing is bought or sold for real. The URL and key below are kept for later.'
-            : 'The marketplace your API key belongs to. Without a key the app stays on the demo market.'}
-        </Text>
+        {/* both in one cell, the other hidden: as high as the longer one, so the fields never move */}
+        <div style={{ display: 'grid' }}>
+          {MODE_WORDS.map(({ demo, words }) => (
+            <Text
+              key={words}
+              size="xs"
+              c="dimmed"
+              style={{ gridArea: '1 / 1', visibility: demo === draft.useDemo ? 'visible' : 'hidden' }}
+            >
+              {words}
+            </Text>
+          ))}
+        </div>
         <Group gap="sm" align="flex-start" wrap="nowrap">
           <TextInput
             label="Marketplace URL"
@@ -224,6 +243,17 @@ function MarketSection({ view }: { view: SettingsView }) {
         {blocked && urlProblem === null && changed ? (
           <Text size="xs" c="yellow">
             {blocked}
+          </Text>
+        ) : null}
+        {/* the status bar has it only in a tooltip, and its notice may be closed: here the key is changed.
+            Under the buttons, so the fields do not move when a connection fails after a save. */}
+        {status?.problem ? (
+          <Text
+            size="xs"
+            c={status.state === 'resyncing' ? 'yellow.4' : 'red.4'}
+            data-testid="settings-connection-problem"
+          >
+            {status.problem}
           </Text>
         ) : null}
         <ErrorNote error={save.error} />

@@ -10,7 +10,7 @@ import { IconAdjustmentsHorizontal, IconSearch, IconShoppingCart, IconX } from '
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { describeBookRead } from '../../../../shared/book-read.ts';
 import { upperFirst } from '../../../../shared/sentence.ts';
-import type { BookRead, BookRow } from '../../../../shared/ipc/index.ts';
+import type { BookRead, BookRow, SyncStatus } from '../../../../shared/ipc/index.ts';
 import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
 import type { BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
@@ -18,7 +18,7 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAsOf, formatCount, plural } from '../../../format/numbers.ts';
 import { syncStatusStore, useLive, useTradingState } from '../../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../../shell/commands.ts';
-import { bookFilterRequest } from '../../../shell/navigation.ts';
+import { bookFilterRequest, navigate } from '../../../shell/navigation.ts';
 import { reportFailure } from '../../../shell/report-failure.ts';
 import { addToCart, cartLineOf, useCart } from '../buying/cart-store.ts';
 import { BuyDialog } from '../buying/BuyDialog.tsx';
@@ -71,13 +71,24 @@ export function BookScreen() {
 }
 
 /**
- * Over an empty grid. While the whole book is being read (a first start: a million listings take a while
- * to arrive) it says so and how far it has come, not that the book is empty.
+ * Why the book is empty when the market is not followed (the key refused, the market unreachable): an
+ * empty book then says nothing about the market. Null while it is followed, or about to be.
  */
-function emptyBookText(filtered: boolean, read: BookRead | null): string {
+function unreadBookReason(status: SyncStatus | null): string | null {
+  const notFollowed = status?.state === 'stopped' || status?.state === 'offline';
+  return notFollowed && status.problem ? status.problem : null;
+}
+
+/**
+ * Over an empty grid. While the whole book is being read (a first start: a million listings take a while
+ * to arrive) it says so and how far it has come, not that the book is empty; when the market cannot be
+ * read, why.
+ */
+function emptyBookText(filtered: boolean, read: BookRead | null, unread: string | null): string {
   if (read) {
     return `${upperFirst(describeBookRead(read))}…`;
   }
+  if (unread && !filtered) return unread;
   return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
 }
 
@@ -427,7 +438,10 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
               Offline
             </Text>
             <Text size="xs" c="dimmed" truncate="end">
-              This is the book as of {formatAsOf(status?.bookAsOf ?? null)}, read from disk. Trading is off until the market is reachable.
+              {status?.bookAsOf
+                ? `This is the book as of ${formatAsOf(status.bookAsOf)}, read from disk.`
+                : 'No book of this market has been read yet.'}{' '}
+              Trading is off until the market is reachable.
             </Text>
           </Group>
         )}
@@ -450,9 +464,14 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
           empty={
             <Center pos="absolute" inset={0}>
               <Stack gap={6} align="center">
-                <Text size="sm" c="dimmed" data-testid="book-empty">
-                  {emptyBookText(chips.length > 0, status?.bookRead ?? null)}
+                <Text size="sm" c="dimmed" data-testid="book-empty" maw={560} ta="center">
+                  {emptyBookText(chips.length > 0, status?.bookRead ?? null, unreadBookReason(status))}
                 </Text>
+                {chips.length === 0 && unreadBookReason(status) !== null && (
+                  <Button variant="default" onClick={() => navigate('settings')}>
+                    Marketplace settings
+                  </Button>
+                )}
                 {chips.length > 0 && (
                   <Button variant="default" onClick={() => setView((v) => ({ ...v, filter: {} }))}>
                     Clear filters
