@@ -5,7 +5,7 @@
 import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Table, Text, Timeline, Tooltip } from '@mantine/core';
 import { IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LIMITS } from '../../../../shared/api/index.ts';
+import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
 import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -16,7 +16,7 @@ import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
 import { upperFirst } from '../../../../shared/sentence.ts';
-import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
+import { StatusBadge, StatusColumnLabel, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
@@ -156,7 +156,7 @@ export function TradesScreen() {
       <ErrorNote error={trades.error ?? poll.error} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? 'No trades here yet.' : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: 'Status' }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? 'No trades here yet.' : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
             {shown.map((t) => (
               <Table.Tr
                 key={t.trade.id}
