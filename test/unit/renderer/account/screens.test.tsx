@@ -431,6 +431,27 @@ const POLLING_ONLY = {
   demo: false,
 } as const;
 
+describe('TradesScreen values', () => {
+  it('writes each trade’s value in the figures’ face, so the column lines up digit under digit', async () => {
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [trackedTrade(2, 'Accepted', { value: 3750 }), trackedTrade(1, 'Accepted', { value: 16 })],
+        inFlight: 0,
+        total: 2,
+        metadata: { total_pages: 1, total_items: 2, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(2));
+    for (const [row, value] of screen.getAllByTestId('trade-row').map((r, i) => [r, ['$37.50', '$0.16'][i]!] as const)) {
+      const cell = [...row.querySelectorAll('td')].find((td) => td.textContent === value);
+      expect(cell, value).toBeTruthy();
+      expect(cell!.querySelector('.sd-num')?.textContent, value).toBe(value);
+    }
+  });
+});
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();

@@ -10,7 +10,7 @@ import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
-import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
+import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
@@ -187,7 +187,9 @@ export function TradesScreen() {
                     {itemsLine(t)}
                   </Text>
                 </Table.Td>
-                <Table.Td ta="right">{formatCents(t.trade.value)}</Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={t.trade.value} size="xs" />
+                </Table.Td>
                 <Table.Td ta="right">
                   <Text size="xs" c="dimmed">
                     {formatAgo(t.trade.updated_at, now)}
