@@ -452,6 +452,29 @@ describe('TradesScreen values', () => {
   });
 });
 
+describe('TradesScreen detail', () => {
+  it('says an offer is not sent yet only while the trade can still move; a finished one never had one', async () => {
+    const finished = trackedTrade(5, 'Accepted', { status: 'Declined', steam_offer_id: null });
+    const waiting = trackedTrade(6, 'Active', { status: 'CreatedNeedsConfirmation', steam_offer_id: null });
+    let shown = finished;
+    const bridge = installFakeBridge({
+      getTrades: () => ({
+        trades: [shown],
+        inFlight: shown.inFlight ? 1 : 0,
+        total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('offer – (none sent)'));
+    expect(screen.getByTestId('trade-detail').textContent).not.toContain('not sent yet');
+    shown = waiting;
+    bridge.push('tradesUpdated', { trades: [waiting.trade] });
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('offer – (not sent yet)'));
+  });
+});
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();

@@ -49,7 +49,8 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
         <Text size="xs">
           {t.trade.deposit_id !== null ? `deposit ${t.trade.deposit_id}` : `withdrawal ${t.trade.withdraw_id}`}
         </Text>
-        <Text size="xs">offer {t.trade.steam_offer_id ?? '– (not sent yet)'}</Text>
+        {/* "not sent yet" only while the trade can still move: a finished trade without one never had one */}
+        <Text size="xs">offer {t.trade.steam_offer_id ?? (t.inFlight ? '– (not sent yet)' : '– (none sent)')}</Text>
         <Text size="xs">
           value <Money cents={t.trade.value} size="xs" />
         </Text>
