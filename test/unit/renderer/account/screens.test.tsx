@@ -475,6 +475,23 @@ describe('TradesScreen detail', () => {
   });
 });
 
+describe('TradesScreen empty', () => {
+  it('says which trades there are none of: a filter that shows nothing is not an account without trades', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: ({ inFlight }) => {
+        const trades = inFlight === true ? [] : [trackedTrade(1, 'Accepted')];
+        return { trades, inFlight: 0, total: 1, metadata: { total_pages: trades.length, total_items: trades.length, current_page: 1, current_limit: 100 } };
+      },
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    await user.click(screen.getByText('In flight'));
+    expect((await screen.findByTestId('trades-table-empty')).textContent).toBe('No trade is in flight.');
+  });
+});
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();

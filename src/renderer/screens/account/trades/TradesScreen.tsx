@@ -26,6 +26,13 @@ type Filter = 'all' | 'in_flight' | 'done';
 
 const SOURCE_WORDS = { webhook: 'webhook', poll: 'poll', action: 'our request' } as const;
 
+/** What an empty table says: a filter showing nothing is not an account without trades. */
+const EMPTY_WORDS: Record<Filter, string> = {
+  all: 'No trades yet: sales, deposits and withdrawals of items show here.',
+  in_flight: 'No trade is in flight.',
+  done: 'No finished trade yet.',
+};
+
 function itemsLine(t: TrackedTrade): string {
   const first = t.trade.items[0];
   if (!first) return 'no items';
@@ -157,7 +164,7 @@ export function TradesScreen() {
       <ErrorNote error={trades.error ?? poll.error} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? 'No trades here yet.' : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
             {shown.map((t) => (
               <Table.Tr
                 key={t.trade.id}
