@@ -492,6 +492,26 @@ describe('TradesScreen empty', () => {
   });
 });
 
+describe('TradesScreen poll failure', () => {
+  it('titles a failed poll as a poll that failed, not as something the marketplace refused to do', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: () => ({ trades: [trackedTrade(1, 'Accepted')], inFlight: 0, total: 1, metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 } }),
+      getTradeFeeds: () => POLLING_ONLY,
+      refreshTrades: () => {
+        throw new SkindeskError({ code: 'MARKET', message: 'The marketplace had an internal error.', apiCode: 'INTERNAL_ERROR' });
+      },
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Poll now' }));
+    const note = await screen.findByTestId('error-note');
+    expect(note.textContent).toContain('The trades could not be polled');
+    expect(note.textContent).toContain('The marketplace had an internal error.');
+    expect(note.textContent).not.toContain('did not do it');
+  });
+});
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();

@@ -161,7 +161,8 @@ export function TradesScreen() {
         </>
       }
     >
-      <ErrorNote error={trades.error ?? poll.error} />
+      {/* a read that failed, titled as one: "the marketplace did not do it" is for what it was asked to do */}
+      <ErrorNote error={trades.error ?? poll.error} title={trades.error ? 'The trades could not be read' : 'The trades could not be polled'} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
