@@ -71,10 +71,14 @@ export class ApiError extends Error {
     this.#explanation = init.explanation || null;
   }
 
-  /** The outcome of the call is not known: the server may or may not have applied it. */
+  /**
+   * The outcome of the call is not known: the server may or may not have applied it. Never for a read
+   * (GET): it applies nothing, so a lost answer is just a failed read, not "the marketplace may have done it".
+   */
   get outcomeUnknown(): boolean {
     return (
       this.maybeDelivered &&
+      !this.route.startsWith('GET ') &&
       (this.kind === 'network' || this.kind === 'timeout' || this.kind === 'server' || this.kind === 'invalid_response')
     );
   }

@@ -117,6 +117,15 @@ describe('describeAppError', () => {
     expect(describeAppError(error, redactor)).toMatchObject({ code: 'MARKET', outcomeUnknown: true });
   });
 
+  it('a read that got no answer has no unknown outcome: reading changes nothing at the marketplace', () => {
+    // the orders, the ledger, my listings, a trades poll: a 5xx or a time-out must not say "may have done it"
+    for (const kind of ['server', 'timeout', 'network'] as const) {
+      const error = new ApiError({ kind, route: 'GET /public/v1/orders', message: 'down', status: kind === 'server' ? 500 : null, maybeDelivered: true });
+      expect(error.outcomeUnknown, kind).toBe(false);
+      expect(describeAppError(error, redactor), kind).toMatchObject({ code: 'MARKET', outcomeUnknown: false });
+    }
+  });
+
   it('never lets a secret or an internal message through', () => {
     const fromStore = describeAppError(
       new SecretStoreError('unavailable', 'keychain said sk_live_TOPSECRET_1'),

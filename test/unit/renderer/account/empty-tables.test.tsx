@@ -4,6 +4,8 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
+import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
+import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
 import { NO_PAGES, freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
@@ -44,6 +46,22 @@ describe('empty account tables', () => {
     answer!();
     const { text, span, headerCells } = await emptyRow('backpack-table');
     expect(text).toBe('The backpack is empty.');
+    expect(span).toBe(headerCells);
+  });
+
+  it('Orders: an account with no order yet says so across the table, not only its headers', async () => {
+    installFakeBridge({ getOrders: () => ({ orders: [], metadata: NO_PAGES, freshness }) });
+    renderWithTheme(<OrdersScreen />);
+    const { text, span, headerCells } = await emptyRow('orders-table');
+    expect(text).toBe('No orders yet: what you buy and sell shows here.');
+    expect(span).toBe(headerCells);
+  });
+
+  it('Ledger: an account whose balance never moved says so across the table', async () => {
+    installFakeBridge({ getTransactions: () => ({ transactions: [], metadata: NO_PAGES, freshness }) });
+    renderWithTheme(<TransactionsScreen />);
+    const { text, span, headerCells } = await emptyRow('ledger-table');
+    expect(text).toBe('No movement of the balance yet.');
     expect(span).toBe(headerCells);
   });
 });

@@ -443,6 +443,87 @@ const POLLING_ONLY = {
   demo: false,
 } as const;
 
+describe('TradesScreen values', () => {
+  it('writes each trade’s value in the figures’ face, so the column lines up digit under digit', async () => {
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [trackedTrade(2, 'Accepted', { value: 3750 }), trackedTrade(1, 'Accepted', { value: 16 })],
+        inFlight: 0,
+        total: 2,
+        metadata: { total_pages: 1, total_items: 2, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(2));
+    for (const [row, value] of screen.getAllByTestId('trade-row').map((r, i) => [r, ['$37.50', '$0.16'][i]!] as const)) {
+      const cell = [...row.querySelectorAll('td')].find((td) => td.textContent === value);
+      expect(cell, value).toBeTruthy();
+      expect(cell!.querySelector('.sd-num')?.textContent, value).toBe(value);
+    }
+  });
+});
+
+describe('TradesScreen detail', () => {
+  it('says an offer is not sent yet only while the trade can still move; a finished one never had one', async () => {
+    const finished = trackedTrade(5, 'Accepted', { status: 'Declined', steam_offer_id: null });
+    const waiting = trackedTrade(6, 'Active', { status: 'CreatedNeedsConfirmation', steam_offer_id: null });
+    let shown = finished;
+    const bridge = installFakeBridge({
+      getTrades: () => ({
+        trades: [shown],
+        inFlight: shown.inFlight ? 1 : 0,
+        total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('offer – (none sent)'));
+    expect(screen.getByTestId('trade-detail').textContent).not.toContain('not sent yet');
+    shown = waiting;
+    bridge.push('tradesUpdated', { trades: [waiting.trade] });
+    await waitFor(() => expect(screen.getByTestId('trade-detail').textContent).toContain('offer – (not sent yet)'));
+  });
+});
+
+describe('TradesScreen empty', () => {
+  it('says which trades there are none of: a filter that shows nothing is not an account without trades', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: ({ inFlight }) => {
+        const trades = inFlight === true ? [] : [trackedTrade(1, 'Accepted')];
+        return { trades, inFlight: 0, total: 1, metadata: { total_pages: trades.length, total_items: trades.length, current_page: 1, current_limit: 100 } };
+      },
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    await user.click(screen.getByText('In flight'));
+    expect((await screen.findByTestId('trades-table-empty')).textContent).toBe('No trade is in flight.');
+  });
+});
+
+describe('TradesScreen poll failure', () => {
+  it('titles a failed poll as a poll that failed, not as something the marketplace refused to do', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: () => ({ trades: [trackedTrade(1, 'Accepted')], inFlight: 0, total: 1, metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 } }),
+      getTradeFeeds: () => POLLING_ONLY,
+      refreshTrades: () => {
+        throw new SkindeskError({ code: 'MARKET', message: 'The marketplace had an internal error.', apiCode: 'INTERNAL_ERROR' });
+      },
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Poll now' }));
+    const note = await screen.findByTestId('error-note');
+    expect(note.textContent).toContain('The trades could not be polled');
+    expect(note.textContent).toContain('The marketplace had an internal error.');
+    expect(note.textContent).not.toContain('did not do it');
+  });
+});
+
 describe('TradesScreen paging', () => {
   it('reaches trades past the first page and says how many there are', async () => {
     const user = userEvent.setup();

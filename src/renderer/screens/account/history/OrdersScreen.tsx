@@ -26,7 +26,7 @@ export function OrdersScreen() {
     <ScreenFrame title="Orders" testId="screen-orders" tools={<FreshnessTools freshness={orders.data?.freshness} loading={orders.loading} what="the orders" onRefresh={orders.reload} />}>
       <ExportPanel />
       <ErrorNote error={orders.error} title="The orders could not be read" />
-      <DenseTable testId="orders-table" columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: <Tooltip label={FEE_WORDS}><span>Total before fee</span></Tooltip>, align: 'right' }]}>
+      <DenseTable testId="orders-table" empty={orders.data && rows.length === 0 ? 'No orders yet: what you buy and sell shows here.' : null} columns={[{ label: 'Time' }, { label: 'Order' }, { label: 'Side' }, { label: 'Game' }, { label: 'Item' }, { label: 'Price', align: 'right' }, { label: 'Copies', align: 'right' }, { label: <Tooltip label={FEE_WORDS}><span>Total before fee</span></Tooltip>, align: 'right' }]}>
         {rows.map((o) => (
           <Table.Tr key={o.order_item_id} data-testid="order-row" data-order-item-id={o.order_item_id}>
             <Table.Td className="sd-num">{formatDateTime(o.created_at)}</Table.Td>

@@ -36,7 +36,7 @@ export function TransactionsScreen() {
   return (
     <ScreenFrame title="Ledger" testId="screen-transactions" subtitle="every movement of the balance, with the balance after it" tools={<FreshnessTools freshness={ledger.data?.freshness} loading={ledger.loading} what="the ledger" onRefresh={ledger.reload} />}>
       <ErrorNote error={ledger.error} title="The ledger could not be read" />
-      <DenseTable testId="ledger-table" columns={[{ label: 'Time' }, { label: 'Type' }, { label: 'Description' }, { label: 'Amount', align: 'right' }, { label: 'Balance', align: 'right' }]}>
+      <DenseTable testId="ledger-table" empty={ledger.data && rows.length === 0 ? 'No movement of the balance yet.' : null} columns={[{ label: 'Time' }, { label: 'Type' }, { label: 'Description' }, { label: 'Amount', align: 'right' }, { label: 'Balance', align: 'right' }]}>
         {rows.map((t) => (
           <Table.Tr key={t.id} data-testid="ledger-row">
             <Table.Td className="sd-num">{formatDateTime(t.created_at)}</Table.Td>

@@ -33,7 +33,9 @@ export function MyListingsScreen() {
   const [limit, setLimit] = useState<PageSize>(50);
   const [selected, setSelected] = useState<Map<number, MyListing>>(new Map());
   const [editingId, setEditing] = useState<number | null>(null);
-  const [bulk, setBulk] = useState<'reprice' | 'delist' | null>(null);
+  // the listings a bulk dialog acts on, taken as it opens: a sent action clears the selection while
+  // the dialog still shows its result, which names every listing it acted on
+  const [bulk, setBulk] = useState<{ action: 'reprice' | 'delist'; listings: MyListing[] } | null>(null);
   const now = useNow(30_000);
   const listings = useCall('getMyListings', { status, page, limit });
   // an accepted sale offer puts new listings live
@@ -54,10 +56,12 @@ export function MyListingsScreen() {
       return next;
     });
   const afterSend = () => listings.reload();
-  const closeBulk = () => {
-    setBulk(null);
+  // backing out of a bulk dialog keeps the listings picked (as the inventory and the backpack do)
+  const afterBulkSend = () => {
     setSelected(new Map());
+    listings.reload();
   };
+  const closeBulk = () => setBulk(null);
   const overLimit = chosen.length > LIMITS.bulkEditOrDelist;
 
   return (
@@ -88,10 +92,10 @@ export function MyListingsScreen() {
               {chosen.length ? `${plural(chosen.length, 'listing')} selected${overLimit ? ` (at most ${LIMITS.bulkEditOrDelist} per bulk action)` : ''}` : `Select up to ${LIMITS.bulkEditOrDelist} listings for a bulk reprice or delist`}
             </Text>
             <Group gap="xs">
-              <Button variant="default" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk('reprice')} data-testid="bulk-reprice-open">
+              <Button variant="default" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk({ action: 'reprice', listings: chosen })} data-testid="bulk-reprice-open">
                 Reprice…
               </Button>
-              <Button color="red" variant="light" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk('delist')} data-testid="bulk-delist-open">
+              <Button color="red" variant="light" disabled={chosen.length === 0 || overLimit} onClick={() => setBulk({ action: 'delist', listings: chosen })} data-testid="bulk-delist-open">
                 Delist…
               </Button>
             </Group>
@@ -187,8 +191,8 @@ export function MyListingsScreen() {
       </DenseTable>
       <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
       {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} guard={status === 'ACTIVE' ? guards.get(editing.id) : null} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
-      {bulk === 'delist' ? <BulkDelistDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
-      {bulk === 'reprice' ? <BulkRepriceDialog listings={chosen} onClose={closeBulk} onSent={afterSend} /> : null}
+      {bulk?.action === 'delist' ? <BulkDelistDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}
+      {bulk?.action === 'reprice' ? <BulkRepriceDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}
     </ScreenFrame>
   );
 }

@@ -5,18 +5,18 @@
 import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Table, Text, Timeline, Tooltip } from '@mantine/core';
 import { IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LIMITS } from '../../../../shared/api/index.ts';
+import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
 import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
-import { formatAgo, formatCents, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
+import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
 import { upperFirst } from '../../../../shared/sentence.ts';
-import { StatusBadge, statusColor } from '../ui/StatusBadge.tsx';
+import { StatusBadge, StatusColumnLabel, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
@@ -25,6 +25,13 @@ import { useRefreshKey } from '../ui/useRefreshKey.ts';
 type Filter = 'all' | 'in_flight' | 'done';
 
 const SOURCE_WORDS = { webhook: 'webhook', poll: 'poll', action: 'our request' } as const;
+
+/** What an empty table says: a filter showing nothing is not an account without trades. */
+const EMPTY_WORDS: Record<Filter, string> = {
+  all: 'No trades yet: sales, deposits and withdrawals of items show here.',
+  in_flight: 'No trade is in flight.',
+  done: 'No finished trade yet.',
+};
 
 function itemsLine(t: TrackedTrade): string {
   const first = t.trade.items[0];
@@ -49,7 +56,8 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
         <Text size="xs">
           {t.trade.deposit_id !== null ? `deposit ${t.trade.deposit_id}` : `withdrawal ${t.trade.withdraw_id}`}
         </Text>
-        <Text size="xs">offer {t.trade.steam_offer_id ?? '– (not sent yet)'}</Text>
+        {/* "not sent yet" only while the trade can still move: a finished trade without one never had one */}
+        <Text size="xs">offer {t.trade.steam_offer_id ?? (t.inFlight ? '– (not sent yet)' : '– (none sent)')}</Text>
         <Text size="xs">
           value <Money cents={t.trade.value} size="xs" />
         </Text>
@@ -153,10 +161,11 @@ export function TradesScreen() {
         </>
       }
     >
-      <ErrorNote error={trades.error ?? poll.error} />
+      {/* a read that failed, titled as one: "the marketplace did not do it" is for what it was asked to do */}
+      <ErrorNote error={trades.error ?? poll.error} title={trades.error ? 'The trades could not be read' : 'The trades could not be polled'} />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? 'No trades here yet.' : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: 'Status' }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
             {shown.map((t) => (
               <Table.Tr
                 key={t.trade.id}
@@ -187,7 +196,9 @@ export function TradesScreen() {
                     {itemsLine(t)}
                   </Text>
                 </Table.Td>
-                <Table.Td ta="right">{formatCents(t.trade.value)}</Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={t.trade.value} size="xs" />
+                </Table.Td>
                 <Table.Td ta="right">
                   <Text size="xs" c="dimmed">
                     {formatAgo(t.trade.updated_at, now)}

@@ -22,3 +22,22 @@ export function StatusBadge({ status, testId }: { status: string; testId?: strin
     </Badge>
   );
 }
+
+/**
+ * A status column's header label, holding (unseen, no height) a badge of every status the column can
+ * show: the column is as wide as the widest from the start, so a long one ("Needs confirmation")
+ * arriving or leaving as a status changes live moves no column beside it. Measured in the badges' own
+ * font, not guessed in pixels.
+ */
+export function StatusColumnLabel({ label, statuses }: { label: string; statuses: readonly string[] }) {
+  return (
+    <>
+      {label}
+      <div aria-hidden style={{ height: 0, overflow: 'hidden', visibility: 'hidden', display: 'flex', flexDirection: 'column' }}>
+        {statuses.map((status) => (
+          <StatusBadge key={status} status={status} />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -32,7 +32,8 @@ export function WithdrawalCard({ view }: { view: WithdrawalView }) {
       <Stepper active={active} size="xs" mt={6} color="teal" iconSize={18}>
         {STEPS.map((step) => {
           const label = step === 'SETTLED' ? (final ? w.status : 'SUCCESS / FAILED') : step;
-          const at = seen.get(step === 'SETTLED' ? w.status : step);
+          // the settling step has a time once settled: before, the status is an earlier step's own
+          const at = step === 'SETTLED' ? (final ? seen.get(w.status) : undefined) : seen.get(step);
           const failedHere = step === 'SETTLED' && w.status === 'FAILED';
           return (
             <Stepper.Step

@@ -1,0 +1,59 @@
+// The Trades screen through the browser test host against the demo market: a sale offer followed live
+// (no reload) through the statuses the market moves it to, in flight while it can still change and out
+// of it once declined, its value the market's own to the cent, and the columns where they were whatever
+// status a row shows (a long one, "Needs confirmation", arriving or leaving moves nothing sideways).
+import { expect, test } from '@playwright/test';
+import { formatCents } from '../../src/shared/money.ts';
+import type { WebHost } from '../../src/web-host/index.ts';
+import { openScreen, startAccountHost, watchProblems } from './account-fixtures.ts';
+
+let host: WebHost;
+
+test.beforeAll(async () => {
+  host = await startAccountHost(43);
+});
+
+test.afterAll(async () => {
+  await host?.close();
+});
+
+test('a trade’s status changes live, and the columns stay put', async ({ page }) => {
+  const problems = watchProblems(page);
+  const demo = host.demo!;
+  demo.holdTrades(true);
+  await openScreen(page, host, 'trades', 'Alt+5');
+  await expect(page.getByTestId('trade-row').first()).toBeVisible();
+  const itemsHeader = page.getByTestId('trades-table').getByRole('columnheader', { name: 'Items' });
+  const itemsAt = async () => (await itemsHeader.boundingBox())!.x;
+  const before = await itemsAt();
+
+  const inventory = await host.core.call('getInventory', { appId: 730, refresh: true });
+  const item = inventory.items.find((i) => i.tradable && i.inOffer === null)!;
+  const { depositIds } = await host.core.call('sellItems', {
+    appId: 730,
+    groups: [{ items: [{ assetId: item.assetId, amount: 1 }], price: 1234 }],
+  });
+  const row = page.locator(`[data-testid="trade-row"][data-deposit-id="${depositIds[0]}"]`);
+  await expect(row).toBeVisible();
+  const tradeId = Number(await row.getAttribute('data-trade-id'));
+  const truth = () => demo.state.trades().find((t) => t.id === tradeId)!;
+  await expect(row).toContainText(formatCents(truth().value));
+
+  for (const [status, inFlight] of [
+    ['CreatedNeedsConfirmation', 1],
+    ['InEscrow', 1],
+    ['Declined', 0],
+  ] as const) {
+    demo.moveTrade(tradeId, status);
+    await expect(row.getByTestId('trade-status')).toHaveAttribute('data-status', status);
+    await expect(page.getByTestId('trades-in-flight')).toContainText(`in flight ${inFlight}/`);
+    expect(await itemsAt(), `the Items column moved with ${status}`).toBe(before);
+  }
+  await row.click();
+  const timeline = page.getByTestId('trade-timeline');
+  await expect(timeline).toContainText('Needs confirmation');
+  await expect(timeline).toContainText('In escrow');
+  await expect(timeline).toContainText('Declined');
+  await expect(page.getByTestId('trade-detail')).toContainText(truth().error ?? 'declined');
+  expect(problems).toEqual([]);
+});
