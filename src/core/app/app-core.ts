@@ -637,25 +637,48 @@ export class AppCore {
     };
   }
 
-  /** Writes (or, with null, deletes) a secret in the store, then in memory and the redactor. */
-  async #storeSecret(name: SecretName, value: string | null): Promise<void> {
+  /**
+   * Writes (or, with null, deletes) a secret in the store, then in memory and the redactor. A keychain
+   * that could not be read at start and takes this write works now: the other secret, unknown until
+   * then, is read again, so "no API key" is said only when there is none. True when that read worked:
+   * the market is then chosen again (the key found may be for the real one).
+   */
+  async #storeSecret(name: SecretName, value: string | null): Promise<boolean> {
     const store = this.#options.secrets;
     const key = name === 'api-key' ? 'apiKey' : 'webhookSecret';
     const previous = this.#secrets[key];
     if (value === null) await store.delete(name);
     else await store.set(name, value);
     this.redactor.add(value);
+    const wasUnreadable = this.#secrets.problem !== null;
     this.#secrets = { ...this.#secrets, [key]: value, problem: null };
     if (previous !== value) this.redactor.forget(previous);
+    if (!wasUnreadable) return false;
+    const other: SecretName = name === 'api-key' ? 'webhook-secret' : 'api-key';
+    try {
+      const found = await store.get(other);
+      this.redactor.add(found);
+      this.#secrets = { ...this.#secrets, [other === 'api-key' ? 'apiKey' : 'webhookSecret']: found };
+      return true;
+    } catch (err) {
+      if (!(err instanceof SecretStoreError)) throw err;
+      // written but still not readable: the other secret stays unknown, and the words say why
+      this.#secrets = { ...this.#secrets, problem: unreadableKeychainWords(err.message) };
+      return false;
+    }
   }
 
   async #changeSecret(name: SecretName, value: string | null): Promise<SettingsView> {
-    await this.#storeSecret(name, value);
+    const keychainBack = await this.#storeSecret(name, value);
     const view = await this.#settingsView();
     this.publish('settingsChanged', view);
     // a new key for the market in use means a new session even if the choice stays "real"
     if (name === 'api-key') this.#accountChanging(this.#reconsiderMarket(this.#session.choice.mode === 'real'));
-    else this.account.secretChanged();
+    else {
+      this.account.secretChanged();
+      // the key read again may choose the real market; or, none there, changes why the demo runs
+      if (keychainBack) this.#accountChanging(this.#reconsiderMarket(false));
+    }
     return view;
   }
 

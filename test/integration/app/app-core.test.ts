@@ -586,6 +586,37 @@ describe('AppCore startup', () => {
     expect(notifications.find((n) => n.title === 'Keychain')?.message).toBe(problem);
   });
 
+  it('reads the API key again once the keychain takes a secret, and goes to the real market it was for', async () => {
+    // the keychain was locked at start and is unlocked while the app runs; the key was saved before
+    const secrets = new MemorySecretStore({ 'api-key': 'sk_live_SAVED_EARLIER_0001' });
+    const read = secrets.get.bind(secrets);
+    let locked = true;
+    secrets.get = (name) => (locked ? Promise.reject(new SecretStoreError('unavailable', 'the keychain is locked')) : read(name));
+    const { core } = await startCore({ secrets, startDemoMarket: () => new Promise(() => {}) });
+    await core.call('setMarket', { useDemo: false, baseUrl: 'http://127.0.0.1:9' });
+    expect(core.status().market).toMatchObject({ mode: 'demo', demoReason: 'keychain_unavailable' });
+
+    locked = false;
+    const view = await core.call('setWebhookSecret', { secret: 'whsec_AFTER_UNLOCK_0002' });
+    // not "no API key is saved": the key is there, and now readable
+    expect(view.secretStorage.problem).toBeNull();
+    expect(view.apiKey).toEqual({ set: true, last4: '0001' });
+    await until('the switch to the market the key is for', () => (core.status().market.mode === 'real' ? true : undefined));
+    expect(core.redactor.redact('key sk_live_SAVED_EARLIER_0001')).not.toContain('SAVED_EARLIER');
+  });
+
+  it('says no API key is saved once the unlocked keychain shows there is none', async () => {
+    const secrets = new MemorySecretStore();
+    const read = secrets.get.bind(secrets);
+    let locked = true;
+    secrets.get = (name) => (locked ? Promise.reject(new SecretStoreError('unavailable', 'the keychain is locked')) : read(name));
+    const { core } = await startCore({ secrets, startDemoMarket: () => new Promise(() => {}) });
+    locked = false;
+    const view = await core.call('setWebhookSecret', { secret: 'whsec_AFTER_UNLOCK_0003' });
+    expect(view.apiKey).toEqual({ set: false, last4: null });
+    await until('the reason told truthfully', () => (core.status().market.demoReason === 'no_api_key' ? true : undefined));
+  });
+
   it('keeps what went wrong while starting for the first window, which takes it once', async () => {
     const dataDir = tempDir();
     writeFileSync(join(dataDir, 'settings.json'), '{ broken');
