@@ -140,7 +140,8 @@ describe('account calls on the demo market', () => {
     expect(accepted.timeline.map((s) => s.status)).toContain('Accepted');
     expect(accepted.words).toBe('the trade was accepted.');
     expect(pushes.some((p) => p.name === 'tradesUpdated')).toBe(true);
-    expect(platform.notifications.some((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))).toBe(true);
+    // the demo's own account, not the user's: its notices say so
+    expect(platform.notifications.map((n) => n.title)).toContain(`Demo market · Sale offer #${accepted.trade.id}: Accepted`);
     // the window's toasts about one trade carry its topic: each status replaces the one before
     const toasts = pushes.filter((p) => p.name === 'notification').map((p) => p.payload as Notification);
     expect(toasts.find((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))?.topic).toBe(`trade:${accepted.trade.id}`);
@@ -310,9 +311,9 @@ describe('account calls on the demo market', () => {
     expect(failed.statuses.map((s) => s.status)).toEqual(['PENDING', 'CONFIRMING', 'FAILED']);
     expect((await core.call('getPortfolio', {})).user!.balance).toBe(before);
     const titles = platform.notifications.map((n) => n.title);
-    expect(titles).toContain(`Crypto withdrawal #${ok.withdrawal.withdrawal_id}: sent`);
-    expect(titles).toContain(`Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
-    const toast = pushes.map((p) => p.payload as Notification).find((n) => n.title === `Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
+    expect(titles).toContain(`Demo market · Crypto withdrawal #${ok.withdrawal.withdrawal_id}: sent`);
+    expect(titles).toContain(`Demo market · Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
+    const toast = pushes.map((p) => p.payload as Notification).find((n) => n.title === `Demo market · Crypto withdrawal #${bad.withdrawal.withdrawal_id}: failed`);
     expect(toast?.topic).toBe(`withdrawal:${bad.withdrawal.withdrawal_id}`);
   });
 

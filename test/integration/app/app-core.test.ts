@@ -53,10 +53,10 @@ function leaveOpenPurchases(bookFile: string, intents: [intentId: string, accoun
   desk.close();
 }
 
-/** The notifications about purchases of an earlier run, settled at connecting. */
+/** The notifications about purchases of an earlier run, settled at connecting (on either market). */
 function earlierPurchasesTold(pushes: { name: IpcPushName; payload: unknown }[]) {
   return pushes
-    .filter((p) => p.name === 'notification' && (p.payload as { title: string }).title.startsWith('Purchase of '))
+    .filter((p) => p.name === 'notification' && /^(Demo market · )?Purchase of /.test((p.payload as { title: string }).title))
     .map((p) => p.payload as { level: string; title: string; message: string });
 }
 
@@ -367,7 +367,7 @@ describe('AppCore on the demo market', () => {
     await core.call('setMarket', { useDemo: false, baseUrl: real.baseUrl, apiKey: first.apiKey });
     const both = await until('both purchases told', () => (earlierPurchasesTold(pushes).length >= 2 ? earlierPurchasesTold(pushes) : undefined), 20_000);
     expect(both).toContainEqual(
-      expect.objectContaining({ level: 'info', title: expect.stringMatching(/ UTC: not bought$/), message: expect.stringContaining('“Sticker | Never Listed” is not in your order history') }),
+      expect.objectContaining({ level: 'info', title: expect.stringMatching(/^Purchase of .* UTC: not bought$/), message: expect.stringContaining('“Sticker | Never Listed” is not in your order history') }),
     );
     expect(both).toContainEqual(
       expect.objectContaining({ level: 'warning', title: expect.stringMatching(/ UTC: unknown — check orders$/), message: expect.stringContaining(`sent with the key of ${accountKey(real.baseUrl, second.id)}`) }),
@@ -383,6 +383,8 @@ describe('AppCore on the demo market', () => {
     const { core, pushes } = await startCore({ dataDir });
     const [told] = await until('the purchase told', () => (earlierPurchasesTold(pushes).length > 0 ? earlierPurchasesTold(pushes) : undefined), 20_000);
     expect(told).toMatchObject({ level: 'warning', message: expect.stringContaining('an earlier demo market, gone since') });
+    // the demo's account, not the user's own: the notice says so
+    expect(told?.title).toMatch(/^Demo market · Purchase of /);
     expect(new PurchaseJournal(core.session.db).get('old-world')).toMatchObject({ state: 'unknown', orderId: null });
   });
 

@@ -27,6 +27,7 @@ import type { AppPlatform } from '../platform.ts';
 import { killSwitchEngaged } from '../../watch/index.ts';
 import { AccountSession, type AccountTimings, type MarketSide } from './account-session.ts';
 import { TradeFeedSettingsStore } from './trade-feed-settings.ts';
+import { accountNoticeTitle } from './notice-title.ts';
 import { attemptView, guardView, withdrawalViewOf } from './views.ts';
 import { checkUnsettledWithdrawals } from './withdrawal-check.ts';
 
@@ -105,7 +106,7 @@ export class AccountRuntime {
     account.withdrawals.on('update', ({ withdrawal, previousStatus }) => {
       if (this.#current?.account !== account) return;
       this.#options.publish('withdrawalUpdated', withdrawalViewOf(account.withdrawals, withdrawal));
-      if (previousStatus !== withdrawal.status && isWithdrawalFinal(withdrawal)) this.#notifyWithdrawal(withdrawal);
+      if (previousStatus !== withdrawal.status && isWithdrawalFinal(withdrawal)) this.#notifyWithdrawal(market, withdrawal);
     });
     account.withdrawals.on('poll_error', (error, id) =>
       this.#options.log.warn(`crypto withdrawal ${id}: ${error.message}`),
@@ -294,15 +295,19 @@ export class AccountRuntime {
         : FINAL_TRADE_STATUSES.includes(change.trade.status)
           ? 'warning'
           : 'info';
-    this.#options.platform.notify(text.title, text.body);
+    const title = accountNoticeTitle(text.title, current.market.choice.mode);
+    this.#options.platform.notify(title, text.body);
     // one toast per trade: its next status replaces it rather than stacking under it
-    this.#options.notify(level, text.title, text.body, `trade:${change.trade.id}`);
+    this.#options.notify(level, title, text.body, `trade:${change.trade.id}`);
   }
 
-  #notifyWithdrawal(w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string }): void {
+  #notifyWithdrawal(
+    market: AttachableMarket,
+    w: { withdrawal_id: number; status: string; balance_amount: number; token_amount: number; ticker: string },
+  ): void {
     if (!this.settings.get().notifyOnStatusChange) return;
     const sent = w.status === 'SUCCESS';
-    const title = `Crypto withdrawal #${w.withdrawal_id}: ${sent ? 'sent' : 'failed'}`;
+    const title = accountNoticeTitle(`Crypto withdrawal #${w.withdrawal_id}: ${sent ? 'sent' : 'failed'}`, market.choice.mode);
     const body = sent ? `${w.token_amount} ${w.ticker} was sent.` : `It failed; ${formatCents(w.balance_amount)} went back to your balance.`;
     this.#options.platform.notify(title, body);
     this.#options.notify(sent ? 'success' : 'warning', title, body, `withdrawal:${w.withdrawal_id}`);

@@ -10,6 +10,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { type JournalEntry, PurchaseJournal } from '../../api/purchase-journal.ts';
 import { type PurchaseOutcome, Purchaser } from '../../api/purchaser.ts';
 import type { AppCore } from '../app-core.ts';
+import { accountNoticeTitle } from '../account-services/notice-title.ts';
 import type { MarketSession } from '../session.ts';
 import { describePurchase } from './purchase-words.ts';
 
@@ -30,7 +31,7 @@ export function purchasing(core: AppCore, session: MarketSession = core.session)
     const purchaser = new Purchaser({
       client,
       journal,
-      onEarlierPurchase: (before, outcome) => tellEarlierPurchase(core, before, outcome),
+      onEarlierPurchase: (before, outcome) => tellEarlierPurchase(core, session, before, outcome),
       warn: (message) => core.log.warn(message),
     });
     held = { journal, purchaser };
@@ -50,11 +51,11 @@ export async function settleEarlierPurchases(core: AppCore, session: MarketSessi
   if (journal.unresolved().length > 0) await purchaser.reconcileUnresolved();
 }
 
-function tellEarlierPurchase(core: AppCore, before: JournalEntry, outcome: PurchaseOutcome): void {
+function tellEarlierPurchase(core: AppCore, session: MarketSession, before: JournalEntry, outcome: PurchaseOutcome): void {
   // still unknown for the same reason as when the user was last told: once is enough
   if (outcome.status === 'unknown' && before.state === 'unknown' && before.note === outcome.note) return;
   const what = before.marketHashName ? `“${before.marketHashName}”` : `Listing ${before.listingId}`;
-  const title = `Purchase of ${utcMinute(before.createdAtMs)}`;
+  const title = accountNoticeTitle(`Purchase of ${utcMinute(before.createdAtMs)}`, session.choice.mode);
   switch (outcome.status) {
     case 'bought':
       core.notify('success', `${title}: bought`, `${what} — order ${outcome.orderId ?? '?'}, found in your order history. The items go to your backpack.`);
