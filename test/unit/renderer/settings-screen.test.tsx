@@ -1,6 +1,6 @@
 // The Settings screen says where a pasted API key goes as its own Secrets section says it: the OS keychain
 // in the app, memory only where there is none (the browser host), never the keychain when it is not.
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsScreen } from '../../../src/renderer/screens/settings/SettingsScreen.tsx';
 import type { IpcOutput } from '../../../src/shared/ipc/index.ts';
@@ -31,6 +31,21 @@ describe('SettingsScreen: where the API key is kept', () => {
     expect((await screen.findByTestId('secret-storage')).textContent).toContain('memory only');
     expect(screen.getByText('Kept in memory until the app closes, sent only to this URL')).toBeTruthy();
     expect(screen.queryByText(/OS keychain/)).toBeNull();
+  });
+
+  it('says the removed key is forgotten, not deleted from a keychain it never was in', async () => {
+    installFakeBridge({ getSettings: () => ({ ...settings('memory'), apiKey: { set: true, last4: 'abcd' } }) });
+    renderWithTheme(<SettingsScreen />);
+    fireEvent.click(await screen.findByTestId('settings-remove-key'));
+    expect(await screen.findByText(/The key is forgotten/)).toBeTruthy();
+    expect(screen.queryByText(/OS keychain/)).toBeNull();
+  });
+
+  it('says the removed key is deleted from the OS keychain when it is kept there', async () => {
+    installFakeBridge({ getSettings: () => ({ ...settings('keyring'), apiKey: { set: true, last4: 'abcd' } }) });
+    renderWithTheme(<SettingsScreen />);
+    fireEvent.click(await screen.findByTestId('settings-remove-key'));
+    expect(await screen.findByText(/The key is deleted from the OS keychain/)).toBeTruthy();
   });
 });
 

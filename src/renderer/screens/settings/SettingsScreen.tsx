@@ -47,6 +47,12 @@ const KEY_KEPT_IN: Record<SettingsView['secretStorage']['kind'], string> = {
   env: 'Read from the environment',
   memory: 'Kept in memory until the app closes',
 };
+/** What "Remove key" does to the key, where it really is kept (the env store refuses it: read-only). */
+const KEY_REMOVAL_WORDS: Record<SettingsView['secretStorage']['kind'], string> = {
+  keyring: 'The key is deleted from the OS keychain and the app switches to the demo market.',
+  env: 'The key is read from an environment variable, which the app cannot change: unset it and restart the app instead.',
+  memory: 'The key is forgotten (it is kept in memory only) and the app switches to the demo market.',
+};
 
 /** What each choice of market means, under the choice. */
 const MODE_WORDS = [
@@ -269,8 +275,8 @@ function MarketSection({ view }: { view: SettingsView }) {
         danger
       >
         <Text size="sm">
-          The key is deleted from the OS keychain and the app switches to the demo market. Your listings,
-          trades and orders on the marketplace are not touched.
+          {KEY_REMOVAL_WORDS[view.secretStorage.kind]} Your listings, trades and orders on the marketplace are
+          not touched.
         </Text>
       </ConfirmDialog>
     </Paper>
