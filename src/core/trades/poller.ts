@@ -71,6 +71,7 @@ export interface PollerStats {
   failures: number;
   consecutiveFailures: number;
   lastPollAt: number | null;
+  /** The last failure in words, while polls fail; null once a poll succeeds. */
   lastError: string | null;
   nextPollAt: number | null;
 }
@@ -264,6 +265,8 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
       }
       this.#stats.polls++;
       this.#stats.consecutiveFailures = 0;
+      // a good poll ends the failure: its words must not stay on show as if polling still failed
+      this.#stats.lastError = null;
       this.#stats.lastPollAt = startedAt;
       report.inFlightAfter = this.#tracker.inFlightCount();
       report.finishedAt = this.#clock.now();
