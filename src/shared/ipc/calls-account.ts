@@ -176,6 +176,18 @@ export const tradeFeedSettings = z.strictObject({
 });
 export type TradeFeedSettings = z.infer<typeof tradeFeedSettings>;
 
+/** The trade poller: when it last polled, and whether polls are failing now (and why, in words). */
+export const tradePollerView = z.strictObject({
+  running: z.boolean(),
+  lastPollAt: timestamp.nullable(),
+  nextPollAt: timestamp.nullable(),
+  /** The failure in words while polls fail; null after a good poll. */
+  lastError: z.string().nullable(),
+  /** Since when polls have been failing (the first of the failures going on now); null after a good poll. */
+  failingSince: timestamp.nullable(),
+});
+export type TradePollerView = z.infer<typeof tradePollerView>;
+
 export const tradeFeedView = z.strictObject({
   settings: tradeFeedSettings,
   /** Whether the signing secret is stored (Settings → webhook signing secret). */
@@ -188,12 +200,7 @@ export const tradeFeedView = z.strictObject({
     accepted: z.number().int().nonnegative(),
     rejected: z.number().int().nonnegative(),
   }),
-  poller: z.strictObject({
-    running: z.boolean(),
-    lastPollAt: timestamp.nullable(),
-    nextPollAt: timestamp.nullable(),
-    lastError: z.string().nullable(),
-  }),
+  poller: tradePollerView,
   /** On the demo market the receiver is registered with it automatically (no tunnel needed). */
   demo: z.boolean(),
 });

@@ -17,7 +17,7 @@ import { bookQuery } from '../query.ts';
 import { marketUrlProblem } from '../market-url.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
-import { ACCOUNT_CALLS, undercutGuardView, withdrawalAttempt, withdrawalView } from './calls-account.ts';
+import { ACCOUNT_CALLS, tradePollerView, undercutGuardView, withdrawalAttempt, withdrawalView } from './calls-account.ts';
 import { WATCH_CALLS, WATCH_PUSHES } from './calls-watch.ts';
 
 export type { CallDef } from './call.ts';
@@ -438,6 +438,13 @@ export const IPC_PUSHES = {
     intervalMs: 100,
     merge: mergeTradeUpdates,
     example: { trades: [] },
+  }),
+  tradePollChanged: push({
+    summary: 'The trade poller polled, or failed to (the Trades screen says so while polls fail).',
+    payload: tradePollerView,
+    intervalMs: 250,
+    merge: latest,
+    example: { running: true, lastPollAt: EXAMPLE_TS, nextPollAt: null, lastError: 'The marketplace is failing on its side (a server error).', failingSince: EXAMPLE_TS },
   }),
   notification: push({
     summary: 'Something the user should see once (a toast).',
