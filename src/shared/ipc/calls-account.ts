@@ -127,6 +127,16 @@ export const withdrawalView = z.strictObject({
   statuses: z.array(z.strictObject({ status: z.string(), seenAt: timestamp })),
   /** Cents returned to the balance (the whole amount once FAILED, else 0). */
   refunded: z.number().int().nonnegative(),
+  /** While its status checks fail: the status shown is as old as `lastSeenAt`, and `problem` says why. */
+  checkTrouble: z
+    .strictObject({
+      lastSeenAt: timestamp,
+      failingSince: timestamp,
+      problem: z.string(),
+      /** False once the app stopped checking it (a refusal, or it gave up after a day). */
+      retrying: z.boolean(),
+    })
+    .nullable(),
 });
 export type WithdrawalView = z.infer<typeof withdrawalView>;
 

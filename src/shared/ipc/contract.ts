@@ -496,6 +496,7 @@ export const IPC_PUSHES = {
       },
       statuses: [{ status: 'PENDING', seenAt: EXAMPLE_TS }],
       refunded: 0,
+      checkTrouble: null,
     },
   }),
   exportProgress: push({

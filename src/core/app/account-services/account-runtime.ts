@@ -111,6 +111,12 @@ export class AccountRuntime {
     account.withdrawals.on('poll_error', (error, id) =>
       this.#options.log.warn(`crypto withdrawal ${id}: ${error.message}`),
     );
+    // the card says when its status was last seen and why not since, and stops saying it once seen again
+    account.withdrawals.on('check_trouble', (id) => {
+      const withdrawal = account.withdrawals.get(id);
+      if (this.#current?.account !== account || !withdrawal) return;
+      this.#options.publish('withdrawalUpdated', withdrawalViewOf(account.withdrawals, withdrawal));
+    });
     this.#current = { market, account, connected: false, since: Date.now(), checkingWithdrawals: Promise.resolve() };
   }
 

@@ -15,7 +15,7 @@ import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
-import { upperFirst } from '../../../../shared/sentence.ts';
+import { inLine, upperFirst } from '../../../../shared/sentence.ts';
 import { StatusBadge, StatusColumnLabel, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
@@ -46,10 +46,8 @@ function itemsLine(t: TrackedTrade): string {
  */
 function PollState({ poller, now }: { poller: TradePollerView | undefined; now: number }) {
   if (poller?.failingSince) {
-    const reason = (poller.lastError ?? 'no answer from the marketplace').replace(/\.$/, '');
-    // "The marketplace is…" reads on after the colon as "the marketplace is…"; "API key…" stays as it is
-    const inLine = /^[A-Z][a-z]/.test(reason) ? reason.charAt(0).toLowerCase() + reason.slice(1) : reason;
-    const words = `Trades could not be polled for ${formatElapsed(poller.failingSince, now)}: ${inLine}; retrying`;
+    const reason = inLine(poller.lastError ?? 'no answer from the marketplace');
+    const words = `Trades could not be polled for ${formatElapsed(poller.failingSince, now)}: ${reason}; retrying`;
     return (
       <Tooltip label={`${words}${poller.lastPollAt ? ` (last good poll ${formatAgo(poller.lastPollAt, now)})` : ''}`} multiline maw={420}>
         <Text size="xs" c="orange" truncate role="status" data-testid="trades-poll-failing" style={{ minWidth: 0 }}>
