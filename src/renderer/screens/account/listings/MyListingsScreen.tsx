@@ -168,7 +168,8 @@ export function MyListingsScreen() {
               {l.amount}
             </Table.Td>
             <Table.Td ta="right" className="sd-num">
-              {l.commodity ? l.available_amount : '–'}
+              {/* only a live stack can take more copies: a filled or disabled one's available_amount means nothing */}
+              {l.commodity && LIVE.includes(l.status ?? status) ? l.available_amount : '–'}
             </Table.Td>
             <Table.Td>{l.price_decay ? <DecayProgress decay={l.price_decay} /> : <Text size="xs" c="dimmed">fixed</Text>}</Table.Td>
             <Table.Td>
