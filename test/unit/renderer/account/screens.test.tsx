@@ -756,6 +756,30 @@ describe('WalletScreen', () => {
   });
 });
 
+describe('WalletScreen cost box', () => {
+  it('holds the place of "What it costs" until the first check answers, so the Review button does not move', async () => {
+    let answer: (() => void) | null = null;
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ minimum: null, platformFee: null, converted: null, feeBps: null, balance: 100_000, check: { ok: false, problems: [] } });
+        }),
+    });
+    renderWithTheme(<WalletScreen />);
+    await waitFor(() => expect(answer).not.toBeNull());
+    const held = screen.getByTestId('wallet-quote-placeholder');
+    expect(held.style.visibility).toBe('hidden');
+    expect(held.getAttribute('aria-hidden')).toBe('true');
+    // before the Review button, where the box comes
+    expect(held.compareDocumentPosition(screen.getByTestId('wallet-review')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    answer!();
+    await screen.findByTestId('wallet-quote');
+    expect(screen.queryByTestId('wallet-quote-placeholder')).toBeNull();
+  });
+});
+
 describe('TradesScreen paging as trades settle', () => {
   it('goes back to the last page there is when the page shown empties (trades left the in-flight filter)', async () => {
     const user = userEvent.setup();
