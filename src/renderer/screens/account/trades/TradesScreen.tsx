@@ -10,7 +10,8 @@ import type { TrackedTrade, TradePollerView } from '../../../../shared/ipc/calls
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
-import { formatAgo, formatDateTime, formatElapsed, formatTime, gameShort } from '../ui/format.ts';
+import { formatAge } from '../../../format/numbers.ts';
+import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
@@ -47,7 +48,7 @@ function itemsLine(t: TrackedTrade): string {
 function PollState({ poller, now }: { poller: TradePollerView | undefined; now: number }) {
   if (poller?.failingSince) {
     const reason = inLine(poller.lastError ?? 'no answer from the marketplace');
-    const words = `Trades could not be polled for ${formatElapsed(poller.failingSince, now)}: ${reason}; retrying`;
+    const words = `Trades could not be polled for ${formatAge(poller.failingSince, now)}: ${reason}; retrying`;
     return (
       <Tooltip label={`${words}${poller.lastPollAt ? ` (last good poll ${formatAgo(poller.lastPollAt, now)})` : ''}`} multiline maw={420}>
         <Text size="xs" c="orange" truncate role="status" data-testid="trades-poll-failing" style={{ minWidth: 0 }}>

@@ -36,18 +36,13 @@ export function formatTime(iso: string): string {
 
 /** How long ago, in the largest unit that fits: "12s ago", "5m ago", "3h ago", "2d ago". */
 export function formatAgo(iso: string, now: number = Date.now()): string {
-  return `${formatElapsed(iso, now)} ago`;
-}
-
-/** How long since, in the largest unit that fits: "12s", "5m", "3h", "2d". */
-export function formatElapsed(iso: string, now: number = Date.now()): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 60) return `${s}s ago`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return `${m}m ago`;
   const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h`;
-  return `${Math.floor(h / 24)}d`;
+  if (h < 48) return `${h}h ago`;
+  return `${Math.floor(h / 24)}d ago`;
 }
 
 /** A countdown as m:ss (or h:mm:ss past an hour); "0:00" once passed. */
