@@ -190,7 +190,7 @@ export function MyListingsScreen() {
           </Table.Tr>
         ))}
       </DenseTable>
-      <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="listing" />
       {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} guard={status === 'ACTIVE' ? guards.get(editing.id) : null} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
       {bulk?.action === 'delist' ? <BulkDelistDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}
       {bulk?.action === 'reprice' ? <BulkRepriceDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}
