@@ -472,6 +472,24 @@ describe('TradesScreen while polls fail', () => {
   });
 });
 
+describe('TradesScreen updated time', () => {
+  it('tells the instant a trade was last updated, on UTC, on hover over its "… ago"', async () => {
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [trackedTrade(1, 'Accepted', { updated_at: '2025-12-04T09:41:27.000Z' })],
+        inFlight: 0,
+        total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    const updated = await screen.findByTestId('trade-updated');
+    expect(updated.textContent).toMatch(/ago$/);
+    expect(updated.getAttribute('title')).toBe('2025-12-04 09:41 UTC');
+  });
+});
+
 describe('TradesScreen values', () => {
   it('writes each trade’s value in the figures’ face, so the column lines up digit under digit', async () => {
     installFakeBridge({

@@ -17,6 +17,7 @@ import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
 import { inLine, upperFirst } from '../../../../shared/sentence.ts';
+import { utcMinute } from '../../../../shared/utc-words.ts';
 import { StatusBadge, StatusColumnLabel, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
@@ -224,7 +225,8 @@ export function TradesScreen() {
                   <Money cents={t.trade.value} size="xs" />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="xs" c="dimmed">
+                  {/* "29d ago" alone does not say when: the instant, on UTC as the marketplace keeps it, on hover */}
+                  <Text size="xs" c="dimmed" title={utcMinute(Date.parse(t.trade.updated_at))} data-testid="trade-updated">
                     {formatAgo(t.trade.updated_at, now)}
                   </Text>
                 </Table.Td>
