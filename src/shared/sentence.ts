@@ -11,3 +11,12 @@ export function asSentence(text: string): string {
   const capitalised = upperFirst(text.trim());
   return /[.!?…]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
+
+/**
+ * A sentence made to read on inside a longer line, after a colon: a small first letter (unless it starts
+ * an acronym: "API key…" stays) and no full stop.
+ */
+export function inLine(text: string): string {
+  const bare = text.trim().replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
+}

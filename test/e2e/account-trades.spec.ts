@@ -57,3 +57,27 @@ test('a trade’s status changes live, and the columns stay put', async ({ page 
   await expect(page.getByTestId('trade-detail')).toContainText(truth().error ?? 'declined');
   expect(problems).toEqual([]);
 });
+
+test('while trade polls fail the screen says why in the header, and the table stays put', async ({ page }) => {
+  const problems = watchProblems(page);
+  const demo = host.demo!;
+  await openScreen(page, host, 'trades', 'Alt+5');
+  await expect(page.getByTestId('trade-row').first()).toBeVisible();
+  const table = page.getByTestId('trades-table');
+  const tableAt = async () => (await table.boundingBox())!.y;
+  const before = await tableAt();
+
+  demo.chaos.set({ rest: { errorRate: 1 } });
+  await host.core.call('refreshTrades', {}).catch(() => undefined);
+  const failing = page.getByTestId('trades-poll-failing');
+  await expect(failing).toContainText('Trades could not be polled for');
+  await expect(failing).toContainText('retrying');
+  expect(await tableAt(), 'the table moved when the failure line came').toBe(before);
+
+  demo.chaos.set({ rest: { errorRate: 0 } });
+  await host.core.call('refreshTrades', {});
+  await expect(failing).toHaveCount(0);
+  await expect(page.getByTestId('screen-trades')).toContainText(/polled \d+s ago/);
+  expect(await tableAt(), 'the table moved when the failure line went').toBe(before);
+  expect(problems).toEqual([]);
+});

@@ -148,6 +148,20 @@ export interface WithdrawalTrackerEvents {
   update: [WithdrawalUpdate];
   /** A poll failed; the tracker keeps trying unless the failure is final. */
   poll_error: [ApiError | Error, number];
+  /** The status checks of a withdrawal started or stopped failing (see checkTrouble). */
+  check_trouble: [number];
+}
+
+/** Why a followed withdrawal's status is not being seen now: its checks fail. */
+export interface WithdrawalCheckTrouble {
+  /** When its status was last read (or stored) successfully. */
+  lastSeenAt: number;
+  /** When the failures going on now began. */
+  failingSince: number;
+  /** The latest failure in plain words. */
+  problem: string;
+  /** False once the failure is one that checking again cannot mend (the tracker stopped). */
+  retrying: boolean;
 }
 
 const SCHEMA = `
@@ -181,6 +195,8 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
   readonly #maxBackoffMs: number;
   readonly #timeoutMs: number;
   readonly #following = new Map<number, Promise<CryptoWithdrawal>>();
+  /** Withdrawals whose checks fail now: kept in memory, as a new session checks afresh. */
+  readonly #trouble = new Map<number, WithdrawalCheckTrouble>();
   readonly #sql;
 
   constructor(options: WithdrawalTrackerOptions) {
@@ -194,6 +210,7 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
     const db = options.db;
     this.#sql = {
       get: db.prepare<[number], { body: string }>('SELECT body FROM crypto_withdrawals WHERE withdrawal_id = ?'),
+      seenAt: db.prepare<[number], { seen_at: number }>('SELECT seen_at FROM crypto_withdrawals WHERE withdrawal_id = ?'),
       put: db.prepare('INSERT OR REPLACE INTO crypto_withdrawals (withdrawal_id, status, body, seen_at) VALUES (?, ?, ?, ?)'),
       status: db.prepare('INSERT OR IGNORE INTO crypto_withdrawal_statuses (withdrawal_id, status, first_seen_at) VALUES (?, ?, ?)'),
       statuses: db.prepare<[number], { status: string; first_seen_at: number }>(
@@ -231,6 +248,12 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
     return this.#sql.all.all().map((r) => cryptoWithdrawalSchema.parse(JSON.parse(r.body)));
   }
 
+  /** Why a withdrawal's status is not being seen now (its checks fail); null while they succeed. */
+  checkTrouble(id: number): WithdrawalCheckTrouble | null {
+    const trouble = this.#trouble.get(id);
+    return trouble ? { ...trouble } : null;
+  }
+
   /** Statuses seen for a withdrawal, in the order first seen. */
   statuses(id: number): { status: string; firstSeenAt: number }[] {
     return this.#sql.statuses.all(id).map((r) => ({ status: r.status, firstSeenAt: r.first_seen_at }));
@@ -244,7 +267,15 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
   follow(id: number, options: { signal?: AbortSignal } = {}): Promise<CryptoWithdrawal> {
     const existing = this.#following.get(id);
     if (existing) return existing;
-    const promise = this.#follow(id, options.signal).finally(() => this.#following.delete(id));
+    const promise = this.#follow(id, options.signal).finally(() => {
+      this.#following.delete(id);
+      // no loop checks it any more (given up, refused, or stopped): a card must not say "retrying"
+      const trouble = this.#trouble.get(id);
+      if (trouble?.retrying) {
+        trouble.retrying = false;
+        this.emit('check_trouble', id);
+      }
+    });
     this.#following.set(id, promise);
     return promise;
   }
@@ -265,11 +296,22 @@ export class CryptoWithdrawalTracker extends EventEmitter<WithdrawalTrackerEvent
         const w = await this.#source.call('cryptoWithdrawal', { id }, { priority: 'background', signal });
         failures = 0;
         this.record(w);
+        if (this.#trouble.delete(id)) this.emit('check_trouble', id);
         if (isWithdrawalFinal(w)) return w;
       } catch (err) {
         if (signal?.aborted) throw err;
         failures++;
-        this.emit('poll_error', err instanceof Error ? err : new Error(String(err)), id);
+        const error = err instanceof Error ? err : new Error(String(err));
+        const now = this.#clock.now();
+        // the wallet card says it: the status shown is as old as lastSeenAt, and why it is not newer
+        this.#trouble.set(id, {
+          lastSeenAt: this.#sql.seenAt.get(id)?.seen_at ?? now,
+          failingSince: this.#trouble.get(id)?.failingSince ?? now,
+          problem: error instanceof ApiError ? error.explanation : error.message,
+          retrying: !isPermanent(err),
+        });
+        this.emit('poll_error', error, id);
+        this.emit('check_trouble', id);
         if (isPermanent(err)) throw err;
       }
       if (this.#clock.now() >= deadline) {

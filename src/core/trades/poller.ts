@@ -71,7 +71,10 @@ export interface PollerStats {
   failures: number;
   consecutiveFailures: number;
   lastPollAt: number | null;
+  /** The last failure in words, while polls fail; null once a poll succeeds. */
   lastError: string | null;
+  /** When the first poll of the failures going on now started; null while the last poll succeeded. */
+  failingSince: number | null;
   nextPollAt: number | null;
 }
 
@@ -112,6 +115,7 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     consecutiveFailures: 0,
     lastPollAt: null,
     lastError: null,
+    failingSince: null,
     nextPollAt: null,
   };
 
@@ -264,6 +268,9 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
       }
       this.#stats.polls++;
       this.#stats.consecutiveFailures = 0;
+      // a good poll ends the failure: its words must not stay on show as if polling still failed
+      this.#stats.lastError = null;
+      this.#stats.failingSince = null;
       this.#stats.lastPollAt = startedAt;
       report.inFlightAfter = this.#tracker.inFlightCount();
       report.finishedAt = this.#clock.now();
@@ -273,6 +280,7 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
       if (abort.signal.aborted) throw err; // stopped on purpose: not a failure
       const error = err instanceof Error ? err : new Error(String(err));
       this.#stats.failures++;
+      if (this.#stats.consecutiveFailures === 0) this.#stats.failingSince = startedAt;
       this.#stats.consecutiveFailures++;
       // shown to the user (the trade feeds panel): the failure in words; the technical message goes
       // with the `poll_error` event to whoever logs it

@@ -127,6 +127,16 @@ export const withdrawalView = z.strictObject({
   statuses: z.array(z.strictObject({ status: z.string(), seenAt: timestamp })),
   /** Cents returned to the balance (the whole amount once FAILED, else 0). */
   refunded: z.number().int().nonnegative(),
+  /** While its status checks fail: the status shown is as old as `lastSeenAt`, and `problem` says why. */
+  checkTrouble: z
+    .strictObject({
+      lastSeenAt: timestamp,
+      failingSince: timestamp,
+      problem: z.string(),
+      /** False once the app stopped checking it (a refusal, or it gave up after a day). */
+      retrying: z.boolean(),
+    })
+    .nullable(),
 });
 export type WithdrawalView = z.infer<typeof withdrawalView>;
 
@@ -176,6 +186,18 @@ export const tradeFeedSettings = z.strictObject({
 });
 export type TradeFeedSettings = z.infer<typeof tradeFeedSettings>;
 
+/** The trade poller: when it last polled, and whether polls are failing now (and why, in words). */
+export const tradePollerView = z.strictObject({
+  running: z.boolean(),
+  lastPollAt: timestamp.nullable(),
+  nextPollAt: timestamp.nullable(),
+  /** The failure in words while polls fail; null after a good poll. */
+  lastError: z.string().nullable(),
+  /** Since when polls have been failing (the first of the failures going on now); null after a good poll. */
+  failingSince: timestamp.nullable(),
+});
+export type TradePollerView = z.infer<typeof tradePollerView>;
+
 export const tradeFeedView = z.strictObject({
   settings: tradeFeedSettings,
   /** Whether the signing secret is stored (Settings → webhook signing secret). */
@@ -188,12 +210,7 @@ export const tradeFeedView = z.strictObject({
     accepted: z.number().int().nonnegative(),
     rejected: z.number().int().nonnegative(),
   }),
-  poller: z.strictObject({
-    running: z.boolean(),
-    lastPollAt: timestamp.nullable(),
-    nextPollAt: timestamp.nullable(),
-    lastError: z.string().nullable(),
-  }),
+  poller: tradePollerView,
   /** On the demo market the receiver is registered with it automatically (no tunnel needed). */
   demo: z.boolean(),
 });

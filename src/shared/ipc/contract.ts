@@ -17,7 +17,7 @@ import { bookQuery } from '../query.ts';
 import { marketUrlProblem } from '../market-url.ts';
 import { call } from './call.ts';
 import { MARKET_CALLS } from './calls-market.ts';
-import { ACCOUNT_CALLS, undercutGuardView, withdrawalAttempt, withdrawalView } from './calls-account.ts';
+import { ACCOUNT_CALLS, tradePollerView, undercutGuardView, withdrawalAttempt, withdrawalView } from './calls-account.ts';
 import { WATCH_CALLS, WATCH_PUSHES } from './calls-watch.ts';
 
 export type { CallDef } from './call.ts';
@@ -439,6 +439,13 @@ export const IPC_PUSHES = {
     merge: mergeTradeUpdates,
     example: { trades: [] },
   }),
+  tradePollChanged: push({
+    summary: 'The trade poller polled, or failed to (the Trades screen says so while polls fail).',
+    payload: tradePollerView,
+    intervalMs: 250,
+    merge: latest,
+    example: { running: true, lastPollAt: EXAMPLE_TS, nextPollAt: null, lastError: 'The marketplace is failing on its side (a server error).', failingSince: EXAMPLE_TS },
+  }),
   notification: push({
     summary: 'Something the user should see once (a toast).',
     payload: notification,
@@ -489,6 +496,7 @@ export const IPC_PUSHES = {
       },
       statuses: [{ status: 'PENDING', seenAt: EXAMPLE_TS }],
       refunded: 0,
+      checkTrouble: null,
     },
   }),
   exportProgress: push({

@@ -103,6 +103,39 @@ describe('CryptoWithdrawalTracker', () => {
     expect(errors).toEqual(['HTTP 503', 'HTTP 503']);
   });
 
+  it('tells why a withdrawal is not seen while its checks fail, since when, and forgets it once seen again', async () => {
+    const { clock, tracker } = setup([withdrawal('CONFIRMING'), transient(), transient(), withdrawal('CONFIRMING'), withdrawal('SUCCESS')]);
+    const troubles: number[] = [];
+    tracker.on('check_trouble', (id) => troubles.push(id));
+    const done = tracker.follow(42);
+    await clock.advance(0); // CONFIRMING seen at T0
+    expect(tracker.checkTrouble(42)).toBeNull();
+    await clock.advance(5_000); // fails
+    await clock.advance(10_000); // fails again
+    expect(tracker.checkTrouble(42)).toEqual({
+      lastSeenAt: T0,
+      failingSince: T0 + 5_000,
+      problem: 'The marketplace is failing on its side (a server error).',
+      retrying: true,
+    });
+    await clock.advance(20_000); // seen again
+    expect(tracker.checkTrouble(42)).toBeNull();
+    await clock.advance(5_000);
+    expect((await done).status).toBe('SUCCESS');
+    // told when it began (twice: the reason may change) and when it ended, for the wallet card to follow
+    expect(troubles).toEqual([42, 42, 42]);
+  });
+
+  it('says a withdrawal is no longer checked once the server refuses, rather than "retrying"', async () => {
+    const notFound = new ApiError({ kind: 'api', route: 'GET /public/v1/crypto-withdraw/:id', message: 'WITHDRAWAL_NOT_FOUND (HTTP 404)', code: 'WITHDRAWAL_NOT_FOUND', status: 404 });
+    const { clock, tracker } = setup([withdrawal('PENDING'), notFound]);
+    const done = tracker.follow(42);
+    const outcome = expect(done).rejects.toMatchObject({ code: 'WITHDRAWAL_NOT_FOUND' });
+    await clock.advance(5_000);
+    await outcome;
+    expect(tracker.checkTrouble(42)).toMatchObject({ lastSeenAt: T0, failingSince: T0 + 5_000, retrying: false });
+  });
+
   it('stops at once when the server refuses (no such withdrawal)', async () => {
     const notFound = new ApiError({ kind: 'api', route: 'GET /public/v1/crypto-withdraw/:id', message: 'WITHDRAWAL_NOT_FOUND (HTTP 404)', code: 'WITHDRAWAL_NOT_FOUND', status: 404 });
     const { clock, tracker } = setup([notFound]);

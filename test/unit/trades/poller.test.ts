@@ -212,11 +212,15 @@ describe('TradePoller', () => {
     await clock.advance(5_000); // fails (1)
     await clock.advance(5_000); // fails (2), next in 10 s
     await clock.advance(10_000); // fails (3), next in 20 s
+    // the technical message goes with the event (to the log); the stats, which the trade feeds panel shows, keep words
+    expect(poller.stats()).toMatchObject({ consecutiveFailures: 3, lastError: 'The marketplace is failing on its side (a server error).' });
+    // failing since the first of the three, not the latest: the Trades screen says for how long
+    expect(poller.stats().failingSince).toBe(T0 + 5_000);
     await clock.advance(20_000); // succeeds
     expect(source.calls.map((c) => c.at - T0)).toEqual([0, 5_000, 10_000, 20_000, 40_000]);
     expect(errors).toEqual(Array(3).fill('GET /public/v1/trades: HTTP 503'));
-    // the technical message goes with the event (to the log); the stats, which the trade feeds panel shows, keep words
-    expect(poller.stats()).toMatchObject({ failures: 3, consecutiveFailures: 0, lastError: 'The marketplace is failing on its side (a server error).' });
+    // a good poll ends the failure: the trade feeds panel must not keep showing the old one
+    expect(poller.stats()).toMatchObject({ failures: 3, consecutiveFailures: 0, lastError: null, failingSince: null });
     await clock.advance(5_000);
     expect(source.calls).toHaveLength(6);
     await poller.stop();

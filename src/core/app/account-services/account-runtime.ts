@@ -20,6 +20,7 @@ import { isWithdrawalFinal } from '../../account/crypto-withdrawal.ts';
 import { attemptWords } from '../../account/withdrawal-guard.ts';
 import type { Clock } from '../../api/clock.ts';
 import { describeStatusChange } from '../../trades/status-words.ts';
+import type { TradePoller } from '../../trades/poller.ts';
 import type { TradeChange } from '../../trades/tracker.ts';
 import type { AppLog } from '../log.ts';
 import type { DemoMarketHandle } from '../market.ts';
@@ -111,6 +112,12 @@ export class AccountRuntime {
     account.withdrawals.on('poll_error', (error, id) =>
       this.#options.log.warn(`crypto withdrawal ${id}: ${error.message}`),
     );
+    // the card says when its status was last seen and why not since, and stops saying it once seen again
+    account.withdrawals.on('check_trouble', (id) => {
+      const withdrawal = account.withdrawals.get(id);
+      if (this.#current?.account !== account || !withdrawal) return;
+      this.#options.publish('withdrawalUpdated', withdrawalViewOf(account.withdrawals, withdrawal));
+    });
     this.#current = { market, account, connected: false, since: Date.now(), checkingWithdrawals: Promise.resolve() };
   }
 
@@ -178,7 +185,6 @@ export class AccountRuntime {
   view(): TradeFeedView {
     const feeds = this.#current?.account.feeds ?? null;
     const receiverStats = feeds?.receiver?.stats() ?? null;
-    const poller = feeds?.poller.stats() ?? null;
     return {
       settings: this.settings.get(),
       secretSet: Boolean(this.#secretFor(this.#current)),
@@ -187,13 +193,20 @@ export class AccountRuntime {
         accepted: receiverStats?.accepted ?? 0,
         rejected: receiverStats ? Object.values(receiverStats.rejected).reduce((a, b) => a + b, 0) : 0,
       },
-      poller: {
-        running: feeds?.poller.running ?? false,
-        lastPollAt: iso(poller?.lastPollAt ?? null),
-        nextPollAt: iso(poller?.nextPollAt ?? null),
-        lastError: poller?.lastError ?? null,
-      },
+      poller: this.#pollerView(),
       demo: this.demo,
+    };
+  }
+
+  #pollerView(): TradeFeedView['poller'] {
+    const feeds = this.#current?.account.feeds ?? null;
+    const poller = feeds?.poller.stats() ?? null;
+    return {
+      running: feeds?.poller.running ?? false,
+      lastPollAt: iso(poller?.lastPollAt ?? null),
+      nextPollAt: iso(poller?.nextPollAt ?? null),
+      lastError: poller?.lastError ?? null,
+      failingSince: iso(poller?.failingSince ?? null),
     };
   }
 
@@ -228,7 +241,12 @@ export class AccountRuntime {
       secret ? { secret, port: webhook.port, headerPrefix: webhook.headerPrefix, log: (line) => this.#options.log.warn(line) } : null,
     );
     feeds.tracker.on('change', (change) => this.#onTradeChange(current, change));
-    feeds.poller.on('poll_error', (error) => this.#options.log.warn(`trade poll: ${error.message}`));
+    feeds.poller.on('poll_error', (error) => {
+      this.#options.log.warn(`trade poll: ${error.message}`);
+      this.#publishPoll(current, feeds.poller);
+    });
+    // every poll, good or not: the Trades screen's "polled … ago" and its line while polls fail follow it
+    feeds.poller.on('poll', () => this.#publishPoll(current, feeds.poller));
     const old = current.account.replaceFeeds(feeds);
     // the old receiver must let go of the port before the new one binds it
     await old.stop().catch((err: unknown) => this.#options.log.warn(`stopping the trade feeds: ${String(err)}`));
@@ -268,6 +286,12 @@ export class AccountRuntime {
     } catch (err) {
       this.#options.log.warn(`demo webhook URL: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** Only the feeds in use speak: a poller being replaced (or of a session gone) stays quiet. */
+  #publishPoll(current: Current, poller: TradePoller): void {
+    if (this.#current !== current || current.account.feeds.poller !== poller) return;
+    this.#options.publish('tradePollChanged', this.#pollerView());
   }
 
   async #stopFeeds(current: Current): Promise<void> {

@@ -14,7 +14,7 @@ import type {
 } from '../../../shared/ipc/calls-account.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import type { CachedRead } from '../../account/account-reads.ts';
-import { type CryptoWithdrawalTracker, refundedCents } from '../../account/crypto-withdrawal.ts';
+import { type CryptoWithdrawalTracker, type WithdrawalCheckTrouble, refundedCents } from '../../account/crypto-withdrawal.ts';
 import type { PreSendProblem, PreSendResult } from '../../account/presend-checks.ts';
 import type { GuardView } from '../../account/undercut-guard.ts';
 import { attemptWords } from '../../account/withdrawal-guard.ts';
@@ -103,7 +103,12 @@ export function withdrawalViewOf(tracker: CryptoWithdrawalTracker, withdrawal: C
     withdrawal,
     statuses: tracker.statuses(withdrawal.withdrawal_id).map((s) => ({ status: s.status, seenAt: iso(s.firstSeenAt) })),
     refunded: refundedCents(withdrawal),
+    checkTrouble: troubleView(tracker.checkTrouble(withdrawal.withdrawal_id)),
   };
+}
+
+function troubleView(t: WithdrawalCheckTrouble | null): WithdrawalView['checkTrouble'] {
+  return t && { lastSeenAt: iso(t.lastSeenAt), failingSince: iso(t.failingSince), problem: t.problem, retrying: t.retrying };
 }
 
 /** A journaled withdrawal as the wallet shows it (an unknown one with its last check). */

@@ -366,7 +366,7 @@ describe('TradesScreen', () => {
         settings: { notifyOnStatusChange: true, webhook: { enabled: true, port: 8931, headerPrefix: 'X-Service-' } },
         secretSet: true,
         receiver: { state: 'listening', localUrl: 'http://127.0.0.1:8931/webhook', problem: null, accepted: 1, rejected: 0 },
-        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+        poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null, failingSince: null },
         demo: false,
       }),
     });
@@ -439,9 +439,56 @@ const POLLING_ONLY = {
   settings: { notifyOnStatusChange: true, webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' } },
   secretSet: false,
   receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
-  poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null },
+  poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null, failingSince: null },
   demo: false,
 } as const;
+
+describe('TradesScreen while polls fail', () => {
+  it('says in words since when and why polls fail, in the header line, and drops it after the next good poll', async () => {
+    const since = new Date(Date.now() - 2 * 60_000 - 5_000).toISOString();
+    let poller: IpcOutput<'getTradeFeeds'>['poller'] = {
+      running: true,
+      lastPollAt: new Date(Date.now() - 10 * 60_000).toISOString(),
+      nextPollAt: null,
+      lastError: 'The marketplace is failing on its side (a server error).',
+      failingSince: since,
+    };
+    const bridge = installFakeBridge({
+      getTrades: () => ({ trades: [trackedTrade(1, 'Accepted')], inFlight: 0, total: 1, metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 } }),
+      getTradeFeeds: () => ({ ...POLLING_ONLY, poller }),
+    });
+    renderWithTheme(<TradesScreen />);
+    const line = await screen.findByTestId('trades-poll-failing');
+    expect(line.textContent).toBe('Trades could not be polled for 2m: the marketplace is failing on its side (a server error); retrying');
+    // beside the title, not above the table: the table does not move when it comes or goes
+    const title = screen.getByRole('heading', { name: 'Trades' });
+    expect(title.parentElement!.contains(line)).toBe(true);
+    expect(screen.getByTestId('trades-table').contains(line)).toBe(false);
+
+    poller = { ...poller, lastPollAt: new Date().toISOString(), lastError: null, failingSince: null };
+    bridge.push('tradePollChanged', poller);
+    await waitFor(() => expect(screen.queryByTestId('trades-poll-failing')).toBeNull());
+    expect(title.parentElement!.textContent).toContain('polled 0s ago');
+  });
+});
+
+describe('TradesScreen updated time', () => {
+  it('tells the instant a trade was last updated, on UTC, on hover over its "… ago"', async () => {
+    installFakeBridge({
+      getTrades: () => ({
+        trades: [trackedTrade(1, 'Accepted', { updated_at: '2025-12-04T09:41:27.000Z' })],
+        inFlight: 0,
+        total: 1,
+        metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 },
+      }),
+      getTradeFeeds: () => POLLING_ONLY,
+    });
+    renderWithTheme(<TradesScreen />);
+    const updated = await screen.findByTestId('trade-updated');
+    expect(updated.textContent).toMatch(/ago$/);
+    expect(updated.getAttribute('title')).toBe('2025-12-04 09:41 UTC');
+  });
+});
 
 describe('TradesScreen values', () => {
   it('writes each trade’s value in the figures’ face, so the column lines up digit under digit', async () => {
@@ -724,6 +771,30 @@ describe('WalletScreen', () => {
     expect(words).toContain('The whole amount leaves your balance at once');
     expect(words).toContain("The demo market's platform fee of 1.00% comes off it; the rest is converted to BTC");
     expect(words).not.toContain('$0.00');
+  });
+});
+
+describe('WalletScreen cost box', () => {
+  it('holds the place of "What it costs" until the first check answers, so the Review button does not move', async () => {
+    let answer: (() => void) | null = null;
+    installFakeBridge({
+      getWithdrawals: () => ({ withdrawals: [], unsettled: [] }),
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+      checkWithdrawal: () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ minimum: null, platformFee: null, converted: null, feeBps: null, balance: 100_000, check: { ok: false, problems: [] } });
+        }),
+    });
+    renderWithTheme(<WalletScreen />);
+    await waitFor(() => expect(answer).not.toBeNull());
+    const held = screen.getByTestId('wallet-quote-placeholder');
+    expect(held.style.visibility).toBe('hidden');
+    expect(held.getAttribute('aria-hidden')).toBe('true');
+    // before the Review button, where the box comes
+    expect(held.compareDocumentPosition(screen.getByTestId('wallet-review')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    answer!();
+    await screen.findByTestId('wallet-quote');
+    expect(screen.queryByTestId('wallet-quote-placeholder')).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WithdrawalCard } from '../../../../src/renderer/screens/account/wallet/WithdrawalCard.tsx';
-import { formatTime } from '../../../../src/renderer/screens/account/ui/format.ts';
+import { formatDateTime, formatTime } from '../../../../src/renderer/screens/account/ui/format.ts';
 import type { WithdrawalView } from '../../../../src/shared/ipc/calls-account.ts';
 import { renderWithTheme } from './fake-bridge.tsx';
 
@@ -32,6 +32,7 @@ function view(status: 'CONFIRMING' | 'SUCCESS'): WithdrawalView {
       ...(status === 'SUCCESS' ? [{ status: 'SUCCESS', seenAt: SETTLED_AT }] : []),
     ],
     refunded: 0,
+    checkTrouble: null,
   };
 }
 
@@ -52,5 +53,22 @@ describe('WithdrawalCard', () => {
   it('stamps the settling step with the time it settled', () => {
     renderWithTheme(<WithdrawalCard view={view('SUCCESS')} />);
     expect(stepTimes()).toEqual([formatTime(PENDING_AT), formatTime(CONFIRMING_AT), formatTime(SETTLED_AT)]);
+  });
+
+  it('says when the status was last seen and why not since, while its checks fail', () => {
+    const lastSeenAt = '2026-01-02T10:04:12.000Z';
+    renderWithTheme(
+      <WithdrawalCard
+        view={{ ...view('CONFIRMING'), checkTrouble: { lastSeenAt, failingSince: '2026-01-02T10:04:17.000Z', problem: 'The marketplace is failing on its side (a server error).', retrying: true } }}
+      />,
+    );
+    expect(screen.getByTestId('withdrawal-check-trouble').textContent).toBe(
+      `Status as of ${formatDateTime(lastSeenAt)}:12; it could not be checked since then: the marketplace is failing on its side (a server error). Retrying.`,
+    );
+  });
+
+  it('says nothing of checks while they succeed', () => {
+    renderWithTheme(<WithdrawalCard view={view('CONFIRMING')} />);
+    expect(screen.queryByTestId('withdrawal-check-trouble')).toBeNull();
   });
 });

@@ -143,7 +143,7 @@ export function BackpackScreen() {
           </Table.Tr>
         ))}
       </DenseTable>
-      <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="item" />
       {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
       {dialog === 'withdraw' ? <WithdrawDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
     </ScreenFrame>

@@ -56,7 +56,7 @@ export function OrdersScreen() {
           </Table.Tr>
         ))}
       </DenseTable>
-      <Pager metadata={orders.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      <Pager metadata={orders.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="order" />
     </ScreenFrame>
   );
 }

@@ -64,7 +64,7 @@ export function TransactionsScreen() {
           </Table.Tr>
         ))}
       </DenseTable>
-      <Pager metadata={ledger.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      <Pager metadata={ledger.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="movement" />
     </ScreenFrame>
   );
 }

@@ -168,7 +168,8 @@ export function MyListingsScreen() {
               {l.amount}
             </Table.Td>
             <Table.Td ta="right" className="sd-num">
-              {l.commodity ? l.available_amount : '–'}
+              {/* only a live stack can take more copies: a filled or disabled one's available_amount means nothing */}
+              {l.commodity && LIVE.includes(l.status ?? status) ? l.available_amount : '–'}
             </Table.Td>
             <Table.Td>{l.price_decay ? <DecayProgress decay={l.price_decay} /> : <Text size="xs" c="dimmed">fixed</Text>}</Table.Td>
             <Table.Td>
@@ -189,7 +190,7 @@ export function MyListingsScreen() {
           </Table.Tr>
         ))}
       </DenseTable>
-      <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} />
+      <Pager metadata={listings.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="listing" />
       {editing ? <EditListingDialog listing={editing} standing={standings.get(editing.id)} guard={status === 'ACTIVE' ? guards.get(editing.id) : null} onClose={() => setEditing(null)} onSent={afterSend} /> : null}
       {bulk?.action === 'delist' ? <BulkDelistDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}
       {bulk?.action === 'reprice' ? <BulkRepriceDialog listings={bulk.listings} onClose={closeBulk} onSent={afterBulkSend} /> : null}

@@ -6,16 +6,18 @@ import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Tab
 import { IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
-import type { TrackedTrade } from '../../../../shared/ipc/calls-account.ts';
+import type { TrackedTrade, TradePollerView } from '../../../../shared/ipc/calls-account.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
+import { formatAge } from '../../../format/numbers.ts';
 import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { statusLabel } from '../../../../shared/status-labels.ts';
-import { upperFirst } from '../../../../shared/sentence.ts';
+import { inLine, upperFirst } from '../../../../shared/sentence.ts';
+import { utcMinute } from '../../../../shared/utc-words.ts';
 import { StatusBadge, StatusColumnLabel, statusColor } from '../ui/StatusBadge.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { TradeFeedsPanel } from './TradeFeedsPanel.tsx';
@@ -38,6 +40,29 @@ function itemsLine(t: TrackedTrade): string {
   if (!first) return 'no items';
   const copies = t.trade.items.reduce((s, i) => s + i.amount, 0);
   return t.trade.items.length === 1 ? `${first.amount > 1 ? `${first.amount} × ` : ''}${first.market_hash_name}` : `${first.market_hash_name} +${t.trade.items.length - 1} more (${copies})`;
+}
+
+/**
+ * While polls fail, the line says so in words, in place of "polled … ago" (the header's line: the table
+ * below does not move when it comes or goes); the next good poll takes it away.
+ */
+function PollState({ poller, now }: { poller: TradePollerView | undefined; now: number }) {
+  if (poller?.failingSince) {
+    const reason = inLine(poller.lastError ?? 'no answer from the marketplace');
+    const words = `Trades could not be polled for ${formatAge(poller.failingSince, now)}: ${reason}; retrying`;
+    return (
+      <Tooltip label={`${words}${poller.lastPollAt ? ` (last good poll ${formatAgo(poller.lastPollAt, now)})` : ''}`} multiline maw={420}>
+        <Text size="xs" c="orange" truncate role="status" data-testid="trades-poll-failing" style={{ minWidth: 0 }}>
+          {words}
+        </Text>
+      </Tooltip>
+    );
+  }
+  return (
+    <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap' }}>
+      {poller?.lastPollAt ? `polled ${formatAgo(poller.lastPollAt, now)}` : 'not polled yet'}
+    </Text>
+  );
 }
 
 function TradeDetail({ t }: { t: TrackedTrade }) {
@@ -107,6 +132,8 @@ export function TradesScreen() {
     trades.reload();
     feeds.reload();
   });
+  // every poll, good or failed: "polled … ago" stays true, and a failure is told as it happens
+  usePush('tradePollChanged', () => feeds.reload());
   const now = useNow(2_000);
   const poll = useAction(async () => {
     const result = await call('refreshTrades', {});
@@ -124,7 +151,7 @@ export function TradesScreen() {
       title="Trades"
       testId="screen-trades"
       subtitle={
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           <Tooltip label={`At most ${LIMITS.tradesInFlight} trades may be in flight; sells, deposits and withdrawals beyond that are refused`}>
             <Badge color={(trades.data?.inFlight ?? 0) >= LIMITS.tradesInFlight ? 'red' : 'blue'} variant="light" className="sd-num" data-testid="trades-in-flight">
               in flight {trades.data?.inFlight ?? 0}/{LIMITS.tradesInFlight}
@@ -133,9 +160,7 @@ export function TradesScreen() {
           <Badge color={f?.receiver.state === 'listening' ? 'teal' : 'gray'} variant="light">
             webhooks {f?.receiver.state === 'listening' ? 'on' : 'off'}
           </Badge>
-          <Text size="xs" c="dimmed" className="sd-num">
-            {f?.poller.lastPollAt ? `polled ${formatAgo(f.poller.lastPollAt, now)}` : 'not polled yet'}
-          </Text>
+          <PollState poller={f?.poller} now={now} />
         </Group>
       }
       tools={
@@ -200,7 +225,8 @@ export function TradesScreen() {
                   <Money cents={t.trade.value} size="xs" />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="xs" c="dimmed">
+                  {/* "29d ago" alone does not say when: the instant, on UTC as the marketplace keeps it, on hover */}
+                  <Text size="xs" c="dimmed" title={utcMinute(Date.parse(t.trade.updated_at))} data-testid="trade-updated">
                     {formatAgo(t.trade.updated_at, now)}
                   </Text>
                 </Table.Td>

@@ -5,8 +5,8 @@ import { plural } from './format.ts';
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
-/** Page links and the page size, from the route's metadata; `noun` names what is counted (default "row"). */
-export function Pager({ metadata, page, onPage, limit, onLimit, noun = 'row' }: { metadata: Metadata | undefined; page: number; onPage: (page: number) => void; limit: PageSize; onLimit: (limit: PageSize) => void; noun?: string }) {
+/** Page links and the page size, from the route's metadata; `noun` names what is counted ("listing", not "row"). */
+export function Pager({ metadata, page, onPage, limit, onLimit, noun }: { metadata: Metadata | undefined; page: number; onPage: (page: number) => void; limit: PageSize; onLimit: (limit: PageSize) => void; noun: string }) {
   const totalPages = Math.max(1, metadata?.total_pages ?? 1);
   return (
     <Group gap="sm" justify="flex-end" wrap="nowrap">

@@ -135,7 +135,13 @@ export function WalletScreen() {
                     }
                   />
                 </Alert>
-              ) : null}
+              ) : (
+                // until the first check answers, the same box, unseen, holds its place: the Review button
+                // below does not jump down when the words come
+                <Alert variant="light" color="gray" p="xs" title="What it costs" aria-hidden style={{ visibility: 'hidden' }} data-testid="wallet-quote-placeholder">
+                  <WithdrawalCostWords ticker={ticker} amount={amount} terms={null} />
+                </Alert>
+              )}
               {amount !== null && amount > 0 && address ? <ProblemList problems={problems} /> : null}
               <Group justify="flex-end" gap="sm">
                 {blocked ? (

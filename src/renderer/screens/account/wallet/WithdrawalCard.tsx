@@ -1,11 +1,28 @@
 import { Badge, Group, Paper, Stepper, Text, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import type { WithdrawalView } from '../../../../shared/ipc/calls-account.ts';
+import { inLine } from '../../../../shared/sentence.ts';
 import { formatDateTime, formatTime } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 
 const STEPS = ['PENDING', 'CONFIRMING', 'SETTLED'] as const;
+
+/**
+ * Its status checks fail (an outage): the status above is as old as the last one seen, and the card says
+ * so, and why, rather than sit at CONFIRMING as if all were well.
+ */
+function CheckTrouble({ trouble }: { trouble: NonNullable<WithdrawalView['checkTrouble']> }) {
+  const seen = `Status as of ${formatDateTime(trouble.lastSeenAt)}:${formatTime(trouble.lastSeenAt).slice(-2)}`;
+  const words = trouble.retrying
+    ? `${seen}; it could not be checked since then: ${inLine(trouble.problem)}. Retrying.`
+    : `${seen}; the app stopped checking it: ${inLine(trouble.problem)}.`;
+  return (
+    <Text size="10px" c="orange" mt={4} role="status" data-testid="withdrawal-check-trouble" title={`Checks failing since ${formatDateTime(trouble.failingSince)}:${formatTime(trouble.failingSince).slice(-2)}`}>
+      {words}
+    </Text>
+  );
+}
 
 /** One withdrawal and its path: PENDING → CONFIRMING (broadcast, tx hash known) → SUCCESS or FAILED (refunded). */
 export function WithdrawalCard({ view }: { view: WithdrawalView }) {
@@ -66,6 +83,7 @@ export function WithdrawalCard({ view }: { view: WithdrawalView }) {
           </Text>
         ) : null}
       </Group>
+      {view.checkTrouble ? <CheckTrouble trouble={view.checkTrouble} /> : null}
       {w.status === 'FAILED' ? (
         <Badge color="lime" variant="light" mt={6} data-testid="withdrawal-refund">
           refunded <Money cents={view.refunded} size="xs" /> to the balance
