@@ -137,6 +137,8 @@ export interface NewestFirstRead<R> {
    * out: older rows may be missing.
    */
   complete: boolean;
+  /** Incomplete because the history kept moving past the rereads (not because `maxPages` was reached). */
+  stillMoving: boolean;
 }
 
 /**
@@ -182,7 +184,7 @@ export async function readNewestFirst<N extends NewestFirstName>(
     const unbroken =
       page === 1 || meta.total_items === countAt[page - 1] || (first !== undefined && seen.has(idOf(first)));
     if (!unbroken) {
-      if (rereads >= maxRereads) return { rows, complete: false };
+      if (rereads >= maxRereads) return { rows, complete: false, stillMoving: true };
       rereads += 1;
       page -= 1;
       continue;
@@ -209,8 +211,8 @@ export async function readNewestFirst<N extends NewestFirstName>(
     rows.unshift(...arrivals);
     rows.push(...below);
     const enough = options.afterPage?.([...arrivals, ...below], rows) === true;
-    if (olderReached || enough || page >= meta.total_pages || pageRows.length === 0) return { rows, complete: true };
+    if (olderReached || enough || page >= meta.total_pages || pageRows.length === 0) return { rows, complete: true, stillMoving: false };
     page += 1;
   }
-  return { rows, complete: false };
+  return { rows, complete: false, stillMoving: false };
 }

@@ -232,7 +232,7 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
     // those the tracker did not hold when this poll read them (a page read again finds them held)
     const newToTracker = new Set<number>();
     try {
-      await readNewestFirst(
+      const read = await readNewestFirst(
         async (name, input, opts) => {
           const response = await this.#source.call(name, input, opts);
           report.pages++;
@@ -262,7 +262,8 @@ export class TradePoller extends EventEmitter<TradePollerEvents> {
           },
         },
       );
-      if (full) {
+      // a sweep cut short by a history that kept moving is not a sweep: the next poll sweeps again
+      if (full && !read.stillMoving) {
         this.#lastFullSweepAt = startedAt;
         this.#stats.fullSweeps++;
       }

@@ -169,6 +169,25 @@ describe('TradePoller', () => {
       expect(report).toMatchObject({ full: false, applied: 600 });
       expect(source.calls.slice(-4).map((c) => c.page)).toEqual([1, 2, 1, 2]); // page 1 read again, then page 2
     });
+
+    it('a sweep the moving history cut short is not taken as one: the next poll sweeps again', async () => {
+      const { clock, source, poller, reports } = setup();
+      history(source, 1000);
+      // a trade leaves page 1 before every read of page 2, past the rereads the read allows
+      let leaving = 1000;
+      source.beforePage = (p) => {
+        if (p === 2 && leaving > 990) source.trades.delete(leaving--);
+      };
+      poller.start();
+      await clock.advance(0);
+      expect(reports.at(-1)).toMatchObject({ full: true });
+      expect(poller.stats().fullSweeps).toBe(0);
+      source.beforePage = null;
+      await clock.advance(120_000); // the next idle poll
+      expect(reports.at(-1)).toMatchObject({ full: true, pages: 2 });
+      expect(poller.stats().fullSweeps).toBe(1);
+      await poller.stop();
+    });
   });
 
   it('keeps polling when a row carries a timestamp with more than 9 fractional digits', async () => {
