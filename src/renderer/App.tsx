@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useEffect, useRef } from 'react';
-import type { Notification } from '../shared/ipc/index.ts';
+import { KEYCHAIN_NOTICE_TOPIC, type Notification } from '../shared/ipc/index.ts';
 import { call, hasBridge, usePush } from './bridge/index.ts';
 import './screens/index.ts';
 import { AppFrame } from './shell/AppFrame.tsx';
@@ -15,7 +15,8 @@ const LEVEL_COLORS = { info: 'blue', success: 'teal', warning: 'yellow', error: 
  * pushed while the window is open, and those published while the app started, before the window could
  * listen (taken once). Each shows once, whichever way it came; one with a topic takes the place of the
  * toast of the same topic still shown (a trade's statuses, one after another, are one toast that
- * changes, not a stack whose queued toasts would show statuses already gone).
+ * changes, not a stack whose queued toasts would show statuses already gone). A notice whose problem has
+ * cleared is closed (the keychain's).
  */
 function NotificationToasts() {
   const shown = useRef(new Set<string>());
@@ -28,6 +29,11 @@ function NotificationToasts() {
     notifications.show({ id, title: n.title, message: n.message, color: LEVEL_COLORS[n.level] });
   };
   usePush('notification', show);
+  // the keychain works again (a secret was saved after it could not be read at start): the notice
+  // telling to unlock it and restart is wrong now, and goes (queued or on show)
+  usePush('settingsChanged', (view) => {
+    if (view.secretStorage.problem === null) notifications.hide(`topic:${KEYCHAIN_NOTICE_TOPIC}`);
+  });
   useEffect(() => {
     if (!hasBridge()) return;
     call('takeStartupNotifications', {})

@@ -81,3 +81,26 @@ test('while trade polls fail the screen says why in the header, and the table st
   expect(await tableAt(), 'the table moved when the failure line went').toBe(before);
   expect(problems).toEqual([]);
 });
+
+test('a failed "Poll now" is told in the header, and the table stays put', async ({ page }) => {
+  const problems = watchProblems(page);
+  const demo = host.demo!;
+  await openScreen(page, host, 'trades', 'Alt+5');
+  await expect(page.getByTestId('trade-row').first()).toBeVisible();
+  const table = page.getByTestId('trades-table');
+  const tableAt = async () => (await table.boundingBox())!.y;
+  const before = await tableAt();
+
+  demo.chaos.set({ rest: { errorRate: 1 } });
+  await page.getByRole('button', { name: 'Poll now' }).click();
+  const failed = page.getByTestId('trades-poll-now-failed');
+  await expect(failed).toContainText('The trades could not be polled: ');
+  expect(await tableAt(), 'the table moved when the failure came').toBe(before);
+
+  demo.chaos.set({ rest: { errorRate: 0 } });
+  await page.getByRole('button', { name: 'Poll now' }).click();
+  await expect(failed).toHaveCount(0);
+  await expect(page.getByTestId('screen-trades')).toContainText(/polled \d+s ago/);
+  expect(await tableAt(), 'the table moved when the failure went').toBe(before);
+  expect(problems).toEqual([]);
+});

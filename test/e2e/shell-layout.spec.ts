@@ -2,7 +2,7 @@
 // matters most — the state badge, the kill switch and the market badge stay whole; the long "writing …
 // listings into the book" line, the last seq, the event rate and the book's size are what give way. The built renderer runs against a stand-in for
 // window.skindesk that answers a resyncing, auto-buy-stopped app. The command palette takes the keys
-// typed right after Ctrl+K, however late the machine's frames come.
+// typed right after Ctrl+K, and the help overlay the Escape typed right after "?", however late the machine's frames come.
 import { readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -199,4 +199,24 @@ test('the command palette takes the keys typed right after Ctrl+K, on a loaded m
   await page.keyboard.press('Enter');
   await expect(search).toBeHidden();
   await expect(page.getByTestId('screen-sales')).toBeVisible();
+});
+
+test('the help overlay is there, focused, at once after "?", on a loaded machine too, and Escape closes it', async ({ page }) => {
+  await open(page, 'offline');
+  // frames come late, as in the palette's test above: the overlay's opening must not wait for a frame
+  // (its animation, then the focus trap's timer) to be on screen and hold the focus, or the Escape typed
+  // right after "?" goes to the screen behind it
+  await page.evaluate(() => {
+    window.requestAnimationFrame = (callback) => window.setTimeout(() => callback(performance.now()), 300);
+    window.cancelAnimationFrame = (id) => window.clearTimeout(id);
+  });
+  await page.keyboard.press('Shift+?');
+  // read at once, not waited for: no frame has come yet
+  const atOnce = await page.evaluate(() => {
+    const dialog = document.querySelector('[role="dialog"]');
+    return { shown: dialog?.textContent?.includes('Keyboard shortcuts') ?? false, focused: dialog?.contains(document.activeElement) ?? false };
+  });
+  expect(atOnce).toEqual({ shown: true, focused: true });
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
 });

@@ -24,6 +24,7 @@ import {
   type IpcHandlers,
   type IpcPushName,
   type IpcPushPayload,
+  KEYCHAIN_NOTICE_TOPIC,
   type Notification,
   PushCoalescer,
   type PushSink,
@@ -186,7 +187,7 @@ export class AppCore {
       onFailure: (call, error) => this.backgroundFailure(`${call} failed`, error),
     });
     if (this.settings.loadProblem) this.notify('warning', 'Settings', this.settings.loadProblem);
-    if (secrets.problem) this.notify('warning', 'Keychain', secrets.problem);
+    if (secrets.problem) this.notify('warning', 'Keychain', secrets.problem, KEYCHAIN_NOTICE_TOPIC);
     this.#progressTimer = setInterval(() => this.#recountProgress(), options.progressIntervalMs ?? 5_000);
     this.#progressTimer.unref();
   }

@@ -16,7 +16,18 @@ export function HelpOverlay({ opened, onClose, commands }: { opened: boolean; on
   const withKeys = commands.filter((c) => c.hotkey);
   const groups = [...new Set(withKeys.map((c) => c.group))];
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts" size="xl" data-testid="help-overlay">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Keyboard shortcuts"
+      size="xl"
+      data-testid="help-overlay"
+      // Open at once, the focus inside as it mounts (as the command palette does): an opening animation
+      // waits for frames and the focus trap for a timer after them, and on a loaded machine the Escape
+      // typed right after "?" went to the screen behind, the overlay not on screen yet
+      transitionProps={{ duration: 0 }}
+      closeButtonProps={{ autoFocus: true }}
+    >
       <SimpleGrid cols={2} spacing="lg" verticalSpacing="md">
         {groups.map((group) => (
           <Stack key={group} gap={4}>

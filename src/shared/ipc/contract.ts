@@ -183,6 +183,13 @@ export const notification = z.strictObject({
 });
 export type Notification = z.infer<typeof notification>;
 
+/**
+ * The topic of the notice that the keychain could not be read at start. Its advice ("…then restart
+ * Skindesk") is wrong once a secret saved later shows the keychain works: the window closes it when the
+ * settings no longer report a keychain problem.
+ */
+export const KEYCHAIN_NOTICE_TOPIC = 'keychain';
+
 // ---- calls ------------------------------------------------------------------------------------
 
 export const IPC_CALLS = {

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
-import type { Notification } from '../../../src/shared/ipc/index.ts';
+import { type IpcPushPayload, KEYCHAIN_NOTICE_TOPIC, type Notification } from '../../../src/shared/ipc/index.ts';
 import { type FakeHandlers, installFakeApp, NOW, resetRendererState, status } from './fake-app.ts';
 
 describe('App shell', () => {
@@ -77,5 +77,28 @@ describe('App notifications', () => {
     expect(screen.queryByText('Deposit #7: Active')).toBeNull();
     // another topic, or none, is a toast of its own
     expect(screen.getByText('Another matter')).toBeTruthy();
+  });
+
+  it('closes the start-up keychain notice, with its "restart Skindesk" advice, once the keychain works again', async () => {
+    const problem = 'Could not read the API key in the system keychain: it is locked. Unlock it, then restart Skindesk.';
+    const keychain: Notification = { id: 'n-keychain', level: 'warning', title: 'Keychain', message: problem, at: NOW, topic: KEYCHAIN_NOTICE_TOPIC };
+    const app = installFakeApp({ ...statusBar, takeStartupNotifications: () => ({ notifications: [damagedSettings, keychain] }) });
+    render(<App />);
+    expect(await screen.findByText(problem)).toBeTruthy();
+    const settings = (storageProblem: string | null): IpcPushPayload<'settingsChanged'> => ({
+      market: { useDemo: false, baseUrl: null },
+      apiKey: { set: true, last4: '0001' },
+      webhookSecret: { set: true, last4: '0002' },
+      secretStorage: { kind: 'keyring', problem: storageProblem },
+    });
+    // settings changed while the keychain still cannot be read: the advice still holds
+    act(() => app.push('settingsChanged', settings(problem)));
+    expect(screen.getByText(problem)).toBeTruthy();
+
+    // a secret saved: the keychain works, and no restart is needed
+    act(() => app.push('settingsChanged', settings(null)));
+    await waitFor(() => expect(screen.queryByText(problem)).toBeNull());
+    // another matter's notice stays
+    expect(screen.getByText(/settings\.json was damaged/)).toBeTruthy();
   });
 });

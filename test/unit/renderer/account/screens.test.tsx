@@ -552,9 +552,9 @@ describe('TradesScreen empty', () => {
 });
 
 describe('TradesScreen poll failure', () => {
-  it('titles a failed poll as a poll that failed, not as something the marketplace refused to do', async () => {
+  it('tells a failed "Poll now" in the header line, not in a box that pushes the table down, titled as a poll that failed', async () => {
     const user = userEvent.setup();
-    installFakeBridge({
+    const bridge = installFakeBridge({
       getTrades: () => ({ trades: [trackedTrade(1, 'Accepted')], inFlight: 0, total: 1, metadata: { total_pages: 1, total_items: 1, current_page: 1, current_limit: 100 } }),
       getTradeFeeds: () => POLLING_ONLY,
       refreshTrades: () => {
@@ -564,10 +564,16 @@ describe('TradesScreen poll failure', () => {
     renderWithTheme(<TradesScreen />);
     await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
     await user.click(screen.getByRole('button', { name: 'Poll now' }));
-    const note = await screen.findByTestId('error-note');
-    expect(note.textContent).toContain('The trades could not be polled');
-    expect(note.textContent).toContain('The marketplace had an internal error.');
-    expect(note.textContent).not.toContain('did not do it');
+    const line = await screen.findByTestId('trades-poll-now-failed');
+    expect(line.textContent).toBe('The trades could not be polled: the marketplace had an internal error');
+    expect(line.textContent).not.toContain('did not do it');
+    // beside the title, in place of "polled … ago": nothing comes between the tools and the table
+    expect(screen.getByRole('heading', { name: 'Trades' }).parentElement!.contains(line)).toBe(true);
+    expect(screen.queryByTestId('error-note')).toBeNull();
+
+    // a good poll since makes the failure old news
+    bridge.push('tradePollChanged', { ...POLLING_ONLY.poller, lastPollAt: new Date().toISOString() });
+    await waitFor(() => expect(screen.queryByTestId('trades-poll-now-failed')).toBeNull());
   });
 });
 

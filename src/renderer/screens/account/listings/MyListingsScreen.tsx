@@ -7,6 +7,7 @@ import { ActionIcon, Button, Checkbox, Group, Paper, SegmentedControl, Table, Te
 import { IconEdit } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LIMITS, LISTING_STATUSES, type ListingStatus, type MyListing } from '../../../../shared/api/index.ts';
+import { utcMinute } from '../../../../shared/utc-words.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessTools } from '../ui/FreshnessTools.tsx';
@@ -176,7 +177,8 @@ export function MyListingsScreen() {
               <StatusBadge status={l.status ?? status} />
             </Table.Td>
             <Table.Td ta="right">
-              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {/* "29d ago" alone does not say when: the instant, on UTC as the marketplace keeps it, on hover */}
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} title={utcMinute(Date.parse(l.created_at))} data-testid="listing-listed">
                 {formatAgo(l.created_at, now)}
               </Text>
             </Table.Td>

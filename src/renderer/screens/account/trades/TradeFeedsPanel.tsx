@@ -9,7 +9,9 @@ import type { TradeFeedSettings } from '../../../../shared/ipc/calls-account.ts'
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { WebhookSecretField } from './WebhookSecretField.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { formatAge } from '../../../format/numbers.ts';
 import { formatAgo } from '../ui/format.ts';
+import { useNow } from '../ui/hooks.ts';
 import { useAction } from '../ui/useAction.ts';
 
 const STATE_COLOR = { off: 'gray', no_secret: 'yellow', starting: 'blue', listening: 'teal', failed: 'red' } as const;
@@ -17,6 +19,9 @@ const STATE_COLOR = { off: 'gray', no_secret: 'yellow', starting: 'blue', listen
 export function TradeFeedsPanel() {
   const feeds = useCall('getTradeFeeds', {});
   usePush('settingsChanged', () => feeds.reload());
+  // every poll, good or failed: the line below tells the poller as it is, not as it was when opened
+  usePush('tradePollChanged', () => feeds.reload());
+  const now = useNow(2_000);
   // What the user is editing; until the first edit, the stored settings.
   const [edited, setDraft] = useState<TradeFeedSettings | null>(null);
   const save = useAction(async (next: TradeFeedSettings) => {
@@ -42,7 +47,9 @@ export function TradeFeedsPanel() {
       </Text>
       <Text size="xs" className="sd-num" data-testid="poller-state">
         {view.poller.running ? 'running' : 'stopped'}
-        {view.poller.lastPollAt ? ` · last poll ${formatAgo(view.poller.lastPollAt)}` : ''}
+        {view.poller.lastPollAt ? ` · last poll ${formatAgo(view.poller.lastPollAt, now)}` : ''}
+        {/* one failed poll and a run of them for an hour call for different things: say since when */}
+        {view.poller.failingSince ? ` · failing for ${formatAge(view.poller.failingSince, now)}` : ''}
         {view.poller.lastError ? ` · last error: ${view.poller.lastError}` : ''}
       </Text>
 

@@ -5,9 +5,9 @@
 import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Table, Text, Timeline, Tooltip } from '@mantine/core';
 import { IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
+import { ERROR_EXPLANATIONS, LIMITS, TRADE_STATUSES, isErrorCode } from '../../../../shared/api/index.ts';
 import type { TrackedTrade, TradePollerView } from '../../../../shared/ipc/calls-account.ts';
-import { call, useCall, usePush } from '../../../bridge/index.ts';
+import { type SkindeskError, call, useCall, usePush } from '../../../bridge/index.ts';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { formatAge } from '../../../format/numbers.ts';
@@ -62,6 +62,23 @@ function PollState({ poller, now }: { poller: TradePollerView | undefined; now: 
     <Text size="xs" c="dimmed" className="sd-num" style={{ whiteSpace: 'nowrap' }}>
       {poller?.lastPollAt ? `polled ${formatAgo(poller.lastPollAt, now)}` : 'not polled yet'}
     </Text>
+  );
+}
+
+/**
+ * "Poll now" that failed (refused while not connected, or the poll itself failing), told in the same header
+ * line in place of the poll state: a box above the table would push the table down as it comes and goes.
+ */
+function PollNowFailed({ error }: { error: SkindeskError }) {
+  const words = `The trades could not be polled: ${inLine(error.message)}`;
+  const explanation = error.apiCode && isErrorCode(error.apiCode) ? ERROR_EXPLANATIONS[error.apiCode] : null;
+  const code = error.apiCode && !error.message.includes(error.apiCode) ? ` (${error.apiCode}${explanation && explanation !== error.message ? `: ${inLine(explanation)}` : ''})` : '';
+  return (
+    <Tooltip label={`${words}${code}`} multiline maw={420}>
+      <Text size="xs" c="red.4" truncate role="alert" data-testid="trades-poll-now-failed" style={{ minWidth: 0 }}>
+        {words}
+      </Text>
+    </Tooltip>
   );
 }
 
@@ -132,15 +149,19 @@ export function TradesScreen() {
     trades.reload();
     feeds.reload();
   });
-  // every poll, good or failed: "polled … ago" stays true, and a failure is told as it happens
-  usePush('tradePollChanged', () => feeds.reload());
-  const now = useNow(2_000);
   const poll = useAction(async () => {
     const result = await call('refreshTrades', {});
     trades.reload();
     feeds.reload();
     return result;
   });
+  // every poll, good or failed: "polled … ago" stays true, and a failure is told as it happens; a good
+  // poll since "Poll now" failed makes that failure old news
+  usePush('tradePollChanged', (poller) => {
+    feeds.reload();
+    if (poller.lastError === null) poll.reset();
+  });
+  const now = useNow(2_000);
   useRefreshKey('Poll the trades now', () => void poll.run());
   const shown = trades.data?.trades ?? [];
   const open = shown.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
@@ -160,7 +181,7 @@ export function TradesScreen() {
           <Badge color={f?.receiver.state === 'listening' ? 'teal' : 'gray'} variant="light">
             webhooks {f?.receiver.state === 'listening' ? 'on' : 'off'}
           </Badge>
-          <PollState poller={f?.poller} now={now} />
+          {poll.error ? <PollNowFailed error={poll.error} /> : <PollState poller={f?.poller} now={now} />}
         </Group>
       }
       tools={
@@ -187,7 +208,7 @@ export function TradesScreen() {
       }
     >
       {/* a read that failed, titled as one: "the marketplace did not do it" is for what it was asked to do */}
-      <ErrorNote error={trades.error ?? poll.error} title={trades.error ? 'The trades could not be read' : 'The trades could not be polled'} />
+      <ErrorNote error={trades.error} title="The trades could not be read" />
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
