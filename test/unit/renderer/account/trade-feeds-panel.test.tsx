@@ -34,7 +34,7 @@ describe('TradeFeedsPanel polling line', () => {
     renderWithTheme(<TradeFeedsPanel />);
     const line = await screen.findByTestId('poller-state');
     expect(line.textContent).toBe(
-      'running · last poll 10m ago · failing for 4m · last error: The marketplace is failing on its side (a server error).',
+      'running · last poll 10m ago · failing for 4m · last error: the marketplace is failing on its side (a server error)',
     );
 
     poller = { ...poller, lastPollAt: new Date().toISOString(), lastError: null, failingSince: null };

@@ -6,6 +6,7 @@
 import { Alert, Badge, Button, Code, Group, List, NumberInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { TradeFeedSettings } from '../../../../shared/ipc/calls-account.ts';
+import { inLine } from '../../../../shared/sentence.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { WebhookSecretField } from './WebhookSecretField.tsx';
 import { ErrorNote } from '../ui/ErrorNote.tsx';
@@ -50,7 +51,7 @@ export function TradeFeedsPanel() {
         {view.poller.lastPollAt ? ` · last poll ${formatAgo(view.poller.lastPollAt, now)}` : ''}
         {/* one failed poll and a run of them for an hour call for different things: say since when */}
         {view.poller.failingSince ? ` · failing for ${formatAge(view.poller.failingSince, now)}` : ''}
-        {view.poller.lastError ? ` · last error: ${view.poller.lastError}` : ''}
+        {view.poller.lastError ? ` · last error: ${inLine(view.poller.lastError)}` : ''}
       </Text>
 
       <Title order={3}>Notifications</Title>
