@@ -41,6 +41,23 @@ const pnlItem = (traded: Partial<PnlItem>): PnlItem => ({
   ...traded,
 });
 
+type PnlTotals = IpcOutput<'getTradingPnl'>['totals'];
+/** The portfolio screen on an empty portfolio, with these trading results read. */
+function showTradingResults(items: PnlItem[], totals: Partial<PnlTotals>): void {
+  resetRendererState();
+  installFakeBridge({
+    getStatus: () => status(),
+    getPortfolio: () => EMPTY_PORTFOLIO,
+    getTradingPnl: () => ({
+      items,
+      totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 0, ...totals },
+      computedAt: NOW_ISO,
+      problem: null,
+    }),
+  });
+  renderWithTheme(<PortfolioScreen />);
+}
+
 const inventoryRow = (assetId: string, tradable: boolean) => ({
   assetId,
   appId: 730 as const,
@@ -256,50 +273,31 @@ describe('PortfolioScreen vs paid', () => {
   });
 
   it('says how much of what sales brought is not settled yet', async () => {
-    resetRendererState();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => EMPTY_PORTFOLIO,
-      getTradingPnl: () => ({
-        items: [],
-        totals: { paid: 0, received: 2_850, unsettled: 1_900, fees: 150, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 2 },
-        computedAt: NOW_ISO,
-        problem: null,
-      }),
-    });
-    renderWithTheme(<PortfolioScreen />);
+    showTradingResults([], { received: 2_850, unsettled: 1_900, fees: 150, rows: 2 });
     const received = await screen.findByTestId('pnl-received');
     expect(received.textContent).toContain('$28.50');
     expect(received.textContent).toContain('for everything sold, after fees · $19.00 of it not settled yet');
   });
 
   it('tells the profit of settled sales, with that of sales not settled yet beside it, not in it', async () => {
-    resetRendererState();
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => EMPTY_PORTFOLIO,
-      // bought 4 at $1.00; sold 2 settled (+$0.40 in all) and 2 not settled yet (+$0.60)
-      getTradingPnl: () => ({
-        items: [
-          pnlItem({
-            bought: 4,
-            paid: 400,
-            sold: 4,
-            received: 500,
-            avgPaid: 100,
-            avgReceived: 125,
-            matched: 2,
-            realized: 40,
-            unsettledMatched: 2,
-            unsettledRealized: 60,
-          }),
-        ],
-        totals: { paid: 400, received: 500, unsettled: 260, fees: 0, realized: 40, matched: 2, unsettledRealized: 60, unsettledMatched: 2, rows: 5 },
-        computedAt: NOW_ISO,
-        problem: null,
-      }),
-    });
-    renderWithTheme(<PortfolioScreen />);
+    // bought 4 at $1.00; sold 2 settled (+$0.40 in all) and 2 not settled yet (+$0.60)
+    showTradingResults(
+      [
+        pnlItem({
+          bought: 4,
+          paid: 400,
+          sold: 4,
+          received: 500,
+          avgPaid: 100,
+          avgReceived: 125,
+          matched: 2,
+          realized: 40,
+          unsettledMatched: 2,
+          unsettledRealized: 60,
+        }),
+      ],
+      { paid: 400, received: 500, unsettled: 260, realized: 40, matched: 2, unsettledRealized: 60, unsettledMatched: 2, rows: 5 },
+    );
     const realized = await screen.findByTestId('pnl-realized');
     expect(realized.textContent).toContain('+$0.40');
     expect(realized.textContent).toContain('on 2 copies bought and then sold here (settled sales), at average cost');
