@@ -17,8 +17,6 @@ import { type IpcOutput, SkindeskError } from '../../../../src/shared/ipc/index.
 import { NOW_ISO, freshness, installFakeBridge, renderWithTheme, trackedTrade } from './fake-bridge.tsx';
 import { resetRendererState, status } from '../fake-app.ts';
 
-const EMPTY_PORTFOLIO = { user: null, listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], positionCount: 0, total: 0, history: [], freshness: null };
-
 type PnlItem = IpcOutput<'getTradingPnl'>['items'][number];
 /** A Kilowatt Case line of the trading results: nothing traded, but what a test sets. */
 const pnlItem = (traded: Partial<PnlItem>): PnlItem => ({
@@ -40,23 +38,6 @@ const pnlItem = (traded: Partial<PnlItem>): PnlItem => ({
   lastTradeAt: NOW_ISO,
   ...traded,
 });
-
-type PnlTotals = IpcOutput<'getTradingPnl'>['totals'];
-/** The portfolio screen on an empty portfolio, with these trading results read. */
-function showTradingResults(items: PnlItem[], totals: Partial<PnlTotals>): void {
-  resetRendererState();
-  installFakeBridge({
-    getStatus: () => status(),
-    getPortfolio: () => EMPTY_PORTFOLIO,
-    getTradingPnl: () => ({
-      items,
-      totals: { paid: 0, received: 0, unsettled: 0, fees: 0, realized: 0, matched: 0, unsettledRealized: 0, unsettledMatched: 0, rows: 0, ...totals },
-      computedAt: NOW_ISO,
-      problem: null,
-    }),
-  });
-  renderWithTheme(<PortfolioScreen />);
-}
 
 const inventoryRow = (assetId: string, tradable: boolean) => ({
   assetId,
@@ -139,13 +120,31 @@ const NO_TRADING_RESULTS = {
   problem: null,
 };
 
-/** The bridge answering the portfolio with these parts (no user record, no history), trading results never read. */
-function installPortfolio(parts: Pick<IpcOutput<'getPortfolio'>, 'listed' | 'backpack' | 'inventory' | 'positions' | 'total'>) {
+/**
+ * The bridge answering the portfolio with these parts (no user record, no history), and these trading
+ * results (by default never read).
+ */
+function installPortfolio(
+  parts: Pick<IpcOutput<'getPortfolio'>, 'listed' | 'backpack' | 'inventory' | 'positions' | 'total'>,
+  tradingResults: IpcOutput<'getTradingPnl'> = NO_TRADING_RESULTS,
+) {
   installFakeBridge({
     getStatus: () => status(),
     getPortfolio: () => ({ user: null, ...parts, positionCount: parts.positions.length, history: [], freshness: null }),
-    getTradingPnl: () => NO_TRADING_RESULTS,
+    getTradingPnl: () => tradingResults,
   });
+}
+
+/** Trading results read now: these lines, and totals of nothing but what a test sets. */
+function tradingResults(items: PnlItem[], totals: Partial<IpcOutput<'getTradingPnl'>['totals']>): IpcOutput<'getTradingPnl'> {
+  return { items, totals: { ...NO_TRADING_RESULTS.totals, ...totals }, computedAt: NOW_ISO, problem: null };
+}
+
+/** The portfolio screen on an empty portfolio, with these trading results read. */
+function showTradingResults(items: PnlItem[], totals: Partial<IpcOutput<'getTradingPnl'>['totals']>): void {
+  resetRendererState();
+  installPortfolio({ listed: null, backpack: null, inventory: { value: 0, games: [] }, positions: [], total: 0 }, tradingResults(items, totals));
+  renderWithTheme(<PortfolioScreen />);
 }
 
 describe('PortfolioScreen', () => {
@@ -232,22 +231,17 @@ describe('PortfolioScreen vs paid', () => {
   it('compares a held copy with what the unsold copies cost, not with the average of every purchase', async () => {
     resetRendererState();
     const kilowatt = { app_id: 730 as const, market_hash_name: 'Kilowatt Case' };
-    installFakeBridge({
-      getStatus: () => status(),
-      getPortfolio: () => ({
-        user: null,
+    installPortfolio(
+      {
         listed: null,
         backpack: { value: 200, items: 1, complete: true },
         inventory: { value: 0, games: [] },
         positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
-        positionCount: 1,
         total: 200,
-        history: [],
-        freshness: null,
-      }),
+      },
       // bought one at $1.00 and sold it, then bought the one held at $2.00
-      getTradingPnl: () => ({
-        items: [
+      tradingResults(
+        [
           pnlItem({
             ...kilowatt,
             bought: 2,
@@ -262,11 +256,9 @@ describe('PortfolioScreen vs paid', () => {
             unsoldCost: 200,
           }),
         ],
-        totals: { paid: 300, received: 150, unsettled: 0, fees: 0, realized: 50, matched: 1, unsettledRealized: 0, unsettledMatched: 0, rows: 3 },
-        computedAt: NOW_ISO,
-        problem: null,
-      }),
-    });
+        { paid: 300, received: 150, realized: 50, matched: 1, rows: 3 },
+      ),
+    );
     renderWithTheme(<PortfolioScreen />);
     // the average of both purchases (150) would say +33.3 %
     await waitFor(() => expect(screen.getByTestId('versus-paid').textContent).toBe('±0.0 %'));
