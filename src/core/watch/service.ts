@@ -27,7 +27,7 @@ import { ListingReader } from './matcher.ts';
 import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
-import { type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
+import { type AlertFacts, type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
 
 export interface WatchServiceOptions {
   db: Db;
@@ -102,6 +102,22 @@ const LEAN_FILTER_KEYS: ReadonlySet<string> = new Set(['app_id', 'name', 'commod
 function looksAtDetails(w: Watchlist): boolean {
   if (w.price.kind === 'below' && w.price.reference === 'cheapest_other') return true;
   return Object.entries(w.filter).some(([key, value]) => value !== undefined && !LEAN_FILTER_KEYS.has(key));
+}
+
+/**
+ * What a match's alert says beyond its time, watchlist, listing, name and seq: what an automatic
+ * decision's log entry keeps until the alert row is written (and the next run writes it from).
+ */
+function alertFactsOf(match: WatchMatch): AlertFacts {
+  return {
+    watchlistName: match.watchlist.name,
+    appId: match.listing.app_id,
+    price: match.listing.price,
+    amount: match.listing.amount,
+    referencePrice: match.referencePrice,
+    ceiling: match.ceiling,
+    origin: match.origin,
+  };
 }
 
 export class WatchService extends EventEmitter<WatchServiceEvents> {
@@ -521,15 +537,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
             available: match.listing.amount,
             seq: match.seq,
             listingAlive: true,
-            alert: {
-              watchlistName: w.name,
-              appId: match.listing.app_id,
-              price: match.listing.price,
-              amount: match.listing.amount,
-              referencePrice: match.referencePrice,
-              ceiling: match.ceiling,
-              origin: match.origin,
-            },
+            alert: alertFactsOf(match),
           });
         } finally {
           this.#buying = false;
@@ -570,16 +578,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
         const alert = this.store.addAlert({
           atMs: this.#now(),
           watchlistId: match.watchlist.id,
-          watchlistName: match.watchlist.name,
           listingId: match.listing.id,
-          appId: match.listing.app_id,
           marketHashName: match.listing.market_hash_name,
-          price: match.listing.price,
-          amount: match.listing.amount,
           seq: match.seq,
-          referencePrice: match.referencePrice,
-          ceiling: match.ceiling,
-          origin: match.origin,
+          ...alertFactsOf(match),
         });
         if (entry) {
           this.store.linkAlert(entry.id, alert.id);
