@@ -5,10 +5,10 @@
 import { Badge, Button, Drawer, Grid, Group, Paper, SegmentedControl, Stack, Table, Text, Timeline, Tooltip } from '@mantine/core';
 import { IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ERROR_EXPLANATIONS, LIMITS, TRADE_STATUSES, isErrorCode } from '../../../../shared/api/index.ts';
+import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
 import type { TrackedTrade, TradePollerView } from '../../../../shared/ipc/calls-account.ts';
 import { type SkindeskError, call, useCall, usePush } from '../../../bridge/index.ts';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
+import { ErrorNote, codeBeyondMessage } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { formatAge } from '../../../format/numbers.ts';
 import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
@@ -71,8 +71,8 @@ function PollState({ poller, now }: { poller: TradePollerView | undefined; now: 
  */
 function PollNowFailed({ error }: { error: SkindeskError }) {
   const words = `The trades could not be polled: ${inLine(error.message)}`;
-  const explanation = error.apiCode && isErrorCode(error.apiCode) ? ERROR_EXPLANATIONS[error.apiCode] : null;
-  const code = error.apiCode && !error.message.includes(error.apiCode) ? ` (${error.apiCode}${explanation && explanation !== error.message ? `: ${inLine(explanation)}` : ''})` : '';
+  const beyond = codeBeyondMessage(error);
+  const code = beyond ? ` (${beyond.code}${beyond.explanation ? `: ${inLine(beyond.explanation)}` : ''})` : '';
   return (
     <Tooltip label={`${words}${code}`} multiline maw={420}>
       <Text size="xs" c="red.4" truncate role="alert" data-testid="trades-poll-now-failed" style={{ minWidth: 0 }}>

@@ -14,13 +14,23 @@ const TITLES: Partial<Record<SkindeskError['code'], string>> = {
 };
 
 /**
+ * The spec's code of a failure when its message does not name it already, with the code's explanation
+ * when that says more than the message: what a note adds under the words. Null when nothing to add.
+ */
+export function codeBeyondMessage(e: SkindeskError): { code: string; explanation: string | null } | null {
+  if (!e.apiCode || e.message.includes(e.apiCode)) return null;
+  const explanation = isErrorCode(e.apiCode) ? ERROR_EXPLANATIONS[e.apiCode] : null;
+  return { code: e.apiCode, explanation: explanation && explanation !== e.message ? explanation : null };
+}
+
+/**
  * A failed call in plain words: what happened, the spec's code when the marketplace sent one (with its
  * explanation), every problem found before sending, and a warning when the outcome is not known.
  */
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
   const e = error instanceof SkindeskError ? error : new SkindeskError({ code: 'INTERNAL', message: String(error) });
-  const explanation = e.apiCode && isErrorCode(e.apiCode) ? ERROR_EXPLANATIONS[e.apiCode] : null;
+  const beyond = codeBeyondMessage(e);
   return (
     <Alert
       color={e.code === 'UNAVAILABLE' || e.outcomeUnknown ? 'yellow' : 'red'}
@@ -33,12 +43,12 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
     >
       <Text size="sm">{e.message}</Text>
       {/* the message names a code the contract does not explain already */}
-      {e.apiCode && !e.message.includes(e.apiCode) ? (
+      {beyond ? (
         <Text size="xs" c="dimmed" mt={4}>
           <Text span ff="monospace" size="xs">
-            {e.apiCode}
+            {beyond.code}
           </Text>
-          {explanation && explanation !== e.message ? ` — ${explanation}` : ''}
+          {beyond.explanation ? ` — ${beyond.explanation}` : ''}
         </Text>
       ) : null}
       {e.issues.length > 1 ? (
