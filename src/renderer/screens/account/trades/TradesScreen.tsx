@@ -11,7 +11,7 @@ import { type SkindeskError, call, useCall, usePush } from '../../../bridge/inde
 import { ErrorNote, codeBeyondMessage } from '../ui/ErrorNote.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { formatAge } from '../../../format/numbers.ts';
-import { formatAgo, formatDateTime, formatTime, gameShort } from '../ui/format.ts';
+import { formatAgo, formatDateTimeSeconds, gameShort } from '../ui/format.ts';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
@@ -108,7 +108,7 @@ function TradeDetail({ t }: { t: TrackedTrade }) {
         {t.timeline.map((step) => (
           <Timeline.Item key={`${step.status}-${step.at}`} color={statusColor(step.status)} title={<Text size="xs" fw={600}>{statusLabel(step.status)}</Text>}>
             <Text size="10px" c="dimmed" className="sd-num">
-              {formatDateTime(step.at)}:{formatTime(step.at).slice(-2)} · seen by {SOURCE_WORDS[step.source]}
+              {formatDateTimeSeconds(step.at)} · seen by {SOURCE_WORDS[step.source]}
             </Text>
           </Timeline.Item>
         ))}

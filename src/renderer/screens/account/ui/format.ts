@@ -28,6 +28,11 @@ export function formatDateTime(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** "2026-03-04 14:05:09" in local time: formatDateTime to the second, for a step's or a read's instant. */
+export function formatDateTimeSeconds(iso: string): string {
+  return `${formatDateTime(iso)}:${formatTime(iso).slice(-2)}`;
+}
+
 export function formatTime(iso: string): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');

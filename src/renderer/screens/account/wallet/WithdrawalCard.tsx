@@ -2,7 +2,7 @@ import { Badge, Group, Paper, Stepper, Text, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import type { WithdrawalView } from '../../../../shared/ipc/calls-account.ts';
 import { inLine } from '../../../../shared/sentence.ts';
-import { formatDateTime, formatTime } from '../ui/format.ts';
+import { formatDateTime, formatDateTimeSeconds, formatTime } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 
@@ -13,12 +13,12 @@ const STEPS = ['PENDING', 'CONFIRMING', 'SETTLED'] as const;
  * so, and why, rather than sit at CONFIRMING as if all were well.
  */
 function CheckTrouble({ trouble }: { trouble: NonNullable<WithdrawalView['checkTrouble']> }) {
-  const seen = `Status as of ${formatDateTime(trouble.lastSeenAt)}:${formatTime(trouble.lastSeenAt).slice(-2)}`;
+  const seen = `Status as of ${formatDateTimeSeconds(trouble.lastSeenAt)}`;
   const words = trouble.retrying
     ? `${seen}; it could not be checked since then: ${inLine(trouble.problem)}. Retrying.`
     : `${seen}; the app stopped checking it: ${inLine(trouble.problem)}.`;
   return (
-    <Text size="10px" c="orange" mt={4} role="status" data-testid="withdrawal-check-trouble" title={`Checks failing since ${formatDateTime(trouble.failingSince)}:${formatTime(trouble.failingSince).slice(-2)}`}>
+    <Text size="10px" c="orange" mt={4} role="status" data-testid="withdrawal-check-trouble" title={`Checks failing since ${formatDateTimeSeconds(trouble.failingSince)}`}>
       {words}
     </Text>
   );
