@@ -598,13 +598,9 @@ export class AppCore {
       .pluck()
       .get() as number;
     const total = this.#session.status().rows;
-    return {
-      state: run?.state ?? 'idle',
-      detailed: Math.min(detailed, total),
-      total,
-      problem: run?.problem ? this.redactor.redact(run.problem) : null,
-      etaMs: run?.state === 'running' ? run.etaMs : null,
-    };
+    const counted = { detailed: Math.min(detailed, total), total };
+    // the run's own view (state, problem, time left) with the mirror's counts
+    return run ? { ...toBackfillProgress(run, this.redactor), ...counted } : { state: 'idle', ...counted, problem: null, etaMs: null };
   }
 
   #toSyncStatus(status: EngineStatus): SyncStatus {
