@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListingCreatedEvent } from '../../../src/shared/api/index.ts';
-import { ManualRig, autoWatchlist, itemNames } from './rig.ts';
+import { ManualRig } from './rig.ts';
 
 let rig: ManualRig | null = null;
 afterEach(async () => {
@@ -17,10 +17,8 @@ describe('a creation that arrives after its listing was removed', () => {
   it('is neither alerted nor bought on arrival: the book holds a newer event of it', async () => {
     const r = await ManualRig.start();
     rig = r;
-    const [item] = itemNames(r.demo, 1);
-    r.service.create(autoWatchlist('snipe', item!.name, 5_000));
-    await r.service.sweep();
-    const l = r.demo.createListing({ name: item!.name, price: 900 });
+    const item = await r.snipeOneItem();
+    const l = r.demo.createListing({ name: item, price: 900 });
     r.demo.delistListing(l.listing.id);
     // the book has applied the removal (its own events, without the watch hearing them)...
     const applied = r.applyFeed();

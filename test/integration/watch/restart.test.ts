@@ -169,10 +169,8 @@ describe('a run starting beside a live one', () => {
   it('writes the alert of a purchase the live one just sent at most once between them', async () => {
     const r = await ManualRig.start();
     rig = r;
-    const [item] = itemNames(r.demo, 1);
-    r.service.create(autoWatchlist('snipe', item!.name, 5_000));
-    await r.service.sweep();
-    const l = r.demo.createListing({ name: item!.name, price: 900 });
+    const item = await r.snipeOneItem();
+    const l = r.demo.createListing({ name: item, price: 900 });
     const [created] = r.applyFeed();
     r.service.onArrived(created as ListingCreatedEvent);
     // `skindesk watch` starts on the same data folder in the very turn the app sent the purchase, before

@@ -98,6 +98,17 @@ export class ManualRig {
     return rig;
   }
 
+  /**
+   * A "snipe" watchlist auto-buying one item of the demo book under `ceiling`, swept once (so the book's
+   * listings of it are matched already): the item's name, for the listings a test creates.
+   */
+  async snipeOneItem(ceiling = 5_000): Promise<string> {
+    const [item] = itemNames(this.demo, 1);
+    this.service.create(autoWatchlist('snipe', item!.name, ceiling));
+    await this.service.sweep();
+    return item!.name;
+  }
+
   /** Applies the feed's new events to the mirror (as the engine would) and returns what applied. */
   applyFeed(): ListingEvent[] {
     const events: ListingEvent[] = [];

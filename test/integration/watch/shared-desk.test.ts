@@ -21,14 +21,12 @@ describe('one desk file, two processes', () => {
   it('the kill switch engaged by the other process stops this one’s auto-buyer at once, and its release lets it buy', async () => {
     const r = await ManualRig.start();
     rig = r;
-    const [item] = itemNames(r.demo, 1);
-    r.service.create(autoWatchlist('snipe', item!.name, 5_000));
-    await r.service.sweep();
+    const item = await r.snipeOneItem();
     other = openDatabase(r.db.name);
     const elsewhere = new WatchStore(other);
 
     elsewhere.setKillSwitch(true);
-    const held = r.demo.createListing({ name: item!.name, price: 700 });
+    const held = r.demo.createListing({ name: item, price: 700 });
     await r.deliver();
     expect(r.journal().filter((j) => j.listing_id === held.listing.id)).toEqual([]);
     expect(r.service.log(1)[0]).toMatchObject({
@@ -39,7 +37,7 @@ describe('one desk file, two processes', () => {
     expect(r.service.killSwitch).toBe(true);
 
     elsewhere.setKillSwitch(false);
-    const bought = r.demo.createListing({ name: item!.name, price: 700 });
+    const bought = r.demo.createListing({ name: item, price: 700 });
     await r.deliver();
     expect(r.service.log(1)[0]).toMatchObject({
       listingId: bought.listing.id,
