@@ -2,7 +2,7 @@
 // (no reload) through the statuses the market moves it to, in flight while it can still change and out
 // of it once declined, its value the market's own to the cent, and the columns where they were whatever
 // status a row shows (a long one, "Needs confirmation", arriving or leaving moves nothing sideways).
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { formatCents } from '../../src/shared/money.ts';
 import type { WebHost } from '../../src/web-host/index.ts';
 import { openScreen, startAccountHost, watchProblems } from './account-fixtures.ts';
@@ -16,6 +16,14 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await host?.close();
 });
+
+/** The Trades screen open with its rows shown; reads where the table's top is (it must not move). */
+async function openTradesTable(page: Page): Promise<() => Promise<number>> {
+  await openScreen(page, host, 'trades', 'Alt+5');
+  await expect(page.getByTestId('trade-row').first()).toBeVisible();
+  const table = page.getByTestId('trades-table');
+  return async () => (await table.boundingBox())!.y;
+}
 
 test('a trade’s status changes live, and the columns stay put', async ({ page }) => {
   const problems = watchProblems(page);
@@ -61,10 +69,7 @@ test('a trade’s status changes live, and the columns stay put', async ({ page 
 test('while trade polls fail the screen says why in the header, and the table stays put', async ({ page }) => {
   const problems = watchProblems(page);
   const demo = host.demo!;
-  await openScreen(page, host, 'trades', 'Alt+5');
-  await expect(page.getByTestId('trade-row').first()).toBeVisible();
-  const table = page.getByTestId('trades-table');
-  const tableAt = async () => (await table.boundingBox())!.y;
+  const tableAt = await openTradesTable(page);
   const before = await tableAt();
 
   demo.chaos.set({ rest: { errorRate: 1 } });
@@ -85,10 +90,7 @@ test('while trade polls fail the screen says why in the header, and the table st
 test('a failed "Poll now" is told in the header, and the table stays put', async ({ page }) => {
   const problems = watchProblems(page);
   const demo = host.demo!;
-  await openScreen(page, host, 'trades', 'Alt+5');
-  await expect(page.getByTestId('trade-row').first()).toBeVisible();
-  const table = page.getByTestId('trades-table');
-  const tableAt = async () => (await table.boundingBox())!.y;
+  const tableAt = await openTradesTable(page);
   const before = await tableAt();
 
   demo.chaos.set({ rest: { errorRate: 1 } });
