@@ -2,7 +2,8 @@
  * Watchlist alerts posted to a webhook: Discord (`content`) and Slack (`text`) incoming webhooks read the
  * words, anything else can read `alerts`. Coalesced per URL like the OS notifications, so a flood is a
  * post or two. A post that failed for a reason that may pass (no answer, 408, 429, a 5xx: Discord and
- * Slack have outages of a few seconds) is tried again a few times; what still fails is said. A webhook
+ * Slack have outages of a few seconds) is tried again a few times; what still fails is said. A redirect is
+ * not followed (the user named this URL) nor tried again: it is said, with where it points. A webhook
  * URL is a secret (Discord's and Slack's carry their token in the path): it is named in words by its
  * origin only.
  */
@@ -81,7 +82,7 @@ export function webhookPayload(
 }
 
 export class WebhookPostError extends Error {
-  /** Worth another try: no answer, a timeout, 408, 429 or a 5xx. Any other 4xx is a refusal. */
+  /** Worth another try: no answer, a timeout, 408, 429 or a 5xx. Any other 4xx is a refusal, a 3xx an answer. */
   readonly retryable: boolean;
   /** How long the answer asked to wait before the next post (Retry-After), null when it did not say. */
   readonly retryAfterMs: number | null;
@@ -107,21 +108,26 @@ export async function postWebhook(
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'Skindesk' },
       body: JSON.stringify(payload),
-      // a webhook that redirects elsewhere is not followed: the user named this URL, not another
-      redirect: 'error',
+      // a webhook that redirects elsewhere is not followed: the user named this URL, not another. The
+      // redirect comes back as the answer (not as an error, which would pass for an outage and be retried)
+      redirect: 'manual',
       signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     throw new WebhookPostError(
-      timedOut
-        ? `${where} did not answer within ${POST_TIMEOUT_MS / 1000} s`
-        : `${where} could not be reached (or it redirected elsewhere)`,
+      timedOut ? `${where} did not answer within ${POST_TIMEOUT_MS / 1000} s` : `${where} could not be reached`,
       { retryable: true },
     );
   }
   // the answer body is not needed; reading it frees the connection
   await answer.arrayBuffer().catch(() => undefined);
+  if (answer.status >= 300 && answer.status < 400) {
+    // the same answer every time until the user saves the URL it points to: said, never tried again
+    throw new WebhookPostError(
+      `${where} answered with a redirect${redirectTarget(url, answer.headers.get('location'))}; redirects are not followed — save the final URL instead`,
+    );
+  }
   if (!answer.ok) {
     const status = answer.status;
     throw new WebhookPostError(`${where} answered HTTP ${status}`, {
@@ -129,6 +135,22 @@ export async function postWebhook(
       retryAfterMs: readRateHeaders(status, answer.headers, Date.now()).retryAfterMs,
     });
   }
+}
+
+/**
+ * Where a redirect points, named like the webhook itself by its origin only (the new path of a Discord
+ * or Slack webhook holds its token as well): " to https://discord.com", "" when it names no place.
+ */
+function redirectTarget(url: string, location: string | null): string {
+  if (!location) return '';
+  let target: URL;
+  try {
+    target = new URL(location, url);
+  } catch {
+    return '';
+  }
+  const origin = webhookOrigin(url);
+  return target.origin === origin ? ` to another address on ${origin}` : ` to ${target.origin}`;
 }
 
 export interface AlertWebhooksOptions {

@@ -214,14 +214,37 @@ describe('alert webhooks', () => {
   });
 
   it('do not follow a redirect, and say when nothing answers', async () => {
-    answer = () => ({ status: 302, location: 'http://127.0.0.1:1/elsewhere' });
+    answer = () => ({ status: 302, location: 'https://hooks.example/api/webhooks/1/NEW-TOKEN' });
+    const redirected = postWebhook(`${base}/moved/TOKEN`, { content: 'x' });
+    await expect(redirected).rejects.toThrow(
+      `${base} answered with a redirect to https://hooks.example; redirects are not followed — save the final URL instead`,
+    );
+    await expect(redirected).rejects.toMatchObject({ retryable: false });
+    // a redirect to another path of the same host is named as such (the path may be a token)
+    answer = () => ({ status: 308, location: '/api/webhooks/1/NEW-TOKEN' });
     await expect(postWebhook(`${base}/moved/TOKEN`, { content: 'x' })).rejects.toThrow(
-      `${base} could not be reached (or it redirected elsewhere)`,
+      `${base} answered with a redirect to another address on ${base}; redirects are not followed — save the final URL instead`,
     );
     await expect(postWebhook('http://127.0.0.1:1/TOKEN', { content: 'x' })).rejects.toThrow(
       'http://127.0.0.1:1 could not be reached',
     );
     answer = () => ({ status: 200 });
     await expect(postWebhook(`${base}/ok`, { content: 'x' })).resolves.toBeUndefined();
+  });
+
+  it("take a redirect as the webhook's answer: not tried again, said once, never its token", async () => {
+    answer = () => ({ status: 301, location: 'https://discord.example/api/webhooks/1/NEW-TOKEN' });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 10, retryDelaysMs: [10, 10, 10] });
+    hooks.add(`${base}/api/webhooks/1/OLD-TOKEN`, [alert(1)]);
+    await waitFor('the redirect said', () => failures.length === 1);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(received).toHaveLength(1);
+    expect(failures).toEqual([
+      `alert webhook: ${base} answered with a redirect to https://discord.example; redirects are not followed — save the final URL instead; the alert not delivered there`,
+    ]);
+    expect(failures[0]).not.toContain('TOKEN');
+    await hooks.close();
+    expect(failures).toHaveLength(1);
   });
 });
