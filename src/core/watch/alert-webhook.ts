@@ -20,6 +20,12 @@ const FAILURE_REPORT_MS = 60_000;
 const RETRY_DELAYS_MS: readonly number[] = [1_000, 4_000, 15_000];
 /** A 429 or 503 asking to wait longer than this is not waited for: its alerts are said undelivered. */
 const MAX_RETRY_AFTER_MS = 60_000;
+/**
+ * How long a watch that stops waits for its last posts (what a burst held, a try again made at once)
+ * before it ends them: enough for a webhook that answers, short of what a failing one would take
+ * (two post timeouts).
+ */
+const CLOSE_GRACE_MS = 500;
 
 /** The part of a webhook URL that may be shown or logged. */
 export function webhookOrigin(url: string): string {
@@ -95,13 +101,20 @@ export class WebhookPostError extends Error {
   }
 }
 
-/** One POST; resolves on a 2xx answer, else throws a WebhookPostError in plain words (origin only). */
+/**
+ * One POST; resolves on a 2xx answer, else throws a WebhookPostError in plain words (origin only).
+ * `stop` ends a post under way (the watch stops): it fails as unanswered, not to be tried again.
+ */
 export async function postWebhook(
   url: string,
   payload: unknown,
   fetchImpl: typeof fetch = fetch,
+  stop?: AbortSignal,
 ): Promise<void> {
   const where = webhookOrigin(url);
+  const stopped = () => new WebhookPostError(`${where} had not answered when the watch stopped`);
+  if (stop?.aborted) throw stopped();
+  const timeout = AbortSignal.timeout(POST_TIMEOUT_MS);
   let answer: Response;
   try {
     answer = await fetchImpl(url, {
@@ -111,9 +124,10 @@ export async function postWebhook(
       // a webhook that redirects elsewhere is not followed: the user named this URL, not another. The
       // redirect comes back as the answer (not as an error, which would pass for an outage and be retried)
       redirect: 'manual',
-      signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
     });
   } catch (err) {
+    if (stop?.aborted) throw stopped();
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     throw new WebhookPostError(
       timedOut ? `${where} did not answer within ${POST_TIMEOUT_MS / 1000} s` : `${where} could not be reached`,
@@ -180,6 +194,8 @@ export class AlertWebhooks {
   readonly #o: AlertWebhooksOptions;
   readonly #byUrl = new Map<string, { notifier: AlertNotifier; delivery: WebhookDelivery }>();
   readonly #reports = new Map<string, FailureReport>();
+  /** Ends the posts under way when the grace of close is over. */
+  readonly #stop = new AbortController();
   #closed = false;
 
   constructor(options: AlertWebhooksOptions) {
@@ -191,9 +207,10 @@ export class AlertWebhooks {
     let hook = this.#byUrl.get(url);
     if (!hook) {
       const delivery = new WebhookDelivery({
-        post: (payload) => postWebhook(url, payload, this.#o.fetch),
+        post: (payload) => postWebhook(url, payload, this.#o.fetch, this.#stop.signal),
         retryDelaysMs: this.#o.retryDelaysMs ?? RETRY_DELAYS_MS,
         closing: () => this.#closed,
+        stopped: () => this.#stop.signal.aborted,
         undelivered: (message, count) => this.#report(url, message, count),
       });
       const notifier = new AlertNotifier({
@@ -208,9 +225,11 @@ export class AlertWebhooks {
 
   /**
    * Takes no more alerts; those a burst's window still holds are posted now (a watch that stops must not
-   * drop the last alerts it had), a post waiting for its next try is tried at once, for the last time,
-   * and it resolves once every post has its answer — within two post timeouts (10 s): the post under
-   * way, then one with what came meanwhile. What was not delivered is said now, minute or not.
+   * drop the last alerts it had), a post waiting for its next try is tried at once, for the last time.
+   * A webhook that answers has CLOSE_GRACE_MS for those posts; then what is still under way is ended,
+   * and what was held behind it is not posted. Resolves promptly either way (a failing webhook would
+   * otherwise hold a watch that stops for two post timeouts), once what was not delivered was said:
+   * now, minute or not.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -221,7 +240,12 @@ export class AlertWebhooks {
       notifier.close();
       delivery.hurry();
     }
-    await Promise.allSettled(hooks.map(({ delivery }) => delivery.idle()));
+    const idle = Promise.allSettled(hooks.map(({ delivery }) => delivery.idle()));
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([idle, new Promise<void>((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(grace);
+    this.#stop.abort();
+    await idle;
     for (const report of this.#reports.values()) this.#say(report);
   }
 
@@ -266,6 +290,8 @@ interface DeliveryOptions {
   retryDelaysMs: readonly number[];
   /** The webhooks are closing: a failed post is not tried again later (and a pause is cut short). */
   closing: () => boolean;
+  /** Their grace is over: what is held is not posted any more, only said undelivered. */
+  stopped: () => boolean;
   /** Alerts that were not delivered after the last try, and why (with the number of tries). */
   undelivered: (message: string, count: number) => void;
 }
@@ -326,6 +352,8 @@ class WebhookDelivery {
           payload = payloadOf(batch);
           continue;
         }
+        // stopped: what waited behind this post is said with it, never posted
+        if (this.#o.stopped()) batch = [...batch, ...this.#take()];
         this.#o.undelivered(tries > 1 ? `${failure.message} (tried ${tries} times)` : failure.message, batch.length);
       }
       batch = this.#take();

@@ -216,4 +216,37 @@ describe('a watch that stops', () => {
     await r.service.close(); // SIGTERM to skindesk watch, a market switch in the app
     expect(posted.flat().map((a) => a.listing_id)).toEqual([first.listing.id, second.listing.id]);
   });
+
+  it('ends a webhook post that gets no answer at once, and says the alerts it did not deliver', async () => {
+    let posts = 0;
+    // a webhook host that takes the connection and never answers (until the post is ended)
+    const webhookFetch = ((_url: string | URL | Request, init?: RequestInit) => {
+      posts += 1;
+      return new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error));
+      });
+    }) as typeof fetch;
+    const failures: string[] = [];
+    const r = await ManualRig.start({ webhookFetch, notifyWindowMs: 60_000, onAlertWebhookFailure: (m) => failures.push(m) });
+    rig = r;
+    const [item] = itemNames(r.demo, 1);
+    r.service.create({
+      name: 'hooked',
+      filter: { name: item!.name },
+      price: { kind: 'ceiling', max_price: 5_000 },
+      alerts: { notify: false, sound: false, webhook: 'https://hooks.example/alerts/TOKEN' },
+    });
+    await r.service.sweep();
+    r.demo.createListing({ name: item!.name, price: 900 });
+    r.demo.createListing({ name: item!.name, price: 950 });
+    await r.deliver();
+    expect(posts).toBe(1);
+
+    const started = performance.now();
+    await r.service.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(failures).toEqual([
+      'alert webhook: https://hooks.example had not answered when the watch stopped; 2 alerts not delivered there',
+    ]);
+  });
 });

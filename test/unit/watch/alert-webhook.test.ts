@@ -42,6 +42,7 @@ beforeEach(async () => {
     req.on('end', () => {
       received.push({ path: req.url ?? '', body: JSON.parse(text) as unknown });
       const { status, location, retryAfter } = answer(req);
+      if (status === 0) return; // a webhook that takes the post and never answers
       res.writeHead(status, { ...(location ? { location } : {}), ...(retryAfter ? { 'retry-after': retryAfter } : {}) }).end();
     });
   });
@@ -50,6 +51,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
 });
 
@@ -211,6 +213,36 @@ describe('alert webhooks', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(received).toHaveLength(2);
     expect(failures).toEqual([]);
+  });
+
+  it('on close, stop a post that gets no answer at once, and say what it and the held ones carried', async () => {
+    answer = () => ({ status: 0 });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 60_000, retryDelaysMs: [10, 10, 10] });
+    const url = `${base}/api/webhooks/1/TOKEN`;
+    hooks.add(url, [alert(1)]);
+    await waitFor('the post under way', () => received.length === 1);
+    // held back by the burst's window, posted by close behind a post that never gets its answer
+    hooks.add(url, [alert(2), alert(3)]);
+    const started = performance.now();
+    await hooks.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(failures).toEqual([`alert webhook: ${base} had not answered when the watch stopped; 3 alerts not delivered there`]);
+  });
+
+  it('on close, stop the last try of a failing post if it gets no answer either', async () => {
+    let calls = 0;
+    answer = () => (++calls === 1 ? { status: 503 } : { status: 0 });
+    const failures: string[] = [];
+    const hooks = new AlertWebhooks({ onFailure: (m) => failures.push(m), windowMs: 10, retryDelaysMs: [60_000] });
+    hooks.add(`${base}/a`, [alert(1)]);
+    await waitFor('the failed post', () => received.length === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const started = performance.now();
+    await hooks.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(received).toHaveLength(2);
+    expect(failures).toEqual([`alert webhook: ${base} had not answered when the watch stopped (tried 2 times); the alert not delivered there`]);
   });
 
   it('do not follow a redirect, and say when nothing answers', async () => {
