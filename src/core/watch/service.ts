@@ -10,7 +10,7 @@
  * automatic purchase is decided and sent first, and everything else (match memory, alert rows,
  * notifications, listeners) runs on the next turn of the event loop. A run that stops in between loses
  * no alert: the purchase's log entry, written before it was sent, carries the alert, and the next run
- * to start writes it (WatchStore.recoverAlerts).
+ * to start — or a run going beside it, within a minute — writes it (WatchStore.recoverAlerts).
  */
 import { EventEmitter } from 'node:events';
 import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
@@ -85,7 +85,10 @@ const PRUNE_EVERY_MS = 3_600_000;
  * second for many minutes, and a broad detail filter's sweep reads much of the book.
  */
 const DETAIL_SWEEP_MS = 15_000;
-/** How often the journal is asked for the outcomes of purchases an earlier run left open. */
+/**
+ * How often the journal is asked for the outcomes of purchases an earlier run left open, and the log
+ * for alerts a run that stopped left unwritten (#recoverLeftAlerts).
+ */
 const SETTLE_EVERY_MS = 60_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
@@ -182,7 +185,10 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     });
     this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
-    this.#settleTimer = setInterval(() => this.settleEarlierPurchases(), SETTLE_EVERY_MS);
+    this.#settleTimer = setInterval(() => {
+      this.#recoverLeftAlerts();
+      this.settleEarlierPurchases();
+    }, SETTLE_EVERY_MS);
     this.#settleTimer.unref();
     this.#reload();
     // never told by the run that stopped before writing them
@@ -612,6 +618,19 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       if (url) this.#webhooks.add(url, alerts.filter((a) => settings.get(a.watchlistId)?.webhook === url));
     }
     this.emit('alerts', alerts);
+  }
+
+  /**
+   * The alerts a run that stopped while this one runs left unwritten (`skindesk watch` beside the app,
+   * killed between a purchase and its alert): written and told now, not at the next start. This run's
+   * own are written first (#flush), so none of them is taken for one left behind; each is told once,
+   * by whichever run links it to its log entry (recoverAlerts and #flush both hold the desk's lock).
+   */
+  #recoverLeftAlerts(): void {
+    if (this.#closed || !this.#db.open) return;
+    this.#flush();
+    const recovered = this.#recoverAlerts();
+    this.#tell(recovered, (id) => this.store.get(id));
   }
 
   /** The alerts a run that stopped never wrote (WatchStore.recoverAlerts); a failure is said, not thrown. */
