@@ -34,6 +34,13 @@ interface Compiled {
   test: (l: WatchedListing) => boolean;
 }
 
+/** A change of the match memory: a match at a price, or none any more (null). */
+interface MemoryWrite {
+  watchlistId: number;
+  listingId: number;
+  match: { price: number; seq: bigint } | null;
+}
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class WatchEvaluator {
@@ -49,7 +56,12 @@ export class WatchEvaluator {
   /** New listings judged from their frame before they applied: listing id → seq (not judged again). */
   readonly #judgedOnArrival = new Map<number, bigint>();
   /** Changes of the memory not yet written (written after any purchase is on its way: see `persist`). */
-  #writes: { watchlistId: number; listingId: number; match: { price: number; seq: bigint } | null }[] = [];
+  #writes: MemoryWrite[] = [];
+  /**
+   * The changes of the sweep under way: theirs are its matches, which nobody was told of until the sweep
+   * returns them, so they are not `persist`ed before (see `sweep`).
+   */
+  #sweepWrites: MemoryWrite[] = [];
 
   constructor(db: Db, store: WatchStore, prices: ReferencePrices) {
     this.#db = db;
@@ -78,6 +90,7 @@ export class WatchEvaluator {
   forget(watchlistId: number): void {
     this.#memory.delete(watchlistId);
     this.#writes = this.#writes.filter((w) => w.watchlistId !== watchlistId);
+    this.#sweepWrites = this.#sweepWrites.filter((w) => w.watchlistId !== watchlistId);
   }
 
   /**
@@ -141,9 +154,28 @@ export class WatchEvaluator {
 
   /**
    * Judges the whole book for some watchlists (all active ones by default), page by page through the
-   * query engine itself, yielding to the event loop between pages.
+   * query engine itself, yielding to the event loop between pages. Its matches are remembered at once
+   * (a feed event meanwhile does not match them again), but their memory is written with the others'
+   * only once the sweep returned them: a `persist` between two pages (a feed event's alert written)
+   * would put in the file the memory of matches whose alerts are not written yet, and a run that stops
+   * then would leave them never alerted. Stopped by `signal` (the watch stops), it returns nothing and
+   * its memory is never written: the next run's sweep judges those listings afresh. One sweep at a time.
    */
   async sweep(only?: readonly number[], signal?: AbortSignal): Promise<WatchMatch[]> {
+    this.#sweepWrites = [];
+    const matches = await this.#sweepPages(only, signal);
+    const writes = this.#sweepWrites;
+    this.#sweepWrites = [];
+    if (signal?.aborted || !this.#db.open) return [];
+    // what happened to a listing since its page was judged (a feed event) holds: only writes the memory still agrees with
+    for (const w of writes) {
+      const remembered = this.#memory.get(w.watchlistId)?.get(w.listingId);
+      if (w.match ? remembered === w.match.price : remembered === undefined) this.#writes.push(w);
+    }
+    return matches;
+  }
+
+  async #sweepPages(only: readonly number[] | undefined, signal: AbortSignal | undefined): Promise<WatchMatch[]> {
     const targets = this.#active.filter((c) => only === undefined || only.includes(c.watchlist.id));
     const matches: WatchMatch[] = [];
     for (const target of targets) {
@@ -195,13 +227,17 @@ export class WatchEvaluator {
         ceiling = priceCeiling(watchlist.price, referencePrice);
         ok = ceiling !== null && listing.price <= ceiling;
       }
+      const writes = origin === 'sweep' ? this.#sweepWrites : this.#writes;
       if (!ok) {
-        if (remembered !== undefined) this.#forgetMatch(watchlist.id, listing.id);
+        if (remembered !== undefined) {
+          this.#memory.get(watchlist.id)?.delete(listing.id);
+          writes.push({ watchlistId: watchlist.id, listingId: listing.id, match: null });
+        }
         continue;
       }
       if (remembered === listing.price) continue;
       this.#remember(watchlist.id, listing.id, listing.price);
-      this.#writes.push({ watchlistId: watchlist.id, listingId: listing.id, match: { price: listing.price, seq } });
+      writes.push({ watchlistId: watchlist.id, listingId: listing.id, match: { price: listing.price, seq } });
       out.push({ watchlist, listing, seq, ceiling: ceiling as number, referencePrice, origin });
     }
   }
@@ -212,14 +248,10 @@ export class WatchEvaluator {
     m.set(listingId, price);
   }
 
-  #forgetMatch(watchlistId: number, listingId: number): void {
-    this.#memory.get(watchlistId)?.delete(listingId);
-    this.#writes.push({ watchlistId, listingId, match: null });
-  }
-
   /**
    * Writes the match memory's changes in one transaction. Called after the matches were acted on, so a
-   * purchase never waits for this write (the memory in RAM already holds them).
+   * purchase never waits for this write (the memory in RAM already holds them), and with their alerts:
+   * a match remembered in the file is one the next run never alerts again.
    */
   persist(): void {
     if (this.#writes.length === 0 || !this.#db.open) return;
@@ -235,12 +267,19 @@ export class WatchEvaluator {
       .deferred(); // desk tables only: an IMMEDIATE one would lock the book too (desk.ts)
   }
 
-  /** Drops remembered matches of listings that left the book. */
+  /**
+   * Drops remembered matches of listings that left the book. What is written is the caller's to have
+   * alerted first (as for `persist`); what the sweep under way remembered is kept in memory.
+   */
   prune(): void {
     this.persist();
     this.#store.pruneMatches();
     this.#memory.clear();
     for (const [w, l, price] of this.#store.matches()) this.#remember(w, l, price);
+    for (const w of this.#sweepWrites) {
+      if (w.match) this.#remember(w.watchlistId, w.listingId, w.match.price);
+      else this.#memory.get(w.watchlistId)?.delete(w.listingId);
+    }
   }
 }
 

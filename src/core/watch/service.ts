@@ -147,6 +147,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   /** The backfill's count of detailed listings last reported (onBackfillProgress); -1 before any. */
   #detailedSeen = -1;
   #closed = false;
+  /** Stops a sweep under way when the service closes (its matches are then neither alerted nor remembered). */
+  readonly #stopSweeps = new AbortController();
   /** Matches acted on whose alert rows are written on the next turn; with their auto-buy log entries. */
   #pendingAlerts: { match: WatchMatch; entryId: number | null; state: AlertState }[] = [];
   /**
@@ -383,7 +385,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     const run = async () => {
       let next: readonly number[] | undefined = ids;
       for (;;) {
-        const matches = await this.#evaluator.sweep(next);
+        const matches = await this.#evaluator.sweep(next, this.#stopSweeps.signal);
         if (this.#closed) return;
         if (matches.length > 0) this.#act(matches);
         const judged = next === undefined ? this.#evaluator.active.length : this.#evaluator.active.filter((w) => next!.includes(w.id)).length;
@@ -513,6 +515,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#refresher?.stop();
     this.#balance?.stop();
     this.#notifier?.close();
+    this.#stopSweeps.abort();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
