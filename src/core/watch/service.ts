@@ -678,6 +678,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #prune(): void {
     if (!this.#db.open) return;
     try {
+      // the alerts first: the pruning writes the match memory, and a memory without its alert is never told
+      this.#flush();
       this.#evaluator.prune();
       this.store.pruneAlerts();
       this.store.pruneBlocked(this.#now() - BLOCKED_KEPT_MS);
