@@ -35,6 +35,17 @@ const ROW_CLOSE = Buffer.from('"}');
 
 const filterKey = (appId: AppId | undefined) => (appId === undefined ? 'all' : String(appId));
 
+/**
+ * A book's ETag names its filter and its rows, not the seq: an app-filtered book whose rows did not
+ * change keeps its ETag (a 304) while other games' events move the seq on. The answer it stands for is
+ * still right for the client: the rows it holds are the state at its own seq, and the events since then
+ * touching those rows cancel out. Weak, because the `seq` in the body may differ between two answers
+ * with one ETag. The filter is in it, so no filter's ETag ever matches another's, even over equal rows.
+ */
+function bookEtag(key: string, rowsDigest: string): string {
+  return `W/"book-${key}-${rowsDigest}"`;
+}
+
 /** Pre-encoded `,"app_id":…,"market_hash_name":…,"price":` and `,"commodity":…,"created_at":"` per item. */
 class ItemFragments {
   private readonly heads: (Buffer | undefined)[] = [];
@@ -68,6 +79,8 @@ interface EncodedSegment {
   rows: number;
   /** Rows newest first, each preceded by a comma. */
   bytes: Buffer;
+  /** SHA-1 of `bytes`: what the book's ETag is made of. */
+  digest: Buffer;
 }
 
 /** Encoded segments of one filter (all apps, or one app), valid for one store layout. */
@@ -180,6 +193,7 @@ export class MarketSnapshots {
     }
     const appCode = appId === undefined ? -1 : APP_CODE[appId];
     const chunks: Buffer[] = [Buffer.from(`{"seq":${seq.toString()},"listings":[`)];
+    const content = createHash('sha1').update(key);
     let rows = 0;
     for (let segment = (store.size - 1) >>> SEGMENT_SHIFT; store.size > 0 && segment >= 0; segment--) {
       const version = store.segmentVersion[segment] ?? 0;
@@ -191,6 +205,7 @@ export class MarketSnapshots {
       if (encoded.rows === 0) continue;
       // every row carries a leading comma; the very first one of the answer must not
       chunks.push(rows === 0 ? encoded.bytes.subarray(1) : encoded.bytes);
+      content.update(encoded.digest);
       rows += encoded.rows;
     }
     chunks.push(Buffer.from(']}'));
@@ -198,7 +213,7 @@ export class MarketSnapshots {
     return {
       seq,
       listings: rows,
-      etag: `"book-${key}-${seq.toString()}"`,
+      etag: bookEtag(key, content.digest('base64url')),
       chunks,
       length: chunks.reduce((sum, c) => sum + c.length, 0),
       builtAt: market.now(),
@@ -228,7 +243,8 @@ export class MarketSnapshots {
       w.bytes(ROW_CLOSE);
       rows++;
     }
-    return { version, rows, bytes: w.take() };
+    const bytes = w.take();
+    return { version, rows, bytes, digest: createHash('sha1').update(bytes).digest() };
   }
 
   private cached(

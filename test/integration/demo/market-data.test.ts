@@ -270,6 +270,56 @@ describe('GET /book', () => {
     const body = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book', { app_id: 440 })));
     expect(body.listings).toEqual(market.state.book(440).listings);
   });
+
+  it("gives a filtered book an ETag of its own rows: other games' events keep its 304, its own change it", async () => {
+    market.advanceClock(10_001);
+    const first = await a.get('/public/v1/book', { app_id: 730 });
+    const etag = first.headers.get('etag')!;
+    const firstBody = parseAs(ENDPOINTS.book.response, expectOk(first));
+
+    // another game's listing changes: the global seq moves on, the 730 rows do not
+    market.createListing({ appId: 440 });
+    market.advanceClock(10_001);
+    expect(market.state.seq()).toBeGreaterThan(firstBody.seq);
+    const unchanged = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': etag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+
+    // one of its own rows changes: a full answer with a new ETag
+    const own = market.createListing({ appId: 730 });
+    market.advanceClock(10_001);
+    const changed = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': etag });
+    const changedBody = parseAs(ENDPOINTS.book.response, expectOk(changed));
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changedBody.listings[0]!.id).toBe(own.listing.id);
+  });
+
+  it('never answers 304 to an ETag of another filter, even when both books hold the same rows', async () => {
+    market.advanceClock(10_001);
+    const tags = new Map<string, string>();
+    for (const appId of [undefined, 730, 252490, 570, 440]) {
+      const res = await a.get('/public/v1/book', appId === undefined ? {} : { app_id: appId });
+      expectOk(res);
+      tags.set(String(appId ?? 'all'), res.headers.get('etag')!);
+    }
+    expect(new Set(tags.values()).size).toBe(tags.size);
+    for (const [filter, etag] of tags) {
+      for (const appId of [undefined, 730, 252490, 570, 440]) {
+        if (String(appId ?? 'all') === filter) continue;
+        expect((await a.get('/public/v1/book', appId === undefined ? {} : { app_id: appId }, { 'if-none-match': etag })).status, `${filter} → ${appId}`).toBe(200);
+      }
+    }
+    // two empty books (no listing of either game) are alike byte for byte but still not one ETag
+    const empty = await startTestMarket({ listings: 0 });
+    try {
+      const e = api(empty);
+      const tag = (await e.get('/public/v1/book', { app_id: 570 })).headers.get('etag')!;
+      const other = await e.get('/public/v1/book', { app_id: 440 }, { 'if-none-match': tag });
+      expect(parseAs(ENDPOINTS.book.response, expectOk(other)).listings).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+  });
 });
 
 describe('decaying listings (spec §2.2: the price right now)', () => {
