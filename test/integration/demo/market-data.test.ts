@@ -180,6 +180,14 @@ describe('GET /listings/{id}', () => {
     expectError(await a.get(`/public/v1/listings/${theirs.listing.id}`), 'LISTING_NOT_FOUND', 404);
     expectError(await api(market, market.accounts[1]!.apiKey).get(`/public/v1/listings/${mine.listing.id}`), 'LISTING_NOT_FOUND', 404);
   });
+
+  it('shows its seller a disabled listing (neither sold nor delisted, spec §3.1), and nobody else', async () => {
+    const rows = parseAs(ENDPOINTS.myListings.response, expectOk(await a.get('/public/v1/my-listings', { page: 1, limit: 100, status: 'DISABLED' }))).listings;
+    const disabled = rows[0]!;
+    expect(disabled).toBeDefined();
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${disabled.id}`)))).toMatchObject({ id: disabled.id, price: disabled.price, amount: disabled.amount });
+    expectError(await api(market, market.accounts[1]!.apiKey).get(`/public/v1/listings/${disabled.id}`), 'LISTING_NOT_FOUND', 404);
+  });
 });
 
 describe('GET /prices', () => {
