@@ -36,14 +36,18 @@ const ROW_CLOSE = Buffer.from('"}');
 const filterKey = (appId: AppId | undefined) => (appId === undefined ? 'all' : String(appId));
 
 /**
- * A book's ETag names its filter and its rows, not the seq: an app-filtered book whose rows did not
- * change keeps its ETag (a 304) while other games' events move the seq on. The answer it stands for is
- * still right for the client: the rows it holds are the state at its own seq, and the events since then
- * touching those rows cancel out. Weak, because the `seq` in the body may differ between two answers
- * with one ETag. The filter is in it, so no filter's ETag ever matches another's, even over equal rows.
+ * A book's ETag names its filter, the seq of the last event of that filter (every visible change of a
+ * row publishes one) and a digest of its rows — not the global seq. So an app-filtered book keeps its
+ * ETag (a 304) while only other games' events move the seq on, and the copy the client holds is then
+ * still a snapshot at least as new as every event of its game: a client that applied some of them (the
+ * sync protocol asks for a snapshot no older than what it applied) can use it. Events of its own game
+ * change the ETag even when they cancel out (a listing created and sold), and the digest keeps a
+ * restarted demo market, counting seqs from the same start, from matching an ETag of another run. Weak,
+ * because two answers under one ETag may differ in the `seq` of their body. The filter is in it, so no
+ * filter's ETag ever matches another's, even over equal rows.
  */
-function bookEtag(key: string, rowsDigest: string): string {
-  return `W/"book-${key}-${rowsDigest}"`;
+function bookEtag(key: string, version: bigint, rowsDigest: string): string {
+  return `W/"book-${key}-${version.toString()}-${rowsDigest}"`;
 }
 
 /** Pre-encoded `,"app_id":…,"market_hash_name":…,"price":` and `,"commodity":…,"created_at":"` per item. */
@@ -98,12 +102,20 @@ export class MarketSnapshots {
   private aggregates: (BookAggregates & { seq: bigint }) | null = null;
   private readonly segmentCaches = new Map<string, SegmentCache>();
   private readonly scratch = new JsonChunkWriter(2 * 1024 * 1024);
+  /** Per filter key, the seq of its last event; events before this object existed count as at its start. */
+  private readonly filterVersions = new Map<string, bigint>();
+  private readonly initialSeq: bigint;
   /** Number of book snapshots built (not served from cache): lets tests see the cache work. */
   bookBuilds = 0;
 
   constructor(market: Market) {
     this.market = market;
     this.fragments = new ItemFragments(market);
+    this.initialSeq = market.feed.seq;
+    market.feed.subscribe((event) => {
+      this.filterVersions.set(filterKey(undefined), event.seq);
+      this.filterVersions.set(filterKey(event.appId), event.seq);
+    });
   }
 
   book(appId: AppId | undefined): BookSnapshot {
@@ -213,7 +225,7 @@ export class MarketSnapshots {
     return {
       seq,
       listings: rows,
-      etag: bookEtag(key, content.digest('base64url')),
+      etag: bookEtag(key, this.filterVersions.get(key) ?? this.initialSeq, content.digest('base64url')),
       chunks,
       length: chunks.reduce((sum, c) => sum + c.length, 0),
       builtAt: market.now(),

@@ -279,7 +279,7 @@ describe('GET /book', () => {
     expect(body.listings).toEqual(market.state.book(440).listings);
   });
 
-  it("gives a filtered book an ETag of its own rows: other games' events keep its 304, its own change it", async () => {
+  it("gives a filtered book an ETag of its own game: other games' events keep its 304, its own events change it", async () => {
     market.advanceClock(10_001);
     const first = await a.get('/public/v1/book', { app_id: 730 });
     const etag = first.headers.get('etag')!;
@@ -300,6 +300,20 @@ describe('GET /book', () => {
     const changedBody = parseAs(ENDPOINTS.book.response, expectOk(changed));
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect(changedBody.listings[0]!.id).toBe(own.listing.id);
+
+    // its own events that cancel out (a listing created and delisted) still change it: a client that
+    // applied them needs a snapshot at least as new as they are, not the older copy it holds
+    const before = changed.headers.get('etag')!;
+    const passing = market.createListing({ appId: 730 });
+    market.delistListing(passing.listing.id);
+    const lastOwnEvent = market.state.seq();
+    market.createListing({ appId: 440 });
+    market.advanceClock(10_001);
+    const roundTrip = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': before });
+    const roundTripBody = parseAs(ENDPOINTS.book.response, expectOk(roundTrip));
+    expect(roundTripBody.listings).toEqual(changedBody.listings);
+    expect(roundTripBody.seq).toBeGreaterThanOrEqual(lastOwnEvent);
+    expect(roundTrip.headers.get('etag')).not.toBe(before);
   });
 
   it('never answers 304 to an ETag of another filter, even when both books hold the same rows', async () => {
