@@ -7,7 +7,7 @@ import { type BulkResult, type ErrorCode, type LeanListing, type PriceDecayReque
 import type { CatalogItem } from '../catalog/index.ts';
 import { MarketError } from './errors.ts';
 import { checkListingCeiling } from './items.ts';
-import { PRIVATE, isLive, type StatusCode } from './listing-store.ts';
+import { ACTIVE, PRIVATE, isLive } from './listing-store.ts';
 import type { Market } from './market.ts';
 import type { Account, BackpackRow } from './records.ts';
 import type { TradeEngine } from './trades.ts';
@@ -78,6 +78,21 @@ function ownLiveListing(market: Market, account: Account, listingId: number): nu
   return index;
 }
 
+/**
+ * Row index of one of the caller's ACTIVE listings: PATCH /list "edits active listings" (spec §4.4), so
+ * a private or disabled one is refused too. The spec names no code for that; LISTING_NOT_FOUND is its
+ * one code for a listing a call cannot act on (a private listing bought without its token gets it too).
+ */
+function ownActiveListing(market: Market, account: Account, listingId: number): number {
+  const index = ownLiveListing(market, account, listingId);
+  const status = market.store.status[index]!;
+  if (status !== ACTIVE) {
+    const what = status === PRIVATE ? 'private' : 'disabled';
+    throw new MarketError('LISTING_NOT_FOUND', `listing ${listingId} is ${what}; only active listings can be edited`, { listing_id: listingId });
+  }
+  return index;
+}
+
 export interface ListingEdit {
   listing_id: number;
   price?: number | undefined;
@@ -87,7 +102,7 @@ export interface ListingEdit {
 
 export function editListing(market: Market, engine: TradeEngine, account: Account, edit: ListingEdit): LeanListing {
   const store = market.store;
-  const index = ownLiveListing(market, account, edit.listing_id);
+  const index = ownActiveListing(market, account, edit.listing_id);
   // A decaying listing's "old price" (rule 4's split, the answer when only amount changes) is its price now.
   market.syncDecay(index);
   const item = market.itemAt(index);
@@ -119,17 +134,14 @@ export function editListing(market: Market, engine: TradeEngine, account: Accoun
     market.setListingAmount(index, edit.amount);
     if (priceSent) {
       // Rule 4: partial reprice — the surplus stays on the market, in a new listing at the old price.
-      const status = store.status[index] as StatusCode;
       market.createListing({
         seller: account.id,
         item,
         price: store.price[index]!,
         amount: surplus,
-        status,
         extra: {
           tradeLockedUntil: lock,
           ...(extra?.decay ? { decay: { ...extra.decay } } : {}),
-          ...(status === PRIVATE ? { privateToken: newPrivateToken(market) } : {}),
         },
       });
     } else {

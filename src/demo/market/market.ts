@@ -396,7 +396,8 @@ export class Market {
     const owner = this.account(s.seller[index]!);
     const row: MyListing & { status: string; private_token?: string } = {
       ...this.lean(index),
-      available_amount: item.commodity && owner ? this.unlockedCopies(owner, item.index) : 0,
+      // Copies that PATCH /list could add: only an active listing can be edited (spec §4.4).
+      available_amount: item.commodity && owner && s.status[index] === ACTIVE ? this.unlockedCopies(owner, item.index) : 0,
       price_decay: extra?.decay
         ? {
             start_price: extra.decay.start_price,

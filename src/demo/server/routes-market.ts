@@ -3,7 +3,7 @@ import { LIMITS, type PriceRow } from '../../shared/api/index.ts';
 import { iso } from '../clock.ts';
 import { MarketError } from '../market/errors.ts';
 import { recommendedPrice } from '../market/items.ts';
-import { ACTIVE, APP_CODE, PRIVATE } from '../market/listing-store.ts';
+import { ACTIVE, APP_CODE, isLive } from '../market/listing-store.ts';
 import { appIdOf, json, metadataOf, page, type DemoServices, type RouteTable } from './route-kit.ts';
 
 export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<RouteTable, 'listings' | 'listing' | 'prices' | 'pricesAll' | 'book' | 'sales' | 'salesAverages'> {
@@ -50,9 +50,10 @@ export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<Rout
 
     listing: ({ id, account }) => {
       const index = market.store.indexOf(id);
-      const status = index < 0 ? 0 : market.store.status[index];
-      // Sold and delisted listings are gone; a private listing is visible only to its seller.
-      if (status !== ACTIVE && !(status === PRIVATE && market.store.seller[index] === account.id)) {
+      const status = index < 0 ? 0 : market.store.status[index]!;
+      // Sold and delisted listings are gone (spec §3.1); a private or disabled one, neither sold nor
+      // delisted but off the public book, is visible only to its seller.
+      if (status !== ACTIVE && !(isLive(status) && market.store.seller[index] === account.id)) {
         throw new MarketError('LISTING_NOT_FOUND', `listing ${id} does not exist`, { listing_id: id });
       }
       market.syncDecay(index);

@@ -35,6 +35,21 @@ const ROW_CLOSE = Buffer.from('"}');
 
 const filterKey = (appId: AppId | undefined) => (appId === undefined ? 'all' : String(appId));
 
+/**
+ * A book's ETag names its filter, the seq of the last event of that filter (every visible change of a
+ * row publishes one) and a digest of its rows — not the global seq. So an app-filtered book keeps its
+ * ETag (a 304) while only other games' events move the seq on, and the copy the client holds is then
+ * still a snapshot at least as new as every event of its game: a client that applied some of them (the
+ * sync protocol asks for a snapshot no older than what it applied) can use it. Events of its own game
+ * change the ETag even when they cancel out (a listing created and sold), and the digest keeps a
+ * restarted demo market, counting seqs from the same start, from matching an ETag of another run. Weak,
+ * because two answers under one ETag may differ in the `seq` of their body. The filter is in it, so no
+ * filter's ETag ever matches another's, even over equal rows.
+ */
+function bookEtag(key: string, version: bigint, rowsDigest: string): string {
+  return `W/"book-${key}-${version.toString()}-${rowsDigest}"`;
+}
+
 /** Pre-encoded `,"app_id":…,"market_hash_name":…,"price":` and `,"commodity":…,"created_at":"` per item. */
 class ItemFragments {
   private readonly heads: (Buffer | undefined)[] = [];
@@ -68,6 +83,8 @@ interface EncodedSegment {
   rows: number;
   /** Rows newest first, each preceded by a comma. */
   bytes: Buffer;
+  /** SHA-1 of `bytes`: what the book's ETag is made of. */
+  digest: Buffer;
 }
 
 /** Encoded segments of one filter (all apps, or one app), valid for one store layout. */
@@ -85,12 +102,20 @@ export class MarketSnapshots {
   private aggregates: (BookAggregates & { seq: bigint }) | null = null;
   private readonly segmentCaches = new Map<string, SegmentCache>();
   private readonly scratch = new JsonChunkWriter(2 * 1024 * 1024);
+  /** Per filter key, the seq of its last event; events before this object existed count as at its start. */
+  private readonly filterVersions = new Map<string, bigint>();
+  private readonly initialSeq: bigint;
   /** Number of book snapshots built (not served from cache): lets tests see the cache work. */
   bookBuilds = 0;
 
   constructor(market: Market) {
     this.market = market;
     this.fragments = new ItemFragments(market);
+    this.initialSeq = market.feed.seq;
+    market.feed.subscribe((event) => {
+      this.filterVersions.set(filterKey(undefined), event.seq);
+      this.filterVersions.set(filterKey(event.appId), event.seq);
+    });
   }
 
   book(appId: AppId | undefined): BookSnapshot {
@@ -180,6 +205,7 @@ export class MarketSnapshots {
     }
     const appCode = appId === undefined ? -1 : APP_CODE[appId];
     const chunks: Buffer[] = [Buffer.from(`{"seq":${seq.toString()},"listings":[`)];
+    const content = createHash('sha1').update(key);
     let rows = 0;
     for (let segment = (store.size - 1) >>> SEGMENT_SHIFT; store.size > 0 && segment >= 0; segment--) {
       const version = store.segmentVersion[segment] ?? 0;
@@ -191,6 +217,7 @@ export class MarketSnapshots {
       if (encoded.rows === 0) continue;
       // every row carries a leading comma; the very first one of the answer must not
       chunks.push(rows === 0 ? encoded.bytes.subarray(1) : encoded.bytes);
+      content.update(encoded.digest);
       rows += encoded.rows;
     }
     chunks.push(Buffer.from(']}'));
@@ -198,7 +225,7 @@ export class MarketSnapshots {
     return {
       seq,
       listings: rows,
-      etag: `"book-${key}-${seq.toString()}"`,
+      etag: bookEtag(key, this.filterVersions.get(key) ?? this.initialSeq, content.digest('base64url')),
       chunks,
       length: chunks.reduce((sum, c) => sum + c.length, 0),
       builtAt: market.now(),
@@ -228,7 +255,8 @@ export class MarketSnapshots {
       w.bytes(ROW_CLOSE);
       rows++;
     }
-    return { version, rows, bytes: w.take() };
+    const bytes = w.take();
+    return { version, rows, bytes, digest: createHash('sha1').update(bytes).digest() };
   }
 
   private cached(

@@ -4,8 +4,10 @@
  * a 2xx within 10 s; anything else (other status, redirect — never followed —, time-out, connection
  * error) fails and is retried up to 6 attempts in all, backing off from 5 s, with the same delivery id.
  * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
- * notice. Retries go to whatever URL is set when they run: a changed URL receives them; clearing the URL
- * drops every delivery queued until then, even when a URL is saved again before a retry was due.
+ * notice. Only a successful delivery resets the count: saving or clearing a URL does not, so a URL saved
+ * again after a removal goes on the first failure that follows. Retries go to whatever URL is set when
+ * they run: a changed URL receives them; clearing the URL drops every delivery queued until then, even
+ * when a URL is saved again before a retry was due.
  * Time-outs and back-off are market timers (scaled by --time-scale).
  *
  * Chaos (src/demo/chaos): an attempt can be delayed (so later changes of the trade overtake it), fail
@@ -99,7 +101,11 @@ export class WebhookDispatcher {
     return this.unfinished;
   }
 
-  /** Saves (or, with null, clears) an account's webhook URL after checking it. */
+  /**
+   * Saves (or, with null, clears) an account's webhook URL after checking it. Saving leaves the count of
+   * failed deliveries alone: spec §6.2 rule 5 resets it only on a successful delivery, so re-saving a
+   * failing receiver's URL does not buy it another 20 failures.
+   */
   async setUrl(account: Account, url: string | null): Promise<void> {
     if (url === null) {
       this.clear(account);
@@ -107,7 +113,6 @@ export class WebhookDispatcher {
     }
     const checked = await checkWebhookUrl(url, this.policy);
     account.webhook.url = checked.url.href;
-    account.webhook.consecutiveFailures = 0;
   }
 
   close(): void {

@@ -205,6 +205,24 @@ describe('PATCH /list', () => {
     expectError(await edit({ listing_id: x.id }), 'VALIDATION_ERROR', 400);
   });
 
+  it('edits active listings only: a private or disabled one of the caller is LISTING_NOT_FOUND and stays as it was', async () => {
+    for (const status of ['PRIVATE', 'DISABLED'] as const) {
+      const rows = await myListings({ status });
+      const l = rows.find((r) => r.commodity && r.amount >= 2)!;
+      expect(l, `a ${status} commodity listing of the demo user`).toBeDefined();
+      const before = market.state.eventsPublished();
+      for (const change of [{ price: l.price + 1 }, { amount: l.amount - 1 }, { amount: l.amount - 1, price: l.price + 1 }]) {
+        expectError(await edit({ listing_id: l.id, ...change }), 'LISTING_NOT_FOUND', 404);
+      }
+      const body = parseAs(ENDPOINTS.editListing.response, expectOk(await edit({ listings: [{ listing_id: l.id, price: l.price + 1 }] }))) as { results: { ok: boolean; error?: string | null }[] };
+      expect(body.results.map((r) => [r.ok, r.error ?? null])).toEqual([[false, 'LISTING_NOT_FOUND']]);
+      expect(market.state.eventsPublished()).toBe(before);
+      const after = (await myListings({ status })).filter((r) => r.market_hash_name === l.market_hash_name);
+      expect(after.find((r) => r.id === l.id)).toMatchObject({ price: l.price, amount: l.amount });
+      expect(after).toHaveLength(rows.filter((r) => r.market_hash_name === l.market_hash_name).length);
+    }
+  });
+
   it('bulk: a row the single form would refuse as invalid is its own VALIDATION_ERROR; the other rows apply', async () => {
     const x = await commodityListing(2, 100);
     const y = await commodityListing(3, 120);
@@ -310,6 +328,16 @@ describe('GET /my-listings, /my-listings/value and /backpack', () => {
     // private and disabled listings never reach the public book
     const book = new Set(market.state.book().listings.map((l) => l.id));
     expect(all.filter((r) => r.status !== 'ACTIVE').some((r) => book.has(r.id))).toBe(false);
+  });
+
+  it('offers copies to add (available_amount) only on active listings, the ones PATCH /list can raise', async () => {
+    for (const status of ['ACTIVE', 'PRIVATE', 'DISABLED', 'FILLED'] as const) {
+      const l = (await myListings({ status })).find((r) => r.commodity)!;
+      expect(l, `a ${status} commodity listing of the demo user`).toBeDefined();
+      market.giveBackpack(1, l.market_hash_name, 2);
+      const row = (await myListings({ status })).find((r) => r.id === l.id)!;
+      expect(row.available_amount, status).toBe(status === 'ACTIVE' ? await backpackCopies(l.market_hash_name) : 0);
+    }
   });
 
   it('values the listings on the market at asking prices', async () => {

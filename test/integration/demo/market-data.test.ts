@@ -180,6 +180,14 @@ describe('GET /listings/{id}', () => {
     expectError(await a.get(`/public/v1/listings/${theirs.listing.id}`), 'LISTING_NOT_FOUND', 404);
     expectError(await api(market, market.accounts[1]!.apiKey).get(`/public/v1/listings/${mine.listing.id}`), 'LISTING_NOT_FOUND', 404);
   });
+
+  it('shows its seller a disabled listing (neither sold nor delisted, spec §3.1), and nobody else', async () => {
+    const rows = parseAs(ENDPOINTS.myListings.response, expectOk(await a.get('/public/v1/my-listings', { page: 1, limit: 100, status: 'DISABLED' }))).listings;
+    const disabled = rows[0]!;
+    expect(disabled).toBeDefined();
+    expect(parseAs(ENDPOINTS.listing.response, expectOk(await a.get(`/public/v1/listings/${disabled.id}`)))).toMatchObject({ id: disabled.id, price: disabled.price, amount: disabled.amount });
+    expectError(await api(market, market.accounts[1]!.apiKey).get(`/public/v1/listings/${disabled.id}`), 'LISTING_NOT_FOUND', 404);
+  });
 });
 
 describe('GET /prices', () => {
@@ -269,6 +277,70 @@ describe('GET /book', () => {
     market.advanceClock(10_001);
     const body = parseAs(ENDPOINTS.book.response, expectOk(await a.get('/public/v1/book', { app_id: 440 })));
     expect(body.listings).toEqual(market.state.book(440).listings);
+  });
+
+  it("gives a filtered book an ETag of its own game: other games' events keep its 304, its own events change it", async () => {
+    market.advanceClock(10_001);
+    const first = await a.get('/public/v1/book', { app_id: 730 });
+    const etag = first.headers.get('etag')!;
+    const firstBody = parseAs(ENDPOINTS.book.response, expectOk(first));
+
+    // another game's listing changes: the global seq moves on, the 730 rows do not
+    market.createListing({ appId: 440 });
+    market.advanceClock(10_001);
+    expect(market.state.seq()).toBeGreaterThan(firstBody.seq);
+    const unchanged = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': etag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+
+    // one of its own rows changes: a full answer with a new ETag
+    const own = market.createListing({ appId: 730 });
+    market.advanceClock(10_001);
+    const changed = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': etag });
+    const changedBody = parseAs(ENDPOINTS.book.response, expectOk(changed));
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changedBody.listings[0]!.id).toBe(own.listing.id);
+
+    // its own events that cancel out (a listing created and delisted) still change it: a client that
+    // applied them needs a snapshot at least as new as they are, not the older copy it holds
+    const before = changed.headers.get('etag')!;
+    const passing = market.createListing({ appId: 730 });
+    market.delistListing(passing.listing.id);
+    const lastOwnEvent = market.state.seq();
+    market.createListing({ appId: 440 });
+    market.advanceClock(10_001);
+    const roundTrip = await a.get('/public/v1/book', { app_id: 730 }, { 'if-none-match': before });
+    const roundTripBody = parseAs(ENDPOINTS.book.response, expectOk(roundTrip));
+    expect(roundTripBody.listings).toEqual(changedBody.listings);
+    expect(roundTripBody.seq).toBeGreaterThanOrEqual(lastOwnEvent);
+    expect(roundTrip.headers.get('etag')).not.toBe(before);
+  });
+
+  it('never answers 304 to an ETag of another filter, even when both books hold the same rows', async () => {
+    market.advanceClock(10_001);
+    const tags = new Map<string, string>();
+    for (const appId of [undefined, 730, 252490, 570, 440]) {
+      const res = await a.get('/public/v1/book', appId === undefined ? {} : { app_id: appId });
+      expectOk(res);
+      tags.set(String(appId ?? 'all'), res.headers.get('etag')!);
+    }
+    expect(new Set(tags.values()).size).toBe(tags.size);
+    for (const [filter, etag] of tags) {
+      for (const appId of [undefined, 730, 252490, 570, 440]) {
+        if (String(appId ?? 'all') === filter) continue;
+        expect((await a.get('/public/v1/book', appId === undefined ? {} : { app_id: appId }, { 'if-none-match': etag })).status, `${filter} → ${appId}`).toBe(200);
+      }
+    }
+    // two empty books (no listing of either game) are alike byte for byte but still not one ETag
+    const empty = await startTestMarket({ listings: 0 });
+    try {
+      const e = api(empty);
+      const tag = (await e.get('/public/v1/book', { app_id: 570 })).headers.get('etag')!;
+      const other = await e.get('/public/v1/book', { app_id: 440 }, { 'if-none-match': tag });
+      expect(parseAs(ENDPOINTS.book.response, expectOk(other)).listings).toEqual([]);
+    } finally {
+      await empty.close();
+    }
   });
 });
 

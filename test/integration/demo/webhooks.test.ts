@@ -238,6 +238,34 @@ describe('deliveries', () => {
     expect(deliveries.size).toBeGreaterThanOrEqual(20);
   });
 
+  it('keeps the count of failed deliveries when a URL is saved; only a successful delivery resets it', async () => {
+    const failures = () => market.state.account(1)!.webhook.consecutiveFailures;
+    // start the streak from a success, whatever earlier tests left
+    await market.setWebhookUrl(receiver.url);
+    const reset = await oneDelivery();
+    await eventually(() => (attemptsOf(reset).some((l) => l.ok) ? true : undefined), 3_000, 'a successful delivery');
+    expect(failures()).toBe(0);
+
+    receiver.respond = (_r, res) => res.writeHead(500).end();
+    const failed = await oneDelivery();
+    await eventually(() => (attemptsOf(failed).length === 6 && market.pendingWebhooks === 0 ? true : undefined), 5_000, 'six failed attempts');
+    expect(failures()).toBe(1);
+    // saving the same URL again, or another one, is not a successful delivery (spec §6.2 rule 5)
+    await market.setWebhookUrl(receiver.url);
+    expect(failures()).toBe(1);
+    const other = await new Receiver().start();
+    try {
+      await market.setWebhookUrl(other.url);
+      expect(failures()).toBe(1);
+      const delivered = await oneDelivery();
+      await eventually(() => (attemptsOf(delivered).some((l) => l.ok) ? true : undefined), 3_000, 'a successful delivery');
+      expect(failures()).toBe(0);
+    } finally {
+      await market.setWebhookUrl(null);
+      await other.stop();
+    }
+  });
+
   it('delivers nothing to an account whose key has no signing secret', async () => {
     const legacy = market.accounts.find((x) => x.webhookSecret === null)!;
     await market.setWebhookUrl(receiver.url, legacy.id);
