@@ -7,7 +7,7 @@ import { type BulkResult, type ErrorCode, type LeanListing, type PriceDecayReque
 import type { CatalogItem } from '../catalog/index.ts';
 import { MarketError } from './errors.ts';
 import { checkListingCeiling } from './items.ts';
-import { ACTIVE, PRIVATE, isLive } from './listing-store.ts';
+import { DISABLED, PRIVATE, isLive, type StatusCode } from './listing-store.ts';
 import type { Market } from './market.ts';
 import type { Account, BackpackRow } from './records.ts';
 import type { TradeEngine } from './trades.ts';
@@ -79,16 +79,15 @@ function ownLiveListing(market: Market, account: Account, listingId: number): nu
 }
 
 /**
- * Row index of one of the caller's ACTIVE listings: PATCH /list "edits active listings" (spec §4.4), so
- * a private or disabled one is refused too. The spec names no code for that; LISTING_NOT_FOUND is its
- * one code for a listing a call cannot act on (a private listing bought without its token gets it too).
+ * Row index of one of the caller's listings that can be bought: PATCH /list "edits active listings"
+ * (spec §4.4). A private listing is on the market (bought through its share link); a disabled one is not,
+ * so it is refused. The spec names no code for that; LISTING_NOT_FOUND is its one code for a listing a
+ * call cannot act on (a private listing bought without its token gets it too).
  */
 function ownActiveListing(market: Market, account: Account, listingId: number): number {
   const index = ownLiveListing(market, account, listingId);
-  const status = market.store.status[index]!;
-  if (status !== ACTIVE) {
-    const what = status === PRIVATE ? 'private' : 'disabled';
-    throw new MarketError('LISTING_NOT_FOUND', `listing ${listingId} is ${what}; only active listings can be edited`, { listing_id: listingId });
+  if (market.store.status[index] === DISABLED) {
+    throw new MarketError('LISTING_NOT_FOUND', `listing ${listingId} is disabled; only active listings can be edited`, { listing_id: listingId });
   }
   return index;
 }
@@ -133,15 +132,19 @@ export function editListing(market: Market, engine: TradeEngine, account: Accoun
     const surplus = current - edit.amount;
     market.setListingAmount(index, edit.amount);
     if (priceSent) {
-      // Rule 4: partial reprice — the surplus stays on the market, in a new listing at the old price.
+      // Rule 4: partial reprice — the surplus stays on the market, in a new listing at the old price
+      // (a private one stays private, with a share link of its own).
+      const status = store.status[index] as StatusCode;
       market.createListing({
         seller: account.id,
         item,
         price: store.price[index]!,
         amount: surplus,
+        status,
         extra: {
           tradeLockedUntil: lock,
           ...(extra?.decay ? { decay: { ...extra.decay } } : {}),
+          ...(status === PRIVATE ? { privateToken: newPrivateToken(market) } : {}),
         },
       });
     } else {

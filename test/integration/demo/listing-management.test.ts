@@ -205,22 +205,33 @@ describe('PATCH /list', () => {
     expectError(await edit({ listing_id: x.id }), 'VALIDATION_ERROR', 400);
   });
 
-  it('edits active listings only: a private or disabled one of the caller is LISTING_NOT_FOUND and stays as it was', async () => {
-    for (const status of ['PRIVATE', 'DISABLED'] as const) {
-      const rows = await myListings({ status });
-      const l = rows.find((r) => r.commodity && r.amount >= 2)!;
-      expect(l, `a ${status} commodity listing of the demo user`).toBeDefined();
-      const before = market.state.eventsPublished();
-      for (const change of [{ price: l.price + 1 }, { amount: l.amount - 1 }, { amount: l.amount - 1, price: l.price + 1 }]) {
-        expectError(await edit({ listing_id: l.id, ...change }), 'LISTING_NOT_FOUND', 404);
-      }
-      const body = parseAs(ENDPOINTS.editListing.response, expectOk(await edit({ listings: [{ listing_id: l.id, price: l.price + 1 }] }))) as { results: { ok: boolean; error?: string | null }[] };
-      expect(body.results.map((r) => [r.ok, r.error ?? null])).toEqual([[false, 'LISTING_NOT_FOUND']]);
-      expect(market.state.eventsPublished()).toBe(before);
-      const after = (await myListings({ status })).filter((r) => r.market_hash_name === l.market_hash_name);
-      expect(after.find((r) => r.id === l.id)).toMatchObject({ price: l.price, amount: l.amount });
-      expect(after).toHaveLength(rows.filter((r) => r.market_hash_name === l.market_hash_name).length);
+  it('does not edit a disabled listing of the caller (not on the market): LISTING_NOT_FOUND, and it stays as it was', async () => {
+    const rows = await myListings({ status: 'DISABLED' });
+    const l = rows.find((r) => r.commodity && r.amount >= 2)!;
+    expect(l, 'a disabled commodity listing of the demo user').toBeDefined();
+    const before = market.state.eventsPublished();
+    for (const change of [{ price: l.price + 1 }, { amount: l.amount - 1 }, { amount: l.amount - 1, price: l.price + 1 }]) {
+      expectError(await edit({ listing_id: l.id, ...change }), 'LISTING_NOT_FOUND', 404);
     }
+    const body = parseAs(ENDPOINTS.editListing.response, expectOk(await edit({ listings: [{ listing_id: l.id, price: l.price + 1 }] }))) as { results: { ok: boolean; error?: string | null }[] };
+    expect(body.results.map((r) => [r.ok, r.error ?? null])).toEqual([[false, 'LISTING_NOT_FOUND']]);
+    expect(market.state.eventsPublished()).toBe(before);
+    const after = (await myListings({ status: 'DISABLED' })).filter((r) => r.market_hash_name === l.market_hash_name);
+    expect(after.find((r) => r.id === l.id)).toMatchObject({ price: l.price, amount: l.amount });
+    expect(after).toHaveLength(rows.filter((r) => r.market_hash_name === l.market_hash_name).length);
+  });
+
+  it('edits a private listing (on the market through its share link); a partial reprice leaves the surplus private, with a link of its own', async () => {
+    const rows = await myListings({ status: 'PRIVATE' });
+    const l = rows.find((r) => r.commodity && r.amount >= 2)!;
+    expect(l, 'a private commodity listing of the demo user').toBeDefined();
+    expectOk(await edit({ listing_id: l.id, amount: l.amount - 1, price: l.price + 1 }));
+    const after = await myListings({ status: 'PRIVATE' });
+    expect(after.find((r) => r.id === l.id)).toMatchObject({ price: l.price + 1, amount: l.amount - 1 });
+    const surplus = after.find((r) => r.id > l.id && r.market_hash_name === l.market_hash_name && r.price === l.price);
+    expect(surplus).toMatchObject({ amount: 1 });
+    expect(typeof surplus!.private_token).toBe('string');
+    expect(surplus!.private_token).not.toBe(l.private_token);
   });
 
   it('bulk: a row the single form would refuse as invalid is its own VALIDATION_ERROR; the other rows apply', async () => {
