@@ -396,8 +396,8 @@ export class Market {
     const owner = this.account(s.seller[index]!);
     const row: MyListing & { status: string; private_token?: string } = {
       ...this.lean(index),
-      // Copies that PATCH /list could add: only an active listing can be edited (spec §4.4).
-      available_amount: item.commodity && owner && s.status[index] === ACTIVE ? this.unlockedCopies(owner, item.index) : 0,
+      // Copies that PATCH /list could add: it edits listings on the market, active or private (spec §4.4).
+      available_amount: item.commodity && owner && (s.status[index] === ACTIVE || s.status[index] === PRIVATE) ? this.unlockedCopies(owner, item.index) : 0,
       price_decay: extra?.decay
         ? {
             start_price: extra.decay.start_price,
