@@ -4,8 +4,8 @@
  * a 2xx within 10 s; anything else (other status, redirect — never followed —, time-out, connection
  * error) fails and is retried up to 6 attempts in all, backing off from 5 s, with the same delivery id.
  * A delivery that exhausts its attempts is one failure; 20 in a row remove the URL and leave the user a
- * notice. Only a successful delivery resets the count: saving or clearing a URL does not, so a URL saved
- * again after a removal goes on the first failure that follows. Retries go to whatever URL is set when
+ * notice. Only a successful delivery resets the count: saving or clearing a URL does not. A removal ends
+ * the run it counted: a URL saved after it (the receiver mended) starts a count of its own. Retries go to whatever URL is set when
  * they run: a changed URL receives them; clearing the URL drops every delivery queued until then, even
  * when a URL is saved again before a retry was due.
  * Time-outs and back-off are market timers (scaled by --time-scale).
@@ -201,6 +201,7 @@ export class WebhookDispatcher {
     account.webhook.consecutiveFailures++;
     if (account.webhook.consecutiveFailures >= LIMITS.webhookFailuresBeforeRemoval && account.webhook.url !== null) {
       this.clear(account);
+      account.webhook.consecutiveFailures = 0;
       account.notices.push({
         kind: 'webhook_removed',
         at: this.market.now(),

@@ -225,17 +225,24 @@ describe('deliveries', () => {
     expect(next.attempt).toBe(1);
   });
 
-  it('removes the URL after 20 failed deliveries in a row and leaves the user a notice', async () => {
+  it('removes the URL after 20 failed deliveries in a row and leaves the user a notice; a URL saved after it counts afresh', async () => {
     receiver.respond = (_r, res) => res.writeHead(500).end();
     await market.setWebhookUrl(receiver.url);
     market.setTradeOutcome('Accepted');
     // 10 trades × 2 status changes = 20 deliveries, each failing all 6 attempts
     for (let i = 0; i < 10; i++) await startTrade();
     await eventually(() => (market.webhookUrl() === null ? true : undefined), 10_000, 'the URL to be removed');
-    expect(market.state.account(1)!.webhook.consecutiveFailures).toBeGreaterThanOrEqual(20);
     expect(market.notices().at(-1)).toMatchObject({ kind: 'webhook_removed' });
     const deliveries = new Set(market.webhookLog.filter((l) => l.url === receiver.url && !l.ok).map((l) => l.deliveryId));
     expect(deliveries.size).toBeGreaterThanOrEqual(20);
+    await eventually(() => (market.pendingWebhooks === 0 ? true : undefined), 5_000, 'the deliveries to end');
+    // the removal ended that run of failures: saved again, the URL is not removed at its next failure
+    await market.setWebhookUrl(receiver.url);
+    const failed = await oneDelivery();
+    await eventually(() => (attemptsOf(failed).length === 6 && market.pendingWebhooks === 0 ? true : undefined), 5_000, 'six failed attempts');
+    expect(market.webhookUrl()).toBe(receiver.url);
+    expect(market.state.account(1)!.webhook.consecutiveFailures).toBe(1);
+    await market.setWebhookUrl(null);
   });
 
   it('keeps the count of failed deliveries when a URL is saved; only a successful delivery resets it', async () => {
