@@ -8,6 +8,7 @@ import { stringifyJson } from '../../shared/api/index.ts';
 import { DEMO_DEFAULTS, MAX_SEQ_START, MarketError, startDemoMarket } from '../../demo/index.ts';
 import { digitsToNumber, parseFlags, UsageError, type FlagSpec } from '../args.ts';
 import type { CliCommand } from '../command.ts';
+import { flushStdout, stdoutFailureText } from '../stdout.ts';
 import { stopRequested, whenStopRequested } from '../stop-request.mjs';
 
 const FLAGS: FlagSpec = {
@@ -133,6 +134,14 @@ export const demoCommand: CliCommand = {
     process.stdout.write(
       `${stringifyJson({ base_url: market.baseUrl, ws_url: market.wsUrl, api_key: market.apiKey, webhook_secret: market.webhookSecret })}\n`,
     );
+    // That line is how a script learns the market's address and key: when it could not be written (a
+    // full disk), nobody can use the market, so it stops now (main says why, exit 1) rather than serve
+    // unannounced until a signal.
+    await flushStdout();
+    if (stdoutFailureText() !== null) {
+      await market.close();
+      return 1;
+    }
     const o = market.options;
     process.stderr.write(
       `demo market: ${o.listings} listings, ${o.rate} events/s, seed ${o.seed}, seq from ${o.seqStart}, ready in ${Math.round(market.startupMs)} ms at ${market.baseUrl}\n`,

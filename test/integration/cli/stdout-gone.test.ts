@@ -114,6 +114,20 @@ describe('a book on a full disk and a reader that left', () => {
   });
 });
 
+describe('demo > /dev/full', () => {
+  it(
+    'stops at once when its address line cannot be written: one plain line, exit 1, no market left serving',
+    { timeout: 60_000 },
+    async () => {
+      const ran = await intoFullDisk(['demo', '--port', '0', '--listings', '100', '--rate', '0']);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain('skindesk demo: could not write the output (no space left on the device)\n');
+      expect(ran.stderr).not.toContain('ready in');
+      noStackTrace(ran.stderr);
+    },
+  );
+});
+
 describe('watch | head -1', () => {
   let demo: DemoMarket;
   let tmp: ReturnType<typeof tempDb>;
