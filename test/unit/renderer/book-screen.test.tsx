@@ -608,6 +608,38 @@ describe('book screen', () => {
     await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 listings'));
   });
 
+  it('sorted by float, a game without floats is not called an empty book: it says why and sorts by age in one click', async () => {
+    const { windows, handlers: h } = recordingViews(rows);
+    installFakeApp({
+      ...h,
+      getMarketScreenState: () => ({ lastView: { filter: { app_id: 252490 }, sort: { field: 'float', dir: 'asc' } }, presets: [] }),
+      queryBookWindow: (input) => {
+        windows.push(input);
+        const total = input.sort.field === 'float' ? 0 : 1;
+        return { rows: rows.slice(0, total), offset: 0, total, version: 1, totalVersion: 1, lastSeq: '1' };
+      },
+    });
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe(
+      'No listing that matches these filters has a float: sorted by float, the book lists only those that do.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Sort by age' }));
+    await waitFor(() => expect(windows.at(-1)?.sort).toEqual({ field: 'created_at', dir: 'desc' }));
+    await waitFor(() => expect(screen.queryByTestId('book-empty')).toBeNull());
+  });
+
+  it('with only a game chosen, an empty book says no listing matches, not that the book is empty', async () => {
+    installFakeApp(
+      handlers([], { getMarketScreenState: () => ({ lastView: { filter: { app_id: 440 }, sort: { field: 'created_at', dir: 'desc' } }, presets: [] }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe('No listing matches these filters.');
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(screen.getByTestId('book-empty').textContent).toBe('No listing matches yet — the book is empty.'));
+  });
+
   it('keyboard: a sort header is a Tab stop that Enter and Space sort by, its cell saying the order', async () => {
     const { user } = await renderBook(handlers(rows));
     const priceHeader = () => document.querySelector('[role="columnheader"][data-sort-field="price"]') as HTMLElement;
