@@ -15,6 +15,8 @@ import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/i
 import { formatAgainst, formatWait } from '../../../src/renderer/format/numbers.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import { bookRow } from './fake-app.ts';
+import { gameFields } from '../../../src/renderer/screens/market/detail/DetailPanel.tsx';
+import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 
 describe('scroll geometry', () => {
   it('needs no compression for a million rows of 28 px', () => {
@@ -275,5 +277,27 @@ describe('prices against the market', () => {
     expect(shown({ price: 10_500 }).textContent).toBe('+5%');
     expect(shown({ market_price: null }).textContent).toBe('');
     expect(shown({ paint_index: 418 }).textContent).toBe('–'); // Doppler Phase 1
+  });
+});
+
+describe('the detail\'s fields', () => {
+  it('says a trade lock in the app\'s date format (local time), not the system locale\'s', () => {
+    const lockedUntil = new Date(2026, 2, 4, 14, 5, 9);
+    const listing = {
+      ...NULL_LISTING_DETAIL,
+      id: 7,
+      app_id: 730,
+      market_hash_name: 'AK-47 | Redline (Field-Tested)',
+      price: 1_000,
+      amount: 1,
+      commodity: false,
+      created_at: '2026-03-01T00:00:00.000Z',
+      trade_locked_until: lockedUntil.toISOString(),
+      cs_paint_wear: 0.25,
+    } as unknown as FullListing;
+    expect(gameFields(listing)).toEqual([
+      ['Trade lock until', '2026-03-04 14:05'],
+      ['Float', '0.2500000000'],
+    ]);
   });
 });

@@ -16,6 +16,7 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural, formatWait } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
+import { formatDateTime } from '../../account/ui/format.ts';
 import { showItemSales } from '../../sales/tape-filter.ts';
 import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
@@ -156,7 +157,8 @@ export function gameFields(listing: FullListing): [string, string][] {
         .join(', ') || '–';
     else if (key === 'cs_paint_wear') text = formatFloat(value as number, 10);
     else if (key === 'cs_fade_percentage' || key === 'cs_blue_percentage') text = formatPercent(value as number);
-    else if (key === 'trade_locked_until') text = new Date(value as string).toLocaleString();
+    // the app's one date format, not the system locale's ("11/24/2026, 8:30:00 AM" on an American system)
+    else if (key === 'trade_locked_until') text = formatDateTime(value as string);
     else if (key === 'cs_paint_index') text = [String(value), phaseOfPaintIndex(value as number)].filter(Boolean).join(' · ');
     else text = String(value);
     out.push([label, text]);
