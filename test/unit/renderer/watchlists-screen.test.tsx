@@ -1,7 +1,7 @@
 // The watchlists screen, buying an alert of a watchlist that only alerts: from the alert's detail, through
 // the buy dialog, whose answer stays on screen ("Bought — order N") as it does on the book.
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
@@ -74,5 +74,27 @@ describe('watchlists screen', () => {
     const outcome = await within(dialog).findByTestId('purchase-outcome');
     expect(outcome.getAttribute('data-status')).toBe('bought');
     expect(outcome.textContent).toContain('order 77');
+  });
+
+  it('an alert or purchase of an earlier day says its date, not only a time that reads as today', async () => {
+    const today = new Date();
+    today.setHours(9, 30, 5, 0);
+    const earlier = new Date(2026, 0, 2, 18, 4, 0).toISOString();
+    const entry = { id: 1, at: earlier, watchlistId: 1, alertId: 2, listingId: 43, marketHashName: 'AWP | Asiimov (Field-Tested)', maxPrice: 4_000, amount: 1, triggerSeq: '7', mode: 'auto' as const, decision: 'sent' as const, status: 'bought' as const, reason: null, orderId: 9 };
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 3, at: today.toISOString() }, { ...alert, id: 2, at: earlier }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [entry] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    const timeOf = (row: string) => document.querySelector(`tr[${row}] td`)?.textContent;
+    await waitFor(() => expect(timeOf('data-log-id="1"')).toBe('2026-01-02 18:04'));
+    await waitFor(() => expect(timeOf('data-alert-id="2"')).toBe('2026-01-02 18:04'));
+    expect(timeOf('data-alert-id="3"')).toBe('09:30:05');
   });
 });

@@ -11,7 +11,7 @@ import { type AutoBuyEntryView, DISMISSABLE_ALERT_STATES, type WatchAlertView } 
 import type { BookRow } from '../../../shared/ipc/index.ts';
 import { describePriceCondition, type Watchlist } from '../../../shared/watchlist.ts';
 import { call } from '../../bridge/index.ts';
-import { formatCents, formatClock } from '../../format/numbers.ts';
+import { formatAsOf, formatCents } from '../../format/numbers.ts';
 import { useLive } from '../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { Keys } from '../../shell/HelpOverlay.tsx';
@@ -44,6 +44,13 @@ const STATE_WORDS: Record<WatchAlertView['state'], string> = {
 const MODE_WORDS = { off: 'alerts', confirm: 'confirm', auto: 'auto' } as const;
 const dismissable = (alert: WatchAlertView) => DISMISSABLE_ALERT_STATES.includes(alert.state);
 const DETAIL_PX = 380;
+
+/**
+ * Alerts and purchases are kept across restarts: today's say their time, an earlier day's the date too
+ * (a clock alone made yesterday's alert read as this morning's). The time column is as wide as it needs.
+ */
+const isToday = (iso: string) => new Date(iso).toDateString() === new Date().toDateString();
+const timeColumnPx = (times: readonly string[], clockPx: number) => (times.every(isToday) ? clockPx : 116);
 
 const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
 
@@ -135,7 +142,7 @@ function LogTable({ log }: { log: readonly AutoBuyEntryView[] }) {
   return (
     <table data-testid="autobuy-log" style={{ width: '100%', fontSize: 12, borderCollapse: 'collapse', tableLayout: 'fixed' }}>
       <colgroup>
-        <col style={{ width: 80 }} />
+        <col style={{ width: timeColumnPx(log.map((e) => e.at), 80) }} />
         <col style={{ width: 62 }} />
         <col />
         <col style={{ width: 96 }} />
@@ -146,7 +153,7 @@ function LogTable({ log }: { log: readonly AutoBuyEntryView[] }) {
         {log.map((e) => (
           <tr key={e.id} data-log-id={e.id} style={{ borderBottom: '1px solid var(--sd-border)' }}>
             <td className="sd-num" style={cell}>
-              {formatClock(e.at)}
+              {formatAsOf(e.at)}
             </td>
             <td style={cell}>{e.mode}</td>
             <td style={cell} title={e.marketHashName}>
@@ -331,7 +338,7 @@ export function WatchlistsScreen() {
           ) : (
             <table style={{ width: '100%', fontSize: 12, borderCollapse: 'collapse', tableLayout: 'fixed' }}>
               <colgroup>
-                <col style={{ width: 72 }} />
+                <col style={{ width: timeColumnPx(alerts.map((a) => a.at), 72) }} />
                 <col />
                 <col style={{ width: 76 }} />
                 {!detail && <col style={{ width: 84 }} />}
@@ -356,7 +363,7 @@ export function WatchlistsScreen() {
                       style={{ cursor: 'pointer', borderBottom: '1px solid var(--sd-border)', height: 28, opacity: a.state === 'dismissed' ? 0.5 : 1 }}
                     >
                       <td className="sd-num" style={{ padding: '0 8px', whiteSpace: 'nowrap', color: 'var(--sd-muted)' }}>
-                        {formatClock(a.at)}
+                        {formatAsOf(a.at)}
                       </td>
                       <td style={{ padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={`${a.marketHashName} — ${a.watchlistName}${a.origin === 'sweep' ? ' (book check)' : ''}`}>
                         <UnstyledButton
