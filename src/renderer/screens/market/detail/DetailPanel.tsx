@@ -239,9 +239,15 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   usePush('bookChanged', (change) => {
     if (change.reset || change.idsTruncated || change.ids.includes(row.id)) detail.reload();
   });
-  const stickerNames = (row.stickers ?? []).map((s) => s.name);
-  // the row's paint index is known before the listing's own read: a Doppler's phase is asked at once
-  const paintIndex = row.paint_index;
+  // each read only for the listing (and item) it was made for: moving the selection must never show the
+  // last listing's fields, market figures or sales under the new one's name while its own are read
+  const listing = detail.current?.listing ?? null;
+  // the row's stickers and paint index are known before the listing's own read: the stickers' worth and a
+  // Doppler's phase are asked at once. A row without its details (an alert's, or one the backfill has not
+  // reached) takes them from the listing once read, or its stickers would go unpriced and a Doppler be
+  // compared with every phase's price.
+  const stickerNames = (row.stickers ?? listing?.cs_stickers ?? []).map((s) => s.name);
+  const paintIndex = row.paint_index ?? listing?.cs_paint_index ?? null;
   const context = useCall(
     'getPriceContext',
     { ...item, stickers: stickerNames, paint_index: paintIndex },
@@ -249,9 +255,6 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   );
   const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
   const [inspectProblem, setInspectProblem] = useState<string | null>(null);
-  // each read only for the listing (and item) it was made for: moving the selection must never show the
-  // last listing's fields, market figures or sales under the new one's name while its own are read
-  const listing = detail.current?.listing ?? null;
   const gone = detail.current !== undefined && !detail.current.alive;
   const float = listing?.cs_paint_wear ?? row.paint_wear;
   const rank = detail.current?.floatRank ?? null;
