@@ -1,7 +1,7 @@
 // The watchlists screen, buying an alert of a watchlist that only alerts: from the alert's detail, through
 // the buy dialog, whose answer stays on screen ("Bought — order N") as it does on the book.
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
@@ -148,5 +148,30 @@ describe('watchlists screen', () => {
     await user.click(within(document.querySelector('tr[data-alert-id="5"]') as HTMLElement).getByTestId('open-alert'));
     expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10 %');
     expect(asked.at(-1)).toEqual({ stickers: ['Crown (Foil)'], paint_index: 418 });
+  });
+
+  it('while the pointer is over the feed, a new alert waits above it: no row slides under the Buy being aimed at', async () => {
+    const app = installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 20, mode: 'confirm' }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(document.querySelector('tr[data-alert-id="20"]')).not.toBeNull());
+    const rowIds = () => [...document.querySelectorAll('tr[data-alert-id]')].map((tr) => Number(tr.getAttribute('data-alert-id')));
+    const shownBefore = rowIds();
+    const feed = screen.getByTestId('alert-feed');
+    fireEvent.pointerEnter(feed);
+    act(() => app.push('watchAlerts', { alerts: [{ ...alert, id: 21, mode: 'confirm', marketHashName: 'AWP | Asiimov (Field-Tested)' }], omitted: 0 }));
+    expect((await screen.findByTestId('alerts-waiting')).textContent).toBe('1 new alert above');
+    expect(rowIds()).toEqual(shownBefore);
+    fireEvent.pointerLeave(feed);
+    await waitFor(() => expect(rowIds()[0]).toBe(21));
+    expect(screen.queryByTestId('alerts-waiting')).toBeNull();
   });
 });

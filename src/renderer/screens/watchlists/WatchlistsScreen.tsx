@@ -11,7 +11,7 @@ import { type AutoBuyEntryView, DISMISSABLE_ALERT_STATES, type WatchAlertView } 
 import type { BookRow } from '../../../shared/ipc/index.ts';
 import { describePriceCondition, type Watchlist } from '../../../shared/watchlist.ts';
 import { call } from '../../bridge/index.ts';
-import { formatAsOf, formatCents } from '../../format/numbers.ts';
+import { formatAsOf, formatCents, plural } from '../../format/numbers.ts';
 import { useLive } from '../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { Keys } from '../../shell/HelpOverlay.tsx';
@@ -187,11 +187,16 @@ export function WatchlistsScreen() {
   const [detail, setDetail] = useState<WatchAlertView | null>(null);
   const [manualBuy, setManualBuy] = useState<BookRow | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const alerts = feed.alerts;
+  // While the pointer is over the feed, alerts that arrive wait above it, counted: a new row would push
+  // every row down a line between aiming at an alert's Buy and the click, which then bought the next
+  // one. Alerts shown keep changing state; those waiting come in when the pointer leaves.
+  const [heldAfter, setHeldAfter] = useState<number | null>(null);
+  const alerts = heldAfter === null ? feed.alerts : feed.alerts.filter((a) => a.id <= heldAfter);
+  const waiting = feed.alerts.length - alerts.length;
 
   // looking at the feed is seeing its alerts
   useEffect(() => markAlertsSeen(), [feed.unseen]);
-  // the newest alert is the one a key acts on, unless the user picked another
+  // the newest alert shown is the one a key acts on, unless the user picked another
   const selected = alerts.find((a) => a.id === selectedId) ?? (pinned ? undefined : alerts[0]);
   const selectedIndex = selected ? alerts.indexOf(selected) : -1;
 
@@ -308,6 +313,11 @@ export function WatchlistsScreen() {
             </Text>
             <Keys hotkey="enter" />
           </Group>
+          {waiting > 0 && (
+            <Badge color="blue" variant="light" size="sm" data-testid="alerts-waiting" title="They come in when the pointer leaves the list">
+              {plural(waiting, 'new alert')} above
+            </Badge>
+          )}
           {autoBuy && !autoBuy.live && (
             <Badge color="orange" variant="light" size="sm">
               not buying: book not live
@@ -328,7 +338,13 @@ export function WatchlistsScreen() {
             <Text size="xs">{problem}</Text>
           </Alert>
         )}
-        <ScrollArea style={{ flex: 1 }} type="auto" data-testid="alert-feed">
+        <ScrollArea
+          style={{ flex: 1 }}
+          type="auto"
+          data-testid="alert-feed"
+          onPointerEnter={() => setHeldAfter(feed.alerts[0]?.id ?? null)}
+          onPointerLeave={() => setHeldAfter(null)}
+        >
           {alerts.length === 0 ? (
             <Center p="xl">
               <Text size="sm" c="dimmed">
