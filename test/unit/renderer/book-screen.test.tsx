@@ -222,6 +222,28 @@ describe('book screen', () => {
     await waitFor(() => expect(detail.textContent).toContain('Market price$11.00'));
   });
 
+  it("a Doppler's detail compares its price within its phase, not with the name's market price of every phase", async () => {
+    const doppler = [bookRow(1, { market_hash_name: '★ Karambit | Doppler (Factory New)', paint_index: 419, price: 57_874 })];
+    const base = handlers(doppler);
+    installFakeApp({
+      ...base,
+      getPriceContext: async (input) => ({
+        ...(await base.getPriceContext!(input)),
+        market_price: 58_695,
+        average_30d: 60_000,
+        phase: { name: 'Phase 2', lowest_in_book: 57_874, lowest_in_book_id: 1, listings_in_book: 18, sales_30d: 3, average_30d: 70_000 },
+      }),
+    });
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByText('1 listing');
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(within(detail).getByTestId('phase-sales').textContent).toBe('3 · avg $700.00 −$121.26 (−17.3%)'));
+    expect(detail.textContent).toContain('Market price$586.95Recommended');
+    expect(detail.textContent).toContain('30-day average$600.0030-day sales');
+  });
+
   it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
     const live = [bookRow(1, { market_hash_name: 'Scrap Metal', commodity: true, amount: 7, price: 2 }), bookRow(2), bookRow(3)];
     let version = 1;

@@ -196,10 +196,14 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
         {formatDelta(price - base, base)}
       </Text>
     );
+  // A Doppler's market price and 30-day average are the name's, every phase mixed (a Ruby with a Phase 3):
+  // a gain or loss against them would be no figure to act on (the grid shows none either). Its own
+  // phase's rows below compare.
+  const vsName = (base: number | null) => (context.phase === null ? vs(base) : null);
   return (
     <Kv
       items={[
-        ['Market price', <>{money(context.market_price)}{vs(context.market_price)}</>],
+        ['Market price', <>{money(context.market_price)}{vsName(context.market_price)}</>],
         ['Recommended', money(context.recommended_price)],
         ['Lowest listing', money(context.lowest_listing_price)],
         ['Lowest in book', <>{money(context.lowest_in_book)}{context.listings_in_book > 1 ? <Text span size="xs" c="dimmed"> of {context.listings_in_book}</Text> : null}</>],
@@ -207,7 +211,7 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
           '30-day average',
           <>
             {money(context.average_30d)}
-            {vs(context.average_30d)}
+            {vsName(context.average_30d)}
           </>,
         ],
         ['30-day sales', context.sales_30d === null ? '–' : `${formatCount(context.sales_30d)} (${plural(context.volume_30d ?? 0, 'copy', 'copies')})`],
