@@ -79,6 +79,22 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, a keychain pattern', () => {
+  it('too large for the query engine is said under its field and not sent (the app refused the whole filter)', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('button', { name: 'Keychains' }));
+    await user.click(await screen.findByRole('button', { name: 'Keychain' }));
+    await focusField(user, screen.getByLabelText('Keychain pattern 1'));
+    await user.keyboard('99999999999999999999');
+    expect(await screen.findByText('Keychain pattern: too large')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).not.toHaveBeenCalled();
+    await user.clear(screen.getByLabelText('Keychain pattern 1'));
+    await user.keyboard('73');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ keychains: [{ pattern: 73 }] }));
+  });
+});
+
 describe('filter panel, a range that cannot be sent', () => {
   it('says so under its own inputs, not at the top of the panel (out of sight of a field scrolled to)', async () => {
     const { onChange, user } = renderPanel();

@@ -144,14 +144,16 @@ describe('filter model', () => {
   });
 
   it('says what is out of range instead of sending a filter the app refuses', () => {
-    const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60 };
+    const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60, keychains: [{ pattern: 1e20 }] };
     expect(rangeProblems(filter).map(sayRangeProblem)).toEqual([
       'Float: between 0 and 1',
       'Fade: between 0 and 100 %',
       'Blue: between 0 and 100 %',
       'Sticker count: between 0 and 6',
       'Paint index: too large',
+      'Keychain pattern: too large',
     ]);
+    expect(bookFilter.safeParse({ keychains: [{ pattern: 1e20 }] }).success).toBe(false);
     // whatever passes these checks is a filter the app's schema takes
     expect(bookFilter.safeParse(filter).success).toBe(false);
     const fine = { float: { min: 0, max: 1 }, fade: { max: 100 }, stickers: { min_count: 0, max_count: 6 }, paint_index: 618 };

@@ -72,13 +72,16 @@ export function cleanFilter(f: BookFilter): BookFilter {
 }
 
 /** The filter fields a range problem can be about, by the label the panel gives them. */
-export type RangeField = 'Price' | 'Float' | 'Fade' | 'Blue' | 'Sticker count' | 'Paint index';
+export type RangeField = 'Price' | 'Float' | 'Fade' | 'Blue' | 'Sticker count' | 'Paint index' | 'Keychain pattern';
 
 export interface RangeProblem {
   field: RangeField;
   /** What is wrong, in words after the field's name ("min is above max"). */
   text: string;
 }
+
+/** A pattern past the largest whole number the query engine takes (typed as 20 digits, it read as 1e20). */
+export const keychainPatternTooLarge = (k: { pattern?: number }): boolean => k.pattern !== undefined && !Number.isSafeInteger(k.pattern);
 
 /** A range problem in words that name its field: "Float: between 0 and 1". */
 export const sayRangeProblem = (p: RangeProblem): string => `${p.field}: ${p.text}`;
@@ -101,6 +104,7 @@ export function rangeProblems(f: BookFilter): RangeProblem[] {
   check('Blue', f.blue, { max: 100, text: 'between 0 and 100 %' });
   check('Sticker count', { min: f.stickers?.min_count, max: f.stickers?.max_count }, { max: 6, text: 'between 0 and 6' });
   if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push({ field: 'Paint index', text: 'too large' });
+  if (f.keychains?.some(keychainPatternTooLarge)) problems.push({ field: 'Keychain pattern', text: 'too large' });
   return problems;
 }
 
