@@ -114,6 +114,11 @@ export function rangeProblems(f: BookFilter): RangeProblem[] {
 const SEED_SEPARATORS = /[\s,;]+/;
 /** How many refused entries the note quotes before it only counts the rest. */
 const REFUSED_QUOTED = 3;
+/**
+ * CS2's highest paint seed (its patterns are 0–1000): a larger one, a digit too many from a spreadsheet,
+ * would be taken by the query engine and match nothing, unsaid.
+ */
+export const PAINT_SEED_HIGHEST = 1000;
 
 export interface SeedsAdded {
   seeds: number[];
@@ -123,7 +128,7 @@ export interface SeedsAdded {
 
 /**
  * Seeds typed or pasted, added to those already in the filter. What is not a paint seed (a negative
- * number, a decimal, a word) is left out and named, not dropped unsaid; a paste that would take the
+ * number, a decimal, a word, a number past 1000) is left out and named, not dropped unsaid; a paste that would take the
  * filter past the query engine's 1,000 seeds adds none (the engine would refuse the whole filter).
  */
 export function addSeeds(current: readonly number[], text: string): SeedsAdded {
@@ -132,7 +137,7 @@ export function addSeeds(current: readonly number[], text: string): SeedsAdded {
   const seeds = new Set(current);
   for (const entry of entries) {
     const seed = /^\d+$/.test(entry) ? Number(entry) : NaN;
-    if (Number.isSafeInteger(seed)) seeds.add(seed);
+    if (seed <= PAINT_SEED_HIGHEST) seeds.add(seed);
     else refused.push(entry);
   }
   if (seeds.size > PAINT_SEEDS_MAX) {
@@ -146,7 +151,7 @@ export function addSeeds(current: readonly number[], text: string): SeedsAdded {
   const more = refused.length > REFUSED_QUOTED ? ` and ${formatCount(refused.length - REFUSED_QUOTED)} more` : '';
   return {
     seeds: [...seeds],
-    note: `Left out ${quoted.join(', ')}${more}: a paint seed is a whole number, 0 or more.`,
+    note: `Left out ${quoted.join(', ')}${more}: a paint seed is a whole number from 0 to ${formatCount(PAINT_SEED_HIGHEST)}.`,
   };
 }
 
