@@ -193,6 +193,16 @@ describe('filter model', () => {
     expect(keys(undefined, 620)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'amount', 'listed']);
     expect(keys(undefined, 100).at(-1)).toBe('listed');
   });
+
+  it('sorted by fade or blue, shows that column where the game or the detail leaves it out, and never drops it', () => {
+    expect(columnsFor(undefined, false, 'fade').map((c) => c.key)).toEqual(['game', 'name', 'price', 'market', 'float', 'seed', 'stickers', 'amount', 'fade', 'listed']);
+    expect(columnsFor(730, true, 'blue').map((c) => c.key)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'blue', 'listed']);
+    // already there, or a game without either: as before
+    expect(columnsFor(730, false, 'fade').map((c) => c.key)).toEqual(['name', 'price', 'market', 'float', 'seed', 'stickers', 'fade', 'blue', 'listed']);
+    expect(columnsFor(570, false, 'fade').map((c) => c.key)).toEqual(['name', 'price', 'market', 'amount', 'listed']);
+    // a narrow grid sorted by blue gives up fade and the others first, never blue
+    expect(fitColumns(columnsFor(730, false, 'blue'), 600, 'blue').map((c) => c.key)).toEqual(['name', 'price', 'float', 'stickers', 'blue', 'listed']);
+  });
 });
 
 describe('share links of private listings', () => {

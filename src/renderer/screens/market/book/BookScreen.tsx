@@ -400,7 +400,7 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
   const filtered = chips.length > 0 || view.filter.app_id !== undefined;
   const empty = emptyBook(filtered, status?.bookRead ?? null, unreadBookReason(status), view.sort.field);
   const { ref: gridAreaRef, width: gridWidth } = useElementSize();
-  const columns = fitColumns(columnsFor(view.filter.app_id, detailOpen), gridWidth);
+  const columns = fitColumns(columnsFor(view.filter.app_id, detailOpen, view.sort.field), gridWidth, view.sort.field);
   const offline = status?.state === 'offline';
   const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
   const fit = toolbarFitFor(toolbarWidth, chips.length > 0);
