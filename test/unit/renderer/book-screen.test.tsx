@@ -244,6 +244,15 @@ describe('book screen', () => {
     expect(detail.textContent).toContain('30-day average$600.0030-day sales');
   });
 
+  it("the detail's 'listed … ago' keeps time like the grid's age column, not frozen at the moment it opened", async () => {
+    const fresh = [bookRow(1, { created_at: new Date(Date.now() - 58_000).toISOString() }), bookRow(2), bookRow(3)];
+    const { user } = await renderBook(handlers(fresh));
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(detail.textContent).toMatch(/listed 5[89]s ago · #1/));
+    await waitFor(() => expect(detail.textContent).toContain('listed 1m ago · #1'), { timeout: 4_000 });
+  });
+
   it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
     const live = [bookRow(1, { market_hash_name: 'Scrap Metal', commodity: true, amount: 7, price: 2 }), bookRow(2), bookRow(3)];
     let version = 1;

@@ -17,6 +17,7 @@ import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPe
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
 import { formatDateTime } from '../../account/ui/format.ts';
+import { useNow } from '../../account/ui/hooks.ts';
 import { showItemSales } from '../../sales/tape-filter.ts';
 import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
@@ -235,6 +236,15 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
   );
 }
 
+/**
+ * How long the listing has been up, ticking as the grid's age column does: read once, it stayed "0s" on a
+ * listing open for minutes while the row beside it said "4m". Its own component, so only it re-renders.
+ */
+function ListedAge({ createdAt }: { createdAt: string }) {
+  const now = useNow(1_000);
+  return <span className="sd-num">{formatAge(createdAt, now)}</span>;
+}
+
 export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelProps) {
   const trading = useTradingState();
   const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
@@ -303,7 +313,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
               </Badge>
             )}
             <Text size="xs" c="dimmed">
-              listed {formatAge(row.created_at)} ago · #{row.id}
+              listed <ListedAge createdAt={row.created_at} /> ago · #{row.id}
             </Text>
           </Group>
         </Stack>
