@@ -6,6 +6,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
+import { commandRegistry } from '../../../src/renderer/shell/commands.ts';
 import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookView, BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
@@ -580,6 +581,40 @@ describe('book screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toEqual([{ name: 'Mine', view: fnFloats.view }]));
     expect(screen.getByTestId('presets-button').textContent).toContain('(2)');
+  });
+
+  it('saving a preset under a name in use says it replaces it; a preset is deleted from the keyboard, in the palette', async () => {
+    const fnFloats = { name: 'FN floats', view: { filter: { float: { min: 0, max: 0.07 } }, sort: { field: 'float' as const, dir: 'asc' as const } } };
+    const deleted: string[] = [];
+    installFakeApp(
+      handlers(rows, {
+        getMarketScreenState: () => ({ lastView: null, presets: [fnFloats] }),
+        saveFilterPreset: (preset) => ({ lastView: null, presets: [preset] }),
+        deleteFilterPreset: ({ name }) => {
+          deleted.push(name);
+          return { lastView: null, presets: [] };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByTestId('presets-button'));
+    await user.click(await screen.findByText('Save current filter…'));
+    const dialog = await screen.findByRole('dialog', { name: 'Save filter preset' });
+    await user.type(within(dialog).getByLabelText('Name'), 'FN floats');
+    expect(within(dialog).getByText('Replaces the preset “FN floats” with the current filter and sort.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Replace' })).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Name'), ' 2');
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save filter preset' })).toBeNull());
+
+    // the palette lists the registered commands (jsdom cannot run the palette's own list)
+    const remove = commandRegistry.all().find((c) => c.label === 'Delete preset: FN floats');
+    expect(remove?.group).toBe('Filters');
+    act(() => void remove?.run());
+    await waitFor(() => expect(deleted).toEqual(['FN floats']));
+    await waitFor(() => expect(screen.getByTestId('presets-button').textContent).toBe('Presets'));
   });
 
   it('a book change flashes the changed row and updates the total', async () => {

@@ -390,7 +390,20 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         keywords: [band.code],
         run: () => setView((v) => ({ ...v, filter: cleanFilter({ ...v.filter, float: wearRange([band.code]) }) })),
     }));
-    const presetCommands: Command[] = presets.map((preset) => ({ id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) }));
+    const presetCommands: Command[] = presets.flatMap((preset) => [
+      { id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) },
+      // the menu's delete cross is for the pointer (a button inside a menu item): from the keyboard, here
+      {
+        id: `preset.delete.${preset.name}`,
+        label: `Delete preset: ${preset.name}`,
+        group: 'Filters',
+        run: () =>
+          void call('deleteFilterPreset', { name: preset.name }).then(
+            (state) => setPresets(state.presets),
+            (err: unknown) => reportFailure(`The preset “${preset.name}” was not deleted`, err),
+          ),
+      },
+    ]);
     return [...keyed, ...sorts, ...wears, ...presetCommands];
   }, [select, open, detailOpen, filtersShown, toggleFilters, trading, hasSelection, selectedIsCs, startBuy, addRowToCart, cart.length, presets, setView]);
   useRegisterCommands(commands);
