@@ -151,7 +151,8 @@ const listed: Column = {
 };
 
 /** Narrower fixed columns while the detail panel takes the right side, so names stay readable. */
-const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers: 76, listed: 44, seed: 44, amount: 40 };
+// the age keeps room for its header with the sort's arrow ("↓ AGE"): the grid's default sort
+const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers: 76, listed: 52, seed: 44, amount: 40 };
 
 export function columnsFor(appId: AppId | undefined, compact: boolean, sorted?: SortField): Column[] {
   let columns: Column[];
