@@ -54,6 +54,14 @@ const timeColumnPx = (times: readonly string[], clockPx: number) => (times.every
 
 const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
 
+/** Over an empty feed: what will bring alerts, and not a promise of them while every watchlist is paused. */
+function noAlertText(watchlists: readonly Watchlist[] | null): string {
+  if (watchlists && watchlists.length > 0 && watchlists.every((w) => w.paused)) {
+    return `No alert yet, and none will come while ${watchlists.length === 1 ? 'the watchlist is' : `all ${watchlists.length} watchlists are`} paused.`;
+  }
+  return 'No alert yet: matching listings show up here the moment they appear.';
+}
+
 /** The row the detail panel shows at once while it loads the listing itself. */
 function rowOf(a: WatchAlertView): BookRow {
   return {
@@ -347,8 +355,8 @@ export function WatchlistsScreen() {
         >
           {alerts.length === 0 ? (
             <Center p="xl">
-              <Text size="sm" c="dimmed">
-                No alert yet: matching listings show up here the moment they appear.
+              <Text size="sm" c="dimmed" data-testid="alerts-empty">
+                {noAlertText(watchlists)}
               </Text>
             </Center>
           ) : (
