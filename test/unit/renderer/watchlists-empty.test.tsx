@@ -1,5 +1,6 @@
 // The watchlists screen before any alert: the empty feed says what will bring alerts, and does not promise
-// them while every watchlist is paused. (Its own file: the alert feed's store lives with the module.)
+// them while every watchlist is paused; each watchlist says what it watches. (Its own file: the alert
+// feed's store lives with the module.)
 import { MantineProvider } from '@mantine/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,5 +43,20 @@ describe('watchlists screen, no alert yet', () => {
     expect((await screen.findByText(/none will come/)).textContent).toBe(
       'No alert yet, and none will come while all 2 watchlists are paused.',
     );
+  });
+
+  it('a watchlist of one game says so, not "whole book"', async () => {
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [{ ...watchlist(3, false), filter: { app_id: 730 } }] }),
+      listWatchAlerts: () => ({ alerts: [] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    expect(await screen.findByText('at most $4.00 · CS2')).toBeTruthy();
   });
 });

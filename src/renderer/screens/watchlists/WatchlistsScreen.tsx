@@ -18,6 +18,7 @@ import { Keys } from '../../shell/HelpOverlay.tsx';
 import { reportFailure } from '../../shell/report-failure.ts';
 import { BuyDialog } from '../market/buying/BuyDialog.tsx';
 import { addToCart, cartLineOf } from '../market/buying/cart-store.ts';
+import { gameShort } from '../account/ui/format.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
 import { describeFilter } from '../market/filters/filter-model.ts';
 import { WatchlistDialog } from './WatchlistDialog.tsx';
@@ -87,7 +88,9 @@ function rowOf(a: WatchAlertView): BookRow {
 
 function WatchlistItem({ w, onEdit }: { w: Watchlist; onEdit(): void }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const chips = describeFilter(w.filter);
+  // the game is no chip in the book (its panel shows it), but here nothing else would: a CS2-only
+  // watchlist read as watching the whole book
+  const chips = [...(w.filter.app_id === undefined ? [] : [gameShort(w.filter.app_id)]), ...describeFilter(w.filter)];
   return (
     <Stack gap={2} px="sm" py={6} style={{ borderBottom: '1px solid var(--sd-border)', opacity: w.paused ? 0.6 : 1 }} data-watchlist-id={w.id}>
       <Group gap={6} wrap="nowrap">
