@@ -312,4 +312,20 @@ describe('the detail\'s fields', () => {
       ['Float', '0.2500000000'],
     ]);
   });
+
+  it('leaves out an empty list, as it leaves out an empty field (no "Spells" with nothing beside it)', () => {
+    const listing = {
+      ...NULL_LISTING_DETAIL,
+      id: 8,
+      app_id: 440,
+      market_hash_name: 'Strange Sniper Rifle',
+      price: 76,
+      amount: 1,
+      commodity: false,
+      created_at: '2026-03-01T00:00:00.000Z',
+      tf2_classes: ['Sniper'],
+      tf2_spells: [],
+    } as unknown as FullListing;
+    expect(gameFields(listing)).toEqual([['Classes', 'Sniper']]);
+  });
 });

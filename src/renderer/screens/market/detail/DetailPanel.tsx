@@ -144,7 +144,8 @@ export function gameFields(listing: FullListing): [string, string][] {
   const prefix = GAME_PREFIX[listing.app_id as AppId];
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(listing)) {
-    if (SKIPPED.has(key) || value === null || value === undefined) continue;
+    // an empty list (a TF2 item without spells) is an empty field too: shown, it was a label with nothing beside it
+    if (SKIPPED.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     const general = key === 'steam_asset_id' || key === 'trade_locked_until';
     if (!general && !key.startsWith(`${prefix}_`)) continue;
     const label = FIELD_NAMES[key] ?? key.replace(/^(cs|rust|dota|tf2)_/, '').replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
