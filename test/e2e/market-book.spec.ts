@@ -415,3 +415,32 @@ test('a sticker craft: ×2+ on a sticker condition shows exactly the listings wi
   demo(m.host).resumeActivity();
   expect(problems).toEqual([]);
 });
+
+test('the sorted column says its direction beside the detail too: no header too narrow for its arrow', async ({ page }) => {
+  const problems = watchProblems(page);
+  // the row clicked must stay in the book until Enter opens it
+  demo(m.host).pauseActivity();
+  await openApp(page, m.host);
+  const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
+  if (await clearFilters.isVisible()) await clearFilters.click();
+  await page.getByRole('radiogroup', { name: 'Game' }).getByText('CS2', { exact: true }).click();
+  await page.locator('[data-testid="book-grid-body"] [data-listing-id]').first().click();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-panel')).toBeVisible();
+  /** The width of the sorted header's arrow: 0 when its cell is too narrow and the arrow was squeezed out. */
+  const arrowWidth = (field: string) =>
+    page.locator(`[role="columnheader"][data-sort-field="${field}"] svg`).evaluate((svg) => svg.getBoundingClientRect().width);
+  for (const field of ['created_at', 'price', 'float']) {
+    const header = page.locator(`[role="columnheader"][data-sort-field="${field}"]`);
+    if ((await header.getAttribute('aria-sort')) === null) await header.locator('button').click();
+    await expect(header).toHaveAttribute('aria-sort', /ascending|descending/);
+    expect(await arrowWidth(field), `the ${field} header's arrow`).toBeGreaterThanOrEqual(10);
+    const cut = await header.locator('button').evaluate((b) => b.scrollWidth > b.clientWidth + 1);
+    expect(cut, `the ${field} header is cut off`).toBe(false);
+  }
+  // back to the book's usual order for the tests after
+  await page.locator('[role="columnheader"][data-sort-field="created_at"] button').click();
+  await page.keyboard.press('Escape');
+  demo(m.host).resumeActivity();
+  expect(problems).toEqual([]);
+});

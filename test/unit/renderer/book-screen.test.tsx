@@ -6,6 +6,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/renderer/App.tsx';
+import { commandRegistry } from '../../../src/renderer/shell/commands.ts';
 import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import type { BookView, BookWindowInput, PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
@@ -220,6 +221,37 @@ describe('book screen', () => {
     release();
     expect(await within(detail).findByText('No sales of this item seen yet.')).toBeTruthy();
     await waitFor(() => expect(detail.textContent).toContain('Market price$11.00'));
+  });
+
+  it("a Doppler's detail compares its price within its phase, not with the name's market price of every phase", async () => {
+    const doppler = [bookRow(1, { market_hash_name: '★ Karambit | Doppler (Factory New)', paint_index: 419, price: 57_874 })];
+    const base = handlers(doppler);
+    installFakeApp({
+      ...base,
+      getPriceContext: async (input) => ({
+        ...(await base.getPriceContext!(input)),
+        market_price: 58_695,
+        average_30d: 60_000,
+        phase: { name: 'Phase 2', lowest_in_book: 57_874, lowest_in_book_id: 1, listings_in_book: 18, sales_30d: 3, average_30d: 70_000 },
+      }),
+    });
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByText('1 listing');
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(within(detail).getByTestId('phase-sales').textContent).toBe('3 · avg $700.00 −$121.26 (−17.3%)'));
+    expect(detail.textContent).toContain('Market price$586.95Recommended');
+    expect(detail.textContent).toContain('30-day average$600.0030-day sales');
+  });
+
+  it("the detail's 'listed … ago' keeps time like the grid's age column, not frozen at the moment it opened", async () => {
+    const fresh = [bookRow(1, { created_at: new Date(Date.now() - 58_000).toISOString() }), bookRow(2), bookRow(3)];
+    const { user } = await renderBook(handlers(fresh));
+    await user.keyboard('{ArrowDown}{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    await waitFor(() => expect(detail.textContent).toMatch(/listed 5[89]s ago · #1/));
+    await waitFor(() => expect(detail.textContent).toContain('listed 1m ago · #1'), { timeout: 4_000 });
   });
 
   it('part of a commodity listing bought: the copies left stay a normal row that B buys again', async () => {
@@ -551,6 +583,40 @@ describe('book screen', () => {
     expect(screen.getByTestId('presets-button').textContent).toContain('(2)');
   });
 
+  it('saving a preset under a name in use says it replaces it; a preset is deleted from the keyboard, in the palette', async () => {
+    const fnFloats = { name: 'FN floats', view: { filter: { float: { min: 0, max: 0.07 } }, sort: { field: 'float' as const, dir: 'asc' as const } } };
+    const deleted: string[] = [];
+    installFakeApp(
+      handlers(rows, {
+        getMarketScreenState: () => ({ lastView: null, presets: [fnFloats] }),
+        saveFilterPreset: (preset) => ({ lastView: null, presets: [preset] }),
+        deleteFilterPreset: ({ name }) => {
+          deleted.push(name);
+          return { lastView: null, presets: [] };
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByTestId('presets-button'));
+    await user.click(await screen.findByText('Save current filter…'));
+    const dialog = await screen.findByRole('dialog', { name: 'Save filter preset' });
+    await user.type(within(dialog).getByLabelText('Name'), 'FN floats');
+    expect(within(dialog).getByText('Replaces the preset “FN floats” with the current filter and sort.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Replace' })).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Name'), ' 2');
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Save filter preset' })).toBeNull());
+
+    // the palette lists the registered commands (jsdom cannot run the palette's own list)
+    const remove = commandRegistry.all().find((c) => c.label === 'Delete preset: FN floats');
+    expect(remove?.group).toBe('Filters');
+    act(() => void remove?.run());
+    await waitFor(() => expect(deleted).toEqual(['FN floats']));
+    await waitFor(() => expect(screen.getByTestId('presets-button').textContent).toBe('Presets'));
+  });
+
   it('a book change flashes the changed row and updates the total', async () => {
     const live = [...rows];
     let version = 1;
@@ -606,6 +672,38 @@ describe('book screen', () => {
     expect(screen.getByTestId('book-summary').getAttribute('title')).toBe('3 listings with a float: sorted by float, the book lists only those');
     await user.click(document.querySelector('[role="columnheader"][data-sort-field="price"] button') as HTMLElement);
     await waitFor(() => expect(screen.getByTestId('book-summary').textContent).toBe('3 listings'));
+  });
+
+  it('sorted by float, a game without floats is not called an empty book: it says why and sorts by age in one click', async () => {
+    const { windows, handlers: h } = recordingViews(rows);
+    installFakeApp({
+      ...h,
+      getMarketScreenState: () => ({ lastView: { filter: { app_id: 252490 }, sort: { field: 'float', dir: 'asc' } }, presets: [] }),
+      queryBookWindow: (input) => {
+        windows.push(input);
+        const total = input.sort.field === 'float' ? 0 : 1;
+        return { rows: rows.slice(0, total), offset: 0, total, version: 1, totalVersion: 1, lastSeq: '1' };
+      },
+    });
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe(
+      'No listing that matches these filters has a float: sorted by float, the book lists only those that do.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Sort by age' }));
+    await waitFor(() => expect(windows.at(-1)?.sort).toEqual({ field: 'created_at', dir: 'desc' }));
+    await waitFor(() => expect(screen.queryByTestId('book-empty')).toBeNull());
+  });
+
+  it('with only a game chosen, an empty book says no listing matches, not that the book is empty', async () => {
+    installFakeApp(
+      handlers([], { getMarketScreenState: () => ({ lastView: { filter: { app_id: 440 }, sort: { field: 'created_at', dir: 'desc' } }, presets: [] }) }),
+    );
+    const user = userEvent.setup();
+    render(<App />);
+    expect((await screen.findByTestId('book-empty')).textContent).toBe('No listing matches these filters.');
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(screen.getByTestId('book-empty').textContent).toBe('No listing matches yet — the book is empty.'));
   });
 
   it('keyboard: a sort header is a Tab stop that Enter and Space sort by, its cell saying the order', async () => {

@@ -79,6 +79,22 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, a keychain pattern', () => {
+  it('too large for the query engine is said under its field and not sent (the app refused the whole filter)', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('button', { name: 'Keychains' }));
+    await user.click(await screen.findByRole('button', { name: 'Keychain' }));
+    await focusField(user, screen.getByLabelText('Keychain pattern 1'));
+    await user.keyboard('99999999999999999999');
+    expect(await screen.findByText('Keychain pattern: too large')).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(onChange).not.toHaveBeenCalled();
+    await user.clear(screen.getByLabelText('Keychain pattern 1'));
+    await user.keyboard('73');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ keychains: [{ pattern: 73 }] }));
+  });
+});
+
 describe('filter panel, a range that cannot be sent', () => {
   it('says so under its own inputs, not at the top of the panel (out of sight of a field scrolled to)', async () => {
     const { onChange, user } = renderPanel();
@@ -147,19 +163,20 @@ describe('filter panel, paint seeds typed or pasted', () => {
     await user.keyboard('661{Enter}');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
     await user.keyboard('-5{Enter}');
-    expect(await screen.findByText('Left out “-5”: a paint seed is a whole number, 0 or more.', {}, SLOW)).toBeTruthy();
+    expect(await screen.findByText('Left out “-5”: a paint seed is a whole number from 0 to 1,000.', {}, SLOW)).toBeTruthy();
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661] }), SLOW);
     // the next seed typed takes the note's place
     await user.keyboard('5');
-    expect(screen.queryByText('Left out “-5”: a paint seed is a whole number, 0 or more.')).toBeNull();
+    expect(screen.queryByText('Left out “-5”: a paint seed is a whole number from 0 to 1,000.')).toBeNull();
   });
 
   it('splits a pasted column of seeds (new lines between them) and names what is not a seed', async () => {
     const { onChange, user } = renderPanel();
     await openSeeds(user);
-    await user.paste('661\n555\r\n-3\n1.5\nabc\n');
-    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661, 555] }), SLOW);
-    expect(screen.getByText('Left out “-3”, “1.5”, “abc”: a paint seed is a whole number, 0 or more.')).toBeTruthy();
+    await user.paste('661\n555\r\n-3\n1.5\nabc\n6610\n1000\n');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [661, 555, 1000] }), SLOW);
+    // a seed past CS2's last (a digit too many) is named too: it would have matched nothing
+    expect(screen.getByText('Left out “-3”, “1.5”, “abc” and 1 more: a paint seed is a whole number from 0 to 1,000.')).toBeTruthy();
   });
 
   it('a thousand seeds pasted: a few pills and a "+N more" that lists them all and clears them, the filter whole', async () => {
@@ -190,8 +207,9 @@ describe('filter panel, paint seeds typed or pasted', () => {
     await openSeeds(user);
     await user.keyboard('7{Enter}');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] }), SLOW);
-    await user.paste(Array.from({ length: 10_000 }, (_, i) => i).join(', '));
-    expect(await screen.findByText('A filter takes up to 1,000 paint seeds; these would make 10,000, so none were added.', {}, SLOW)).toBeTruthy();
+    // every seed there is, 0 to 1000
+    await user.paste(Array.from({ length: 1_001 }, (_, i) => i).join(', '));
+    expect(await screen.findByText('A filter takes up to 1,000 paint seeds; these would make 1,001, so none were added.', {}, SLOW)).toBeTruthy();
     await new Promise((r) => setTimeout(r, 400));
     expect(onChange).toHaveBeenLastCalledWith({ paint_seeds: [7] });
     expect(onChange.mock.calls.every(([filter]) => (filter.paint_seeds?.length ?? 0) <= 1000)).toBe(true);

@@ -15,6 +15,8 @@ import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/i
 import { formatAgainst, formatWait } from '../../../src/renderer/format/numbers.ts';
 import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import { bookRow } from './fake-app.ts';
+import { gameFields } from '../../../src/renderer/screens/market/detail/DetailPanel.tsx';
+import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 
 describe('scroll geometry', () => {
   it('needs no compression for a million rows of 28 px', () => {
@@ -142,14 +144,16 @@ describe('filter model', () => {
   });
 
   it('says what is out of range instead of sending a filter the app refuses', () => {
-    const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60 };
+    const filter = { float: { max: 5 }, fade: { min: 150 }, blue: { max: 100.5 }, stickers: { max_count: 9 }, paint_index: 2 ** 60, keychains: [{ pattern: 1e20 }] };
     expect(rangeProblems(filter).map(sayRangeProblem)).toEqual([
       'Float: between 0 and 1',
       'Fade: between 0 and 100 %',
       'Blue: between 0 and 100 %',
       'Sticker count: between 0 and 6',
       'Paint index: too large',
+      'Keychain pattern: too large',
     ]);
+    expect(bookFilter.safeParse({ keychains: [{ pattern: 1e20 }] }).success).toBe(false);
     // whatever passes these checks is a filter the app's schema takes
     expect(bookFilter.safeParse(filter).success).toBe(false);
     const fine = { float: { min: 0, max: 1 }, fade: { max: 100 }, stickers: { min_count: 0, max_count: 6 }, paint_index: 618 };
@@ -188,6 +192,16 @@ describe('filter model', () => {
     expect(keys(undefined, 652)).toEqual(['game', 'name', 'price', 'float', 'seed', 'stickers', 'amount', 'listed']);
     expect(keys(undefined, 620)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'amount', 'listed']);
     expect(keys(undefined, 100).at(-1)).toBe('listed');
+  });
+
+  it('sorted by fade or blue, shows that column where the game or the detail leaves it out, and never drops it', () => {
+    expect(columnsFor(undefined, false, 'fade').map((c) => c.key)).toEqual(['game', 'name', 'price', 'market', 'float', 'seed', 'stickers', 'amount', 'fade', 'listed']);
+    expect(columnsFor(730, true, 'blue').map((c) => c.key)).toEqual(['name', 'price', 'float', 'seed', 'stickers', 'blue', 'listed']);
+    // already there, or a game without either: as before
+    expect(columnsFor(730, false, 'fade').map((c) => c.key)).toEqual(['name', 'price', 'market', 'float', 'seed', 'stickers', 'fade', 'blue', 'listed']);
+    expect(columnsFor(570, false, 'fade').map((c) => c.key)).toEqual(['name', 'price', 'market', 'amount', 'listed']);
+    // a narrow grid sorted by blue gives up fade and the others first, never blue
+    expect(fitColumns(columnsFor(730, false, 'blue'), 600, 'blue').map((c) => c.key)).toEqual(['name', 'price', 'float', 'stickers', 'blue', 'listed']);
   });
 });
 
@@ -275,5 +289,43 @@ describe('prices against the market', () => {
     expect(shown({ price: 10_500 }).textContent).toBe('+5%');
     expect(shown({ market_price: null }).textContent).toBe('');
     expect(shown({ paint_index: 418 }).textContent).toBe('–'); // Doppler Phase 1
+  });
+});
+
+describe('the detail\'s fields', () => {
+  it('says a trade lock in the app\'s date format (local time), not the system locale\'s', () => {
+    const lockedUntil = new Date(2026, 2, 4, 14, 5, 9);
+    const listing = {
+      ...NULL_LISTING_DETAIL,
+      id: 7,
+      app_id: 730,
+      market_hash_name: 'AK-47 | Redline (Field-Tested)',
+      price: 1_000,
+      amount: 1,
+      commodity: false,
+      created_at: '2026-03-01T00:00:00.000Z',
+      trade_locked_until: lockedUntil.toISOString(),
+      cs_paint_wear: 0.25,
+    } as unknown as FullListing;
+    expect(gameFields(listing)).toEqual([
+      ['Trade lock until', '2026-03-04 14:05'],
+      ['Float', '0.2500000000'],
+    ]);
+  });
+
+  it('leaves out an empty list, as it leaves out an empty field (no "Spells" with nothing beside it)', () => {
+    const listing = {
+      ...NULL_LISTING_DETAIL,
+      id: 8,
+      app_id: 440,
+      market_hash_name: 'Strange Sniper Rifle',
+      price: 76,
+      amount: 1,
+      commodity: false,
+      created_at: '2026-03-01T00:00:00.000Z',
+      tf2_classes: ['Sniper'],
+      tf2_spells: [],
+    } as unknown as FullListing;
+    expect(gameFields(listing)).toEqual([['Classes', 'Sniper']]);
   });
 });

@@ -3,10 +3,11 @@
 // sit closer than a label's height — then one label names both.
 import { MantineProvider } from '@mantine/core';
 import { render, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   PRICE_LABEL_PX,
   PriceChart,
+  chartPoints,
   priceLabels,
 } from '../../../src/renderer/screens/market/detail/PriceChart.tsx';
 import type { SalePoint } from '../../../src/shared/ipc/calls-market.ts';
@@ -50,7 +51,42 @@ describe('priceLabels', () => {
   });
 });
 
+describe('chartPoints', () => {
+  const zone = process.env['TZ'];
+  afterEach(() => {
+    if (zone === undefined) delete process.env['TZ'];
+    else process.env['TZ'] = zone;
+  });
+
+  it('puts each sale at the local time the chart will show (it draws every time as UTC)', () => {
+    process.env['TZ'] = 'America/New_York';
+    // 12:00 UTC on 20 November is 07:00 in New York (UTC−5); in July (daylight saving) 08:00
+    const november = Date.UTC(2026, 10, 20, 12, 0) / 1000;
+    const july = Date.UTC(2026, 6, 20, 12, 0) / 1000;
+    const points = chartPoints([
+      sale(0, 120),
+      { ...sale(0, 100), at: new Date(july * 1000).toISOString() },
+    ]);
+    expect(points.map((p) => p.time)).toEqual([july - 4 * 3600, november - 5 * 3600]);
+  });
+
+  it('merges sales in the same second into one point weighted by copies', () => {
+    process.env['TZ'] = 'UTC';
+    expect(chartPoints([sale(0, 100), { ...sale(0, 200), amount: 3 }])).toEqual([{ time: Date.UTC(2026, 10, 20, 12, 0) / 1000, value: 1.75 }]);
+  });
+});
+
 describe('PriceChart', () => {
+  it('counts the sales under the chart, not the points they were merged into', () => {
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <PriceChart sales={[sale(0, 120), sale(0, 100), sale(9, 91)]} listingPrice={100} />
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('price-chart').dataset['points']).toBe('2');
+    expect(screen.getByText(/sales · chart/).textContent).toBe('3 sales · chart: TradingView Lightweight Charts™');
+  });
+
   const draw = (listingPrice: number) =>
     render(
       <MantineProvider theme={theme} defaultColorScheme="dark">

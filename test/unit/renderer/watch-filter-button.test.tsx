@@ -30,6 +30,18 @@ describe('Watch this filter', () => {
     expect(shown).toHaveBeenCalledWith(expect.objectContaining({ title: 'Set a filter first' }));
   });
 
+  it('with only a game chosen (CS2 is most of the market), saves nothing and says to narrow it', async () => {
+    const create = vi.fn();
+    installFakeApp({ createWatchlist: create });
+    const shown = vi.spyOn(notifications, 'show');
+    renderButton({ app_id: 730 });
+    await userEvent.setup().click(screen.getByTestId('watch-filter'));
+    expect(create).not.toHaveBeenCalled();
+    expect(shown).toHaveBeenCalledWith(
+      expect.objectContaining({ title: 'Set a filter first', message: expect.stringMatching(/^A watchlist of the whole game's book would alert on every new listing/) }),
+    );
+  });
+
   it('with a filter, saves it as a watchlist', async () => {
     const create = vi.fn(() => ({ name: 'AK-47' }) as never);
     installFakeApp({ createWatchlist: create });

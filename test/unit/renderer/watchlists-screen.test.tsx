@@ -1,13 +1,14 @@
 // The watchlists screen, buying an alert of a watchlist that only alerts: from the alert's detail, through
 // the buy dialog, whose answer stays on screen ("Bought — order N") as it does on the book.
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
 import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
 import { theme } from '../../../src/renderer/theme.ts';
 import type { WatchAlertView } from '../../../src/shared/ipc/calls-watch.ts';
+import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
 import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
 
@@ -74,5 +75,103 @@ describe('watchlists screen', () => {
     const outcome = await within(dialog).findByTestId('purchase-outcome');
     expect(outcome.getAttribute('data-status')).toBe('bought');
     expect(outcome.textContent).toContain('order 77');
+  });
+
+  it('an alert or purchase of an earlier day says its date, not only a time that reads as today', async () => {
+    const today = new Date();
+    today.setHours(9, 30, 5, 0);
+    const earlier = new Date(2026, 0, 2, 18, 4, 0).toISOString();
+    const entry = { id: 1, at: earlier, watchlistId: 1, alertId: 2, listingId: 43, marketHashName: 'AWP | Asiimov (Field-Tested)', maxPrice: 4_000, amount: 1, triggerSeq: '7', mode: 'auto' as const, decision: 'sent' as const, status: 'bought' as const, reason: null, orderId: 9 };
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 3, at: today.toISOString() }, { ...alert, id: 2, at: earlier }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [entry] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    const timeOf = (row: string) => document.querySelector(`tr[${row}] td`)?.textContent;
+    await waitFor(() => expect(timeOf('data-log-id="1"')).toBe('2026-01-02 18:04'));
+    await waitFor(() => expect(timeOf('data-alert-id="2"')).toBe('2026-01-02 18:04'));
+    expect(timeOf('data-alert-id="3"')).toBe('09:30:05');
+  });
+
+  it("an alert's detail prices the listing's stickers and asks for its phase once the listing is read", async () => {
+    const asked: { stickers: string[]; paint_index: number | null }[] = [];
+    const sticker = { slot: 0, sticker_id: 1, name: 'Crown (Foil)', image: 'https://cdn.example/c.png', wear: 0, scale: null, rotation: null, tint_id: null, offset_x: null, offset_y: null, offset_z: null, pattern: null };
+    const listing = {
+      ...NULL_LISTING_DETAIL,
+      id: 42,
+      app_id: 730,
+      market_hash_name: alert.marketHashName,
+      price: 900,
+      amount: 1,
+      commodity: false,
+      created_at: NOW,
+      steam_asset_id: '420',
+      icon_url: 'https://cdn.example/icon.png',
+      trade_locked_until: null,
+      cs_is_stattrak: false,
+      cs_is_souvenir: false,
+      cs_inspect_link: null,
+      cs_paint_index: 418,
+      cs_stickers: [sticker],
+      cs_keychains: [],
+    } as unknown as FullListing;
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 5 }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+      getListing: () => ({ listing, alive: true, floatRank: null }),
+      getSalesHistory: () => ({ sales: [], marketAsOf: NOW, problem: null }),
+      getPriceContext: ({ stickers, paint_index }) => {
+        asked.push({ stickers, paint_index: paint_index ?? null });
+        return {
+          market_price: 800, recommended_price: null, lowest_listing_price: null, lowest_in_book: 900, lowest_in_book_id: 42, listings_in_book: 1,
+          average_30d: null, sales_30d: null, volume_30d: null, time_to_sell: null, pricesAsOf: NOW, averagesAsOf: NOW,
+          stickers: stickers.map((name) => ({ name, market_price: 1_000 })), phase: null, problem: null,
+        };
+      },
+    });
+    syncStatusStore.set(status());
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    // the feed keeps the alerts of the tests before (its store lives with the module)
+    await waitFor(() => expect(document.querySelector('tr[data-alert-id="5"]')).not.toBeNull());
+    await user.click(within(document.querySelector('tr[data-alert-id="5"]') as HTMLElement).getByTestId('open-alert'));
+    expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10 %');
+    expect(asked.at(-1)).toEqual({ stickers: ['Crown (Foil)'], paint_index: 418 });
+  });
+
+  it('while the pointer is over the feed, a new alert waits above it: no row slides under the Buy being aimed at', async () => {
+    const app = installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 20, mode: 'confirm' }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(document.querySelector('tr[data-alert-id="20"]')).not.toBeNull());
+    const rowIds = () => [...document.querySelectorAll('tr[data-alert-id]')].map((tr) => Number(tr.getAttribute('data-alert-id')));
+    const shownBefore = rowIds();
+    const feed = screen.getByTestId('alert-feed');
+    fireEvent.pointerEnter(feed);
+    act(() => app.push('watchAlerts', { alerts: [{ ...alert, id: 21, mode: 'confirm', marketHashName: 'AWP | Asiimov (Field-Tested)' }], omitted: 0 }));
+    expect((await screen.findByTestId('alerts-waiting')).textContent).toBe('1 new alert above');
+    expect(rowIds()).toEqual(shownBefore);
+    fireEvent.pointerLeave(feed);
+    await waitFor(() => expect(rowIds()[0]).toBe(21));
+    expect(screen.queryByTestId('alerts-waiting')).toBeNull();
   });
 });

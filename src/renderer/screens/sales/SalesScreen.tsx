@@ -21,7 +21,6 @@ import {
   formatCents,
   formatClock,
   formatCount,
-  formatDuration,
   formatFloat,
   formatWait,
   plural,
@@ -127,8 +126,9 @@ const COLUMNS: readonly TapeColumn[] = [
     width: 76,
     align: 'right',
     title: 'How long the listing was up before it sold',
+    // in the summary's and the item detail's words ("1d 23h"): one figure, never "47h" beside "1d 23h"
     render: (s) => (
-      <span className="sd-num">{formatDuration(Date.parse(s.sold_at) - Date.parse(s.listed_at))}</span>
+      <span className="sd-num">{formatWait(Date.parse(s.sold_at) - Date.parse(s.listed_at))}</span>
     ),
   },
   {

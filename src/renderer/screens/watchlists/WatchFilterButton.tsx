@@ -40,11 +40,13 @@ export function WatchFilterButton({ filter, compact = false }: { filter: BookFil
 }
 
 async function watch(filter: BookFilter): Promise<void> {
-  if (Object.keys(cleanFilter(filter)).length === 0) {
+  // a game alone narrows nothing that matters: CS2 is most of the market
+  const { app_id: _game, ...narrowing } = cleanFilter(filter);
+  if (Object.keys(narrowing).length === 0) {
     // one key press must not start alerts on every new listing of the market (dozens a second)
     notifications.show({
       title: 'Set a filter first',
-      message: 'A watchlist of the whole book would alert on every new listing. Narrow the book (a name, a price, a float), then Watch — or make one on the watchlists screen with a price condition.',
+      message: `A watchlist of the whole ${filter.app_id === undefined ? 'book' : "game's book"} would alert on every new listing. Narrow the book (a name, a price, a float), then Watch — or make one on the watchlists screen with a price condition.`,
       color: 'yellow',
       onClick: () => navigate('watchlists'),
     });

@@ -11,13 +11,14 @@ import { type AutoBuyEntryView, DISMISSABLE_ALERT_STATES, type WatchAlertView } 
 import type { BookRow } from '../../../shared/ipc/index.ts';
 import { describePriceCondition, type Watchlist } from '../../../shared/watchlist.ts';
 import { call } from '../../bridge/index.ts';
-import { formatCents, formatClock } from '../../format/numbers.ts';
+import { formatAsOf, formatCents, plural } from '../../format/numbers.ts';
 import { useLive } from '../../shell/app-state.ts';
 import { type Command, useRegisterCommands } from '../../shell/commands.ts';
 import { Keys } from '../../shell/HelpOverlay.tsx';
 import { reportFailure } from '../../shell/report-failure.ts';
 import { BuyDialog } from '../market/buying/BuyDialog.tsx';
 import { addToCart, cartLineOf } from '../market/buying/cart-store.ts';
+import { gameShort } from '../account/ui/format.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
 import { describeFilter } from '../market/filters/filter-model.ts';
 import { WatchlistDialog } from './WatchlistDialog.tsx';
@@ -45,7 +46,22 @@ const MODE_WORDS = { off: 'alerts', confirm: 'confirm', auto: 'auto' } as const;
 const dismissable = (alert: WatchAlertView) => DISMISSABLE_ALERT_STATES.includes(alert.state);
 const DETAIL_PX = 380;
 
+/**
+ * Alerts and purchases are kept across restarts: today's say their time, an earlier day's the date too
+ * (a clock alone made yesterday's alert read as this morning's). The time column is as wide as it needs.
+ */
+const isToday = (iso: string) => new Date(iso).toDateString() === new Date().toDateString();
+const timeColumnPx = (times: readonly string[], clockPx: number) => (times.every(isToday) ? clockPx : 116);
+
 const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
+
+/** Over an empty feed: what will bring alerts, and not a promise of them while every watchlist is paused. */
+function noAlertText(watchlists: readonly Watchlist[] | null): string {
+  if (watchlists && watchlists.length > 0 && watchlists.every((w) => w.paused)) {
+    return `No alert yet, and none will come while ${watchlists.length === 1 ? 'the watchlist is' : `all ${watchlists.length} watchlists are`} paused.`;
+  }
+  return 'No alert yet: matching listings show up here the moment they appear.';
+}
 
 /** The row the detail panel shows at once while it loads the listing itself. */
 function rowOf(a: WatchAlertView): BookRow {
@@ -72,7 +88,9 @@ function rowOf(a: WatchAlertView): BookRow {
 
 function WatchlistItem({ w, onEdit }: { w: Watchlist; onEdit(): void }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const chips = describeFilter(w.filter);
+  // the game is no chip in the book (its panel shows it), but here nothing else would: a CS2-only
+  // watchlist read as watching the whole book
+  const chips = [...(w.filter.app_id === undefined ? [] : [gameShort(w.filter.app_id)]), ...describeFilter(w.filter)];
   return (
     <Stack gap={2} px="sm" py={6} style={{ borderBottom: '1px solid var(--sd-border)', opacity: w.paused ? 0.6 : 1 }} data-watchlist-id={w.id}>
       <Group gap={6} wrap="nowrap">
@@ -135,7 +153,7 @@ function LogTable({ log }: { log: readonly AutoBuyEntryView[] }) {
   return (
     <table data-testid="autobuy-log" style={{ width: '100%', fontSize: 12, borderCollapse: 'collapse', tableLayout: 'fixed' }}>
       <colgroup>
-        <col style={{ width: 80 }} />
+        <col style={{ width: timeColumnPx(log.map((e) => e.at), 80) }} />
         <col style={{ width: 62 }} />
         <col />
         <col style={{ width: 96 }} />
@@ -146,7 +164,7 @@ function LogTable({ log }: { log: readonly AutoBuyEntryView[] }) {
         {log.map((e) => (
           <tr key={e.id} data-log-id={e.id} style={{ borderBottom: '1px solid var(--sd-border)' }}>
             <td className="sd-num" style={cell}>
-              {formatClock(e.at)}
+              {formatAsOf(e.at)}
             </td>
             <td style={cell}>{e.mode}</td>
             <td style={cell} title={e.marketHashName}>
@@ -180,11 +198,16 @@ export function WatchlistsScreen() {
   const [detail, setDetail] = useState<WatchAlertView | null>(null);
   const [manualBuy, setManualBuy] = useState<BookRow | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const alerts = feed.alerts;
+  // While the pointer is over the feed, alerts that arrive wait above it, counted: a new row would push
+  // every row down a line between aiming at an alert's Buy and the click, which then bought the next
+  // one. Alerts shown keep changing state; those waiting come in when the pointer leaves.
+  const [heldAfter, setHeldAfter] = useState<number | null>(null);
+  const alerts = heldAfter === null ? feed.alerts : feed.alerts.filter((a) => a.id <= heldAfter);
+  const waiting = feed.alerts.length - alerts.length;
 
   // looking at the feed is seeing its alerts
   useEffect(() => markAlertsSeen(), [feed.unseen]);
-  // the newest alert is the one a key acts on, unless the user picked another
+  // the newest alert shown is the one a key acts on, unless the user picked another
   const selected = alerts.find((a) => a.id === selectedId) ?? (pinned ? undefined : alerts[0]);
   const selectedIndex = selected ? alerts.indexOf(selected) : -1;
 
@@ -301,6 +324,11 @@ export function WatchlistsScreen() {
             </Text>
             <Keys hotkey="enter" />
           </Group>
+          {waiting > 0 && (
+            <Badge color="blue" variant="light" size="sm" data-testid="alerts-waiting" title="They come in when the pointer leaves the list">
+              {plural(waiting, 'new alert')} above
+            </Badge>
+          )}
           {autoBuy && !autoBuy.live && (
             <Badge color="orange" variant="light" size="sm">
               not buying: book not live
@@ -321,17 +349,23 @@ export function WatchlistsScreen() {
             <Text size="xs">{problem}</Text>
           </Alert>
         )}
-        <ScrollArea style={{ flex: 1 }} type="auto" data-testid="alert-feed">
+        <ScrollArea
+          style={{ flex: 1 }}
+          type="auto"
+          data-testid="alert-feed"
+          onPointerEnter={() => setHeldAfter(feed.alerts[0]?.id ?? null)}
+          onPointerLeave={() => setHeldAfter(null)}
+        >
           {alerts.length === 0 ? (
             <Center p="xl">
-              <Text size="sm" c="dimmed">
-                No alert yet: matching listings show up here the moment they appear.
+              <Text size="sm" c="dimmed" data-testid="alerts-empty">
+                {noAlertText(watchlists)}
               </Text>
             </Center>
           ) : (
             <table style={{ width: '100%', fontSize: 12, borderCollapse: 'collapse', tableLayout: 'fixed' }}>
               <colgroup>
-                <col style={{ width: 72 }} />
+                <col style={{ width: timeColumnPx(alerts.map((a) => a.at), 72) }} />
                 <col />
                 <col style={{ width: 76 }} />
                 {!detail && <col style={{ width: 84 }} />}
@@ -356,7 +390,7 @@ export function WatchlistsScreen() {
                       style={{ cursor: 'pointer', borderBottom: '1px solid var(--sd-border)', height: 28, opacity: a.state === 'dismissed' ? 0.5 : 1 }}
                     >
                       <td className="sd-num" style={{ padding: '0 8px', whiteSpace: 'nowrap', color: 'var(--sd-muted)' }}>
-                        {formatClock(a.at)}
+                        {formatAsOf(a.at)}
                       </td>
                       <td style={{ padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={`${a.marketHashName} — ${a.watchlistName}${a.origin === 'sweep' ? ' (book check)' : ''}`}>
                         <UnstyledButton

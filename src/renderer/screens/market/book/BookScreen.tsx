@@ -48,7 +48,8 @@ const SORT_NAMES: Record<SortField, string> = { price: 'price', float: 'float', 
  * Sorted by a detail figure, the book lists only the listings that have one (a sticker has no float, a
  * Rust item no fade): the count says so, or the book would seem to have lost half its listings.
  */
-const SORTED_ONLY: Partial<Record<SortField, string>> = { float: 'with a float', fade: 'with a fade %', blue: 'with a blue %' };
+const SORT_FIGURE: Partial<Record<SortField, string>> = { float: 'a float', fade: 'a fade %', blue: 'a blue %' };
+const SORTED_ONLY: Partial<Record<SortField, string>> = Object.fromEntries(Object.entries(SORT_FIGURE).map(([field, figure]) => [field, `with ${figure}`]));
 
 /** The toolbar's count: "19,754 listings", or "10,166 with a float" while the sort leaves the others out. */
 function summaryText(total: number, field: SortField, compact: boolean): { text: string; title: string } {
@@ -82,14 +83,19 @@ function unreadBookReason(status: SyncStatus | null): string | null {
 /**
  * Over an empty grid. While the whole book is being read (a first start: a million listings take a while
  * to arrive) it says so and how far it has come, not that the book is empty; when the market cannot be
- * read, why.
+ * read, why. Sorted by a detail figure, the book lists only the listings that have one: a game without
+ * floats (Rust) sorted by float is empty for that reason, not because the book is.
  */
-function emptyBookText(filtered: boolean, read: BookRead | null, unread: string | null): string {
+function emptyBook(filtered: boolean, read: BookRead | null, unread: string | null, sort: SortField): { text: string; why: 'reading' | 'unread' | 'sort' | 'none' } {
   if (read) {
-    return `${upperFirst(describeBookRead(read))}…`;
+    return { text: `${upperFirst(describeBookRead(read))}…`, why: 'reading' };
   }
-  if (unread && !filtered) return unread;
-  return `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`;
+  if (unread && !filtered) return { text: unread, why: 'unread' };
+  const figure = SORT_FIGURE[sort];
+  if (figure) {
+    return { text: `No listing ${filtered ? 'that matches these filters ' : ''}has ${figure}: sorted by ${SORT_NAMES[sort]}, the book lists only those that do.`, why: 'sort' };
+  }
+  return { text: `No listing matches ${filtered ? 'these filters' : 'yet — the book is empty'}.`, why: 'none' };
 }
 
 function NameSearch({
@@ -384,14 +390,30 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
         keywords: [band.code],
         run: () => setView((v) => ({ ...v, filter: cleanFilter({ ...v.filter, float: wearRange([band.code]) }) })),
     }));
-    const presetCommands: Command[] = presets.map((preset) => ({ id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) }));
+    const presetCommands: Command[] = presets.flatMap((preset) => [
+      { id: `preset.${preset.name}`, label: `Preset: ${preset.name}`, group: 'Filters', run: () => setView(preset.view) },
+      // the menu's delete cross is for the pointer (a button inside a menu item): from the keyboard, here
+      {
+        id: `preset.delete.${preset.name}`,
+        label: `Delete preset: ${preset.name}`,
+        group: 'Filters',
+        run: () =>
+          void call('deleteFilterPreset', { name: preset.name }).then(
+            (state) => setPresets(state.presets),
+            (err: unknown) => reportFailure(`The preset “${preset.name}” was not deleted`, err),
+          ),
+      },
+    ]);
     return [...keyed, ...sorts, ...wears, ...presetCommands];
   }, [select, open, detailOpen, filtersShown, toggleFilters, trading, hasSelection, selectedIsCs, startBuy, addRowToCart, cart.length, presets, setView]);
   useRegisterCommands(commands);
 
   const chips = describeFilter(view.filter);
+  // the game is set in the panel, not a chip, and narrows the book as much as any filter
+  const filtered = chips.length > 0 || view.filter.app_id !== undefined;
+  const empty = emptyBook(filtered, status?.bookRead ?? null, unreadBookReason(status), view.sort.field);
   const { ref: gridAreaRef, width: gridWidth } = useElementSize();
-  const columns = fitColumns(columnsFor(view.filter.app_id, detailOpen), gridWidth);
+  const columns = fitColumns(columnsFor(view.filter.app_id, detailOpen, view.sort.field), gridWidth, view.sort.field);
   const offline = status?.state === 'offline';
   const { ref: toolbarRef, width: toolbarWidth } = useElementSize();
   const fit = toolbarFitFor(toolbarWidth, chips.length > 0);
@@ -465,14 +487,19 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
             <Center pos="absolute" inset={0}>
               <Stack gap={6} align="center">
                 <Text size="sm" c="dimmed" data-testid="book-empty" maw={560} ta="center">
-                  {emptyBookText(chips.length > 0, status?.bookRead ?? null, unreadBookReason(status))}
+                  {empty.text}
                 </Text>
-                {chips.length === 0 && unreadBookReason(status) !== null && (
+                {empty.why === 'unread' && (
                   <Button variant="default" onClick={() => navigate('settings')}>
                     Marketplace settings
                   </Button>
                 )}
-                {chips.length > 0 && (
+                {empty.why === 'sort' && (
+                  <Button variant="default" onClick={() => setView((v) => ({ ...v, sort: DEFAULT_VIEW.sort }))}>
+                    Sort by age
+                  </Button>
+                )}
+                {filtered && (
                   <Button variant="default" onClick={() => setView((v) => ({ ...v, filter: {} }))}>
                     Clear filters
                   </Button>

@@ -151,15 +151,23 @@ const listed: Column = {
 };
 
 /** Narrower fixed columns while the detail panel takes the right side, so names stay readable. */
-const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers: 76, listed: 44, seed: 44, amount: 40 };
+// the age keeps room for its header with the sort's arrow ("↓ AGE"): the grid's default sort
+const COMPACT_WIDTHS: Record<string, number> = { price: 84, float: 118, stickers: 76, listed: 52, seed: 44, amount: 40 };
 
-export function columnsFor(appId: AppId | undefined, compact: boolean): Column[] {
+export function columnsFor(appId: AppId | undefined, compact: boolean, sorted?: SortField): Column[] {
   let columns: Column[];
   // compact, the detail beside the grid shows the market price and names the game: those columns make
   // room for the names
   if (appId === 730) columns = compact ? [name, price, float, seed, stickers, listed] : [name, price, againstMarket, float, seed, stickers, fade, blue, listed];
   else if (appId !== undefined) columns = compact ? [name, price, amount, listed] : [name, price, againstMarket, amount, listed];
   else columns = compact ? [name, price, float, stickers, listed] : [game, name, price, againstMarket, float, seed, stickers, amount, listed];
+  // Sorted by fade or blue where those columns are left out (all games, or beside the detail), the
+  // grid showed neither the figure it was sorted by nor a header saying so: the sorted column comes in,
+  // before the age
+  const sortedColumn = sorted === 'fade' ? fade : sorted === 'blue' ? blue : null;
+  if (sortedColumn && (appId === undefined || appId === 730) && !columns.includes(sortedColumn)) {
+    columns = [...columns.slice(0, -1), sortedColumn, ...columns.slice(-1)];
+  }
   return compact ? columns.map((c) => (c.width && COMPACT_WIDTHS[c.key] ? { ...c, width: COMPACT_WIDTHS[c.key] } : c)) : columns;
 }
 
@@ -173,14 +181,15 @@ const widthNeeded = (columns: readonly Column[]) => columns.reduce((sum, c) => s
 
 /**
  * The columns that fit a grid `widthPx` wide, dropping the least needed first, so a narrow window loses
- * the blue % column rather than having its last column (the age) cut off. `widthPx` 0: not measured yet.
+ * the blue % column rather than having its last column (the age) cut off — but never the column the
+ * grid is sorted by. `widthPx` 0: not measured yet.
  */
-export function fitColumns(columns: Column[], widthPx: number): Column[] {
+export function fitColumns(columns: Column[], widthPx: number, sorted?: SortField): Column[] {
   if (widthPx <= 0) return columns;
   let kept = columns;
   for (const key of DROP_ORDER) {
     if (widthNeeded(kept) <= widthPx) break;
-    kept = kept.filter((c) => c.key !== key);
+    kept = kept.filter((c) => c.key !== key || (sorted !== undefined && c.sort === sorted));
   }
   return kept;
 }

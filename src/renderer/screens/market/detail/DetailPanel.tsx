@@ -16,6 +16,8 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural, formatWait } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
+import { formatDateTime } from '../../account/ui/format.ts';
+import { useNow } from '../../account/ui/hooks.ts';
 import { showItemSales } from '../../sales/tape-filter.ts';
 import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
@@ -142,7 +144,8 @@ export function gameFields(listing: FullListing): [string, string][] {
   const prefix = GAME_PREFIX[listing.app_id as AppId];
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(listing)) {
-    if (SKIPPED.has(key) || value === null || value === undefined) continue;
+    // an empty list (a TF2 item without spells) is an empty field too: shown, it was a label with nothing beside it
+    if (SKIPPED.has(key) || value === null || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     const general = key === 'steam_asset_id' || key === 'trade_locked_until';
     if (!general && !key.startsWith(`${prefix}_`)) continue;
     const label = FIELD_NAMES[key] ?? key.replace(/^(cs|rust|dota|tf2)_/, '').replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
@@ -156,7 +159,8 @@ export function gameFields(listing: FullListing): [string, string][] {
         .join(', ') || '–';
     else if (key === 'cs_paint_wear') text = formatFloat(value as number, 10);
     else if (key === 'cs_fade_percentage' || key === 'cs_blue_percentage') text = formatPercent(value as number);
-    else if (key === 'trade_locked_until') text = new Date(value as string).toLocaleString();
+    // the app's one date format, not the system locale's ("11/24/2026, 8:30:00 AM" on an American system)
+    else if (key === 'trade_locked_until') text = formatDateTime(value as string);
     else if (key === 'cs_paint_index') text = [String(value), phaseOfPaintIndex(value as number)].filter(Boolean).join(' · ');
     else text = String(value);
     out.push([label, text]);
@@ -194,10 +198,14 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
         {formatDelta(price - base, base)}
       </Text>
     );
+  // A Doppler's market price and 30-day average are the name's, every phase mixed (a Ruby with a Phase 3):
+  // a gain or loss against them would be no figure to act on (the grid shows none either). Its own
+  // phase's rows below compare.
+  const vsName = (base: number | null) => (context.phase === null ? vs(base) : null);
   return (
     <Kv
       items={[
-        ['Market price', <>{money(context.market_price)}{vs(context.market_price)}</>],
+        ['Market price', <>{money(context.market_price)}{vsName(context.market_price)}</>],
         ['Recommended', money(context.recommended_price)],
         ['Lowest listing', money(context.lowest_listing_price)],
         ['Lowest in book', <>{money(context.lowest_in_book)}{context.listings_in_book > 1 ? <Text span size="xs" c="dimmed"> of {context.listings_in_book}</Text> : null}</>],
@@ -205,7 +213,7 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
           '30-day average',
           <>
             {money(context.average_30d)}
-            {vs(context.average_30d)}
+            {vsName(context.average_30d)}
           </>,
         ],
         ['30-day sales', context.sales_30d === null ? '–' : `${formatCount(context.sales_30d)} (${plural(context.volume_30d ?? 0, 'copy', 'copies')})`],
@@ -229,6 +237,15 @@ function PriceContextView({ context, price }: { context: PriceContext; price: nu
   );
 }
 
+/**
+ * How long the listing has been up, ticking as the grid's age column does: read once, it stayed "0s" on a
+ * listing open for minutes while the row beside it said "4m". Its own component, so only it re-renders.
+ */
+function ListedAge({ createdAt }: { createdAt: string }) {
+  const now = useNow(1_000);
+  return <span className="sd-num">{formatAge(createdAt, now)}</span>;
+}
+
 export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelProps) {
   const trading = useTradingState();
   const item = { app_id: row.app_id, market_hash_name: row.market_hash_name };
@@ -237,9 +254,15 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   usePush('bookChanged', (change) => {
     if (change.reset || change.idsTruncated || change.ids.includes(row.id)) detail.reload();
   });
-  const stickerNames = (row.stickers ?? []).map((s) => s.name);
-  // the row's paint index is known before the listing's own read: a Doppler's phase is asked at once
-  const paintIndex = row.paint_index;
+  // each read only for the listing (and item) it was made for: moving the selection must never show the
+  // last listing's fields, market figures or sales under the new one's name while its own are read
+  const listing = detail.current?.listing ?? null;
+  // the row's stickers and paint index are known before the listing's own read: the stickers' worth and a
+  // Doppler's phase are asked at once. A row without its details (an alert's, or one the backfill has not
+  // reached) takes them from the listing once read, or its stickers would go unpriced and a Doppler be
+  // compared with every phase's price.
+  const stickerNames = (row.stickers ?? listing?.cs_stickers ?? []).map((s) => s.name);
+  const paintIndex = row.paint_index ?? listing?.cs_paint_index ?? null;
   const context = useCall(
     'getPriceContext',
     { ...item, stickers: stickerNames, paint_index: paintIndex },
@@ -247,9 +270,6 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
   );
   const sales = useCall('getSalesHistory', item, `sales-${row.app_id}-${row.market_hash_name}`);
   const [inspectProblem, setInspectProblem] = useState<string | null>(null);
-  // each read only for the listing (and item) it was made for: moving the selection must never show the
-  // last listing's fields, market figures or sales under the new one's name while its own are read
-  const listing = detail.current?.listing ?? null;
   const gone = detail.current !== undefined && !detail.current.alive;
   const float = listing?.cs_paint_wear ?? row.paint_wear;
   const rank = detail.current?.floatRank ?? null;
@@ -294,7 +314,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
               </Badge>
             )}
             <Text size="xs" c="dimmed">
-              listed {formatAge(row.created_at)} ago · #{row.id}
+              listed <ListedAge createdAt={row.created_at} /> ago · #{row.id}
             </Text>
           </Group>
         </Stack>

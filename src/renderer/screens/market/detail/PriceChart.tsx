@@ -12,7 +12,7 @@ import { Text } from '@mantine/core';
 import { ColorType, LineSeries, LineStyle, createChart, type IChartApi, type UTCTimestamp } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import type { SalePoint } from '../../../../shared/ipc/calls-market.ts';
-import { formatCents } from '../../../format/numbers.ts';
+import { formatCents, plural } from '../../../format/numbers.ts';
 
 export interface ChartPoint {
   time: UTCTimestamp;
@@ -20,11 +20,23 @@ export interface ChartPoint {
   value: number;
 }
 
-/** One point per second, oldest first, price weighted by copies sold. */
+/**
+ * The chart's time of a moment: Lightweight Charts draws every time as UTC, so each point is moved by the
+ * local offset at its own moment (daylight saving included) and its axis reads the trader's clock, as
+ * every other time in the app does — not UTC, hours off the sales tape beside it.
+ */
+function localSecond(ms: number): number {
+  return Math.floor(ms / 1000) - new Date(ms).getTimezoneOffset() * 60;
+}
+
+/**
+ * One point per second of local time, oldest first, price weighted by copies sold (the hour repeated when
+ * the clocks go back merges into one, as the chart needs strictly increasing times).
+ */
 export function chartPoints(sales: readonly SalePoint[]): ChartPoint[] {
   const bySecond = new Map<number, { cents: number; copies: number }>();
   for (const s of sales) {
-    const second = Math.floor(Date.parse(s.at) / 1000);
+    const second = localSecond(Date.parse(s.at));
     const acc = bySecond.get(second) ?? { cents: 0, copies: 0 };
     acc.cents += s.price * s.amount;
     acc.copies += s.amount;
@@ -119,7 +131,8 @@ export function PriceChart({ sales, listingPrice, height = 150 }: { sales: reado
     <div>
       <div ref={container} style={{ height, width: '100%' }} data-testid="price-chart" data-points={points.length} />
       <Text size="10px" c="dimmed" ta="right">
-        {points.length} sale{points.length === 1 ? '' : 's'} · chart: TradingView Lightweight Charts™
+        {/* the sales, not the points: sales in the same second are one point */}
+        {plural(sales.length, 'sale')} · chart: TradingView Lightweight Charts™
       </Text>
     </div>
   );

@@ -35,6 +35,7 @@ import {
   addSeeds,
   cleanFilter,
   fieldsOfGame,
+  keychainPatternTooLarge,
   rangeProblems,
   sayRangeProblem,
   withOutsideChanges,
@@ -458,6 +459,8 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                       allowNegative={false}
                       value={k.pattern ?? ''}
                       onChange={(v) => set({ keychains: keychainRows.map((x, j) => (j === i ? { ...x, pattern: num(v) } : x)) })}
+                      // said under this keychain's own field (its problem keeps the filter from being sent)
+                      error={keychainPatternTooLarge(k) ? problemsOf('Keychain pattern').join(' · ') : undefined}
                     />
                     <ActionIcon aria-label={`Remove keychain filter ${i + 1}`} onClick={() => set({ keychains: keychainRows.filter((_, j) => j !== i) })}>
                       <IconX size={14} />

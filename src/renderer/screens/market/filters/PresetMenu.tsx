@@ -32,6 +32,8 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
     }
   };
   const label = `Presets${presets.length > 0 ? ` (${presets.length})` : ''}`;
+  // the app keeps one preset per name: saving under a name in use replaces that preset, and says so first
+  const replacing = presets.some((p) => p.name === name.trim());
   return (
     <>
       <Menu position="bottom-start" width={260} shadow="md">
@@ -96,10 +98,18 @@ export function PresetMenu({ presets, current, onLoad, onPresets, saveOpened, on
           }}
         >
           <Stack gap="sm">
-            <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={60} data-autofocus error={problem} />
+            <TextInput
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              maxLength={60}
+              data-autofocus
+              error={problem}
+              description={replacing ? `Replaces the preset “${name.trim()}” with the current filter and sort.` : undefined}
+            />
             <Group justify="flex-end">
-              <Button type="submit" disabled={!name.trim()}>
-                Save
+              <Button type="submit" disabled={!name.trim()} color={replacing ? 'orange' : undefined}>
+                {replacing ? 'Replace' : 'Save'}
               </Button>
             </Group>
           </Stack>

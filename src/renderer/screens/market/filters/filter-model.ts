@@ -72,13 +72,16 @@ export function cleanFilter(f: BookFilter): BookFilter {
 }
 
 /** The filter fields a range problem can be about, by the label the panel gives them. */
-export type RangeField = 'Price' | 'Float' | 'Fade' | 'Blue' | 'Sticker count' | 'Paint index';
+export type RangeField = 'Price' | 'Float' | 'Fade' | 'Blue' | 'Sticker count' | 'Paint index' | 'Keychain pattern';
 
 export interface RangeProblem {
   field: RangeField;
   /** What is wrong, in words after the field's name ("min is above max"). */
   text: string;
 }
+
+/** A pattern past the largest whole number the query engine takes (typed as 20 digits, it read as 1e20). */
+export const keychainPatternTooLarge = (k: { pattern?: number }): boolean => k.pattern !== undefined && !Number.isSafeInteger(k.pattern);
 
 /** A range problem in words that name its field: "Float: between 0 and 1". */
 export const sayRangeProblem = (p: RangeProblem): string => `${p.field}: ${p.text}`;
@@ -101,6 +104,7 @@ export function rangeProblems(f: BookFilter): RangeProblem[] {
   check('Blue', f.blue, { max: 100, text: 'between 0 and 100 %' });
   check('Sticker count', { min: f.stickers?.min_count, max: f.stickers?.max_count }, { max: 6, text: 'between 0 and 6' });
   if (f.paint_index !== undefined && !Number.isSafeInteger(f.paint_index)) problems.push({ field: 'Paint index', text: 'too large' });
+  if (f.keychains?.some(keychainPatternTooLarge)) problems.push({ field: 'Keychain pattern', text: 'too large' });
   return problems;
 }
 
@@ -110,6 +114,11 @@ export function rangeProblems(f: BookFilter): RangeProblem[] {
 const SEED_SEPARATORS = /[\s,;]+/;
 /** How many refused entries the note quotes before it only counts the rest. */
 const REFUSED_QUOTED = 3;
+/**
+ * CS2's highest paint seed (its patterns are 0–1000): a larger one, a digit too many from a spreadsheet,
+ * would be taken by the query engine and match nothing, unsaid.
+ */
+export const PAINT_SEED_HIGHEST = 1000;
 
 export interface SeedsAdded {
   seeds: number[];
@@ -119,7 +128,7 @@ export interface SeedsAdded {
 
 /**
  * Seeds typed or pasted, added to those already in the filter. What is not a paint seed (a negative
- * number, a decimal, a word) is left out and named, not dropped unsaid; a paste that would take the
+ * number, a decimal, a word, a number past 1000) is left out and named, not dropped unsaid; a paste that would take the
  * filter past the query engine's 1,000 seeds adds none (the engine would refuse the whole filter).
  */
 export function addSeeds(current: readonly number[], text: string): SeedsAdded {
@@ -128,7 +137,7 @@ export function addSeeds(current: readonly number[], text: string): SeedsAdded {
   const seeds = new Set(current);
   for (const entry of entries) {
     const seed = /^\d+$/.test(entry) ? Number(entry) : NaN;
-    if (Number.isSafeInteger(seed)) seeds.add(seed);
+    if (seed <= PAINT_SEED_HIGHEST) seeds.add(seed);
     else refused.push(entry);
   }
   if (seeds.size > PAINT_SEEDS_MAX) {
@@ -142,7 +151,7 @@ export function addSeeds(current: readonly number[], text: string): SeedsAdded {
   const more = refused.length > REFUSED_QUOTED ? ` and ${formatCount(refused.length - REFUSED_QUOTED)} more` : '';
   return {
     seeds: [...seeds],
-    note: `Left out ${quoted.join(', ')}${more}: a paint seed is a whole number, 0 or more.`,
+    note: `Left out ${quoted.join(', ')}${more}: a paint seed is a whole number from 0 to ${formatCount(PAINT_SEED_HIGHEST)}.`,
   };
 }
 
