@@ -99,6 +99,27 @@ describe('watchlists screen', () => {
     expect(timeOf('data-alert-id="3"')).toBe('09:30:05');
   });
 
+  it('a commodity alert says how many copies were listed at the price, and each dismiss button names its alert', async () => {
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 7, amount: 12, marketHashName: 'Revolution Case' }, { ...alert, id: 8 }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    syncStatusStore.set(status());
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(document.querySelector('tr[data-alert-id="7"]')).not.toBeNull());
+    const stack = document.querySelector('tr[data-alert-id="7"]') as HTMLElement;
+    expect(within(stack).getByTestId('alert-amount').textContent).toBe('×12');
+    const single = document.querySelector('tr[data-alert-id="8"]') as HTMLElement;
+    expect(within(single).queryByTestId('alert-amount')).toBeNull();
+    expect(within(stack).getByRole('button', { name: 'Dismiss the alert on Revolution Case' })).toBeTruthy();
+    expect(within(single).getByRole('button', { name: 'Dismiss the alert on AK-47 | Redline (Field-Tested)' })).toBeTruthy();
+  });
+
   it("an alert's detail prices the listing's stickers and asks for its phase once the listing is read", async () => {
     const asked: { stickers: string[]; paint_index: number | null }[] = [];
     const sticker = { slot: 0, sticker_id: 1, name: 'Crown (Foil)', image: 'https://cdn.example/c.png', wear: 0, scale: null, rotation: null, tint_id: null, offset_x: null, offset_y: null, offset_z: null, pattern: null };

@@ -406,8 +406,13 @@ export function WatchlistsScreen() {
                           {a.origin === 'sweep' ? ' · book check' : ''}
                         </Text>
                       </td>
-                      <td className="sd-num" style={{ padding: '0 8px', textAlign: 'right', fontWeight: 600 }}>
+                      <td className="sd-num" style={{ padding: '0 8px', textAlign: 'right', fontWeight: 600 }} title={a.amount > 1 ? `${formatCents(a.price)} a copy, ${a.amount} copies listed` : undefined}>
                         {formatCents(a.price)}
+                        {a.amount > 1 && (
+                          <Text span size="xs" c="dimmed" fw={400} ml={4} data-testid="alert-amount">
+                            ×{a.amount}
+                          </Text>
+                        )}
                       </td>
                       {!detail && (
                         <td className="sd-num" style={{ padding: '0 8px', textAlign: 'right', color: 'var(--sd-muted)' }} title={a.referencePrice === null ? 'the ceiling' : `reference ${formatCents(a.referencePrice)}`}>
@@ -428,7 +433,7 @@ export function WatchlistsScreen() {
                           </Tooltip>
                         )}
                         {dismissable(a) && (
-                          <ActionIcon size="sm" variant="subtle" color="gray" onClick={() => dismiss(a)} aria-label="Dismiss" ml={4}>
+                          <ActionIcon size="sm" variant="subtle" color="gray" onClick={() => dismiss(a)} aria-label={`Dismiss the alert on ${a.marketHashName}`} ml={4}>
                             <IconX size={12} />
                           </ActionIcon>
                         )}
