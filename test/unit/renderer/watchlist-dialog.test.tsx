@@ -141,3 +141,24 @@ describe('watchlist dialog, the item name', () => {
     expect((update.mock.calls[1]![0] as { watchlist: { filter: unknown } }).watchlist.filter).toEqual({ price: { min: 500 } });
   });
 });
+
+// "Percent below" out of range stays as typed and is named: Mantine's default put 150 back to 99.99 on
+// leaving the field, a condition the trader never typed.
+describe('watchlist dialog, percent below', () => {
+  it('keeps 150 as typed, names it, and does not save', async () => {
+    const update = vi.fn(() => saved);
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    renderDialog();
+    await user.click(await screen.findByText('% below a reference'));
+    const percent = await screen.findByLabelText('Percent below');
+    await user.clear(percent);
+    await user.type(percent, '150');
+    await user.tab();
+    expect((percent as HTMLInputElement).value).toBe('150 %');
+    expect(screen.getByTestId('watchlist-issues').textContent).toContain('Percent below: must be below 100.');
+    expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByTestId('watchlist-save'));
+    expect(update).not.toHaveBeenCalled();
+  });
+});

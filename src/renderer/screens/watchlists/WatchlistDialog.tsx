@@ -154,7 +154,16 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
                 <CentsInput label="Highest price per copy" cents={price.max_price || null} onCents={(c) => setPrice({ kind: 'ceiling', max_price: c ?? 0 })} w={180} data-testid="price-ceiling" />
               ) : (
                 <>
-                  <NumberInput label="Percent below" suffix=" %" decimalScale={2} min={0.01} max={99.99} value={price.percent} onChange={(v) => setPrice({ ...price, percent: Number(v) || 0 })} w={130} />
+                  <NumberInput
+                    label="Percent below"
+                    suffix=" %"
+                    decimalScale={2}
+                    min={0.01}
+                    max={99.99}
+                    // kept as typed: 150 quietly becoming 99.99 on leaving the field would watch for a price the
+                    // trader never asked for; the form's check says what is wrong and keeps Save off instead
+                    clampBehavior="none"
+                    value={price.percent} onChange={(v) => setPrice({ ...price, percent: Number(v) || 0 })} w={130} />
                   <Select
                     label="Reference"
                     value={price.reference}
