@@ -905,7 +905,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const changedIds = summary.changedIds;
       const changedCount = summary.changed + summary.removed;
       if (changedCount > 0) {
-        await sleep(this.#o.divergenceGraceMs, s.abort.signal).catch(() => {});
+        try {
+          await sleep(this.#o.divergenceGraceMs, s.abort.signal);
+        } catch {
+          // the socket closed or the engine stopped: events still on their way will never be seen, so
+          // what they would have explained cannot be told from what the feed lost; nothing is counted
+          return;
+        }
         const repaired = this.#divergence.settle(snapshot.seq, changedIds, changedCount);
         if (repaired > 0) {
           this.#store.addDivergenceRepaired(repaired);

@@ -566,6 +566,17 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('counts nothing for a periodic check cut short in its grace period: the events it waited for may be on the wire', async () => {
+    seed(30);
+    const e = startEngine({ antiEntropyMs: 150, divergenceGraceMs: 5_000 });
+    await eventually(isLive, 'live');
+    const reprice = market.reprice(2, 4242); // its event is still on its way when the check reads the book
+    await eventually(() => book(db).find((l) => l.id === 2)?.price === 4242, 'the periodic check merged the change');
+    market.send(reprice);
+    await e.stop();
+    expect(readStatus(db).divergence_repaired).toBe(0);
+  });
+
   it('mirrors only the subscribed games', async () => {
     seed(10, 730);
     seed(10, 570);
