@@ -244,7 +244,7 @@ interface Session {
   abort: AbortController;
   phase: Phase;
   buffer: ListingEvent[];
-  /** Highest seq seen on this socket. */
+  /** Highest seq seen on this socket of an event of the mirrored games (or of an unknown event). */
   maxSeen: bigint | null;
   eventsSeen: number;
   /** The first seq-bearing frame on this socket, and when it arrived (Date.now(): see #staleAnswerWait). */
@@ -578,13 +578,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       return;
     }
     const seq = frame.kind === 'unknown' ? frame.seq : frame.event.seq;
-    s.maxSeen = maxSeq(s.maxSeen, seq);
     if (s.firstSeen === null && seq !== null) s.firstSeen = { seq, at: Date.now() };
-    if (frame.kind === 'unknown') return;
+    if (frame.kind === 'unknown') {
+      // its game cannot be told: it may have changed a listing mirrored here, so a snapshot must hold it
+      s.maxSeen = maxSeq(s.maxSeen, seq);
+      return;
+    }
     const event = frame.event;
     s.eventsSeen++;
     if (s.onFirstEvent) s.onFirstEvent();
     if (this.#scope !== null && !this.#scope.has(event.data.app_id)) return;
+    // Only the mirrored games' events: a book of them at seq S holds all of theirs up to S, whatever
+    // other games did since. Counting those too took a game's book for stale while an unfiltered feed
+    // (a refused or narrowed subscription) showed newer seqs of others, and, where the server answers
+    // that book with its cached copy (a 304) until its own game moves, asked again for as long.
+    s.maxSeen = maxSeq(s.maxSeen, event.seq);
     if (event.event !== 'listing.sold') this.#divergence.note(event.data.listing_id, event.seq);
     if (s.phase === 'live') {
       this.#queue.push(event);

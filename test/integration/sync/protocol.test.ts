@@ -801,6 +801,21 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     expect(book(db).some((l) => l.app_id === 440)).toBe(false);
   });
 
+  it("takes a game's book that holds every event of that game, though the unfiltered feed showed other games' newer seqs", async () => {
+    seed(10, 570);
+    seed(10, 730);
+    market.autoSubscribe = false;
+    // the quiet game's book as the server keeps answering it: its own copy (a 304: nothing of it changed)
+    const held = market.snapshot(570);
+    market.answerBook = () => ({ ...held, fromCache: true });
+    startEngine({ appIds: [570], subscribeAckTimeoutMs: 5_000 });
+    await market.waitForSubscribed();
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 730 })); // newer than the copy
+    market.sendRaw('{"event":"error"}'); // the filter refused: the socket keeps its default, every event
+    await eventually(isLive, 'live on the copy of the quiet game', 3_000);
+    expect(book(db)).toEqual(market.leanBook(570));
+  });
+
   it('an overflow before a confirmation that never comes does not leave the engine stuck', async () => {
     seed(10);
     market.autoSubscribe = false;
