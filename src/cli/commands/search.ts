@@ -128,9 +128,17 @@ export const searchCommand: CliCommand = {
     if (opts.phase) filter.phases = [...new Set(opts.phase)];
     if (opts.sticker) filter.stickers = { all: opts.sticker.map((name) => ({ name })) };
     await readMirror(opts.db, async (db) => {
-      for (const rows of bookPages(db, { filter, ...(opts.sort ? { sort: opts.sort } : {}) }, opts.limit)) {
-        await writeOut(rowsText(rows, BOOK_ROW_COLUMNS, 'jsonl'));
-        if (stdoutGone()) break;
+      // Every page from one moment of the book, as `skindesk book` reads it in one statement: the pages
+      // are queries of their own, and `skindesk sync` commits between them (a listing repriced from one
+      // page's range to a later one's was printed twice, one moved the other way not at all).
+      db.exec('BEGIN');
+      try {
+        for (const rows of bookPages(db, { filter, ...(opts.sort ? { sort: opts.sort } : {}) }, opts.limit)) {
+          await writeOut(rowsText(rows, BOOK_ROW_COLUMNS, 'jsonl'));
+          if (stdoutGone()) break;
+        }
+      } finally {
+        db.exec('COMMIT');
       }
     });
     return 0;

@@ -6,8 +6,9 @@
  *   2. removal: live rows the snapshot does not contain, and whose last_seq is below its seq, become
  *      tombstones (the service removed them while we were not looking); rows outside the mirrored games
  *      too;
- *   3. commit: the snapshot's seq becomes the coverage and the watermark, in one transaction.
- * A crash at any point leaves every row in a state it really had; the next start re-syncs.
+ *   3. commit: the snapshot's seq becomes the coverage (and the watermark), in one transaction.
+ * A step that writes rows raises the watermark with them. A crash at any point leaves every row in a
+ * state it really had and none newer than the watermark; the next start re-syncs.
  */
 import type { LeanListing } from '../../shared/api/index.ts';
 import { type ColumnRow, ListingColumns, newColumnRow } from '../api/listing-columns.ts';
@@ -79,6 +80,7 @@ export class SnapshotMerge {
   onRows: ((merged: number) => void) | null = null;
   readonly #removeStmt;
   readonly #scanStmt;
+  readonly #raiseWatermarkStmt;
 
   constructor(store: BookStore, seq: bigint, scope: readonly number[] | null) {
     this.#store = store;
@@ -95,6 +97,7 @@ export class SnapshotMerge {
     this.#scanStmt = store.db
       .prepare('SELECT id, app_id FROM listings WHERE alive = 1 AND id > ? AND last_seq < ? ORDER BY id LIMIT 2000')
       .raw();
+    this.#raiseWatermarkStmt = store.db.prepare('UPDATE sync_state SET last_seq = max(coalesce(last_seq, @seq), @seq) WHERE id = 1');
     store.beginCoverage(seq);
   }
 
@@ -108,7 +111,12 @@ export class SnapshotMerge {
    */
   addRows(rows: SnapshotListings, start: number, budgetMs = MERGE_BUDGET_MS): number {
     const t0 = performance.now();
-    const next = this.#store.write(() => this.#addRowsUntil(rows, start, t0, budgetMs));
+    const next = this.#store.write(() => {
+      const written = this.#changed;
+      const at = this.#addRowsUntil(rows, start, t0, budgetMs);
+      if (this.#changed > written) this.#raiseWatermark();
+      return at;
+    });
     this.#noteStep(t0);
     return next;
   }
@@ -155,7 +163,12 @@ export class SnapshotMerge {
   removeMissing(budgetMs = MERGE_BUDGET_MS): boolean {
     if (!this.#hadLiveRows) return true;
     const t0 = performance.now();
-    const done = this.#store.write(() => this.#removeMissingUntil(t0, budgetMs));
+    const done = this.#store.write(() => {
+      const removed = this.#removed;
+      const complete = this.#removeMissingUntil(t0, budgetMs);
+      if (this.#removed > removed) this.#raiseWatermark();
+      return complete;
+    });
     this.#noteStep(t0);
     return done;
   }
@@ -187,6 +200,15 @@ export class SnapshotMerge {
       } while (performance.now() - t0 < budgetMs);
     }
     return false;
+  }
+
+  /**
+   * A step commits rows at the snapshot's seq long before the merge does: the watermark commits with
+   * them, so a kill -9 between steps leaves no row newer than it (the invariant every event batch keeps).
+   * Coverage still waits for the commit: an abandoned merge covers nothing.
+   */
+  #raiseWatermark(): void {
+    this.#raiseWatermarkStmt.run({ seq: this.seq });
   }
 
   /** Whether the snapshot has `id`; ids are scanned in ascending order, so a cursor suffices. */

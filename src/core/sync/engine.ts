@@ -169,6 +169,13 @@ const BOOK_READ_STATUS_MS = 250;
 
 const openSocketFeed = (options: FeedOptions): FeedLink => new FeedConnection(options);
 
+/**
+ * Time for waits and intervals inside a run (ms, monotonic). The wall clock can be stepped (NTP, the
+ * user setting the time): a wait aimed at a wall-clock moment then lasted as long as a step back (a
+ * resync held for an hour), and intervals measured on it stopped (the row count, the rate).
+ */
+const elapsedNow = (): number => performance.now();
+
 const DEFAULTS: Resolved = {
   pingIntervalMs: 10_000,
   livenessTimeoutMs: 30_000,
@@ -237,22 +244,22 @@ interface Session {
   abort: AbortController;
   phase: Phase;
   buffer: ListingEvent[];
-  /** Highest seq seen on this socket. */
+  /** Highest seq seen on this socket of an event of the mirrored games (or of an unknown event). */
   maxSeen: bigint | null;
   eventsSeen: number;
-  /** The first seq-bearing frame on this socket, and when it arrived (Date.now()). */
+  /** The first seq-bearing frame on this socket, and when it arrived (Date.now(): see #staleAnswerWait). */
   firstSeen: { seq: bigint; at: number } | null;
   /** A snapshot must be at least this new: events up to it were dropped (overflow, bad frame). */
   requiredSeq: bigint | null;
   /**
-   * A snapshot must be asked for no earlier than this (ms since the epoch): a frame whose seq could not be
+   * A snapshot must be asked for no earlier than this (elapsedNow()): a frame whose seq could not be
    * read came, and only a copy built after it surely contains what it changed. The server caches /book,
    * so a copy it serves was built at most `snapshotRetryMs` (the cache's life and a margin) earlier.
    */
   snapshotNotBefore: number | null;
   snapshotting: boolean;
   reachedLive: boolean;
-  /** When the server confirmed the subscription (Date.now()), null before. */
+  /** When the server confirmed the subscription (elapsedNow()), null before. */
   subscribedAt: number | null;
   onFirstEvent: (() => void) | null;
   /**
@@ -278,7 +285,7 @@ class AuthFailure extends Error {}
 
 const maxSeq = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b);
 
-/** A snapshot read for the book, with whether it is proven fresh and when it was asked for (Date.now()). */
+/** A snapshot read for the book, with whether it is proven fresh and when it was asked for (elapsedNow()). */
 type FetchedSnapshot = BookSnapshotResult & { provenFresh: boolean; requestedAt: number };
 
 /** Whether `snapshot` contains every event this session lost (dropped in an overflow, or in a bad frame). */
@@ -527,7 +534,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
         this.emit('warning', `the feed sent a frame that breaks the contract (${err.message}); re-reading the book`);
         if (err.seq !== null) s.requiredSeq = maxSeq(s.requiredSeq, err.seq);
-        else s.snapshotNotBefore = Math.max(s.snapshotNotBefore ?? 0, Date.now() + this.#o.snapshotRetryMs);
+        else s.snapshotNotBefore = Math.max(s.snapshotNotBefore ?? 0, elapsedNow() + this.#o.snapshotRetryMs);
         this.#demandSnapshot(s, 'a malformed event arrived');
       });
       feed.on('close', (close) => {
@@ -535,7 +542,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         s.abort.abort(new Error('socket closed'));
         this.#cancelAntiEntropy();
         if (this.#session === s) this.#session = null;
-        const subscribedFor = s.subscribedAt === null ? 0 : Date.now() - s.subscribedAt;
+        const subscribedFor = s.subscribedAt === null ? 0 : elapsedNow() - s.subscribedAt;
         const announced = s.subscribedAt !== null && close.code !== null && ANNOUNCED_RESTART_CODES.has(close.code);
         resolve({
           close,
@@ -562,7 +569,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
         if (s.phase === 'subscribing') {
           s.phase = 'buffering';
-          s.subscribedAt = Date.now();
+          s.subscribedAt = elapsedNow();
           this.#startSnapshotCycle(s);
         }
       } else if (m.event === 'error') {
@@ -571,13 +578,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       return;
     }
     const seq = frame.kind === 'unknown' ? frame.seq : frame.event.seq;
-    s.maxSeen = maxSeq(s.maxSeen, seq);
     if (s.firstSeen === null && seq !== null) s.firstSeen = { seq, at: Date.now() };
-    if (frame.kind === 'unknown') return;
+    if (frame.kind === 'unknown') {
+      // its game cannot be told: it may have changed a listing mirrored here, so a snapshot must hold it
+      s.maxSeen = maxSeq(s.maxSeen, seq);
+      return;
+    }
     const event = frame.event;
     s.eventsSeen++;
     if (s.onFirstEvent) s.onFirstEvent();
     if (this.#scope !== null && !this.#scope.has(event.data.app_id)) return;
+    // Only the mirrored games' events: a book of them at seq S holds all of theirs up to S, whatever
+    // other games did since. Counting those too took a game's book for stale while an unfiltered feed
+    // (a refused or narrowed subscription) showed newer seqs of others, and, where the server answers
+    // that book with its cached copy (a 304) until its own game moves, asked again for as long.
+    s.maxSeen = maxSeq(s.maxSeen, event.seq);
     if (event.event !== 'listing.sold') this.#divergence.note(event.data.listing_id, event.seq);
     if (s.phase === 'live') {
       this.#queue.push(event);
@@ -721,8 +736,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     let failures = 0;
     for (;;) {
       const notBefore = s.snapshotNotBefore;
-      if (notBefore !== null && Date.now() < notBefore) {
-        const wait = notBefore - Date.now();
+      if (notBefore !== null && elapsedNow() < notBefore) {
+        const wait = notBefore - elapsedNow();
         this.#setState(
           this.#state,
           `a frame that breaks the contract came: the book is read again once the marketplace's cached copy is newer than it, in ${Math.ceil(wait / 1000)} s`,
@@ -740,8 +755,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const seconds = Math.ceil(budgetWaitMs / 1000);
         this.#setState(this.#state, `waiting for the marketplace's rate limit on reading the book: next read in ${seconds} s`);
       }
-      // when the request leaves, after its wait for the budget (the server serves its copy then)
-      const requestedAt = Date.now() + budgetWaitMs;
+      // when the request leaves, after its wait for the budget (the server serves its copy then); on the
+      // wall clock too, for the bounds #staleAnswerWait takes from it and from the file
+      const requestedAt = elapsedNow() + budgetWaitMs;
+      const requestedAtWall = Date.now() + budgetWaitMs;
       try {
         snapshot = await this.#source.fetchBook(
           this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined,
@@ -772,8 +789,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       if (!behindSocket) {
         // Older than what the book already applied but not than this socket: a cache, or the service's
         // sequence restarted. A snapshot read well after the cache must have expired settles it.
-        if (behindOwnHistory++ === 0) firstBehindAt = Date.now();
-        else if (Date.now() - firstBehindAt >= LIMITS.bookCacheMs) {
+        if (behindOwnHistory++ === 0) firstBehindAt = elapsedNow();
+        else if (elapsedNow() - firstBehindAt >= LIMITS.bookCacheMs) {
           this.emit('warning', 'the marketplace sequence went backwards (seq restarted); rebuilding the book');
           await this.#store.wipeBook(s.abort.signal);
           this.#countRows(true);
@@ -782,7 +799,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
       }
       this.#bookRead = null;
-      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot, requestedAt) : this.#o.snapshotRetryMs;
+      const wait = behindSocket ? this.#staleAnswerWait(s, snapshot, requestedAtWall) : this.#o.snapshotRetryMs;
       this.#setState(
         this.#state,
         `the book snapshot (seq ${snapshot.seq}) is older than events already seen (the marketplace caches it for ${LIMITS.bookCacheMs / 1000} s); asking again in ${Math.ceil(wait / 1000)} s`,
@@ -800,6 +817,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * - The same ETag as the snapshot merged last is the same cached copy, built before that merge (an
    *   app restarted, or a socket dropped, within seconds of its last read).
    * A slow answer (a large book takes seconds to download) has then already spent part of the wait.
+   *
+   * On the wall clock (`requestedAt` too): the time of the last merge comes from the file, perhaps from an
+   * earlier run. A step of the clock moves the wait by at most `snapshotRetryMs`, its upper bound.
    *
    * A bound the request was already past when the server served this copy is proven wrong: a build that
    * took longer than the margin, or a rebuild with the same content and ETag (a quiet market). Trusting
@@ -893,7 +913,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       const changedIds = summary.changedIds;
       const changedCount = summary.changed + summary.removed;
       if (changedCount > 0) {
-        await sleep(this.#o.divergenceGraceMs, s.abort.signal).catch(() => {});
+        try {
+          await sleep(this.#o.divergenceGraceMs, s.abort.signal);
+        } catch {
+          // the socket closed or the engine stopped: events still on their way will never be seen, so
+          // what they would have explained cannot be told from what the feed lost; nothing is counted
+          return;
+        }
         const repaired = this.#divergence.settle(snapshot.seq, changedIds, changedCount);
         if (repaired > 0) {
           this.#store.addDivergenceRepaired(repaired);
@@ -1016,7 +1042,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #noteBookRead(read: BookRead): void {
     const phaseChanged = this.#bookRead?.phase !== read.phase;
     this.#bookRead = read;
-    const now = Date.now();
+    const now = elapsedNow();
     if (phaseChanged || now - this.#bookReadShownAt >= BOOK_READ_STATUS_MS) {
       this.#bookReadShownAt = now;
       this.#emitStatus();
@@ -1040,7 +1066,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   #countRows(force: boolean): number {
     // a status told from inside a merge's open transaction must not count rows no reader can see yet
     if (!force && this.#bookRead?.phase === 'merging') return this.#rows;
-    const now = Date.now();
+    const now = elapsedNow();
     const due = this.#rowsMoved ? 1_000 : 30_000;
     if (force || now - this.#rowsCountedAt >= due) {
       try {
@@ -1057,7 +1083,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   #noteRate(count: number): void {
-    const second = Math.floor(Date.now() / 1000);
+    const second = Math.floor(elapsedNow() / 1000);
     const last = this.#rateBuckets[this.#rateBuckets.length - 1];
     if (last && last[0] === second) last[1] += count;
     else this.#rateBuckets.push([second, count]);
@@ -1065,7 +1091,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   #eventsPerSecond(): number {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(elapsedNow() / 1000);
     let sum = 0;
     for (const [second, count] of this.#rateBuckets) if (second >= now - 5 && second < now) sum += count;
     return sum / 5;

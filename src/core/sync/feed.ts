@@ -2,7 +2,9 @@
  * One WebSocket connection to the listing feed (spec §6.1): Bearer header, the subscribe op, parsed
  * frames, and liveness. The spec has no server heartbeat, so we ping and terminate a socket that has
  * sent nothing (no frame, no pong) for longer than `livenessTimeoutMs`: a pulled cable or a half-open
- * connection is noticed in seconds, not when the OS gives up.
+ * connection is noticed in seconds, not when the OS gives up. The silence is timed on the monotonic clock:
+ * on the wall clock a time set back disabled the check for as long as the step, and one set forward
+ * terminated a healthy socket.
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -99,6 +101,7 @@ function connectFailure(err: NodeJS.ErrnoException): ConnectFailure {
 export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink {
   readonly #options: FeedOptions;
   #ws: WebSocket | null = null;
+  /** performance.now() of the last frame, pong or ping heard. */
   #lastHeardAt = 0;
   #pingTimer: NodeJS.Timeout | null = null;
   #connectTimer: NodeJS.Timeout | null = null;
@@ -118,7 +121,7 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
       perMessageDeflate: false,
     });
     this.#ws = ws;
-    this.#lastHeardAt = Date.now();
+    this.#lastHeardAt = performance.now();
     this.#connectTimer = setTimeout(() => {
       this.#silent = true;
       ws.terminate();
@@ -183,13 +186,13 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
   }
 
   #heard(): void {
-    this.#lastHeardAt = Date.now();
+    this.#lastHeardAt = performance.now();
   }
 
   #checkLiveness(): void {
     const ws = this.#ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.#lastHeardAt > this.#options.livenessTimeoutMs) {
+    if (performance.now() - this.#lastHeardAt > this.#options.livenessTimeoutMs) {
       this.#silent = true;
       ws.terminate();
       return;

@@ -566,6 +566,17 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('counts nothing for a periodic check cut short in its grace period: the events it waited for may be on the wire', async () => {
+    seed(30);
+    const e = startEngine({ antiEntropyMs: 150, divergenceGraceMs: 5_000 });
+    await eventually(isLive, 'live');
+    const reprice = market.reprice(2, 4242); // its event is still on its way when the check reads the book
+    await eventually(() => book(db).find((l) => l.id === 2)?.price === 4242, 'the periodic check merged the change');
+    market.send(reprice);
+    await e.stop();
+    expect(readStatus(db).divergence_repaired).toBe(0);
+  });
+
   it('mirrors only the subscribed games', async () => {
     seed(10, 730);
     seed(10, 570);
@@ -788,6 +799,21 @@ describe('the subscription must be confirmed (the snapshot waits for `subscribed
     const bothGames = () => [...market.leanBook(570), ...market.leanBook(730)].sort((a, b) => a.id - b.id);
     await eventually(() => JSON.stringify(book(db)) === JSON.stringify(bothGames()), 'the CS2 creation applied');
     expect(book(db).some((l) => l.app_id === 440)).toBe(false);
+  });
+
+  it("takes a game's book that holds every event of that game, though the unfiltered feed showed other games' newer seqs", async () => {
+    seed(10, 570);
+    seed(10, 730);
+    market.autoSubscribe = false;
+    // the quiet game's book as the server keeps answering it: its own copy (a 304: nothing of it changed)
+    const held = market.snapshot(570);
+    market.answerBook = () => ({ ...held, fromCache: true });
+    startEngine({ appIds: [570], subscribeAckTimeoutMs: 5_000 });
+    await market.waitForSubscribed();
+    market.send(market.create({ ...makeFullListing(rng, nextId++), app_id: 730 })); // newer than the copy
+    market.sendRaw('{"event":"error"}'); // the filter refused: the socket keeps its default, every event
+    await eventually(isLive, 'live on the copy of the quiet game', 3_000);
+    expect(book(db)).toEqual(market.leanBook(570));
   });
 
   it('an overflow before a confirmation that never comes does not leave the engine stuck', async () => {

@@ -187,6 +187,21 @@ describe('snapshot merge', () => {
     expect(t.store.applyEvents([priceChangedEvent(2, 730, 1, 9, 300n)]).applied).toBe(1);
   });
 
+  it('commits no row newer than the watermark in any step: a kill -9 between steps leaves none', async () => {
+    await merge(100n);
+    const rowsAboveWatermark = () =>
+      t.db.prepare('SELECT count(*) FROM listings WHERE last_seq > (SELECT last_seq FROM sync_state WHERE id = 1)').pluck().get();
+    const m = new SnapshotMerge(t.store, 500n, null);
+    m.addRows([lean(1, { price: 1 }), lean(9)], 0);
+    expect(rowsAboveWatermark(), 'after a step of rows').toBe(0);
+    while (!m.removeMissing()) {
+      // the removal scan's steps, each committed on its own
+    }
+    expect(rowsAboveWatermark(), 'after the removal steps').toBe(0);
+    // killed here, before the commit: the snapshot covers nothing yet, but the watermark holds its rows
+    expect(readSyncState(t.db)).toMatchObject({ lastSeq: 500n, lastSnapshotSeq: 100n });
+  });
+
   it('prunes tombstones past the window once a snapshot covers them', async () => {
     await merge(100n);
     t.store.applyEvents([removedEvent(1, 730, 150n)]);
