@@ -445,8 +445,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         return;
       }
       if (end.healthy) attempt = 0;
-      const tooMany = end.close.code === WS_CLOSE.tooManyConnections;
-      const delay = backoffDelay(tooMany ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
+      // a 4429, or a handshake answered 429/503: hammering it again at the usual pace only prolongs it
+      const slower = end.close.code === WS_CLOSE.tooManyConnections || end.close.throttled === true;
+      const delay = backoffDelay(slower ? this.#o.tooManyConnections : this.#o.reconnect, attempt++, this.#o.random);
       this.#nextRetryAt = Date.now() + delay;
       lastClose = end.problem ?? describeClose(end.close);
       this.#setState('offline', `${lastClose}; reconnecting in ${Math.max(1, Math.round(delay / 1000))} s`);

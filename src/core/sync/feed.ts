@@ -33,6 +33,8 @@ export interface FeedClose {
   silent: boolean;
   /** Why the connection was never made, in words (refused, no such host, an HTTP answer); absent once open. */
   failure?: string;
+  /** The handshake was answered 429 or 503: the marketplace asks for a slower pace, like a 4429. */
+  throttled?: boolean;
 }
 
 export type FeedEvents = {
@@ -72,6 +74,8 @@ export function emitParsedFrame(feed: EventEmitter<FeedEvents>, text: string): v
 interface ConnectFailure {
   words: string;
   keyRefused: boolean;
+  /** Answered 429 (too many requests) or 503 (overloaded): retried at the longer pace of a 4429. */
+  throttled: boolean;
 }
 
 /** A system error met while connecting, in words (its code follows in brackets). */
@@ -91,11 +95,12 @@ function connectFailure(err: NodeJS.ErrnoException): ConnectFailure {
   if (http) {
     const status = Number(http[1]);
     const keyRefused = status === 401 || status === 403;
-    return { words: keyRefused ? `the marketplace refused the API key (HTTP ${status})` : `the marketplace answered HTTP ${status}`, keyRefused };
+    const throttled = status === 429 || status === 503;
+    return { words: keyRefused ? `the marketplace refused the API key (HTTP ${status})` : `the marketplace answered HTTP ${status}`, keyRefused, throttled };
   }
   const words = err.code !== undefined ? CONNECT_ERROR_WORDS[err.code] : undefined;
-  if (words) return { words: `${words} (${err.code})`, keyRefused: false };
-  return { words: /handshake has timed out/i.test(err.message) ? 'the handshake timed out' : err.message, keyRefused: false };
+  if (words) return { words: `${words} (${err.code})`, keyRefused: false, throttled: false };
+  return { words: /handshake has timed out/i.test(err.message) ? 'the handshake timed out' : err.message, keyRefused: false, throttled: false };
 }
 
 export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink {
@@ -166,7 +171,7 @@ export class FeedConnection extends EventEmitter<FeedEvents> implements FeedLink
         code: ours ? null : failure?.keyRefused ? WS_CLOSE.unauthorized : code,
         reason: this.#silent ? 'the feed went silent' : reason.toString('utf8'),
         silent: this.#silent,
-        ...(failure && !ours ? { failure: failure.words } : {}),
+        ...(failure && !ours ? { failure: failure.words, throttled: failure.throttled } : {}),
       });
     });
   }

@@ -846,6 +846,26 @@ describe('a feed connection that is never made', () => {
     expect(engine.status().problem).not.toMatch(/1006/);
   });
 
+  it('backs off at the longer 4429 pace when the handshake is answered 429, not at the usual one', async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    server.on('upgrade', (_req, socket) => {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      engine = new SyncEngine(store, market.bookSource(), FAST);
+      engine.start(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`, FAKE_KEY);
+      await eventually(() => engine?.status().state === 'offline', 'offline');
+      const { nextRetryAt, problem } = engine.status();
+      expect(problem).toMatch(/HTTP 429/);
+      // the usual pace is at most 100 ms here, the 4429 one at least 400
+      expect((nextRetryAt ?? 0) - Date.now()).toBeGreaterThan(250);
+    } finally {
+      await engine?.stop();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('stops as an authentication failure when the handshake is answered 401, instead of retrying forever', async () => {
     const server = createServer((_req, res) => res.writeHead(404).end());
     let upgrades = 0;
