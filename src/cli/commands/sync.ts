@@ -128,7 +128,8 @@ export const syncCommand: CliCommand = {
       const status = mirror.status;
       if (!status || ending || status.state === 'stopped') return;
       const line = progressLine(status, mirror.backfill);
-      if (throttle.take(line, `${status.state}|${status.problem ?? ''}`, Date.now())) process.stderr.write(line);
+      // the monotonic clock: the wall clock set back an hour would hold routine progress lines for that hour
+      if (throttle.take(line, `${status.state}|${status.problem ?? ''}`, performance.now())) process.stderr.write(line);
     };
     /**
      * Whether the run got under way (a book read, events received, the feed live): only then does a stop
