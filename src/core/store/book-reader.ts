@@ -39,7 +39,15 @@ export function countLive(db: Db): number {
   return db.prepare('SELECT count(*) FROM listings WHERE alive = 1').pluck().get() as number;
 }
 
+/**
+ * The mirror's figures, all of one moment: read in one transaction, so a batch the sync commits between
+ * two of the queries never mixes `listings` from after it with `last_seq` from before it.
+ */
 export function readStatus(db: Db): MirrorStatus {
+  return db.transaction(() => readStatusNow(db))();
+}
+
+function readStatusNow(db: Db): MirrorStatus {
   const state = readSyncState(db);
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
