@@ -203,13 +203,15 @@ export class BookStore {
        ON CONFLICT(id) DO UPDATE SET ${LEAN_UPDATE}, detailed_at = coalesce(listings.detailed_at, excluded.detailed_at)
        WHERE ${UPSERT_GUARD}`,
     );
+    // The creation time is compared as a moment (created_ms), not as text: /book and the feed may write
+    // the same moment differently (with or without milliseconds), and every check would rewrite such rows.
     this.#upsertSnapshotRow = db.prepare(
       `INSERT INTO listings (${LEAN_INSERT_COLUMNS.join(', ')}) VALUES (${placeholders(LEAN_INSERT_COLUMNS.length)})
        ON CONFLICT(id) DO UPDATE SET ${SNAPSHOT_FIELD_UPDATE}
        WHERE (${UPSERT_GUARD} AND (listings.alive = 0 OR listings.price IS NOT excluded.price
            OR listings.amount IS NOT excluded.amount OR listings.name_id IS NOT excluded.name_id
            OR listings.app_id <> excluded.app_id OR listings.commodity IS NOT excluded.commodity
-           OR listings.created_at IS NOT excluded.created_at))
+           OR listings.created_ms IS NOT excluded.created_ms))
          OR (listings.alive = 1 AND ((${snapshotNewer('price')} AND listings.price IS NOT excluded.price)
            OR (${snapshotNewer('amount')} AND listings.amount IS NOT excluded.amount)))`,
     );

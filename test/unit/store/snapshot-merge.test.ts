@@ -44,6 +44,13 @@ describe('snapshot merge', () => {
     expect(readStatus(t.db)).toMatchObject({ listings: 3, tombstones: 1, resyncs: 1 });
   });
 
+  it('does not take the same creation time written another way (no milliseconds, an offset) for a change', async () => {
+    await merge(100n);
+    const sameTimes = [lean(1, { created_at: '2026-01-01T00:00:00Z' }), lean(2, { created_at: '2026-01-01T01:00:00.000+01:00' }), lean(3)];
+    const s = await merge(200n, sameTimes, null, true);
+    expect(s).toMatchObject({ rows: 3, changed: 0, removed: 0 });
+  });
+
   it('keeps rows that an event moved past the snapshot, and listings created after it', async () => {
     await merge(100n);
     const rng = createRng(3);
