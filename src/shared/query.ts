@@ -13,8 +13,25 @@ const range = <T extends z.ZodType<number>>(t: T) =>
     .strictObject({ min: t.optional(), max: t.optional() })
     .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, { message: 'min must not exceed max' });
 
+/**
+ * A name filter is a case-insensitive substring, unless it is in double quotes: then it is the whole name
+ * ("AK-47 | Redline (Field-Tested)" without its StatTrak™ and Souvenir versions). The quoted text, or null
+ * for a substring.
+ */
+export function exactNameOf(needle: string): string | null {
+  return needle.length > 2 && needle.startsWith('"') && needle.endsWith('"') ? needle.slice(1, -1) : null;
+}
+
+/** How a name search reads what is typed, in the words of its hover hint. */
+export const NAME_SEARCH_HINT = 'Any part of the name; "in double quotes" for the whole name only';
+
+/** The name filter that finds exactly this item (see exactNameOf). */
+export function exactNameFilter(name: string): string {
+  return `"${name}"`;
+}
+
 export const stickerFilter = z.strictObject({
-  /** Case-insensitive substring of the sticker name. */
+  /** Case-insensitive substring of the sticker name; in double quotes, the whole name (exactNameOf). */
   name: z.string().min(1).max(200).optional(),
   slot: z.number().int().min(0).max(5).optional(),
   /** Highest sticker wear accepted (0 = pristine). */
@@ -48,7 +65,7 @@ export const PAINT_SEEDS_MAX = 1000;
 
 export const bookFilter = z.strictObject({
   app_id: appId.optional(),
-  /** Case-insensitive substring of market_hash_name. */
+  /** Case-insensitive substring of market_hash_name; in double quotes, the whole name (exactNameOf). */
   name: z.string().min(1).max(200).optional(),
   price: range(z.number().int().nonnegative()).optional(),
   float: range(unit).optional(),

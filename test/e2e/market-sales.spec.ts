@@ -134,7 +134,7 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   // Enter on a sale: its item in the book
   await page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`).click();
   await page.keyboard.press('Enter');
-  await expect(page.getByLabel('Search item names')).toHaveValue(sold.market_hash_name);
+  await expect(page.getByLabel('Search item names')).toHaveValue(`"${sold.market_hash_name}"`);
 
   // the README's picture: the whole market's tape, live again
   demo(m.host).resumeActivity();
@@ -183,7 +183,7 @@ test('export this view: the book as filtered and the sales tape land in files ho
   await page.keyboard.press('Enter');
   await page.getByTestId('detail-all-sales').click();
   await expect(page.getByTestId('screen-sales')).toBeVisible();
-  await expect(page.getByTestId('sales-search')).toHaveValue(expectedBook[0]!.market_hash_name);
+  await expect(page.getByTestId('sales-search')).toHaveValue(`"${expectedBook[0]!.market_hash_name}"`);
 
   // the whole market's tape: the item's game and name cleared
   await page.getByTestId('sales-search').fill('');

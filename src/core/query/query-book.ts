@@ -12,7 +12,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { AppId } from '../../shared/api/index.ts';
-import { bookQuery, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
+import { bookQuery, exactNameOf, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
@@ -161,13 +161,16 @@ interface Parts {
 const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, rust: 252490 };
 
 /**
- * Case-insensitive substring match of names: from 3 characters through the trigram index, plus a scan
+ * Case-insensitive substring match of names (or, quoted, of the whole name: exactNameOf): from 3 characters through the trigram index, plus a scan
  * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names. Both
  * fold case as the index does (foldName, which `name_lc` holds), so they agree on every name.
  * Exported for the sales tape's name filter. The watchlists' per-listing matcher judges names the same
  * way in JavaScript (foldName on both sides, a substring test; test/unit/watch/names-across-unicode.test.ts).
  */
 export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
+  const exact = exactNameOf(needle);
+  // a quoted name is the whole name: a scan of the names (a few thousand), not of the book
+  if (exact !== null) return { sql: `SELECT name_id FROM ${table} WHERE name_lc = ?`, params: [foldName(exact)] };
   const lowered = foldName(needle);
   if ([...lowered].length >= 3) {
     return {

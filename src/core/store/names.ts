@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Db } from './database.ts';
+import { exactNameOf } from '../../shared/query.ts';
 
 let foldProbe: { add: Database.Statement; term: Database.Statement; clear: Database.Statement } | null = null;
 const foldedChars = new Map<string, string>();
@@ -55,16 +56,18 @@ const MAX_NAMES_PER_NEEDLE = 200_000;
 
 /**
  * Whether a name holds `needle`, judged as the query engine's `nameMatch` judges it: both folded as the
- * trigram index folds them (foldName), then a substring test. The answer is remembered per name, so a
+ * trigram index folds them (foldName), then a substring test (for a quoted needle, equality: exactNameOf). The answer is remembered per name, so a
  * needle tested against many rows of a few names folds each name once.
  */
 export function nameTest(needle: string): (name: string) => boolean {
-  const lowered = foldName(needle);
+  const exact = exactNameOf(needle);
+  const lowered = foldName(exact ?? needle);
   const seen = new Map<string, boolean>();
   return (name) => {
     const memo = seen.get(name);
     if (memo !== undefined) return memo;
-    const result = foldName(name).includes(lowered);
+    const folded = foldName(name);
+    const result = exact === null ? folded.includes(lowered) : folded === lowered;
     if (seen.size >= MAX_NAMES_PER_NEEDLE) seen.clear();
     seen.set(name, result);
     return result;

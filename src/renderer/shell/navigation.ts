@@ -1,5 +1,5 @@
 /** Which screen is shown. One value for the whole window; the shell's navigation, palette and hotkeys set it. */
-import type { BookFilter } from '../../shared/query.ts';
+import { exactNameFilter, type BookFilter } from '../../shared/query.ts';
 import { type ScreenDef, allScreens } from '../screens/index.ts';
 import { LiveStore, useLive } from './app-state.ts';
 import type { Command } from './commands.ts';
@@ -33,8 +33,11 @@ export function useCurrentScreenId(): string | null {
 /** A filter another screen asked the book to show; the book takes it (and clears it) when it appears. */
 export const bookFilterRequest = new LiveStore<BookFilter | null>(null);
 
-/** Opens the book filtered to one item: "where is this on the market?" from any account screen. */
+/**
+ * Opens the book filtered to one item: "where is this on the market?" from any account screen. The name
+ * quoted (the whole name), so a Redline's StatTrak™ and Souvenir versions are not among its rows.
+ */
 export function showItemInBook(appId: BookFilter['app_id'], marketHashName: string): void {
-  bookFilterRequest.set({ ...(appId === undefined ? {} : { app_id: appId }), name: marketHashName });
+  bookFilterRequest.set({ ...(appId === undefined ? {} : { app_id: appId }), name: exactNameFilter(marketHashName) });
   navigate('book');
 }

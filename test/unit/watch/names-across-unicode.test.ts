@@ -28,7 +28,7 @@ import {
   type WatchedListing,
 } from '../../../src/core/watch/matcher.ts';
 import type { FullListing, ListingCreatedData } from '../../../src/shared/api/index.ts';
-import type { BookFilter } from '../../../src/shared/query.ts';
+import { exactNameOf, type BookFilter } from '../../../src/shared/query.ts';
 import { createRng, createdEvent, makeFullListing, stickerNamed, type Rng } from '../../bench/generate.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
@@ -165,6 +165,12 @@ function needles(rng: Rng): string[] {
     );
   for (const name of NAMED) variants(foldName(name).slice(0, 6));
   for (const needle of WRITTEN) out.add(needle);
+  // quoted: the whole name (exactNameOf), as written and in the other case; a piece quoted matches nothing
+  for (const name of NAMED) {
+    out.add(`"${name}"`);
+    out.add(`"${name.toUpperCase()}"`);
+    out.add(`"${[...name].slice(0, 4).join('')}"`);
+  }
   return [...out].filter((n) => n.trim().length > 0);
 }
 
@@ -198,14 +204,15 @@ function matcherIds(matcher: NameMatcher, filter: BookFilter, listings: readonly
 }
 
 /**
- * The matcher's name test, `foldName(name).includes(foldName(needle))`, with the names folded once: the
+ * The matcher's name test, `foldName(name).includes(foldName(needle))` (equality for a quoted needle), with the names folded once: the
  * matcher itself folds every name again for every needle (its memory is per needle), about a microsecond
  * each, too slow to run on all ~29k needles here.
  */
 function foldedIds(needle: string): string {
-  const f = foldName(needle);
+  const exact = exactNameOf(needle);
+  const f = foldName(exact ?? needle);
   return folded
-    .map((name, i) => (name.includes(f) ? listingIds[i] : null))
+    .map((name, i) => ((exact === null ? name.includes(f) : name === f) ? listingIds[i] : null))
     .filter((id) => id !== null)
     .join(',');
 }

@@ -42,6 +42,7 @@ import { FloatPhaseFilter } from './FloatPhaseFilter.tsx';
 import { SalesTapeStore, type TapeFilter, saleKey, tapeFilterInput } from './sales-tape-store.ts';
 import { tapeFilterStore } from './tape-filter.ts';
 import { summarizeTape } from './tape-summary.ts';
+import { NAME_SEARCH_HINT } from '../../../shared/query.ts';
 
 /** New sales are read at most this often however busy the feed. */
 const REFRESH_EVERY_MS = 1_000;
@@ -276,6 +277,7 @@ export function SalesScreen() {
           onChange={(e) => setName(e.currentTarget.value)}
           onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.blur()}
           placeholder="Item name…  /"
+          title={NAME_SEARCH_HINT}
           aria-label="Filter sales by item name"
           leftSection={<IconSearch size={14} />}
           rightSection={

@@ -12,7 +12,7 @@ import { describeBookRead } from '../../../../shared/book-read.ts';
 import { upperFirst } from '../../../../shared/sentence.ts';
 import type { BookRead, BookRow, SyncStatus } from '../../../../shared/ipc/index.ts';
 import type { BookView, FilterPreset, MarketScreenState } from '../../../../shared/ipc/calls-market.ts';
-import type { BookFilter } from '../../../../shared/query.ts';
+import { NAME_SEARCH_HINT, type BookFilter } from '../../../../shared/query.ts';
 import { WEAR_BANDS } from '../../../../shared/wear.ts';
 import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAsOf, formatCount, plural } from '../../../format/numbers.ts';
@@ -139,6 +139,7 @@ function NameSearch({
       ref={inputRef}
       aria-label="Search item names"
       placeholder="Search names…  /"
+      title={NAME_SEARCH_HINT}
       maxLength={NAME_MAX}
       leftSection={<IconSearch size={14} />}
       value={text}
