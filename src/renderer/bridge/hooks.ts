@@ -19,6 +19,10 @@ export interface CallState<T> {
    * was read for one thing (the last listing's sales) is never shown as another's.
    */
   current: T | undefined;
+  /**
+   * Why the last call for the current key failed (null once one answers): a failure read for one page or
+   * filter is not said of the next one while its call is on its way.
+   */
   error: SkindeskError | null;
   loading: boolean;
   /** Calls again (e.g. after a push said the data changed). */
@@ -39,7 +43,7 @@ export function useCall<N extends IpcCallName>(
   key?: string,
 ): CallState<IpcOutput<N>> {
   const [answer, setAnswer] = useState<{ data: IpcOutput<N>; key: string } | undefined>(undefined);
-  const [error, setError] = useState<SkindeskError | null>(null);
+  const [failure, setFailure] = useState<{ error: SkindeskError; key: string } | null>(null);
   const [loading, setLoading] = useState(true);
   const inputRef = useRef(input);
   const effectKey = key ?? JSON.stringify(input);
@@ -62,15 +66,15 @@ export function useCall<N extends IpcCallName>(
     try {
       do {
         again.current = false;
+        const asked = keyRef.current;
         try {
-          const asked = keyRef.current;
           const value = await call(name, inputRef.current);
           if (alive.current) {
             setAnswer({ data: value, key: asked });
-            setError(null);
+            setFailure(null);
           }
         } catch (err) {
-          if (alive.current) setError(asSkindeskError(err));
+          if (alive.current) setFailure({ error: asSkindeskError(err), key: asked });
         }
       } while (again.current && alive.current);
     } finally {
@@ -90,7 +94,7 @@ export function useCall<N extends IpcCallName>(
   return {
     data: answer?.data,
     current: answer?.key === effectKey ? answer.data : undefined,
-    error,
+    error: failure?.key === effectKey ? failure.error : null,
     loading,
     reload: () => void run(),
   };

@@ -1,0 +1,255 @@
+// A table screen whose read failed: the first read that fails is told in the table's place (what failed,
+// the marketplace's words, the spec's code, a Retry button), never as a box over an empty table that says
+// there is nothing; a refresh that fails while rows are shown keeps them, and says so in the header line.
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
+import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
+import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
+import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
+import { TradesScreen } from '../../../../src/renderer/screens/account/trades/TradesScreen.tsx';
+import { type IpcOutput, SkindeskError } from '../../../../src/shared/ipc/index.ts';
+import { resetRendererState } from '../fake-app.ts';
+import {
+  NOW_ISO,
+  NO_PAGES,
+  freshness,
+  installFakeBridge,
+  myListing,
+  myListingsPage,
+  renderWithTheme,
+  trackedTrade,
+} from './fake-bridge.tsx';
+
+afterEach(() => resetRendererState());
+
+const rateLimited = () =>
+  new SkindeskError({
+    code: 'MARKET',
+    message: 'The marketplace answered 429: slow down.',
+    apiCode: 'RATE_LIMITED',
+  });
+
+const FEEDS: IpcOutput<'getTradeFeeds'> = {
+  settings: {
+    notifyOnStatusChange: true,
+    webhook: { enabled: false, port: 8931, headerPrefix: 'X-Service-' },
+  },
+  secretSet: false,
+  receiver: { state: 'off', localUrl: null, problem: null, accepted: 0, rejected: 0 },
+  poller: { running: true, lastPollAt: NOW_ISO, nextPollAt: null, lastError: null, failingSince: null },
+  demo: false,
+};
+
+const tradesPage = (trades: IpcOutput<'getTrades'>['trades']): IpcOutput<'getTrades'> => ({
+  trades,
+  inFlight: trades.filter((t) => t.inFlight).length,
+  total: trades.length,
+  metadata: { total_pages: 1, total_items: trades.length, current_page: 1, current_limit: 100 },
+});
+
+/** The failure said in the table's place, with no table (nor its empty words) beside it. */
+async function failureInPlace(tableTestId: string, title: string) {
+  const failure = await screen.findByTestId('read-failed');
+  expect(failure.textContent).toContain(title);
+  expect(failure.textContent).toContain('The marketplace answered 429: slow down.');
+  expect(failure.textContent).toContain('RATE_LIMITED');
+  expect(screen.queryByTestId(tableTestId)).toBeNull();
+  expect(screen.queryByTestId(`${tableTestId}-empty`)).toBeNull();
+  expect(screen.queryByTestId('error-note')).toBeNull();
+  return failure;
+}
+
+describe('a failed first read, in the table’s place', () => {
+  it('Trades: what failed, the code and Retry, which reads again and shows the trades', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const bridge = installFakeBridge({
+      getTrades: () => {
+        if (fail) throw rateLimited();
+        return tradesPage([trackedTrade(1, 'Active')]);
+      },
+      getTradeFeeds: () => FEEDS,
+    });
+    renderWithTheme(<TradesScreen />);
+    const failure = await failureInPlace('trades-table', 'The trades could not be read');
+    fail = false;
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    expect(screen.queryByTestId('read-failed')).toBeNull();
+    expect(bridge.calls.filter((c) => c.name === 'getTrades')).toHaveLength(2);
+  });
+
+  it('Trades: a filter whose read fails does not go on showing the rows of the filter before', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getTrades: ({ inFlight }) => {
+        if (inFlight === true) throw rateLimited();
+        return tradesPage([trackedTrade(1, 'Accepted')]);
+      },
+      getTradeFeeds: () => FEEDS,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    await user.click(screen.getByText('In flight'));
+    await failureInPlace('trades-table', 'The trades could not be read');
+    expect(screen.queryByTestId('trade-row')).toBeNull();
+  });
+
+  it('My listings: what failed, the code and Retry', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    installFakeBridge({
+      getMyListings: () => {
+        if (fail) throw rateLimited();
+        return myListingsPage([myListing(7)]);
+      },
+    });
+    renderWithTheme(<MyListingsScreen />);
+    const failure = await failureInPlace('listings-table', 'The listings could not be read');
+    fail = false;
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getAllByTestId('listing-row')).toHaveLength(1));
+    expect(screen.queryByTestId('read-failed')).toBeNull();
+  });
+
+  it.each([
+    {
+      name: 'Orders',
+      Screen: OrdersScreen,
+      call: 'getOrders' as const,
+      table: 'orders-table',
+      title: 'The orders could not be read',
+    },
+    {
+      name: 'Ledger',
+      Screen: TransactionsScreen,
+      call: 'getTransactions' as const,
+      table: 'ledger-table',
+      title: 'The ledger could not be read',
+    },
+    {
+      name: 'Backpack',
+      Screen: BackpackScreen,
+      call: 'getBackpack' as const,
+      table: 'backpack-table',
+      title: 'The backpack could not be read',
+    },
+  ])('$name, as the other table screens', async ({ Screen, call, table, title }) => {
+    installFakeBridge({
+      [call]: () => {
+        throw rateLimited();
+      },
+    });
+    renderWithTheme(<Screen />);
+    await failureInPlace(table, title);
+  });
+});
+
+describe('a failed refresh while rows are shown', () => {
+  it('Trades: keeps the rows, and says in the header line that the refresh failed', async () => {
+    let fail = false;
+    const bridge = installFakeBridge({
+      getTrades: () => {
+        if (fail) throw rateLimited();
+        return tradesPage([trackedTrade(1, 'Active')]);
+      },
+      getTradeFeeds: () => FEEDS,
+    });
+    renderWithTheme(<TradesScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));
+    fail = true;
+    act(() => bridge.push('tradesUpdated', { trades: [] }));
+    const note = await screen.findByTestId('read-refresh-failed');
+    expect(note.textContent).toBe('not refreshed');
+    expect(note.getAttribute('aria-label')).toContain(
+      'The trades could not be read again: the marketplace answered 429: slow down (RATE_LIMITED',
+    );
+    expect(screen.getAllByTestId('trade-row')).toHaveLength(1);
+    expect(screen.queryByTestId('read-failed')).toBeNull();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+  });
+
+  it('My listings: keeps the rows, and says in the header line that the refresh failed', async () => {
+    const user = userEvent.setup();
+    let fail = false;
+    installFakeBridge({
+      getMyListings: () => {
+        if (fail) throw rateLimited();
+        return myListingsPage([myListing(7)]);
+      },
+    });
+    renderWithTheme(<MyListingsScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('listing-row')).toHaveLength(1));
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    const note = await screen.findByTestId('read-refresh-failed');
+    // the rows' own read is still the one they are "as of"
+    expect(note.textContent).toMatch(/^not refreshed · as of \d\d:\d\d:\d\d$/);
+    expect(note.getAttribute('aria-label')).toContain(
+      'The listings could not be read again: the marketplace answered 429',
+    );
+    expect(screen.getAllByTestId('listing-row')).toHaveLength(1);
+    expect(screen.queryByTestId('read-failed')).toBeNull();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+  });
+
+  it('Orders: an empty table read before, then a failed refresh, is told in place, not as "No orders yet"', async () => {
+    const user = userEvent.setup();
+    let fail = false;
+    installFakeBridge({
+      getOrders: () => {
+        if (fail) throw rateLimited();
+        return { orders: [], metadata: NO_PAGES, freshness };
+      },
+    });
+    renderWithTheme(<OrdersScreen />);
+    await screen.findByTestId('orders-table-empty');
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await failureInPlace('orders-table', 'The orders could not be read');
+  });
+
+  it('Orders: a refresh that failed is not said of the next page while that page is on its way', async () => {
+    const user = userEvent.setup();
+    let fail = false;
+    let answerPage2: (() => void) | null = null;
+    const page = (n: number): IpcOutput<'getOrders'> => ({
+      orders: [
+        {
+          order_id: n,
+          order_item_id: n,
+          side: 'bought',
+          app_id: 730,
+          market_hash_name: `Item ${n}`,
+          price: 100,
+          amount: 1,
+          created_at: NOW_ISO,
+        },
+      ],
+      metadata: { total_pages: 2, total_items: 2, current_page: n, current_limit: 50 },
+      freshness,
+    });
+    installFakeBridge({
+      getOrders: ({ page: n }) => {
+        if (n === 2) return new Promise((resolve) => (answerPage2 = () => resolve(page(2))));
+        if (fail) throw rateLimited();
+        return page(1);
+      },
+    });
+    renderWithTheme(<OrdersScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('order-row')).toHaveLength(1));
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await screen.findByTestId('read-refresh-failed');
+    await user.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(answerPage2).not.toBeNull());
+    // page 1's rows stay while page 2 is read, and page 1's failure is not told of page 2
+    expect(screen.getAllByTestId('order-row')).toHaveLength(1);
+    expect(screen.queryByTestId('read-failed')).toBeNull();
+    expect(screen.queryByTestId('read-refresh-failed')).toBeNull();
+    act(() => answerPage2!());
+    await waitFor(() => expect(screen.getByTestId('order-row').getAttribute('data-order-item-id')).toBe('2'));
+  });
+});
