@@ -74,6 +74,8 @@ describe('a failed first read, in the table’s place', () => {
     });
     renderWithTheme(<TradesScreen />);
     const failure = await failureInPlace('trades-table', 'The trades could not be read');
+    // nothing read is not nothing in flight
+    expect(screen.getByTestId('trades-in-flight').textContent).toBe('in flight –/15');
     fail = false;
     await user.click(within(failure).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getAllByTestId('trade-row')).toHaveLength(1));

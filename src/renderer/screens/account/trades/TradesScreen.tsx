@@ -180,7 +180,8 @@ export function TradesScreen() {
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           <Tooltip label={`At most ${LIMITS.tradesInFlight} trades may be in flight; sells, deposits and withdrawals beyond that are refused`}>
             <Badge color={(trades.data?.inFlight ?? 0) >= LIMITS.tradesInFlight ? 'red' : 'blue'} variant="light" className="sd-num" data-testid="trades-in-flight">
-              in flight {trades.data?.inFlight ?? 0}/{LIMITS.tradesInFlight}
+              {/* unread is not none: "0/15" before the trades could be read would say nothing is in flight */}
+              in flight {trades.data?.inFlight ?? '–'}/{LIMITS.tradesInFlight}
             </Badge>
           </Tooltip>
           <Badge color={f?.receiver.state === 'listening' ? 'teal' : 'gray'} variant="light">
