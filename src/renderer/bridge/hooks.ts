@@ -24,6 +24,7 @@ export interface CallState<T> {
    * filter is not said of the next one while its call is on its way.
    */
   error: SkindeskError | null;
+  /** A call is on its way: the first, and every one after it (a reload, a new key). */
   loading: boolean;
   /** Calls again (e.g. after a push said the data changed). */
   reload: () => void;
@@ -63,6 +64,8 @@ export function useCall<N extends IpcCallName>(
       return;
     }
     running.current = true;
+    // on the way again (a Refresh, a new page, a push): not only the first read is shown as loading
+    if (alive.current) setLoading(true);
     try {
       do {
         again.current = false;
