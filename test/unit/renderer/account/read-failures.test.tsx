@@ -4,6 +4,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InventoryScreen } from '../../../../src/renderer/screens/account/inventory/InventoryScreen.tsx';
+import { PortfolioScreen } from '../../../../src/renderer/screens/account/portfolio/PortfolioScreen.tsx';
 import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
 import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
@@ -19,6 +21,7 @@ import {
   myListing,
   myListingsPage,
   renderWithTheme,
+  skinRow,
   trackedTrade,
 } from './fake-bridge.tsx';
 
@@ -253,5 +256,105 @@ describe('a failed refresh while rows are shown', () => {
     expect(screen.queryByTestId('read-refresh-failed')).toBeNull();
     act(() => answerPage2!());
     await waitFor(() => expect(screen.getByTestId('order-row').getAttribute('data-order-item-id')).toBe('2'));
+  });
+});
+
+describe('the portfolio and the inventory, as the tables', () => {
+  const noResults: IpcOutput<'getTradingPnl'> = {
+    items: [],
+    totals: {
+      paid: 0,
+      received: 0,
+      unsettled: 0,
+      fees: 0,
+      realized: 0,
+      matched: 0,
+      unsettledRealized: 0,
+      unsettledMatched: 0,
+      rows: 0,
+    },
+    computedAt: null,
+    problem: null,
+  };
+
+  it('Portfolio: a first read that failed is told in place of the tiles, not as "No history yet" and "not read yet"', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    installFakeBridge({
+      getPortfolio: () => {
+        if (fail) throw rateLimited();
+        return {
+          user: null,
+          listed: null,
+          backpack: null,
+          inventory: { value: 0, games: [] },
+          positions: [],
+          positionCount: 0,
+          total: 0,
+          history: [],
+          freshness,
+        };
+      },
+      getTradingPnl: () => noResults,
+    });
+    renderWithTheme(<PortfolioScreen />);
+    const failure = await screen.findByTestId('read-failed');
+    expect(failure.textContent).toContain('The portfolio could not be read');
+    expect(failure.textContent).toContain('RATE_LIMITED');
+    expect(screen.queryByTestId('portfolio-chart-empty')).toBeNull();
+    expect(screen.queryByTestId('portfolio-inventory')).toBeNull();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+    fail = false;
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }));
+    expect((await screen.findByTestId('portfolio-chart-empty')).textContent).toContain('No history yet.');
+  });
+
+  it('Portfolio: while the first read is on its way, the chart does not say there is no history', async () => {
+    installFakeBridge({ getPortfolio: () => new Promise(() => undefined), getTradingPnl: () => noResults });
+    renderWithTheme(<PortfolioScreen />);
+    const empty = await screen.findByTestId('portfolio-chart-empty');
+    expect(empty.textContent).not.toContain('No history yet.');
+    expect(screen.getByTestId('portfolio-inventory').textContent).not.toContain('not read yet');
+  });
+
+  const inventory = (): IpcOutput<'getInventory'> => ({
+    appId: 730,
+    items: [skinRow()],
+    freshness: { ...freshness, fetchedAt: new Date().toISOString() },
+    tokensExpireAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    expired: false,
+    tradesInFlight: 0,
+  });
+
+  it('Inventory: a first read that failed is told in place of the table, with Retry (there is no Read again without a read)', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    installFakeBridge({
+      getInventory: () => {
+        if (fail) throw rateLimited();
+        return inventory();
+      },
+    });
+    renderWithTheme(<InventoryScreen />);
+    const failure = await failureInPlace('inventory-table', 'The inventory could not be read');
+    fail = false;
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getAllByTestId('inventory-row')).toHaveLength(1));
+  });
+
+  it('Inventory: a "Read again" that failed keeps the rows read before, and says so in the header', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({
+      getInventory: ({ refresh }) => {
+        if (refresh) throw rateLimited();
+        return inventory();
+      },
+    });
+    renderWithTheme(<InventoryScreen />);
+    await user.click(await screen.findByTestId('inventory-refresh'));
+    const note = await screen.findByTestId('read-refresh-failed');
+    expect(note.getAttribute('aria-label')).toContain('The inventory could not be read again');
+    expect(screen.getAllByTestId('inventory-row')).toHaveLength(1);
+    expect(screen.queryByTestId('error-note')).toBeNull();
   });
 });

@@ -19,14 +19,18 @@ export interface TableReadFailure {
   overRows: SkindeskError | null;
 }
 
+/** Where a read's failure is told, by whether what it read before is on the screen still. */
+export function placeFailure(error: SkindeskError | null, shown: boolean): TableReadFailure {
+  if (!error) return { inPlace: null, overRows: null };
+  return shown ? { inPlace: null, overRows: error } : { inPlace: error, overRows: null };
+}
+
 /** Where a table read's failure is told: `rowsOf` picks the rows the table would show from an answer. */
 export function tableReadFailure<T>(
   read: CallState<T>,
   rowsOf: (answer: T) => readonly unknown[],
 ): TableReadFailure {
-  if (!read.error) return { inPlace: null, overRows: null };
-  const rowsShown = read.current !== undefined && rowsOf(read.current).length > 0;
-  return rowsShown ? { inPlace: null, overRows: read.error } : { inPlace: read.error, overRows: null };
+  return placeFailure(read.error, read.current !== undefined && rowsOf(read.current).length > 0);
 }
 
 /** The spec's code and what it means, when the message does not say it already: " (RATE_LIMITED: …)". */
