@@ -87,7 +87,8 @@ export function BackpackScreen() {
       <Paper withBorder p={6} bg="dark.7">
         <Group justify="space-between" wrap="nowrap">
           <Text size="xs" c="dimmed" data-testid="backpack-selection">
-            {chosen.length ? `${plural(chosen.length, 'row')} selected · ` : 'Nothing selected'}
+            {/* as the inventory says it: a row of a commodity pool is many copies, and they are what is listed */}
+            {chosen.length ? `${plural(chosen.length, 'row')} selected · ${plural(chosen.reduce((s, r) => s + r.amount, 0), 'copy', 'copies')} · ` : 'Nothing selected'}
             {chosen.length ? <Money cents={chosen.reduce((s, r) => s + r.market_price * r.amount, 0)} size="xs" /> : null}
           </Text>
           <Group gap="xs">
