@@ -27,6 +27,8 @@ type Inventory = IpcOutput<'getInventory'>;
 /** The app refuses tokens this close to expiry (they would expire on the way). */
 const TOKEN_MARGIN_MS = 60_000;
 const READ_TITLE = 'The inventory could not be read';
+/** The State column's width, which its longest badge (cut with an ellipsis past it) fits. */
+const STATE_WIDTH = 220;
 
 function selectable(row: InventoryRow): boolean {
   return row.tradable && row.inOffer === null;
@@ -158,7 +160,9 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
               },
               { label: 'Item' },
               { label: 'Copies', align: 'right' },
-              { label: 'State' },
+              // as wide as the widest state, "in offer · deposit 400005": a row going into an offer does not
+              // widen the column and push the figures beside it about
+              { label: 'State', width: STATE_WIDTH },
               { label: 'Market', align: 'right' },
               { label: 'Recommended', align: 'right' },
               { label: 'Value', align: 'right' },
@@ -181,7 +185,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
                       </Badge>
                     </Tooltip>
                   ) : r.inOffer !== null ? (
-                    <Badge color="blue" variant="light">
+                    <Badge color="blue" variant="light" maw="100%" title={`In a trade offer: deposit ${r.inOffer}`}>
                       in offer · deposit {r.inOffer}
                     </Badge>
                   ) : r.tradable ? (
