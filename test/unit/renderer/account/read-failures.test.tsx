@@ -357,4 +357,44 @@ describe('the portfolio and the inventory, as the tables', () => {
     expect(screen.getAllByTestId('inventory-row')).toHaveLength(1);
     expect(screen.queryByTestId('error-note')).toBeNull();
   });
+
+  it('Portfolio: "Read order history" that failed is told in the trading results’ place, or beside results read before', async () => {
+    const user = userEvent.setup();
+    let stored: IpcOutput<'getTradingPnl'> = noResults;
+    installFakeBridge({
+      getPortfolio: () => ({
+        user: null,
+        listed: null,
+        backpack: null,
+        inventory: { value: 0, games: [] },
+        positions: [],
+        positionCount: 0,
+        total: 0,
+        history: [],
+        freshness,
+      }),
+      getTradingPnl: ({ refresh }) => {
+        if (refresh) throw rateLimited();
+        return stored;
+      },
+    });
+    const view = renderWithTheme(<PortfolioScreen />);
+    await user.click(await screen.findByTestId('read-order-history'));
+    const failure = await within(screen.getByTestId('trading-results')).findByTestId('read-failed');
+    expect(failure.textContent).toContain('The order history could not be read');
+    expect(screen.queryByText(/once read\.$/)).toBeNull();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+    view.unmount();
+
+    stored = { ...noResults, computedAt: NOW_ISO, totals: { ...noResults.totals, rows: 3 } };
+    renderWithTheme(<PortfolioScreen />);
+    await waitFor(() =>
+      expect(screen.getByTestId('trading-results-note').textContent).toContain('3 order rows'),
+    );
+    await user.click(screen.getByTestId('read-order-history'));
+    const note = await within(screen.getByTestId('trading-results')).findByTestId('read-refresh-failed');
+    expect(note.getAttribute('aria-label')).toContain('The order history could not be read again');
+    expect(screen.getByTestId('pnl-paid')).toBeTruthy();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+  });
 });
