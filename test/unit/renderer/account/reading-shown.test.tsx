@@ -113,4 +113,34 @@ describe('a read asked for again, shown as on its way', () => {
     act(() => again.answer(inventory()));
     await waitFor(() => expect(spinning(screen.getByTestId('inventory-refresh'))).toBe(false));
   });
+
+  it('Portfolio: Refresh pressed once the inventories are read spins Refresh, not "Read Steam inventories"', async () => {
+    const user = userEvent.setup();
+    const reads = held<IpcOutput<'getPortfolio'>>();
+    let first = true;
+    installFakeBridge({
+      getPortfolio: () => {
+        if (first) {
+          first = false;
+          return PORTFOLIO;
+        }
+        return reads.next();
+      },
+      getTradingPnl: () => NO_RESULTS,
+    });
+    renderWithTheme(<PortfolioScreen />);
+    await screen.findByTestId('freshness');
+    const inventories = () => screen.getByRole('button', { name: 'Read Steam inventories' });
+    const refresh = () => screen.getByRole('button', { name: 'Refresh' });
+    await user.click(inventories());
+    await waitFor(() => expect(reads.count).toBe(1));
+    act(() => reads.answer(PORTFOLIO));
+    await waitFor(() => expect(spinning(inventories())).toBe(false));
+    await user.click(refresh());
+    await waitFor(() => expect(reads.count).toBe(1));
+    expect(spinning(refresh())).toBe(true);
+    expect(spinning(inventories())).toBe(false);
+    act(() => reads.answer(PORTFOLIO));
+    await waitFor(() => expect(spinning(refresh())).toBe(false));
+  });
 });

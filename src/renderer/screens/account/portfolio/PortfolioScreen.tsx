@@ -44,7 +44,14 @@ export function PortfolioScreen() {
   const [readInventories, setReadInventories] = useState(false);
   const [series, setSeries] = useState<Series>('total');
   const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
-  useRefreshKey('Refresh the portfolio', () => portfolio.reload());
+  // the button pressed last spins while the read runs: once the inventories are read, Refresh reads them
+  // too (one call), and it was "Read Steam inventories" that spun when Refresh was pressed
+  const [pressed, setPressed] = useState<'refresh' | 'inventories'>('refresh');
+  const refresh = () => {
+    setPressed('refresh');
+    portfolio.reload();
+  };
+  useRefreshKey('Refresh the portfolio', refresh);
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
   // the copies held are the ones not sold yet: their cost, not the average of every purchase, sold ones too
@@ -76,13 +83,17 @@ export function PortfolioScreen() {
             <Button
               variant="default"
               leftSection={<IconRefresh size={14} />}
-              onClick={() => (readInventories ? portfolio.reload() : setReadInventories(true))}
-              loading={portfolio.loading && readInventories}
+              onClick={() => {
+                setPressed('inventories');
+                if (readInventories) portfolio.reload();
+                else setReadInventories(true);
+              }}
+              loading={portfolio.loading && pressed === 'inventories'}
             >
               Read Steam inventories
             </Button>
           </Tooltip>
-          <Button variant="default" onClick={() => portfolio.reload()} loading={portfolio.loading && !readInventories}>
+          <Button variant="default" onClick={refresh} loading={portfolio.loading && pressed === 'refresh'}>
             Refresh
           </Button>
         </>
