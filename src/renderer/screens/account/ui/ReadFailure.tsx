@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { inLine } from '../../../../shared/sentence.ts';
 import type { CallState, SkindeskError } from '../../../bridge/index.ts';
 import { codeBeyondMessage } from './ErrorNote.tsx';
-import { formatTime } from './format.ts';
+import { formatAsOf } from '../../../format/numbers.ts';
 
 export interface TableReadFailure {
   /** Told in the table's place (the table, its empty words and its pager are not shown). */
@@ -112,7 +112,7 @@ export function RefreshFailed({
         data-testid="read-refresh-failed"
         style={{ flexShrink: 0 }}
       >
-        not refreshed{asOf ? ` · as of ${formatTime(asOf)}` : ''}
+        not refreshed{asOf ? ` · as of ${formatAsOf(asOf)}` : ''}
       </Badge>
     </Tooltip>
   );
