@@ -159,7 +159,9 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
             const poolLeft = left.get(g.rowId) ?? 0;
             const curve = completeCurve(g.decay);
             return (
-              <Table.Tr key={g.key} data-testid="list-group" bg={focus === g.key ? 'var(--sd-row-selected)' : undefined} onClick={() => setFocus(g.key)} style={{ cursor: 'pointer' }}>
+              // the group selected is the one worked on, by the keyboard too: Tab into its fields selects it,
+              // or "Use a price decay for the selected group" changed the one clicked last, not the one typed in
+              <Table.Tr key={g.key} data-testid="list-group" bg={focus === g.key ? 'var(--sd-row-selected)' : undefined} onClick={() => setFocus(g.key)} onFocus={() => setFocus(g.key)} style={{ cursor: 'pointer' }}>
                 <Table.Td>
                   <Text size="xs" fw={500}>
                     {row.market_hash_name}
