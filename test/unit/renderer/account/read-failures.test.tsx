@@ -10,6 +10,7 @@ import { BackpackScreen } from '../../../../src/renderer/screens/account/backpac
 import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
+import { WalletScreen } from '../../../../src/renderer/screens/account/wallet/WalletScreen.tsx';
 import { TradesScreen } from '../../../../src/renderer/screens/account/trades/TradesScreen.tsx';
 import { type IpcOutput, SkindeskError } from '../../../../src/shared/ipc/index.ts';
 import { resetRendererState } from '../fake-app.ts';
@@ -396,5 +397,27 @@ describe('the portfolio and the inventory, as the tables', () => {
     expect(note.getAttribute('aria-label')).toContain('The order history could not be read again');
     expect(screen.getByTestId('pnl-paid')).toBeTruthy();
     expect(screen.queryByTestId('error-note')).toBeNull();
+  });
+});
+
+describe('the wallet’s withdrawals, as the tables', () => {
+  it('a read that failed is told in the list’s place, not as "No withdrawals made from this app yet."', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    installFakeBridge({
+      getWithdrawals: () => {
+        if (fail) throw rateLimited();
+        return { withdrawals: [], unsettled: [] };
+      },
+      getBalance: () => ({ balance: 100_000, userName: 'Trader', asOf: NOW_ISO, problem: null }),
+    });
+    renderWithTheme(<WalletScreen />);
+    const failure = await screen.findByTestId('read-failed');
+    expect(failure.textContent).toContain('The withdrawals could not be read');
+    expect(screen.queryByText('No withdrawals made from this app yet.')).toBeNull();
+    expect(screen.queryByTestId('error-note')).toBeNull();
+    fail = false;
+    await user.click(within(failure).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('No withdrawals made from this app yet.')).toBeTruthy();
   });
 });
