@@ -1,6 +1,7 @@
 // A read asked for again is shown as on its way until it answers: "Read order history" (one of 5 exports a
 // minute, seconds long), "Read Steam inventories" and the inventory's "Read again" spin, and the "as of"
 // line says it is refreshing. They did only for the screen's first read: a click gave nothing to see.
+// And "Read Steam inventories" says what it does when pressed again: a game read lately is not read anew.
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -142,5 +143,16 @@ describe('a read asked for again, shown as on its way', () => {
     expect(spinning(inventories())).toBe(false);
     act(() => reads.answer(PORTFOLIO));
     await waitFor(() => expect(spinning(refresh())).toBe(false));
+  });
+
+  it('Portfolio: "Read Steam inventories" says that a game read in the last 29 minutes is used as read', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ getPortfolio: () => PORTFOLIO, getTradingPnl: () => NO_RESULTS });
+    renderWithTheme(<PortfolioScreen />);
+    await screen.findByTestId('freshness');
+    await user.hover(screen.getByRole('button', { name: 'Read Steam inventories' }));
+    expect((await screen.findByRole('tooltip')).textContent).toContain(
+      'A game read in the last 29 minutes is used as read',
+    );
   });
 });

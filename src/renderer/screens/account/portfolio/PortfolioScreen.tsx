@@ -27,6 +27,8 @@ import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 type Series = 'total' | 'balance' | 'listed' | 'held';
 
 const READ_TITLE = 'The portfolio could not be read';
+const INVENTORIES_WORDS =
+  'Reads the Steam inventories of the four games (4 of the 5 reads a minute the marketplace allows). A game read in the last 29 minutes is used as read, unless a trade changed it since: Read again on the Inventory screen reads it anew.';
 
 /** What the Total adds up, and what it lacks: a part that could not be read counts as nothing in it. */
 function totalWords(p: IpcOutput<'getPortfolio'>): string {
@@ -79,7 +81,9 @@ export function PortfolioScreen() {
           ) : (
             <FreshnessNote freshness={p?.freshness} loading={portfolio.loading} />
           )}
-          <Tooltip label="Reads the Steam inventory of all four games (4 of the 5 reads a minute the marketplace allows)">
+          {/* what it does a second time too: a game read in the last 29 minutes is not read again (core's
+              account reads keep an inventory as long as its tokens last), though "Reads…" said it was */}
+          <Tooltip label={INVENTORIES_WORDS} multiline maw={360}>
             <Button
               variant="default"
               leftSection={<IconRefresh size={14} />}
