@@ -1,8 +1,9 @@
 /**
- * A table screen's read that failed, told where it matters. With nothing read to show (the first read, or
- * another page or filter than the one read last, or a table read empty), the failure takes the table's
- * place: an empty table beside it would say there is nothing, which nobody knows. With rows shown, a
- * refresh that failed keeps them and is said in a badge in the header, so the rows do not jump down.
+ * An account screen's read that failed (a table's, the portfolio's, the withdrawals', the trading
+ * results'), told where it matters. With nothing read to show (the first read, or another page or filter
+ * than the one read last, or a table read empty), the failure takes the table's place: an empty table
+ * beside it would say there is nothing, which nobody knows. With rows shown, a refresh that failed keeps
+ * them and is said in a badge in the header, so the rows do not jump down.
  */
 import { Badge, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
