@@ -1,6 +1,8 @@
 // Held positions when the backpack could not be read: no row is not "Nothing held.", and the line above
 // the table does not say the positions are the backpack's.
+// And "vs paid" says where its figures come from while they are all dashes (the order history unread).
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HeldPositions } from '../../../../src/renderer/screens/account/portfolio/HeldPositions.tsx';
 import { resetRendererState } from '../fake-app.ts';
@@ -61,5 +63,25 @@ describe('held positions, the backpack unread', () => {
       />,
     );
     expect(screen.getByTestId('positions-empty').textContent).toBe('Nothing held.');
+  });
+});
+
+describe('vs paid, the order history unread', () => {
+  it('its header says the column fills once the order history is read', async () => {
+    const user = userEvent.setup();
+    renderWithTheme(
+      <HeldPositions
+        positions={[position]}
+        positionCount={1}
+        heldValue={500}
+        gamesRead={4}
+        historyRead={false}
+        paidFor={new Map()}
+      />,
+    );
+    await user.hover(screen.getByTestId('versus-paid-header'));
+    expect((await screen.findByRole('tooltip')).textContent).toContain(
+      'Empty until the order history is read',
+    );
   });
 });

@@ -14,6 +14,10 @@ import { Money } from '../ui/Money.tsx';
 const MARKET_PRICE_WORDS =
   "The marketplace's market price of one copy, derived from the Steam market: not the lowest listing here, nor the 30-day average sale price here.";
 
+const VERSUS_PAID_WORDS = 'The market price against the average cost of the copies bought here and not sold since.';
+/** Until the order history is read the column is all dashes: it says where its figures come from. */
+const UNREAD_HISTORY_WORDS = 'Empty until the order history is read: "Read order history" under Trading results, below.';
+
 const copies = (n: number) => (n === 0 ? '–' : n.toLocaleString('en-US'));
 
 /** Which sources the positions cover, so a missing inventory (or backpack) never reads as "not held". */
@@ -75,6 +79,7 @@ export function HeldPositions({
   heldValue,
   gamesRead,
   backpackRead = true,
+  historyRead = true,
   paidFor,
 }: {
   positions: readonly HeldPosition[];
@@ -84,6 +89,8 @@ export function HeldPositions({
   gamesRead: number;
   /** Whether the backpack was read: unread, no row is not "nothing held". */
   backpackRead?: boolean;
+  /** Whether the order history (what "vs paid" is from) was read. */
+  historyRead?: boolean;
   /** What was paid per item (by itemKey), from the trading results (empty until read). */
   paidFor: ReadonlyMap<string, PaidFor | null>;
 }) {
@@ -117,7 +124,15 @@ export function HeldPositions({
               align: 'right',
               width: 90,
             },
-            { label: 'vs paid', align: 'right', width: 80 },
+            {
+              label: (
+                <Tooltip label={historyRead ? VERSUS_PAID_WORDS : `${VERSUS_PAID_WORDS} ${UNREAD_HISTORY_WORDS}`} multiline maw={360}>
+                  <span data-testid="versus-paid-header">vs paid</span>
+                </Tooltip>
+              ),
+              align: 'right',
+              width: 80,
+            },
             { label: 'Value', align: 'right', width: 100 },
             { label: 'Share', width: 150 },
           ]}

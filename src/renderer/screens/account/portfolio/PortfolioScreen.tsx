@@ -202,7 +202,7 @@ export function PortfolioScreen() {
               </Stack>
             )}
           </Paper>
-          {p && <HeldPositions positions={p.positions} positionCount={p.positionCount} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} backpackRead={p.backpack !== null} paidFor={paid} />}
+          {p && <HeldPositions positions={p.positions} positionCount={p.positionCount} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} backpackRead={p.backpack !== null} historyRead={Boolean(pnl.data?.computedAt)} paidFor={paid} />}
         </>
       )}
       <TradingResults results={pnl.data} loading={pnl.loading} error={pnl.error} onRead={() => setHistoryReads((n) => n + 1)} />
