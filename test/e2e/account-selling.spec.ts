@@ -35,6 +35,9 @@ test('sell from the inventory → the trade is accepted → the listing appears'
   // a locked item cannot be selected; pick the first tradable skin
   const row = rows.filter({ hasText: 'tradable' }).filter({ hasNotText: 'commodity' }).first();
   const name = (await row.locator('p').first().textContent())!.trim();
+  // where the columns stand before any row is in an offer: its longer badge must not push them about
+  const copiesHeader = page.getByTestId('inventory-table').getByRole('columnheader', { name: 'Copies' });
+  const copiesAt = (await copiesHeader.boundingBox())!.x;
   await row.click();
   await expect(page.getByTestId('inventory-selection')).toContainText('1 row selected');
   await page.getByTestId('sell-open').click();
@@ -58,6 +61,7 @@ test('sell from the inventory → the trade is accepted → the listing appears'
 
   // the sold row is marked as inside the offer until the inventory is read again
   await expect(page.getByTestId('inventory-row').filter({ hasText: name })).toContainText(/in offer · deposit \d+/);
+  expect((await copiesHeader.boundingBox())!.x).toBe(copiesAt);
 
   await openScreen(page, host, 'listings', 'Alt+4');
   const listing = page.getByTestId('listing-row').filter({ hasText: name });

@@ -19,7 +19,12 @@ export interface CallState<T> {
    * was read for one thing (the last listing's sales) is never shown as another's.
    */
   current: T | undefined;
+  /**
+   * Why the last call for the current key failed (null once one answers): a failure read for one page or
+   * filter is not said of the next one while its call is on its way.
+   */
   error: SkindeskError | null;
+  /** A call is on its way: the first, and every one after it (a reload, a new key). */
   loading: boolean;
   /** Calls again (e.g. after a push said the data changed). */
   reload: () => void;
@@ -39,7 +44,7 @@ export function useCall<N extends IpcCallName>(
   key?: string,
 ): CallState<IpcOutput<N>> {
   const [answer, setAnswer] = useState<{ data: IpcOutput<N>; key: string } | undefined>(undefined);
-  const [error, setError] = useState<SkindeskError | null>(null);
+  const [failure, setFailure] = useState<{ error: SkindeskError; key: string } | null>(null);
   const [loading, setLoading] = useState(true);
   const inputRef = useRef(input);
   const effectKey = key ?? JSON.stringify(input);
@@ -59,18 +64,20 @@ export function useCall<N extends IpcCallName>(
       return;
     }
     running.current = true;
+    // on the way again (a Refresh, a new page, a push): not only the first read is shown as loading
+    if (alive.current) setLoading(true);
     try {
       do {
         again.current = false;
+        const asked = keyRef.current;
         try {
-          const asked = keyRef.current;
           const value = await call(name, inputRef.current);
           if (alive.current) {
             setAnswer({ data: value, key: asked });
-            setError(null);
+            setFailure(null);
           }
         } catch (err) {
-          if (alive.current) setError(asSkindeskError(err));
+          if (alive.current) setFailure({ error: asSkindeskError(err), key: asked });
         }
       } while (again.current && alive.current);
     } finally {
@@ -90,7 +97,7 @@ export function useCall<N extends IpcCallName>(
   return {
     data: answer?.data,
     current: answer?.key === effectKey ? answer.data : undefined,
-    error,
+    error: failure?.key === effectKey ? failure.error : null,
     loading,
     reload: () => void run(),
   };

@@ -7,7 +7,6 @@ import { IconLock, IconSearch } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { type AppId, type BackpackItem, LIMITS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessTools } from '../ui/FreshnessTools.tsx';
 import { formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { GameFilter } from '../ui/GamePicker.tsx';
@@ -15,12 +14,15 @@ import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { useDebounced, useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
+import { ReadFailed, tableReadFailure } from '../ui/ReadFailure.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { ListDialog } from './ListDialog.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 import { DenseTable } from '../ui/DenseTable.tsx';
 import { useRegisterCommands } from '../../../shell/commands.ts';
 import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
+
+const READ_TITLE = 'The backpack could not be read';
 
 function locked(row: BackpackItem, now: number): boolean {
   return row.trade_locked_until !== null && Date.parse(row.trade_locked_until) > now;
@@ -44,6 +46,7 @@ export function BackpackScreen() {
   useRegisterCommands(
     useMemo(() => [{ id: 'backpack.search', label: 'Search the backpack by name', group: 'This screen', hotkey: '/', run: () => searchRef.current?.focus() }], []),
   );
+  const failure = tableReadFailure(backpack, (answer) => answer.items);
   const rows = backpack.data?.items ?? [];
   const now = useNow(30_000);
   const chosen = [...selected.values()];
@@ -66,7 +69,7 @@ export function BackpackScreen() {
       subtitle={<GameFilter value={appId} onChange={(a) => { setAppId(a); setPage(1); }} />}
       tools={
         <>
-          <FreshnessTools freshness={backpack.data?.freshness} loading={backpack.loading} what="the backpack" onRefresh={backpack.reload} />
+          <FreshnessTools freshness={backpack.data?.freshness} loading={backpack.loading} what="the backpack" onRefresh={backpack.reload} refreshFailed={{ error: failure.overRows, title: READ_TITLE }} />
           <TextInput
             ref={searchRef}
             aria-label="Search the backpack"
@@ -81,11 +84,11 @@ export function BackpackScreen() {
         </>
       }
     >
-      <ErrorNote error={backpack.error} title="The backpack could not be read" />
       <Paper withBorder p={6} bg="dark.7">
         <Group justify="space-between" wrap="nowrap">
           <Text size="xs" c="dimmed" data-testid="backpack-selection">
-            {chosen.length ? `${plural(chosen.length, 'row')} selected · ` : 'Nothing selected'}
+            {/* as the inventory says it: a row of a commodity pool is many copies, and they are what is listed */}
+            {chosen.length ? `${plural(chosen.length, 'row')} selected · ${plural(chosen.reduce((s, r) => s + r.amount, 0), 'copy', 'copies')} · ` : 'Nothing selected'}
             {chosen.length ? <Money cents={chosen.reduce((s, r) => s + r.market_price * r.amount, 0)} size="xs" /> : null}
           </Text>
           <Group gap="xs">
@@ -100,50 +103,56 @@ export function BackpackScreen() {
           </Group>
         </Group>
       </Paper>
-      <DenseTable
-        testId="backpack-table"
-        empty={backpack.data && rows.length === 0 ? (term ? `Nothing matches “${term}”.` : 'The backpack is empty.') : null}
-        columns={[
-          { label: '', width: 30 },
-          { label: 'Game' },
-          { label: 'Item' },
-          { label: 'Copies', align: 'right' },
-          { label: 'Market', align: 'right' },
-          { label: 'Value', align: 'right' },
-          { label: 'Trade hold' },
-        ]}
-      >
-        {rows.map((r) => (
-          <Table.Tr key={r.id} data-testid="backpack-row" data-backpack-id={r.id} onClick={() => toggle(r)} style={{ cursor: 'pointer' }}>
-            <Table.Td onClick={(e) => e.stopPropagation()}>
-              <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
-            </Table.Td>
-            <Table.Td>{gameShort(r.app_id)}</Table.Td>
-            <ItemNameCell name={r.market_hash_name} detail={`#${r.id}${r.commodity ? ' · commodity pool' : ''}`} appId={r.app_id} />
-            <Table.Td ta="right" className="sd-num">
-              {r.amount}
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money cents={r.market_price} size="xs" />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money cents={r.market_price * r.amount} size="xs" />
-            </Table.Td>
-            <Table.Td>
-              {locked(r, now) ? (
-                <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
-                  until {formatDateTime(r.trade_locked_until!)}
-                </Badge>
-              ) : (
-                <Text size="xs" c="dimmed">
-                  –
-                </Text>
-              )}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </DenseTable>
-      <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="item" />
+      {failure.inPlace ? (
+        <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={backpack.reload} />
+      ) : (
+        <>
+          <DenseTable
+            testId="backpack-table"
+            empty={backpack.data && rows.length === 0 ? (term ? `Nothing matches “${term}”.` : 'The backpack is empty.') : null}
+            columns={[
+              { label: '', width: 30 },
+              { label: 'Game' },
+              { label: 'Item' },
+              { label: 'Copies', align: 'right' },
+              { label: 'Market', align: 'right' },
+              { label: 'Value', align: 'right' },
+              { label: 'Trade hold' },
+            ]}
+          >
+            {rows.map((r) => (
+              <Table.Tr key={r.id} data-testid="backpack-row" data-backpack-id={r.id} onClick={() => toggle(r)} style={{ cursor: 'pointer' }}>
+                <Table.Td onClick={(e) => e.stopPropagation()}>
+                  <Checkbox aria-label={`Select ${r.market_hash_name}`} checked={selected.has(r.id)} onChange={() => toggle(r)} />
+                </Table.Td>
+                <Table.Td>{gameShort(r.app_id)}</Table.Td>
+                <ItemNameCell name={r.market_hash_name} detail={`#${r.id}${r.commodity ? ' · commodity pool' : ''}`} appId={r.app_id} />
+                <Table.Td ta="right" className="sd-num">
+                  {r.amount}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={r.market_price} size="xs" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={r.market_price * r.amount} size="xs" />
+                </Table.Td>
+                <Table.Td>
+                  {locked(r, now) ? (
+                    <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
+                      until {formatDateTime(r.trade_locked_until!)}
+                    </Badge>
+                  ) : (
+                    <Text size="xs" c="dimmed">
+                      –
+                    </Text>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DenseTable>
+          <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="item" />
+        </>
+      )}
       {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
       {dialog === 'withdraw' ? <WithdrawDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
     </ScreenFrame>

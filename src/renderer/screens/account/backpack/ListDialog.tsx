@@ -9,6 +9,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
+import { marketGap } from '../logic/market-gap.ts';
 import { poolsLeft } from '../logic/pools.ts';
 import { CentsInput, ZERO_PRICE_WORDS } from '../ui/CentsInput.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
@@ -16,6 +17,8 @@ import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
 import { formatCents, formatHours, plural } from '../ui/format.ts';
 import { ListingRows } from '../ui/ListingRows.tsx';
+import { MarketGapNote } from '../ui/MarketGapNote.tsx';
+import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { useProblemTip } from '../ui/useProblemTip.tsx';
@@ -98,6 +101,16 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const countable = groups.every((g) => copiesProblem(g, left.get(g.rowId) ?? 0) === null);
   const copies = groups.reduce((s, g) => s + (g.copies ?? 0), 0);
   const what = countable ? plural(copies, 'item') : rows.length === 1 ? rows[0]!.market_hash_name : 'items';
+  // a price far from the market (a decimal point slipped) is said before listing; a decay by where it ends
+  const gaps = groups.flatMap((g, gi) => {
+    const row = byId.get(g.rowId);
+    const curve = g.mode === 'decay' ? completeCurve(g.decay) : null;
+    const words = g.mode === 'fixed' ? marketGap(g.price, row?.market_price) : curve ? marketGap(curve.end_price, row?.market_price) : null;
+    if (!words) return [];
+    const name = row?.market_hash_name ?? `item ${g.rowId}`;
+    const said = curve ? `the decay ends at ${formatCents(curve.end_price)} a copy, ${words}` : `${formatCents(g.price ?? 0)} a copy is ${words}`;
+    return [{ group: groups.length > 1 ? `Group ${gi + 1} (${name})` : name, words: said }];
+  });
   const blocked = !ready
     ? `${groups.length > 1 ? `Group ${firstProblem + 1}: ` : ''}${problems[firstProblem] ?? 'Add a group.'}`
     : check.checking
@@ -134,6 +147,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
           <Table.Tr>
             <Table.Th>Item</Table.Th>
             <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">Market</Table.Th>
             <Table.Th>Pricing</Table.Th>
             <Table.Th w={150}>Price</Table.Th>
             <Table.Th w={60} />
@@ -145,7 +159,9 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
             const poolLeft = left.get(g.rowId) ?? 0;
             const curve = completeCurve(g.decay);
             return (
-              <Table.Tr key={g.key} data-testid="list-group" bg={focus === g.key ? 'var(--sd-row-selected)' : undefined} onClick={() => setFocus(g.key)} style={{ cursor: 'pointer' }}>
+              // the group selected is the one worked on, by the keyboard too: Tab into its fields selects it,
+              // or "Use a price decay for the selected group" changed the one clicked last, not the one typed in
+              <Table.Tr key={g.key} data-testid="list-group" bg={focus === g.key ? 'var(--sd-row-selected)' : undefined} onClick={() => setFocus(g.key)} onFocus={() => setFocus(g.key)} style={{ cursor: 'pointer' }}>
                 <Table.Td>
                   <Text size="xs" fw={500}>
                     {row.market_hash_name}
@@ -162,6 +178,10 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
                   ) : (
                     '1'
                   )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {/* beside the price typed, what it is set against (the price starts there) */}
+                  <Money cents={row.market_price} size="xs" />
                 </Table.Td>
                 <Table.Td>
                   <SegmentedControl
@@ -238,6 +258,7 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
           Use a price decay for the selected group
         </Button>
       )}
+      <MarketGapNote gaps={gaps} />
       <ProblemList problems={check.checking ? undefined : check.problems} />
     </ConfirmDialog>
   );

@@ -5,14 +5,14 @@ import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { gameShort, plural } from '../ui/format.ts';
-import { CopiesCells } from '../ui/CopiesCells.tsx';
+import { CopiesCells, firstOverdrawn } from '../ui/CopiesCells.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
 
 export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: readonly BackpackItem[]; onClose: () => void; onSent: () => void }) {
   // the rows as they were when the dialog opened: the screen clears its selection once sent
   const [rows] = useState(selection);
-  const [amounts, setAmounts] = useState(() => new Map(rows.map((r) => [r.id, r.amount])));
+  const [amounts, setAmounts] = useState(() => new Map<number, number | null>(rows.map((r) => [r.id, r.amount])));
   const items = rows.map((r) => ({ id: r.id, amount: amounts.get(r.id) ?? 0 })).filter((it) => it.amount > 0);
   const send = useAction(async () => {
     const answer = await call('withdrawItems', { items });
@@ -27,7 +27,8 @@ export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: rea
       title={`Withdraw ${plural(items.reduce((s, it) => s + it.amount, 0), 'item')} to the Steam inventory`}
       confirmLabel={`Send ${plural(games.size, 'trade offer')}`}
       onConfirm={() => void send.run()}
-      blockedReason={items.length === 0 ? 'Nothing to withdraw.' : null}
+      blockedReason={firstOverdrawn(rows.map((r) => ({ name: r.market_hash_name, amount: r.amount, copies: amounts.get(r.id) ?? null }))) ?? (items.length === 0 ? 'Nothing to withdraw.' : null)}
+      enterSends
       running={send.running}
       progressLabel="Asking the marketplace to send the items…"
       error={send.error}
@@ -44,6 +45,15 @@ export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: rea
         The items leave the marketplace: one trade offer per game is sent to your Steam account. Items inside a trade hold cannot leave yet.
       </Text>
       <Table withTableBorder striped verticalSpacing={4} fz="xs">
+        {/* as the deposit dialog's: which figure is the copies and which the value */}
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Game</Table.Th>
+            <Table.Th>Item</Table.Th>
+            <Table.Th ta="right">Copies</Table.Th>
+            <Table.Th ta="right">Market value</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {rows.map((r) => (
             <Table.Tr key={r.id}>
@@ -54,7 +64,7 @@ export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: rea
                 commodity={r.commodity}
                 amount={r.amount}
                 unitPrice={r.market_price}
-                copies={amounts.get(r.id) ?? 0}
+                copies={amounts.get(r.id) ?? null}
                 onCopies={(n) => setAmounts((m) => new Map(m).set(r.id, n))}
               />
             </Table.Tr>

@@ -6,7 +6,7 @@ import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { gameName, plural } from '../ui/format.ts';
-import { CopiesCells } from '../ui/CopiesCells.tsx';
+import { CopiesCells, firstOverdrawn } from '../ui/CopiesCells.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
@@ -15,17 +15,19 @@ import { blockingMessage, usePreSendCheck } from '../ui/usePreSendCheck.ts';
 export function DepositDialog({ appId, rows: selection, onClose, onSent }: { appId: AppId; rows: readonly InventoryRow[]; onClose: () => void; onSent: () => void }) {
   // the rows as they were when the dialog opened: the screen clears its selection once sent
   const [rows] = useState(selection);
-  const [amounts, setAmounts] = useState(() => new Map(rows.map((r) => [r.assetId, r.amount])));
+  const [amounts, setAmounts] = useState(() => new Map<string, number | null>(rows.map((r) => [r.assetId, r.amount])));
   const items = rows.map((r) => ({ assetId: r.assetId, amount: amounts.get(r.assetId) ?? 0 })).filter((it) => it.amount > 0);
   const send = useAction(async () => {
     const answer = await call('depositItems', { appId, items });
     onSent();
     return answer;
   });
+  // copies above a stack are refused here, in words, before any check is asked for
+  const overdrawn = firstOverdrawn(rows.map((r) => ({ name: r.name, amount: r.amount, copies: amounts.get(r.assetId) ?? null })));
   // checked again after a failed send too: after a lost answer the items may be in an offer
-  const check = usePreSendCheck(items, async (draft) => (await call('depositItems', { appId, items: draft, dryRun: true })).check.problems, items.length > 0, send.error);
+  const check = usePreSendCheck(items, async (draft) => (await call('depositItems', { appId, items: draft, dryRun: true })).check.problems, items.length > 0 && overdrawn === null, send.error);
   const copies = items.reduce((s, it) => s + it.amount, 0);
-  const blocked = items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : blockingMessage(check.problems);
+  const blocked = overdrawn ?? (items.length === 0 ? 'Nothing to deposit.' : check.checking ? 'Checking…' : blockingMessage(check.problems));
   return (
     <ConfirmDialog
       opened
@@ -34,6 +36,8 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
       confirmLabel="Send trade offer"
       onConfirm={() => void send.run()}
       blockedReason={blocked}
+      enterSends
+      checking={check.checking}
       running={send.running}
       progressLabel="Asking the marketplace to send the trade offer…"
       error={send.error}
@@ -66,7 +70,7 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
                 commodity={r.commodity}
                 amount={r.amount}
                 unitPrice={r.marketPrice}
-                copies={amounts.get(r.assetId) ?? 0}
+                copies={amounts.get(r.assetId) ?? null}
                 onCopies={(n) => setAmounts((m) => new Map(m).set(r.assetId, n))}
               />
             </Table.Tr>

@@ -10,13 +10,13 @@ import { type AppId, LIMITS } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { useCall } from '../../../bridge/index.ts';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { formatCountdown, plural } from '../ui/format.ts';
 import { GamePicker } from '../ui/GamePicker.tsx';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { useNow } from '../ui/hooks.ts';
 import { Money } from '../ui/Money.tsx';
+import { ReadFailed, RefreshFailed, placeFailure } from '../ui/ReadFailure.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { DepositDialog } from './DepositDialog.tsx';
 import { SellDialog } from './SellDialog.tsx';
@@ -26,6 +26,9 @@ import { useRefreshKey } from '../ui/useRefreshKey.ts';
 type Inventory = IpcOutput<'getInventory'>;
 /** The app refuses tokens this close to expiry (they would expire on the way). */
 const TOKEN_MARGIN_MS = 60_000;
+const READ_TITLE = 'The inventory could not be read';
+/** The State column's width, which its longest badge (cut with an ellipsis past it) fits. */
+const STATE_WIDTH = 220;
 
 function selectable(row: InventoryRow): boolean {
   return row.tradable && row.inOffer === null;
@@ -77,6 +80,8 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
   }, [expiresAt]);
 
   const rows = inventory?.items ?? [];
+  // every "read again" is a new key: the rows shown are the last good read's, of this game still
+  const failure = placeFailure(read.error, rows.length > 0);
   // rows that went into an offer (or vanished) since they were selected drop out of the selection
   const chosen = rows.filter((r) => selected.has(r.assetId) && selectable(r));
   const copies = chosen.reduce((s, r) => s + r.amount, 0);
@@ -98,106 +103,117 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
       subtitle={<GamePicker value={appId} onChange={onGame} />}
       tools={
         <>
-          <FreshnessNote freshness={inventory?.freshness} loading={read.loading} />
+          {failure.overRows ? (
+            <RefreshFailed error={failure.overRows} title={READ_TITLE} asOf={inventory?.freshness.fetchedAt ?? null} />
+          ) : (
+            <FreshnessNote freshness={inventory?.freshness} loading={read.loading} />
+          )}
           {inventory ? <TokenClock inventory={inventory} now={now} onRefresh={readAgain} refreshing={read.loading} /> : null}
         </>
       }
     >
-      <ErrorNote error={read.error} title="The inventory could not be read" />
-      <Paper withBorder p={6} bg="dark.7">
-        <Group justify="space-between" wrap="nowrap">
-          <Group gap="md" wrap="nowrap">
-            <Text size="xs" c="dimmed" data-testid="inventory-selection">
-              {chosen.length ? `${plural(chosen.length, 'row')} selected · ${plural(copies, 'copy', 'copies')} · ` : 'Nothing selected'}
-              {chosen.length ? <Money cents={value} size="xs" /> : null}
-            </Text>
-            <Tooltip label={`A sell or deposit opens one trade offer per game; at most ${LIMITS.tradesInFlight} may be in flight`}>
-              <Text size="xs" c={inventory && inventory.tradesInFlight >= LIMITS.tradesInFlight ? 'red.4' : 'dimmed'} className="sd-num">
-                trades in flight {inventory?.tradesInFlight ?? '–'}/{LIMITS.tradesInFlight}
-              </Text>
-            </Tooltip>
-          </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Tooltip label={actionBlock ?? 'Deposit into the backpack, without a price'} disabled={false}>
-              <Button variant="default" disabled={actionBlock !== null} onClick={() => setDialog('deposit')} data-testid="deposit-open">
-                Deposit…
-              </Button>
-            </Tooltip>
-            <Tooltip label={actionBlock ?? 'List on the market at a price per copy'}>
-              <Button disabled={actionBlock !== null} onClick={() => setDialog('sell')} data-testid="sell-open">
-                Sell…
-              </Button>
-            </Tooltip>
-          </Group>
-        </Group>
-      </Paper>
-      <DenseTable
-        testId="inventory-table"
-        empty={inventory && rows.length === 0 ? 'No items of this game in the Steam inventory.' : null}
-        columns={[
-          {
-            label: (
-              <Checkbox
-                aria-label="Select all tradable items"
-                checked={allSelectable.length > 0 && allSelectable.every((r) => selected.has(r.assetId))}
-                indeterminate={chosen.length > 0 && chosen.length < allSelectable.length}
-                onChange={(e) => setSelected(e.currentTarget.checked ? new Set(allSelectable.map((r) => r.assetId)) : new Set())}
-              />
-            ),
-            width: 30,
-          },
-          { label: 'Item' },
-          { label: 'Copies', align: 'right' },
-          { label: 'State' },
-          { label: 'Market', align: 'right' },
-          { label: 'Recommended', align: 'right' },
-          { label: 'Value', align: 'right' },
-        ]}
-      >
-        {rows.map((r) => (
-          <Table.Tr key={r.assetId} data-asset-id={r.assetId} data-testid="inventory-row" opacity={selectable(r) ? 1 : 0.6} onClick={() => selectable(r) && toggle(r.assetId)} style={{ cursor: selectable(r) ? 'pointer' : 'default' }}>
-            <Table.Td onClick={(e) => e.stopPropagation()}>
-              <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
-            </Table.Td>
-            <ItemNameCell name={r.name} detail={`asset ${r.assetId}${r.commodity ? ' · commodity stack' : ''}`} appId={appId} />
-            <Table.Td ta="right" className="sd-num">
-              {r.amount}
-            </Table.Td>
-            <Table.Td>
-              {r.inOffer === 'unknown' ? (
-                <Tooltip label="The answer to the sell or deposit that sent it was lost: it may be in a trade offer. Read the inventory again to see.">
-                  <Badge color="yellow" variant="light">
-                    in an offer?
-                  </Badge>
+      {failure.inPlace ? (
+        <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={read.reload} />
+      ) : (
+        <>
+          <Paper withBorder p={6} bg="dark.7">
+            <Group justify="space-between" wrap="nowrap">
+              <Group gap="md" wrap="nowrap">
+                <Text size="xs" c="dimmed" data-testid="inventory-selection">
+                  {chosen.length ? `${plural(chosen.length, 'row')} selected · ${plural(copies, 'copy', 'copies')} · ` : 'Nothing selected'}
+                  {chosen.length ? <Money cents={value} size="xs" /> : null}
+                </Text>
+                <Tooltip label={`A sell or deposit opens one trade offer per game; at most ${LIMITS.tradesInFlight} may be in flight`}>
+                  <Text size="xs" c={inventory && inventory.tradesInFlight >= LIMITS.tradesInFlight ? 'red.4' : 'dimmed'} className="sd-num">
+                    trades in flight {inventory?.tradesInFlight ?? '–'}/{LIMITS.tradesInFlight}
+                  </Text>
                 </Tooltip>
-              ) : r.inOffer !== null ? (
-                <Badge color="blue" variant="light">
-                  in offer · deposit {r.inOffer}
-                </Badge>
-              ) : r.tradable ? (
-                <Badge color="teal" variant="light">
-                  tradable
-                </Badge>
-              ) : (
-                <Tooltip label="The platform holds this item (trade hold); it cannot be sold or deposited yet">
-                  <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
-                    locked
-                  </Badge>
+              </Group>
+              <Group gap="xs" wrap="nowrap">
+                <Tooltip label={actionBlock ?? 'Deposit into the backpack, without a price'} disabled={false}>
+                  <Button variant="default" disabled={actionBlock !== null} onClick={() => setDialog('deposit')} data-testid="deposit-open">
+                    Deposit…
+                  </Button>
                 </Tooltip>
-              )}
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money cents={r.marketPrice} size="xs" />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money cents={r.recommendedPrice} size="xs" c="dimmed" />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money cents={r.marketPrice * r.amount} size="xs" />
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </DenseTable>
+                <Tooltip label={actionBlock ?? 'List on the market at a price per copy'}>
+                  <Button disabled={actionBlock !== null} onClick={() => setDialog('sell')} data-testid="sell-open">
+                    Sell…
+                  </Button>
+                </Tooltip>
+              </Group>
+            </Group>
+          </Paper>
+          <DenseTable
+            testId="inventory-table"
+            empty={inventory && rows.length === 0 ? 'No items of this game in the Steam inventory.' : null}
+            columns={[
+              {
+                label: (
+                  <Checkbox
+                    aria-label="Select all tradable items"
+                    checked={allSelectable.length > 0 && allSelectable.every((r) => selected.has(r.assetId))}
+                    indeterminate={chosen.length > 0 && chosen.length < allSelectable.length}
+                    onChange={(e) => setSelected(e.currentTarget.checked ? new Set(allSelectable.map((r) => r.assetId)) : new Set())}
+                  />
+                ),
+                width: 30,
+              },
+              { label: 'Item' },
+              { label: 'Copies', align: 'right' },
+              // as wide as the widest state, "in offer · deposit 400005": a row going into an offer does not
+              // widen the column and push the figures beside it about
+              { label: 'State', width: STATE_WIDTH },
+              { label: 'Market', align: 'right' },
+              { label: 'Recommended', align: 'right' },
+              { label: 'Value', align: 'right' },
+            ]}
+          >
+            {rows.map((r) => (
+              <Table.Tr key={r.assetId} data-asset-id={r.assetId} data-testid="inventory-row" opacity={selectable(r) ? 1 : 0.6} onClick={() => selectable(r) && toggle(r.assetId)} style={{ cursor: selectable(r) ? 'pointer' : 'default' }}>
+                <Table.Td onClick={(e) => e.stopPropagation()}>
+                  <Checkbox aria-label={`Select ${r.name}`} disabled={!selectable(r)} checked={selected.has(r.assetId)} onChange={() => toggle(r.assetId)} />
+                </Table.Td>
+                <ItemNameCell name={r.name} detail={`asset ${r.assetId}${r.commodity ? ' · commodity stack' : ''}`} appId={appId} />
+                <Table.Td ta="right" className="sd-num">
+                  {r.amount}
+                </Table.Td>
+                <Table.Td>
+                  {r.inOffer === 'unknown' ? (
+                    <Tooltip label="The answer to the sell or deposit that sent it was lost: it may be in a trade offer. Read the inventory again to see.">
+                      <Badge color="yellow" variant="light">
+                        in an offer?
+                      </Badge>
+                    </Tooltip>
+                  ) : r.inOffer !== null ? (
+                    <Badge color="blue" variant="light" maw="100%" title={`In a trade offer: deposit ${r.inOffer}`}>
+                      in offer · deposit {r.inOffer}
+                    </Badge>
+                  ) : r.tradable ? (
+                    <Badge color="teal" variant="light">
+                      tradable
+                    </Badge>
+                  ) : (
+                    <Tooltip label="The platform holds this item (trade hold); it cannot be sold or deposited yet">
+                      <Badge color="gray" variant="light" leftSection={<IconLock size={10} />}>
+                        locked
+                      </Badge>
+                    </Tooltip>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={r.marketPrice} size="xs" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={r.recommendedPrice} size="xs" c="dimmed" />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Money cents={r.marketPrice * r.amount} size="xs" />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DenseTable>
+        </>
+      )}
       {dialog === 'sell' ? (
         <SellDialog appId={appId} rows={chosen} onClose={() => setDialog(null)} onSent={() => { setSelected(new Set()); read.reload(); }} />
       ) : null}

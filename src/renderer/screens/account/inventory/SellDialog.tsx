@@ -8,10 +8,12 @@ import { useState } from 'react';
 import type { AppId } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
+import { marketGap } from '../logic/market-gap.ts';
 import { defaultSellGroups, groupCopies, type SellGroupDraft, stackCopiesProblem } from '../logic/sell-groups.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
+import { MarketGapNote } from '../ui/MarketGapNote.tsx';
 import { formatCents, gameName, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
@@ -86,6 +88,11 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
   // only what the offer would ask: a total of the groups that have a price, beside one refused, is a
   // figure never asked for, and "$0.00" when none has one read as an offer for nothing
   const total = valid ? groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0) : null;
+  // a price far from the market (a decimal point slipped) is said before the offer is sent
+  const gaps = groups.flatMap((g, gi) => {
+    const words = marketGap(g.price, rows.find((r) => r.assetId === g.items[0]?.assetId)?.marketPrice);
+    return words ? [{ group: groups.length > 1 ? `Group ${gi + 1} (${g.name})` : g.name, words: `${formatCents(g.price ?? 0)} a copy is ${words}` }] : [];
+  });
   const update = (key: string, change: (g: SellGroupDraft) => SellGroupDraft) => setGroups((gs) => gs.map((g) => (g.key === key ? change(g) : g)));
   const blocked = !valid
     ? `${groups.length > 1 ? `Group ${firstProblem + 1}: ` : ''}${problems[firstProblem]}`
@@ -199,6 +206,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
           Asking total <Money cents={total} fw={600} data-testid="sell-total" />
         </Text>
       </Group>
+      <MarketGapNote gaps={gaps} />
       <ProblemList problems={check.checking ? undefined : check.problems} />
     </ConfirmDialog>
   );

@@ -14,13 +14,18 @@ import { Money } from '../ui/Money.tsx';
 const MARKET_PRICE_WORDS =
   "The marketplace's market price of one copy, derived from the Steam market: not the lowest listing here, nor the 30-day average sale price here.";
 
+const VERSUS_PAID_WORDS = 'The market price against the average cost of the copies bought here and not sold since.';
+/** Until the order history is read the column is all dashes: it says where its figures come from. */
+const UNREAD_HISTORY_WORDS = 'Empty until the order history is read: "Read order history" under Trading results, below.';
+
 const copies = (n: number) => (n === 0 ? '–' : n.toLocaleString('en-US'));
 
-/** Which sources the positions cover, so a missing inventory never reads as "not held". */
-function coverage(gamesRead: number): string {
-  if (gamesRead === 0) return 'backpack only: read the Steam inventories to add them';
-  if (gamesRead < APP_IDS.length) return `backpack and ${gamesRead} of ${APP_IDS.length} Steam inventories`;
-  return 'backpack and Steam inventories';
+/** Which sources the positions cover, so a missing inventory (or backpack) never reads as "not held". */
+function coverage(gamesRead: number, backpackRead: boolean): string {
+  const inventories = gamesRead === 0 ? null : gamesRead < APP_IDS.length ? `${gamesRead} of ${APP_IDS.length} Steam inventories` : 'Steam inventories';
+  if (!backpackRead) return inventories ? `${inventories} only: the backpack could not be read` : 'the backpack could not be read, and the Steam inventories are not read';
+  if (!inventories) return 'backpack only: read the Steam inventories to add them';
+  return `backpack and ${inventories}`;
 }
 
 /**
@@ -73,6 +78,8 @@ export function HeldPositions({
   positionCount,
   heldValue,
   gamesRead,
+  backpackRead = true,
+  historyRead = true,
   paidFor,
 }: {
   positions: readonly HeldPosition[];
@@ -80,6 +87,10 @@ export function HeldPositions({
   positionCount: number;
   heldValue: number;
   gamesRead: number;
+  /** Whether the backpack was read: unread, no row is not "nothing held". */
+  backpackRead?: boolean;
+  /** Whether the order history (what "vs paid" is from) was read. */
+  historyRead?: boolean;
   /** What was paid per item (by itemKey), from the trading results (empty until read). */
   paidFor: ReadonlyMap<string, PaidFor | null>;
 }) {
@@ -90,12 +101,12 @@ export function HeldPositions({
           Held positions
         </Text>
         <Text size="xs" c="dimmed">
-          {coverage(gamesRead)} · at Steam-derived market prices{cutWords(positions.length, positionCount)}
+          {coverage(gamesRead, backpackRead)} · at Steam-derived market prices{cutWords(positions.length, positionCount)}
         </Text>
       </Group>
       {positions.length === 0 ? (
         <Text size="sm" c="dimmed" py="sm" ta="center" data-testid="positions-empty">
-          Nothing held.
+          {backpackRead || gamesRead > 0 ? 'Nothing held.' : 'Nothing to show: the backpack could not be read, and the Steam inventories are not read.'}
         </Text>
       ) : (
         <DenseTable
@@ -113,7 +124,15 @@ export function HeldPositions({
               align: 'right',
               width: 90,
             },
-            { label: 'vs paid', align: 'right', width: 80 },
+            {
+              label: (
+                <Tooltip label={historyRead ? VERSUS_PAID_WORDS : `${VERSUS_PAID_WORDS} ${UNREAD_HISTORY_WORDS}`} multiline maw={360}>
+                  <span data-testid="versus-paid-header">vs paid</span>
+                </Tooltip>
+              ),
+              align: 'right',
+              width: 80,
+            },
             { label: 'Value', align: 'right', width: 100 },
             { label: 'Share', width: 150 },
           ]}

@@ -12,19 +12,23 @@ import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
 import { navigate } from '../../../shell/navigation.ts';
 import { itemKey } from '../ui/DenseTable.tsx';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { HeldPositions } from './HeldPositions.tsx';
 import { TradingResults } from './TradingResults.tsx';
 import { formatAgo, formatCents, formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { LineChart } from '../ui/LineChart.tsx';
 import { Money } from '../ui/Money.tsx';
+import { ReadFailed, RefreshFailed, placeFailure } from '../ui/ReadFailure.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
 import { useRefreshKey } from '../ui/useRefreshKey.ts';
 import { useReloadWhenBalanceMoves } from '../ui/useReloadWhenBalanceMoves.ts';
 
 type Series = 'total' | 'balance' | 'listed' | 'held';
+
+const READ_TITLE = 'The portfolio could not be read';
+const INVENTORIES_WORDS =
+  'Reads the Steam inventories of the four games (4 of the 5 reads a minute the marketplace allows). A game read in the last 29 minutes is used as read, unless a trade changed it since: Read again on the Inventory screen reads it anew.';
 
 /** What the Total adds up, and what it lacks: a part that could not be read counts as nothing in it. */
 function totalWords(p: IpcOutput<'getPortfolio'>): string {
@@ -42,7 +46,14 @@ export function PortfolioScreen() {
   const [readInventories, setReadInventories] = useState(false);
   const [series, setSeries] = useState<Series>('total');
   const portfolio = useCall('getPortfolio', { readInventories }, `portfolio:${readInventories}`);
-  useRefreshKey('Refresh the portfolio', () => portfolio.reload());
+  // the button pressed last spins while the read runs: once the inventories are read, Refresh reads them
+  // too (one call), and it was "Read Steam inventories" that spun when Refresh was pressed
+  const [pressed, setPressed] = useState<'refresh' | 'inventories'>('refresh');
+  const refresh = () => {
+    setPressed('refresh');
+    portfolio.reload();
+  };
+  useRefreshKey('Refresh the portfolio', refresh);
   const [historyReads, setHistoryReads] = useState(0);
   const pnl = useCall('getTradingPnl', { refresh: historyReads > 0 }, `pnl:${historyReads}`);
   // the copies held are the ones not sold yet: their cost, not the average of every purchase, sold ones too
@@ -52,6 +63,8 @@ export function PortfolioScreen() {
   // its Balance and Total tiles, the status bar's balance: one figure, not two
   useReloadWhenBalanceMoves(portfolio.reload);
   const p = portfolio.data;
+  // figures read before stay on a failed refresh; with none, the failure is what the screen shows
+  const failure = placeFailure(portfolio.error, p !== undefined);
   const gamesRead = p?.inventory.games.length ?? 0;
   // inventory reads are kept between sessions and used until read again: the tile says how old
   const oldestInventoryRead = p?.inventory.games.map((g) => g.fetchedAt).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
@@ -63,117 +76,135 @@ export function PortfolioScreen() {
       subtitle={p?.user ? `${p.user.name} · Steam ${p.user.steam_id}` : undefined}
       tools={
         <>
-          <FreshnessNote freshness={p?.freshness} loading={portfolio.loading} />
-          <Tooltip label="Reads the Steam inventory of all four games (4 of the 5 reads a minute the marketplace allows)">
+          {failure.overRows ? (
+            <RefreshFailed error={failure.overRows} title={READ_TITLE} asOf={p?.freshness?.fetchedAt ?? null} />
+          ) : (
+            <FreshnessNote freshness={p?.freshness} loading={portfolio.loading} />
+          )}
+          {/* what it does a second time too: a game read in the last 29 minutes is not read again (core's
+              account reads keep an inventory as long as its tokens last), though "Reads…" said it was */}
+          <Tooltip label={INVENTORIES_WORDS} multiline maw={360}>
             <Button
               variant="default"
               leftSection={<IconRefresh size={14} />}
-              onClick={() => (readInventories ? portfolio.reload() : setReadInventories(true))}
-              loading={portfolio.loading && readInventories}
+              onClick={() => {
+                setPressed('inventories');
+                if (readInventories) portfolio.reload();
+                else setReadInventories(true);
+              }}
+              loading={portfolio.loading && pressed === 'inventories'}
             >
               Read Steam inventories
             </Button>
           </Tooltip>
-          <Button variant="default" onClick={() => portfolio.reload()} loading={portfolio.loading && !readInventories}>
+          <Button variant="default" onClick={refresh} loading={portfolio.loading && pressed === 'refresh'}>
             Refresh
           </Button>
         </>
       }
     >
-      <ErrorNote error={portfolio.error} title="The portfolio could not be read" />
-      <Group gap="sm" align="stretch" wrap="wrap">
-        <StatTile label="Total" testId="portfolio-total" value={<Money cents={p?.total} />} detail={p ? totalWords(p) : 'balance + listed + held'} />
-        <StatTile label="Balance" testId="portfolio-balance" value={<Money cents={p?.user?.balance} />} detail={p?.user ? `account #${p.user.id}` : '–'} />
-        <StatTile
-          label="Listed"
-          testId="portfolio-listed"
-          value={<Money cents={p?.listed?.value} />}
-          detail={
-            p?.listed ? (
-              <>
-                {`${plural(p.listed.listingCount, 'listing')} · ${plural(p.listed.itemCount, 'item')} at asking prices`}
-                {/* my-listings/value counts disabled and private listings too: a count beside an empty
-                    Active tab must say where the rest are */}
-                {p.listed.listingCount > 0 && (
-                  <Anchor
-                    component="button"
-                    type="button"
-                    size="xs"
-                    display="block"
-                    ta="left"
-                    title="Active, disabled and private listings, at their asking prices: open My listings"
-                    onClick={() => navigate('my-listings')}
-                    data-testid="portfolio-listed-link"
-                  >
-                    incl. disabled and private →
-                  </Anchor>
-                )}
-              </>
+      {failure.inPlace ? (
+        <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={portfolio.reload} />
+      ) : (
+        <>
+          <Group gap="sm" align="stretch" wrap="wrap">
+            <StatTile label="Total" testId="portfolio-total" value={<Money cents={p?.total} />} detail={p ? totalWords(p) : 'balance + listed + held'} />
+            <StatTile label="Balance" testId="portfolio-balance" value={<Money cents={p?.user?.balance} />} detail={p?.user ? `account #${p.user.id}` : '–'} />
+            <StatTile
+              label="Listed"
+              testId="portfolio-listed"
+              value={<Money cents={p?.listed?.value} />}
+              detail={
+                p?.listed ? (
+                  <>
+                    {`${plural(p.listed.listingCount, 'listing')} · ${plural(p.listed.itemCount, 'item')} at asking prices`}
+                    {/* my-listings/value counts disabled and private listings too: a count beside an empty
+                        Active tab must say where the rest are */}
+                    {p.listed.listingCount > 0 && (
+                      <Anchor
+                        component="button"
+                        type="button"
+                        size="xs"
+                        display="block"
+                        ta="left"
+                        title="Active, disabled and private listings, at their asking prices: open My listings"
+                        onClick={() => navigate('my-listings')}
+                        data-testid="portfolio-listed-link"
+                      >
+                        incl. disabled and private →
+                      </Anchor>
+                    )}
+                  </>
+                ) : (
+                  '–'
+                )
+              }
+            />
+            <StatTile
+              label="Backpack"
+              testId="portfolio-backpack"
+              value={<Money cents={p?.backpack?.value} />}
+              detail={
+                p?.backpack
+                  ? `${plural(p.backpack.items, 'item')} at Steam-derived market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
+                  : '–'
+              }
+            />
+            <StatTile
+              label="Steam inventory"
+              testId="portfolio-inventory"
+              value={<Money cents={p?.inventory.value} />}
+              detail={
+                !p
+                  ? '–'
+                  : gamesRead === 0
+                    ? 'not read yet'
+                    : `${p.inventory.games.map((g) => `${gameShort(g.appId)} ${formatCents(g.value)}`).join(' · ')}${gamesRead < APP_IDS.length ? ` (${gamesRead} of ${APP_IDS.length} games read)` : ''}${oldestInventoryRead ? ` · read ${formatAgo(oldestInventoryRead)}` : ''}`
+              }
+            />
+          </Group>
+          <Paper withBorder p="xs" bg="dark.7">
+            <Group justify="space-between" mb={4}>
+              <Text size="xs" c="dimmed" tt="uppercase" lts={0.4}>
+                Value over time
+              </Text>
+              <SegmentedControl
+                value={series}
+                onChange={(v) => setSeries(v as Series)}
+                data={[
+                  { value: 'total', label: 'Total' },
+                  { value: 'balance', label: 'Balance' },
+                  { value: 'listed', label: 'Listed' },
+                  { value: 'held', label: 'Held' },
+                ]}
+              />
+            </Group>
+            {p && p.history.length > 1 ? (
+              <LineChart
+                label={`Portfolio ${series} over time`}
+                points={p.history.map((h) => ({ x: Date.parse(h.at), y: h[series] }))}
+                height={240}
+                area
+                formatX={(x) => formatDateTime(new Date(x).toISOString())}
+                formatY={(y) => formatCents(Math.round(y))}
+                testId="portfolio-chart"
+              />
             ) : (
-              '–'
-            )
-          }
-        />
-        <StatTile
-          label="Backpack"
-          testId="portfolio-backpack"
-          value={<Money cents={p?.backpack?.value} />}
-          detail={
-            p?.backpack
-              ? `${plural(p.backpack.items, 'item')} at Steam-derived market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
-              : '–'
-          }
-        />
-        <StatTile
-          label="Steam inventory"
-          testId="portfolio-inventory"
-          value={<Money cents={p?.inventory.value} />}
-          detail={
-            gamesRead === 0
-              ? 'not read yet'
-              : `${p!.inventory.games.map((g) => `${gameShort(g.appId)} ${formatCents(g.value)}`).join(' · ')}${gamesRead < APP_IDS.length ? ` (${gamesRead} of ${APP_IDS.length} games read)` : ''}${oldestInventoryRead ? ` · read ${formatAgo(oldestInventoryRead)}` : ''}`
-          }
-        />
-      </Group>
-      <Paper withBorder p="xs" bg="dark.7">
-        <Group justify="space-between" mb={4}>
-          <Text size="xs" c="dimmed" tt="uppercase" lts={0.4}>
-            Value over time
-          </Text>
-          <SegmentedControl
-            value={series}
-            onChange={(v) => setSeries(v as Series)}
-            data={[
-              { value: 'total', label: 'Total' },
-              { value: 'balance', label: 'Balance' },
-              { value: 'listed', label: 'Listed' },
-              { value: 'held', label: 'Held' },
-            ]}
-          />
-        </Group>
-        {p && p.history.length > 1 ? (
-          <LineChart
-            label={`Portfolio ${series} over time`}
-            points={p.history.map((h) => ({ x: Date.parse(h.at), y: h[series] }))}
-            height={240}
-            area
-            formatX={(x) => formatDateTime(new Date(x).toISOString())}
-            formatY={(y) => formatCents(Math.round(y))}
-            testId="portfolio-chart"
-          />
-        ) : (
-          <Stack gap={2} py="md" align="center" data-testid="portfolio-chart-empty">
-            <Text size="sm" c="dimmed">
-              {p?.history.length === 1 ? 'One point so far.' : 'No history yet.'}
-            </Text>
-            <Text size="xs" c="dimmed">
-              The marketplace keeps no history of your portfolio: each refresh of this screen adds a point, once the Steam inventory of every game has been
-              read in the last half hour.
-            </Text>
-          </Stack>
-        )}
-      </Paper>
-      {p && <HeldPositions positions={p.positions} positionCount={p.positionCount} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} paidFor={paid} />}
+              <Stack gap={2} py="md" align="center" data-testid="portfolio-chart-empty">
+                <Text size="sm" c="dimmed">
+                  {/* unread is not empty: "No history yet." before the portfolio is read would say there is none */}
+                  {!p ? 'Reading the portfolio…' : p.history.length === 1 ? 'One point so far.' : 'No history yet.'}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  The marketplace keeps no history of your portfolio: each refresh of this screen adds a point, once the Steam inventory of every game has been
+                  read in the last half hour.
+                </Text>
+              </Stack>
+            )}
+          </Paper>
+          {p && <HeldPositions positions={p.positions} positionCount={p.positionCount} heldValue={(p.backpack?.value ?? 0) + p.inventory.value} gamesRead={gamesRead} backpackRead={p.backpack !== null} historyRead={Boolean(pnl.data?.computedAt)} paidFor={paid} />}
+        </>
+      )}
       <TradingResults results={pnl.data} loading={pnl.loading} error={pnl.error} onRead={() => setHistoryReads((n) => n + 1)} />
     </ScreenFrame>
   );

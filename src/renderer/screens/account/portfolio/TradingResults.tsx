@@ -7,17 +7,20 @@
 import { Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
+import type { SkindeskError } from '../../../bridge/index.ts';
 import { DenseTable, GAME_AND_ITEM, itemKey } from '../ui/DenseTable.tsx';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatCents, formatDateTime, formatSignedCents, gameShort, plural } from '../ui/format.ts';
 import { ItemNameCell } from '../ui/ItemNameCell.tsx';
 import { Money } from '../ui/Money.tsx';
+import { ReadFailed, RefreshFailed, placeFailure } from '../ui/ReadFailure.tsx';
 import { StatTile } from '../ui/StatTile.tsx';
 
 type Results = IpcOutput<'getTradingPnl'>;
 
 /** Items shown: the most traded. */
 const SHOWN = 50;
+
+const READ_TITLE = 'The order history could not be read';
 
 /** The profit of sales not settled yet, as a note beside the settled one; null when there are none. */
 function unsettledProfit(copies: number, profit: number | null): string | null {
@@ -44,10 +47,12 @@ export function TradingResults({
 }: {
   results: Results | undefined;
   loading: boolean;
-  error: Error | null;
+  error: SkindeskError | null;
   onRead(): void;
 }) {
   const read = results?.computedAt ?? null;
+  // results read before stay when a new read fails; with none, the failure takes their place
+  const failure = placeFailure(error, read !== null);
   return (
     <Paper withBorder p="xs" bg="dark.7" data-testid="trading-results">
       <Group justify="space-between" mb={6}>
@@ -55,6 +60,7 @@ export function TradingResults({
           Trading results
         </Text>
         <Group gap="sm">
+          {failure.overRows ? <RefreshFailed error={failure.overRows} title={READ_TITLE} /> : null}
           <Text size="xs" c="dimmed" data-testid="trading-results-note">
             {read
               ? `${plural(results!.totals.rows, 'order row')} · read ${formatDateTime(read)}`
@@ -74,13 +80,14 @@ export function TradingResults({
           </Tooltip>
         </Group>
       </Group>
-      <ErrorNote error={error} title="The order history could not be read" />
       {results?.problem && (
         <Text size="xs" c="orange" mb={4}>
           {results.problem}
         </Text>
       )}
-      {!read ? (
+      {failure.inPlace ? (
+        <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={onRead} />
+      ) : !read ? (
         <Text size="sm" c="dimmed" ta="center" py="sm">
           What you paid, what sales brought after fees, and the profit per item — from your order history,
           once read.

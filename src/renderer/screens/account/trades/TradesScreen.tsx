@@ -8,7 +8,8 @@ import { useState } from 'react';
 import { LIMITS, TRADE_STATUSES } from '../../../../shared/api/index.ts';
 import type { TrackedTrade, TradePollerView } from '../../../../shared/ipc/calls-account.ts';
 import { type SkindeskError, call, useCall, usePush } from '../../../bridge/index.ts';
-import { ErrorNote, codeBeyondMessage } from '../ui/ErrorNote.tsx';
+import { codeBeyondMessage } from '../ui/ErrorNote.tsx';
+import { ReadFailed, RefreshFailed, tableReadFailure } from '../ui/ReadFailure.tsx';
 import { Pager, type PageSize } from '../ui/Pager.tsx';
 import { formatAge } from '../../../format/numbers.ts';
 import { formatAgo, formatDateTimeSeconds, gameShort } from '../ui/format.ts';
@@ -25,6 +26,9 @@ import { DenseTable } from '../ui/DenseTable.tsx';
 import { useRefreshKey } from '../ui/useRefreshKey.ts';
 
 type Filter = 'all' | 'in_flight' | 'done';
+
+/** A read that failed, titled as one: "the marketplace did not do it" is for what it was asked to do. */
+const READ_TITLE = 'The trades could not be read';
 
 const SOURCE_WORDS = { webhook: 'webhook', poll: 'poll', action: 'our request' } as const;
 
@@ -163,7 +167,8 @@ export function TradesScreen() {
   });
   const now = useNow(2_000);
   useRefreshKey('Poll the trades now', () => void poll.run());
-  const shown = trades.data?.trades ?? [];
+  const failure = tableReadFailure(trades, (answer) => answer.trades);
+  const shown = failure.inPlace ? [] : (trades.data?.trades ?? []);
   const open = shown.find((t) => t.trade.id === openId) ?? shown[0] ?? null;
   const f = feeds.data;
 
@@ -175,12 +180,14 @@ export function TradesScreen() {
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           <Tooltip label={`At most ${LIMITS.tradesInFlight} trades may be in flight; sells, deposits and withdrawals beyond that are refused`}>
             <Badge color={(trades.data?.inFlight ?? 0) >= LIMITS.tradesInFlight ? 'red' : 'blue'} variant="light" className="sd-num" data-testid="trades-in-flight">
-              in flight {trades.data?.inFlight ?? 0}/{LIMITS.tradesInFlight}
+              {/* unread is not none: "0/15" before the trades could be read would say nothing is in flight */}
+              in flight {trades.data?.inFlight ?? '–'}/{LIMITS.tradesInFlight}
             </Badge>
           </Tooltip>
           <Badge color={f?.receiver.state === 'listening' ? 'teal' : 'gray'} variant="light">
             webhooks {f?.receiver.state === 'listening' ? 'on' : 'off'}
           </Badge>
+          {failure.overRows ? <RefreshFailed error={failure.overRows} title={READ_TITLE} /> : null}
           {poll.error ? <PollNowFailed error={poll.error} /> : <PollState poller={f?.poller} now={now} />}
         </Group>
       }
@@ -207,71 +214,73 @@ export function TradesScreen() {
         </>
       }
     >
-      {/* a read that failed, titled as one: "the marketplace did not do it" is for what it was asked to do */}
-      <ErrorNote error={trades.error} title="The trades could not be read" />
-      <Grid gap="sm">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
-            {shown.map((t) => (
-              <Table.Tr
-                key={t.trade.id}
-                data-testid="trade-row"
-                data-trade-id={t.trade.id}
-                data-deposit-id={t.trade.deposit_id ?? undefined}
-                onClick={() => setOpenId(t.trade.id)}
-                // reachable from the keyboard too: Tab to a row, Enter or Space shows its timeline
-                tabIndex={0}
-                aria-selected={open?.trade.id === t.trade.id}
-                onKeyDown={(e) => {
-                  if (e.key !== 'Enter' && e.key !== ' ') return;
-                  e.preventDefault();
-                  setOpenId(t.trade.id);
-                }}
-                bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
-                style={{ cursor: 'pointer' }}
-              >
-                <Table.Td className="sd-num">#{t.trade.id}</Table.Td>
-                <Table.Td>{t.trade.type}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={t.trade.status} testId="trade-status" />
-                </Table.Td>
-                {/* the column that gives way in a narrow window (max-width 0 lets a table cell shrink below
-                    its text): the status beside it is what a trader scans for, and stays whole */}
-                <Table.Td style={{ maxWidth: 0, width: '100%' }}>
-                  <Text size="xs" truncate>
-                    {itemsLine(t)}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Money cents={t.trade.value} size="xs" />
-                </Table.Td>
-                <Table.Td ta="right">
-                  {/* "29d ago" alone does not say when: the instant, on UTC as the marketplace keeps it, on hover */}
-                  <Text size="xs" c="dimmed" title={utcMinute(Date.parse(t.trade.updated_at))} data-testid="trade-updated">
-                    {formatAgo(t.trade.updated_at, now)}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </DenseTable>
-          <Pager
-            metadata={trades.data?.metadata}
-            page={page}
-            onPage={setPage}
-            limit={limit}
-            onLimit={(l) => {
-              setLimit(l);
-              setPage(1);
-            }}
-            noun="trade"
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Paper withBorder p="xs" bg="dark.7">
-            {open ? <TradeDetail t={open} /> : <Text size="xs" c="dimmed">Select a trade to see its timeline.</Text>}
-          </Paper>
-        </Grid.Col>
-      </Grid>
+      {failure.inPlace ? (
+        <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={trades.reload} />
+      ) : (
+        <Grid gap="sm">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <DenseTable testId="trades-table" empty={trades.data && shown.length === 0 ? EMPTY_WORDS[filter] : null} columns={[{ label: 'Trade' }, { label: 'Type' }, { label: <StatusColumnLabel label="Status" statuses={TRADE_STATUSES} /> }, { label: 'Items' }, { label: 'Value', align: 'right' }, { label: 'Updated', align: 'right' }]}>
+              {shown.map((t) => (
+                <Table.Tr
+                  key={t.trade.id}
+                  data-testid="trade-row"
+                  data-trade-id={t.trade.id}
+                  data-deposit-id={t.trade.deposit_id ?? undefined}
+                  onClick={() => setOpenId(t.trade.id)}
+                  // reachable from the keyboard too: Tab to a row, Enter or Space shows its timeline
+                  tabIndex={0}
+                  aria-selected={open?.trade.id === t.trade.id}
+                  onKeyDown={(e) => {
+                    if (e.key !== 'Enter' && e.key !== ' ') return;
+                    e.preventDefault();
+                    setOpenId(t.trade.id);
+                  }}
+                  bg={open?.trade.id === t.trade.id ? 'var(--sd-row-selected)' : undefined}
+                  style={{ cursor: 'pointer' }}
+                >
+                  <Table.Td className="sd-num">#{t.trade.id}</Table.Td>
+                  <Table.Td>{t.trade.type}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={t.trade.status} testId="trade-status" />
+                  </Table.Td>
+                  {/* the column that gives way in a narrow window (max-width 0 lets a table cell shrink below
+                      its text): the status beside it is what a trader scans for, and stays whole */}
+                  <Table.Td style={{ maxWidth: 0, width: '100%' }}>
+                    <Text size="xs" truncate>
+                      {itemsLine(t)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Money cents={t.trade.value} size="xs" />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {/* "29d ago" alone does not say when: the instant, on UTC as the marketplace keeps it, on hover */}
+                    <Text size="xs" c="dimmed" title={utcMinute(Date.parse(t.trade.updated_at))} data-testid="trade-updated">
+                      {formatAgo(t.trade.updated_at, now)}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </DenseTable>
+            <Pager
+              metadata={trades.data?.metadata}
+              page={page}
+              onPage={setPage}
+              limit={limit}
+              onLimit={(l) => {
+                setLimit(l);
+                setPage(1);
+              }}
+              noun="trade"
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <Paper withBorder p="xs" bg="dark.7">
+              {open ? <TradeDetail t={open} /> : <Text size="xs" c="dimmed">Select a trade to see its timeline.</Text>}
+            </Paper>
+          </Grid.Col>
+        </Grid>
+      )}
       <Drawer opened={settingsOpen} onClose={() => setSettingsOpen(false)} position="right" size="lg" title={<Text fw={600}>Trade feeds</Text>}>
         {settingsOpen ? <TradeFeedsPanel /> : null}
       </Drawer>

@@ -1,14 +1,16 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import type { Freshness } from '../../../../shared/ipc/calls-account.ts';
-import { formatAgo, formatTime } from './format.ts';
+import { formatAsOf } from '../../../format/numbers.ts';
+import { formatAgo } from './format.ts';
 
 /**
- * "as of 14:05:12": every account read is cached in SQLite, so a screen may show a stored copy; this
- * says how old it is and, when the refresh failed, why.
+ * "as of 14:05:12" ("as of 2026-03-13 17:02" on an earlier day): every account read is cached in
+ * SQLite, so a screen may show a stored copy; this says how old it is and, when the refresh failed, why.
  */
 export function FreshnessNote({ freshness, loading }: { freshness: Freshness | null | undefined; loading?: boolean }) {
   if (!freshness) return loading ? <Text size="xs" c="dimmed">loading…</Text> : null;
-  const label = `as of ${formatTime(freshness.fetchedAt)}`;
+  // as the book's "as of": the date too when it was not today, or a copy days old reads as minutes old
+  const label = `as of ${formatAsOf(freshness.fetchedAt)}`;
   return (
     <Group gap={6} wrap="nowrap" data-testid="freshness">
       {freshness.problem ? (

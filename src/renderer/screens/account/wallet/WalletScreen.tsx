@@ -13,10 +13,10 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { balanceStore, refreshBalance, syncStatusStore, useLive } from '../../../shell/app-state.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
-import { ErrorNote } from '../ui/ErrorNote.tsx';
 import { formatCents } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
+import { ReadFailed, RefreshFailed, placeFailure } from '../ui/ReadFailure.tsx';
 import { ScreenFrame } from '../ui/ScreenFrame.tsx';
 import { useAction } from '../ui/useAction.ts';
 import { blockingMessage, useCheckedDraft } from '../ui/usePreSendCheck.ts';
@@ -31,6 +31,9 @@ const FEE_WORDS: Record<FeeLevel, string> = {
   MEDIUM: 'faster, higher network fee',
   HIGH: 'fastest, highest network fee',
 };
+
+const READ_TITLE = 'The withdrawals could not be read';
+
 /** The spec names LOW only: against a real market the others are the demo's, and may be refused. */
 const UNPUBLISHED_FEE_LEVEL = ' — not among the marketplace’s published values: it may refuse it';
 
@@ -77,6 +80,8 @@ export function WalletScreen() {
               ? 'Checking…'
               : blockingMessage(problems);
   const latest = withdrawals.data?.withdrawals ?? [];
+  // unread is not "No withdrawals made from this app yet."
+  const failure = placeFailure(withdrawals.error, withdrawals.data !== undefined);
 
   return (
     <ScreenFrame title="Crypto withdrawal" testId="screen-wallet" subtitle={balance !== null ? <Text size="xs" c="dimmed">balance <Money cents={balance} size="xs" /></Text> : undefined}>
@@ -165,11 +170,14 @@ export function WalletScreen() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack gap="xs">
-            <Title order={3}>Withdrawals</Title>
+            <Group justify="space-between" wrap="nowrap">
+              <Title order={3}>Withdrawals</Title>
+              {failure.overRows ? <RefreshFailed error={failure.overRows} title={READ_TITLE} /> : null}
+            </Group>
             <Text size="xs" c="dimmed">
               Followed until they settle, also after a restart. Older ones are in the Ledger.
             </Text>
-            <ErrorNote error={withdrawals.error} />
+            {failure.inPlace ? <ReadFailed error={failure.inPlace} title={READ_TITLE} onRetry={withdrawals.reload} /> : null}
             {unsettled.map((attempt) => (
               <UnsettledWithdrawalCard
                 key={attempt.id}
@@ -180,7 +188,7 @@ export function WalletScreen() {
                 }}
               />
             ))}
-            {latest.length === 0 && unsettled.length === 0 ? (
+            {failure.inPlace ? null : latest.length === 0 && unsettled.length === 0 ? (
               <Text size="xs" c="dimmed">
                 No withdrawals made from this app yet.
               </Text>

@@ -1,0 +1,58 @@
+// The copies of a stack to deposit or withdraw, as typed: a figure above the stack stays on screen and is
+// refused in words (it was put back at each key: "15" in a stack of 12 read "1", and 1 copy went), and
+// Enter in the field sends, as in the sell and list dialogs.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WithdrawDialog } from '../../../../src/renderer/screens/account/backpack/WithdrawDialog.tsx';
+import { DepositDialog } from '../../../../src/renderer/screens/account/inventory/DepositDialog.tsx';
+import { resetRendererState } from '../fake-app.ts';
+import {
+  backpackStack,
+  blockedReason,
+  confirmButton,
+  installFakeBridge,
+  renderWithTheme,
+  skinRow,
+} from './fake-bridge.tsx';
+
+afterEach(() => resetRendererState());
+
+describe('copies to move', () => {
+  it('Deposit: 15 of a stack of 12 stays "15", refused beside the button; Enter sends the 12 typed after', async () => {
+    const user = userEvent.setup();
+    const sent: unknown[] = [];
+    installFakeBridge({
+      depositItems: ({ items, dryRun }) => {
+        if (!dryRun) sent.push(items);
+        return { check: { ok: true, problems: [] }, depositIds: dryRun ? [] : [9] };
+      },
+    });
+    const stack = { ...skinRow('7'), name: 'Sticker | Z', commodity: true, amount: 12 };
+    renderWithTheme(<DepositDialog appId={730} rows={[stack]} onClose={() => {}} onSent={() => {}} />);
+    const field = screen.getByRole('textbox', { name: 'Copies of Sticker | Z' }) as HTMLInputElement;
+    await user.clear(field);
+    await user.type(field, '15');
+    expect(field.value).toBe('15');
+    expect(confirmButton().disabled).toBe(true);
+    expect(blockedReason()).toBe('Sticker | Z: The stack holds 12 copies: enter 0 to 12.');
+    await user.clear(field);
+    await user.type(field, '12');
+    await waitFor(() => expect(confirmButton().disabled).toBe(false));
+    await user.type(field, '{Enter}');
+    await waitFor(() => expect(sent).toEqual([[{ assetId: '7', amount: 12 }]]));
+  });
+
+  it('Withdraw: the same refusal, and a header saying which figure is the copies', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ withdrawItems: () => ({ withdrawIds: [3] }) });
+    renderWithTheme(<WithdrawDialog rows={[backpackStack(1)]} onClose={() => {}} onSent={() => {}} />);
+    expect(screen.getByRole('columnheader', { name: 'Copies' })).toBeTruthy();
+    const field = screen.getByRole('textbox', { name: 'Copies of Sticker | X' }) as HTMLInputElement;
+    await user.clear(field);
+    await user.type(field, '25');
+    expect(field.value).toBe('25');
+    expect(confirmButton().disabled).toBe(true);
+    expect(blockedReason()).toBe('Sticker | X: The stack holds 10 copies: enter 0 to 10.');
+  });
+});
