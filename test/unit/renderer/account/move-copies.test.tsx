@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WithdrawDialog } from '../../../../src/renderer/screens/account/backpack/WithdrawDialog.tsx';
 import { DepositDialog } from '../../../../src/renderer/screens/account/inventory/DepositDialog.tsx';
+import { SellDialog } from '../../../../src/renderer/screens/account/inventory/SellDialog.tsx';
 import { resetRendererState } from '../fake-app.ts';
 import {
   backpackStack,
@@ -54,5 +55,55 @@ describe('copies to move', () => {
     expect(field.value).toBe('25');
     expect(confirmButton().disabled).toBe(true);
     expect(blockedReason()).toBe('Sticker | X: The stack holds 10 copies: enter 0 to 10.');
+  });
+});
+
+// The titles count copies, as the footers and the copies fields do, and only copies a send would take:
+// "Withdraw 25 items" of a stack of 12 counted a figure typed over the stack, in another noun.
+describe('a send dialog’s title', () => {
+  const title = () => document.querySelector('.mantine-Modal-title')?.textContent;
+
+  it('Deposit: counts the copies to send, and none typed over the stack', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ depositItems: () => ({ check: { ok: true, problems: [] }, depositIds: [] }) });
+    const stack = { ...skinRow('7'), name: 'Sticker | Z', commodity: true, amount: 12 };
+    renderWithTheme(<DepositDialog appId={730} rows={[stack, skinRow('8')]} onClose={() => {}} onSent={() => {}} />);
+    expect(title()).toBe('Deposit 13 copies into the backpack');
+    const field = screen.getByRole('textbox', { name: 'Copies of Sticker | Z' });
+    await user.clear(field);
+    await user.type(field, '25');
+    expect(title()).toBe('Deposit items into the backpack');
+    await user.clear(field);
+    await user.type(field, '5');
+    expect(title()).toBe('Deposit 6 copies into the backpack');
+  });
+
+  it('Withdraw: counts the copies to send, and names the item while its figure is over the stack', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ withdrawItems: () => ({ withdrawIds: [3] }) });
+    renderWithTheme(<WithdrawDialog rows={[backpackStack(1)]} onClose={() => {}} onSent={() => {}} />);
+    expect(title()).toBe('Withdraw 10 copies to the Steam inventory');
+    const field = screen.getByRole('textbox', { name: 'Copies of Sticker | X' });
+    await user.clear(field);
+    await user.type(field, '25');
+    expect(title()).toBe('Withdraw Sticker | X to the Steam inventory');
+    await user.clear(field);
+    await user.type(field, '1');
+    expect(title()).toBe('Withdraw 1 copy to the Steam inventory');
+  });
+
+  it('Sell: the title and the footer count the same copies, none typed over a stack', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ sellItems: () => ({ check: { ok: true, problems: [] }, depositIds: [] }) });
+    const stack = { ...skinRow('7'), name: 'Sticker | Z', commodity: true, amount: 12 };
+    renderWithTheme(<SellDialog appId={730} rows={[stack]} onClose={() => {}} onSent={() => {}} />);
+    const footer = () => screen.getByText(/in one trade offer for/).textContent;
+    expect(title()).toBe('Sell 12 copies from the Counter-Strike 2 inventory');
+    expect(footer()).toBe('1 group · 12 copies in one trade offer for Counter-Strike 2');
+    const field = screen.getByRole('textbox', { name: 'Copies from stack 1 of group 1' });
+    await user.clear(field);
+    await user.type(field, '25');
+    expect(title()).toBe('Sell Sticker | Z from the Counter-Strike 2 inventory');
+    expect(footer()).toBe('1 group · Sticker | Z in one trade offer for Counter-Strike 2');
   });
 });

@@ -154,7 +154,7 @@ describe('ListDialog: the copies typed', () => {
     renderWithTheme(<ListDialog rows={[row]} onClose={() => {}} onSent={() => {}} />);
     const title = () => document.querySelector('.mantine-Modal-title')?.textContent;
     const copies = screen.getByLabelText('Copies in group 1') as HTMLInputElement;
-    expect(title()).toBe('List 10 items from the backpack');
+    expect(title()).toBe('List 10 copies from the backpack');
 
     for (const [typed, error, pool] of [
       ['0', 'At least 1 copy.', '10 of 10 left'],
@@ -184,7 +184,7 @@ describe('ListDialog: the copies typed', () => {
     await user.tab();
     expect(copies.value).toBe('4');
     expect(fieldError(copies)).toBeNull();
-    expect(title()).toBe('List 4 items from the backpack');
+    expect(title()).toBe('List 4 copies from the backpack');
     expect(screen.getByTestId('pool-left').textContent).toBe('pool #9: 6 of 10 left');
     await waitFor(() => expect(confirmButton().disabled).toBe(false));
   });

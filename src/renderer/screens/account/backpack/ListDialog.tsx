@@ -15,7 +15,7 @@ import { CentsInput, ZERO_PRICE_WORDS } from '../ui/CentsInput.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { DecayEditor, type DecayDraft, completeCurve } from '../ui/DecayEditor.tsx';
-import { formatCents, formatHours, plural } from '../ui/format.ts';
+import { copiesToSend, formatCents, formatHours, plural } from '../ui/format.ts';
 import { ListingRows } from '../ui/ListingRows.tsx';
 import { MarketGapNote } from '../ui/MarketGapNote.tsx';
 import { Money } from '../ui/Money.tsx';
@@ -97,10 +97,10 @@ export function ListDialog({ rows: selection, onClose, onSent }: { rows: readonl
   const byId = new Map(rows.map((r) => [r.id, r]));
   const update = (key: string, change: Partial<ListGroupDraft>) => setGroups((gs) => gs.map((g) => (g.key === key ? { ...g, ...change } : g)));
   const focused = groups.find((g) => g.key === focus) ?? null;
-  // counted in the title only while every group's copies can be listed: never "List −2 items"
+  // counted in the title only while every group's copies can be listed: never "List −2 copies"
   const countable = groups.every((g) => copiesProblem(g, left.get(g.rowId) ?? 0) === null);
   const copies = groups.reduce((s, g) => s + (g.copies ?? 0), 0);
-  const what = countable ? plural(copies, 'item') : rows.length === 1 ? rows[0]!.market_hash_name : 'items';
+  const what = copiesToSend(countable ? copies : null, rows.map((r) => r.market_hash_name));
   // a price far from the market (a decimal point slipped) is said before listing; a decay by where it ends
   const gaps = groups.flatMap((g, gi) => {
     const row = byId.get(g.rowId);

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { BackpackItem } from '../../../../shared/api/index.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
-import { gameShort, plural } from '../ui/format.ts';
+import { copiesToSend, gameShort, plural } from '../ui/format.ts';
 import { CopiesCells, firstOverdrawn } from '../ui/CopiesCells.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
 import { useAction } from '../ui/useAction.ts';
@@ -20,14 +20,17 @@ export function WithdrawDialog({ rows: selection, onClose, onSent }: { rows: rea
     return answer;
   });
   const games = new Set(rows.filter((r) => (amounts.get(r.id) ?? 0) > 0).map((r) => r.app_id));
+  // copies above a stack are refused beside the button, and counted nowhere: no send would take them
+  const overdrawn = firstOverdrawn(rows.map((r) => ({ name: r.market_hash_name, amount: r.amount, copies: amounts.get(r.id) ?? null })));
+  const copies = items.reduce((s, it) => s + it.amount, 0);
   return (
     <ConfirmDialog
       opened
       onClose={onClose}
-      title={`Withdraw ${plural(items.reduce((s, it) => s + it.amount, 0), 'item')} to the Steam inventory`}
+      title={`Withdraw ${copiesToSend(overdrawn === null ? copies : null, rows.map((r) => r.market_hash_name))} to the Steam inventory`}
       confirmLabel={`Send ${plural(games.size, 'trade offer')}`}
       onConfirm={() => void send.run()}
-      blockedReason={firstOverdrawn(rows.map((r) => ({ name: r.market_hash_name, amount: r.amount, copies: amounts.get(r.id) ?? null }))) ?? (items.length === 0 ? 'Nothing to withdraw.' : null)}
+      blockedReason={overdrawn ?? (items.length === 0 ? 'Nothing to withdraw.' : null)}
       enterSends
       running={send.running}
       progressLabel="Asking the marketplace to send the items…"

@@ -5,7 +5,7 @@ import type { AppId } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
-import { gameName, plural } from '../ui/format.ts';
+import { copiesToSend, gameName } from '../ui/format.ts';
 import { CopiesCells, firstOverdrawn } from '../ui/CopiesCells.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
@@ -32,7 +32,7 @@ export function DepositDialog({ appId, rows: selection, onClose, onSent }: { app
     <ConfirmDialog
       opened
       onClose={onClose}
-      title={`Deposit ${plural(copies, 'item')} into the backpack`}
+      title={`Deposit ${copiesToSend(overdrawn === null ? copies : null, rows.map((r) => r.name))} into the backpack`}
       confirmLabel="Send trade offer"
       onConfirm={() => void send.run()}
       blockedReason={blocked}

@@ -14,7 +14,7 @@ import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
 import { MarketGapNote } from '../ui/MarketGapNote.tsx';
-import { formatCents, gameName, plural } from '../ui/format.ts';
+import { copiesToSend, formatCents, gameName, plural } from '../ui/format.ts';
 import { Money } from '../ui/Money.tsx';
 import { ProblemList } from '../ui/ProblemList.tsx';
 import { TradeFollow } from '../ui/TradeFollow.tsx';
@@ -85,6 +85,9 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
     send.error,
   );
   const copies = groups.reduce((s, g) => s + groupCopies(g), 0);
+  // the title and the footer count the same copies, and only while every stack's figure can be sent
+  const overdrawn = groups.some((g) => g.items.some((it, i) => stackCopiesProblem(it, i, g.items.length) !== null));
+  const what = copiesToSend(overdrawn ? null : copies, groups.map((g) => g.name));
   // only what the offer would ask: a total of the groups that have a price, beside one refused, is a
   // figure never asked for, and "$0.00" when none has one read as an offer for nothing
   const total = valid ? groups.reduce((s, g) => s + groupCopies(g) * (g.price ?? 0), 0) : null;
@@ -104,7 +107,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
     <ConfirmDialog
       opened
       onClose={onClose}
-      title={`Sell ${plural(copies, 'item')} from the ${gameName(appId)} inventory`}
+      title={`Sell ${what} from the ${gameName(appId)} inventory`}
       confirmLabel={total === null ? 'Send trade offer' : `Send trade offer · ${formatCents(total)}`}
       onConfirm={() => void send.run()}
       blockedReason={blocked}
@@ -200,7 +203,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
       </Table>
       <Group justify="space-between">
         <Text size="xs" c="dimmed">
-          {plural(groups.length, 'group')} · {plural(copies, 'copy', 'copies')} in one trade offer for {gameName(appId)}
+          {plural(groups.length, 'group')} · {what} in one trade offer for {gameName(appId)}
         </Text>
         <Text size="sm">
           Asking total <Money cents={total} fw={600} data-testid="sell-total" />

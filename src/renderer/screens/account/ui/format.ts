@@ -3,7 +3,9 @@ import { GAME_NAMES, type AppId } from '../../../../shared/api/index.ts';
 import { formatCents } from '../../../../shared/money.ts';
 
 export { formatCents };
-export { plural } from '../../../format/numbers.ts';
+import { plural } from '../../../format/numbers.ts';
+
+export { plural };
 
 const SHORT_GAME: Record<AppId, string> = { 730: 'CS2', 252490: 'Rust', 570: 'Dota 2', 440: 'TF2' };
 
@@ -72,4 +74,16 @@ export function formatHours(hours: number): string {
 /** Cents as the text of a price field ("12.50"), for prefilling inputs. */
 export function centsToInput(cents: number): string {
   return (cents / 100).toFixed(2);
+}
+
+/**
+ * What a send dialog's title counts: the copies the send would take, "12 copies", as its footer and
+ * fields count them. `copies` is null while a figure typed cannot be sent (above its stack, or none at
+ * all): the title then names the one item selected, or says "items", never a figure no send would take
+ * ("Withdraw 25 items" of a stack of 12).
+ */
+export function copiesToSend(copies: number | null, names: readonly string[]): string {
+  if (copies !== null && copies > 0) return plural(copies, 'copy', 'copies');
+  const distinct = [...new Set(names)];
+  return distinct.length === 1 ? distinct[0]! : 'items';
 }
