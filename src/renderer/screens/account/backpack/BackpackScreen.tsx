@@ -4,9 +4,10 @@
  */
 import { Badge, Button, Checkbox, Group, Paper, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconLock, IconSearch } from '@tabler/icons-react';
-import { useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { type AppId, type BackpackItem, LIMITS } from '../../../../shared/api/index.ts';
 import { useCall, usePush } from '../../../bridge/index.ts';
+import { ActionBlockNote } from '../ui/ActionBlockNote.tsx';
 import { FreshnessTools } from '../ui/FreshnessTools.tsx';
 import { formatDateTime, gameShort, plural } from '../ui/format.ts';
 import { GameFilter } from '../ui/GamePicker.tsx';
@@ -57,6 +58,7 @@ export function BackpackScreen() {
       return next;
     });
   const withdrawBlock = chosen.length === 0 ? 'Select items first.' : chosen.some((r) => locked(r, now)) ? 'Items inside a trade hold cannot be withdrawn yet.' : null;
+  const actionBlockId = useId();
   const afterSend = () => {
     setSelected(new Map());
     backpack.reload();
@@ -91,13 +93,15 @@ export function BackpackScreen() {
             {chosen.length ? `${plural(chosen.length, 'row')} selected · ${plural(chosen.reduce((s, r) => s + r.amount, 0), 'copy', 'copies')} · ` : 'Nothing selected'}
             {chosen.length ? <Money cents={chosen.reduce((s, r) => s + r.market_price * r.amount, 0)} size="xs" /> : null}
           </Text>
-          <Group gap="xs">
-            <Tooltip label={withdrawBlock ?? 'Send to your Steam inventory'}>
-              <Button variant="default" disabled={withdrawBlock !== null} onClick={() => setDialog('withdraw')} data-testid="withdraw-open">
+          <Group gap="xs" wrap="nowrap">
+            {/* nothing selected holds both buttons back; a trade hold only the withdrawal */}
+            <ActionBlockNote id={actionBlockId} reason={withdrawBlock} testId="backpack-action-block" />
+            <Tooltip label="Send to your Steam inventory">
+              <Button variant="default" disabled={withdrawBlock !== null} aria-describedby={actionBlockId} onClick={() => setDialog('withdraw')} data-testid="withdraw-open">
                 Withdraw…
               </Button>
             </Tooltip>
-            <Button disabled={chosen.length === 0} onClick={() => setDialog('list')} data-testid="list-open">
+            <Button disabled={chosen.length === 0} aria-describedby={chosen.length === 0 ? actionBlockId : undefined} onClick={() => setDialog('list')} data-testid="list-open">
               List…
             </Button>
           </Group>

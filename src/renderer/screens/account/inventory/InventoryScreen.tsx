@@ -5,11 +5,12 @@
  */
 import { Badge, Button, Checkbox, Group, Paper, Table, Text, Tooltip } from '@mantine/core';
 import { IconLock, IconRefresh } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { type AppId, LIMITS } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import type { IpcOutput } from '../../../../shared/ipc/index.ts';
 import { useCall } from '../../../bridge/index.ts';
+import { ActionBlockNote } from '../ui/ActionBlockNote.tsx';
 import { FreshnessNote } from '../ui/FreshnessNote.tsx';
 import { formatCountdown, plural } from '../ui/format.ts';
 import { GamePicker } from '../ui/GamePicker.tsx';
@@ -95,6 +96,7 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
     });
   const tokensUsable = inventory ? Date.parse(inventory.tokensExpireAt) - now > TOKEN_MARGIN_MS : false;
   const actionBlock = !tokensUsable ? 'Read the inventory again: the tokens expired.' : chosen.length === 0 ? 'Select items first.' : null;
+  const actionBlockId = useId();
 
   return (
     <ScreenFrame
@@ -130,13 +132,14 @@ function InventoryView({ appId, onGame }: { appId: AppId; onGame: (appId: AppId)
                 </Tooltip>
               </Group>
               <Group gap="xs" wrap="nowrap">
-                <Tooltip label={actionBlock ?? 'Deposit into the backpack, without a price'} disabled={false}>
-                  <Button variant="default" disabled={actionBlock !== null} onClick={() => setDialog('deposit')} data-testid="deposit-open">
+                <ActionBlockNote id={actionBlockId} reason={actionBlock} testId="inventory-action-block" />
+                <Tooltip label="Deposit into the backpack, without a price">
+                  <Button variant="default" disabled={actionBlock !== null} aria-describedby={actionBlockId} onClick={() => setDialog('deposit')} data-testid="deposit-open">
                     Deposit…
                   </Button>
                 </Tooltip>
-                <Tooltip label={actionBlock ?? 'List on the market at a price per copy'}>
-                  <Button disabled={actionBlock !== null} onClick={() => setDialog('sell')} data-testid="sell-open">
+                <Tooltip label="List on the market at a price per copy">
+                  <Button disabled={actionBlock !== null} aria-describedby={actionBlockId} onClick={() => setDialog('sell')} data-testid="sell-open">
                     Sell…
                   </Button>
                 </Tooltip>
