@@ -14,7 +14,7 @@ import { EditListingDialog } from '../../../../src/renderer/screens/account/list
 import { DecayEditor, type DecayDraft, completeCurve } from '../../../../src/renderer/screens/account/ui/DecayEditor.tsx';
 import { ErrorNote } from '../../../../src/renderer/screens/account/ui/ErrorNote.tsx';
 import { SkindeskError } from '../../../../src/shared/ipc/index.ts';
-import { NOW_ISO, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
+import { NOW_ISO, backpackStack, installFakeBridge, myListing, renderWithTheme } from './fake-bridge.tsx';
 
 const listing = myListing;
 
@@ -324,5 +324,17 @@ describe('DecayEditor', () => {
     expect(hours.value).toBe('');
     expect(completeCurve(draft)).toBeNull();
     expect(screen.getByTestId('decay-editor').textContent).toContain('the curve lasts 24 to 168 whole hours');
+  });
+});
+
+describe('a price decay’s length', () => {
+  it('is said in hours, as its field asks it: "72 h" beside "Over (hours) 72", never "3 d"', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ listItems: () => ({ check: { ok: true, problems: [] }, listings: [] }) });
+    renderWithTheme(<ListDialog rows={[backpackStack(1)]} onClose={() => {}} onSent={() => {}} />);
+    await user.click(screen.getByText('Decay'));
+    expect((screen.getByTestId('decay-hours') as HTMLInputElement).value).toBe('72');
+    const group = screen.getByTestId('list-group');
+    expect(group.textContent).toContain('$1.44 → $1.08 / 72 h');
   });
 });

@@ -27,7 +27,7 @@ describe('explainEdit', () => {
   it('a decay counts as a price', () => {
     const e = explainEdit(stack, { price: null, amount: 1, decay: { start_price: 1200, end_price: 800, total_hours: 48 } });
     expect(e.kind).toBe('partial_reprice');
-    expect(e.lines[0]).toContain('falling from $12.00 to $8.00 over 2 d');
+    expect(e.lines[0]).toContain('falling from $12.00 to $8.00 over 48 h');
   });
 
   it('lowering the amount without a price returns the surplus to the backpack', () => {

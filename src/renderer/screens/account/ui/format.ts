@@ -62,13 +62,12 @@ export function formatCountdown(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** Hours as "36 h" or "2 d 4 h" (decay curves run 24–168 h). */
+/**
+ * Hours as "36 h" or "72 h": in hours, the unit a decay curve is typed in ("Over (hours)", 24–168 h) and
+ * its slider counts in; "3 d" beside a field reading 72 was a second unit to convert.
+ */
 export function formatHours(hours: number): string {
-  const h = Math.round(hours * 10) / 10;
-  if (h < 48) return `${h} h`;
-  const d = Math.floor(h / 24);
-  const rest = Math.round(h - d * 24);
-  return rest ? `${d} d ${rest} h` : `${d} d`;
+  return `${Math.round(hours * 10) / 10} h`;
 }
 
 /** Cents as the text of a price field ("12.50"), for prefilling inputs. */
