@@ -297,6 +297,17 @@ describe('PortfolioScreen vs paid', () => {
     expect(realized.textContent).toContain('+$0.60 more on 2 copies whose sale is not settled yet');
     expect(screen.getByTestId('pnl-row-unsettled').textContent).toBe('+$0.60 not settled');
   });
+
+  it('says the items are in the order of the money traded, above the table and below it when cut', async () => {
+    const items = Array.from({ length: 51 }, (_, i) => pnlItem({ market_hash_name: `Case ${i}`, bought: 1, paid: 10_000 - i }));
+    showTradingResults(items, { paid: items.reduce((s, p) => s + p.paid, 0), rows: 51 });
+    const table = await screen.findByTestId('pnl-table');
+    expect(table.querySelector('caption')?.textContent).toBe('Item by item, most money traded first (paid and received together)');
+    expect(screen.getAllByTestId('pnl-row')).toHaveLength(50);
+    expect(screen.getByText(/the order export has them all/).textContent).toBe(
+      'The 50 items with the most money traded, of 51; the order export has them all.',
+    );
+  });
 });
 
 describe('TransactionsScreen', () => {

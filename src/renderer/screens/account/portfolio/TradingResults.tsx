@@ -20,6 +20,9 @@ type Results = IpcOutput<'getTradingPnl'>;
 /** Items shown: the most traded. */
 const SHOWN = 50;
 
+/** The order of the items (trading-pnl sorts them so), said with the table: no column is sorted by it. */
+const ORDER = 'most money traded first (paid and received together)';
+
 const READ_TITLE = 'The order history could not be read';
 
 /** The profit of sales not settled yet, as a note beside the settled one; null when there are none. */
@@ -127,6 +130,7 @@ export function TradingResults({
           </Group>
           <DenseTable
             testId="pnl-table"
+            caption={`Item by item, ${ORDER}`}
             columns={[
               ...GAME_AND_ITEM,
               { label: 'Bought', align: 'right', width: 130 },
@@ -169,7 +173,7 @@ export function TradingResults({
           </DenseTable>
           {results!.items.length > SHOWN && (
             <Text size="xs" c="dimmed" ta="center">
-              The {SHOWN} most traded of {results!.items.length} items; the order export has them all.
+              The {SHOWN} items with the most money traded, of {results!.items.length}; the order export has them all.
             </Text>
           )}
         </Stack>

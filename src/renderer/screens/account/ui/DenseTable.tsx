@@ -18,21 +18,29 @@ export const GAME_AND_ITEM: readonly Column[] = [{ label: 'Game', width: 56 }, {
  * The account screens' table: dense rows, sticky header, striped, the columns declared once. The
  * caller renders the body rows (`Table.Tr`), so each screen keeps its own cells and row actions.
  * `empty`, when given, is said in one row across every column (the count follows the columns, so a
- * column shown only sometimes cannot leave the row short).
+ * column shown only sometimes cannot leave the row short). `caption`, when given, is said above the
+ * header as the table's caption: what the rows are and in which order, where no column header says it.
  */
 export function DenseTable({
   columns,
   testId,
   empty = null,
+  caption = null,
   children,
 }: {
   columns: readonly Column[];
   testId: string;
   empty?: ReactNode;
+  caption?: ReactNode;
   children: ReactNode;
 }) {
   return (
-    <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" data-testid={testId}>
+    <Table striped highlightOnHover stickyHeader verticalSpacing={3} fz="xs" captionSide="top" data-testid={testId}>
+      {caption !== null ? (
+        <Table.Caption ta="left" fz="xs" mt={0} mb={4} data-testid={`${testId}-caption`}>
+          {caption}
+        </Table.Caption>
+      ) : null}
       <Table.Thead>
         <Table.Tr>
           {columns.map((c, i) => (
