@@ -167,7 +167,7 @@ describe('watchlists screen', () => {
     // the feed keeps the alerts of the tests before (its store lives with the module)
     await waitFor(() => expect(document.querySelector('tr[data-alert-id="5"]')).not.toBeNull());
     await user.click(within(document.querySelector('tr[data-alert-id="5"]') as HTMLElement).getByTestId('open-alert'));
-    expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10 %');
+    expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10%');
     expect(asked.at(-1)).toEqual({ stickers: ['Crown (Foil)'], paint_index: 418 });
   });
 
