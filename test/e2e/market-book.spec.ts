@@ -180,7 +180,7 @@ test('the detail shows the float bar with its wear band and every sticker with i
     await expect(shown).toContainText(`scrape ${s.wear === null || s.wear <= 0 ? 0 : Math.round(s.wear * 100)}%`);
   }
   // the stickers' worth at their market prices (each is an item of prices/all), and the SP against it
-  await expect(detail.getByTestId('sticker-worth')).toHaveText(/^\$[\d,.]+ · SP −?\d+ %$/);
+  await expect(detail.getByTestId('sticker-worth')).toHaveText(/^\$[\d,.]+ · SP −?\d+%$/);
   // images load lazily; offline (this machine) each shows its drawn fallback, in the same box
   await expect(detail.getByTestId('sticker-image')).toHaveCount(target.stickers.length);
   await expect(detail.getByTestId('price-chart')).toBeVisible();

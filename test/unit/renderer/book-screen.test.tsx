@@ -160,7 +160,7 @@ describe('book screen', () => {
     expect(within(detail).getByTestId('float-bar').textContent).toContain('0.1534000000 · FT');
     expect((await within(detail).findByTestId('float-rank')).textContent).toBe(' · #2 lowest of 17');
     // $10.01 asked, $11.00 market: 99 cents below market, over $40.00 of stickers
-    expect((await within(detail).findByTestId('sticker-worth')).textContent).toBe('$40.00 (1 of 2 priced) · SP −2 %');
+    expect((await within(detail).findByTestId('sticker-worth')).textContent).toBe('$40.00 (1 of 2 priced) · SP −2%');
     const stickers = await within(detail).findAllByTestId('detail-sticker');
     expect(stickers.map((s) => s.textContent)).toEqual(['Katowice 2014 (Holo)slot 1 · scrape 12%', 'Crown (Foil)slot 3 · scrape 0%']);
     await waitFor(() => expect(detail.textContent).toContain('30-day average'));

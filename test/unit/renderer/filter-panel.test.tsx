@@ -1,7 +1,7 @@
 // The filter panel against changes made outside it: the name box's update (debounced in the toolbar)
 // can land after a click in the panel that is not sent yet; the click must survive it.
 import { MantineProvider } from '@mantine/core';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
@@ -60,6 +60,17 @@ describe('filter panel', () => {
         phases: ['Phase 2', 'Phase 4'],
       }),
     );
+  });
+
+  it('names the games as the sales tape does ("Dota 2", not "Dota"), and picking one sends its app id', async () => {
+    const { onChange, user } = renderPanel();
+    const games = screen.getByRole('radiogroup', { name: 'Game' });
+    const labels = within(games)
+      .getAllByRole('radio')
+      .map((radio) => document.querySelector(`label[for="${radio.id}"]`)?.textContent);
+    expect(labels).toEqual(['All', 'CS2', 'Rust', 'Dota 2', 'TF2']);
+    await user.click(within(games).getByLabelText('Dota 2'));
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ app_id: 570 }));
   });
 });
 

@@ -1,6 +1,6 @@
 // The sales tape on screen: how long each sale was listed reads as the summary line above it says it.
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SalesScreen } from '../../../src/renderer/screens/sales/SalesScreen.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
@@ -42,5 +42,32 @@ describe('sales screen', () => {
     await waitFor(() =>
       expect(screen.getByTestId('sales-summary').textContent).toContain('listed 1d 23h before selling'),
     );
+  });
+
+  it('gives its grid the column headers: a screen reader names each cell by its column', async () => {
+    installFakeApp({ getSalesTape: () => ({ sales: [sale], next: null, latest_ms: SOLD }) });
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <SalesScreen />
+      </MantineProvider>,
+    );
+    await screen.findByTestId('sale-row');
+    const grid = screen.getByRole('grid', { name: 'Sales, newest first' });
+    const headers = within(grid).getAllByRole('columnheader');
+    expect(headers.map((h) => h.getAttribute('aria-label') ?? h.textContent)).toEqual([
+      'Sold',
+      'Game',
+      'Item',
+      'Price',
+      'Qty',
+      'Float',
+      'Seed',
+      'Stickers',
+      'Listed for',
+      'Show in book',
+    ]);
+    // as many headers as the sale's row has cells, each row in the same grid
+    const row = within(grid).getByTestId('sale-row');
+    expect(within(row).getAllByRole('gridcell')).toHaveLength(headers.length);
   });
 });

@@ -167,7 +167,7 @@ describe('watchlists screen', () => {
     // the feed keeps the alerts of the tests before (its store lives with the module)
     await waitFor(() => expect(document.querySelector('tr[data-alert-id="5"]')).not.toBeNull());
     await user.click(within(document.querySelector('tr[data-alert-id="5"]') as HTMLElement).getByTestId('open-alert'));
-    expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10 %');
+    expect((await screen.findByTestId('sticker-worth')).textContent).toBe('$10.00 · SP 10%');
     expect(asked.at(-1)).toEqual({ stickers: ['Crown (Foil)'], paint_index: 418 });
   });
 
@@ -194,5 +194,43 @@ describe('watchlists screen', () => {
     fireEvent.pointerLeave(feed);
     await waitFor(() => expect(rowIds()[0]).toBe(21));
     expect(screen.queryByTestId('alerts-waiting')).toBeNull();
+  });
+
+  it('heads the alert feed and the auto-buy log with their columns, the ceiling’s going with its column', async () => {
+    // an id of its own: the feed's store keeps the alerts of the tests before (resetRendererState leaves it)
+    const entry = { id: 31, at: NOW, watchlistId: 1, alertId: 31, listingId: 42, marketHashName: 'AK-47 | Redline (Field-Tested)', maxPrice: 900, amount: 1, triggerSeq: '7', mode: 'auto' as const, decision: 'sent' as const, status: 'bought' as const, reason: null, orderId: 9 };
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 31 }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [entry] }),
+      getListing: () => ({ listing: null, alive: true, floatRank: null }),
+      getSalesHistory: () => ({ sales: [], marketAsOf: NOW, problem: null }),
+    });
+    syncStatusStore.set(status());
+    const user = userEvent.setup();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistsScreen />
+      </MantineProvider>,
+    );
+    const headersOf = (table: HTMLElement) => within(table).getAllByRole('columnheader').map((th) => th.textContent);
+    const feed = within(await screen.findByTestId('alert-feed')).getByRole('table');
+    expect(headersOf(feed)).toEqual(['Time', 'Item', 'Price', 'Ceiling', 'State', 'Actions']);
+    // as many headers as cells in a row, and as many columns as the table sizes
+    const row = await waitFor(() => {
+      const found = feed.querySelector<HTMLElement>('tr[data-alert-id="31"]');
+      expect(found).not.toBeNull();
+      return found as HTMLElement;
+    });
+    expect(row.querySelectorAll('td')).toHaveLength(6);
+    expect(feed.querySelectorAll('col')).toHaveLength(6);
+    const log = await screen.findByTestId('autobuy-log');
+    expect(headersOf(log)).toEqual(['Time', 'Mode', 'Item', 'Qty × max', 'State', 'Note']);
+    expect(log.querySelector('tr[data-log-id="31"]')?.querySelectorAll('td')).toHaveLength(6);
+    // the open detail takes the ceiling's room: its header goes with its cells
+    await user.click(within(row).getByTestId('open-alert'));
+    await screen.findByTestId('detail-panel');
+    expect(headersOf(feed)).toEqual(['Time', 'Item', 'Price', 'State', 'Actions']);
+    expect(feed.querySelectorAll('col')).toHaveLength(5);
   });
 });

@@ -55,6 +55,8 @@ interface TapeColumn {
   width?: number;
   align?: 'right';
   title?: string;
+  /** The header's name for a screen reader where it shows none (a column of buttons). */
+  spoken?: string;
   render(sale: TapeSale): ReactNode;
 }
 
@@ -135,6 +137,7 @@ const COLUMNS: readonly TapeColumn[] = [
   {
     key: 'book',
     label: '',
+    spoken: 'Show in book',
     width: 34,
     render: (s) => <ShowInBook appId={s.app_id} name={s.market_hash_name} />,
   },
@@ -312,66 +315,81 @@ export function SalesScreen() {
         {tape.loading && <Loader size="xs" />}
       </Group>
       <ErrorNote error={tape.error} title="The sales could not be read" />
-      <div className="sd-grid-head" role="row">
-        {COLUMNS.map((c) => (
-          <div key={c.key} className={cellClass(c, 'sd-head-cell')} style={cellStyle(c)} title={c.title}>
-            {c.label}
-          </div>
-        ))}
-      </div>
-      <div
-        ref={body}
-        className="sd-tape-body"
-        role="grid"
-        aria-label="Sales, newest first"
-        data-testid="sales-body"
-        onScroll={onScroll}
-        onPointerEnter={() => setPointerIn(true)}
-        onPointerLeave={() => setPointerIn(false)}
-      >
-        {tape.rows.map((s) => {
-          const key = saleKey(s);
-          return (
+      {/* one grid holds the header row and the scrolling rows, as the book's does: a header outside it
+          left a screen reader a grid of cells with no column names */}
+      <div className="sd-grid" role="grid" aria-label="Sales, newest first" data-testid="sales-grid">
+        <div className="sd-grid-head" role="row">
+          {COLUMNS.map((c) => (
             <div
-              key={key}
-              role="row"
-              data-sale-key={key}
-              data-testid="sale-row"
-              data-listing-id={s.listing_id}
-              className={[
-                'sd-tape-row',
-                key === selectedKey ? 'sd-row-selected' : '',
-                tape.fresh.has(key) ? 'sd-flash-new' : '',
-              ].join(' ')}
-              onClick={() => setSelectedKey(key)}
-              onDoubleClick={() => showItemInBook(s.app_id, s.market_hash_name)}
+              key={c.key}
+              role="columnheader"
+              aria-label={c.spoken}
+              className={cellClass(c, 'sd-head-cell')}
+              style={cellStyle(c)}
+              title={c.title}
             >
-              {COLUMNS.map((c) => (
-                <div
-                  key={c.key}
-                  role="gridcell"
-                  className={cellClass(c, 'sd-cell')}
-                  style={cellStyle(c)}
-                  title={c.key === 'name' ? s.market_hash_name : undefined}
-                >
-                  {c.render(s)}
-                </div>
-              ))}
+              {c.label}
             </div>
-          );
-        })}
-        {!tape.loading && tape.rows.length === 0 && (
-          <Text size="xs" c="dimmed" p="sm" data-testid="sales-empty">
-            {filtered
-              ? 'No sale of such an item recorded. The mirror records every sale the live feed shows while it runs.'
-              : 'No sale recorded yet. The mirror records every sale the live feed shows while it runs; they appear here as they happen.'}
-          </Text>
-        )}
-        {tape.more && (
-          <Text size="xs" c="dimmed" p="xs" ta="center">
-            {formatCount(tape.rows.length)} shown · older sales load as you scroll
-          </Text>
-        )}
+          ))}
+        </div>
+        <div
+          ref={body}
+          className="sd-tape-body"
+          role="rowgroup"
+          data-testid="sales-body"
+          onScroll={onScroll}
+          onPointerEnter={() => setPointerIn(true)}
+          onPointerLeave={() => setPointerIn(false)}
+        >
+          {tape.rows.map((s) => {
+            const key = saleKey(s);
+            return (
+              <div
+                key={key}
+                role="row"
+                data-sale-key={key}
+                data-testid="sale-row"
+                data-listing-id={s.listing_id}
+                className={[
+                  'sd-tape-row',
+                  key === selectedKey ? 'sd-row-selected' : '',
+                  tape.fresh.has(key) ? 'sd-flash-new' : '',
+                ].join(' ')}
+                onClick={() => setSelectedKey(key)}
+                onDoubleClick={() => showItemInBook(s.app_id, s.market_hash_name)}
+              >
+                {COLUMNS.map((c) => (
+                  <div
+                    key={c.key}
+                    role="gridcell"
+                    className={cellClass(c, 'sd-cell')}
+                    style={cellStyle(c)}
+                    title={c.key === 'name' ? s.market_hash_name : undefined}
+                  >
+                    {c.render(s)}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+          {/* the notes under the rows are rows of one cell across the columns: text loose in a grid is read out of place */}
+          {!tape.loading && tape.rows.length === 0 && (
+            <div role="row">
+              <Text size="xs" c="dimmed" p="sm" role="gridcell" aria-colspan={COLUMNS.length} data-testid="sales-empty">
+                {filtered
+                  ? 'No sale of such an item recorded. The mirror records every sale the live feed shows while it runs.'
+                  : 'No sale recorded yet. The mirror records every sale the live feed shows while it runs; they appear here as they happen.'}
+              </Text>
+            </div>
+          )}
+          {tape.more && (
+            <div role="row">
+              <Text size="xs" c="dimmed" p="xs" ta="center" role="gridcell" aria-colspan={COLUMNS.length}>
+                {formatCount(tape.rows.length)} shown · older sales load as you scroll
+              </Text>
+            </div>
+          )}
+        </div>
       </div>
     </div>
   );

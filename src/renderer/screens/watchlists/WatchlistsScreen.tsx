@@ -22,6 +22,7 @@ import { gameShort } from '../account/ui/format.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
 import { describeFilter } from '../market/filters/filter-model.ts';
 import { WatchlistDialog } from './WatchlistDialog.tsx';
+import { type WatchColumn, WatchTableHead } from './WatchTableHead.tsx';
 import { alertFeedStore, autoBuyStore, markAlertsSeen, setKillSwitch, updateAlert, watchlistsStore } from './watch-stores.ts';
 
 const STATE_COLORS: Record<WatchAlertView['state'], string> = {
@@ -52,6 +53,24 @@ const DETAIL_PX = 380;
  */
 const isToday = (iso: string) => new Date(iso).toDateString() === new Date().toDateString();
 const timeColumnPx = (times: readonly string[], clockPx: number) => (times.every(isToday) ? clockPx : 116);
+
+// the headers follow the colgroups below, column for column (the ceiling gives way to an open detail)
+const alertColumns = (withCeiling: boolean): WatchColumn[] => [
+  { label: 'Time' },
+  { label: 'Item', title: 'The listing, and the watchlist that caught it' },
+  { label: 'Price', align: 'right' },
+  ...(withCeiling ? [{ label: 'Ceiling', align: 'right', title: 'The highest price the watchlist alerts at' } as const] : []),
+  { label: 'State' },
+  { label: 'Actions', align: 'right', unseen: true },
+];
+const LOG_COLUMNS: readonly WatchColumn[] = [
+  { label: 'Time' },
+  { label: 'Mode' },
+  { label: 'Item' },
+  { label: 'Qty × max', align: 'right', title: 'Copies, each at most this price' },
+  { label: 'State' },
+  { label: 'Note', title: 'Why it was blocked or not bought, or its order' },
+];
 
 const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
 
@@ -160,6 +179,7 @@ function LogTable({ log }: { log: readonly AutoBuyEntryView[] }) {
         <col style={{ width: 96 }} />
         <col />
       </colgroup>
+      <WatchTableHead columns={LOG_COLUMNS} />
       <tbody>
         {log.map((e) => (
           <tr key={e.id} data-log-id={e.id} style={{ borderBottom: '1px solid var(--sd-border)' }}>
@@ -372,6 +392,7 @@ export function WatchlistsScreen() {
                 <col style={{ width: 96 }} />
                 <col style={{ width: 92 }} />
               </colgroup>
+              <WatchTableHead columns={alertColumns(!detail)} />
               <tbody>
                 {alerts.map((a) => {
                   const isSelected = a.id === selected?.id;

@@ -82,7 +82,8 @@ function StickerWorth({ context, price, count }: { context: PriceContext | undef
         {coverage}
         {sp !== null && (
           <Text span size="xs" c={sp <= 10 ? 'teal' : 'dimmed'}>
-            {` · SP ${sp < 0 ? `−${-sp}` : sp} %`}
+            {/* no space before the % sign: the shared formatters and the book write "+3.4%", "fade 80%" */}
+            {` · SP ${sp < 0 ? `−${-sp}` : sp}%`}
           </Text>
         )}
       </Text>

@@ -23,7 +23,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { PhaseButtons, WearBandButtons } from './wear-phase-buttons.tsx';
 import { boundedSeedPills } from './seed-pills.tsx';
 import { type PendingEdits, usePendingEdit } from './pending-edits.ts';
-import type { AppId } from '../../../../shared/api/index.ts';
+import { APP_IDS, type AppId } from '../../../../shared/api/index.ts';
+import { gameShort } from '../../account/ui/format.ts';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
@@ -43,12 +44,10 @@ import {
 
 const APPLY_AFTER_MS = 250;
 
+// the games by the short names the sales tape and the account screens give them ("Dota 2")
 const GAMES: { label: string; value: string; app?: AppId }[] = [
   { label: 'All', value: 'all' },
-  { label: 'CS2', value: '730', app: 730 },
-  { label: 'Rust', value: '252490', app: 252490 },
-  { label: 'Dota', value: '570', app: 570 },
-  { label: 'TF2', value: '440', app: 440 },
+  ...APP_IDS.map((app) => ({ label: gameShort(app), value: String(app), app })),
 ];
 
 const PREFIX: Record<AppId, 'cs' | 'rust' | 'dota' | 'tf2'> = { 730: 'cs', 252490: 'rust', 570: 'dota', 440: 'tf2' };
