@@ -14,8 +14,8 @@ afterEach(() => resetRendererState());
 
 describe('marketGap', () => {
   it('says a price at half the market or less, or three times it or more; nothing near it or without a market price', () => {
-    expect(marketGap(52, 5221)).toBe('99 % below the market price of $52.21');
-    expect(marketGap(250, 500)).toBe('50 % below the market price of $5.00');
+    expect(marketGap(52, 5221)).toBe('99% below the market price of $52.21');
+    expect(marketGap(250, 500)).toBe('50% below the market price of $5.00');
     expect(marketGap(251, 500)).toBeNull();
     expect(marketGap(1499, 500)).toBeNull();
     expect(marketGap(1500, 500)).toBe('3.0× the market price of $5.00');
@@ -40,7 +40,7 @@ describe('the sell and list dialogs, before sending', () => {
     await user.type(price, '0.50');
     await waitFor(() =>
       expect(screen.getByTestId('market-gap').textContent).toContain(
-        'Skin 1: $0.50 a copy is 90 % below the market price of $5.00.',
+        'Skin 1: $0.50 a copy is 90% below the market price of $5.00.',
       ),
     );
     await waitFor(() => expect(confirmButton().disabled).toBe(false));

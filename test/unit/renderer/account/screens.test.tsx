@@ -262,7 +262,7 @@ describe('PortfolioScreen vs paid', () => {
     );
     renderWithTheme(<PortfolioScreen />);
     // the average of both purchases (150) would say +33.3 %
-    await waitFor(() => expect(screen.getByTestId('versus-paid').textContent).toBe('±0.0 %'));
+    await waitFor(() => expect(screen.getByTestId('versus-paid').textContent).toBe('±0.0%'));
   });
 
   it('says how much of what sales brought is not settled yet', async () => {

@@ -43,20 +43,20 @@ describe('BulkRepriceDialog: the percent typed', () => {
     await user.type(percent, '0');
     await user.tab();
     expect(confirmButton().disabled).toBe(true);
-    expect(blockedReason()).toBe('0 % changes no price.');
+    expect(blockedReason()).toBe('0% changes no price.');
 
     await user.clear(percent);
     await user.type(percent, '-150');
     await user.tab();
     expect(percent.value).toBe('-150%');
-    expect(fieldError(percent)).toBe('A cut can be at most 99 %.');
+    expect(fieldError(percent)).toBe('A cut can be at most 99%.');
     expect(confirmButton().disabled).toBe(true);
 
     await user.clear(percent);
     await user.type(percent, '1500');
     await user.tab();
     expect(percent.value).toBe('1500%');
-    expect(fieldError(percent)).toBe('A rise can be at most 1,000 %.');
+    expect(fieldError(percent)).toBe('A rise can be at most 1,000%.');
     expect(confirmButton().disabled).toBe(true);
 
     await user.clear(percent);

@@ -123,9 +123,9 @@ describe('the same refusals in the List and bulk reprice dialogs', () => {
     const percent = screen.getByTestId('bulk-percent') as HTMLInputElement;
     await user.clear(percent);
     await user.type(percent, '-150');
-    expect(fieldError(percent)).toBe('A cut can be at most 99 %.');
+    expect(fieldError(percent)).toBe('A cut can be at most 99%.');
     expect(wordsTakeRoom(percent)).toBe(false);
-    expect(blockedReason()).toBe('A cut can be at most 99 %.');
+    expect(blockedReason()).toBe('A cut can be at most 99%.');
 
     await user.click(screen.getByText('Set one price'));
     const price = screen.getByLabelText('New price per copy') as HTMLInputElement;

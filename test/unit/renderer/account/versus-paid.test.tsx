@@ -29,7 +29,7 @@ describe('vs paid', () => {
         paidFor={new Map([[itemKey(scrap), { paid: 16, bought: 7 }]])}
       />,
     );
-    expect(screen.getByTestId('versus-paid').textContent).toBe('+31.3 %');
+    expect(screen.getByTestId('versus-paid').textContent).toBe('+31.3%');
   });
 
   it('shows a dash while nothing is known to have been paid here', () => {

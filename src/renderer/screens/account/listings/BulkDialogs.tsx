@@ -71,8 +71,8 @@ export const PERCENT_RANGE = { min: -99, max: 1_000 } as const;
  */
 export function percentProblem(percent: number | null): string | null {
   if (percent === null) return null;
-  if (percent < PERCENT_RANGE.min) return `A cut can be at most ${formatCount(-PERCENT_RANGE.min)} %.`;
-  if (percent > PERCENT_RANGE.max) return `A rise can be at most ${formatCount(PERCENT_RANGE.max)} %.`;
+  if (percent < PERCENT_RANGE.min) return `A cut can be at most ${formatCount(-PERCENT_RANGE.min)}%.`;
+  if (percent > PERCENT_RANGE.max) return `A rise can be at most ${formatCount(PERCENT_RANGE.max)}%.`;
   return null;
 }
 
@@ -97,8 +97,8 @@ export function BulkRepriceDialog({ listings, onClose, onSent }: { listings: rea
     mode === 'price'
       ? 'Every listing already asks that price.'
       : percent === 0
-        ? '0 % changes no price.'
-        : `${percent} % changes no price by a whole cent.`;
+        ? '0% changes no price.'
+        : `${percent}% changes no price by a whole cent.`;
   const send = useAction(async () => {
     const answer = await call('bulkEditListings', { edits: edits.map((e) => ({ listingId: e.listing.id, price: e.price!, decay: null })) });
     onSent();

@@ -17,7 +17,7 @@ const FAR_ABOVE = 3;
 export function marketGap(price: number | null, market: number | null | undefined): string | null {
   if (price === null || price <= 0 || !market || market <= 0) return null;
   if (price <= market * FAR_BELOW)
-    return `${Math.round((1 - price / market) * 100)} % below the market price of ${formatCents(market)}`;
+    return `${Math.round((1 - price / market) * 100)}% below the market price of ${formatCents(market)}`;
   if (price >= market * FAR_ABOVE) {
     const times = price / market;
     return `${times >= 10 ? Math.round(times) : times.toFixed(1)}× the market price of ${formatCents(market)}`;

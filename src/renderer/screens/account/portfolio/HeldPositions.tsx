@@ -62,7 +62,7 @@ function VersusPaid({ market, paidFor }: { market: number; paidFor: PaidFor | nu
         data-testid="versus-paid"
       >
         {pct > 0 ? '+' : pct < 0 ? '−' : '±'}
-        {Math.abs(pct).toFixed(1)} %
+        {Math.abs(pct).toFixed(1)}%
       </Text>
     </Tooltip>
   );
@@ -165,10 +165,10 @@ export function HeldPositions({
                       size="sm"
                       w={90}
                       color="teal"
-                      aria-label={`${share.toFixed(1)} % of the held value`}
+                      aria-label={`${share.toFixed(1)}% of the held value`}
                     />
                     <Text size="xs" className="sd-num" c="dimmed">
-                      {share.toFixed(1)} %
+                      {share.toFixed(1)}%
                     </Text>
                   </Group>
                 </Table.Td>
