@@ -20,6 +20,7 @@ import type { BookRow } from '../../../src/shared/ipc/index.ts';
 import { backfillStore, balanceStore, rateLimitStore, syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
 import { cartStore } from '../../../src/renderer/screens/market/buying/cart-store.ts';
 import { currentScreenStore } from '../../../src/renderer/shell/navigation.ts';
+import { alertFeedStore } from '../../../src/renderer/screens/watchlists/watch-stores.ts';
 
 type Handler<N extends IpcCallName> = (input: IpcParsedInput<N>) => IpcOutput<N> | Promise<IpcOutput<N>>;
 export type FakeHandlers = { [N in IpcCallName]?: Handler<N> };
@@ -117,5 +118,6 @@ export function resetRendererState(): void {
   balanceStore.set(null);
   cartStore.set([]);
   currentScreenStore.set(null);
+  alertFeedStore.set({ alerts: [], unseen: 0, omitted: 0 });
   vi.useRealTimers();
 }
