@@ -43,7 +43,7 @@ test('portfolio: balance, listed value, holdings at market prices, value over ti
   );
   expect(values.length).toBeGreaterThan(1);
   expect(values).toEqual([...values].sort((a, b) => b - a));
-  await expect(page.getByTestId('position-row').first()).toContainText(/\d+\.\d %/);
+  await expect(page.getByTestId('position-row').first()).toContainText(/\d+\.\d%/);
   await page.getByText('Portfolio', { exact: true }).first().hover(); // the button's tooltip off the picture
   await saveScreenshot(page, 'portfolio');
 
