@@ -222,7 +222,8 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     const waited = (askedAt[1] ?? Infinity) - answeredStaleAt;
     expect(waited).toBeGreaterThan(1_000);
     expect(waited).toBeLessThan(3_000);
-    expect(problems.some((p) => /is older than events already seen \(the marketplace caches it for 10 s\); asking again in 2 s/.test(p))).toBe(true);
+    // the wait left, rounded up: ~2 s, or 1 s when a busy machine answered late (the bounds above hold either way)
+    expect(problems.some((p) => /is older than events already seen \(the marketplace caches it for 10 s\); asking again in [12] s/.test(p))).toBe(true);
   });
 
   /**
