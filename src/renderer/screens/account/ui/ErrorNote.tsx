@@ -23,6 +23,20 @@ export function codeBeyondMessage(e: SkindeskError): { code: string; explanation
   return { code: e.apiCode, explanation: explanation && explanation !== e.message ? explanation : null };
 }
 
+/** The line under a failure's words with what `codeBeyondMessage` adds ("RATE_LIMITED — …"); nothing when it adds nothing. */
+export function CodeLine({ error, mt }: { error: SkindeskError; mt?: number }) {
+  const beyond = codeBeyondMessage(error);
+  if (!beyond) return null;
+  return (
+    <Text size="xs" c="dimmed" mt={mt}>
+      <Text span ff="monospace" size="xs">
+        {beyond.code}
+      </Text>
+      {beyond.explanation ? ` — ${beyond.explanation}` : ''}
+    </Text>
+  );
+}
+
 /**
  * A failed call in plain words: what happened, the spec's code when the marketplace sent one (with its
  * explanation), every problem found before sending, and a warning when the outcome is not known.
@@ -30,7 +44,6 @@ export function codeBeyondMessage(e: SkindeskError): { code: string; explanation
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
   const e = error instanceof SkindeskError ? error : new SkindeskError({ code: 'INTERNAL', message: String(error) });
-  const beyond = codeBeyondMessage(e);
   return (
     <Alert
       color={e.code === 'UNAVAILABLE' || e.outcomeUnknown ? 'yellow' : 'red'}
@@ -43,14 +56,7 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
     >
       <Text size="sm">{e.message}</Text>
       {/* the message names a code the contract does not explain already */}
-      {beyond ? (
-        <Text size="xs" c="dimmed" mt={4}>
-          <Text span ff="monospace" size="xs">
-            {beyond.code}
-          </Text>
-          {beyond.explanation ? ` — ${beyond.explanation}` : ''}
-        </Text>
-      ) : null}
+      <CodeLine error={e} mt={4} />
       {e.issues.length > 1 ? (
         <List size="xs" mt={4} spacing={2}>
           {e.issues.map((issue, i) => (

@@ -10,7 +10,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { inLine } from '../../../../shared/sentence.ts';
 import type { CallState, SkindeskError } from '../../../bridge/index.ts';
-import { codeBeyondMessage } from './ErrorNote.tsx';
+import { CodeLine, codeBeyondMessage } from './ErrorNote.tsx';
 import { formatAsOf } from '../../../format/numbers.ts';
 
 export interface TableReadFailure {
@@ -52,7 +52,6 @@ export function ReadFailed({
 }) {
   // Retry spins until this failure is replaced: by the rows (this goes), or by the next failure
   const [retried, setRetried] = useState<SkindeskError | null>(null);
-  const beyond = codeBeyondMessage(error);
   return (
     <Paper withBorder p="md" bg="dark.7" role="alert" data-testid="read-failed">
       <Stack gap={6} align="flex-start">
@@ -63,14 +62,7 @@ export function ReadFailed({
           </Text>
         </Group>
         <Text size="sm">{error.message}</Text>
-        {beyond ? (
-          <Text size="xs" c="dimmed">
-            <Text span ff="monospace" size="xs">
-              {beyond.code}
-            </Text>
-            {beyond.explanation ? ` — ${beyond.explanation}` : ''}
-          </Text>
-        ) : null}
+        <CodeLine error={error} />
         <Button
           size="xs"
           variant="default"
