@@ -260,6 +260,17 @@ ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
     // Readers need not wait: on a file still before it such stickers only stay out of max-wear filters, as before.
     writerOnly: true,
   },
+  {
+    version: 7,
+    description: 'the games the backfill cursor was saved for: a cursor of other games starts the pass over',
+    // NULL on a file from before (its cursor's games unknown): such a cursor starts the pass over once,
+    // which rereads pages already detailed rather than leave another game's older listings behind it.
+    sql: `
+ALTER TABLE sync_state ADD COLUMN backfill_games TEXT;
+`,
+    // only the backfill reads it
+    writerOnly: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -16,6 +16,8 @@ export interface SyncState {
   /** Mirrored games; null = every game. */
   scope: number[] | null;
   backfillCursor: number | null;
+  /** The games the backfill cursor was saved for (backfillGamesKey), null when not recorded. */
+  backfillGames: string | null;
   backfillPassStartedAt: number | null;
   backfillPassCompletedAt: number | null;
 }
@@ -31,6 +33,8 @@ interface Row {
   source: string | null;
   scope: string | null;
   backfill_cursor: bigint | null;
+  /** Absent from a file before schema 7, which readers take as it is. */
+  backfill_games?: string | null;
   backfill_pass_started_at: bigint | null;
   backfill_pass_completed_at: bigint | null;
 }
@@ -51,6 +55,7 @@ export function readSyncState(db: Db): SyncState {
     source: row.source,
     scope: parseScope(row.scope),
     backfillCursor: num(row.backfill_cursor),
+    backfillGames: row.backfill_games ?? null,
     backfillPassStartedAt: num(row.backfill_pass_started_at),
     backfillPassCompletedAt: num(row.backfill_pass_completed_at),
   };
@@ -77,6 +82,15 @@ export function otherSourceHeld(state: Pick<SyncState, 'source'>, wanted: string
 
 export function serializeScope(scope: readonly number[] | null): string | null {
   return scope === null ? null : JSON.stringify([...scope].sort((a, b) => a - b));
+}
+
+/**
+ * One spelling per set of games for the backfill's cursor: `all` for every game, else the sorted ids. A
+ * cursor is a place in the pages of the games it was read for (`GET /listings?app_id=730` pages only
+ * CS2's listings), so it means nothing for another set.
+ */
+export function backfillGamesKey(appIds: readonly number[] | null): string {
+  return appIds === null ? 'all' : JSON.stringify([...new Set(appIds)].sort((a, b) => a - b));
 }
 
 function parseScope(text: string | null): number[] | null {

@@ -2,7 +2,8 @@
  * Detail backfill. Snapshot rows carry price state only, so the per-game fields (float, seed, stickers,
  * heroes...) are fetched with `GET /listings` cursor paging: newest first, 1 000 rows a page, paced by
  * the client's governor to the 1/s limit at background priority. The cursor is saved with each page's
- * rows, so a restart resumes where it stopped. A pass ends at the last page or as soon as every live
+ * rows, with the games it pages, so a restart resumes where it stopped; a cursor saved for other games
+ * (`skindesk sync --app-id 730`, then `--app-id 570`) starts the pass over from the newest page. A pass ends at the last page or as soon as every live
  * listing older than its start has its details (newer ones lie above its cursor, where it never looks);
  * a new pass starts when a snapshot brings listings without them (newest first finds those in the first
  * pages). A creation carries its per-game fields, so it is detailed already (store/book-store.ts).
@@ -13,6 +14,7 @@ import { ApiError, failureReason } from '../api/errors.ts';
 import type { FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
 import { countDetailed, countLive, countUndetailedAbove, newestListingId } from '../store/book-reader.ts';
+import { backfillGamesKey } from '../store/sync-state.ts';
 import type { ListingsSource } from './sources.ts';
 
 export interface BackfillProgress {
@@ -62,6 +64,8 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #source: ListingsSource;
   readonly #scope: ReadonlySet<number> | null;
   readonly #appId: number | undefined;
+  /** The games this backfill pages (backfillGamesKey): its saved cursor is theirs. */
+  readonly #games: string;
   readonly #pageSize: 1000 | 500;
   readonly #idleMs: number;
   readonly #retryMs: number;
@@ -98,6 +102,7 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     const appIds = options.appIds ?? null;
     this.#scope = appIds === null ? null : new Set(appIds);
     this.#appId = appIds !== null && appIds.length === 1 ? appIds[0] : undefined;
+    this.#games = backfillGamesKey(appIds);
     this.#pageSize = options.pageSize ?? 1000;
     this.#idleMs = options.idleMs ?? 60_000;
     this.#retryMs = options.retryMs ?? 5_000;
@@ -198,7 +203,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
 
   async #readPages(): Promise<{ filled: number; olderLeft: number } | null> {
     const signal = this.#abort.signal;
-    let cursor = this.#store.state().backfillCursor;
+    const saved = this.#store.state();
+    // A cursor of other games is a place in pages this backfill does not read: resumed, the new games'
+    // listings above it got their details only in a later pass, or never while the pass kept finding them.
+    let cursor = saved.backfillGames === this.#games ? saved.backfillCursor : null;
     if (cursor === null) this.#saveCursor(null, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
     this.#pageMarks = [{ at: intervalTime(this.#clock), filled: 0 }];
@@ -280,11 +288,11 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     const now = this.#store.clock.now();
     const db = this.#store.db;
     if (moment === 'start') {
-      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_pass_started_at = ? WHERE id = 1').run(now);
+      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_games = ?, backfill_pass_started_at = ? WHERE id = 1').run(this.#games, now);
     } else if (moment === 'complete') {
       db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_pass_completed_at = ? WHERE id = 1').run(now);
     } else {
-      db.prepare('UPDATE sync_state SET backfill_cursor = ? WHERE id = 1').run(cursor);
+      db.prepare('UPDATE sync_state SET backfill_cursor = ?, backfill_games = ? WHERE id = 1').run(cursor, this.#games);
     }
   }
 

@@ -116,6 +116,61 @@ describe('detail backfill', () => {
     expect(readStatus(db).detailed).toBe(2_500);
   });
 
+  /** Runs a backfill of `appIds` until its first page is stored, then stops it (as a sync is by a signal). */
+  async function stopAfterFirstPage(appIds: readonly number[] | null): Promise<number | null> {
+    let stopped: Promise<void> | null = null;
+    const first = new DetailBackfill(store, market.listingsSource(), { appIds, pageSize: 500 });
+    first.on('progress', (p) => {
+      if (p.pages === 1) stopped ??= first.stop();
+    });
+    first.start();
+    await eventually(() => stopped !== null, 'one page stored');
+    await stopped;
+    return store.state().backfillCursor;
+  }
+
+  it('starts over from the newest page when the games mirrored changed since its cursor was saved', async () => {
+    // `skindesk sync --app-id 730`, stopped after a page: its cursor is a place in CS2's pages
+    market.nextSeq(); // (a snapshot newer than the book's, as each run's is)
+    await mergeSnapshot(store, market.snapshot(730), { scope: [730], resync: true });
+    const cs2Cursor = await stopAfterFirstPage([730]);
+    expect(cs2Cursor).not.toBeNull();
+    // then `skindesk sync --app-id 570`: Dota 2's listings newer than that cursor are on pages it skips
+    market.nextSeq();
+    await mergeSnapshot(store, market.snapshot(570), { scope: [570], resync: true });
+    const cursors: (number | undefined)[] = [];
+    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { appIds: [570], pageSize: 500, clock: new ManualClock() });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'every Dota 2 listing detailed');
+    await second.stop();
+    expect(cursors[0]).toBeUndefined();
+    // one pass from the newest page, not a resumed one and then another from the top
+    expect(cursors.filter((c) => c === undefined)).toHaveLength(1);
+    const dota = [...market.book.values()].filter((l) => l.app_id === 570).length;
+    expect(readStatus(db)).toMatchObject({ listings: dota, detailed: dota });
+  });
+
+  it('starts over from the newest page from a cursor whose games were not recorded (a file from before schema 7)', async () => {
+    db.prepare('UPDATE sync_state SET backfill_cursor = 1501, backfill_games = NULL WHERE id = 1').run();
+    const cursors: (number | undefined)[] = [];
+    const backfill = new DetailBackfill(store, recording(market.listingsSource(), cursors), { clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501]);
+  });
+
+  it('resumes from the saved cursor when the same games are mirrored again, named in another order', async () => {
+    const saved = await stopAfterFirstPage([730, 570]);
+    expect(saved).not.toBeNull();
+    const cursors: (number | undefined)[] = [];
+    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { appIds: [570, 730, 570], pageSize: 500, clock: new ManualClock() });
+    second.start();
+    await eventually(() => cursors.length > 0, 'a page asked for');
+    await second.stop();
+    expect(cursors[0]).toBe(saved);
+  });
+
   it('after the saved pass, starts from the newest page at once for listings that came while it was stopped', async () => {
     let stopped: Promise<void> | null = null;
     const first = new DetailBackfill(store, market.listingsSource());
