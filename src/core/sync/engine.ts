@@ -334,6 +334,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /**
    * Events applied during a resync, reported as `applied` once the book is live again: watchlists judge
    * (and auto-buy) on a whole book, as when such events waited in the buffer. Null when none are held.
+   * Kept across sessions: a resync that a dropped socket ends before live applied them all the same, so
+   * they wait for the next session's live moment (or the stop) like those of a resync that got there.
    */
   #appliedWhileResyncing: ListingEvent[] | null = null;
 
@@ -421,6 +423,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.#loop = null;
     this.#clearTimers();
     this.#flushAll();
+    // stopped during a resync: no live moment will report what it applied, and the file holds it
+    this.#reportAppliedWhileResyncing();
     // the last status is a run's summary (`skindesk sync` prints it): the count is the file's own
     this.#countRows(true);
     this.#setState('stopped', this.#authFailed ? this.#problem : null);
@@ -494,7 +498,6 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         applyWhileResyncing: this.#store.state().lastSnapshotSeq !== null,
       };
       this.#session = s;
-      this.#appliedWhileResyncing = null;
       let ackTimer: NodeJS.Timeout | null = null;
       let ackMissing: string | null = null;
       feed.on('open', () => {
@@ -794,6 +797,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         else if (elapsedNow() - firstBehindAt >= LIMITS.bookCacheMs) {
           this.emit('warning', 'the marketplace sequence went backwards (seq restarted); rebuilding the book');
           await this.#store.wipeBook(s.abort.signal);
+          // changes of listings of the old sequence, all gone now: nothing a watchlist could act on
+          this.#appliedWhileResyncing = null;
           this.#countRows(true);
           this.#emitBook({ reset: true, upserted: 0, removed: 0, ids: null });
           return { ...snapshot, provenFresh: false, requestedAt };

@@ -409,6 +409,49 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(Math.max(...reports)).toBe(1);
   });
 
+  /**
+   * Live, then a reconnect whose read of the book is held: a reprice and a new listing arrive and are
+   * applied during the resync. Returns the events, what `applied` reported, and the read's release.
+   */
+  async function appliedDuringHeldResync(): Promise<{ sent: ListingEvent[]; applied: ListingEvent[]; release: () => void }> {
+    seed(30);
+    startEngine();
+    await eventually(isLive, 'live');
+    const applied: ListingEvent[] = [];
+    engine?.on('applied', (events) => applied.push(...events));
+    const release = holdBookReads();
+    const b = [...market.book.keys()][1] as number;
+    for (const sock of market.sockets) sock.ws.terminate();
+    await eventually(() => market.connections >= 2 && market.sockets.some((sock) => sock.subscribe !== null), 'subscribed again');
+    const fresh = market.create(makeFullListing(rng, nextId++));
+    const sent = [market.reprice(b, 44_444), fresh];
+    market.send(...sent);
+    await eventually(() => priceOf(b) === 44_444 && priceOf(fresh.data.listing_id) !== undefined, 'live events in the book during the resync');
+    expect(engine?.status().state).toBe('resyncing');
+    expect(applied).toHaveLength(0);
+    return { sent, applied, release };
+  }
+
+  const seqsOf = (events: readonly ListingEvent[]) => events.map((e) => e.seq.toString());
+
+  it('reports the events applied during a resync that a dropped socket ended, once the book is live again, and once', async () => {
+    const { sent, applied, release } = await appliedDuringHeldResync();
+    // the socket drops before the held read answers: that resync never reaches live
+    for (const sock of market.sockets) sock.ws.terminate();
+    await eventually(() => market.connections >= 3 && market.sockets.some((sock) => sock.subscribe !== null), 'subscribed a third time');
+    release();
+    await eventually(() => caughtUp(), 'caught up');
+    expect(seqsOf(applied)).toEqual(expect.arrayContaining(seqsOf(sent)));
+    expect(new Set(seqsOf(applied)).size).toBe(applied.length);
+  });
+
+  it('reports the events applied during a resync when the engine is stopped before it is live again', async () => {
+    const { sent, applied, release } = await appliedDuringHeldResync();
+    await engine?.stop();
+    release();
+    expect(seqsOf(applied)).toEqual(seqsOf(sent));
+  });
+
   it('applies nothing before the first snapshot: a first load never shows a handful of listings as the book', async () => {
     seed(20);
     const release = holdBookReads();
