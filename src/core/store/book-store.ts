@@ -16,6 +16,7 @@
  * a row is therefore max(last_seq, coveredSeq), and the guard compares against exactly that.
  */
 import type { Statement } from 'better-sqlite3';
+import { intervalTime, systemClock } from '../api/clock.ts';
 import { carriesGameDetails, type LeanListing, type ListingDetail, type ListingEvent } from '../../shared/api/index.ts';
 import { DETAIL_COLUMNS } from './columns.ts';
 import type { Db } from './database.ts';
@@ -61,7 +62,13 @@ interface ListingKeys {
 }
 
 export interface Clock {
+  /** Milliseconds since the epoch: the times written into the book. */
   now(): number;
+  /**
+   * Milliseconds on a clock that never jumps (api/clock.ts), for the ages that matter: an orphan's hold,
+   * a tombstone's window. Absent: `now()` is taken to run evenly (a test's clock does).
+   */
+  monotonic?(): number;
 }
 
 const LEAN_INSERT_COLUMNS = [
@@ -160,6 +167,8 @@ export class BookStore {
   #persistedCoveredSeq: bigint | null;
   /** The connection's own page cache, in KB: what a batch that raised it restores. */
   readonly #cacheKb: number;
+  /** The wall clock and the monotonic clock when the store opened: removal times run from there. */
+  readonly #opened: { wall: number; monotonic: number };
 
   readonly #insertCreated: Statement;
   readonly #upsertCreated: Statement;
@@ -180,9 +189,10 @@ export class BookStore {
   readonly #raiseLastSeq: Statement;
   readonly #enrichSold: Statement;
 
-  constructor(db: Db, clock: Clock = { now: () => Date.now() }) {
+  constructor(db: Db, clock: Clock = systemClock) {
     this.db = db;
     this.clock = clock;
+    this.#opened = { wall: clock.now(), monotonic: intervalTime(clock) };
     this.itemNames = new NameTable(db, 'item_names');
     this.stickerNames = new NameTable(db, 'sticker_names');
     this.#cacheKb = cacheKb(db);
@@ -281,6 +291,17 @@ export class BookStore {
     return this.#coveredSeq;
   }
 
+  /**
+   * What a removal is stamped with (`removed_at`) and tombstones are aged by: the wall clock read when the
+   * store opened, carried on by the monotonic clock. Still epoch milliseconds, so the age of a tombstone
+   * an earlier run left counts on after a restart; within a run a step of the wall clock (NTP, the user
+   * setting the time) moves neither the stamps nor the pruning cutoff. On the wall clock, a step ahead
+   * pruned every tombstone at once, and one back pruned none for as long as the step.
+   */
+  removalTime(): number {
+    return this.#opened.wall + (intervalTime(this.clock) - this.#opened.monotonic);
+  }
+
   state(): SyncState {
     return readSyncState(this.db);
   }
@@ -321,7 +342,7 @@ export class BookStore {
     };
     if (events.length === 0) return outcome;
     const now = this.clock.now();
-    this.orphans.expire(now);
+    this.orphans.expire(intervalTime(this.clock));
     const batchCacheKb = Math.min(BATCH_CACHE_MAX_KB, events.length * BATCH_CACHE_KB_PER_EVENT);
     const raiseCache = batchCacheKb > this.#cacheKb;
     if (raiseCache) this.db.pragma(`cache_size = -${batchCacheKb}`);
@@ -432,7 +453,7 @@ export class BookStore {
       this.#exists.get(id) === undefined
     ) {
       outcome.unknown++;
-      this.orphans.hold(event, now);
+      this.orphans.hold(event, intervalTime(this.clock));
       return;
     }
     outcome.stale++;
@@ -440,9 +461,10 @@ export class BookStore {
 
   /** Marks a listing removed through the guard, leaving a tombstone even when it was never held. */
   #remove(id: number, appId: number, seq: bigint, reason: number, amount: number | null, now: number): number {
-    const changes = this.#removeHeld.run(reason, amount, seq, now, now, id, seq).changes;
+    const removedAt = this.removalTime();
+    const changes = this.#removeHeld.run(reason, amount, seq, now, removedAt, id, seq).changes;
     if (changes > 0) return changes;
-    return this.#tombstone.run(id, appId, seq, reason, amount, now, now, now).changes;
+    return this.#tombstone.run(id, appId, seq, reason, amount, now, now, removedAt).changes;
   }
 
   /**
@@ -648,14 +670,23 @@ export class BookStore {
   /**
    * Deletes tombstones older than `windowMs` whose seq is covered by the last merged snapshot: any event
    * that could still reach them is dropped as covered, so they protect nothing any more. Bounded per
-   * call; returns how many were pruned.
+   * call; returns how many were pruned. Ages are on removalTime(). A tombstone stamped after it (the wall
+   * clock was set back between two runs) is stamped now instead: its window starts again, rather than
+   * holding it for as long as the clock was set back.
    */
   pruneTombstones(windowMs: number, limit = 20_000): number {
     const covered = this.#persistedCoveredSeq;
     if (covered === null) return 0;
     this.enrichSales();
-    const cutoff = this.clock.now() - windowMs;
+    const now = this.removalTime();
+    const cutoff = now - windowMs;
     return this.write(() => {
+      this.db
+        .prepare(
+          `UPDATE listings SET removed_at = @now
+           WHERE id IN (SELECT id FROM listings WHERE alive = 0 AND removed_at > @now LIMIT @limit)`,
+        )
+        .run({ now, limit });
       const ids = this.db
         .prepare('SELECT id FROM listings WHERE alive = 0 AND removed_at < ? AND last_seq <= ? LIMIT ?')
         .pluck()

@@ -3,7 +3,9 @@
  * ignored: they never create a listing. But the service runs on several processes, so a
  * `price_changed` can overtake the `listing.created` it follows; holding it for a short while lets the
  * late creation be followed by its update instead of leaving a wrong price until the next snapshot.
- * Bounded in count and age: an orphan whose creation never comes is simply dropped.
+ * Bounded in count and age: an orphan whose creation never comes is simply dropped. Ages are on a
+ * monotonic clock (the caller's `now`): on the wall clock a step ahead dropped every orphan at once, and
+ * a step back held them for as long as the step, the oldest blocking the expiry of all held after it.
  */
 import type { ListingEvent } from '../../shared/api/index.ts';
 

@@ -180,6 +180,7 @@ export class SnapshotMerge {
       this.#sorted = true;
     }
     const now = this.#store.clock.now();
+    const removedAt = this.#store.removalTime();
     {
       // At least one batch per step, as addRows merges at least one chunk: a step whose budget went on
       // waiting for the write lock must still move the scan on, or the merge never ends.
@@ -192,7 +193,7 @@ export class SnapshotMerge {
           if (this.#scope !== null && !this.#scope.has(appId)) reason = REMOVED_REASON.outsideScope;
           else if (!this.#contains(id)) reason = REMOVED_REASON.missingFromSnapshot;
           if (reason === null) continue;
-          if (this.#removeStmt.run(reason, now, now, this.seq, id, this.seq).changes > 0) {
+          if (this.#removeStmt.run(reason, removedAt, now, this.seq, id, this.seq).changes > 0) {
             this.#removed++;
             this.#noteChanged(id);
           }
