@@ -123,12 +123,21 @@ describe('skindesk sync against the demo market', () => {
   });
 
   it('a book file synced from another marketplace starts a fresh mirror of the new one', async () => {
-    const first = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '2'], { SKINDESK_API_KEY: demo.apiKey }).output;
+    // Until the first marketplace's book is in the file, not for a fixed time: a busy machine took
+    // longer than 2 s to load it, and the second run then met an empty file with nothing to replace.
+    const firstSync = cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: demo.apiKey });
+    await eventually(() => (mirrorStatus()?.listings ?? 0) > 0, 'the first marketplace mirrored', 20_000);
+    firstSync.kill('SIGTERM');
+    const first = await firstSync.output;
     expect(first.code, first.stderr).toBe(0);
     // another marketplace: other listings under the same ids, and seqs far below the first one's
     const other = await startDemoMarket({ port: 0, listings: 1_500, rate: 0, seed: 12, seqStart: 1_000n });
     try {
-      const ran = await cli(['sync', '--base-url', other.baseUrl, '--db', dbFile, '--duration', '3'], { SKINDESK_API_KEY: other.apiKey }).output;
+      const secondSync = cli(['sync', '--base-url', other.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: other.apiKey });
+      const otherSeq = other.state.seq().toString();
+      await eventually(() => mirrorStatus()?.last_seq === otherSeq, 'the second marketplace mirrored', 20_000);
+      secondSync.kill('SIGTERM');
+      const ran = await secondSync.output;
       expect(ran.code, ran.stderr).toBe(0);
       expect(ran.stderr).toContain(`the book mirrored ${demo.baseUrl}: starting a fresh mirror of ${other.baseUrl}`);
       const printed = await cli(['book', '--db', dbFile]).output;
