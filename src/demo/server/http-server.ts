@@ -234,13 +234,13 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
         sendJson(res, reply.status ?? 200, reply.body, headers);
         return;
       case 'cached': {
-        const common = { ...headers, ...reply.headers, ETag: reply.body.etag, 'Cache-Control': `private, max-age=${reply.maxAgeSeconds}` };
+        const common = { ...headers, ETag: reply.body.etag, 'Cache-Control': `private, max-age=${reply.maxAgeSeconds}` };
         if (etagMatches(req.headers['if-none-match'], reply.body.etag)) {
           res.writeHead(304, common);
           res.end();
           return;
         }
-        res.writeHead(200, { ...common, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': reply.body.length });
+        res.writeHead(200, { ...common, ...reply.bodyHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': reply.body.length });
         await writeChunks(res, reply.body.chunks);
         res.end();
         return;
