@@ -20,6 +20,7 @@ export class AlertNotifier {
   readonly #windowMs: number;
   #held: WatchAlert[] = [];
   #timer: NodeJS.Timeout | null = null;
+  #closed = false;
 
   constructor(options: AlertNotifierOptions) {
     this.#notify = options.notify;
@@ -27,7 +28,7 @@ export class AlertNotifier {
   }
 
   add(alerts: readonly WatchAlert[]): void {
-    if (alerts.length === 0) return;
+    if (this.#closed || alerts.length === 0) return;
     if (this.#timer === null) {
       const [first, ...rest] = alerts as [WatchAlert, ...WatchAlert[]];
       this.#show([first]);
@@ -38,10 +39,15 @@ export class AlertNotifier {
     }
   }
 
+  /**
+   * Tells what the window still holds (one summary: a watch that stops must not drop the last alerts it
+   * had) and takes no more.
+   */
   close(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#held = [];
+    this.#closed = true;
+    this.flush();
   }
 
   /** Tells what the window still holds now, as its summary, instead of at the window's end. */

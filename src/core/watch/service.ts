@@ -514,12 +514,13 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (this.#detailSweepTimer !== null) clearTimeout(this.#detailSweepTimer);
     this.#refresher?.stop();
     this.#balance?.stop();
-    this.#notifier?.close();
     this.#stopSweeps.abort();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
-    // after the last alerts were written: what the webhooks still hold is posted, not dropped
+    // after the last alerts were written: what the notification window and the webhooks still hold is
+    // told (one summary), not dropped
+    this.#notifier?.close();
     await this.#webhooks.close();
   }
 
