@@ -1,7 +1,8 @@
 /**
  * OS notifications for watchlist alerts, coalesced: the first alert after a quiet spell is shown at once;
  * what follows within the window is gathered into one summary at its end, so a flood of matches is one
- * or two notifications, never a wall of them.
+ * or two notifications, never a wall of them. With `claim`, only the alerts it hands back are shown (the
+ * watch service's: those whose notification no run has shown yet).
  */
 import { formatCents } from '../../shared/money.ts';
 import type { WatchAlert } from './store.ts';
@@ -13,11 +14,14 @@ export interface AlertNotifierOptions {
   notify: AlertSink;
   /** Quiet window after a notification (default 5 s). */
   windowMs?: number;
+  /** Of the alerts about to be shown, those to show (marked shown as they are handed back); default all. */
+  claim?: (alerts: readonly WatchAlert[]) => readonly WatchAlert[];
 }
 
 export class AlertNotifier {
   readonly #notify: AlertSink;
   readonly #windowMs: number;
+  readonly #claim: ((alerts: readonly WatchAlert[]) => readonly WatchAlert[]) | null;
   #held: WatchAlert[] = [];
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
@@ -25,6 +29,7 @@ export class AlertNotifier {
   constructor(options: AlertNotifierOptions) {
     this.#notify = options.notify;
     this.#windowMs = options.windowMs ?? 5_000;
+    this.#claim = options.claim ?? null;
   }
 
   add(alerts: readonly WatchAlert[]): void {
@@ -33,6 +38,20 @@ export class AlertNotifier {
       const [first, ...rest] = alerts as [WatchAlert, ...WatchAlert[]];
       this.#show([first]);
       this.#held.push(...rest);
+      this.#startWindow();
+    } else {
+      this.#held.push(...alerts);
+    }
+  }
+
+  /**
+   * Alerts owed a notification that a run which stopped never showed: told together, as one summary — now
+   * when the window is quiet, else with what it holds at its end.
+   */
+  tellTogether(alerts: readonly WatchAlert[]): void {
+    if (this.#closed || alerts.length === 0) return;
+    if (this.#timer === null) {
+      this.#show(alerts);
       this.#startWindow();
     } else {
       this.#held.push(...alerts);
@@ -70,8 +89,10 @@ export class AlertNotifier {
     this.#timer.unref();
   }
 
-  #show(alerts: readonly WatchAlert[]): void {
+  #show(held: readonly WatchAlert[]): void {
     try {
+      const alerts = this.#claim ? this.#claim(held) : held;
+      if (alerts.length === 0) return;
       const { title, body } = alertWords(alerts);
       this.#notify(title, body, alerts);
     } catch {
