@@ -3,10 +3,19 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { missingDisplayReason, noDisplayMessage } from './display-check.mjs';
 import { electronBinary } from './electron-binary.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(join(root, 'package.json'));
+
+// Checked before anything else: without a display Electron could only fail after a full build, with a
+// message about X11 or Ozone that does not say what to do instead.
+const noDisplay = missingDisplayReason(process.platform, process.env);
+if (noDisplay) {
+  console.error(noDisplayMessage(noDisplay));
+  process.exit(1);
+}
 
 // Checked before building: `require('electron')` would try to download a missing binary.
 const electron = electronBinary(root);
@@ -25,12 +34,6 @@ if (!electron) {
 const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
 const build = spawnSync(process.execPath, [electronVite, 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-
-if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  console.error(
-    'npm start: no DISPLAY or WAYLAND_DISPLAY; Electron needs a display (or run it under xvfb-run).',
-  );
-}
 
 const env = { ...process.env };
 delete env.ELECTRON_RUN_AS_NODE; // set by some terminals; it would make Electron behave as plain Node

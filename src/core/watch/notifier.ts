@@ -1,7 +1,8 @@
 /**
  * OS notifications for watchlist alerts, coalesced: the first alert after a quiet spell is shown at once;
  * what follows within the window is gathered into one summary at its end, so a flood of matches is one
- * or two notifications, never a wall of them.
+ * or two notifications, never a wall of them. With `claim`, only the alerts it hands back are shown (the
+ * watch service's: those whose notification no run has shown yet).
  */
 import { formatCents } from '../../shared/money.ts';
 import type { WatchAlert } from './store.ts';
@@ -13,21 +14,26 @@ export interface AlertNotifierOptions {
   notify: AlertSink;
   /** Quiet window after a notification (default 5 s). */
   windowMs?: number;
+  /** Of the alerts about to be shown, those to show (marked shown as they are handed back); default all. */
+  claim?: (alerts: readonly WatchAlert[]) => readonly WatchAlert[];
 }
 
 export class AlertNotifier {
   readonly #notify: AlertSink;
   readonly #windowMs: number;
+  readonly #claim: ((alerts: readonly WatchAlert[]) => readonly WatchAlert[]) | null;
   #held: WatchAlert[] = [];
   #timer: NodeJS.Timeout | null = null;
+  #closed = false;
 
   constructor(options: AlertNotifierOptions) {
     this.#notify = options.notify;
     this.#windowMs = options.windowMs ?? 5_000;
+    this.#claim = options.claim ?? null;
   }
 
   add(alerts: readonly WatchAlert[]): void {
-    if (alerts.length === 0) return;
+    if (this.#closed || alerts.length === 0) return;
     if (this.#timer === null) {
       const [first, ...rest] = alerts as [WatchAlert, ...WatchAlert[]];
       this.#show([first]);
@@ -38,10 +44,29 @@ export class AlertNotifier {
     }
   }
 
+  /**
+   * Alerts owed a notification that a run which stopped never showed: told together, as one summary — now
+   * when the window is quiet, else with what it holds at its end.
+   */
+  tellTogether(alerts: readonly WatchAlert[]): void {
+    if (this.#closed || alerts.length === 0) return;
+    if (this.#timer === null) {
+      this.#show(alerts);
+      this.#startWindow();
+    } else {
+      this.#held.push(...alerts);
+    }
+  }
+
+  /**
+   * Tells what the window still holds (one summary: a watch that stops must not drop the last alerts it
+   * had) and takes no more.
+   */
   close(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#held = [];
+    this.#closed = true;
+    this.flush();
   }
 
   /** Tells what the window still holds now, as its summary, instead of at the window's end. */
@@ -64,8 +89,10 @@ export class AlertNotifier {
     this.#timer.unref();
   }
 
-  #show(alerts: readonly WatchAlert[]): void {
+  #show(held: readonly WatchAlert[]): void {
     try {
+      const alerts = this.#claim ? this.#claim(held) : held;
+      if (alerts.length === 0) return;
       const { title, body } = alertWords(alerts);
       this.#notify(title, body, alerts);
     } catch {

@@ -10,7 +10,10 @@
  * automatic purchase is decided and sent first, and everything else (match memory, alert rows,
  * notifications, listeners) runs on the next turn of the event loop. A run that stops in between loses
  * no alert: the purchase's log entry, written before it was sent, carries the alert, and the next run
- * to start — or a run going beside it, within a minute — writes it (WatchStore.recoverAlerts).
+ * to start — or a run going beside it, within a minute — writes it (WatchStore.recoverAlerts). Nor is an
+ * alert's OS notification lost with the notification window that held it: the alert row says it is owed
+ * one until a run shows it, and one still owed after a run stopped is told by the next (or by a run
+ * beside it, within a minute), once.
  */
 import { EventEmitter } from 'node:events';
 import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
@@ -90,6 +93,12 @@ const DETAIL_SWEEP_MS = 15_000;
  * for alerts a run that stopped left unwritten (#recoverLeftAlerts).
  */
 const SETTLE_EVERY_MS = 60_000;
+/**
+ * An alert still owed its OS notification this long after it was written was left by a run that stopped:
+ * a running one shows it within its notification window (5 s in the app), so three of them leave a busy
+ * one time to do so before another run tells it (claimNotifications keeps it to one either way).
+ */
+const NOTIFY_OWED_AFTER_MS = 15_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
@@ -168,6 +177,15 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#db = options.db;
     this.#now = options.now ?? Date.now;
     this.store = new WatchStore(options.db, this.#now);
+    this.#notifier = options.notify
+      ? new AlertNotifier({
+          notify: options.notify,
+          claim: (alerts) => this.#claimNotifications(alerts),
+          ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
+        })
+      : null;
+    // read before the recovery below writes alerts of its own (told with #tell)
+    const owed = this.#owedNotifications();
     // before the evaluator reads the match memory: the alerts recovered come with theirs
     const recovered = this.#recoverAlerts();
     this.#prices = new ReferencePrices(options.db);
@@ -176,9 +194,6 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#buyer = new AutoBuyer(this.store, this.#now);
     this.#buyer.on('entry', (entry) => this.#onEntry(entry));
     this.#buyer.on('killSwitch', (engaged) => this.emit('killSwitch', engaged));
-    this.#notifier = options.notify
-      ? new AlertNotifier({ notify: options.notify, ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }) })
-      : null;
     this.#webhooks = new AlertWebhooks({
       onFailure: options.onAlertWebhookFailure ?? ((message) => this.#warn(message)),
       ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
@@ -193,6 +208,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     }, SETTLE_EVERY_MS);
     this.#settleTimer.unref();
     this.#reload();
+    // never notified by the run that stopped with them in its notification window: one summary
+    this.#notifier?.tellTogether(owed);
     // never told by the run that stopped before writing them
     this.#tell(recovered, (id) => this.store.get(id));
   }
@@ -514,12 +531,13 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (this.#detailSweepTimer !== null) clearTimeout(this.#detailSweepTimer);
     this.#refresher?.stop();
     this.#balance?.stop();
-    this.#notifier?.close();
     this.#stopSweeps.abort();
     await this.#sweeping;
     await this.#buyer.settled();
     this.#flush();
-    // after the last alerts were written: what the webhooks still hold is posted, not dropped
+    // after the last alerts were written: what the notification window and the webhooks still hold is
+    // told (one summary), not dropped
+    this.#notifier?.close();
     await this.#webhooks.close();
   }
 
@@ -591,7 +609,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
           marketHashName: match.listing.market_hash_name,
           seq: match.seq,
           ...alertFactsOf(match),
-        });
+        }, this.#notifies(match.watchlist));
         if (entry) {
           this.store.linkAlert(entry.id, alert.id);
           // the outcome may have arrived already
@@ -632,16 +650,54 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #recoverLeftAlerts(): void {
     if (this.#closed || !this.#db.open) return;
     this.#flush();
+    const owed = this.#owedNotifications();
     const recovered = this.#recoverAlerts();
+    this.#notifier?.tellTogether(owed);
     this.#tell(recovered, (id) => this.store.get(id));
   }
 
   /** The alerts a run that stopped never wrote (WatchStore.recoverAlerts); a failure is said, not thrown. */
   #recoverAlerts(): WatchAlert[] {
     try {
-      return this.store.recoverAlerts();
+      return this.store.recoverAlerts((id) => this.#notifies(this.store.get(id)));
     } catch (err) {
       this.#warn(`the alerts of purchases an earlier run sent could not be written: ${(err as Error).message}`);
+      return [];
+    }
+  }
+
+  /** Whether this run owes a watchlist's alerts an OS notification: it asks for them, and this host shows them. */
+  #notifies(watchlist: Watchlist | null): boolean {
+    return this.#notifier !== null && watchlist?.alerts.notify === true;
+  }
+
+  /**
+   * The alerts whose notification a run that stopped never showed (held in its window at a crash, or
+   * told with its file already closed): those still owed one NOTIFY_OWED_AFTER_MS after they were
+   * written, which a running app would have shown within its window. Only a run that shows
+   * notifications takes them; a failure is said, not thrown.
+   */
+  #owedNotifications(): WatchAlert[] {
+    if (!this.#notifier || !this.#db.open) return [];
+    try {
+      return this.store.owedNotifications(this.#now() - NOTIFY_OWED_AFTER_MS);
+    } catch (err) {
+      this.#warn(`the alerts an earlier run did not notify could not be read: ${(err as Error).message}`);
+      return [];
+    }
+  }
+
+  /**
+   * The notifier's claim: of these alerts, those whose notification no run has shown yet, marked shown.
+   * When the file cannot be written (closed at a stop, locked) none is shown now: each stays owed, and is
+   * told by this run's minute check or by the next run — late, but once.
+   */
+  #claimNotifications(alerts: readonly WatchAlert[]): WatchAlert[] {
+    if (!this.#db.open) return [];
+    try {
+      return this.store.claimNotifications(alerts);
+    } catch (err) {
+      this.#warn(`alert notifications are held back: the desk file could not be written (${(err as Error).message})`);
       return [];
     }
   }

@@ -291,8 +291,10 @@ export class WatchStore {
       ),
       addAlert: p(
         `INSERT INTO watch_alerts (at_ms, watchlist_id, watchlist_name, listing_id, app_id, market_hash_name, price,
-           amount, seq, reference_price, ceiling, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           amount, seq, reference_price, ceiling, origin, notify_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      claimNotification: p('UPDATE watch_alerts SET notify_pending = 0 WHERE id = ? AND notify_pending = 1'),
+      owedNotifications: p('SELECT * FROM watch_alerts WHERE notify_pending = 1 AND at_ms <= ? ORDER BY id').safeIntegers(true),
       alert: p('SELECT * FROM watch_alerts WHERE id = ?').safeIntegers(true),
       alerts: p('SELECT * FROM watch_alerts WHERE id > ? ORDER BY id DESC LIMIT ?').safeIntegers(true),
       setAlertState: p('UPDATE watch_alerts SET state = ? WHERE id = ?'),
@@ -443,7 +445,8 @@ export class WatchStore {
 
   // ---- alerts -----------------------------------------------------------------------------------
 
-  addAlert(alert: NewAlert): WatchAlert {
+  /** `notify`: the alert is owed an OS notification (its watchlist notifies and this run can show one). */
+  addAlert(alert: NewAlert, notify = false): WatchAlert {
     const info = this.#s.addAlert!.run(
       alert.atMs,
       alert.watchlistId,
@@ -457,8 +460,26 @@ export class WatchStore {
       alert.referencePrice,
       alert.ceiling,
       alert.origin,
+      notify ? 1 : 0,
     );
     return { ...alert, id: Number(info.lastInsertRowid), state: 'new' };
+  }
+
+  /**
+   * Takes the OS notifications of these alerts for the caller to show: returns those still owed one, and
+   * marks them shown. Under the desk's write lock, so of two runs (the app and one that started beside
+   * it) only one ever shows an alert's notification.
+   */
+  claimNotifications(alerts: readonly WatchAlert[]): WatchAlert[] {
+    return this.exclusively(() => alerts.filter((a) => this.#s.claimNotification!.run(a.id).changes > 0));
+  }
+
+  /**
+   * Alerts written at or before `writtenByMs` still owed their OS notification, oldest first: a run that
+   * stopped (a crash) while its notification window held them. Not claimed: claimNotifications is.
+   */
+  owedNotifications(writtenByMs: number): WatchAlert[] {
+    return (this.#s.owedNotifications!.all(writtenByMs) as AlertRow[]).map(toAlert);
   }
 
   alert(id: number): WatchAlert | null {
@@ -520,9 +541,10 @@ export class WatchStore {
    * with the state its decision has reached (a pending purchase's is "buying" until settleFromJournal
    * settles it), and is linked to its entry, so a second call writes nothing. Under the desk's write
    * lock: a live run's own pending alerts (the app's, while `skindesk watch` starts) are either written
-   * here and found linked by that run, or written by it first and not seen here. Returns those written.
+   * here and found linked by that run, or written by it first and not seen here. Returns those written;
+   * `notifies` says which watchlists' alerts are owed an OS notification by the caller (addAlert).
    */
-  recoverAlerts(): WatchAlert[] {
+  recoverAlerts(notifies: (watchlistId: number) => boolean = () => false): WatchAlert[] {
     return this.exclusively(() => {
       const written: WatchAlert[] = [];
       for (const row of this.#s.unwrittenAlerts!.all() as UnwrittenAlertRow[]) {
@@ -537,7 +559,7 @@ export class WatchStore {
           marketHashName: r.market_hash_name,
           seq: r.trigger_seq,
           ...facts,
-        });
+        }, notifies(r.watchlist_id));
         this.linkAlert(r.id, alert.id);
         this.#s.recallMatch!.run(r.listing_id, facts.price, r.trigger_seq, r.watchlist_id);
         const state: AlertState = r.decision === 'blocked' ? 'blocked' : r.status === 'pending' || r.status === null ? 'buying' : r.status;

@@ -113,8 +113,8 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
    * Sends a 429 and tells the limiter, so early retries can be counted. The wait is counted from just
    * before the answer is written: the caller cannot have it sooner, so its own wait ends no earlier.
    */
-  function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>): void {
-    limiter.noteRetryAfter(key, Date.now(), retryAfter);
+  function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>, now = Date.now()): void {
+    limiter.noteRetryAfter(key, now, retryAfter);
     sendError(res, err, { ...headers, 'Retry-After': String(retryAfter) });
   }
 
@@ -150,8 +150,15 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
     if (chaos) {
       const fault = chaos.beforeRoute(name, def.rateLimit !== null);
       if (fault.kind === 'storm') {
+        // A 429 is a refusal whatever caused it (spec part 8): its headers say nothing remains and the
+        // window reopens when the Retry-After runs out, so a client that waits for X-RateLimit-Reset
+        // honours the Retry-After too. The limiter's own answer (requests left, its window's end) would
+        // tell such a client to come straight back.
+        const now = Date.now();
+        headers['X-RateLimit-Remaining'] = '0';
+        headers['X-RateLimit-Reset'] = String(Math.ceil((now + fault.retryAfterSeconds * 1000) / 1000));
         const err = new MarketError('RATE_LIMITED', `the service is shedding load; retry in ${fault.retryAfterSeconds} s`, { retry_after: fault.retryAfterSeconds });
-        sendRateLimited(res, limitKey, err, fault.retryAfterSeconds, headers);
+        sendRateLimited(res, limitKey, err, fault.retryAfterSeconds, headers, now);
         return;
       }
       if (fault.kind === 'error') {
@@ -234,13 +241,13 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
         sendJson(res, reply.status ?? 200, reply.body, headers);
         return;
       case 'cached': {
-        const common = { ...headers, ...reply.headers, ETag: reply.body.etag, 'Cache-Control': `private, max-age=${reply.maxAgeSeconds}` };
+        const common = { ...headers, ETag: reply.body.etag, 'Cache-Control': `private, max-age=${reply.maxAgeSeconds}` };
         if (etagMatches(req.headers['if-none-match'], reply.body.etag)) {
           res.writeHead(304, common);
           res.end();
           return;
         }
-        res.writeHead(200, { ...common, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': reply.body.length });
+        res.writeHead(200, { ...common, ...reply.bodyHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': reply.body.length });
         await writeChunks(res, reply.body.chunks);
         res.end();
         return;

@@ -32,8 +32,13 @@ export interface RouteContext<N extends EndpointName> {
 
 export type RouteReply =
   | { kind: 'json'; status?: number; body: unknown }
-  /** A pre-serialised, cached body with an ETag (304 on If-None-Match). */
-  | { kind: 'cached'; body: CachedBody; maxAgeSeconds: number; headers?: Record<string, string> }
+  /**
+   * A pre-serialised, cached body with an ETag (304 on If-None-Match). `bodyHeaders` describe this body
+   * (the book's X-Book-Seq) and go with the full answer only: a 304 stands for the copy the client
+   * already holds, which a weak ETag may match across bodies of other seqs, and a cache merges a 304's
+   * headers into its stored answer (RFC 9111 §4.3.4), so they would relabel that copy.
+   */
+  | { kind: 'cached'; body: CachedBody; maxAgeSeconds: number; bodyHeaders?: Record<string, string> }
   /** A streamed download; `write` resolves when everything was written. */
   | { kind: 'stream'; contentType: string; filename?: string; write: (out: Writable) => Promise<void> };
 

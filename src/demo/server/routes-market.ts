@@ -92,7 +92,7 @@ export function marketDataRoutes({ market, snapshots }: DemoServices): Pick<Rout
         kind: 'cached',
         body: snapshot,
         maxAgeSeconds: LIMITS.bookCacheMs / 1000,
-        headers: { 'X-Book-Seq': snapshot.seq.toString() },
+        bodyHeaders: { 'X-Book-Seq': snapshot.seq.toString() },
       };
     },
 

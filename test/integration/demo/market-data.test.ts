@@ -316,6 +316,22 @@ describe('GET /book', () => {
     expect(roundTrip.headers.get('etag')).not.toBe(before);
   });
 
+  it("carries X-Book-Seq with a full answer only: a 304 does not relabel the copy the client holds with a newer seq", async () => {
+    market.advanceClock(10_001);
+    const first = await a.get('/public/v1/book', { app_id: 570 });
+    const firstBody = parseAs(ENDPOINTS.book.response, expectOk(first));
+    expect(first.headers.get('x-book-seq')).toBe(firstBody.seq.toString());
+
+    // only another game moves: the new 570 snapshot is built at a later seq but keeps the ETag, so the
+    // answer is a 304 standing for the client's copy at firstBody.seq, which the server cannot name
+    market.createListing({ appId: 440 });
+    market.advanceClock(10_001);
+    expect(market.state.seq()).toBeGreaterThan(firstBody.seq);
+    const notModified = await a.get('/public/v1/book', { app_id: 570 }, { 'if-none-match': first.headers.get('etag')! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('x-book-seq')).toBeNull();
+  });
+
   it('never answers 304 to an ETag of another filter, even when both books hold the same rows', async () => {
     market.advanceClock(10_001);
     const tags = new Map<string, string>();

@@ -167,6 +167,22 @@ describe('rate limits', () => {
     expectOk(await api(market).get('/public/v1/user'));
     expect(market.chaos.stats.rest).toMatchObject({ storms: 1, storm429: 1 });
   });
+
+  it("gives a storm's 429 the rate-limit headers of a refusal: nothing remaining, the reset when its Retry-After runs out", async () => {
+    market.chaos.storm(1, 3);
+    const sent = Date.now();
+    // a route this file does not otherwise call, well inside its 30 a minute
+    const res = await api(market).get('/public/v1/orders', { page: 1, limit: 5 });
+    const answered = Date.now();
+    expectError(res, 'RATE_LIMITED', 429);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    // a client that waits until Reset honours the Retry-After, and Reset asks for no longer a wait
+    const resetMs = Number(res.headers.get('x-ratelimit-reset')) * 1000;
+    expect(resetMs).toBeGreaterThanOrEqual(sent + 3_000);
+    expect(resetMs).toBeLessThanOrEqual(Math.ceil((answered + 3_000) / 1000) * 1000);
+  });
 });
 
 describe('WebSocket faults', () => {
