@@ -99,6 +99,12 @@ const SETTLE_EVERY_MS = 60_000;
  * one time to do so before another run tells it (claimNotifications keeps it to one either way).
  */
 const NOTIFY_OWED_AFTER_MS = 15_000;
+/**
+ * How long an alert a run left un-notified stays owed: the next run started within it tells it, one
+ * started later leaves it in the feed only (a notification about a match this old points at a listing
+ * most likely sold).
+ */
+const NOTIFY_OWED_FOR_MS = 60 * 60_000;
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
@@ -680,7 +686,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #owedNotifications(): WatchAlert[] {
     if (!this.#notifier || !this.#db.open) return [];
     try {
-      return this.store.owedNotifications(this.#now() - NOTIFY_OWED_AFTER_MS);
+      const now = this.#now();
+      return this.store.owedNotifications(now - NOTIFY_OWED_AFTER_MS, now - NOTIFY_OWED_FOR_MS);
     } catch (err) {
       this.#warn(`the alerts an earlier run did not notify could not be read: ${(err as Error).message}`);
       return [];

@@ -295,6 +295,7 @@ export class WatchStore {
       ),
       claimNotification: p('UPDATE watch_alerts SET notify_pending = 0 WHERE id = ? AND notify_pending = 1'),
       owedNotifications: p('SELECT * FROM watch_alerts WHERE notify_pending = 1 AND at_ms <= ? ORDER BY id').safeIntegers(true),
+      releaseStaleNotifications: p('UPDATE watch_alerts SET notify_pending = 0 WHERE notify_pending = 1 AND at_ms < ?'),
       alert: p('SELECT * FROM watch_alerts WHERE id = ?').safeIntegers(true),
       alerts: p('SELECT * FROM watch_alerts WHERE id > ? ORDER BY id DESC LIMIT ?').safeIntegers(true),
       setAlertState: p('UPDATE watch_alerts SET state = ? WHERE id = ?'),
@@ -478,7 +479,13 @@ export class WatchStore {
    * Alerts written at or before `writtenByMs` still owed their OS notification, oldest first: a run that
    * stopped (a crash) while its notification window held them. Not claimed: claimNotifications is.
    */
-  owedNotifications(writtenByMs: number): WatchAlert[] {
+  /**
+   * The alerts still owed a notification that were written by `writtenByMs`. Those written before
+   * `writtenSinceMs` are owed none any more (marked so, in the feed as they were): a notification is a call
+   * to act on a listing, and one about a match hours old would send the trader after a listing long gone.
+   */
+  owedNotifications(writtenByMs: number, writtenSinceMs: number): WatchAlert[] {
+    this.#s.releaseStaleNotifications!.run(writtenSinceMs);
     return (this.#s.owedNotifications!.all(writtenByMs) as AlertRow[]).map(toAlert);
   }
 

@@ -127,6 +127,30 @@ describe('notifications held in the window', () => {
     expect(later).toEqual([]);
   });
 
+  it('after a crash, a run started more than an hour later leaves the un-notified alerts in the feed only', async () => {
+    t = openTestStore();
+    const crashedDb = openDatabase(t.file);
+    const crashed = new WatchService({ db: crashedDb, notify: () => {}, notifyWindowMs: 60_000 });
+    crashed.onStatus('live');
+    crashed.create(watchlist('held', ITEM, true));
+    await crashed.settled();
+    crashed.onArrived(arrival(1, ITEM, 101));
+    crashed.onArrived(arrival(2, ITEM, 202));
+    await crashed.settled();
+    crashedDb.close();
+
+    const nextDay: Shown[] = [];
+    const next = liveWatch(t.db, nextDay, () => Date.now() + 2 * 60 * 60_000);
+    expect(nextDay).toEqual([]);
+    expect(next.alerts().map((a) => a.price).sort()).toEqual([101, 202]);
+    await next.close();
+    // released, not merely skipped: a run whose clock reads earlier has nothing owed either
+    const again: Shown[] = [];
+    const last = liveWatch(t.db, again, () => Date.now() + 60_000);
+    await last.close();
+    expect(again).toEqual([]);
+  });
+
   it('a run starting beside a live one leaves its fresh burst to it, and one of them tells an older one, once', async () => {
     t = openTestStore();
     const firstShown: Shown[] = [];
