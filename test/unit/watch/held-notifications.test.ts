@@ -3,25 +3,19 @@
  * orderly stop tells them as one summary, and after a hard crash the next run tells the alerts that were
  * written but never notified, as one summary, once — and nothing that was notified already.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
 import { WatchService } from '../../../src/core/watch/index.ts';
 import type { FullListing, ListingCreatedEvent } from '../../../src/shared/api/index.ts';
 import type { WatchlistInput } from '../../../src/shared/watchlist.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
-import { openTestStore, type TestStore } from '../store/helpers.ts';
+import type { TestStore } from '../store/helpers.ts';
+import { watchRunsClosedAfterEach } from './watch-runs.ts';
 
 const ITEM = 'Sticker | Held Back (Holo)';
 const QUIET_ITEM = 'Sticker | Never Shown (Foil)';
 
-let t: TestStore | null = null;
-let services: WatchService[] = [];
-afterEach(async () => {
-  for (const s of services) await s.close();
-  services = [];
-  t?.close();
-  t = null;
-});
+const runs = watchRunsClosedAfterEach();
 
 type Shown = { title: string; body: string };
 
@@ -48,14 +42,14 @@ function liveWatch(db: TestStore['db'], shown: Shown[], now?: () => number): Wat
     notifyWindowMs: 60_000,
     ...(now ? { now } : {}),
   });
-  services.push(s);
+  runs.track(s);
   s.onStatus('live');
   return s;
 }
 
 describe('notifications held in the window', () => {
   it('are told as one summary when the watch stops in an orderly way', async () => {
-    t = openTestStore();
+    const t = runs.openStore();
     const shown: Shown[] = [];
     const s = liveWatch(t.db, shown);
     s.create(watchlist('held', ITEM, true));
@@ -78,7 +72,7 @@ describe('notifications held in the window', () => {
   });
 
   it('after a crash, are told once by the next run: what was held, not what was shown, nor what never notifies', async () => {
-    t = openTestStore();
+    const t = runs.openStore();
     const crashedDb = openDatabase(t.file);
     const beforeCrash: Shown[] = [];
     const crashed = new WatchService({
@@ -128,7 +122,7 @@ describe('notifications held in the window', () => {
   });
 
   it('after a crash, a run started more than an hour later leaves the un-notified alerts in the feed only', async () => {
-    t = openTestStore();
+    const t = runs.openStore();
     const crashedDb = openDatabase(t.file);
     const crashed = new WatchService({ db: crashedDb, notify: () => {}, notifyWindowMs: 60_000 });
     crashed.onStatus('live');
@@ -152,7 +146,7 @@ describe('notifications held in the window', () => {
   });
 
   it('a run starting beside a live one leaves its fresh burst to it, and one of them tells an older one, once', async () => {
-    t = openTestStore();
+    const t = runs.openStore();
     const firstShown: Shown[] = [];
     const first = liveWatch(t.db, firstShown);
     first.create(watchlist('held', ITEM, true));
@@ -180,7 +174,7 @@ describe('notifications held in the window', () => {
   });
 
   it('a file from before notifications were remembered owes none: its alerts are not told again', async () => {
-    t = openTestStore();
+    const t = runs.openStore();
     t.db
       .exec(`CREATE TABLE watch_alerts (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, watchlist_id INTEGER NOT NULL,
       watchlist_name TEXT NOT NULL, listing_id INTEGER NOT NULL, app_id INTEGER NOT NULL, market_hash_name TEXT NOT NULL,

@@ -7,17 +7,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
 import { WatchService } from '../../../src/core/watch/service.ts';
 import { type WatchAlert, WatchStore } from '../../../src/core/watch/store.ts';
-import { openTestStore, type TestStore } from '../store/helpers.ts';
+import { watchRunsClosedAfterEach } from './watch-runs.ts';
 
 const ITEM = 'AK-47 | Redline (Field-Tested)';
 
-let t: TestStore | null = null;
-let services: WatchService[] = [];
-afterEach(async () => {
-  for (const s of services) await s.close();
-  services = [];
-  t?.close();
-  t = null;
+const runs = watchRunsClosedAfterEach();
+afterEach(() => {
   vi.useRealTimers();
 });
 
@@ -25,7 +20,7 @@ describe('an alert a stopped run left unwritten', () => {
   it('is told by the running watch within a minute, once', async () => {
     // the service's minute timer only: the sweeps and the alert window keep their real timers
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    t = openTestStore();
+    const t = runs.openStore();
     const notified: string[] = [];
     const told: WatchAlert[] = [];
     const running = new WatchService({
@@ -33,7 +28,7 @@ describe('an alert a stopped run left unwritten', () => {
       notify: (_title, body) => notified.push(body),
       notifyWindowMs: 10,
     });
-    services.push(running);
+    runs.track(running);
     running.on('alerts', (alerts) => told.push(...alerts));
     const w = running.create({
       name: 'snipe',
@@ -93,7 +88,7 @@ describe('an alert a stopped run left unwritten', () => {
     // the minutes after it, and the next run to start, find it written and tell nothing
     vi.advanceTimersByTime(120_000);
     const next = new WatchService({ db: t.db, notify: (_title, body) => notified.push(body) });
-    services.push(next);
+    runs.track(next);
     next.on('alerts', (more) => told.push(...more));
     vi.advanceTimersByTime(60_000);
     expect(running.alerts()).toHaveLength(1);
