@@ -268,6 +268,13 @@ interface Session {
    * False on a first load (a handful of new listings is no book) and after the store fell behind.
    */
   applyWhileResyncing: boolean;
+  /**
+   * maxSeen when the previous periodic check began (when the book went live, before the first): the same
+   * at a check that repaired listings, the feed has been open but silent while the book changed.
+   */
+  seenAtLastCheck: bigint | null;
+  /** Why we closed this socket ourselves, in plain words (the close alone would read as a failed connection). */
+  endedBecause: string | null;
 }
 
 interface SessionEnd {
@@ -496,16 +503,17 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         subscribedAt: null,
         onFirstEvent: null,
         applyWhileResyncing: this.#store.state().lastSnapshotSeq !== null,
+        seenAtLastCheck: null,
+        endedBecause: null,
       };
       this.#session = s;
       let ackTimer: NodeJS.Timeout | null = null;
-      let ackMissing: string | null = null;
       feed.on('open', () => {
         ackTimer = setTimeout(() => {
           ackTimer = null;
           if (s.phase !== 'subscribing' || s.abort.signal.aborted) return;
-          ackMissing = `the feed did not confirm our subscription within ${formatSeconds(this.#o.subscribeAckTimeoutMs)}`;
-          this.emit('warning', `${ackMissing}; reconnecting`);
+          s.endedBecause = `the feed did not confirm our subscription within ${formatSeconds(this.#o.subscribeAckTimeoutMs)}`;
+          this.emit('warning', `${s.endedBecause}; reconnecting`);
           feed.close();
         }, this.#o.subscribeAckTimeoutMs);
       });
@@ -513,9 +521,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const narrowed = s.phase === 'subscribing' ? confirmedLessThanAsked(frame, subscribe) : null;
         if (narrowed !== null) {
           // what it left out would never arrive and the book would drift until the next periodic check
-          ackMissing = `the feed confirmed a narrower subscription than asked (without ${narrowed})`;
+          s.endedBecause = `the feed confirmed a narrower subscription than asked (without ${narrowed})`;
           this.#subscribeUnfiltered = true;
-          this.emit('warning', `${ackMissing}; reconnecting for every event, filtered here`);
+          this.emit('warning', `${s.endedBecause}; reconnecting for every event, filtered here`);
           feed.close();
           return;
         }
@@ -551,7 +559,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         resolve({
           close,
           healthy: s.reachedLive || announced || subscribedFor >= this.#o.healthySessionMs,
-          ...(ackMissing === null ? {} : { problem: ackMissing }),
+          ...(s.endedBecause === null ? {} : { problem: s.endedBecause }),
         });
       });
       if (!this.#running) {
@@ -694,6 +702,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         s.snapshotNotBefore = null;
         s.phase = 'live';
         s.reachedLive = true;
+        s.seenAtLastCheck = s.maxSeen;
         s.applyWhileResyncing = true;
         this.#problem = null;
         this.#setState('live', null);
@@ -902,6 +911,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // Events already received but not yet applied are in flight too: a change they explain is no repair.
       for (const e of this.#queue) if (e.event !== 'listing.sold') this.#divergence.note(e.data.listing_id, e.seq);
       const seenBefore = s.maxSeen;
+      const seenAtPreviousCheck = s.seenAtLastCheck;
+      s.seenAtLastCheck = seenBefore;
       let snapshot: BookSnapshotResult;
       try {
         snapshot = await this.#source.fetchBook(this.#scopeList?.length === 1 ? this.#scopeList[0] : undefined, s.abort.signal);
@@ -930,6 +941,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         if (repaired > 0) {
           this.#store.addDivergenceRepaired(repaired);
           this.emit('warning', `the periodic book check repaired ${repaired} listing(s) the feed had not updated`);
+          if (s.maxSeen === seenAtPreviousCheck) this.#endSilentFeed(s);
         }
       }
     } finally {
@@ -941,6 +953,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // (the phase is re-read: the awaits above let #demandSnapshot change it)
       else if (this.#session === s && (s.phase as Phase) === 'buffering' && !s.abort.signal.aborted) this.#startSnapshotCycle(s);
     }
+  }
+
+  /**
+   * A socket that answers pings but delivers nothing (a server that lost our subscription, a proxy that
+   * stopped forwarding) passes every liveness check while the book goes stale: the periodic check repairs
+   * it once a minute and the watchlists, which act on events, never see a listing. Not one event of the
+   * mirrored games since the previous check, while this one found listings changed without their events,
+   * is that socket: a new one is asked for (a quiet game alone never ends one: nothing was repaired).
+   */
+  #endSilentFeed(s: Session): void {
+    s.endedBecause = 'the feed stayed open but sent no event while listings changed (the periodic book check found them)';
+    this.emit('warning', `${s.endedBecause}; reconnecting`);
+    s.feed.close();
   }
 
   // ---- applying events ------------------------------------------------------------------------

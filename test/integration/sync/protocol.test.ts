@@ -610,6 +610,36 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('reconnects a feed that stays open but sends nothing while listings change', async () => {
+    seed(30);
+    const e = startEngine({ antiEntropyMs: 150 });
+    const warnings: string[] = [];
+    e.on('warning', (w) => warnings.push(w));
+    await eventually(isLive, 'live');
+    // the socket answers pings; the changes' events never come
+    market.reprice(2, 4242);
+    await eventually(() => market.connections === 2, 'a new socket asked for');
+    expect(warnings).toContainEqual(expect.stringMatching(/open but sent no event while listings changed .*; reconnecting$/));
+    await eventually(isLive, 'live again');
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
+  it('keeps a feed that delivers events though a periodic check repaired a change it lost', async () => {
+    seed(30);
+    startEngine({ antiEntropyMs: 150 });
+    await eventually(isLive, 'live');
+    let price = 100;
+    const flowing = setInterval(() => market.send(market.reprice(3, price++)), 20);
+    try {
+      market.reprice(2, 4242); // lost: its event never comes
+      await eventually(() => readStatus(db).divergence_repaired === 1, 'the lost change repaired');
+      await new Promise((r) => setTimeout(r, 400)); // two more checks while events flow
+    } finally {
+      clearInterval(flowing);
+    }
+    expect(market.connections).toBe(1);
+  });
+
   it('counts nothing for a periodic check cut short in its grace period: the events it waited for may be on the wire', async () => {
     seed(30);
     const e = startEngine({ antiEntropyMs: 150, divergenceGraceMs: 5_000 });
