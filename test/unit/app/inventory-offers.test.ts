@@ -4,6 +4,7 @@
  * in memory, so a restart (here: the market session replaced on the same files) forgot them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { portfolioHandlers } from '../../../src/core/app/account-services/portfolio-handlers.ts';
 import { sellingHandlers } from '../../../src/core/app/account-services/selling-handlers.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { systemClock } from '../../../src/core/api/clock.ts';
@@ -47,6 +48,8 @@ beforeEach(() => {
       case '/public/v1/sell':
       case '/public/v1/deposit':
         return sendAnswer === 'ok' ? json(200, { deposit_ids: [77] }) : json(502, {});
+      case '/public/v1/user':
+        return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
       case '/public/v1/trades':
         return json(200, {
           trades: [],
@@ -143,5 +146,19 @@ describe('items in a trade offer, after a restart', () => {
       (await selling().getInventory({ appId: 730, refresh: false })).items.every((r) => r.inOffer === null),
     ).toBe(true);
     expect(inventoryReads).toBe(2);
+  });
+
+  it('a read the portfolio made after the offer supersedes the marks too', async () => {
+    await selling().getInventory({ appId: 730, refresh: true });
+    await selling().sellItems({
+      appId: 730,
+      groups: [{ items: [{ assetId: 'a1', amount: 1 }], price: 485 }],
+      dryRun: false,
+    });
+    ahead = 2 * 60_000;
+    await portfolioHandlers(rig.runtime).getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    const shown = await selling().getInventory({ appId: 730, refresh: false });
+    expect(shown.freshness.fromCache).toBe(true);
+    expect(shown.items.every((r) => r.inOffer === null)).toBe(true);
   });
 });
