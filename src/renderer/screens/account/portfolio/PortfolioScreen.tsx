@@ -107,7 +107,7 @@ export function PortfolioScreen() {
           </Tooltip>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
-              <ActionIcon variant="default" size="lg" aria-label="More ways to read the Steam inventories" disabled={portfolio.loading && pressed === 'inventories'}>
+              <ActionIcon variant="default" size="input-xs" aria-label="More ways to read the Steam inventories" disabled={portfolio.loading && pressed === 'inventories'}>
                 <IconChevronDown size={14} />
               </ActionIcon>
             </Menu.Target>
