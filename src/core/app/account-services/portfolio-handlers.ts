@@ -28,7 +28,7 @@ const INVENTORY_POINT_MAX_AGE_MS = LIMITS.inventoryTokenLifetimeMs;
  * A game read this recently is not read again when the trader asks for every game anew: its answer is
  * a minute old at most, and the route allows 5 reads a minute (four games take four of them).
  */
-export const READ_AGAIN_MIN_AGE_MS = 60_000;
+const READ_AGAIN_MIN_AGE_MS = 60_000;
 /** Rows of the held-positions table: the largest by value. */
 const HELD_POSITIONS = 100;
 
