@@ -78,6 +78,7 @@ export const ACCOUNT_TABLES = [
   'portfolio_points',
   'trading_pnl',
   'undercut_guards',
+  'inventory_offer_marks',
 ] as const;
 
 /**

@@ -291,6 +291,11 @@ export const ACCOUNT_CALLS = {
     input: z.strictObject({
       /** Also read the Steam inventory of every game (4 of the route's 5 reads a minute). */
       readInventories: z.boolean().default(false),
+      /**
+       * Read every game's inventory anew, however young its stored read (the route reads live: the spec
+       * gives it no cache, only 5 reads a minute), except one read in the last minute. Implies readInventories.
+       */
+      readInventoriesAgain: z.boolean().default(false),
     }),
     output: z.strictObject({
       user: user.nullable(),

@@ -20,7 +20,7 @@ type Route = (url: URL, init: RequestInit) => Response | undefined;
 let rig: AccountRig;
 let runtime: AccountRuntime;
 let routes: Route[];
-/** How far the account's clock runs ahead of the system's (cached reads age with it). */
+/** How far the account's and the client's clock run ahead of the system's (cached reads age with it). */
 let ahead = 0;
 
 function json(status: number, body: unknown): Response {
@@ -38,8 +38,10 @@ beforeEach(() => {
     }
     return json(404, { error: { code: 'NOT_FOUND', message: `no fake for ${url.pathname}` } });
   }) as typeof globalThis.fetch;
-  const client = new ApiClient({ baseUrl: 'http://market.test', apiKey: 'key_for_tests', fetch });
-  rig = startAccountRig({ client, clock: { ...systemClock, now: () => Date.now() + ahead } });
+  // the client's rate governor runs ahead with the account's clock: a read minutes later has the route's budget
+  const clock = { ...systemClock, now: () => Date.now() + ahead, monotonic: () => performance.now() + ahead };
+  const client = new ApiClient({ baseUrl: 'http://market.test', apiKey: 'key_for_tests', fetch, clock });
+  rig = startAccountRig({ client, clock });
   runtime = rig.runtime;
 });
 
@@ -408,7 +410,7 @@ describe('portfolio value after items left the Steam inventory', () => {
     let inventory730 = [inventoryRow('a1', 1, 1_000), inventoryRow('a2', 1, 300)];
     answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? inventory730 : []) }));
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(first.total).toBe(5_000 + 1_300);
     expect(first.history).toHaveLength(1);
 
@@ -435,14 +437,14 @@ describe('portfolio value after items left the Steam inventory', () => {
     inventory730 = [inventoryRow('a2', 1, 300)];
 
     // the screen reopened (inventories not asked for): the stored read still holds a1
-    const again = await portfolio.getPortfolio({ readInventories: false });
+    const again = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
     expect(again.total).toBe(5_000 + 1_000 + 300);
     expect(again.inventory.value).toBe(300);
     expect(again.positions.reduce((s, h) => s + h.value, 0)).toBe(300);
     expect(again.history.every((p) => p.total <= 6_300)).toBe(true);
 
     // asked to read the inventories: the read that predates the sale is replaced, not served again
-    const read = await portfolio.getPortfolio({ readInventories: true });
+    const read = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(read.total).toBe(6_300);
     expect(read.inventory.games.find((g) => g.appId === 730)?.value).toBe(300);
     expect(read.history.every((p) => p.total <= 6_300)).toBe(true);
@@ -475,7 +477,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
         : undefined,
     );
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(first.total).toBe(5_000 + 1_000);
 
     // three of the ten cases go into a sale offer: the platform splits them off the stack under an
@@ -501,7 +503,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     listedValue = 300;
     inventoryAnswers = false;
 
-    const after = await portfolio.getPortfolio({ readInventories: true });
+    const after = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(after.inventory.value).toBe(700);
     expect(after.total).toBe(5_000 + 300 + 700);
     expect(after.history.every((p) => p.total <= 6_000)).toBe(true);
@@ -512,7 +514,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     let cases = 10;
     answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? [stack('c1', cases)] : []) }));
     const portfolio = await portfolioOf(runtime);
-    await portfolio.getPortfolio({ readInventories: true });
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
 
     // the offer for two cases is seen while open: they are split off the stack, which a read now shows without them
     const offer = {
@@ -537,7 +539,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     await new Promise((r) => setTimeout(r, 5));
     runtime.account().feeds.tracker.apply({ ...offer, status: 'Accepted', updated_at: new Date(Date.now() + 1_000).toISOString() }, 'poll');
     listedValue = 200;
-    const after = await portfolio.getPortfolio({ readInventories: false });
+    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
     expect(after.inventory.value).toBe(800);
     expect(after.total).toBe(5_000 + 200 + 800);
   });
@@ -558,7 +560,7 @@ describe('portfolio history after a withdrawal brought items in', () => {
     ];
     answerPortfolioReads(() => ({ listedValue: 0, backpack, inventory: () => [] }));
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(first.history).toHaveLength(1);
     expect(first.total).toBe(5_400);
 
@@ -587,7 +589,7 @@ describe('portfolio history after a withdrawal brought items in', () => {
     ahead = 2 * 60_000;
     // the backpack gave the item up, the stored Dota 2 read does not show it yet: a drop that never happened
     await new Promise((r) => setTimeout(r, 5));
-    const after = await portfolio.getPortfolio({ readInventories: false });
+    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
     expect(after.history.map((p) => p.total)).toEqual([5_400]);
   });
 });
@@ -648,7 +650,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
     // page 1 read with lots 101..2 (100 rows); lot 102 arrives, lot 2 moves to page 2 with lot 1
     const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([lot(2, 10), lot(1, 10)], 2, 2, 102)));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(portfolio.backpack?.value).toBe(1_010);
     expect(portfolio.positions.reduce((s, h) => s + h.value, 0)).toBe(1_010);
     // lot 102 itself came after page 1 was read: the value lacks it, and says so
@@ -658,7 +660,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
   it('says the value covers part of the backpack, and draws no point, when a later page cannot be read', async () => {
     const first = Array.from({ length: 100 }, (_, i) => lot(150 - i, 10));
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 150) : json(503, { error: { code: 'UNAVAILABLE', message: 'busy' } })));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(portfolio.backpack).toMatchObject({ value: 1_000, items: 100, complete: false });
     // a total without 50 lots would chart a drop that never happened
     expect(portfolio.history).toEqual([]);
@@ -668,14 +670,14 @@ describe('portfolio value of a backpack read a page at a time', () => {
     const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
     // lot 50 was listed between the reads: lot 1 moved up onto page 1, page 2 is empty
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([], 2, 1, 100)));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(portfolio.backpack?.complete).toBe(false);
     expect(portfolio.history).toEqual([]);
   });
 
   it('is whole when every page was read and the rows add up', async () => {
     answerBackpackPages(() => page([lot(2, 10), lot(1, 15)], 1, 1, 2));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
     expect(portfolio.backpack).toEqual({ value: 25, items: 2, complete: true });
     expect(portfolio.history).toHaveLength(1);
   });
@@ -696,14 +698,14 @@ describe('held positions: the largest 100, and how many are held', () => {
 
   it('sends every position and the count when exactly 100 are held: none cut', async () => {
     answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(100), inventory: () => [] }));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false });
     expect(portfolio.positions).toHaveLength(100);
     expect(portfolio.positionCount).toBe(100);
   });
 
   it('sends the 100 largest and says 101 are held when one more is', async () => {
     answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(101), inventory: () => [] }));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false });
     expect(portfolio.positions).toHaveLength(100);
     expect(portfolio.positions.at(-1)?.market_hash_name).toBe('Sticker | Item 100');
     expect(portfolio.positionCount).toBe(101);
@@ -715,13 +717,58 @@ describe('portfolio history from inventory reads kept across sessions', () => {
     const cape = { id: 5, app_id: 570, market_hash_name: 'Sparrowhawk Cape', amount: 1, commodity: false, market_price: 400, trade_locked_until: null };
     answerPortfolioReads(() => ({ listedValue: 0, backpack: [cape], inventory: () => [] }));
     const portfolio = await portfolioOf(runtime);
-    expect((await portfolio.getPortfolio({ readInventories: true })).history).toHaveLength(1);
+    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false })).history).toHaveLength(1);
     // hours later (the next day's session), the screen opens without reading the inventories again
     ahead = 3 * 3_600_000;
-    const later = await portfolio.getPortfolio({ readInventories: false });
+    const later = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
     // the balance and the backpack are new; the inventories' values are three hours old: no point
     expect(later.history).toHaveLength(1);
     // while the totals themselves still count them, and the tile says how old they are
     expect(later.total).toBe(5_400);
+  });
+});
+
+// The inventory route reads live (spec §4.4: no cache, only 5 reads a minute), so a game read minutes
+// ago may be read again when the trader asks; the app's own half-hour reuse held it until then.
+describe('reading every Steam inventory again from the portfolio', () => {
+  const skin = (assetId: string, price: number) => ({
+    token: `tok_${assetId}`,
+    app_id: 730,
+    steam_asset_id: assetId,
+    market_hash_name: 'AK-47 | Redline (Field-Tested)',
+    amount: 1,
+    commodity: false,
+    tradable: true,
+    market_price: price,
+    recommended_price: price,
+    icon_url: 'https://example.test/icon.png',
+  });
+
+  it('reads every game anew when asked, however young its read, but not one read in the last minute', async () => {
+    let inventory730 = [skin('a1', 1_000)];
+    const reads: string[] = [];
+    routes.push((url) => {
+      if (url.pathname === '/public/v1/steam-inventory') reads.push(url.searchParams.get('app_id') ?? '');
+      return undefined;
+    });
+    answerPortfolioReads(() => ({ listedValue: 0, backpack: [], inventory: (appId) => (appId === '730' ? inventory730 : []) }));
+    const portfolio = await portfolioOf(runtime);
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    expect(reads).toHaveLength(4);
+
+    // five minutes on, the item sold on the platform itself: the stored reads are still used as read
+    ahead = 5 * 60_000;
+    inventory730 = [];
+    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false })).inventory.value).toBe(1_000);
+    expect(reads).toHaveLength(4);
+
+    // asked for again: every game is read anew
+    const again = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    expect(reads).toHaveLength(8);
+    expect(again.inventory.value).toBe(0);
+
+    // asked for again at once: reads a minute old or younger are kept (the route's 5 reads a minute)
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    expect(reads).toHaveLength(8);
   });
 });

@@ -8,7 +8,6 @@
  */
 import type { Statement } from 'better-sqlite3';
 import {
-  type AppId,
   type BackpackItem,
   type EndpointName,
   type LeanListing,
@@ -19,6 +18,7 @@ import {
 import { SkindeskError } from '../../../shared/ipc/index.ts';
 import { AccountReads, type AccountApi } from '../../account/account-reads.ts';
 import { CryptoWithdrawalTracker } from '../../account/crypto-withdrawal.ts';
+import { InventoryOffers } from '../../account/inventory-offers.ts';
 import { PortfolioHistory } from '../../account/portfolio.ts';
 import { TradingPnlStore } from '../../account/trading-pnl.ts';
 import { UnclearMoves, assignUnclearMoves } from '../../account/unclear-moves.ts';
@@ -76,16 +76,6 @@ function notConnected(name: EndpointName): ApiError {
   });
 }
 
-/** An inventory row sent in a trade offer (see AccountSession.inOffer). */
-export interface InOffer {
-  appId: AppId;
-  /** The offer's deposit id; null when the answer was lost, so the row may or may not be in an offer. */
-  depositId: number | null;
-  action: 'sell' | 'deposit';
-  /** When the request was answered, or its answer lost (epoch ms). */
-  atMs: number;
-}
-
 export class AccountSession {
   readonly market: MarketSide;
   readonly reads: AccountReads;
@@ -102,8 +92,9 @@ export class AccountSession {
   /**
    * Inventory rows (by asset id) sent in an offer since their game's inventory was last read: the
    * deposit's id, or null when the answer to the sell or deposit was lost (they may be in an offer).
+   * Kept in the desk, so that a restart does not let the stored read offer them again.
    */
-  readonly inOffer = new Map<string, InOffer>();
+  readonly inOffer: InventoryOffers;
   /**
    * Backpack items whose list or withdraw got no clear answer: the next send of one is checked against a
    * fresh read first. Kept in the desk, and written there before the send goes out, so that a restart or
@@ -178,6 +169,7 @@ export class AccountSession {
       clock: this.clock,
       knownIds: () => this.withdrawals.list().map((w) => w.withdrawal_id),
     });
+    this.inOffer = new InventoryOffers(db);
     this.portfolio = new PortfolioHistory({ db });
     this.tradingPnl = new TradingPnlStore(db);
     const bookLive = options.bookLive ?? (() => true);
@@ -376,7 +368,6 @@ export class AccountSession {
     // memory (those in the desk name their marketplace and account, and are kept for them: unclear-moves.ts)
     this.backpackSeen.clear();
     this.listingsSeen.clear();
-    this.inOffer.clear();
     this.unclearMoves.clear();
     const db = this.market.db;
     db.transaction(() => {

@@ -24,6 +24,11 @@ const HISTORY_MS = 180 * 24 * 60 * 60_000;
 const BACKPACK_VALUE_PAGES = 10;
 /** How old an inventory read may be to go into a point of history: the app reads it again after this. */
 const INVENTORY_POINT_MAX_AGE_MS = LIMITS.inventoryTokenLifetimeMs;
+/**
+ * A game read this recently is not read again when the trader asks for every game anew: its answer is
+ * a minute old at most, and the route allows 5 reads a minute (four games take four of them).
+ */
+const READ_AGAIN_MIN_AGE_MS = 60_000;
 /** Rows of the held-positions table: the largest by value. */
 const HELD_POSITIONS = 100;
 
@@ -118,7 +123,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       return stored ? answer(stored.pnl, stored.computedAt, null) : answer(tradingPnl([]), null, null);
     },
 
-    getPortfolio: async ({ readInventories }) => {
+    getPortfolio: async ({ readInventories, readInventoriesAgain }) => {
       const account = runtime.account();
       const [userRead, valueRead] = await Promise.all([
         attempt(() => account.reads.user()),
@@ -128,13 +133,15 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       const backpack = backpackRead && summarize(backpackRead);
       const accepted = acceptedTrades(account);
       const firstSeen = new Map(accepted.map((a) => [a.trade.id, a.firstSeen]));
-      if (readInventories) {
+      if (readInventories || readInventoriesAgain) {
         // One game at a time: the route allows 5 reads a minute and the governor spaces them. A stored
-        // read that items have left or entered since (an accepted trade) is read again, however young.
+        // read that items have left or entered since (an accepted trade) is read again, however young;
+        // so is every one a minute old or more when the trader asked for all of them anew.
         for (const appId of APP_IDS) {
           const stored = account.reads.cachedInventory(appId);
           const stale = stored !== null && movedSince(accepted, appId, stored.fetchedAt).length > 0;
-          await attempt(async () => (await account.reads.inventory(appId, stale ? { maxAgeMs: 0 } : {})) as CachedRead<unknown>);
+          const askedAgain = readInventoriesAgain && stored !== null && account.clock.now() - stored.fetchedAt >= READ_AGAIN_MIN_AGE_MS;
+          await attempt(async () => (await account.reads.inventory(appId, stale || askedAgain ? { maxAgeMs: 0 } : {})) as CachedRead<unknown>);
         }
       }
       // Items that left the inventory since a read are listed or in the backpack now: not counted twice.

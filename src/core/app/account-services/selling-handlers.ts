@@ -3,7 +3,8 @@
  * from it. The screen names rows by asset id; the tokens stay here, where their age is known. Every
  * send is checked first (limits, token lifetime, stacks, trades in flight), and the deposit ids of the
  * answer are followed as trades (the poller is nudged to its fast cadence). Rows sent are refused until
- * the inventory is read again: in the offer of a deposit, or maybe in one when the answer was lost.
+ * the inventory is read again: in the offer of a deposit, or maybe in one when the answer was lost
+ * (marks kept in the desk, so a restart keeps them: inventory-offers.ts).
  */
 import type { AppId, InventoryItem } from '../../../shared/api/index.ts';
 import type { ACCOUNT_CALLS, InventoryRow } from '../../../shared/ipc/calls-account.ts';
@@ -13,7 +14,8 @@ import { type PreSendProblem, checkDeposit, checkSell } from '../../account/pres
 import { ApiError } from '../../api/errors.ts';
 import type { AreaHandlers } from '../handlers/types.ts';
 import type { AccountRuntime } from './account-runtime.ts';
-import type { AccountSession, InOffer } from './account-session.ts';
+import type { InOffer } from '../../account/inventory-offers.ts';
+import type { AccountSession } from './account-session.ts';
 import { checkedOf, freshnessOf, iso, lostAnswer, refusal } from './views.ts';
 
 function rowOf(item: InventoryItem, offer: InOffer | undefined): InventoryRow {
@@ -65,7 +67,7 @@ function resolveAssets(
       missingAt.add(at(where));
       continue;
     }
-    const offer = account.inOffer.get(e.assetId);
+    const offer = account.inOffer.of(e.assetId, read.fetchedAt);
     if (offer) {
       problems.push({
         code: 'INVALID_ITEM_TOKEN',
@@ -91,8 +93,7 @@ function markInOffer(
   // One offer per game: every row of this request went into the (single) offer of its game.
   const depositId = depositIds[0];
   if (depositId === undefined) return;
-  const atMs = account.clock.now();
-  for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId, action, atMs });
+  account.inOffer.mark(assetIds, { appId, depositId, action, atMs: account.clock.now() });
 }
 
 /**
@@ -112,8 +113,7 @@ async function sendOffer(
     ({ deposit_ids: depositIds } = await send());
   } catch (err) {
     if (!(err instanceof ApiError) || !err.outcomeUnknown) throw err;
-    const atMs = account.clock.now();
-    for (const assetId of assetIds) account.inOffer.set(assetId, { appId, depositId: null, action, atMs });
+    account.inOffer.mark(assetIds, { appId, depositId: null, action, atMs: account.clock.now() });
     // the offer, if it was made, shows up as a trade
     account.feeds.poller.nudge();
     throw lostAnswer(
@@ -133,13 +133,12 @@ export function sellingHandlers(
     getInventory: async ({ appId, refresh }) => {
       const account = runtime.account();
       const read = await account.reads.inventory(appId, refresh ? { maxAgeMs: 0 } : {});
-      if (!read.fromCache) {
-        // A fresh read shows where the offered items are now: forget this game's "in offer" marks.
-        for (const [assetId, offer] of account.inOffer) if (offer.appId === appId) account.inOffer.delete(assetId);
-      }
+      // A fresh read shows where the offered items are now: this game's older "in offer" marks go (a
+      // mark counts only against a read older than it, wherever the read was made: the portfolio too).
+      if (!read.fromCache) account.inOffer.forgetBefore(appId, read.fetchedAt);
       return {
         appId,
-        items: read.data.map((r) => rowOf(r.item, account.inOffer.get(r.item.steam_asset_id))),
+        items: read.data.map((r) => rowOf(r.item, account.inOffer.of(r.item.steam_asset_id, read.fetchedAt))),
         freshness: freshnessOf(read),
         tokensExpireAt: iso(read.tokensExpireAt),
         expired: account.reads.inventoryExpired(read),

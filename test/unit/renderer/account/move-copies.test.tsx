@@ -58,6 +58,42 @@ describe('copies to move', () => {
   });
 });
 
+// A group's total prices the copies a send would take: a figure typed over its stack was priced as
+// typed ("25" of a stack of 12 at $1.00 showed $30.00 with a stack of 5 beside it) until corrected.
+describe('a sell group’s total', () => {
+  it('leaves out a figure typed over its stack and says why beside it', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ sellItems: () => ({ check: { ok: true, problems: [] }, depositIds: [] }) });
+    const stack = (assetId: string, amount: number) => ({ ...skinRow(assetId), name: 'Sticker | Z', commodity: true, amount, recommendedPrice: 100 });
+    renderWithTheme(<SellDialog appId={730} rows={[stack('7', 12), stack('8', 5)]} onClose={() => {}} onSent={() => {}} />);
+    // the figure in the group's last cell (the words beside it are their own element)
+    const total = () => screen.getByTestId('sell-group').querySelectorAll('td')[4]!.querySelector('.sd-num')!.textContent;
+    expect(total()).toBe('$17.00');
+    expect(screen.queryByTestId('sell-group-uncounted')).toBeNull();
+    const field = screen.getByRole('textbox', { name: 'Copies from stack 1 of group 1' });
+    await user.clear(field);
+    await user.type(field, '25');
+    expect(total()).toBe('$5.00');
+    expect(screen.getByTestId('sell-group-uncounted').textContent).toBe('The 25 typed for stack 1 are not counted: it holds 12 copies.');
+    expect(confirmButton().disabled).toBe(true);
+    await user.clear(field);
+    await user.type(field, '10');
+    expect(total()).toBe('$15.00');
+    expect(screen.queryByTestId('sell-group-uncounted')).toBeNull();
+  });
+
+  it('of one stack counts nothing while its figure is over the stack', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({ sellItems: () => ({ check: { ok: true, problems: [] }, depositIds: [] }) });
+    renderWithTheme(<SellDialog appId={730} rows={[{ ...skinRow('7'), name: 'Sticker | Z', commodity: true, amount: 1, recommendedPrice: 100 }]} onClose={() => {}} onSent={() => {}} />);
+    const field = screen.getByRole('textbox', { name: 'Copies from stack 1 of group 1' });
+    await user.clear(field);
+    await user.type(field, '3');
+    expect(screen.getByTestId('sell-group').querySelectorAll('td')[4]!.querySelector('.sd-num')!.textContent).toBe('$0.00');
+    expect(screen.getByTestId('sell-group-uncounted').textContent).toBe('The 3 typed are not counted: the stack holds 1 copy.');
+  });
+});
+
 // The titles count copies, as the footers and the copies fields do, and only copies a send would take:
 // "Withdraw 25 items" of a stack of 12 counted a figure typed over the stack, in another noun.
 describe('a send dialog’s title', () => {

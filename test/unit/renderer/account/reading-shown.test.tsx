@@ -156,3 +156,36 @@ describe('a read asked for again, shown as on its way', () => {
     );
   });
 });
+
+// The inventory route reads live (spec §4.4): a game read minutes ago may be read again when asked, and
+// the portfolio offered no way to (only a tooltip saying it would not).
+describe('Portfolio: "Read every game again"', () => {
+  it('asks once for every game anew, spins "Read Steam inventories", and the Refresh after it does not ask again', async () => {
+    const user = userEvent.setup();
+    const asked: { readInventories: boolean; readInventoriesAgain: boolean }[] = [];
+    const reads = held<IpcOutput<'getPortfolio'>>();
+    installFakeBridge({
+      getPortfolio: (input) => {
+        asked.push(input);
+        return asked.length === 1 ? PORTFOLIO : reads.next();
+      },
+      getTradingPnl: () => NO_RESULTS,
+    });
+    renderWithTheme(<PortfolioScreen />);
+    await screen.findByTestId('freshness');
+    await user.click(screen.getByRole('button', { name: 'More ways to read the Steam inventories' }));
+    // jsdom lays nothing out, so the menu's floating dropdown counts as detached (display: none)
+    await user.click(await screen.findByRole('menuitem', { name: /Read every game again/, hidden: true }));
+    await waitFor(() => expect(reads.count).toBe(1));
+    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: true });
+    expect(spinning(screen.getByRole('button', { name: 'Read Steam inventories' }))).toBe(true);
+    act(() => reads.answer(PORTFOLIO));
+    await waitFor(() => expect(spinning(screen.getByRole('button', { name: 'Read Steam inventories' }))).toBe(false));
+
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(reads.count).toBe(1));
+    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: false });
+    act(() => reads.answer(PORTFOLIO));
+    expect(asked).toHaveLength(3);
+  });
+});

@@ -9,7 +9,7 @@ import type { AppId } from '../../../../shared/api/index.ts';
 import type { InventoryRow } from '../../../../shared/ipc/calls-account.ts';
 import { call } from '../../../bridge/index.ts';
 import { marketGap } from '../logic/market-gap.ts';
-import { defaultSellGroups, groupCopies, type SellGroupDraft, stackCopiesProblem } from '../logic/sell-groups.ts';
+import { defaultSellGroups, groupCopies, type SellGroupDraft, sendableGroupCopies, stackCopiesProblem, uncountedCopiesWords } from '../logic/sell-groups.ts';
 import { CentsInput } from '../ui/CentsInput.tsx';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { CopiesInput } from '../ui/CopiesInput.tsx';
@@ -145,6 +145,7 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
         <Table.Tbody>
           {groups.map((g, gi) => {
             const row = rows.find((r) => r.assetId === g.items[0]?.assetId);
+            const uncounted = uncountedCopiesWords(g);
             return (
               <Table.Tr key={g.key} data-testid="sell-group">
                 <Table.Td>
@@ -194,7 +195,14 @@ export function SellDialog({ appId, rows: selection, onClose, onSent }: { appId:
                   />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Money cents={g.price !== null && g.price > 0 ? g.price * groupCopies(g) : null} size="xs" />
+                  {/* the copies a send would take: a figure typed over its stack is refused, not sent, and
+                      the total said why it leaves it out rather than pricing copies the stack lacks */}
+                  <Money cents={g.price !== null && g.price > 0 ? g.price * sendableGroupCopies(g) : null} size="xs" />
+                  {uncounted !== null ? (
+                    <Text size="10px" c="red.4" maw={180} ml="auto" data-testid="sell-group-uncounted">
+                      {uncounted}
+                    </Text>
+                  ) : null}
                 </Table.Td>
               </Table.Tr>
             );

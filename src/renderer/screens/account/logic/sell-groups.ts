@@ -47,3 +47,22 @@ export function stackCopiesProblem(item: SellGroupDraft['items'][number], index:
   const which = stacks > 1 ? `Stack ${index + 1}` : 'The stack';
   return `${which} holds ${item.max === 1 ? '1 copy' : `${item.max} copies`}: enter 0 to ${item.max}.`;
 }
+
+/**
+ * The copies a send would take from the group: a figure typed over its stack counts none. It stays as
+ * typed (refused, never put into range), so the group total must not price copies the stack lacks.
+ */
+export function sendableGroupCopies(group: SellGroupDraft): number {
+  return group.items.reduce((s, it, i) => s + (stackCopiesProblem(it, i, group.items.length) === null ? (it.amount ?? 0) : 0), 0);
+}
+
+/** Why the group total leaves out copies that were typed (a figure over its stack); null when it counts them all. */
+export function uncountedCopiesWords(group: SellGroupDraft): string | null {
+  const stacks = group.items.length;
+  const words = group.items.flatMap((it, i) => {
+    if (stackCopiesProblem(it, i, stacks) === null) return [];
+    const holds = it.max === 1 ? '1 copy' : `${it.max} copies`;
+    return [stacks > 1 ? `The ${it.amount} typed for stack ${i + 1} are not counted: it holds ${holds}.` : `The ${it.amount} typed are not counted: the stack holds ${holds}.`];
+  });
+  return words.length > 0 ? words.join(' ') : null;
+}
