@@ -34,7 +34,7 @@ export interface InOffer {
   /** The offer's deposit id; null when the answer was lost, so the row may or may not be in an offer. */
   depositId: number | null;
   action: 'sell' | 'deposit';
-  /** When the request was answered, or its answer lost (epoch ms, the account's clock). */
+  /** When the request was answered, or (no deposit id) sent (epoch ms, the account's clock). */
   atMs: number;
 }
 
@@ -60,6 +60,9 @@ export class InventoryOffers {
         'INSERT OR REPLACE INTO inventory_offer_marks (asset_id, app_id, deposit_id, action, at_ms) VALUES (?, ?, ?, ?, ?)',
       ),
       forgetBefore: db.prepare('DELETE FROM inventory_offer_marks WHERE app_id = ? AND at_ms < ?'),
+      unmark: db.prepare(
+        'DELETE FROM inventory_offer_marks WHERE asset_id = ? AND at_ms = ? AND deposit_id IS NULL',
+      ),
     };
   }
 
@@ -68,6 +71,13 @@ export class InventoryOffers {
     this.#db.transaction(() => {
       for (const assetId of assetIds)
         this.#sql.put.run(assetId, offer.appId, offer.depositId, offer.action, offer.atMs);
+    })();
+  }
+
+  /** Takes off the marks made at `atMs` that no answer has completed (the request was refused). */
+  unmark(assetIds: readonly string[], atMs: number): void {
+    this.#db.transaction(() => {
+      for (const assetId of assetIds) this.#sql.unmark.run(assetId, atMs);
     })();
   }
 

@@ -12,8 +12,13 @@ import { SkindeskError } from '../../../src/shared/ipc/index.ts';
 import { type AccountRig, startAccountRig } from './account-rig.ts';
 
 let rig: AccountRig;
-/** How the fake marketplace answers POST /sell and /deposit: deposit ids, or a 502 (the outcome unknown). */
-let sendAnswer: 'ok' | 'lost';
+/**
+ * How the fake marketplace answers POST /sell and /deposit: deposit ids, a 502 (the outcome unknown), a
+ * refusal (nothing offered), or not before `answerHeld` is released.
+ */
+let sendAnswer: 'ok' | 'lost' | 'refused' | 'held';
+let releaseHeld: () => void = () => {};
+const answerHeld = () => new Promise<void>((resolve) => (releaseHeld = resolve));
 let inventoryReads = 0;
 /** How far the account's clock runs ahead of the system's. */
 let ahead = 0;
@@ -47,7 +52,9 @@ beforeEach(() => {
         return json(200, { items: [skin('a1'), skin('a2')] });
       case '/public/v1/sell':
       case '/public/v1/deposit':
-        return sendAnswer === 'ok' ? json(200, { deposit_ids: [77] }) : json(502, {});
+        if (sendAnswer === 'held') await answerHeld();
+        if (sendAnswer === 'refused') return json(409, { error: { code: 'ACTIVE_TRADE_LIMIT', message: 'more than 15 trades would be in flight' } });
+        return sendAnswer === 'lost' ? json(502, {}) : json(200, { deposit_ids: [77] });
       case '/public/v1/user':
         return json(200, { id: 7, steam_id: '7656', name: 'Trader', balance: 5_000 });
       case '/public/v1/trades':
@@ -159,6 +166,38 @@ describe('items in a trade offer, after a restart', () => {
     await portfolioHandlers(rig.runtime).getPortfolio({ readInventories: true, readInventoriesAgain: true });
     const shown = await selling().getInventory({ appId: 730, refresh: false });
     expect(shown.freshness.fromCache).toBe(true);
+    expect(shown.items.every((r) => r.inOffer === null)).toBe(true);
+  });
+
+  it('marks the rows before the request leaves: a crash while it is out leaves them maybe in an offer', async () => {
+    await selling().getInventory({ appId: 730, refresh: true });
+    sendAnswer = 'held';
+    const sent = selling().sellItems({
+      appId: 730,
+      groups: [{ items: [{ assetId: 'a1', amount: 1 }], price: 485 }],
+      dryRun: false,
+    });
+    await new Promise((r) => setTimeout(r, 50)); // the request is out, its answer held
+    // what a run started after a crash here would find in the file
+    const meanwhile = await selling().getInventory({ appId: 730, refresh: false });
+    expect(meanwhile.items.map((r) => [r.assetId, r.inOffer])).toEqual([
+      ['a1', 'unknown'],
+      ['a2', null],
+    ]);
+    releaseHeld();
+    await sent;
+    const answered = await selling().getInventory({ appId: 730, refresh: false });
+    expect(answered.items.find((r) => r.assetId === 'a1')?.inOffer).toBe(77);
+  });
+
+  it('a refused offer leaves no mark: nothing was offered', async () => {
+    await selling().getInventory({ appId: 730, refresh: true });
+    sendAnswer = 'refused';
+    await expect(
+      selling().depositItems({ appId: 730, items: [{ assetId: 'a2', amount: 1 }], dryRun: false }),
+    ).rejects.toMatchObject({ code: 'ACTIVE_TRADE_LIMIT' });
+    await restart();
+    const shown = await selling().getInventory({ appId: 730, refresh: false });
     expect(shown.items.every((r) => r.inOffer === null)).toBe(true);
   });
 });

@@ -83,23 +83,11 @@ function resolveAssets(
   return { read, tokens, problems, missingAt };
 }
 
-function markInOffer(
-  account: AccountSession,
-  action: InOffer['action'],
-  appId: AppId,
-  assetIds: readonly string[],
-  depositIds: readonly number[],
-): void {
-  // One offer per game: every row of this request went into the (single) offer of its game.
-  const depositId = depositIds[0];
-  if (depositId === undefined) return;
-  account.inOffer.mark(assetIds, { appId, depositId, action, atMs: account.clock.now() });
-}
-
 /**
- * Sends a sell or deposit. When its answer is lost the rows may now be in a trade offer: they are marked
- * so (deposit id unknown) until the game's inventory is read again, which shows where they are; a
- * repeat is refused until then instead of offering (or failing on) the same items twice.
+ * Sends a sell or deposit. Its rows are marked "maybe in an offer" before the request leaves, so a crash
+ * while it is out leaves them as a lost answer does: marked until the game's inventory is read again,
+ * which shows where they are, and a repeat refused until then instead of offering (or failing on) the
+ * same items twice. The answer puts its deposit id on the marks; a refusal (nothing offered) takes them off.
  */
 async function sendOffer(
   account: AccountSession,
@@ -108,12 +96,16 @@ async function sendOffer(
   assetIds: readonly string[],
   send: () => Promise<{ deposit_ids: number[] }>,
 ): Promise<number[]> {
+  const sentAt = account.clock.now();
+  account.inOffer.mark(assetIds, { appId, depositId: null, action, atMs: sentAt });
   let depositIds: number[];
   try {
     ({ deposit_ids: depositIds } = await send());
   } catch (err) {
-    if (!(err instanceof ApiError) || !err.outcomeUnknown) throw err;
-    account.inOffer.mark(assetIds, { appId, depositId: null, action, atMs: account.clock.now() });
+    if (!(err instanceof ApiError) || !err.outcomeUnknown) {
+      account.inOffer.unmark(assetIds, sentAt);
+      throw err;
+    }
     // the offer, if it was made, shows up as a trade
     account.feeds.poller.nudge();
     throw lostAnswer(
@@ -121,7 +113,10 @@ async function sendOffer(
       'The items may now be in a trade offer: they are marked so until the inventory is read again, which shows where they are.',
     );
   }
-  markInOffer(account, action, appId, assetIds, depositIds);
+  // One offer per game: every row of this request went into the (single) offer of its game.
+  const depositId = depositIds[0];
+  if (depositId === undefined) account.inOffer.unmark(assetIds, sentAt);
+  else account.inOffer.mark(assetIds, { appId, depositId, action, atMs: account.clock.now() });
   account.feeds.poller.nudge();
   return depositIds;
 }
