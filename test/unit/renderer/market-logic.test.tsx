@@ -112,6 +112,11 @@ describe('filter model', () => {
     expect(describeFilter({ phases: ['Phase 2', 'Black Pearl'] })).toEqual(['P2/Black Pearl']);
   });
 
+  it('says a low float bound in plain decimals, as it was typed (0.0000005, not 5e-7)', () => {
+    expect(describeFilter({ float: { max: 0.0000005 } })).toEqual(['float ≤ 0.0000005']);
+    expect(describeFilter({ float: { min: 0.00000049, max: 0.0000005 } })).toEqual(['float 0.00000049–0.0000005']);
+  });
+
   it('takes from an outside change only what it changed, keeping a panel edit not sent yet', () => {
     const agreed = { name: 'karambit', price: { max: 5_000 } };
     const draft = { ...agreed, phases: ['Phase 2' as const] }; // clicked in the panel, not sent yet
