@@ -91,6 +91,20 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, the per-game item fields', () => {
+  it('say they match the whole value in any case, and send the value as typed', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('radio', { name: 'Dota 2' }));
+    await user.click(screen.getByRole('button', { name: 'Item fields' }));
+    const hero = screen.getByLabelText('dota Hero') as HTMLInputElement;
+    expect(hero.placeholder).toBe('Hero (any case)');
+    expect(screen.getByTestId('fields-help').textContent).toBe('Each field matches the whole value, in any case: “arcana” finds Arcana, “arc” does not.');
+    await focusField(user, screen.getByLabelText('dota Rarity'));
+    await user.keyboard('arcana');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ app_id: 570, fields: { dota_rarity: 'arcana' } }));
+  });
+});
+
 describe('filter panel, a keychain pattern', () => {
   it('too large for the query engine is said under its field and not sent (the app refused the whole filter)', async () => {
     const { onChange, user } = renderPanel();

@@ -494,6 +494,10 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                 <Label>Commodity</Label>
                 <SegmentedControl fullWidth value={toTri(draft.commodity)} onChange={(v) => set({ commodity: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Commodity" />
               </div>
+              {/* the engine compares a field whole, in any case (shared/query.ts sameFieldValue) */}
+              <Text size="xs" c="dimmed" data-testid="fields-help">
+                Each field matches the whole value, in any case: “arcana” finds Arcana, “arc” does not.
+              </Text>
               {fieldPrefixes.map((prefix) => (
                 <Stack key={prefix} gap={4}>
                   {game === undefined && (
@@ -505,7 +509,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                     <TextInput
                       key={field}
                       aria-label={`${prefix} ${FIELD_LABELS[field]}`}
-                      placeholder={`${FIELD_LABELS[field]} (exact)`}
+                      placeholder={`${FIELD_LABELS[field]} (any case)`}
                       maxLength={NAME_MAX}
                       value={draft.fields?.[field] ?? ''}
                       onChange={(e) => setField(field, e.currentTarget.value)}
