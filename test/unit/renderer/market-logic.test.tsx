@@ -185,6 +185,14 @@ describe('filter model', () => {
     expect(columnsFor(undefined, false)[0]?.key).toBe('game');
   });
 
+  it('tags each row with its game as the rest of the app names it ("Dota 2", not "DOTA"), in the same 46 px', () => {
+    const game = columnsFor(undefined, false)[0];
+    if (game?.key !== 'game') throw new Error('the all-games book has no game column');
+    const tags = ([730, 252490, 570, 440] as const).map((app) => render(<>{game.render(bookRow(1, { app_id: app }), 0)}</>).container.textContent);
+    expect(tags).toEqual(['CS2', 'Rust', 'Dota 2', 'TF2']);
+    expect(game.width).toBe(46);
+  });
+
   it('a grid too narrow for every column gives up blue, fade, vs market, game... never the age', () => {
     const keys = (app: 730 | undefined, width: number) => fitColumns(columnsFor(app, false), width).map((c) => c.key);
     // CS2 needs 724 px for all (the name at its 140 px least, the scrollbar), 666 without blue
