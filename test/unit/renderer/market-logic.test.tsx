@@ -9,6 +9,7 @@ import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor, fitColumns } from '../../../src/renderer/screens/market/book/columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from '../../../src/renderer/screens/market/book/panel-room.ts';
 import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
+import { watchlistsGiveWay } from '../../../src/renderer/screens/watchlists/feed-room.ts';
 import { bookFilter, bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
@@ -74,6 +75,17 @@ describe('panels beside the book', () => {
     expect(panelsTakeTurns(FILTER_PANEL_PX + DETAIL_PX + 519)).toBe(true);
     // the smallest window (960 px)
     expect(panelsTakeTurns(902)).toBe(true);
+  });
+});
+
+describe('the alert feed beside the detail', () => {
+  it('has the watchlists give way only while the detail is open in a screen too narrow for all three', () => {
+    expect(watchlistsGiveWay(0, true)).toBe(false);
+    // a 1280 px window leaves the screen 1222 px: watchlists, feed and detail side by side
+    expect(watchlistsGiveWay(1222, true)).toBe(false);
+    // the smallest window (960 px): the item column was left a few pixels
+    expect(watchlistsGiveWay(902, true)).toBe(true);
+    expect(watchlistsGiveWay(902, false)).toBe(false);
   });
 });
 
