@@ -50,7 +50,10 @@ export const keychainFilter = z.strictObject({
 export const BOOK_SORT_FIELDS = ['price', 'float', 'created_at', 'fade', 'blue', 'id'] as const;
 export const bookSortField = z.enum(BOOK_SORT_FIELDS);
 
-/** Equality filters on per-game string fields (rust_/dota_/tf2_ and cs_ strings). */
+/**
+ * Equality filters on per-game string fields (rust_/dota_/tf2_ and cs_ strings): the whole value, in any
+ * case of its ASCII letters ("arcana" finds "Arcana"), as SQLite's NOCASE compares (sameFieldValue).
+ */
 export const GAME_STRING_FIELDS = [
   'cs_weapon', 'cs_type', 'cs_wear', 'cs_rarity', 'cs_collection',
   'rust_category', 'rust_type', 'rust_collection',
@@ -59,6 +62,20 @@ export const GAME_STRING_FIELDS = [
   'tf2_paint_color', 'tf2_type',
 ] as const;
 export type GameStringField = (typeof GAME_STRING_FIELDS)[number];
+
+/**
+ * A per-game field value as the query engine compares it: ASCII letters folded, every other character
+ * as it is (SQLite's NOCASE collation, which the fields' indexes are built with: an index in a Unicode
+ * folding would need a function every reader of the book registers). Field values are ASCII words.
+ */
+export function foldFieldValue(value: string): string {
+  return value.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** Whether a listing's field value is the one a filter asks for (see foldFieldValue). */
+export function sameFieldValue(listed: string, asked: string): boolean {
+  return foldFieldValue(listed) === foldFieldValue(asked);
+}
 
 /** The most paint seeds one filter takes (a set of patterns: CS2 has 1,001 seeds, 0–1000). */
 export const PAINT_SEEDS_MAX = 1000;

@@ -416,6 +416,39 @@ test('a sticker craft: ×2+ on a sticker condition shows exactly the listings wi
   expect(problems).toEqual([]);
 });
 
+test('the game tag says each game as the app does ("Dota 2"), whole, in a game column no wider for it', async ({ page }) => {
+  const problems = watchProblems(page);
+  demo(m.host).pauseActivity(); // the items picked below stay listed
+  await openApp(page, m.host);
+  const clearFilters = page.getByRole('button', { name: 'Clear all filters' });
+  if (await clearFilters.isVisible()) await clearFilters.click();
+  await page.getByRole('radiogroup', { name: 'Game' }).getByText('All', { exact: true }).click();
+  const gameHeader = page.locator('[role="columnheader"]').first();
+  await expect(gameHeader).toHaveText('Game');
+  const db = m.host.core.session.db;
+  const itemOf = (app: number) =>
+    db.prepare('SELECT n.name FROM listings l JOIN item_names n ON n.name_id = l.name_id WHERE l.alive = 1 AND l.app_id = ? LIMIT 1').pluck().get(app) as string;
+  for (const [app, tag] of [[570, 'Dota 2'], [252490, 'Rust'], [730, 'CS2'], [440, 'TF2']] as const) {
+    // the whole name in quotes: that item's rows only, the book still of all games (its game column shown)
+    await page.getByLabel('Search item names').fill(`"${itemOf(app)}"`);
+    const cells = page.locator('[data-testid="book-grid-body"] [data-col="game"]');
+    await expect.poll(async () => [...new Set(await cells.allTextContents())]).toEqual([tag]);
+    // the tag's text ends inside its cell (not cut to "Dot…"), and the column keeps its 46 px
+    const fits = await cells.first().evaluate((cell) => {
+      const text = cell.firstElementChild?.getBoundingClientRect();
+      const box = cell.getBoundingClientRect();
+      const contentRight = box.right - parseFloat(getComputedStyle(cell).paddingRight);
+      return { width: box.width, textEndsInside: text !== undefined && text.right <= contentRight + 0.5, scrolls: cell.scrollWidth > cell.clientWidth };
+    });
+    expect(fits, tag).toEqual({ width: 46, textEndsInside: true, scrolls: false });
+    expect((await gameHeader.boundingBox())?.width, tag).toBe(46);
+    if (app === 570) await page.screenshot({ path: test.info().outputPath('game-tag-dota.png'), clip: { x: 300, y: 70, width: 700, height: 200 } });
+  }
+  await page.getByLabel('Search item names').fill('');
+  demo(m.host).resumeActivity();
+  expect(problems).toEqual([]);
+});
+
 test('the sorted column says its direction beside the detail too: no header too narrow for its arrow', async ({ page }) => {
   const problems = watchProblems(page);
   // the row clicked must stay in the book until Enter opens it

@@ -121,3 +121,40 @@ test('watch a filter, get the alert for a new matching listing, buy it confirm-f
   await expect(page.getByTestId('kill-switch')).toHaveAttribute('data-engaged', 'false');
   expect(problems).toEqual([]);
 });
+
+test('at the smallest window (960 px) the alert feed keeps its item column legible beside the detail', async ({ page }) => {
+  const problems = watchProblems(page);
+  await openApp(page, m.host);
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 960, height: 700 });
+  await m.host.core.call('createWatchlist', { filter: { name: item.name }, watchlist: { price: { kind: 'ceiling', max_price: item.price } } });
+  const listing = demo(m.host).createListing({ name: item.name, price: Math.floor(item.price / 2) });
+  await page.keyboard.press('Alt+9');
+  await expect(page.getByTestId('watchlists-list')).toBeVisible();
+  // (the first test's watchlist, if it ran, alerts on the listing too)
+  const row = page.locator(`[data-alert-id][data-listing-id="${listing.listing.id}"]`).first();
+  await expect(row).toBeVisible({ timeout: 10_000 });
+  await row.getByTestId('open-alert').click();
+  await expect(page.getByTestId('detail-panel')).toBeVisible();
+  // the item column keeps room for a name beside the detail (it had a few pixels)
+  const itemWidths = () =>
+    row.getByTestId('open-alert').evaluate((button) => {
+      const cell = button.closest('td') as HTMLElement;
+      return { cell: Math.round(cell.getBoundingClientRect().width), name: Math.round(button.getBoundingClientRect().width) };
+    });
+  await expect.poll(async () => (await itemWidths()).cell, { message: 'the item column' }).toBeGreaterThanOrEqual(180);
+  expect((await itemWidths()).name, 'the shown part of the name').toBeGreaterThanOrEqual(150);
+  // the watchlists gave way to the detail
+  await expect(page.getByTestId('watchlists-list')).toBeHidden();
+  // the feed still fits beside the detail: no column pushed past the screen's edge
+  const actions = await row.locator('td').last().boundingBox();
+  const detail = await page.getByTestId('detail-panel').boundingBox();
+  expect((actions?.x ?? 0) + (actions?.width ?? 0)).toBeLessThanOrEqual((detail?.x ?? 0) + 1);
+  await page.screenshot({ path: test.info().outputPath('watchlists-960x700.png') });
+  // closing the detail brings the watchlists back
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('detail-panel')).toBeHidden();
+  await expect(page.getByTestId('watchlists-list')).toBeVisible();
+  if (wide) await page.setViewportSize(wide);
+  expect(problems).toEqual([]);
+});

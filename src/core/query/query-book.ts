@@ -3,7 +3,7 @@
  * the shared filter (src/shared/query.ts) into one SQL statement over the indexed mirror:
  *
  *  - lean filters and sorts (app, price, created_at, name) run on partial indexes of `listings`;
- *  - detail filters (float, seed, paint index, fade, blue, flags, game fields) on `listing_attrs`;
+ *  - detail filters (float, seed, paint index, fade, blue, flags, game fields in any case) on `listing_attrs`;
  *  - a name filter first searches the few tens of thousands of distinct names, then the listings of the
  *    matching names; stickers and keychains are rows with an index by name.
  *
@@ -256,8 +256,9 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
   if (f.stattrak !== undefined) attr(730, `a.cs_is_stattrak = ${f.stattrak ? 1 : 0}`);
   if (f.souvenir !== undefined) attr(730, `a.cs_is_souvenir = ${f.souvenir ? 1 : 0}`);
   for (const [field, value] of Object.entries(f.fields ?? {})) {
-    // `field` is one of GAME_STRING_FIELDS (checked by the schema), so it is safe as an identifier.
-    if (value !== undefined) attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ?`, value);
+    // `field` is one of GAME_STRING_FIELDS (checked by the schema), so it is safe as an identifier. In any
+    // ASCII case (sameFieldValue): the column's index is built COLLATE NOCASE (migration 8), so it seeks.
+    if (value !== undefined) attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ? COLLATE NOCASE`, value);
   }
   const stickers = f.stickers;
   for (const st of stickers?.all ?? []) {

@@ -30,7 +30,10 @@ export const FLAG_COLUMNS = [
   { field: 'cs_is_highlight', kind: 'bool' },
 ] as const satisfies readonly DetailColumn[];
 
-/** String fields answered by equality (the shared query's `fields`), each with its own partial index. */
+/**
+ * String fields answered by equality in any ASCII case (the shared query's `fields`), each but a few with
+ * its own partial index, built COLLATE NOCASE (migrations.ts, version 8).
+ */
 export const EQUALITY_COLUMNS: readonly DetailColumn[] = GAME_STRING_FIELDS.map((field) => ({ field, kind: 'text' }));
 
 export const DETAIL_COLUMNS: readonly DetailColumn[] = [...NUMERIC_COLUMNS, ...FLAG_COLUMNS, ...EQUALITY_COLUMNS];

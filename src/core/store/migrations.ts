@@ -40,7 +40,8 @@ const v1AttrColumns = [...V1_NUMERIC, ...V1_FLAGS.map((f) => `${f} INTEGER`), ..
  * weapon and wear are in the name (and wear in the float), Dota's type and slot have a handful of values.
  */
 const V1_UNINDEXED = new Set(['cs_weapon', 'cs_type', 'cs_wear', 'dota_type', 'dota_slot']);
-const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_STRINGS.filter((c) => !V1_UNINDEXED.has(c))];
+const V1_INDEXED_STRINGS = V1_STRINGS.filter((c) => !V1_UNINDEXED.has(c));
+const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_INDEXED_STRINGS];
 
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
 const LIVE = 'WHERE alive = 1';
@@ -269,6 +270,23 @@ ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
 ALTER TABLE sync_state ADD COLUMN backfill_games TEXT;
 `,
     // only the backfill reads it
+    writerOnly: true,
+  },
+  {
+    version: 8,
+    description: "the per-game fields' indexes in NOCASE: a field filter matches any ASCII case (\"arcana\" finds \"Arcana\") and still seeks",
+    run(db) {
+      // The planner weighs a field against the other filters by its index's statistics, which go with the
+      // old index: a file analyzed before gets the new index's own (a walk of that index alone).
+      const analyzed = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+      for (const column of V1_INDEXED_STRINGS) {
+        db.exec(`DROP INDEX attrs_${column};
+          CREATE INDEX attrs_${column} ON listing_attrs(${column} COLLATE NOCASE) WHERE alive = 1 AND ${column} IS NOT NULL;`);
+        if (analyzed) db.exec(`ANALYZE attrs_${column}`);
+      }
+    },
+    // Readers need not wait: on a file still before it a field filter answers the same (COLLATE NOCASE
+    // is in the query), only by a scan of the details instead of a seek until the writer upgrades it.
     writerOnly: true,
   },
 ];

@@ -9,6 +9,7 @@
  *  - a detail condition of one game implies that game: conditions of two games, or of a game other than
  *    `app_id`, match nothing; an empty seed list matches nothing;
  *  - a range on a detail column requires the column to be set (NULL never compares);
+ *  - a game field is the whole value in any ASCII case (sameFieldValue), as the engine's COLLATE NOCASE;
  *  - names (item and sticker) are judged as the engine's `nameMatch` judges them: both folded by foldName
  *    (the trigram index's own case folding, which `name_lc` holds), then a substring test — what its
  *    FTS5 trigram match and its `name_lc` scan both amount to. In JavaScript only, so a listing judged
@@ -20,7 +21,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { ListingCreatedData } from '../../shared/api/index.ts';
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
-import { GAME_STRING_FIELDS, type BookFilter, type GameStringField } from '../../shared/query.ts';
+import { GAME_STRING_FIELDS, sameFieldValue, type BookFilter, type GameStringField } from '../../shared/query.ts';
 import type { DetailFigures } from '../query/query-book.ts';
 import type { Db } from '../store/database.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
@@ -248,7 +249,11 @@ export function compileFilter(f: BookFilter, names: NameMatcher): Test {
   }
   for (const [field, value] of Object.entries(f.fields ?? {}) as [GameStringField, string | undefined][]) {
     if (value === undefined) continue;
-    onDetail(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, (d) => d.strings[field] === value);
+    // in any ASCII case, as the engine's COLLATE NOCASE
+    onDetail(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, (d) => {
+      const listed = d.strings[field];
+      return listed !== null && listed !== undefined && sameFieldValue(listed, value);
+    });
   }
   for (const st of f.stickers?.all ?? []) {
     const nameTest = st.name === undefined ? null : names.test(st.name);

@@ -8,6 +8,14 @@ export function formatFloat(value: number | null | undefined, digits = 6): strin
   return value === null || value === undefined ? '–' : value.toFixed(digits);
 }
 
+/**
+ * A number in plain decimals with every digit it carries and no more (the shortest text that reads back
+ * as it): 0.0000005, where String gives 5e-7. For bounds a trader typed, shown back or in a chip.
+ */
+export function formatDecimal(value: number): string {
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 100 });
+}
+
 /** Percent with one decimal (fade, blue); a dash when unknown. */
 export function formatPercent(value: number | null | undefined): string {
   return value === null || value === undefined ? '–' : `${value.toFixed(1)}%`;

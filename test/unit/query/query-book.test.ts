@@ -72,6 +72,9 @@ const FILTERS: [string, BookFilter][] = [
   ['two of a slot (impossible)', { stickers: { all: [{ slot: 1, min_matches: 2 }] } }],
   ['keychain', { keychains: [{ name: 'charm' }] }],
   ['dota hero', { fields: { dota_hero: 'Pudge' } }],
+  ['dota hero typed in another case', { fields: { dota_hero: 'pUDGE' } }],
+  ['tf2 quality typed in lower case', { fields: { tf2_quality: 'unusual' } }],
+  ['rust type in capitals + price', { fields: { rust_type: 'HOODIE' }, price: { max: 20_000 } }],
   ['unindexed field', { fields: { cs_wear: 'Factory New', cs_weapon: 'AWP' } }],
   ['tf2 quality + price', { fields: { tf2_quality: 'Unusual' }, price: { min: 10 } }],
   ['commodity', { commodity: true }],
@@ -160,6 +163,17 @@ describe('queryBook', () => {
     if (!exactName) throw new Error('no Karambit Doppler in the fixture');
     expect(compileQuery(t.db, { filter: { name: exactName, phases: [...DOPPLER_PHASES] } }).sql).not.toContain('+a.name_id');
     expect(compileQuery(t.db, { filter: { name: 'karambit', float: { max: 0.1 } } }).sql).not.toContain('+a.name_id');
+  });
+
+  it('finds a game field in any case through its index (a seek, not a scan of the details)', () => {
+    for (const [field, value] of [['dota_hero', 'pUDGE'], ['tf2_quality', 'unusual'], ['rust_type', 'hoodie']] as const) {
+      const filter = { fields: { [field]: value } };
+      expect(referenceIds(live, filter, { field: 'id', dir: 'asc' }).length, field).toBeGreaterThan(0);
+      const compiled = compileQuery(t.db, { filter, sort: { field: 'price', dir: 'asc' } }, { setLimit: 1_000_000_000 });
+      expect(compiled.plan).toBe('set:attrs');
+      const plan = t.db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as { detail: string }[];
+      expect(plan.map((r) => r.detail).join('\n'), field).toContain(`INDEX attrs_${field} (${field}=?)`);
+    }
   });
 
   it('plans a selective filter as a small set and a broad one as an ordered walk', () => {

@@ -17,6 +17,9 @@ export interface HeldListing {
 }
 
 const has = (hay: string, needle: string) => foldName(hay).includes(foldName(needle));
+/** A game field's value in any case of its ASCII letters, the rest as it is (SQLite's NOCASE). */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 32));
+const sameField = (listed: unknown, asked: string) => typeof listed === 'string' && asciiLower(listed) === asciiLower(asked);
 const inRange = (v: number | null | undefined, r?: { min?: number; max?: number }) =>
   v !== null &&
   v !== undefined &&
@@ -52,7 +55,7 @@ export function matches(l: FullListing, detailed: boolean, f: BookFilter): boole
   if (f.stattrak !== undefined && l.cs_is_stattrak !== f.stattrak) return false;
   if (f.souvenir !== undefined && l.cs_is_souvenir !== f.souvenir) return false;
   for (const [field, value] of Object.entries(f.fields ?? {}))
-    if ((l as Record<string, unknown>)[field] !== value) return false;
+    if (value === undefined || !sameField((l as Record<string, unknown>)[field], value)) return false;
   if (f.stickers) {
     if (l.app_id !== 730) return false;
     const stickers = l.cs_stickers ?? [];

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
 import { SEED_PILLS_SHOWN } from '../../../src/renderer/screens/market/filters/seed-pills.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
+import { floatFlag } from '../../../src/cli/mirror-output.ts';
 import { MAX_ACCOUNT_CENTS } from '../../../src/shared/ipc/calls-account.ts';
 import type { BookFilter } from '../../../src/shared/query.ts';
 
@@ -90,6 +91,20 @@ describe('filter panel, values the query engine cannot take', () => {
   });
 });
 
+describe('filter panel, the per-game item fields', () => {
+  it('say they match the whole value in any case, and send the value as typed', async () => {
+    const { onChange, user } = renderPanel();
+    await user.click(screen.getByRole('radio', { name: 'Dota 2' }));
+    await user.click(screen.getByRole('button', { name: 'Item fields' }));
+    const hero = screen.getByLabelText('dota Hero') as HTMLInputElement;
+    expect(hero.placeholder).toBe('Hero (any case)');
+    expect(screen.getByTestId('fields-help').textContent).toBe('Each field matches the whole value, in any case: “arcana” finds Arcana, “arc” does not.');
+    await focusField(user, screen.getByLabelText('dota Rarity'));
+    await user.keyboard('arcana');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ app_id: 570, fields: { dota_rarity: 'arcana' } }));
+  });
+});
+
 describe('filter panel, a keychain pattern', () => {
   it('too large for the query engine is said under its field and not sent (the app refused the whole filter)', async () => {
     const { onChange, user } = renderPanel();
@@ -154,6 +169,34 @@ describe('filter panel, a price typed key by key', () => {
     await user.clear(min);
     await user.type(min, '5');
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ price: { min: 500, max: 99_999_999_00 } }));
+  });
+});
+
+describe('filter panel, a float typed key by key', () => {
+  it('takes every decimal a low-float hunt needs, as typed, and sends what `skindesk search --float-max` would', async () => {
+    const { onChange, user } = renderPanel();
+    const max = screen.getByLabelText('Max float') as HTMLInputElement;
+    await user.type(max, '0.0000005');
+    expect(max.value).toBe('0.0000005');
+    const min = screen.getByLabelText('Min float') as HTMLInputElement;
+    await user.type(min, '0.00000012345678901');
+    await waitFor(() => expect(onChange).toHaveBeenCalled());
+    // nothing rounded or rewritten under the trader's keys, after the filter went out or the field was left
+    await user.tab();
+    expect(min.value).toBe('0.00000012345678901');
+    expect(max.value).toBe('0.0000005');
+    expect(onChange).toHaveBeenLastCalledWith({ float: { min: floatFlag.parse('0.00000012345678901'), max: floatFlag.parse('0.0000005') } });
+  });
+
+  it('shows a preset\'s bounds, then keeps zeros typed after the point ("0.10" stays 0.10)', async () => {
+    const { onChange, user } = renderPanel();
+    const max = screen.getByLabelText('Max float') as HTMLInputElement;
+    await user.click(screen.getByTestId('wear-FN'));
+    await waitFor(() => expect(max.value).toBe('0.07'));
+    await user.clear(max);
+    await user.type(max, '0.10');
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ float: { min: 0, max: 0.1 } }));
+    expect(max.value).toBe('0.10');
   });
 });
 

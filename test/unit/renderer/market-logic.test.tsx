@@ -9,6 +9,7 @@ import { hotkeyLabel } from '../../../src/renderer/shell/commands.ts';
 import { columnsFor, fitColumns } from '../../../src/renderer/screens/market/book/columns.tsx';
 import { DETAIL_PX, FILTER_PANEL_PX, panelsTakeTurns } from '../../../src/renderer/screens/market/book/panel-room.ts';
 import { toolbarFitFor } from '../../../src/renderer/screens/market/book/toolbar-fit.ts';
+import { watchlistsGiveWay } from '../../../src/renderer/screens/watchlists/feed-room.ts';
 import { bookFilter, bookQuery } from '../../../src/shared/query.ts';
 import { render } from '@testing-library/react';
 import { ItemName, bareName } from '../../../src/renderer/screens/market/parts/item-name.tsx';
@@ -77,6 +78,17 @@ describe('panels beside the book', () => {
   });
 });
 
+describe('the alert feed beside the detail', () => {
+  it('has the watchlists give way only while the detail is open in a screen too narrow for all three', () => {
+    expect(watchlistsGiveWay(0, true)).toBe(false);
+    // a 1280 px window leaves the screen 1222 px: watchlists, feed and detail side by side
+    expect(watchlistsGiveWay(1222, true)).toBe(false);
+    // the smallest window (960 px): the item column was left a few pixels
+    expect(watchlistsGiveWay(902, true)).toBe(true);
+    expect(watchlistsGiveWay(902, false)).toBe(false);
+  });
+});
+
 describe('filter model', () => {
   it('drops empty parts, so the strict query schema accepts it and equal filters compare equal', () => {
     const clean = cleanFilter({
@@ -110,6 +122,11 @@ describe('filter model', () => {
     expect(cleanFilter({ phases: ['Ruby', 'Phase 4', 'Ruby'] })).toEqual({ phases: ['Phase 4', 'Ruby'] });
     expect(cleanFilter({ phases: [] })).toEqual({});
     expect(describeFilter({ phases: ['Phase 2', 'Black Pearl'] })).toEqual(['P2/Black Pearl']);
+  });
+
+  it('says a low float bound in plain decimals, as it was typed (0.0000005, not 5e-7)', () => {
+    expect(describeFilter({ float: { max: 0.0000005 } })).toEqual(['float ≤ 0.0000005']);
+    expect(describeFilter({ float: { min: 0.00000049, max: 0.0000005 } })).toEqual(['float 0.00000049–0.0000005']);
   });
 
   it('takes from an outside change only what it changed, keeping a panel edit not sent yet', () => {
@@ -178,6 +195,14 @@ describe('filter model', () => {
     expect(columnsFor(570, false).map((c) => c.key)).toEqual(['name', 'price', 'market', 'amount', 'listed']);
     expect(columnsFor(570, true).map((c) => c.key)).toEqual(['name', 'price', 'amount', 'listed']);
     expect(columnsFor(undefined, false)[0]?.key).toBe('game');
+  });
+
+  it('tags each row with its game as the rest of the app names it ("Dota 2", not "DOTA"), in the same 46 px', () => {
+    const game = columnsFor(undefined, false)[0];
+    if (game?.key !== 'game') throw new Error('the all-games book has no game column');
+    const tags = ([730, 252490, 570, 440] as const).map((app) => render(<>{game.render(bookRow(1, { app_id: app }), 0)}</>).container.textContent);
+    expect(tags).toEqual(['CS2', 'Rust', 'Dota 2', 'TF2']);
+    expect(game.width).toBe(46);
   });
 
   it('a grid too narrow for every column gives up blue, fade, vs market, game... never the age', () => {

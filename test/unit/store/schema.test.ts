@@ -8,6 +8,7 @@ import { openSessionMirror } from '../../../src/core/app/session-mirror.ts';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
 import { deskFileFor } from '../../../src/core/store/desk.ts';
 import { foldName } from '../../../src/core/store/names.ts';
+import { queryBook } from '../../../src/core/query/index.ts';
 import {
   BookStore,
   Caches,
@@ -35,6 +36,10 @@ function dbFile(): string {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 function backToVersion(db: Db, version: number): void {
+  if (version < 8) {
+    const nocase = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE%'").all() as { name: string; sql: string }[];
+    for (const index of nocase) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace(' COLLATE NOCASE', '')}`);
+  }
   if (version < 7) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_games');
   if (version < 4) db.exec('ALTER TABLE sync_state DROP COLUMN last_snapshot_etag');
   if (version < 3) for (const column of ['price_seq', 'amount_seq']) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
@@ -136,6 +141,38 @@ describe('migrations', () => {
     const upgraded = openDatabase(file);
     const wears = upgraded.prepare('SELECT kind, wear FROM listing_stickers ORDER BY kind, position').raw().all();
     expect(wears).toEqual([...listing.cs_stickers.map(() => [0, 0]), ...listing.cs_keychains.map(() => [1, null])]);
+    upgraded.close();
+  });
+
+  it("version 8 builds the game fields' indexes in NOCASE (any case seeks), with statistics where the file had them", () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(12);
+    const listings = Array.from({ length: 200 }, (_, i) => makeFullListing(rng, i + 1));
+    new BookStore(db).applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+    const hero = listings.find((l) => l.dota_hero)?.dota_hero as string;
+    const heroes = listings.filter((l) => l.dota_hero === hero).map((l) => l.id);
+    const byHero = (d: Db) => queryBook(d, { filter: { fields: { dota_hero: hero.toUpperCase() } }, sort: { field: 'id', dir: 'asc' } }).rows.map((r) => r.id);
+    backToVersion(db, 7);
+    db.exec('ANALYZE');
+    db.close();
+    // a reader need not wait for the writer: the file before it answers the same, by a scan
+    const ro = openDatabase(file, { readonly: true });
+    expect(ro.pragma('user_version', { simple: true })).toBe(7);
+    expect(byHero(ro)).toEqual(heroes);
+    ro.close();
+    const upgraded = openDatabase(file);
+    const indexSql = (name: string) => upgraded.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(name) as string;
+    expect(indexSql('attrs_dota_hero')).toBe(
+      'CREATE INDEX attrs_dota_hero ON listing_attrs(dota_hero COLLATE NOCASE) WHERE alive = 1 AND dota_hero IS NOT NULL',
+    );
+    expect(indexSql('attrs_tf2_effect')).toContain('(tf2_effect COLLATE NOCASE)');
+    // the fields left unindexed stay so, the figures keep their order
+    expect(indexSql('attrs_dota_type')).toBeUndefined();
+    expect(indexSql('attrs_cs_paint_wear')).not.toContain('NOCASE');
+    const stats = upgraded.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx = 'attrs_dota_hero'").pluck();
+    expect(stats.get()).toBe(1);
+    expect(byHero(upgraded)).toEqual(heroes);
     upgraded.close();
   });
 

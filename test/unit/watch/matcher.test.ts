@@ -108,7 +108,9 @@ function randomFilter(rng: Rng): BookFilter {
   if (chance(rng, 0.2)) {
     const field = pick(rng, GAME_STRING_FIELDS);
     const holder = all.find((l) => (l as Record<string, unknown>)[field] != null && chance(rng, 0.05));
-    f.fields = { [field]: ((holder as Record<string, unknown> | undefined)?.[field] as string | undefined) ?? 'Nonexistent' };
+    const value = ((holder as Record<string, unknown> | undefined)?.[field] as string | undefined) ?? 'Nonexistent';
+    // typed in any case: both judge the whole value with its ASCII letters folded
+    f.fields = { [field]: chance(rng, 0.3) ? value.toUpperCase() : chance(rng, 0.3) ? value.toLowerCase() : value };
   }
   if (chance(rng, 0.1)) f.commodity = chance(rng, 0.5);
   return bookFilter.parse(f);
@@ -171,6 +173,36 @@ describe('per-listing matcher vs the query engine', () => {
       }
     }
     expect(matched).toBeGreaterThan(1000);
+  });
+
+  it('judges a game field in any ASCII case as the engine does, and other letters as they are', () => {
+    const own = openTestStore();
+    try {
+      const rng = createRng(41);
+      const dota = (id: number, hero: string) => {
+        let l = makeFullListing(rng, id);
+        while (l.app_id !== 570) l = makeFullListing(rng, id);
+        return { ...l, dota_hero: hero } as FullListing;
+      };
+      const listings = [dota(1, 'Pudge'), dota(2, 'Anti-Mage'), dota(3, 'Épée Master'), dota(4, 'épée master')];
+      own.store.applyEvents(listings.map((l, i) => createdEvent(l, BigInt(10 + i))));
+      const reader = new ListingReader(own.db);
+      const names = new NameMatcher();
+      for (const asked of ['pudge', 'PUDGE', 'pUdGe', 'anti-mage', 'Pudg', 'Épée master', 'ÉPÉE MASTER', 'épée MASTER']) {
+        const filter = { fields: { dota_hero: asked } };
+        const engine = queryBook(own.db, { filter, sort: { field: 'id', dir: 'asc' } }).rows.map((r) => r.id);
+        const test = compileFilter(filter, names);
+        expect(listings.filter((l) => test(reader.read(l.id) as WatchedListing)).map((l) => l.id), asked).toEqual(engine);
+        expect(listings.filter((l) => test(listingFromCreated(createdEvent(l, 1n).data as ListingCreatedData))).map((l) => l.id), asked).toEqual(engine);
+      }
+      expect(compileFilter({ fields: { dota_hero: 'pUdGe' } }, names)(reader.read(1) as WatchedListing)).toBe(true);
+      // É is not an ASCII letter: SQLite's NOCASE, and so the matcher, leave it as it is
+      expect(compileFilter({ fields: { dota_hero: 'ÉPÉE MASTER' } }, names)(reader.read(4) as WatchedListing)).toBe(false);
+      expect(compileFilter({ fields: { dota_hero: 'ÉPÉE MASTER' } }, names)(reader.read(3) as WatchedListing)).toBe(false);
+      expect(compileFilter({ fields: { dota_hero: 'Épée MASTER' } }, names)(reader.read(3) as WatchedListing)).toBe(true);
+    } finally {
+      own.close();
+    }
   });
 
   it('leaves tombstones and unknown ids out', () => {

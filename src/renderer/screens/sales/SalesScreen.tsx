@@ -33,7 +33,7 @@ import { ErrorNote } from '../account/ui/ErrorNote.tsx';
 import { formatDateTime } from '../account/ui/format.ts';
 import { GameFilter } from '../account/ui/GamePicker.tsx';
 import { ShowInBook } from '../account/ui/ShowInBook.tsx';
-import { GAME_TAGS } from '../market/book/columns.tsx';
+import { GameTag } from '../market/book/columns.tsx';
 import { ExportViewMenu } from '../market/parts/ExportViewMenu.tsx';
 import { ItemName } from '../market/parts/item-name.tsx';
 import { StickerSlots } from '../market/parts/slots.tsx';
@@ -78,7 +78,7 @@ const COLUMNS: readonly TapeColumn[] = [
     key: 'game',
     label: 'Game',
     width: 46,
-    render: (s) => <span style={{ color: 'var(--sd-muted)', fontSize: 10 }}>{GAME_TAGS[s.app_id]}</span>,
+    render: (s) => <GameTag app={s.app_id} />,
   },
   {
     key: 'name',
@@ -144,7 +144,7 @@ const COLUMNS: readonly TapeColumn[] = [
 ];
 
 const cellClass = (c: TapeColumn, base: string) =>
-  [base, c.key === 'name' ? 'sd-cell-name' : '', c.align === 'right' ? 'sd-cell-right' : '']
+  [base, c.key === 'name' ? 'sd-cell-name' : '', c.key === 'game' ? 'sd-cell-game' : '', c.align === 'right' ? 'sd-cell-right' : '']
     .filter(Boolean)
     .join(' ');
 const cellStyle = (c: TapeColumn) => (c.width === undefined ? undefined : { width: c.width });

@@ -5,6 +5,7 @@
  * another was chosen — through the same guardrails as automatic purchases.
  */
 import { ActionIcon, Alert, Badge, Button, Center, Group, ScrollArea, Stack, Switch, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { IconEdit, IconPlus, IconShoppingCartBolt, IconTrash, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type AutoBuyEntryView, DISMISSABLE_ALERT_STATES, type WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
@@ -21,6 +22,7 @@ import { addToCart, cartLineOf } from '../market/buying/cart-store.ts';
 import { gameShort } from '../account/ui/format.ts';
 import { DetailPanel } from '../market/detail/DetailPanel.tsx';
 import { describeFilter } from '../market/filters/filter-model.ts';
+import { WATCHLISTS_PX, WATCH_DETAIL_PX, watchlistsGiveWay } from './feed-room.ts';
 import { WatchlistDialog } from './WatchlistDialog.tsx';
 import { type WatchColumn, WatchTableHead } from './WatchTableHead.tsx';
 import { alertFeedStore, autoBuyStore, markAlertsSeen, setKillSwitch, updateAlert, watchlistsStore } from './watch-stores.ts';
@@ -45,7 +47,6 @@ const STATE_WORDS: Record<WatchAlertView['state'], string> = {
 };
 const MODE_WORDS = { off: 'alerts', confirm: 'confirm', auto: 'auto' } as const;
 const dismissable = (alert: WatchAlertView) => DISMISSABLE_ALERT_STATES.includes(alert.state);
-const DETAIL_PX = 380;
 
 /**
  * Alerts and purchases are kept across restarts: today's say their time, an earlier day's the date too
@@ -305,10 +306,13 @@ export function WatchlistsScreen() {
     [move, confirm, dismiss, canBuy, selected, detail],
   );
   useRegisterCommands(commands);
+  const { ref: screenRef, width: screenWidth } = useElementSize();
+  // hidden, not unmounted: the list keeps its scroll and its open confirmations for when the detail closes
+  const watchlistsAway = watchlistsGiveWay(screenWidth, detail !== null);
 
   return (
-    <div style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="watchlists-screen">
-      <Stack gap={0} w={300} style={{ flex: 'none', borderRight: '1px solid var(--sd-border)' }}>
+    <div ref={screenRef} style={{ display: 'flex', flex: 1, minWidth: 0, minHeight: 0 }} data-testid="watchlists-screen">
+      <Stack gap={0} w={WATCHLISTS_PX} style={{ flex: 'none', borderRight: '1px solid var(--sd-border)', display: watchlistsAway ? 'none' : undefined }} data-testid="watchlists-list">
         <Group justify="space-between" px="sm" py={6} style={{ borderBottom: '1px solid var(--sd-border)' }}>
           <Text size="sm" fw={700}>
             Watchlists
@@ -476,7 +480,7 @@ export function WatchlistsScreen() {
         </Stack>
       </Stack>
       {detail && (
-        <div style={{ width: DETAIL_PX, flex: 'none', minHeight: 0 }}>
+        <div style={{ width: WATCH_DETAIL_PX, flex: 'none', minHeight: 0 }}>
           <DetailPanel
             row={rowOf(detail)}
             onClose={() => setDetail(null)}

@@ -35,7 +35,7 @@ export interface BookGridProps {
 
 const cellStyle = (c: Column) => (c.width ? { width: c.width } : undefined);
 const cellClass = (c: Column, base: string) =>
-  [base, c.key === 'name' ? 'sd-cell-name' : '', c.align === 'right' ? 'sd-cell-right' : ''].filter(Boolean).join(' ');
+  [base, c.key === 'name' ? 'sd-cell-name' : '', c.key === 'game' ? 'sd-cell-game' : '', c.align === 'right' ? 'sd-cell-right' : ''].filter(Boolean).join(' ');
 
 function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort' | 'onSort'>) {
   return (

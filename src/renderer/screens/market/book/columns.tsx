@@ -8,6 +8,7 @@ import type { AppId } from '../../../../shared/api/index.ts';
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
 import { formatAge, formatAgainst, formatCents, formatFloat, formatPercent } from '../../../format/numbers.ts';
+import { gameShort } from '../../account/ui/format.ts';
 import { phaseOfPaintIndex } from '../../../../shared/phases.ts';
 import { ItemName } from '../parts/item-name.tsx';
 import { StickerSlots } from '../parts/slots.tsx';
@@ -26,7 +27,15 @@ export interface Column {
   render(row: BookRow, now: number): ReactNode;
 }
 
-export const GAME_TAGS: Record<AppId, string> = { 730: 'CS2', 252490: 'RUST', 570: 'DOTA', 440: 'TF2' };
+/**
+ * A row's game in the app's own short names ("Dota 2", as the filter's game buttons and the account
+ * screens say it; the tag said "DOTA"), small and muted. The book grid and the sales tape both show it.
+ * "Dota 2", the widest, fits the 46 px column without widening it: its cells give up their right padding
+ * (.sd-cell-game), the next column's own padding keeping the gap.
+ */
+export function GameTag({ app }: { app: number }) {
+  return <span style={{ color: 'var(--sd-muted)', fontSize: 10 }}>{gameShort(app)}</span>;
+}
 
 const dim = (text: string) => <span style={{ color: 'var(--sd-muted)' }}>{text}</span>;
 
@@ -34,7 +43,7 @@ const game: Column = {
   key: 'game',
   label: 'Game',
   width: 46,
-  render: (row) => <span style={{ color: 'var(--sd-muted)', fontSize: 10 }}>{GAME_TAGS[row.app_id as AppId]}</span>,
+  render: (row) => <GameTag app={row.app_id} />,
 };
 
 const name: Column = {

@@ -16,10 +16,9 @@ import { call, useCall, usePush } from '../../../bridge/index.ts';
 import { formatAge, formatCents, formatCount, formatDelta, formatFloat, formatPercent, plural, formatWait } from '../../../format/numbers.ts';
 import { useTradingState } from '../../../shell/app-state.ts';
 import { Keys } from '../../../shell/HelpOverlay.tsx';
-import { formatDateTime } from '../../account/ui/format.ts';
+import { formatDateTime, gameShort } from '../../account/ui/format.ts';
 import { useNow } from '../../account/ui/hooks.ts';
 import { showItemSales } from '../../sales/tape-filter.ts';
-import { GAME_TAGS } from '../book/columns.tsx';
 import { ItemImage } from '../parts/item-image.tsx';
 import { PHASE_COLORS } from '../parts/phase.tsx';
 import { FloatBar } from '../parts/wear.tsx';
@@ -292,7 +291,7 @@ export function DetailPanel({ row, onClose, onBuy, onAddToCart }: DetailPanelPro
           </Title>
           <Group gap={4}>
             <Badge variant="outline" color="gray" size="xs">
-              {GAME_TAGS[row.app_id as AppId]}
+              {gameShort(row.app_id)}
             </Badge>
             {row.stattrak && (
               <Badge color="orange" variant="light" size="xs">

@@ -25,6 +25,7 @@ import { boundedSeedPills } from './seed-pills.tsx';
 import { type PendingEdits, usePendingEdit } from './pending-edits.ts';
 import { APP_IDS, type AppId } from '../../../../shared/api/index.ts';
 import { gameShort } from '../../account/ui/format.ts';
+import { formatDecimal } from '../../../format/numbers.ts';
 import { MAX_ACCOUNT_CENTS } from '../../../../shared/ipc/calls-account.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import type { BookFilter, GameStringField } from '../../../../shared/query.ts';
@@ -81,7 +82,8 @@ function RangeInputs(props: {
   range: Range | undefined;
   onChange(range: Range | undefined): void;
   scale?: number;
-  decimals: number;
+  /** Decimals a bound takes; none given: as many as are typed (a float, see the float range below). */
+  decimals?: number;
   min: number;
   max?: number;
   step?: number;
@@ -94,8 +96,16 @@ function RangeInputs(props: {
   problems: readonly string[];
 }) {
   const { range, scale = 1 } = props;
-  const show = (n: number | undefined) => (n === undefined ? '' : n / scale);
   const read = props.toValue ?? num;
+  // What was typed in each input, shown as typed while it still reads as the range's bound: shown from
+  // the number instead, "0.0000005" came back as 5e-7 and "0.10" as 0.1 under the trader's keys. A bound
+  // set from outside (a wear preset, a reset) reads differently and is shown in plain decimals.
+  const [typed, setTyped] = useState<Record<'min' | 'max', string>>({ min: '', max: '' });
+  const show = (side: 'min' | 'max') => {
+    const n = range?.[side];
+    if (read(typed[side]) === n) return typed[side];
+    return n === undefined ? '' : formatDecimal(n / scale);
+  };
   return (
     <div>
       <Group gap={6} wrap="nowrap" align="flex-end">
@@ -104,8 +114,9 @@ function RangeInputs(props: {
             key={side}
             aria-label={`${side === 'min' ? 'Min' : 'Max'} ${props.label.toLowerCase()}`}
             placeholder={side === 'min' ? 'min' : 'max'}
-            value={show(range?.[side])}
+            value={show(side)}
             onChange={(v) => props.onChange({ ...range, [side]: read(v) })}
+            onValueChange={({ value }) => setTyped((t) => ({ ...t, [side]: value }))}
             decimalScale={props.decimals}
             min={props.min}
             max={props.max}
@@ -287,7 +298,9 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
             <Accordion.Panel>
               <Stack gap={6}>
                 <WearBandButtons float={draft.float} onChange={(float) => set({ float })} />
-                <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} decimals={6} min={0} max={1} step={0.01} problems={problemsOf('Float')} />
+                {/* every decimal typed, as the query and `skindesk search --float-max` take a float: a
+                    hunt below 0.0000005 needs more than the grid's 6 (the detail shows 10) */}
+                <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} min={0} max={1} step={0.01} problems={problemsOf('Float')} />
               </Stack>
             </Accordion.Panel>
           </Accordion.Item>
@@ -481,6 +494,10 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                 <Label>Commodity</Label>
                 <SegmentedControl fullWidth value={toTri(draft.commodity)} onChange={(v) => set({ commodity: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Commodity" />
               </div>
+              {/* the engine compares a field whole, in any case (shared/query.ts sameFieldValue) */}
+              <Text size="xs" c="dimmed" data-testid="fields-help">
+                Each field matches the whole value, in any case: “arcana” finds Arcana, “arc” does not.
+              </Text>
               {fieldPrefixes.map((prefix) => (
                 <Stack key={prefix} gap={4}>
                   {game === undefined && (
@@ -492,7 +509,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                     <TextInput
                       key={field}
                       aria-label={`${prefix} ${FIELD_LABELS[field]}`}
-                      placeholder={`${FIELD_LABELS[field]} (exact)`}
+                      placeholder={`${FIELD_LABELS[field]} (any case)`}
                       maxLength={NAME_MAX}
                       value={draft.fields?.[field] ?? ''}
                       onChange={(e) => setField(field, e.currentTarget.value)}

@@ -6,7 +6,7 @@
 import { DOPPLER_PHASES, type DopplerPhase, phaseTag } from '../../../../shared/phases.ts';
 import { GAME_STRING_FIELDS, PAINT_SEEDS_MAX, type BookFilter, type GameStringField } from '../../../../shared/query.ts';
 import { WEAR_BANDS, type WearCode } from '../../../../shared/wear.ts';
-import { formatCents, formatCount } from '../../../format/numbers.ts';
+import { formatCents, formatCount, formatDecimal } from '../../../format/numbers.ts';
 
 export type Range = { min?: number; max?: number };
 
@@ -215,7 +215,7 @@ export function describeFilter(f: BookFilter): string[] {
   if (f.float) {
     const codes = activeWearCodes(f.float);
     const exact = wearRange(codes);
-    out.push(exact && exact.min === (f.float.min ?? 0) && exact.max === (f.float.max ?? 1) ? codes.join('+') : `float ${rangeText(f.float, (n) => String(n))}`);
+    out.push(exact && exact.min === (f.float.min ?? 0) && exact.max === (f.float.max ?? 1) ? codes.join('+') : `float ${rangeText(f.float, formatDecimal)}`);
   }
   if (f.paint_seeds) out.push(`seed ${f.paint_seeds.slice(0, 3).join(',')}${f.paint_seeds.length > 3 ? '…' : ''}`);
   if (f.paint_index !== undefined) out.push(`paint #${f.paint_index}`);
