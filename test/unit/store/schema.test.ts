@@ -35,6 +35,7 @@ function dbFile(): string {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 function backToVersion(db: Db, version: number): void {
+  if (version < 8) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_game_cursors');
   if (version < 7) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_games');
   if (version < 4) db.exec('ALTER TABLE sync_state DROP COLUMN last_snapshot_etag');
   if (version < 3) for (const column of ['price_seq', 'amount_seq']) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
