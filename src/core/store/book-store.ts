@@ -610,7 +610,8 @@ export class BookStore {
       this.db
         .prepare(
           `UPDATE sync_state SET last_seq = NULL, last_snapshot_seq = NULL, last_snapshot_at = NULL,
-             backfill_cursor = NULL, backfill_pass_started_at = NULL, backfill_pass_completed_at = NULL WHERE id = 1`,
+             backfill_cursor = NULL, backfill_game_cursors = NULL, backfill_pass_started_at = NULL,
+             backfill_pass_completed_at = NULL WHERE id = 1`,
         )
         .run();
     });

@@ -289,6 +289,18 @@ ALTER TABLE sync_state ADD COLUMN backfill_games TEXT;
     // is in the query), only by a scan of the details instead of a seek until the writer upgrades it.
     writerOnly: true,
   },
+  {
+    version: 9,
+    description: "a backfill of some of the games pages each with its own app_id: each game's place in its pages",
+    // NULL but for a pass of 2 or 3 of the 4 games (one game, or every game, keeps backfill_cursor): a
+    // JSON object of app id → the cursor of that game's next page, or null once its pages are read to
+    // the end; a game not in it starts from its newest page.
+    sql: `
+ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
+`,
+    // only the backfill reads it
+    writerOnly: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -18,6 +18,12 @@ export interface SyncState {
   backfillCursor: number | null;
   /** The games the backfill cursor was saved for (backfillGamesKey), null when not recorded. */
   backfillGames: string | null;
+  /**
+   * A pass paging each of its games apart (2 or 3 of the 4): per game, the cursor of its next page, or
+   * null once its pages were read to the end; a game not in it starts from its newest page. Null when
+   * no such pass is under way (or what was saved cannot be read: the pass starts over).
+   */
+  backfillGameCursors: ReadonlyMap<number, number | null> | null;
   backfillPassStartedAt: number | null;
   backfillPassCompletedAt: number | null;
 }
@@ -35,6 +41,8 @@ interface Row {
   backfill_cursor: bigint | null;
   /** Absent from a file before schema 7, which readers take as it is. */
   backfill_games?: string | null;
+  /** Absent from a file before schema 9, which readers take as it is. */
+  backfill_game_cursors?: string | null;
   backfill_pass_started_at: bigint | null;
   backfill_pass_completed_at: bigint | null;
 }
@@ -56,6 +64,7 @@ export function readSyncState(db: Db): SyncState {
     scope: parseScope(row.scope),
     backfillCursor: num(row.backfill_cursor),
     backfillGames: row.backfill_games ?? null,
+    backfillGameCursors: parseGameCursors(row.backfill_game_cursors ?? null),
     backfillPassStartedAt: num(row.backfill_pass_started_at),
     backfillPassCompletedAt: num(row.backfill_pass_completed_at),
   };
@@ -91,6 +100,30 @@ export function serializeScope(scope: readonly number[] | null): string | null {
  */
 export function backfillGamesKey(appIds: readonly number[] | null): string {
   return appIds === null ? 'all' : JSON.stringify([...new Set(appIds)].sort((a, b) => a - b));
+}
+
+/** The JSON of sync_state.backfill_game_cursors: app id → the cursor of that game's next page, or null at its end. */
+export function serializeGameCursors(cursors: ReadonlyMap<number, number | null>): string {
+  return JSON.stringify(Object.fromEntries([...cursors].sort(([a], [b]) => a - b)));
+}
+
+/** What serializeGameCursors wrote; null for anything else (the pass starts over, which loses nothing). */
+function parseGameCursors(text: string | null): ReadonlyMap<number, number | null> | null {
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const cursors = new Map<number, number | null>();
+  for (const [key, cursor] of Object.entries(value)) {
+    const game = Number(key);
+    if (!Number.isInteger(game) || (cursor !== null && !Number.isInteger(cursor))) return null;
+    cursors.set(game, cursor as number | null);
+  }
+  return cursors;
 }
 
 function parseScope(text: string | null): number[] | null {

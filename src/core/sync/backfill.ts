@@ -7,14 +7,23 @@
  * listing older than its start has its details (newer ones lie above its cursor, where it never looks);
  * a new pass starts when a snapshot brings listings without them (newest first finds those in the first
  * pages). A creation carries its per-game fields, so it is detailed already (store/book-store.ts).
+ *
+ * `GET /listings` takes one `app_id` (or none), so a backfill of 2 or 3 of the 4 games pages each of them
+ * with its own filter rather than every game's pages, of which it would keep only its games' rows: the
+ * 1/s budget goes to listings it stores. The games' pagings are interleaved, newest page first: the next
+ * page read is that of the game whose next page holds the newest listings, so a pass reads its games'
+ * listings newest first as one paging of them would. The newest listings (those a trader looks at, and
+ * watchlists judge) get their details first whatever their game, where a game after game order would
+ * detail all of one game's old listings before another's newest; and a pass that ends once every older
+ * listing has its details ends at the same place. Each game's place is saved with each page.
  */
 import { EventEmitter } from 'node:events';
 import { type Clock, intervalTime, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
-import type { FullListing } from '../../shared/api/index.ts';
+import { APP_IDS, type FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
 import { countDetailed, countLive, countUndetailedAbove, newestListingId } from '../store/book-reader.ts';
-import { backfillGamesKey } from '../store/sync-state.ts';
+import { backfillGamesKey, serializeGameCursors, type SyncState } from '../store/sync-state.ts';
 import type { ListingsSource } from './sources.ts';
 
 export interface BackfillProgress {
@@ -52,6 +61,39 @@ export interface BackfillOptions {
 /** Pages the detail rate is measured over: one slow answer is smoothed out, a change of pace shows soon. */
 const RATE_WINDOW_PAGES = 10;
 
+/**
+ * One paging of `GET /listings` in a pass: every game's listings (no `app_id`), or one game's. `cursor`
+ * is where its next page starts, null for its newest page; `ended` once its last page was read.
+ */
+interface Lane {
+  appId: number | undefined;
+  cursor: number | null;
+  ended: boolean;
+}
+
+/**
+ * The games whose listings are paged each with its own `app_id`, or null for a single paging: every game
+ * (none named, or all four named — their pages hold only mirrored listings already, and a single paging
+ * asks fewer pages), or one game (filtered by the paging itself).
+ */
+function gamesPagedApart(appIds: readonly number[] | null): number[] | null {
+  if (appIds === null) return null;
+  const games = [...new Set(appIds)].sort((a, b) => a - b);
+  const everyGame = APP_IDS.every((game) => games.includes(game));
+  return games.length > 1 && !everyGame ? games : null;
+}
+
+/** The lane whose next page holds the newest listings: one not begun yet (its newest page) first. */
+function newestLane(lanes: readonly Lane[]): Lane | undefined {
+  let pick: Lane | undefined;
+  for (const lane of lanes) {
+    if (lane.ended) continue;
+    if (lane.cursor === null) return lane;
+    if (pick === undefined || lane.cursor > (pick.cursor ?? 0)) pick = lane;
+  }
+  return pick;
+}
+
 type BackfillEvents = {
   progress: [progress: BackfillProgress];
   warning: [message: string];
@@ -63,7 +105,10 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
   readonly #store: BookStore;
   readonly #source: ListingsSource;
   readonly #scope: ReadonlySet<number> | null;
+  /** The `app_id` of a single paging (one game), undefined for every game's. */
   readonly #appId: number | undefined;
+  /** The games paged each with its own `app_id` (gamesPagedApart), null for a single paging. */
+  readonly #apart: readonly number[] | null;
   /** The games this backfill pages (backfillGamesKey): its saved cursor is theirs. */
   readonly #games: string;
   readonly #pageSize: 1000 | 500;
@@ -101,7 +146,9 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#source = source;
     const appIds = options.appIds ?? null;
     this.#scope = appIds === null ? null : new Set(appIds);
-    this.#appId = appIds !== null && appIds.length === 1 ? appIds[0] : undefined;
+    const games = appIds === null ? [] : [...new Set(appIds)];
+    this.#appId = games.length === 1 ? games[0] : undefined;
+    this.#apart = gamesPagedApart(appIds);
     this.#games = backfillGamesKey(appIds);
     this.#pageSize = options.pageSize ?? 1000;
     this.#idleMs = options.idleMs ?? 60_000;
@@ -201,21 +248,44 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     }
   }
 
+  /**
+   * The pass's pagings where the saved state left them, or null when there is none to resume: a cursor
+   * of other games is a place in pages this backfill does not read (resumed, the new games' listings
+   * above it got their details only in a later pass, or never while the pass kept finding them).
+   */
+  #resumeLanes(saved: SyncState): Lane[] | null {
+    if (saved.backfillGames !== this.#games) return null;
+    if (this.#apart === null) {
+      return saved.backfillCursor === null ? null : [{ appId: this.#appId, cursor: saved.backfillCursor, ended: false }];
+    }
+    const cursors = saved.backfillGameCursors;
+    if (cursors === null) return null;
+    return this.#apart.map((appId) => {
+      const cursor = cursors.get(appId);
+      return { appId, cursor: cursor ?? null, ended: cursor === null };
+    });
+  }
+
+  #freshLanes(): Lane[] {
+    return (this.#apart ?? [this.#appId]).map((appId) => ({ appId, cursor: null, ended: false }));
+  }
+
   async #readPages(): Promise<{ filled: number; olderLeft: number } | null> {
     const signal = this.#abort.signal;
-    const saved = this.#store.state();
-    // A cursor of other games is a place in pages this backfill does not read: resumed, the new games'
-    // listings above it got their details only in a later pass, or never while the pass kept finding them.
-    let cursor = saved.backfillGames === this.#games ? saved.backfillCursor : null;
-    if (cursor === null) this.#saveCursor(null, 'start');
+    const resumed = this.#resumeLanes(this.#store.state());
+    let lanes: readonly Lane[] = resumed ?? this.#freshLanes();
+    if (resumed === null) this.#saveCursor(lanes, 'start');
     this.#set({ state: 'running', pages: 0, problem: null });
     this.#pageMarks = [{ at: intervalTime(this.#clock), filled: 0 }];
     let passFilled = 0;
     while (this.#running) {
+      const lane = newestLane(lanes);
+      if (lane === undefined) break; // (a saved state of ended games only: written as complete, never kept)
+      const { appId, cursor } = lane;
       let page;
       try {
         page = await this.#source.fetchListingsPage(
-          { limit: this.#pageSize, ...(cursor === null ? {} : { cursor }), ...(this.#appId === undefined ? {} : { appId: this.#appId }) },
+          { limit: this.#pageSize, ...(cursor === null ? {} : { cursor }), ...(appId === undefined ? {} : { appId }) },
           signal,
         );
       } catch (err) {
@@ -232,34 +302,43 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
         continue;
       }
       const next = page.nextCursor;
-      const filled = await this.#storePage(page.listings, next);
+      const moved: readonly Lane[] = lanes.map((l) => (l === lane ? { ...l, cursor: next, ended: next === null } : l));
+      const filled = await this.#storePage(page.listings, moved);
       if (filled === null) return null;
+      lanes = moved;
       passFilled += filled;
-      cursor = next;
       this.#noteRate(filled);
       this.#progress.detailed += filled;
       this.#progress.pages++;
       this.#recount(false);
       const remaining = this.#olderUndetailed();
-      if (next === null || remaining === 0) {
-        if (next !== null) this.#store.write(() => this.#saveCursor(null, 'complete'));
-        this.#recount(true);
-        const done = this.#progress.detailed >= this.#progress.total;
-        this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
-        return { filled: passFilled, olderLeft: this.#olderUndetailed() };
+      const allRead = lanes.every((l) => l.ended);
+      if (allRead || remaining === 0) {
+        if (!allRead) this.#store.write(() => this.#saveCursor(lanes, 'complete'));
+        return this.#passEnded(passFilled);
       }
       this.#set({ state: 'running', etaMs: this.#ratePerMs > 0 ? Math.round(remaining / this.#ratePerMs) : null, problem: null });
     }
-    return null;
+    if (!this.#running) return null;
+    this.#store.write(() => this.#saveCursor(lanes, 'complete'));
+    return this.#passEnded(passFilled);
+  }
+
+  #passEnded(passFilled: number): { filled: number; olderLeft: number } {
+    this.#recount(true);
+    const done = this.#progress.detailed >= this.#progress.total;
+    this.#set({ state: done ? 'done' : 'idle', etaMs: done ? 0 : null, problem: null });
+    return { filled: passFilled, olderLeft: this.#olderUndetailed() };
   }
 
   /**
    * Stores a page's details in transactions of at most `writeBudgetMs` each, yielding to the event loop
    * between them: in the app this runs on the thread that answers the renderer, and a 1 000-row page
-   * can take a few hundred ms on a busy machine. The cursor moves with the page's last rows only, so a
-   * stop mid-page rereads that page (filling details twice is harmless). Null when stopped.
+   * can take a few hundred ms on a busy machine. The cursor moves (to `lanes`, the pagings after this
+   * page) with the page's last rows only, so a stop mid-page rereads that page (filling details twice is
+   * harmless). Null when stopped.
    */
-  async #storePage(listings: readonly FullListing[], next: number | null): Promise<number | null> {
+  async #storePage(listings: readonly FullListing[], lanes: readonly Lane[]): Promise<number | null> {
     let filled = 0;
     let at = 0;
     for (;;) {
@@ -277,22 +356,34 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
           if (this.#scope !== null && !this.#scope.has(listing.app_id)) continue;
           if (this.#store.fillDetails(listing.id, listing, now)) n++;
         }
-        if (at >= listings.length) this.#saveCursor(next, next === null ? 'complete' : 'page');
+        if (at >= listings.length) this.#saveCursor(lanes, lanes.every((l) => l.ended) ? 'complete' : 'page');
         return n;
       });
       if (at >= listings.length) return filled;
     }
   }
 
-  #saveCursor(cursor: number | null, moment: 'start' | 'page' | 'complete'): void {
+  /**
+   * Saves where the pass's pagings are: a single paging's cursor in backfill_cursor, those of games paged
+   * apart in backfill_game_cursors (the games not begun yet left out), each with the games they page.
+   */
+  #saveCursor(lanes: readonly Lane[], moment: 'start' | 'page' | 'complete'): void {
     const now = this.#store.clock.now();
     const db = this.#store.db;
     if (moment === 'start') {
-      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_games = ?, backfill_pass_started_at = ? WHERE id = 1').run(this.#games, now);
+      db.prepare(
+        'UPDATE sync_state SET backfill_cursor = NULL, backfill_game_cursors = NULL, backfill_games = ?, backfill_pass_started_at = ? WHERE id = 1',
+      ).run(this.#games, now);
     } else if (moment === 'complete') {
-      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_pass_completed_at = ? WHERE id = 1').run(now);
+      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_game_cursors = NULL, backfill_pass_completed_at = ? WHERE id = 1').run(now);
+    } else if (this.#apart === null) {
+      db.prepare('UPDATE sync_state SET backfill_cursor = ?, backfill_games = ? WHERE id = 1').run(lanes[0]?.cursor ?? null, this.#games);
     } else {
-      db.prepare('UPDATE sync_state SET backfill_cursor = ?, backfill_games = ? WHERE id = 1').run(cursor, this.#games);
+      const begun = new Map(lanes.filter((l) => l.ended || l.cursor !== null).map((l) => [l.appId as number, l.ended ? null : l.cursor]));
+      db.prepare('UPDATE sync_state SET backfill_cursor = NULL, backfill_game_cursors = ?, backfill_games = ? WHERE id = 1').run(
+        serializeGameCursors(begun),
+        this.#games,
+      );
     }
   }
 

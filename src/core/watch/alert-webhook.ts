@@ -5,7 +5,8 @@
  * Slack have outages of a few seconds) is tried again a few times; what still fails is said. A redirect is
  * not followed (the user named this URL) nor tried again: it is said, with where it points. A webhook
  * URL is a secret (Discord's and Slack's carry their token in the path): it is named in words by its
- * origin only.
+ * origin only. With `claim`, only the alerts it hands back are posted, as with the OS notifications (the
+ * watch service's: those no run has posted yet, so a burst a crashed run held is posted by the next).
  */
 import { readRateHeaders } from '../api/governor.ts';
 import { AlertNotifier, alertWords } from './notifier.ts';
@@ -179,6 +180,8 @@ export interface AlertWebhooksOptions {
   retryDelaysMs?: readonly number[];
   fetch?: typeof fetch;
   now?: () => number;
+  /** Of the alerts a window is about to post, those to post (marked posted as they are handed back); default all. */
+  claim?: (alerts: readonly WatchAlert[]) => readonly WatchAlert[];
 }
 
 /** Undelivered alerts of one URL not said yet, and when that URL's failure was last said. */
@@ -204,6 +207,19 @@ export class AlertWebhooks {
 
   add(url: string, alerts: readonly WatchAlert[]): void {
     if (this.#closed || alerts.length === 0) return;
+    this.#hook(url).notifier.add(alerts);
+  }
+
+  /**
+   * Alerts owed a post that a run which stopped never made: posted together, as one summary — now when
+   * the URL's window is quiet, else with what it holds at its end (AlertNotifier.tellTogether).
+   */
+  tellTogether(url: string, alerts: readonly WatchAlert[]): void {
+    if (this.#closed || alerts.length === 0) return;
+    this.#hook(url).notifier.tellTogether(alerts);
+  }
+
+  #hook(url: string): { notifier: AlertNotifier; delivery: WebhookDelivery } {
     let hook = this.#byUrl.get(url);
     if (!hook) {
       const delivery = new WebhookDelivery({
@@ -216,11 +232,12 @@ export class AlertWebhooks {
       const notifier = new AlertNotifier({
         notify: (title, body, told) => delivery.send(title, body, told),
         ...(this.#o.windowMs === undefined ? {} : { windowMs: this.#o.windowMs }),
+        ...(this.#o.claim === undefined ? {} : { claim: this.#o.claim }),
       });
       hook = { notifier, delivery };
       this.#byUrl.set(url, hook);
     }
-    hook.notifier.add(alerts);
+    return hook;
   }
 
   /**

@@ -11,9 +11,9 @@
  * notifications, listeners) runs on the next turn of the event loop. A run that stops in between loses
  * no alert: the purchase's log entry, written before it was sent, carries the alert, and the next run
  * to start — or a run going beside it, within a minute — writes it (WatchStore.recoverAlerts). Nor is an
- * alert's OS notification lost with the notification window that held it: the alert row says it is owed
- * one until a run shows it, and one still owed after a run stopped is told by the next (or by a run
- * beside it, within a minute), once.
+ * alert's OS notification, or its webhook post, lost with the coalescing window that held it: the alert
+ * row says it is owed one until a run tells it, and one still owed after a run stopped is told by the
+ * next (or by a run beside it, within a minute), once.
  */
 import { EventEmitter } from 'node:events';
 import type { ListingCreatedEvent, ListingEvent } from '../../shared/api/index.ts';
@@ -30,7 +30,7 @@ import { ListingReader } from './matcher.ts';
 import { AlertWebhooks } from './alert-webhook.ts';
 import { AlertNotifier } from './notifier.ts';
 import { ReferencePrices, ReferenceRefresher } from './reference-prices.ts';
-import { type AlertFacts, type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
+import { ALERT_CHANNELS, type AlertChannel, type AlertFacts, type AlertState, type AutoBuyLogEntry, type WatchAlert, WatchStore } from './store.ts';
 
 export interface WatchServiceOptions {
   db: Db;
@@ -94,17 +94,22 @@ const DETAIL_SWEEP_MS = 15_000;
  */
 const SETTLE_EVERY_MS = 60_000;
 /**
- * An alert still owed its OS notification this long after it was written was left by a run that stopped:
- * a running one shows it within its notification window (5 s in the app), so three of them leave a busy
- * one time to do so before another run tells it (claimNotifications keeps it to one either way).
+ * An alert still owed its OS notification or webhook post this long after it was written was left by a
+ * run that stopped: a running one tells it within its window (5 s in the app), so three of them leave a
+ * busy one time to do so before another run tells it (claimOwed keeps it to one either way).
  */
 const NOTIFY_OWED_AFTER_MS = 15_000;
 /**
- * How long an alert a run left un-notified stays owed: the next run started within it tells it, one
- * started later leaves it in the feed only (a notification about a match this old points at a listing
+ * How long an alert a run left untold stays owed: the next run started within it tells it, one started
+ * later leaves it in the feed only (a notification or post about a match this old points at a listing
  * most likely sold).
  */
 const NOTIFY_OWED_FOR_MS = 60 * 60_000;
+/** The words for what a channel's telling is, in warnings. */
+const CHANNEL_WORDS: Record<AlertChannel, { told: string; telling: string }> = {
+  notification: { told: 'notify', telling: 'alert notifications are' },
+  webhook: { told: 'post to their webhooks', telling: 'alert webhook posts are' },
+};
 /** How long judging applied batches may hold the event loop before it lets a frame in. */
 const APPLIED_SLICE_MS = 0.5;
 /** Blocked auto-buy decisions are kept this long (the log shows them; nothing else reads them). */
@@ -186,12 +191,12 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     this.#notifier = options.notify
       ? new AlertNotifier({
           notify: options.notify,
-          claim: (alerts) => this.#claimNotifications(alerts),
+          claim: (alerts) => this.#claim('notification', alerts),
           ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
         })
       : null;
     // read before the recovery below writes alerts of its own (told with #tell)
-    const owed = this.#owedNotifications();
+    const owed = this.#owedAlerts();
     // before the evaluator reads the match memory: the alerts recovered come with theirs
     const recovered = this.#recoverAlerts();
     this.#prices = new ReferencePrices(options.db);
@@ -205,6 +210,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       ...(options.notifyWindowMs === undefined ? {} : { windowMs: options.notifyWindowMs }),
       ...(options.webhookFetch === undefined ? {} : { fetch: options.webhookFetch }),
       now: this.#now,
+      claim: (alerts) => this.#claim('webhook', alerts),
     });
     this.#pruneTimer = setInterval(() => this.#prune(), PRUNE_EVERY_MS);
     this.#pruneTimer.unref();
@@ -214,8 +220,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     }, SETTLE_EVERY_MS);
     this.#settleTimer.unref();
     this.#reload();
-    // never notified by the run that stopped with them in its notification window: one summary
-    this.#notifier?.tellTogether(owed);
+    // never told by the run that stopped with them in its windows: one summary each
+    this.#tellOwed(owed);
     // never told by the run that stopped before writing them
     this.#tell(recovered, (id) => this.store.get(id));
   }
@@ -615,7 +621,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
           marketHashName: match.listing.market_hash_name,
           seq: match.seq,
           ...alertFactsOf(match),
-        }, this.#notifies(match.watchlist));
+        }, this.#owes(match.watchlist));
         if (entry) {
           this.store.linkAlert(entry.id, alert.id);
           // the outcome may have arrived already
@@ -656,55 +662,80 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
   #recoverLeftAlerts(): void {
     if (this.#closed || !this.#db.open) return;
     this.#flush();
-    const owed = this.#owedNotifications();
+    const owed = this.#owedAlerts();
     const recovered = this.#recoverAlerts();
-    this.#notifier?.tellTogether(owed);
+    this.#tellOwed(owed);
     this.#tell(recovered, (id) => this.store.get(id));
   }
 
   /** The alerts a run that stopped never wrote (WatchStore.recoverAlerts); a failure is said, not thrown. */
   #recoverAlerts(): WatchAlert[] {
     try {
-      return this.store.recoverAlerts((id) => this.#notifies(this.store.get(id)));
+      return this.store.recoverAlerts((id) => this.#owes(this.store.get(id)));
     } catch (err) {
       this.#warn(`the alerts of purchases an earlier run sent could not be written: ${(err as Error).message}`);
       return [];
     }
   }
 
-  /** Whether this run owes a watchlist's alerts an OS notification: it asks for them, and this host shows them. */
-  #notifies(watchlist: Watchlist | null): boolean {
-    return this.#notifier !== null && watchlist?.alerts.notify === true;
+  /**
+   * How this run owes a watchlist's alerts being told: an OS notification when it asks for them and this
+   * host shows them, a post when it names a webhook.
+   */
+  #owes(watchlist: Watchlist | null): AlertChannel[] {
+    const owed: AlertChannel[] = [];
+    if (this.#notifier !== null && watchlist?.alerts.notify === true) owed.push('notification');
+    if (watchlist?.alerts.webhook) owed.push('webhook');
+    return owed;
   }
 
   /**
-   * The alerts whose notification a run that stopped never showed (held in its window at a crash, or
-   * told with its file already closed): those still owed one NOTIFY_OWED_AFTER_MS after they were
-   * written, which a running app would have shown within its window. Only a run that shows
-   * notifications takes them; a failure is said, not thrown.
+   * The alerts a run that stopped never told (held in its windows at a crash, or told with its file
+   * already closed), per channel: those still owed it NOTIFY_OWED_AFTER_MS after they were written,
+   * which a running app would have told within its window. Notifications are taken only by a run that
+   * shows them; a failure is said, not thrown.
    */
-  #owedNotifications(): WatchAlert[] {
-    if (!this.#notifier || !this.#db.open) return [];
-    try {
-      const now = this.#now();
-      return this.store.owedNotifications(now - NOTIFY_OWED_AFTER_MS, now - NOTIFY_OWED_FOR_MS);
-    } catch (err) {
-      this.#warn(`the alerts an earlier run did not notify could not be read: ${(err as Error).message}`);
-      return [];
+  #owedAlerts(): Record<AlertChannel, WatchAlert[]> {
+    const owed: Record<AlertChannel, WatchAlert[]> = { notification: [], webhook: [] };
+    if (!this.#db.open) return owed;
+    const now = this.#now();
+    for (const channel of ALERT_CHANNELS) {
+      if (channel === 'notification' && !this.#notifier) continue;
+      try {
+        owed[channel] = this.store.owedAlerts(channel, now - NOTIFY_OWED_AFTER_MS, now - NOTIFY_OWED_FOR_MS);
+      } catch (err) {
+        this.#warn(`the alerts an earlier run did not ${CHANNEL_WORDS[channel].told} could not be read: ${(err as Error).message}`);
+      }
     }
+    return owed;
   }
 
   /**
-   * The notifier's claim: of these alerts, those whose notification no run has shown yet, marked shown.
-   * When the file cannot be written (closed at a stop, locked) none is shown now: each stays owed, and is
-   * told by this run's minute check or by the next run — late, but once.
+   * What a run that stopped never told: one summary to the OS notifications, one per webhook (the one
+   * its watchlist names now; an alert whose watchlist names none any more stays owed, and is released
+   * with the others after NOTIFY_OWED_FOR_MS).
    */
-  #claimNotifications(alerts: readonly WatchAlert[]): WatchAlert[] {
+  #tellOwed(owed: Record<AlertChannel, WatchAlert[]>): void {
+    this.#notifier?.tellTogether(owed.notification);
+    const byUrl = new Map<string, WatchAlert[]>();
+    for (const alert of owed.webhook) {
+      const url = this.store.get(alert.watchlistId)?.alerts.webhook;
+      if (url) byUrl.set(url, [...(byUrl.get(url) ?? []), alert]);
+    }
+    for (const [url, alerts] of byUrl) this.#webhooks.tellTogether(url, alerts);
+  }
+
+  /**
+   * A window's claim: of these alerts, those no run has told yet on `channel`, marked told. When the
+   * file cannot be written (closed at a stop, locked) none is told now: each stays owed, and is told by
+   * this run's minute check or by the next run — late, but once.
+   */
+  #claim(channel: AlertChannel, alerts: readonly WatchAlert[]): WatchAlert[] {
     if (!this.#db.open) return [];
     try {
-      return this.store.claimNotifications(alerts);
+      return this.store.claimOwed(channel, alerts);
     } catch (err) {
-      this.#warn(`alert notifications are held back: the desk file could not be written (${(err as Error).message})`);
+      this.#warn(`${CHANNEL_WORDS[channel].telling} held back: the desk file could not be written (${(err as Error).message})`);
       return [];
     }
   }

@@ -10,6 +10,17 @@ import type { Db } from '../store/database.ts';
 import { ensureWatchTables } from './tables.ts';
 
 export type AlertOrigin = 'event' | 'sweep';
+
+/**
+ * The ways an alert is told outside the app: an OS notification, a post to its watchlist's webhook. Each
+ * is owed once, and the alert row says which it is still owed (OWED_COLUMNS): written with the alert,
+ * cleared by whichever run tells it, so one a run held in a coalescing window when it crashed is told by
+ * the next (WatchService).
+ */
+export type AlertChannel = 'notification' | 'webhook';
+const OWED_COLUMNS: Record<AlertChannel, string> = { notification: 'notify_pending', webhook: 'webhook_pending' };
+export const ALERT_CHANNELS = Object.keys(OWED_COLUMNS) as readonly AlertChannel[];
+
 export const ALERT_STATES = ['new', 'buying', 'bought', 'not_bought', 'unknown', 'blocked', 'dismissed'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
@@ -262,6 +273,8 @@ export class WatchStore {
   readonly db: Db;
   readonly #now: () => number;
   readonly #s: Record<string, Statement>;
+  /** Per channel: claim an alert's telling, read the alerts owed one, release those owed too long. */
+  readonly #owed: Record<AlertChannel, { claim: Statement; owed: Statement; release: Statement }>;
 
   constructor(db: Db, now: () => number = Date.now) {
     this.db = db;
@@ -291,11 +304,9 @@ export class WatchStore {
       ),
       addAlert: p(
         `INSERT INTO watch_alerts (at_ms, watchlist_id, watchlist_name, listing_id, app_id, market_hash_name, price,
-           amount, seq, reference_price, ceiling, origin, notify_pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           amount, seq, reference_price, ceiling, origin, ${ALERT_CHANNELS.map((c) => OWED_COLUMNS[c]).join(', ')})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${ALERT_CHANNELS.map(() => '?').join(', ')})`,
       ),
-      claimNotification: p('UPDATE watch_alerts SET notify_pending = 0 WHERE id = ? AND notify_pending = 1'),
-      owedNotifications: p('SELECT * FROM watch_alerts WHERE notify_pending = 1 AND at_ms <= ? ORDER BY id').safeIntegers(true),
-      releaseStaleNotifications: p('UPDATE watch_alerts SET notify_pending = 0 WHERE notify_pending = 1 AND at_ms < ?'),
       alert: p('SELECT * FROM watch_alerts WHERE id = ?').safeIntegers(true),
       alerts: p('SELECT * FROM watch_alerts WHERE id > ? ORDER BY id DESC LIMIT ?').safeIntegers(true),
       setAlertState: p('UPDATE watch_alerts SET state = ? WHERE id = ?'),
@@ -333,6 +344,12 @@ export class WatchStore {
         'INSERT INTO watch_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
     };
+    const owedOf = (column: string) => ({
+      claim: p(`UPDATE watch_alerts SET ${column} = 0 WHERE id = ? AND ${column} = 1`),
+      owed: p(`SELECT * FROM watch_alerts WHERE ${column} = 1 AND at_ms <= ? ORDER BY id`).safeIntegers(true),
+      release: p(`UPDATE watch_alerts SET ${column} = 0 WHERE ${column} = 1 AND at_ms < ?`),
+    });
+    this.#owed = { notification: owedOf(OWED_COLUMNS.notification), webhook: owedOf(OWED_COLUMNS.webhook) };
   }
 
   // ---- watchlists -------------------------------------------------------------------------------
@@ -446,8 +463,11 @@ export class WatchStore {
 
   // ---- alerts -----------------------------------------------------------------------------------
 
-  /** `notify`: the alert is owed an OS notification (its watchlist notifies and this run can show one). */
-  addAlert(alert: NewAlert, notify = false): WatchAlert {
+  /**
+   * `owed`: the ways the alert is owed being told (its watchlist asks for them, and this run can tell
+   * them: an OS notification needs a host that shows them).
+   */
+  addAlert(alert: NewAlert, owed: readonly AlertChannel[] = []): WatchAlert {
     const info = this.#s.addAlert!.run(
       alert.atMs,
       alert.watchlistId,
@@ -461,32 +481,32 @@ export class WatchStore {
       alert.referencePrice,
       alert.ceiling,
       alert.origin,
-      notify ? 1 : 0,
+      ...ALERT_CHANNELS.map((channel) => (owed.includes(channel) ? 1 : 0)),
     );
     return { ...alert, id: Number(info.lastInsertRowid), state: 'new' };
   }
 
   /**
-   * Takes the OS notifications of these alerts for the caller to show: returns those still owed one, and
-   * marks them shown. Under the desk's write lock, so of two runs (the app and one that started beside
-   * it) only one ever shows an alert's notification.
+   * Takes the telling of these alerts on `channel` (their OS notification, their webhook post) for the
+   * caller: returns those still owed it, and marks it done. Under the desk's write lock, so of two runs
+   * (the app and one that started beside it) only one ever tells an alert on a channel.
    */
-  claimNotifications(alerts: readonly WatchAlert[]): WatchAlert[] {
-    return this.exclusively(() => alerts.filter((a) => this.#s.claimNotification!.run(a.id).changes > 0));
+  claimOwed(channel: AlertChannel, alerts: readonly WatchAlert[]): WatchAlert[] {
+    const claim = this.#owed[channel].claim;
+    return this.exclusively(() => alerts.filter((a) => claim.run(a.id).changes > 0));
   }
 
   /**
-   * Alerts written at or before `writtenByMs` still owed their OS notification, oldest first: a run that
-   * stopped (a crash) while its notification window held them. Not claimed: claimNotifications is.
+   * The alerts written by `writtenByMs` still owed their telling on `channel`, oldest first: a run that
+   * stopped (a crash) while a coalescing window held them. Not claimed: claimOwed is. Those written
+   * before `writtenSinceMs` are owed none any more (marked so, in the feed as they were): a notification
+   * or a post is a call to act on a listing, and one about a match hours old would send the trader after
+   * a listing long gone.
    */
-  /**
-   * The alerts still owed a notification that were written by `writtenByMs`. Those written before
-   * `writtenSinceMs` are owed none any more (marked so, in the feed as they were): a notification is a call
-   * to act on a listing, and one about a match hours old would send the trader after a listing long gone.
-   */
-  owedNotifications(writtenByMs: number, writtenSinceMs: number): WatchAlert[] {
-    this.#s.releaseStaleNotifications!.run(writtenSinceMs);
-    return (this.#s.owedNotifications!.all(writtenByMs) as AlertRow[]).map(toAlert);
+  owedAlerts(channel: AlertChannel, writtenByMs: number, writtenSinceMs: number): WatchAlert[] {
+    const { owed, release } = this.#owed[channel];
+    release.run(writtenSinceMs);
+    return (owed.all(writtenByMs) as AlertRow[]).map(toAlert);
   }
 
   alert(id: number): WatchAlert | null {
@@ -549,9 +569,9 @@ export class WatchStore {
    * settles it), and is linked to its entry, so a second call writes nothing. Under the desk's write
    * lock: a live run's own pending alerts (the app's, while `skindesk watch` starts) are either written
    * here and found linked by that run, or written by it first and not seen here. Returns those written;
-   * `notifies` says which watchlists' alerts are owed an OS notification by the caller (addAlert).
+   * `owes` says how each watchlist's alerts are owed being told by the caller (addAlert).
    */
-  recoverAlerts(notifies: (watchlistId: number) => boolean = () => false): WatchAlert[] {
+  recoverAlerts(owes: (watchlistId: number) => readonly AlertChannel[] = () => []): WatchAlert[] {
     return this.exclusively(() => {
       const written: WatchAlert[] = [];
       for (const row of this.#s.unwrittenAlerts!.all() as UnwrittenAlertRow[]) {
@@ -566,7 +586,7 @@ export class WatchStore {
           marketHashName: r.market_hash_name,
           seq: r.trigger_seq,
           ...facts,
-        }, notifies(r.watchlist_id));
+        }, owes(r.watchlist_id));
         this.linkAlert(r.id, alert.id);
         this.#s.recallMatch!.run(r.listing_id, facts.price, r.trigger_seq, r.watchlist_id);
         const state: AlertState = r.decision === 'blocked' ? 'blocked' : r.status === 'pending' || r.status === null ? 'buying' : r.status;

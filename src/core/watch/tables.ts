@@ -47,9 +47,11 @@ CREATE TABLE IF NOT EXISTS watch_alerts (
   origin TEXT NOT NULL,
   state TEXT NOT NULL DEFAULT 'new',
   -- 1 while the OS notification this alert is owed has not been shown: written with the alert by a run
-  -- that notifies, cleared by whichever run shows it (claimNotifications). A run that stopped with the
-  -- alert held in its notification window leaves the 1 for the next run to tell.
-  notify_pending INTEGER NOT NULL DEFAULT 0
+  -- that notifies, cleared by whichever run shows it (claimOwed). A run that stopped with the alert held
+  -- in its notification window leaves the 1 for the next run to tell.
+  notify_pending INTEGER NOT NULL DEFAULT 0,
+  -- the same for the post to its watchlist's webhook (whose window coalesces alike)
+  webhook_pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS watch_alerts_listing ON watch_alerts (listing_id);
 
@@ -94,4 +96,6 @@ export function ensureWatchTables(db: Db): void {
   addDeskColumn(db, 'auto_buy_log', 'alert_facts', 'TEXT');
   // alerts of a file from before it were notified, or never will be: none is owed
   addDeskColumn(db, 'watch_alerts', 'notify_pending', 'INTEGER NOT NULL DEFAULT 0');
+  // likewise their webhook posts
+  addDeskColumn(db, 'watch_alerts', 'webhook_pending', 'INTEGER NOT NULL DEFAULT 0');
 }

@@ -110,12 +110,22 @@ async function writeChunks(res: ServerResponse, chunks: readonly Buffer[]): Prom
 
 export function createRequestHandler(market: Market, routes: RouteTable, limiter: RateLimiter, chaos: ChaosController | null = null) {
   /**
-   * Sends a 429 and tells the limiter, so early retries can be counted. The wait is counted from just
-   * before the answer is written: the caller cannot have it sooner, so its own wait ends no earlier.
+   * Sends a 429 and tells the limiter, so early retries can be counted. The wait is counted from `now`,
+   * just before the answer is written: the caller cannot have it sooner, so its own wait ends no earlier.
+   * A 429 is a refusal whatever caused it (spec part 8), so its rate-limit headers say nothing remains
+   * and the window reopens at the first whole second not before the end of the wait the early-retry
+   * check holds the caller to: a client that waits until X-RateLimit-Reset honours the Retry-After too.
+   * The window's own end (resetAt, rounded up) can lie up to a second before now + Retry-After rounded
+   * up, and a client waiting only for it was counted as coming back early.
    */
-  function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>, now = Date.now()): void {
-    limiter.noteRetryAfter(key, now, retryAfter);
-    sendError(res, err, { ...headers, 'Retry-After': String(retryAfter) });
+  function sendRateLimited(res: ServerResponse, key: string, err: MarketError, retryAfter: number, headers: Record<string, string>, now: number): void {
+    const waitEnds = limiter.noteRetryAfter(key, now, retryAfter);
+    sendError(res, err, {
+      ...headers,
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.ceil(waitEnds / 1000)),
+      'Retry-After': String(retryAfter),
+    });
   }
 
 
@@ -137,28 +147,25 @@ export function createRequestHandler(market: Market, routes: RouteTable, limiter
     // authenticated request: it is counted by IP like any unauthenticated one (§5.4).
     const limitKey = `${rateLimitCaller(def.auth ? account : null, key, req.socket.remoteAddress)} ${rateLimitKey(name)}`;
     if (def.rateLimit) {
-      const decision = limiter.take(limitKey, def.rateLimit);
+      // one moment for the decision and its 429's wait
+      const now = Date.now();
+      const decision = limiter.take(limitKey, def.rateLimit, now);
       headers['X-RateLimit-Limit'] = String(decision.limit);
       headers['X-RateLimit-Remaining'] = String(decision.remaining);
       headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000));
       if (!decision.allowed) {
         const err = new MarketError('RATE_LIMITED', `rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, { retry_after: decision.retryAfter });
-        sendRateLimited(res, limitKey, err, decision.retryAfter, headers);
+        sendRateLimited(res, limitKey, err, decision.retryAfter, headers, now);
         return;
       }
     }
     if (chaos) {
       const fault = chaos.beforeRoute(name, def.rateLimit !== null);
       if (fault.kind === 'storm') {
-        // A 429 is a refusal whatever caused it (spec part 8): its headers say nothing remains and the
-        // window reopens when the Retry-After runs out, so a client that waits for X-RateLimit-Reset
-        // honours the Retry-After too. The limiter's own answer (requests left, its window's end) would
-        // tell such a client to come straight back.
-        const now = Date.now();
-        headers['X-RateLimit-Remaining'] = '0';
-        headers['X-RateLimit-Reset'] = String(Math.ceil((now + fault.retryAfterSeconds * 1000) / 1000));
+        // The limiter's own headers (requests left, its window's end) would tell a client that paces by
+        // them to come straight back: sendRateLimited gives the storm's 429 those of a refusal.
         const err = new MarketError('RATE_LIMITED', `the service is shedding load; retry in ${fault.retryAfterSeconds} s`, { retry_after: fault.retryAfterSeconds });
-        sendRateLimited(res, limitKey, err, fault.retryAfterSeconds, headers, now);
+        sendRateLimited(res, limitKey, err, fault.retryAfterSeconds, headers, Date.now());
         return;
       }
       if (fault.kind === 'error') {

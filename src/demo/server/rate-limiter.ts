@@ -111,14 +111,17 @@ export class RateLimiter {
   /**
    * Records that a 429 telling the caller to wait `retryAfterSeconds` was written at `deliveredAt`.
    * Requests on `key` arriving after the grace and before the wait ran out are counted as early retries.
+   * Returns when that wait runs out (epoch ms; a longer one the key was given before still holds): the
+   * 429's X-RateLimit-Reset names it, so the header and the audit never disagree.
    */
-  noteRetryAfter(key: string, deliveredAt: number, retryAfterSeconds: number): void {
-    const until = deliveredAt + retryAfterSeconds * 1000;
+  noteRetryAfter(key: string, deliveredAt: number, retryAfterSeconds: number): number {
     const held = this.retryBlocks.get(key);
+    const until = Math.max(deliveredAt + retryAfterSeconds * 1000, held?.until ?? 0);
     this.retryBlocks.set(key, {
       from: held && held.until > deliveredAt ? Math.min(held.from, deliveredAt + RETRY_AFTER_GRACE_MS) : deliveredAt + RETRY_AFTER_GRACE_MS,
-      until: Math.max(until, held?.until ?? 0),
+      until,
     });
+    return until;
   }
 
   /** Refusals and early retries so far, of every key starting with `prefix` (all keys by default). */

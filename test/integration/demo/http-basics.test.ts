@@ -3,7 +3,7 @@
  * validation, and the rate limits of spec part 8 (per key and endpoint, per IP without a key, the
  * X-RateLimit-* headers, 429 with Retry-After).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ENDPOINTS, ENDPOINT_NAMES, LISTING_EVENT_NAMES, WS_PATH, buildPath, type EndpointName } from '../../../src/shared/api/index.ts';
 import type { DemoMarket } from '../../../src/demo/index.ts';
 import { api, expectError, expectOk, parseAs, startTestMarket } from './helpers.ts';
@@ -142,6 +142,36 @@ describe('rate limits', () => {
     // another endpoint of the same key, and the same endpoint of another key, are counted separately
     expectOk(await a.get('/public/v1/user'));
     expectOk(await api(market, freshKey()).get('/public/v1/listings', { limit: 500 }));
+  });
+
+  it("names one moment in a 429's Retry-After and X-RateLimit-Reset: a client that waits until Reset is not early", async () => {
+    // a key of its own (the traders' keys are few), its account's audit read as a difference
+    const account = market.accounts[1]!;
+    const a = api(market, market.rerollApiKey(account.id));
+    const audited = market.rateAudit(account.id);
+    // the clock set so the window opens late in a second and the refusal comes late in the next one:
+    // the wait to the window's end (59.1 s) rounds up to 60 s, past the window's end rounded up
+    const second = Math.floor(Date.now() / 1000) + 10;
+    vi.useFakeTimers({ toFake: ['Date'], now: second * 1000 + 950 });
+    try {
+      for (let i = 0; i < 6; i++) expectOk(await a.get('/public/v1/book'));
+      vi.setSystemTime(second * 1000 + 1_850);
+      const limited = await a.get('/public/v1/book');
+      expectError(limited, 'RATE_LIMITED', 429);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      const reset = Number(limited.headers.get('x-ratelimit-reset'));
+      expect(retryAfter).toBe(60);
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      // Reset is the first whole second at or after the Retry-After's end, not a second before it
+      expect(reset * 1000).toBeGreaterThanOrEqual(second * 1000 + 1_850 + retryAfter * 1000);
+      expect(reset * 1000).toBeLessThan(second * 1000 + 1_850 + retryAfter * 1000 + 1000);
+      // the client that waits until Reset comes back once the window has reset, and is not early
+      vi.setSystemTime(reset * 1000);
+      expectOk(await a.get('/public/v1/book'));
+      expect(market.rateAudit(account.id)).toMatchObject({ refused: audited.refused + 1, earlyRetries: audited.earlyRetries });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('counts per API key, not per account: a rerolled key starts with a full window (part 8)', async () => {

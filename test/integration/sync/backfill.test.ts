@@ -46,6 +46,46 @@ function recording(source: ListingsSource, cursors: (number | undefined)[]): Lis
   };
 }
 
+/** A page asked for: of which game (undefined: every game's pages), from where, and where the next starts. */
+interface PageAsked {
+  appId: number | undefined;
+  cursor: number | undefined;
+  next: number | null;
+}
+
+/** Wraps the fake's listings source to record each page asked for and answered. */
+function recordingPages(source: ListingsSource, pages: PageAsked[]): ListingsSource {
+  return {
+    ...source,
+    fetchListingsPage: async (query, signal) => {
+      const page = await source.fetchListingsPage(query, signal);
+      pages.push({ appId: query.appId, cursor: query.cursor, next: page.nextCursor });
+      return page;
+    },
+  };
+}
+
+/** The mirror narrowed to `games`, by a newer snapshot, as a sync with those games does. */
+async function mirrorOnly(games: readonly number[]): Promise<void> {
+  market.nextSeq();
+  await mergeSnapshot(store, market.snapshot(), { scope: games, resync: true });
+}
+
+const listingsOf = (games: readonly number[]) => [...market.book.values()].filter((l) => games.includes(l.app_id)).length;
+
+/**
+ * Checks that each page after every game's first was the one whose game's paging had reached the newest
+ * place (the highest cursor of those not read to the end): the games' listings read newest first.
+ */
+function expectNewestPageFirst(pages: readonly PageAsked[]): void {
+  const reached = new Map<number | undefined, number | null>();
+  for (const page of pages) {
+    const places = [...reached.values()].filter((c): c is number => c !== null);
+    if (page.cursor !== undefined && places.length > 0) expect(page.cursor).toBe(Math.max(...places));
+    reached.set(page.appId, page.next);
+  }
+}
+
 describe('detail backfill', () => {
   it('fills every listing newest first and reports progress with an ETA', async () => {
     const cursors: (number | undefined)[] = [];
@@ -116,12 +156,12 @@ describe('detail backfill', () => {
     expect(readStatus(db).detailed).toBe(2_500);
   });
 
-  /** Runs a backfill of `appIds` until its first page is stored, then stops it (as a sync is by a signal). */
-  async function stopAfterFirstPage(appIds: readonly number[] | null): Promise<number | null> {
+  /** Runs a backfill of `appIds` until its first `pages` pages are stored, then stops it (as a sync is by a signal). */
+  async function stopAfterFirstPage(appIds: readonly number[] | null, pages = 1): Promise<number | null> {
     let stopped: Promise<void> | null = null;
     const first = new DetailBackfill(store, market.listingsSource(), { appIds, pageSize: 500 });
     first.on('progress', (p) => {
-      if (p.pages === 1) stopped ??= first.stop();
+      if (p.pages === pages) stopped ??= first.stop();
     });
     first.start();
     await eventually(() => stopped !== null, 'one page stored');
@@ -161,14 +201,116 @@ describe('detail backfill', () => {
   });
 
   it('resumes from the saved cursor when the same games are mirrored again, named in another order', async () => {
-    const saved = await stopAfterFirstPage([730, 570]);
-    expect(saved).not.toBeNull();
-    const cursors: (number | undefined)[] = [];
-    const second = new DetailBackfill(store, recording(market.listingsSource(), cursors), { appIds: [570, 730, 570], pageSize: 500, clock: new ManualClock() });
+    const games = [730, 570];
+    await mirrorOnly(games);
+    await stopAfterFirstPage(games, 2);
+    const saved = store.state().backfillGameCursors!;
+    expect([...saved.keys()].sort()).toEqual([570, 730]);
+    const pages: PageAsked[] = [];
+    const second = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: [570, 730, 570], pageSize: 500, clock: new ManualClock() });
     second.start();
-    await eventually(() => cursors.length > 0, 'a page asked for');
+    await eventually(() => second.progress().state === 'done', 'every listing of both games detailed');
     await second.stop();
-    expect(cursors[0]).toBe(saved);
+    // the first run read each game's newest page (a game not begun comes first); each goes on from its
+    // place, one read to its end is not read again
+    for (const game of games) {
+      const place = saved.get(game);
+      const own = pages.filter((p) => p.appId === game);
+      if (place === null) expect(own).toEqual([]);
+      else expect(own[0]?.cursor).toBe(place);
+      expect(own.length + 1).toBe(Math.ceil(listingsOf([game]) / 500));
+    }
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf(games), detailed: listingsOf(games) });
+  });
+
+  it('pages each of two mirrored games with its own app_id, newest page first, and never another game\'s pages', async () => {
+    const games = [730, 570];
+    await mirrorOnly(games);
+    const pages: PageAsked[] = [];
+    const clock = new ManualClock();
+    const backfill = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: games, pageSize: 500, clock });
+    const seen: BackfillProgress[] = [];
+    backfill.on('progress', (p) => seen.push(p));
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing of both games detailed');
+    await backfill.stop();
+    expect(new Set(pages.map((p) => p.appId))).toEqual(new Set(games));
+    // each game's pages once: as many as its own listings fill, none of the other games' listings read
+    for (const game of games) expect(pages.filter((p) => p.appId === game)).toHaveLength(Math.ceil(listingsOf([game]) / 500));
+    expect(pages.filter((p) => p.cursor === undefined)).toHaveLength(2);
+    expectNewestPageFirst(pages);
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf(games), detailed: listingsOf(games) });
+    expect(store.state()).toMatchObject({ backfillCursor: null, backfillGameCursors: null });
+    const running = seen.filter((p) => p.state === 'running' && p.pages > 0);
+    expect(running.length).toBeGreaterThan(0);
+    expect(running.every((p) => p.total === listingsOf(games) && p.detailed > 0)).toBe(true);
+  });
+
+  it('pages three mirrored games apart and resumes each where it stopped after a restart', async () => {
+    const games = [730, 570, 440];
+    await mirrorOnly(games);
+    let served = 0;
+    const source = market.listingsSource();
+    const failing: ListingsSource = {
+      ...source,
+      fetchListingsPage: async (query, signal) => {
+        if (served++ >= 4) throw new Error('network down');
+        return source.fetchListingsPage(query, signal);
+      },
+    };
+    const firstPages: PageAsked[] = [];
+    const first = new DetailBackfill(store, recordingPages(failing, firstPages), { appIds: games, pageSize: 500, retryMs: 60_000 });
+    first.start();
+    await eventually(() => first.progress().pages === 4, 'four pages stored');
+    await first.stop();
+    const saved = store.state().backfillGameCursors!;
+    // each game's place as its last page left it (null: read to its end)
+    for (const game of games) expect(saved.get(game)).toBe(firstPages.filter((p) => p.appId === game).at(-1)!.next);
+
+    db.close();
+    db = openDatabase(file);
+    store = new BookStore(db);
+    const pages: PageAsked[] = [];
+    const second = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: games, pageSize: 500, clock: new ManualClock() });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'every listing of the three games detailed');
+    await second.stop();
+    // no newest page read again, no game read past its end again: the two runs read each page once
+    expect(pages.filter((p) => p.cursor === undefined)).toEqual([]);
+    expect(pages.some((p) => saved.get(p.appId!) === null)).toBe(false);
+    expectNewestPageFirst([...firstPages, ...pages]);
+    for (const game of games) {
+      expect([...firstPages, ...pages].filter((p) => p.appId === game)).toHaveLength(Math.ceil(listingsOf([game]) / 500));
+    }
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf(games), detailed: listingsOf(games) });
+  });
+
+  it('starts over when the games paged apart changed since their places were saved', async () => {
+    await mirrorOnly([730, 570]);
+    await stopAfterFirstPage([730, 570], 2);
+    expect(store.state().backfillGameCursors?.size).toBe(2);
+    await mirrorOnly([730, 440]);
+    const pages: PageAsked[] = [];
+    const second = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: [730, 440], pageSize: 500, clock: new ManualClock() });
+    second.start();
+    await eventually(() => second.progress().state === 'done', 'every listing of both games detailed');
+    await second.stop();
+    expect(pages.filter((p) => p.cursor === undefined).map((p) => p.appId).sort()).toEqual([440, 730]);
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf([730, 440]), detailed: listingsOf([730, 440]) });
+  });
+
+  it('pages every game at once when all four are named, as when none is', async () => {
+    const cursors: (number | undefined)[] = [];
+    const pages: PageAsked[] = [];
+    const backfill = new DetailBackfill(store, recordingPages(recording(market.listingsSource(), cursors), pages), {
+      appIds: [730, 252490, 570, 440],
+      clock: new ManualClock(),
+    });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing detailed');
+    await backfill.stop();
+    expect(cursors).toEqual([undefined, 1_501, 501]);
+    expect(pages.every((p) => p.appId === undefined)).toBe(true);
   });
 
   it('after the saved pass, starts from the newest page at once for listings that came while it was stopped', async () => {

@@ -36,6 +36,7 @@ function dbFile(): string {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 function backToVersion(db: Db, version: number): void {
+  if (version < 9) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_game_cursors');
   if (version < 8) {
     const nocase = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE%'").all() as { name: string; sql: string }[];
     for (const index of nocase) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace(' COLLATE NOCASE', '')}`);

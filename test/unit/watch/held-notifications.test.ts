@@ -1,7 +1,8 @@
 /**
  * The OS notifications a burst's window holds (notifier.ts) are not lost when the watch stops: an
  * orderly stop tells them as one summary, and after a hard crash the next run tells the alerts that were
- * written but never notified, as one summary, once — and nothing that was notified already.
+ * written but never notified, as one summary, once — and nothing that was notified already. The same
+ * holds for the posts to a watchlist's webhook (alert-webhook.ts), whose window coalesces alike.
  */
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
@@ -19,12 +20,12 @@ const runs = watchRunsClosedAfterEach();
 
 type Shown = { title: string; body: string };
 
-function watchlist(name: string, item: string, notify: boolean): WatchlistInput {
+function watchlist(name: string, item: string, notify: boolean, webhook: string | null = null): WatchlistInput {
   return {
     name,
     filter: { name: item },
     price: { kind: 'ceiling', max_price: 1_000_000 },
-    alerts: { notify, sound: false, webhook: null },
+    alerts: { notify, sound: false, webhook },
     auto_buy: { mode: 'off' },
   };
 }
@@ -191,5 +192,119 @@ describe('notifications held in the window', () => {
     expect(s.alerts()).toHaveLength(1);
     await s.close();
     expect(shown).toEqual([]);
+  });
+});
+
+const HOOK = 'https://hooks.example.com/services/T000/B000/SECRET';
+
+/** A webhook post as the service made it: where, and the listing prices of the alerts it carried. */
+type Posted = { url: string; prices: number[] };
+
+/** The service's webhook client: takes every post (204), recording it in `posted`. */
+function recordingFetch(posted: Posted[]): typeof fetch {
+  return (input, init) => {
+    const body = JSON.parse(String(init?.body)) as { alerts: { price: number }[] };
+    posted.push({ url: String(input), prices: body.alerts.map((a) => a.price) });
+    return Promise.resolve(new Response(null, { status: 204 }));
+  };
+}
+
+/** A watch over `db` without OS notifications, posting with a minute-long window, its posts in `posted`. */
+function postingWatch(db: TestStore['db'], posted: Posted[], now?: () => number): WatchService {
+  const s = new WatchService({ db, webhookFetch: recordingFetch(posted), notifyWindowMs: 60_000, ...(now ? { now } : {}) });
+  runs.track(s);
+  s.onStatus('live');
+  return s;
+}
+
+/** Waits for the posts under way (they go out on their own, after a fetch that resolves at once). */
+const postsSent = () => new Promise((r) => setTimeout(r, 50));
+
+/** A run that posts to HOOK, crashing with the posts of 2.02 and 3.03 held in its window (1.01 posted). */
+async function crashWithPostsHeld(file: string): Promise<Posted[]> {
+  const crashedDb = openDatabase(file);
+  const posted: Posted[] = [];
+  const crashed = new WatchService({ db: crashedDb, webhookFetch: recordingFetch(posted), notifyWindowMs: 60_000 });
+  crashed.onStatus('live');
+  crashed.create(watchlist('posted', ITEM, false, HOOK));
+  crashed.create(watchlist('quiet', QUIET_ITEM, false));
+  await crashed.settled();
+  for (const [id, price] of [
+    [1, 101],
+    [2, 202],
+    [3, 303],
+  ] as const)
+    crashed.onArrived(arrival(id, ITEM, price));
+  crashed.onArrived(arrival(4, QUIET_ITEM, 404));
+  await crashed.settled();
+  await postsSent();
+  expect(crashed.alerts()).toHaveLength(4);
+  // the process dies (nothing of it runs again, so no close): its file is all that is left
+  crashedDb.close();
+  return posted;
+}
+
+describe('webhook posts held in the window', () => {
+  it('after a crash, are posted once by the next run: what was held, not what was posted, nor what posts nowhere', async () => {
+    const t = runs.openStore();
+    expect(await crashWithPostsHeld(t.file)).toEqual([{ url: HOOK, prices: [101] }]);
+
+    // started a minute later
+    const afterCrash: Posted[] = [];
+    const next = postingWatch(t.db, afterCrash, () => Date.now() + 60_000);
+    await postsSent();
+    expect(afterCrash).toEqual([{ url: HOOK, prices: [202, 303] }]);
+    expect(next.alerts().map((a) => a.price).sort()).toEqual([101, 202, 303, 404]);
+    await next.close();
+    expect(afterCrash).toHaveLength(1);
+
+    // and the run after that has nothing left to post
+    const later: Posted[] = [];
+    const last = postingWatch(t.db, later, () => Date.now() + 120_000);
+    await postsSent();
+    await last.close();
+    expect(later).toEqual([]);
+  });
+
+  it('after a crash, a run started more than an hour later leaves the unposted alerts in the feed only', async () => {
+    const t = runs.openStore();
+    await crashWithPostsHeld(t.file);
+    const nextDay: Posted[] = [];
+    const next = postingWatch(t.db, nextDay, () => Date.now() + 2 * 60 * 60_000);
+    await postsSent();
+    expect(nextDay).toEqual([]);
+    expect(next.alerts()).toHaveLength(4);
+    await next.close();
+    // released, not merely skipped: a run whose clock reads earlier has nothing owed either
+    const again: Posted[] = [];
+    await postingWatch(t.db, again, () => Date.now() + 60_000).close();
+    expect(again).toEqual([]);
+  });
+
+  it('a run starting beside a live one leaves its fresh burst to it, and one of them posts an older one, once', async () => {
+    const t = runs.openStore();
+    const firstPosted: Posted[] = [];
+    const first = postingWatch(t.db, firstPosted);
+    first.create(watchlist('posted', ITEM, false, HOOK));
+    await first.settled();
+    first.onArrived(arrival(1, ITEM, 101));
+    first.onArrived(arrival(2, ITEM, 202));
+    await first.settled();
+    await postsSent();
+    expect(firstPosted).toEqual([{ url: HOOK, prices: [101] }]);
+
+    // at once: the burst is the live run's to post at its window's end
+    const besidePosted: Posted[] = [];
+    await postingWatch(t.db, besidePosted).close();
+    expect(besidePosted).toEqual([]);
+
+    // a minute on, the held one looks left behind: posted by the run starting then, and not again by
+    // the live run when it stops
+    const latePosted: Posted[] = [];
+    postingWatch(t.db, latePosted, () => Date.now() + 60_000);
+    await postsSent();
+    expect(latePosted).toEqual([{ url: HOOK, prices: [202] }]);
+    await first.close();
+    expect(firstPosted).toEqual([{ url: HOOK, prices: [101] }]);
   });
 });
