@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/core/store/index.ts';
-import { WatchService } from '../../../src/core/watch/index.ts';
+import { WatchService, type WatchServiceOptions } from '../../../src/core/watch/index.ts';
 import type { FullListing, ListingCreatedEvent } from '../../../src/shared/api/index.ts';
 import type { WatchlistInput } from '../../../src/shared/watchlist.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
@@ -33,6 +33,32 @@ function watchlist(name: string, item: string, notify: boolean, webhook: string 
 function arrival(id: number, name: string, price: number): ListingCreatedEvent {
   const listing: FullListing = { ...makeFullListing(createRng(id), id), market_hash_name: name, price };
   return createdEvent(listing, BigInt(id)) as ListingCreatedEvent;
+}
+
+/**
+ * A run over `file` whose watchlist `told` matches 1.01, 2.02 and 3.03 (the first told at once, the other
+ * two held in its minute-long window) and a quiet one 4.04; then the process dies (nothing of it runs
+ * again, so no close): its file is all that is left.
+ */
+async function runUntilCrash(file: string, channels: Pick<WatchServiceOptions, 'notify' | 'webhookFetch'>, told: WatchlistInput): Promise<void> {
+  const crashedDb = openDatabase(file);
+  const crashed = new WatchService({ db: crashedDb, notifyWindowMs: 60_000, ...channels });
+  crashed.onStatus('live');
+  crashed.create(told);
+  crashed.create(watchlist('quiet', QUIET_ITEM, false));
+  await crashed.settled();
+  for (const [id, price] of [
+    [1, 101],
+    [2, 202],
+    [3, 303],
+  ] as const)
+    crashed.onArrived(arrival(id, ITEM, price));
+  crashed.onArrived(arrival(4, QUIET_ITEM, 404));
+  await crashed.settled();
+  // the first post goes out on its own, after a fetch that resolves at once
+  await new Promise((r) => setTimeout(r, 50));
+  expect(crashed.alerts()).toHaveLength(4);
+  crashedDb.close();
 }
 
 /** A live watch over `db` with a minute-long notification window, its notifications in `shown`. */
@@ -74,30 +100,9 @@ describe('notifications held in the window', () => {
 
   it('after a crash, are told once by the next run: what was held, not what was shown, nor what never notifies', async () => {
     const t = runs.openStore();
-    const crashedDb = openDatabase(t.file);
     const beforeCrash: Shown[] = [];
-    const crashed = new WatchService({
-      db: crashedDb,
-      notify: (title, body) => beforeCrash.push({ title, body }),
-      notifyWindowMs: 60_000,
-    });
-    crashed.onStatus('live');
-    crashed.create(watchlist('held', ITEM, true));
-    crashed.create(watchlist('quiet', QUIET_ITEM, false));
-    await crashed.settled();
-    for (const [id, price] of [
-      [1, 101],
-      [2, 202],
-      [3, 303],
-    ] as const)
-      crashed.onArrived(arrival(id, ITEM, price));
-    crashed.onArrived(arrival(4, QUIET_ITEM, 404));
-    await crashed.settled();
-    expect(crashed.alerts()).toHaveLength(4);
+    await runUntilCrash(t.file, { notify: (title, body) => beforeCrash.push({ title, body }) }, watchlist('held', ITEM, true));
     expect(beforeCrash).toHaveLength(1);
-    // the process dies with two notifications held (nothing of it runs again, so no close): its file is
-    // all that is left
-    crashedDb.close();
 
     // started a minute later
     const afterCrash: Shown[] = [];
@@ -222,25 +227,8 @@ const postsSent = () => new Promise((r) => setTimeout(r, 50));
 
 /** A run that posts to HOOK, crashing with the posts of 2.02 and 3.03 held in its window (1.01 posted). */
 async function crashWithPostsHeld(file: string): Promise<Posted[]> {
-  const crashedDb = openDatabase(file);
   const posted: Posted[] = [];
-  const crashed = new WatchService({ db: crashedDb, webhookFetch: recordingFetch(posted), notifyWindowMs: 60_000 });
-  crashed.onStatus('live');
-  crashed.create(watchlist('posted', ITEM, false, HOOK));
-  crashed.create(watchlist('quiet', QUIET_ITEM, false));
-  await crashed.settled();
-  for (const [id, price] of [
-    [1, 101],
-    [2, 202],
-    [3, 303],
-  ] as const)
-    crashed.onArrived(arrival(id, ITEM, price));
-  crashed.onArrived(arrival(4, QUIET_ITEM, 404));
-  await crashed.settled();
-  await postsSent();
-  expect(crashed.alerts()).toHaveLength(4);
-  // the process dies (nothing of it runs again, so no close): its file is all that is left
-  crashedDb.close();
+  await runUntilCrash(file, { webhookFetch: recordingFetch(posted) }, watchlist('posted', ITEM, false, HOOK));
   return posted;
 }
 
