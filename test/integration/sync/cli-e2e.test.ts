@@ -47,6 +47,17 @@ function cli(args: string[], env: Record<string, string> = {}): ChildProcess & {
 /** The mirror's state read by the test itself (read-only, while the sync writes). */
 const mirrorStatus = () => readMirrorStatus(dbFile);
 
+/**
+ * `skindesk sync` of `market` into the test's file until `mirrored` holds, then stopped with SIGTERM; its
+ * output. Until the book is there, not for a fixed time: a busy machine once took more than 2 s to load it.
+ */
+async function syncUntil(market: DemoMarket, mirrored: () => boolean, what: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const sync = cli(['sync', '--base-url', market.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: market.apiKey });
+  await eventually(mirrored, what, 20_000);
+  sync.kill('SIGTERM');
+  return sync.output;
+}
+
 const lean = (l: LeanListing) => ({
   id: l.id,
   app_id: l.app_id,
@@ -110,6 +121,9 @@ describe('skindesk sync against the demo market', () => {
   });
 
   it('stops by itself after --duration and exits 0; book prints CSV with a header', async () => {
+    // a book in the file first, so what the timed run leaves is a book however long its loading would take
+    const loaded = await syncUntil(demo, () => (mirrorStatus()?.listings ?? 0) > 0, 'the book loaded');
+    expect(loaded.code, loaded.stderr).toBe(0);
     const started = Date.now();
     const ran = await cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile, '--duration', '3'], {
       SKINDESK_API_KEY: demo.apiKey,
@@ -123,21 +137,13 @@ describe('skindesk sync against the demo market', () => {
   });
 
   it('a book file synced from another marketplace starts a fresh mirror of the new one', async () => {
-    // Until the first marketplace's book is in the file, not for a fixed time: a busy machine took
-    // longer than 2 s to load it, and the second run then met an empty file with nothing to replace.
-    const firstSync = cli(['sync', '--base-url', demo.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: demo.apiKey });
-    await eventually(() => (mirrorStatus()?.listings ?? 0) > 0, 'the first marketplace mirrored', 20_000);
-    firstSync.kill('SIGTERM');
-    const first = await firstSync.output;
+    const first = await syncUntil(demo, () => (mirrorStatus()?.listings ?? 0) > 0, 'the first marketplace mirrored');
     expect(first.code, first.stderr).toBe(0);
     // another marketplace: other listings under the same ids, and seqs far below the first one's
     const other = await startDemoMarket({ port: 0, listings: 1_500, rate: 0, seed: 12, seqStart: 1_000n });
     try {
-      const secondSync = cli(['sync', '--base-url', other.baseUrl, '--db', dbFile], { SKINDESK_API_KEY: other.apiKey });
       const otherSeq = other.state.seq().toString();
-      await eventually(() => mirrorStatus()?.last_seq === otherSeq, 'the second marketplace mirrored', 20_000);
-      secondSync.kill('SIGTERM');
-      const ran = await secondSync.output;
+      const ran = await syncUntil(other, () => mirrorStatus()?.last_seq === otherSeq, 'the second marketplace mirrored');
       expect(ran.code, ran.stderr).toBe(0);
       expect(ran.stderr).toContain(`the book mirrored ${demo.baseUrl}: starting a fresh mirror of ${other.baseUrl}`);
       const printed = await cli(['book', '--db', dbFile]).output;
