@@ -24,7 +24,9 @@
  * Why the server wins: the server still counts calls no ledger holds (a run without one, another
  * machine with the same key). `X-RateLimit-Remaining: 0` blocks until `X-RateLimit-Reset`, a lower
  * Remaining caps our local headroom until then, and `Retry-After` blocks the endpoint outright for as
- * long as it says.
+ * long as it says. Those two blocks are the server's word on the key, not on this process: they go into
+ * the ledger too (when it can hold them), so a process sharing the key, or a run started during the
+ * block, waits as well instead of learning it from a 429 of its own (a purchase refused).
  */
 import { type Clock, intervalTime, systemClock } from './clock.ts';
 
@@ -45,6 +47,13 @@ export interface ReleaseLedger {
   recent(endpointKey: string, sinceMs: number): number[];
   /** Records one release of `endpointKey` at `atMs` (epoch ms). */
   note(endpointKey: string, atMs: number): void;
+  /**
+   * Records that the server blocked `endpointKey` for the key until `untilMs` (epoch ms): a Retry-After,
+   * or a budget spent until its reset. Optional: a ledger without it shares releases only.
+   */
+  block?(endpointKey: string, untilMs: number): void;
+  /** The latest block recorded for `endpointKey` (epoch ms), or null. */
+  blockedUntil?(endpointKey: string): number | null;
 }
 
 export interface GovernorOptions {
@@ -125,6 +134,10 @@ interface LedgerLink {
   recent(key: string, sinceMs: number): number[] | null;
   /** Whether the release was recorded. */
   note(key: string, atMs: number): boolean;
+  /** Shares a block of the server's (wall-clock ms); a failure leaves it this run's own. */
+  block(key: string, untilMs: number): void;
+  /** The block shared for `key` (wall-clock ms), or null when none (or unreadable). */
+  blockedUntil(key: string): number | null;
 }
 
 class EndpointLimiter {
@@ -219,7 +232,7 @@ class EndpointLimiter {
    * holds now (this run's and, with a ledger, everyone else's sharing it).
    */
   #window(now: number): { at: number; used: number } {
-    let at = Math.max(now, this.#blockedUntil);
+    let at = Math.max(now, this.#blockedUntil, this.#sharedBlock(now));
     const span = this.windowMs + this.#marginMs;
     while (this.#released.length > 0 && (this.#released[0] as number) + span <= now) {
       this.#released.shift();
@@ -258,6 +271,22 @@ class EndpointLimiter {
       else others.push(Math.min(now, wall - wallNow + now));
     }
     return others;
+  }
+
+  /**
+   * A block of the server's that some process sharing the ledger was told (it may be this one), on the
+   * monotonic clock; no longer than a server's header may block us from now (a wall clock set back).
+   */
+  #sharedBlock(now: number): number {
+    if (!this.#ledger) return 0;
+    const until = this.#ledger.blockedUntil(this.key);
+    if (until === null) return 0;
+    return Math.min(until - this.#clock.now() + now, now + this.#maxResetWaitMs);
+  }
+
+  /** Tells the processes sharing the ledger that the server blocked this endpoint until `until` (monotonic). */
+  #share(until: number): void {
+    if (this.#ledger && until > this.#mono()) this.#ledger.block(this.key, Math.ceil(this.#toWall(until)));
   }
 
   #pump(): void {
@@ -316,8 +345,10 @@ class EndpointLimiter {
       // (taken literally, a GET's retries went out as a burst of 429s within a millisecond).
       const wait = Math.max(MIN_WAIT_AFTER_429_MS, info.retryAfterMs ?? this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(wait, this.#maxResetWaitMs));
+      this.#share(this.#blockedUntil);
     } else if (info.retryAfterMs !== null) {
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(info.retryAfterMs, this.#maxResetWaitMs));
+      this.#share(this.#blockedUntil);
     }
     if (info.remaining !== null && info.resetAtMs !== null) {
       // the reset is a wall-clock instant (ours, converted from the server's): as an interval from now
@@ -329,6 +360,8 @@ class EndpointLimiter {
         this.#server = current
           ? { remaining: Math.min(current.remaining, remaining), resetAt: Math.max(current.resetAt, resetAt) }
           : { remaining, resetAt };
+        // only the server's own "none left" is shared: the in-flight guess above is this process's
+        if (info.remaining <= 0) this.#share(resetAt);
       }
     }
   }
@@ -361,7 +394,11 @@ class EndpointLimiter {
     const { at: earliest, used } = this.#window(now);
     const localRoom = Math.max(0, this.limit - used);
     const serverRoom = this.#server ? Math.max(0, this.#server.remaining) : Number.POSITIVE_INFINITY;
-    const blocked = Math.max(this.#blockedUntil, this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0);
+    const blocked = Math.max(
+      this.#blockedUntil,
+      this.#sharedBlock(now),
+      this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0,
+    );
     return {
       key: this.key,
       limit: this.limit,
@@ -470,6 +507,21 @@ function guardedLedger(ledger: ReleaseLedger, onError: ((error: unknown) => void
       } catch (error) {
         failed(error);
         return false;
+      }
+    },
+    block(key, untilMs) {
+      try {
+        ledger.block?.(key, untilMs);
+      } catch (error) {
+        failed(error);
+      }
+    },
+    blockedUntil(key) {
+      try {
+        return ledger.blockedUntil?.(key) ?? null;
+      } catch (error) {
+        failed(error);
+        return null;
       }
     },
   };

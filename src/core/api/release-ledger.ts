@@ -5,6 +5,9 @@
  * `skindesk` CLI side by side. Without it, each started from an empty window and a burst right after a
  * restart (or from the two at once) went past the server's count: a 429, a purchase refused.
  *
+ * Beside the releases it keeps the blocks the server announced (a Retry-After, a budget spent until its
+ * reset), one row per endpoint, so a process that was not told waits as well (governor.ts).
+ *
  * Rows are keyed by the market (its base URL), by the key's identity and by the endpoint. The key itself
  * is never written, nor anything it could be read back from: its identity is a short one-way hash
  * (`apiKeyId`), enough to keep two keys' budgets apart. Rows older than the longest window are dropped.
@@ -30,6 +33,13 @@ CREATE TABLE IF NOT EXISTS rate_releases (
 );
 CREATE INDEX IF NOT EXISTS rate_releases_by_endpoint ON rate_releases (market, key_id, endpoint, at_ms);
 CREATE INDEX IF NOT EXISTS rate_releases_by_time ON rate_releases (at_ms);
+CREATE TABLE IF NOT EXISTS rate_blocks (
+  market   TEXT NOT NULL,
+  key_id   TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  until_ms INTEGER NOT NULL,
+  PRIMARY KEY (market, key_id, endpoint)
+) WITHOUT ROWID;
 `;
 
 /** The longest window of any published limit (spec part 8): older rows count in no window. */
@@ -75,6 +85,9 @@ export class SqliteReleaseLedger implements ReleaseLedger {
   readonly #recent: Database.Statement<[string, string, string, number], number>;
   readonly #insert: Database.Statement<[string, string, string, number]>;
   readonly #prune: Database.Statement<[number]>;
+  readonly #block: Database.Statement<[string, string, string, number]>;
+  readonly #blockedUntil: Database.Statement<[string, string, string], number>;
+  readonly #pruneBlocks: Database.Statement<[number]>;
   #prunedAt = Number.NEGATIVE_INFINITY;
 
   /** Creates the table when missing; throws when the connection cannot (closed, read-only without it). */
@@ -95,6 +108,15 @@ export class SqliteReleaseLedger implements ReleaseLedger {
       'INSERT INTO rate_releases (market, key_id, endpoint, at_ms) VALUES (?, ?, ?, ?)',
     );
     this.#prune = db.prepare('DELETE FROM rate_releases WHERE at_ms < ?');
+    // a block is only ever lengthened: two processes told different lengths both wait the longer one
+    this.#block = db.prepare(
+      `INSERT INTO rate_blocks (market, key_id, endpoint, until_ms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (market, key_id, endpoint) DO UPDATE SET until_ms = max(until_ms, excluded.until_ms)`,
+    );
+    this.#blockedUntil = db
+      .prepare<[string, string, string], number>('SELECT until_ms FROM rate_blocks WHERE market = ? AND key_id = ? AND endpoint = ?')
+      .pluck();
+    this.#pruneBlocks = db.prepare('DELETE FROM rate_blocks WHERE until_ms < ?');
   }
 
   recent(endpointKey: string, sinceMs: number): number[] {
@@ -109,10 +131,21 @@ export class SqliteReleaseLedger implements ReleaseLedger {
       const now = this.#now();
       if (now - this.#prunedAt >= this.#retainMs) {
         this.#prune.run(now - this.#retainMs);
+        this.#pruneBlocks.run(now);
         this.#prunedAt = now;
       }
       this.#insert.run(this.#market, this.#keyId, endpointKey, Math.floor(atMs));
     });
+  }
+
+  block(endpointKey: string, untilMs: number): void {
+    if (!this.#db.open) return;
+    this.#briefly(() => this.#block.run(this.#market, this.#keyId, endpointKey, Math.ceil(untilMs)));
+  }
+
+  blockedUntil(endpointKey: string): number | null {
+    if (!this.#db.open) return null;
+    return this.#blockedUntil.get(this.#market, this.#keyId, endpointKey) ?? null;
   }
 
   /**

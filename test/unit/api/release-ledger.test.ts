@@ -202,6 +202,64 @@ describe('RateGovernor with a record of releases', () => {
   });
 });
 
+describe("the server's own word is shared through the record too", () => {
+  const BOOK = 'GET /public/v1/book';
+  const BOOK_LIMIT = { limit: 6, windowMs: 60_000 };
+  const answered = (status: number, retryAfterMs: number | null, remaining: number | null = null, resetAtMs: number | null = null) => ({
+    status,
+    remaining,
+    resetAtMs,
+    retryAfterMs,
+  });
+
+  it('a Retry-After one process was given holds the other process sharing the key, and a run started during it', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const app = governorOnDesk(openDesk(file), clock);
+    const cli = governorOnDesk(openDesk(file), clock);
+    for (const g of [app, cli]) g.define(BOOK, BOOK_LIMIT);
+    // someone outside the record (another machine with the key) spent the budget: the app is told to wait 30 s
+    (await app.acquire(BOOK)).complete(answered(429, 30_000));
+    expect(app.waitMs(BOOK)).toBe(30_000);
+    // the other process, and a run started now, have room in their windows but not on the server
+    expect(cli.waitMs(BOOK)).toBe(30_000);
+    await clock.advance(10_000);
+    const restarted = governorOnDesk(openDesk(file), clock);
+    restarted.define(BOOK, BOOK_LIMIT);
+    expect(restarted.waitMs(BOOK)).toBe(20_000);
+    const next = cli.acquire(BOOK);
+    const done = released(next);
+    await clock.advance(19_999);
+    expect(done()).toBe(false);
+    await clock.advance(1);
+    expect(done()).toBe(true);
+    // another endpoint is not held
+    cli.define(PURCHASE, LIMIT);
+    expect(cli.waitMs(PURCHASE)).toBe(0);
+  });
+
+  it('X-RateLimit-Remaining: 0 holds every process on the key until X-RateLimit-Reset', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const app = governorOnDesk(openDesk(file), clock);
+    const cli = governorOnDesk(openDesk(file), clock);
+    for (const g of [app, cli]) g.define(BOOK, BOOK_LIMIT);
+    (await app.acquire(BOOK)).complete(answered(200, null, 0, clock.now() + 45_000));
+    expect(app.waitMs(BOOK)).toBe(45_000);
+    expect(cli.waitMs(BOOK)).toBe(45_000);
+    await clock.advance(45_000);
+    expect(cli.waitMs(BOOK)).toBe(0);
+  });
+
+  it('a record that cannot hold blocks (an older ledger) still paces by releases', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0, ledger: arrayLedger() });
+    governor.define(BOOK, BOOK_LIMIT);
+    (await governor.acquire(BOOK)).complete(answered(429, 7_000));
+    expect(governor.waitMs(BOOK)).toBe(7_000);
+  });
+});
+
 describe('RateGovernor when its record fails', () => {
   it('a record that throws leaves the governor on its own count, and says so once', async () => {
     const clock = new ManualClock();
