@@ -198,6 +198,27 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
   });
 
+  it('an error body with the code at the top level (no "error" wrapper) keeps its code and words', async () => {
+    const bodies: unknown[] = [
+      { code: 'LISTING_PRICE_CHANGED', message: 'the price went up' },
+      { error: 'Conflict', code: 'LISTING_PRICE_CHANGED', message: 'the price went up', details: { line: 0 } },
+    ];
+    for (const body of bodies) {
+      server.on('purchase', (_req, res) => sendJson(res, 409, body));
+      const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
+      expect(error, JSON.stringify(body)).toMatchObject({ kind: 'api', code: 'LISTING_PRICE_CHANGED', status: 409, serverMessage: 'the price went up' });
+      expect(error.explanation).toContain('raised the price');
+    }
+    // a code the contract does not know is named, not dropped
+    server.on('listing', (_req, res) => sendJson(res, 403, { code: 'ACCOUNT_SUSPENDED', message: 'contact support' }));
+    const unknown = await failure(client.listing(5));
+    expect(unknown).toMatchObject({ kind: 'api', code: 'ACCOUNT_SUSPENDED', status: 403 });
+    expect(unknown.explanation).toContain('ACCOUNT_SUSPENDED');
+    // a number or a sentence in `code` is not a code of the spec's (uppercase identifiers)
+    server.on('listing', (_req, res) => sendJson(res, 404, { code: 404, message: 'not found' }));
+    expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
+  });
+
   it('5xx is kind server; a write answered 5xx is not retried', async () => {
     server.on('purchase', (_req, res) => sendError(res, 503, 'INTERNAL_ERROR', 'down for a moment'));
     const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
