@@ -18,8 +18,10 @@
  * time two processes share), so another process's release is placed on our monotonic clock as of now;
  * one that looks later than now (the wall clock set back) counts as released now. A ledger that throws
  * never fails a request: the governor counts on its own, as without one, and reports the first failure.
- * Two processes deciding in the same instant can still both see room for the last slot (the read and the
- * write are two statements); that, and clients outside the ledger, are what the server's headers cover.
+ * Two processes deciding in the same instant both saw room for the last slot when the read of the window
+ * and the write of the release were two statements: a ledger that can `claim` records a release only if
+ * the window still has room, in one step, so the one that comes second waits. Clients outside the ledger
+ * are what the server's headers cover.
  *
  * Why the server wins: the server still counts calls no ledger holds (a run without one, another
  * machine with the same key). `X-RateLimit-Remaining: 0` blocks until `X-RateLimit-Reset`, a lower
@@ -47,6 +49,12 @@ export interface ReleaseLedger {
   recent(endpointKey: string, sinceMs: number): number[];
   /** Records one release of `endpointKey` at `atMs` (epoch ms). */
   note(endpointKey: string, atMs: number): void;
+  /**
+   * Records one release of `endpointKey` at `atMs`, in one step with a check that fewer than `limit`
+   * releases are recorded later than `sinceMs`; false (nothing recorded) when the window is full. Optional:
+   * without it the governor reads the window, then `note`s (two processes may then both take a last slot).
+   */
+  claim?(endpointKey: string, atMs: number, sinceMs: number, limit: number): boolean;
   /**
    * Records that the server blocked `endpointKey` for the key until `untilMs` (epoch ms): a Retry-After,
    * or a budget spent until its reset. Optional: a ledger without it shares releases only.
@@ -127,13 +135,19 @@ interface Waiter {
 const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, background: 1 };
 /** The shortest pause after a 429, whatever its Retry-After says (see #observe). */
 const MIN_WAIT_AFTER_429_MS = 1000;
+/** How soon the window is read again after another process took the slot this one was about to take. */
+const RECHECK_AFTER_TAKEN_MS = 10;
 
 /** The governor's side of a ledger: a failure becomes "nothing recorded", never a thrown request. */
 interface LedgerLink {
   /** Wall-clock release times later than `sinceMs`, or null when the ledger could not be read. */
   recent(key: string, sinceMs: number): number[] | null;
-  /** Whether the release was recorded. */
-  note(key: string, atMs: number): boolean;
+  /**
+   * Records the release if the shared window still has room: `recorded`, `full` (another process took
+   * the slot since the window was read: nothing recorded, nothing to send yet) or `unrecorded` (the
+   * ledger failed: the release goes, counted by this run alone).
+   */
+  claim(key: string, atMs: number, sinceMs: number, limit: number): 'recorded' | 'full' | 'unrecorded';
   /** Shares a block of the server's (wall-clock ms); a failure leaves it this run's own. */
   block(key: string, untilMs: number): void;
   /** The block shared for `key` (wall-clock ms), or null when none (or unreadable). */
@@ -302,16 +316,24 @@ class EndpointLimiter {
         this.#arm(at);
         return;
       }
+      const wall = this.#clock.now();
+      // recorded before the request is let go, so whoever reads the ledger next counts it; recorded only
+      // if the shared window still has room, so two processes never both take its last slot
+      const recorded = this.#ledger
+        ? this.#ledger.claim(this.key, wall, wall - (this.windowMs + this.#marginMs), this.limit)
+        : 'unrecorded';
+      if (recorded === 'full') {
+        // the next read of the window counts the other process's release and says how long to wait
+        this.#arm(now + RECHECK_AFTER_TAKEN_MS);
+        return;
+      }
       this.#queue.shift();
-      this.#release(head, now);
+      this.#release(head, now, wall, recorded === 'recorded');
     }
   }
 
-  #release(waiter: Waiter, now: number): void {
+  #release(waiter: Waiter, now: number, wall: number, noted: boolean): void {
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-    const wall = this.#clock.now();
-    // recorded before the request is let go, so whoever reads the ledger next counts it
-    const noted = this.#ledger ? this.#ledger.note(this.key, wall) : false;
     this.#released.push(now);
     this.#releasedWall.push(noted ? wall : null);
     if (this.#server) this.#server.remaining -= 1;
@@ -500,13 +522,16 @@ function guardedLedger(ledger: ReleaseLedger, onError: ((error: unknown) => void
         return null;
       }
     },
-    note(key, atMs) {
+    claim(key, atMs, sinceMs, limit) {
       try {
-        ledger.note(key, atMs);
-        return true;
+        if (!ledger.claim) {
+          ledger.note(key, atMs);
+          return 'recorded';
+        }
+        return ledger.claim(key, atMs, sinceMs, limit) ? 'recorded' : 'full';
       } catch (error) {
         failed(error);
-        return false;
+        return 'unrecorded';
       }
     },
     block(key, untilMs) {

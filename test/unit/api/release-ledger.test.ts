@@ -144,6 +144,42 @@ describe('RateGovernor with a record of releases', () => {
     expect(maxInAnyWindow(times, limit.windowMs)).toBe(limit.limit);
   });
 
+  it('two processes deciding at the same moment cannot both take the last slot of a window', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const options = { baseUrl: BASE_URL, apiKey: API_KEY, now: () => clock.now() };
+    const mine = new SqliteReleaseLedger(openDesk(file), options);
+    const theirs = new SqliteReleaseLedger(openDesk(file), options);
+    const limit = { limit: 2, windowMs: 60_000 };
+    let raced = false;
+    // the other process takes the last slot between this governor's read of the window and its write
+    const racing: ReleaseLedger = {
+      recent(key, sinceMs) {
+        const rows = mine.recent(key, sinceMs);
+        if (rows.length === limit.limit - 1 && !raced) {
+          raced = true;
+          theirs.note(key, clock.now());
+        }
+        return rows;
+      },
+      note: (key, atMs) => mine.note(key, atMs),
+      claim: (key, atMs, sinceMs, max) => mine.claim(key, atMs, sinceMs, max),
+    };
+    const governor = new RateGovernor({ clock, marginMs: 0, ledger: racing });
+    governor.define(PURCHASE, limit);
+    (await governor.acquire(PURCHASE)).complete();
+    const second = governor.acquire(PURCHASE);
+    const done = released(second);
+    await clock.advance(0);
+    expect(raced).toBe(true);
+    // the window already holds two releases (ours and theirs): this one waits for the oldest to leave it
+    expect(done()).toBe(false);
+    await clock.advance(limit.windowMs);
+    expect(done()).toBe(true);
+    const rows = mine.recent(PURCHASE, clock.now() - 2 * limit.windowMs);
+    expect(maxInAnyWindow(rows, limit.windowMs)).toBe(limit.limit);
+  });
+
   it('another key or another market has a budget of its own', async () => {
     const file = bookFile();
     const clock = new ManualClock();
