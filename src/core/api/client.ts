@@ -515,11 +515,20 @@ export class ApiClient {
     return readRateHeaders(status, headers, this.clock.now(), this.#serverOffsetMs);
   }
 
+  /**
+   * The server's clock is its Date header plus the response's `Age`: a cache (the spec caches prices/all
+   * 60 s, the book 10 s, the averages 10 min) hands out the Date of when the copy was made, up to ten
+   * minutes old. Taken as it is, that put the server minutes behind us: a webhook signed just now read as
+   * "from the future" and was refused, and an X-RateLimit-Reset was waited for minutes too long.
+   */
   #noteServerDate(headers: Headers): void {
     const date = headers.get('date');
     if (!date) return;
     const ms = Date.parse(date);
-    if (!Number.isNaN(ms)) this.#serverOffsetMs = ms - this.clock.now();
+    if (Number.isNaN(ms)) return;
+    const age = headers.get('age');
+    const ageMs = age !== null && /^\s*\d{1,10}\s*$/.test(age) ? Number(age) * 1000 : 0;
+    this.#serverOffsetMs = ms + ageMs - this.clock.now();
   }
 
   #redact(text: string): string {

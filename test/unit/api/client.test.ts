@@ -348,6 +348,42 @@ describe('X-RateLimit-Reset is read on the server\'s clock (Date header)', () =>
   });
 });
 
+describe("the server's clock is read from a fresh Date, not a cached copy's", () => {
+  it('a response served from a cache (Age: 590) is 590 s older than its Date: the offset counts it', async () => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow);
+    // the averages built ten minutes ago and served by a cache since, with the Date of when they were built
+    const builtAt = serverNow - 590_000;
+    const fakeFetch: typeof fetch = async () =>
+      Response.json(
+        { averages: [], window_days: 30, generated_at: new Date(builtAt).toISOString() },
+        {
+          headers: {
+            date: new Date(builtAt).toUTCString(),
+            age: '590',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(serverNow / 1000 + 20),
+          },
+        },
+      );
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.salesAverages();
+    // the clocks agree: not ten minutes apart (webhooks signed now would read as from the future)
+    expect(fake.serverTimeOffsetMs()).toBe(0);
+    expect(fake.budgetWaitMs('salesAverages')).toBe(20_000 + 100);
+  });
+
+  it('an Age that is not a number of seconds is not used', async () => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow);
+    const fakeFetch: typeof fetch = async () =>
+      Response.json({ id: 1, steam_id: '765', name: 'me', balance: 0 }, { headers: { date: new Date(serverNow).toUTCString(), age: 'soon' } });
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.user();
+    expect(fake.serverTimeOffsetMs()).toBe(0);
+  });
+});
+
 describe('ETag cache', () => {
   it.each([
     ['pricesAll', { prices: [], generated_at: TS }],
