@@ -186,8 +186,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * What an error response says, read leniently. The spec shows only the codes (§7: "the JSON body shape
  * of an error response: not shown"), so only `error.code` is needed: a body without `message` (or with
  * `details` of another shape) keeps its code, where checking it against our own `errorBody` dropped the
- * code with the rest. `{ "error": "CODE" }`, the form bulk results use, is read as that code. Anything
- * else (not JSON, a proxy's HTML page): no code, and the status alone classifies the answer.
+ * code with the rest. `{ "error": "CODE" }`, the form bulk results use, is read as that code, and so is
+ * a `code` at the top level (`{ "code": "CODE", "message": … }`, the other common shape): a code in
+ * either place was dropped before, and a refusal the contract explains read as a bare HTTP status.
+ * Anything else (not JSON, a proxy's HTML page): no code, and the status alone classifies the answer.
  */
 function readErrorBody(text: string): { code: string | null; message: string; details: Record<string, unknown> | null } {
   const none = { code: null, message: '', details: null };
@@ -197,13 +199,22 @@ function readErrorBody(text: string): { code: string | null; message: string; de
   } catch {
     return none;
   }
-  const error = isRecord(raw) ? raw.error : undefined;
-  if (typeof error === 'string') return /^[A-Z][A-Z0-9_]*$/.test(error) ? { ...none, code: error } : none;
-  if (!isRecord(error) || typeof error.code !== 'string' || error.code === '') return none;
+  if (!isRecord(raw)) return none;
+  const error = raw.error;
+  if (isRecord(error) && typeof error.code === 'string' && error.code !== '') return fieldsOf(error.code, error);
+  // the spec's codes are uppercase identifiers: a number, or a sentence, in these places is no code
+  if (typeof raw.code === 'string' && ERROR_CODE_TEXT.test(raw.code)) return fieldsOf(raw.code, raw);
+  if (typeof error === 'string' && ERROR_CODE_TEXT.test(error)) return { ...none, code: error };
+  return none;
+}
+
+const ERROR_CODE_TEXT = /^[A-Z][A-Z0-9_]*$/;
+
+function fieldsOf(code: string, holder: Record<string, unknown>): { code: string; message: string; details: Record<string, unknown> | null } {
   return {
-    code: error.code,
-    message: typeof error.message === 'string' ? error.message : '',
-    details: isRecord(error.details) ? error.details : null,
+    code,
+    message: typeof holder.message === 'string' ? holder.message : '',
+    details: isRecord(holder.details) ? holder.details : null,
   };
 }
 
@@ -504,11 +515,20 @@ export class ApiClient {
     return readRateHeaders(status, headers, this.clock.now(), this.#serverOffsetMs);
   }
 
+  /**
+   * The server's clock is its Date header plus the response's `Age`: a cache (the spec caches prices/all
+   * 60 s, the book 10 s, the averages 10 min) hands out the Date of when the copy was made, up to ten
+   * minutes old. Taken as it is, that put the server minutes behind us: a webhook signed just now read as
+   * "from the future" and was refused, and an X-RateLimit-Reset was waited for minutes too long.
+   */
   #noteServerDate(headers: Headers): void {
     const date = headers.get('date');
     if (!date) return;
     const ms = Date.parse(date);
-    if (!Number.isNaN(ms)) this.#serverOffsetMs = ms - this.clock.now();
+    if (Number.isNaN(ms)) return;
+    const age = headers.get('age');
+    const ageMs = age !== null && /^\s*\d{1,10}\s*$/.test(age) ? Number(age) * 1000 : 0;
+    this.#serverOffsetMs = ms + ageMs - this.clock.now();
   }
 
   #redact(text: string): string {

@@ -18,13 +18,17 @@
  * time two processes share), so another process's release is placed on our monotonic clock as of now;
  * one that looks later than now (the wall clock set back) counts as released now. A ledger that throws
  * never fails a request: the governor counts on its own, as without one, and reports the first failure.
- * Two processes deciding in the same instant can still both see room for the last slot (the read and the
- * write are two statements); that, and clients outside the ledger, are what the server's headers cover.
+ * Two processes deciding in the same instant both saw room for the last slot when the read of the window
+ * and the write of the release were two statements: a ledger that can `claim` records a release only if
+ * the window still has room, in one step, so the one that comes second waits. Clients outside the ledger
+ * are what the server's headers cover.
  *
  * Why the server wins: the server still counts calls no ledger holds (a run without one, another
  * machine with the same key). `X-RateLimit-Remaining: 0` blocks until `X-RateLimit-Reset`, a lower
  * Remaining caps our local headroom until then, and `Retry-After` blocks the endpoint outright for as
- * long as it says.
+ * long as it says. Those two blocks are the server's word on the key, not on this process: they go into
+ * the ledger too (when it can hold them), so a process sharing the key, or a run started during the
+ * block, waits as well instead of learning it from a 429 of its own (a purchase refused).
  */
 import { type Clock, intervalTime, systemClock } from './clock.ts';
 
@@ -45,6 +49,19 @@ export interface ReleaseLedger {
   recent(endpointKey: string, sinceMs: number): number[];
   /** Records one release of `endpointKey` at `atMs` (epoch ms). */
   note(endpointKey: string, atMs: number): void;
+  /**
+   * Records one release of `endpointKey` at `atMs`, in one step with a check that fewer than `limit`
+   * releases are recorded later than `sinceMs`; false (nothing recorded) when the window is full. Optional:
+   * without it the governor reads the window, then `note`s (two processes may then both take a last slot).
+   */
+  claim?(endpointKey: string, atMs: number, sinceMs: number, limit: number): boolean;
+  /**
+   * Records that the server blocked `endpointKey` for the key until `untilMs` (epoch ms): a Retry-After,
+   * or a budget spent until its reset. Optional: a ledger without it shares releases only.
+   */
+  block?(endpointKey: string, untilMs: number): void;
+  /** The latest block recorded for `endpointKey` (epoch ms), or null. */
+  blockedUntil?(endpointKey: string): number | null;
 }
 
 export interface GovernorOptions {
@@ -118,13 +135,23 @@ interface Waiter {
 const PRIORITY_RANK: Record<Priority, number> = { interactive: 0, background: 1 };
 /** The shortest pause after a 429, whatever its Retry-After says (see #observe). */
 const MIN_WAIT_AFTER_429_MS = 1000;
+/** How soon the window is read again after another process took the slot this one was about to take. */
+const RECHECK_AFTER_TAKEN_MS = 10;
 
 /** The governor's side of a ledger: a failure becomes "nothing recorded", never a thrown request. */
 interface LedgerLink {
   /** Wall-clock release times later than `sinceMs`, or null when the ledger could not be read. */
   recent(key: string, sinceMs: number): number[] | null;
-  /** Whether the release was recorded. */
-  note(key: string, atMs: number): boolean;
+  /**
+   * Records the release if the shared window still has room: `recorded`, `full` (another process took
+   * the slot since the window was read: nothing recorded, nothing to send yet) or `unrecorded` (the
+   * ledger failed: the release goes, counted by this run alone).
+   */
+  claim(key: string, atMs: number, sinceMs: number, limit: number): 'recorded' | 'full' | 'unrecorded';
+  /** Shares a block of the server's (wall-clock ms); a failure leaves it this run's own. */
+  block(key: string, untilMs: number): void;
+  /** The block shared for `key` (wall-clock ms), or null when none (or unreadable). */
+  blockedUntil(key: string): number | null;
 }
 
 class EndpointLimiter {
@@ -219,7 +246,7 @@ class EndpointLimiter {
    * holds now (this run's and, with a ledger, everyone else's sharing it).
    */
   #window(now: number): { at: number; used: number } {
-    let at = Math.max(now, this.#blockedUntil);
+    let at = Math.max(now, this.#blockedUntil, this.#sharedBlock(now));
     const span = this.windowMs + this.#marginMs;
     while (this.#released.length > 0 && (this.#released[0] as number) + span <= now) {
       this.#released.shift();
@@ -260,6 +287,22 @@ class EndpointLimiter {
     return others;
   }
 
+  /**
+   * A block of the server's that some process sharing the ledger was told (it may be this one), on the
+   * monotonic clock; no longer than a server's header may block us from now (a wall clock set back).
+   */
+  #sharedBlock(now: number): number {
+    if (!this.#ledger) return 0;
+    const until = this.#ledger.blockedUntil(this.key);
+    if (until === null) return 0;
+    return Math.min(until - this.#clock.now() + now, now + this.#maxResetWaitMs);
+  }
+
+  /** Tells the processes sharing the ledger that the server blocked this endpoint until `until` (monotonic). */
+  #share(until: number): void {
+    if (this.#ledger && until > this.#mono()) this.#ledger.block(this.key, Math.ceil(this.#toWall(until)));
+  }
+
   #pump(): void {
     for (;;) {
       const head = this.#queue[0];
@@ -273,16 +316,24 @@ class EndpointLimiter {
         this.#arm(at);
         return;
       }
+      const wall = this.#clock.now();
+      // recorded before the request is let go, so whoever reads the ledger next counts it; recorded only
+      // if the shared window still has room, so two processes never both take its last slot
+      const recorded = this.#ledger
+        ? this.#ledger.claim(this.key, wall, wall - (this.windowMs + this.#marginMs), this.limit)
+        : 'unrecorded';
+      if (recorded === 'full') {
+        // the next read of the window counts the other process's release and says how long to wait
+        this.#arm(now + RECHECK_AFTER_TAKEN_MS);
+        return;
+      }
       this.#queue.shift();
-      this.#release(head, now);
+      this.#release(head, now, wall, recorded === 'recorded');
     }
   }
 
-  #release(waiter: Waiter, now: number): void {
+  #release(waiter: Waiter, now: number, wall: number, noted: boolean): void {
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
-    const wall = this.#clock.now();
-    // recorded before the request is let go, so whoever reads the ledger next counts it
-    const noted = this.#ledger ? this.#ledger.note(this.key, wall) : false;
     this.#released.push(now);
     this.#releasedWall.push(noted ? wall : null);
     if (this.#server) this.#server.remaining -= 1;
@@ -316,8 +367,10 @@ class EndpointLimiter {
       // (taken literally, a GET's retries went out as a burst of 429s within a millisecond).
       const wait = Math.max(MIN_WAIT_AFTER_429_MS, info.retryAfterMs ?? this.windowMs / Math.max(1, Math.min(this.limit, 1000)));
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(wait, this.#maxResetWaitMs));
+      this.#share(this.#blockedUntil);
     } else if (info.retryAfterMs !== null) {
       this.#blockedUntil = Math.max(this.#blockedUntil, now + Math.min(info.retryAfterMs, this.#maxResetWaitMs));
+      this.#share(this.#blockedUntil);
     }
     if (info.remaining !== null && info.resetAtMs !== null) {
       // the reset is a wall-clock instant (ours, converted from the server's): as an interval from now
@@ -329,6 +382,8 @@ class EndpointLimiter {
         this.#server = current
           ? { remaining: Math.min(current.remaining, remaining), resetAt: Math.max(current.resetAt, resetAt) }
           : { remaining, resetAt };
+        // only the server's own "none left" is shared: the in-flight guess above is this process's
+        if (info.remaining <= 0) this.#share(resetAt);
       }
     }
   }
@@ -361,7 +416,11 @@ class EndpointLimiter {
     const { at: earliest, used } = this.#window(now);
     const localRoom = Math.max(0, this.limit - used);
     const serverRoom = this.#server ? Math.max(0, this.#server.remaining) : Number.POSITIVE_INFINITY;
-    const blocked = Math.max(this.#blockedUntil, this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0);
+    const blocked = Math.max(
+      this.#blockedUntil,
+      this.#sharedBlock(now),
+      this.#server && this.#server.remaining <= 0 ? this.#server.resetAt : 0,
+    );
     return {
       key: this.key,
       limit: this.limit,
@@ -463,13 +522,31 @@ function guardedLedger(ledger: ReleaseLedger, onError: ((error: unknown) => void
         return null;
       }
     },
-    note(key, atMs) {
+    claim(key, atMs, sinceMs, limit) {
       try {
-        ledger.note(key, atMs);
-        return true;
+        if (!ledger.claim) {
+          ledger.note(key, atMs);
+          return 'recorded';
+        }
+        return ledger.claim(key, atMs, sinceMs, limit) ? 'recorded' : 'full';
       } catch (error) {
         failed(error);
-        return false;
+        return 'unrecorded';
+      }
+    },
+    block(key, untilMs) {
+      try {
+        ledger.block?.(key, untilMs);
+      } catch (error) {
+        failed(error);
+      }
+    },
+    blockedUntil(key) {
+      try {
+        return ledger.blockedUntil?.(key) ?? null;
+      } catch (error) {
+        failed(error);
+        return null;
       }
     },
   };

@@ -5,6 +5,9 @@
  * `skindesk` CLI side by side. Without it, each started from an empty window and a burst right after a
  * restart (or from the two at once) went past the server's count: a 429, a purchase refused.
  *
+ * Beside the releases it keeps the blocks the server announced (a Retry-After, a budget spent until its
+ * reset), one row per endpoint, so a process that was not told waits as well (governor.ts).
+ *
  * Rows are keyed by the market (its base URL), by the key's identity and by the endpoint. The key itself
  * is never written, nor anything it could be read back from: its identity is a short one-way hash
  * (`apiKeyId`), enough to keep two keys' budgets apart. Rows older than the longest window are dropped.
@@ -30,6 +33,13 @@ CREATE TABLE IF NOT EXISTS rate_releases (
 );
 CREATE INDEX IF NOT EXISTS rate_releases_by_endpoint ON rate_releases (market, key_id, endpoint, at_ms);
 CREATE INDEX IF NOT EXISTS rate_releases_by_time ON rate_releases (at_ms);
+CREATE TABLE IF NOT EXISTS rate_blocks (
+  market   TEXT NOT NULL,
+  key_id   TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  until_ms INTEGER NOT NULL,
+  PRIMARY KEY (market, key_id, endpoint)
+) WITHOUT ROWID;
 `;
 
 /** The longest window of any published limit (spec part 8): older rows count in no window. */
@@ -75,6 +85,11 @@ export class SqliteReleaseLedger implements ReleaseLedger {
   readonly #recent: Database.Statement<[string, string, string, number], number>;
   readonly #insert: Database.Statement<[string, string, string, number]>;
   readonly #prune: Database.Statement<[number]>;
+  readonly #count: Database.Statement<[string, string, string, number], number>;
+  readonly #claim: (endpointKey: string, atMs: number, sinceMs: number, limit: number) => boolean;
+  readonly #block: Database.Statement<[string, string, string, number]>;
+  readonly #blockedUntil: Database.Statement<[string, string, string], number>;
+  readonly #pruneBlocks: Database.Statement<[number]>;
   #prunedAt = Number.NEGATIVE_INFINITY;
 
   /** Creates the table when missing; throws when the connection cannot (closed, read-only without it). */
@@ -95,6 +110,27 @@ export class SqliteReleaseLedger implements ReleaseLedger {
       'INSERT INTO rate_releases (market, key_id, endpoint, at_ms) VALUES (?, ?, ?, ?)',
     );
     this.#prune = db.prepare('DELETE FROM rate_releases WHERE at_ms < ?');
+    this.#count = db
+      .prepare<[string, string, string, number], number>(
+        'SELECT count(*) FROM rate_releases WHERE market = ? AND key_id = ? AND endpoint = ? AND at_ms > ?',
+      )
+      .pluck();
+    // The count and the insert in one transaction: a process that wrote between them makes SQLite refuse
+    // this write (SQLITE_BUSY_SNAPSHOT under WAL), and the count is taken again (see claim).
+    this.#claim = db.transaction((endpointKey: string, atMs: number, sinceMs: number, limit: number) => {
+      if (this.#count.get(this.#market, this.#keyId, endpointKey, Math.floor(sinceMs))! >= limit) return false;
+      this.#write(endpointKey, atMs);
+      return true;
+    });
+    // a block is only ever lengthened: two processes told different lengths both wait the longer one
+    this.#block = db.prepare(
+      `INSERT INTO rate_blocks (market, key_id, endpoint, until_ms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (market, key_id, endpoint) DO UPDATE SET until_ms = max(until_ms, excluded.until_ms)`,
+    );
+    this.#blockedUntil = db
+      .prepare<[string, string, string], number>('SELECT until_ms FROM rate_blocks WHERE market = ? AND key_id = ? AND endpoint = ?')
+      .pluck();
+    this.#pruneBlocks = db.prepare('DELETE FROM rate_blocks WHERE until_ms < ?');
   }
 
   recent(endpointKey: string, sinceMs: number): number[] {
@@ -105,29 +141,56 @@ export class SqliteReleaseLedger implements ReleaseLedger {
 
   note(endpointKey: string, atMs: number): void {
     if (!this.#db.open) return;
-    this.#briefly(() => {
-      const now = this.#now();
-      if (now - this.#prunedAt >= this.#retainMs) {
-        this.#prune.run(now - this.#retainMs);
-        this.#prunedAt = now;
+    this.#briefly(() => this.#write(endpointKey, atMs));
+  }
+
+  /**
+   * Records the release only if the window (rows later than `sinceMs`) holds fewer than `limit`: false
+   * when another process took the last slot. Throws what SQLite throws otherwise (a desk held too long).
+   */
+  claim(endpointKey: string, atMs: number, sinceMs: number, limit: number): boolean {
+    if (!this.#db.open) return true;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return this.#briefly(() => this.#claim(endpointKey, atMs, sinceMs, limit));
+      } catch (error) {
+        // another process wrote since this transaction read: read the window again (bounded, the writes
+        // of others are few per window)
+        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY_SNAPSHOT' || attempt >= 5) throw error;
       }
-      this.#insert.run(this.#market, this.#keyId, endpointKey, Math.floor(atMs));
-    });
+    }
+  }
+
+  #write(endpointKey: string, atMs: number): void {
+    const now = this.#now();
+    if (now - this.#prunedAt >= this.#retainMs) {
+      this.#prune.run(now - this.#retainMs);
+      this.#pruneBlocks.run(now);
+      this.#prunedAt = now;
+    }
+    this.#insert.run(this.#market, this.#keyId, endpointKey, Math.floor(atMs));
+  }
+
+  block(endpointKey: string, untilMs: number): void {
+    if (!this.#db.open) return;
+    this.#briefly(() => this.#block.run(this.#market, this.#keyId, endpointKey, Math.ceil(untilMs)));
+  }
+
+  blockedUntil(endpointKey: string): number | null {
+    if (!this.#db.open) return null;
+    return this.#blockedUntil.get(this.#market, this.#keyId, endpointKey) ?? null;
   }
 
   /**
    * Runs a write with the connection's busy timeout cut to `busyWaitMs` (the journal and the caches on
    * the same connection keep theirs): a desk held by another process fails the write quickly instead.
    */
-  #briefly(write: () => void): void {
+  #briefly<T>(write: () => T): T {
     const before = this.#db.pragma('busy_timeout', { simple: true }) as number;
-    if (before <= this.#busyWaitMs) {
-      write();
-      return;
-    }
+    if (before <= this.#busyWaitMs) return write();
     this.#db.pragma(`busy_timeout = ${this.#busyWaitMs}`);
     try {
-      write();
+      return write();
     } finally {
       this.#db.pragma(`busy_timeout = ${before}`);
     }

@@ -10,7 +10,8 @@
  *    counted as forged even when it is also stale or malformed: its content cannot be trusted to say so.
  * 3. Reject timestamps outside the tolerance (5 minutes, both directions): a captured delivery cannot be
  *    replayed later, and one signed "in the future" is not honest either.
- * 4. Parse; unknown event names are acknowledged and ignored (the event set grows, §6.2 rule 8).
+ * 4. Parse; unknown event names are acknowledged and ignored (the event set grows, §6.2 rule 8), whatever
+ *    the rest of their envelope holds.
  * 5. Deduplicate by the delivery id in the signed body (the header is not covered by the signature, so
  *    it cannot be the only key) and by the `Delivery` header, the spec's idempotency key (§6.2 rule 3);
  *    a replay inside the tolerance is answered 2xx (so the service's own retry of a delivery whose
@@ -302,12 +303,16 @@ export class WebhookReceiver extends EventEmitter<WebhookReceiverEvents> {
     } catch {
       throw new Rejection('malformed', 400, 'body is not JSON');
     }
-    const envelope = webhookBody.safeParse(json);
-    if (!envelope.success) throw new Rejection('malformed', 400, 'body is not a webhook envelope');
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(envelope.data.event)) {
-      this.#reject('unknown_event', `ignored unknown event ${JSON.stringify(envelope.data.event.slice(0, 64))}`);
+    // The event's name first: an event we do not know is acknowledged whatever else its envelope holds
+    // (a later event may shape it otherwise); refused, the service would retry it six times and count a
+    // failure towards removing the URL.
+    const event = eventNameOf(json);
+    if (event === null) throw new Rejection('malformed', 400, 'body is not a webhook envelope');
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(event)) {
+      this.#reject('unknown_event', `ignored unknown event ${JSON.stringify(event.slice(0, 64))}`);
       return { kind: 'ignored' };
     }
+    if (!webhookBody.safeParse(json).success) throw new Rejection('malformed', 400, 'body is not a webhook envelope');
     const body = tradeUpdatedBody.safeParse(json);
     if (!body.success) throw new Rejection('malformed', 400, 'trade.updated body does not match the contract');
 
@@ -387,6 +392,13 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   if (typeof value === 'string') return value.trim();
   // A repeated header is ambiguous: refuse rather than pick one.
   return null;
+}
+
+/** The `event` of a JSON object, or null when there is none to read. */
+function eventNameOf(json: unknown): string | null {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return null;
+  const event = (json as { event?: unknown }).event;
+  return typeof event === 'string' && event !== '' ? event : null;
 }
 
 function parseAttempt(value: string | null): number | null {

@@ -198,6 +198,27 @@ describe('errors are typed by the spec codes and kinds', () => {
     expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
   });
 
+  it('an error body with the code at the top level (no "error" wrapper) keeps its code and words', async () => {
+    const bodies: unknown[] = [
+      { code: 'LISTING_PRICE_CHANGED', message: 'the price went up' },
+      { error: 'Conflict', code: 'LISTING_PRICE_CHANGED', message: 'the price went up', details: { line: 0 } },
+    ];
+    for (const body of bodies) {
+      server.on('purchase', (_req, res) => sendJson(res, 409, body));
+      const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
+      expect(error, JSON.stringify(body)).toMatchObject({ kind: 'api', code: 'LISTING_PRICE_CHANGED', status: 409, serverMessage: 'the price went up' });
+      expect(error.explanation).toContain('raised the price');
+    }
+    // a code the contract does not know is named, not dropped
+    server.on('listing', (_req, res) => sendJson(res, 403, { code: 'ACCOUNT_SUSPENDED', message: 'contact support' }));
+    const unknown = await failure(client.listing(5));
+    expect(unknown).toMatchObject({ kind: 'api', code: 'ACCOUNT_SUSPENDED', status: 403 });
+    expect(unknown.explanation).toContain('ACCOUNT_SUSPENDED');
+    // a number or a sentence in `code` is not a code of the spec's (uppercase identifiers)
+    server.on('listing', (_req, res) => sendJson(res, 404, { code: 404, message: 'not found' }));
+    expect(await failure(client.listing(5))).toMatchObject({ kind: 'api', code: null, status: 404 });
+  });
+
   it('5xx is kind server; a write answered 5xx is not retried', async () => {
     server.on('purchase', (_req, res) => sendError(res, 503, 'INTERNAL_ERROR', 'down for a moment'));
     const error = await failure(client.purchase({ items: [{ listing_id: 1, amount: 1, max_price: 100 }] }));
@@ -324,6 +345,42 @@ describe('X-RateLimit-Reset is read on the server\'s clock (Date header)', () =>
     expect(fake.serverTimeOffsetMs()).toBe(offsetMs);
     // not 0 (Remaining: 0 ignored by a clock ahead) nor 5 min 40 s (a clock behind)
     expect(fake.budgetWaitMs('user')).toBe(40_000 + 100); // + the governor's default jitter margin
+  });
+});
+
+describe("the server's clock is read from a fresh Date, not a cached copy's", () => {
+  it('a response served from a cache (Age: 590) is 590 s older than its Date: the offset counts it', async () => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow);
+    // the averages built ten minutes ago and served by a cache since, with the Date of when they were built
+    const builtAt = serverNow - 590_000;
+    const fakeFetch: typeof fetch = async () =>
+      Response.json(
+        { averages: [], window_days: 30, generated_at: new Date(builtAt).toISOString() },
+        {
+          headers: {
+            date: new Date(builtAt).toUTCString(),
+            age: '590',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(serverNow / 1000 + 20),
+          },
+        },
+      );
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.salesAverages();
+    // the clocks agree: not ten minutes apart (webhooks signed now would read as from the future)
+    expect(fake.serverTimeOffsetMs()).toBe(0);
+    expect(fake.budgetWaitMs('salesAverages')).toBe(20_000 + 100);
+  });
+
+  it('an Age that is not a number of seconds is not used', async () => {
+    const serverNow = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const clock = new ManualClock(serverNow);
+    const fakeFetch: typeof fetch = async () =>
+      Response.json({ id: 1, steam_id: '765', name: 'me', balance: 0 }, { headers: { date: new Date(serverNow).toUTCString(), age: 'soon' } });
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    await fake.user();
+    expect(fake.serverTimeOffsetMs()).toBe(0);
   });
 });
 

@@ -144,6 +144,42 @@ describe('RateGovernor with a record of releases', () => {
     expect(maxInAnyWindow(times, limit.windowMs)).toBe(limit.limit);
   });
 
+  it('two processes deciding at the same moment cannot both take the last slot of a window', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const options = { baseUrl: BASE_URL, apiKey: API_KEY, now: () => clock.now() };
+    const mine = new SqliteReleaseLedger(openDesk(file), options);
+    const theirs = new SqliteReleaseLedger(openDesk(file), options);
+    const limit = { limit: 2, windowMs: 60_000 };
+    let raced = false;
+    // the other process takes the last slot between this governor's read of the window and its write
+    const racing: ReleaseLedger = {
+      recent(key, sinceMs) {
+        const rows = mine.recent(key, sinceMs);
+        if (rows.length === limit.limit - 1 && !raced) {
+          raced = true;
+          theirs.note(key, clock.now());
+        }
+        return rows;
+      },
+      note: (key, atMs) => mine.note(key, atMs),
+      claim: (key, atMs, sinceMs, max) => mine.claim(key, atMs, sinceMs, max),
+    };
+    const governor = new RateGovernor({ clock, marginMs: 0, ledger: racing });
+    governor.define(PURCHASE, limit);
+    (await governor.acquire(PURCHASE)).complete();
+    const second = governor.acquire(PURCHASE);
+    const done = released(second);
+    await clock.advance(0);
+    expect(raced).toBe(true);
+    // the window already holds two releases (ours and theirs): this one waits for the oldest to leave it
+    expect(done()).toBe(false);
+    await clock.advance(limit.windowMs);
+    expect(done()).toBe(true);
+    const rows = mine.recent(PURCHASE, clock.now() - 2 * limit.windowMs);
+    expect(maxInAnyWindow(rows, limit.windowMs)).toBe(limit.limit);
+  });
+
   it('another key or another market has a budget of its own', async () => {
     const file = bookFile();
     const clock = new ManualClock();
@@ -199,6 +235,64 @@ describe('RateGovernor with a record of releases', () => {
     ledger.note(PURCHASE, clock.now());
     expect(db.prepare('SELECT count(*) FROM rate_releases').pluck().get()).toBe(1);
     expect(ledger.recent(PURCHASE, clock.now() - 60_000)).toEqual([clock.now()]);
+  });
+});
+
+describe("the server's own word is shared through the record too", () => {
+  const BOOK = 'GET /public/v1/book';
+  const BOOK_LIMIT = { limit: 6, windowMs: 60_000 };
+  const answered = (status: number, retryAfterMs: number | null, remaining: number | null = null, resetAtMs: number | null = null) => ({
+    status,
+    remaining,
+    resetAtMs,
+    retryAfterMs,
+  });
+
+  it('a Retry-After one process was given holds the other process sharing the key, and a run started during it', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const app = governorOnDesk(openDesk(file), clock);
+    const cli = governorOnDesk(openDesk(file), clock);
+    for (const g of [app, cli]) g.define(BOOK, BOOK_LIMIT);
+    // someone outside the record (another machine with the key) spent the budget: the app is told to wait 30 s
+    (await app.acquire(BOOK)).complete(answered(429, 30_000));
+    expect(app.waitMs(BOOK)).toBe(30_000);
+    // the other process, and a run started now, have room in their windows but not on the server
+    expect(cli.waitMs(BOOK)).toBe(30_000);
+    await clock.advance(10_000);
+    const restarted = governorOnDesk(openDesk(file), clock);
+    restarted.define(BOOK, BOOK_LIMIT);
+    expect(restarted.waitMs(BOOK)).toBe(20_000);
+    const next = cli.acquire(BOOK);
+    const done = released(next);
+    await clock.advance(19_999);
+    expect(done()).toBe(false);
+    await clock.advance(1);
+    expect(done()).toBe(true);
+    // another endpoint is not held
+    cli.define(PURCHASE, LIMIT);
+    expect(cli.waitMs(PURCHASE)).toBe(0);
+  });
+
+  it('X-RateLimit-Remaining: 0 holds every process on the key until X-RateLimit-Reset', async () => {
+    const file = bookFile();
+    const clock = new ManualClock();
+    const app = governorOnDesk(openDesk(file), clock);
+    const cli = governorOnDesk(openDesk(file), clock);
+    for (const g of [app, cli]) g.define(BOOK, BOOK_LIMIT);
+    (await app.acquire(BOOK)).complete(answered(200, null, 0, clock.now() + 45_000));
+    expect(app.waitMs(BOOK)).toBe(45_000);
+    expect(cli.waitMs(BOOK)).toBe(45_000);
+    await clock.advance(45_000);
+    expect(cli.waitMs(BOOK)).toBe(0);
+  });
+
+  it('a record that cannot hold blocks (an older ledger) still paces by releases', async () => {
+    const clock = new ManualClock();
+    const governor = new RateGovernor({ clock, marginMs: 0, ledger: arrayLedger() });
+    governor.define(BOOK, BOOK_LIMIT);
+    (await governor.acquire(BOOK)).complete(answered(429, 7_000));
+    expect(governor.waitMs(BOOK)).toBe(7_000);
   });
 });
 

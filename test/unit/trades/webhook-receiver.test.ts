@@ -185,6 +185,21 @@ describe('WebhookReceiver', () => {
     expect(h.tracker.count()).toBe(0);
   });
 
+  it("acknowledges an event it does not know whatever that event's envelope holds (the set grows, §6.2 rule 8)", async () => {
+    const h = await start();
+    // a later event with an envelope of its own: no `ts`, a numeric id; signed, so the service sent it
+    const later = signRaw(SECRET, JSON.stringify({ id: 7, event: 'withdrawal.updated', created: T0, data: { withdrawal_id: 3 } }), {
+      event: 'withdrawal.updated',
+    });
+    const res = await h.post(later);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ignored' });
+    expect(h.receiver.stats().rejected).toMatchObject({ unknown_event: 1, malformed: 0 });
+    // a trade.updated is still held to the whole envelope
+    const noTs = signRaw(SECRET, JSON.stringify({ id: 'dlv_n', event: 'trade.updated', data: makeTrade(1, 'Active', T0) }));
+    expect((await h.post(noTs)).status).toBe(400);
+  });
+
   it('refuses bodies over the size limit, other paths and other methods', async () => {
     const h = await start({ maxBodyBytes: 2048 });
     const big = signDelivery(SECRET, { id: 'dlv_big', data: makeTrade(1, 'Active', T0, { error: 'x'.repeat(4096) }) });
