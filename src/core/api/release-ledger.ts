@@ -86,7 +86,7 @@ export class SqliteReleaseLedger implements ReleaseLedger {
   readonly #insert: Database.Statement<[string, string, string, number]>;
   readonly #prune: Database.Statement<[number]>;
   readonly #count: Database.Statement<[string, string, string, number], number>;
-  readonly #claim: (endpointKey: string, atMs: number, sinceMs: number, limit: number) => boolean;
+  readonly #claim: Database.Transaction<(endpointKey: string, atMs: number, sinceMs: number, limit: number) => boolean>;
   readonly #block: Database.Statement<[string, string, string, number]>;
   readonly #blockedUntil: Database.Statement<[string, string, string], number>;
   readonly #pruneBlocks: Database.Statement<[number]>;
@@ -115,8 +115,8 @@ export class SqliteReleaseLedger implements ReleaseLedger {
         'SELECT count(*) FROM rate_releases WHERE market = ? AND key_id = ? AND endpoint = ? AND at_ms > ?',
       )
       .pluck();
-    // The count and the insert in one transaction: a process that wrote between them makes SQLite refuse
-    // this write (SQLITE_BUSY_SNAPSHOT under WAL), and the count is taken again (see claim).
+    // The count and the insert in one IMMEDIATE transaction (see claim): the write lock is taken before
+    // the count, so no other process can take a slot between the two.
     this.#claim = db.transaction((endpointKey: string, atMs: number, sinceMs: number, limit: number) => {
       if (this.#count.get(this.#market, this.#keyId, endpointKey, Math.floor(sinceMs))! >= limit) return false;
       this.#write(endpointKey, atMs);
@@ -150,15 +150,10 @@ export class SqliteReleaseLedger implements ReleaseLedger {
    */
   claim(endpointKey: string, atMs: number, sinceMs: number, limit: number): boolean {
     if (!this.#db.open) return true;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return this.#briefly(() => this.#claim(endpointKey, atMs, sinceMs, limit));
-      } catch (error) {
-        // another process wrote since this transaction read: read the window again (bounded, the writes
-        // of others are few per window)
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY_SNAPSHOT' || attempt >= 5) throw error;
-      }
-    }
+    // IMMEDIATE, not deferred: a deferred one read the window, and a process that wrote before it could
+    // write made SQLite refuse it (SQLITE_BUSY_SNAPSHOT), to be counted again; this one waits its turn
+    // (the brief busy timeout) and counts what every process has written
+    return this.#briefly(() => this.#claim.immediate(endpointKey, atMs, sinceMs, limit));
   }
 
   #write(endpointKey: string, atMs: number): void {
