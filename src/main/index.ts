@@ -100,6 +100,7 @@ async function main(): Promise<void> {
 
   const windows = new WindowFactory({
     preloadPath,
+    devTools: !app.isPackaged,
     urlFor: (route) => (dev ? new URL(route, dev.url).href : appUrl(`index.html${route}`)),
     onLoadFailed: (url, error) => {
       const message = redactor.redact(error.message);
