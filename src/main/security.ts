@@ -22,11 +22,14 @@ export function registerAppScheme(): void {
 export function serveRenderer(ses: Session, rendererDir: string, csp: string): void {
   ses.protocol.handle(APP_SCHEME, async (request) => {
     const file = resolveAppFile(rendererDir, request.url);
-    if (!file) return new Response('not found', { status: 404 });
+    // a miss carries the policy too: every response of the app's origin is under it, not only the files
+    const notFound = () =>
+      new Response('not found', { status: 404, headers: staticFileHeaders('not-found.txt', csp) });
+    if (!file) return notFound();
     try {
       return new Response(await readFile(file), { status: 200, headers: staticFileHeaders(file, csp) });
     } catch {
-      return new Response('not found', { status: 404 });
+      return notFound();
     }
   });
 }
