@@ -55,6 +55,12 @@ export function hardenAllWebContents(log: MainLog): void {
     });
     contents.on('will-redirect', (event) => event.preventDefault());
     contents.on('will-attach-webview', (event) => event.preventDefault());
+    // navigator.bluetooth.requestDevice: left alone, Electron pairs the first device it finds, with no
+    // chooser for the trader; the app uses no Bluetooth, so every request is cancelled.
+    contents.on('select-bluetooth-device', (event, _devices, callback) => {
+      event.preventDefault();
+      callback('');
+    });
     // No new windows. A plain link to an allowlisted https site opens in the user's browser instead.
     contents.setWindowOpenHandler(({ url }) => {
       const verdict = checkExternalLink(url);

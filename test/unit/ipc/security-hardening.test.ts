@@ -68,6 +68,16 @@ describe('the app:// protocol', () => {
 });
 
 describe('every webContents', () => {
+  it('cancels a Web Bluetooth request instead of letting Electron pair the first device', async () => {
+    const selectDevice = (await listenersOfNewContents()).get('select-bluetooth-device');
+    expect(selectDevice).toBeTypeOf('function');
+    const event = { preventDefault: vi.fn() };
+    const callback = vi.fn();
+    selectDevice!(event, [{ deviceId: 'AA:BB', deviceName: 'Headset' }], callback);
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(callback).toHaveBeenCalledWith('');
+  });
+
   it('refuses navigation, redirects and webviews', async () => {
     const listeners = await listenersOfNewContents();
     for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
