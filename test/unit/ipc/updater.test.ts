@@ -134,3 +134,30 @@ describe('the updater', () => {
     ]);
   });
 });
+
+describe('the updater of an app left running', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('looks again every few hours (a start offline is not the last chance), and tells a download once', async () => {
+    vi.useFakeTimers();
+    const { startUpdater, UPDATE_CHECK_INTERVAL_MS } = await import('../../../src/main/updater.ts');
+    fake.autoUpdater.nextCheck = () => Promise.reject(new Error('net::ERR_INTERNET_DISCONNECTED'));
+    const { log, warnings } = recordingLog();
+    startUpdater(log);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.autoUpdater.checks).toBe(1);
+    expect(warnings).toHaveLength(1);
+
+    // back online: the next look finds and downloads 9.9.9, and the one after finds it downloaded
+    fake.autoUpdater.nextCheck = () =>
+      Promise.resolve({ updateInfo: { version: '9.9.9' }, downloadPromise: Promise.resolve(['/tmp/update']) });
+    await vi.advanceTimersByTimeAsync(UPDATE_CHECK_INTERVAL_MS);
+    expect(fake.autoUpdater.checks).toBe(2);
+    await vi.advanceTimersByTimeAsync(UPDATE_CHECK_INTERVAL_MS);
+    expect(fake.autoUpdater.checks).toBe(3);
+    expect(fake.notifications.map((n) => n.body)).toEqual(['Version 9.9.9 is installed when Skindesk quits.']);
+    expect(UPDATE_CHECK_INTERVAL_MS).toBeLessThanOrEqual(24 * 60 * 60 * 1000);
+  });
+});
