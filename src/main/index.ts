@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const dev = devServerOrigin();
   const origins = [APP_ORIGIN, ...(dev ? [dev.origin] : [])];
 
-  hardenSession(session.defaultSession, csp);
+  hardenSession(session.defaultSession, csp, log);
   serveRenderer(session.defaultSession, rendererDir, csp);
   // before anything can create a webContents
   hardenAllWebContents(log);

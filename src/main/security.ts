@@ -1,7 +1,7 @@
 /**
  * Process-wide hardening, applied once before any window exists: the app:// scheme, a deny-all permission
- * policy, the CSP header on every http(s) response, and rules for every webContents ever created (no
- * navigation, no new windows, no webviews).
+ * policy, no downloads started by a page, the CSP header on every http(s) response, and rules for every
+ * webContents ever created (no navigation, no new windows, no webviews).
  */
 import { readFile } from 'node:fs/promises';
 import { app, protocol, shell, type Session } from 'electron';
@@ -34,11 +34,18 @@ export function serveRenderer(ses: Session, rendererDir: string, csp: string): v
   });
 }
 
-export function hardenSession(ses: Session, csp: string): void {
+export function hardenSession(ses: Session, csp: string, log: MainLog): void {
   // No web permission (camera, notifications, geolocation, clipboard-read, ...) is granted to page content.
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);
+  // The app saves files itself (exports, from main, after a save dialog); a download started by the page
+  // (an <a download> of a blob or data: URL) would offer the trader any file under any name, say
+  // "Skindesk-update.exe", in a save dialog that looks like the app's own.
+  ses.on('will-download', (event, item) => {
+    event.preventDefault();
+    log.warn(`refused a download started by the page: ${item.getFilename()}`);
+  });
   // The dev server's responses get the same CSP as app:// ones.
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withCspHeader(details.responseHeaders, csp) });

@@ -87,3 +87,28 @@ describe('every webContents', () => {
     }
   });
 });
+
+describe('the session', () => {
+  it('refuses every download a page starts (the app writes its exports itself)', async () => {
+    const { hardenSession } = await import('../../../src/main/security.ts');
+    const listeners = new Map<string, Listener>();
+    const session = {
+      setPermissionRequestHandler: () => undefined,
+      setPermissionCheckHandler: () => undefined,
+      setDevicePermissionHandler: () => undefined,
+      webRequest: { onHeadersReceived: () => undefined },
+      on: (event: string, listener: Listener) => void listeners.set(event, listener),
+    };
+    const warnings: string[] = [];
+    hardenSession(session as unknown as Parameters<typeof hardenSession>[0], CSP, {
+      ...silentLog,
+      warn: (m) => void warnings.push(m),
+    });
+    const willDownload = listeners.get('will-download');
+    expect(willDownload).toBeTypeOf('function');
+    const event = { preventDefault: vi.fn() };
+    willDownload!(event, { getFilename: () => 'Skindesk-update.exe' });
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(warnings).toEqual(['refused a download started by the page: Skindesk-update.exe']);
+  });
+});
