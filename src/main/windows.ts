@@ -14,8 +14,8 @@ export interface WindowFactoryOptions {
   onLoadFailed(url: string, error: Error): void;
   /**
    * Whether the windows may open DevTools: development runs only. In a packaged build Electron's default
-   * menu (View → Toggle Developer Tools, Ctrl+Shift+I) would otherwise open a console with the page's
-   * full bridge, where a "paste this to unlock a feature" scam could call every function of the bridge as the trader.
+   * menu (View → Toggle Developer Tools, Ctrl+Shift+I) would otherwise open a console on the page, where a
+   * "paste this to unlock a feature" scam could call every function of the bridge as the trader.
    */
   devTools: boolean;
 }
