@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const dev = devServerOrigin();
   const origins = [APP_ORIGIN, ...(dev ? [dev.origin] : [])];
 
-  hardenSession(session.defaultSession, csp);
+  hardenSession(session.defaultSession, csp, log);
   serveRenderer(session.defaultSession, rendererDir, csp);
   // before anything can create a webContents
   hardenAllWebContents(log);
@@ -100,6 +100,7 @@ async function main(): Promise<void> {
 
   const windows = new WindowFactory({
     preloadPath,
+    devTools: !app.isPackaged,
     urlFor: (route) => (dev ? new URL(route, dev.url).href : appUrl(`index.html${route}`)),
     onLoadFailed: (url, error) => {
       const message = redactor.redact(error.message);

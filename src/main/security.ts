@@ -1,7 +1,7 @@
 /**
  * Process-wide hardening, applied once before any window exists: the app:// scheme, a deny-all permission
- * policy, the CSP header on every http(s) response, and rules for every webContents ever created (no
- * navigation, no new windows, no webviews).
+ * policy, no downloads started by a page, the CSP header on every http(s) response, and rules for every
+ * webContents ever created (no navigation, no new windows, no webviews).
  */
 import { readFile } from 'node:fs/promises';
 import { app, protocol, shell, type Session } from 'electron';
@@ -22,20 +22,30 @@ export function registerAppScheme(): void {
 export function serveRenderer(ses: Session, rendererDir: string, csp: string): void {
   ses.protocol.handle(APP_SCHEME, async (request) => {
     const file = resolveAppFile(rendererDir, request.url);
-    if (!file) return new Response('not found', { status: 404 });
+    // a miss carries the policy too: every response of the app's origin is under it, not only the files
+    const notFound = () =>
+      new Response('not found', { status: 404, headers: staticFileHeaders('not-found.txt', csp) });
+    if (!file) return notFound();
     try {
       return new Response(await readFile(file), { status: 200, headers: staticFileHeaders(file, csp) });
     } catch {
-      return new Response('not found', { status: 404 });
+      return notFound();
     }
   });
 }
 
-export function hardenSession(ses: Session, csp: string): void {
+export function hardenSession(ses: Session, csp: string, log: MainLog): void {
   // No web permission (camera, notifications, geolocation, clipboard-read, ...) is granted to page content.
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);
+  // The app saves files itself (exports, from main, after a save dialog); a download started by the page
+  // (an <a download> of a blob or data: URL) would offer the trader any file under any name, say
+  // "Skindesk-update.exe", in a save dialog that looks like the app's own.
+  ses.on('will-download', (event, item) => {
+    event.preventDefault();
+    log.warn(`refused a download started by the page: ${item.getFilename()}`);
+  });
   // The dev server's responses get the same CSP as app:// ones.
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: withCspHeader(details.responseHeaders, csp) });
@@ -52,6 +62,12 @@ export function hardenAllWebContents(log: MainLog): void {
     });
     contents.on('will-redirect', (event) => event.preventDefault());
     contents.on('will-attach-webview', (event) => event.preventDefault());
+    // navigator.bluetooth.requestDevice: left alone, Electron pairs the first device it finds, with no
+    // chooser for the trader; the app uses no Bluetooth, so every request is cancelled.
+    contents.on('select-bluetooth-device', (event, _devices, callback) => {
+      event.preventDefault();
+      callback('');
+    });
     // No new windows. A plain link to an allowlisted https site opens in the user's browser instead.
     contents.setWindowOpenHandler(({ url }) => {
       const verdict = checkExternalLink(url);

@@ -3,7 +3,7 @@
  * into app-update.yml; the build accepts only an https feed). Development runs and
  * `SKINDESK_DISABLE_UPDATES=1` never check.
  */
-import { app } from 'electron';
+import { Notification, app } from 'electron';
 import electronUpdater from 'electron-updater';
 import { electronLog, type MainLog } from './logging.ts';
 
@@ -14,7 +14,35 @@ export function startUpdater(log: MainLog): void {
   // An older version is never installed over this one (it would bring back what a release fixed).
   // electron-updater's default, but its `channel` setter turns it on: pinned here, after any such setting.
   autoUpdater.allowDowngrade = false;
-  autoUpdater.checkForUpdatesAndNotify().catch((err: unknown) => {
-    log.warn(`update check failed: ${err instanceof Error ? err.message : String(err)}`);
-  });
+  // Not checkForUpdatesAndNotify: it chains its notification onto the download and leaves that chain's
+  // failure unhandled, so a download cut short (the network gone, a file whose checksum does not match)
+  // became an unhandled rejection, told to the trader as "something went wrong inside Skindesk". Every
+  // failure here, the check or the download, is one warning in the log.
+  let announced: string | null = null;
+  const check = () =>
+    autoUpdater
+      .checkForUpdates()
+      .then(async (result) => {
+        if (!result?.downloadPromise) return;
+        await result.downloadPromise;
+        // a later check finds the same version already downloaded: it is told once
+        const version = result.updateInfo.version;
+        if (announced === version) return;
+        announced = version;
+        if (!Notification.isSupported()) return;
+        new Notification({
+          title: 'A new version of Skindesk is ready',
+          body: `Version ${version} is installed when Skindesk quits.`,
+        }).show();
+      })
+      .catch((err: unknown) => {
+        log.warn(`update failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
+  void check();
+  // A terminal stays open for days: checked at start only, one started offline (or before a release that
+  // fixes a hole) would never learn of an update until the trader restarts it.
+  setInterval(() => void check(), UPDATE_CHECK_INTERVAL_MS).unref();
 }
+
+/** How often a running app looks for an update again. */
+export const UPDATE_CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;

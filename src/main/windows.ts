@@ -12,6 +12,12 @@ export interface WindowFactoryOptions {
   urlFor(route: string): string;
   /** The page did not load (a file missing from the package, the dev server down): told, not an empty window. */
   onLoadFailed(url: string, error: Error): void;
+  /**
+   * Whether the windows may open DevTools: development runs only. In a packaged build Electron's default
+   * menu (View → Toggle Developer Tools, Ctrl+Shift+I) would otherwise open a console on the page, where a
+   * "paste this to unlock a feature" scam could call every function of the bridge as the trader.
+   */
+  devTools: boolean;
 }
 
 export class WindowFactory {
@@ -54,6 +60,7 @@ export class WindowFactory {
         nodeIntegrationInSubFrames: false,
         webviewTag: false,
         webSecurity: true,
+        devTools: this.#options.devTools,
         allowRunningInsecureContent: false,
         experimentalFeatures: false,
         // middle-click would otherwise open links in a new window, around setWindowOpenHandler

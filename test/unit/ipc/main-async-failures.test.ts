@@ -46,6 +46,7 @@ describe('the Electron glue tells its asynchronous failures', () => {
     const failures: string[] = [];
     const windows = new WindowFactory({
       preloadPath: '/app/preload.cjs',
+      devTools: false,
       urlFor: (route) => `app://skindesk/index.html${route}`,
       onLoadFailed: (url, error) => failures.push(`${url}: ${error.message}`),
     });

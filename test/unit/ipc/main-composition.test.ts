@@ -23,6 +23,7 @@ const fake = vi.hoisted(() => {
     setPermissionRequestHandler: noop,
     setPermissionCheckHandler: noop,
     setDevicePermissionHandler: noop,
+    on: noop,
     webRequest: { onHeadersReceived: noop },
     protocol: { handle: noop },
   };
