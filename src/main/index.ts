@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     core.dispatch,
     { origins, isOurWindow: windows.isOurWindow },
     (call, reason, url) => log.warn(`refused IPC ${call} from ${url ?? 'an unknown frame'}: ${reason}`),
+    (call, error) => log.error(`IPC ${call} threw past its dispatcher: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   );
   // Pushes go only to our windows while they show our page.
   core.subscribe((name, payload) => {

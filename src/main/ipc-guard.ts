@@ -19,13 +19,21 @@ export interface IpcMainLike {
 }
 
 export type RefusalLog = (call: IpcCallName, reason: string, url: string | null) => void;
+/** Where a call that threw past the dispatcher (which answers every failure it knows) is told. */
+export type FailureLog = (call: IpcCallName, error: unknown) => void;
 
-/** The handler for one call: sender check, then dispatch. Exactly one argument is accepted. */
+/**
+ * The handler for one call: sender check, then dispatch. Exactly one argument is accepted. The
+ * dispatcher answers every failure as a typed error; should it throw all the same, the page gets
+ * INTERNAL and the log the error: a rejection would reach the page as Electron's own message (the
+ * error's words unredacted) and its stack go to stderr.
+ */
 export function guardedHandler(
   name: IpcCallName,
   dispatch: IpcDispatch,
   policy: SenderPolicy,
   onRefusal: RefusalLog,
+  onFailure: FailureLog,
 ): (event: IpcEventLike, ...args: unknown[]) => Promise<IpcResponse> {
   return async (event, ...args) => {
     const verdict = checkSender(event, policy);
@@ -45,7 +53,15 @@ export function guardedHandler(
         }).toPayload(),
       };
     }
-    return dispatch(name, args[0]);
+    try {
+      return await dispatch(name, args[0]);
+    } catch (error) {
+      onFailure(name, error);
+      return {
+        ok: false,
+        error: new SkindeskError({ code: 'INTERNAL', message: `${name} failed inside the app (the log has the details)` }).toPayload(),
+      };
+    }
   };
 }
 
@@ -55,9 +71,10 @@ export function registerIpcHandlers(
   dispatch: IpcDispatch,
   policy: SenderPolicy,
   onRefusal: RefusalLog,
+  onFailure: FailureLog,
 ): () => void {
   for (const name of IPC_CALL_NAMES) {
-    ipcMain.handle(callChannel(name), guardedHandler(name, dispatch, policy, onRefusal));
+    ipcMain.handle(callChannel(name), guardedHandler(name, dispatch, policy, onRefusal, onFailure));
   }
   return () => {
     for (const name of IPC_CALL_NAMES) ipcMain.removeHandler(callChannel(name));

@@ -104,8 +104,12 @@ describe('guarded IPC handlers', () => {
   it('never dispatches for a foreign frame and answers FORBIDDEN_SENDER', async () => {
     const dispatch = vi.fn<IpcDispatch>(async () => ({ ok: true, value: {} }));
     const refusals: string[] = [];
-    const handler = guardedHandler('getSettings', dispatch, policy, (call, reason) =>
-      refusals.push(`${call}: ${reason}`),
+    const handler = guardedHandler(
+      'getSettings',
+      dispatch,
+      policy,
+      (call, reason) => refusals.push(`${call}: ${reason}`),
+      () => {},
     );
     const response = await handler(eventFrom('https://evil.example/'), {});
     expect(response).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
@@ -115,7 +119,7 @@ describe('guarded IPC handlers', () => {
 
   it('dispatches a trusted call with its single argument', async () => {
     const dispatch = vi.fn<IpcDispatch>(async () => ({ ok: true, value: 'done' }));
-    const handler = guardedHandler('getListing', dispatch, policy, () => {});
+    const handler = guardedHandler('getListing', dispatch, policy, () => {}, () => {});
     expect(await handler(eventFrom('app://skindesk/index.html'), { id: 3 })).toEqual({
       ok: true,
       value: 'done',
@@ -123,9 +127,22 @@ describe('guarded IPC handlers', () => {
     expect(dispatch).toHaveBeenCalledWith('getListing', { id: 3 });
   });
 
+  it('answers INTERNAL, never the thrown words, when the dispatcher throws, and logs the error', async () => {
+    const thrown = new Error('cannot open /home/trader/.config/Skindesk/skindesk.db with key sk_live_123');
+    const dispatch = vi.fn<IpcDispatch>(async () => {
+      throw thrown;
+    });
+    const failures: [string, unknown][] = [];
+    const handler = guardedHandler('getListing', dispatch, policy, () => {}, (call, error) => failures.push([call, error]));
+    const response = await handler(eventFrom('app://skindesk/index.html'), { id: 3 });
+    expect(response).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(JSON.stringify(response)).not.toMatch(/trader|sk_live|skindesk\.db/);
+    expect(failures).toEqual([['getListing', thrown]]);
+  });
+
   it('refuses extra arguments', async () => {
     const dispatch = vi.fn<IpcDispatch>();
-    const handler = guardedHandler('getListing', dispatch, policy, () => {});
+    const handler = guardedHandler('getListing', dispatch, policy, () => {}, () => {});
     const response = await handler(eventFrom('app://skindesk/index.html'), { id: 3 }, 'extra');
     expect(response).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(dispatch).not.toHaveBeenCalled();
@@ -141,7 +158,7 @@ describe('guarded IPC handlers', () => {
       removeHandler: (channel) => handlers.delete(channel),
     };
     const dispatch = vi.fn<IpcDispatch>(async () => ({ ok: true, value: null }));
-    const unregister = registerIpcHandlers(ipcMain, dispatch, policy, () => {});
+    const unregister = registerIpcHandlers(ipcMain, dispatch, policy, () => {}, () => {});
     expect([...handlers.keys()].sort()).toEqual(IPC_CALL_NAMES.map(callChannel).sort());
     for (const [channel, handler] of handlers) {
       const response = await handler(eventFrom('app://evil/index.html'), {});
