@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defaultDatabaseFile } from '../../core/paths.ts';
-import { openDatabase } from '../../core/store/index.ts';
+import { describeLengthyStep, openDatabase } from '../../core/store/index.ts';
 import type { BackfillProgress } from '../../core/sync/backfill.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
 import { MirrorWorker } from '../../core/sync/mirror-worker.ts';
@@ -109,7 +109,9 @@ export const syncCommand: CliCommand = {
     if (begun.start !== 'go') return begun.start === 'stopped' ? SYNC_EXIT.ok : SYNC_EXIT.failed;
     const file = opts.db ?? defaultDatabaseFile();
     refuseDirectory(file);
-    openDatabase(file).close(); // creates or upgrades the schema here, where a failure is easy to report
+    // creates or upgrades the schema here, where a failure is easy to report; an upgrade that takes a
+    // while (seconds on a large book, once) is said first, or the command looked stuck before its first line
+    openDatabase(file, { onLengthyStep: (step) => process.stderr.write(`skindesk sync: ${describeLengthyStep(step)}\n`) }).close();
 
     const mirror = new MirrorWorker({
       dbPath: file,

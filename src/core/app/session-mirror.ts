@@ -28,7 +28,9 @@ export interface SessionMirror {
 }
 
 function open(file: string): Omit<SessionMirror, 'notice'> {
-  const db = openDatabase(file);
+  // The upgrades only the writer needs (seconds on a large book) are the sync worker's: run here, they
+  // held the app's start with no window to say why.
+  const db = openDatabase(file, { upgrade: 'readable' });
   try {
     attachDesk(db, file);
     return { db, status: readStatus(db), state: readSyncState(db) };

@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
+import { upperFirst } from '../../shared/sentence.ts';
 import { ApiClient } from '../api/client.ts';
 import { failureReason } from '../api/errors.ts';
 import { deskRateGovernor } from '../api/release-ledger.ts';
@@ -275,6 +276,11 @@ export class MarketSession {
       keyRefusalTold = status.authFailed;
     });
     mirror.on('backfill', (progress) => events.backfill(progress));
+    // before the worker's engine reports anything: its first status ends this one
+    mirror.on('upgrading', (what) => {
+      log.info(`sync: ${what}`);
+      this.#setOwnState('opening', `${upperFirst(what)}. Once, after an update; the book shows as it was meanwhile.`);
+    });
     mirror.on('warning', (message) => log.warn(`sync: ${redactor.redact(message)}`));
     mirror.on('damaged', (error) => {
       log.error(`the book file is damaged: ${error.message}`);

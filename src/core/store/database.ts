@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { makeFolderFor } from './folder.ts';
-import { NotABookError, migrate, refuseForeignDatabase } from './migrations.ts';
+import { type MigrateOptions, NotABookError, migrate, refuseForeignDatabase } from './migrations.ts';
 
 export type Db = Database.Database;
 
@@ -21,6 +21,10 @@ export interface OpenOptions {
   checkpointPages?: number;
   /** SQLite's page cache for this connection, in MB (default 32: see applyReadPragmas). */
   cacheMb?: number;
+  /** A writer's upgrade: all of it (default), or only what readers need (MigrateOptions.upTo). */
+  upgrade?: MigrateOptions['upTo'];
+  /** Told before an upgrade step that takes a while (MigrateOptions.onLengthyStep). */
+  onLengthyStep?: MigrateOptions['onLengthyStep'];
 }
 
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
@@ -47,7 +51,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   // After a checkpoint the WAL file is cut back to this size instead of keeping its peak size on disk.
   db.pragma('journal_size_limit = 67108864');
   applyReadPragmas(db, options.cacheMb);
-  migrate(db, { readonly: false });
+  migrate(db, { readonly: false, upTo: options.upgrade ?? 'all', onLengthyStep: options.onLengthyStep });
   return db;
 }
 

@@ -1,5 +1,5 @@
 export { openDatabase, refuseForeignBookFile, type Db, type OpenOptions } from './database.ts';
-export { NotABookError, SCHEMA_VERSION, SchemaVersionError } from './migrations.ts';
+export { NotABookError, SCHEMA_VERSION, SchemaVersionError, describeLengthyStep, type LengthyStep } from './migrations.ts';
 export { BookStore, REMOVED_REASON, type ApplyOutcome, type Clock } from './book-store.ts';
 export {
   SnapshotMerge,

@@ -20,6 +20,11 @@ interface Migration {
    * `sales`) reads a file still before it correctly, so it need not wait for a sync to upgrade the file.
    */
   writerOnly?: true;
+  /**
+   * Not instant on a file with a book in it (it rewrites or rebuilds something of every listing): what the
+   * user waits for, in plain words. Whoever opens the file says so first (MigrateOptions.onLengthyStep).
+   */
+  lengthy?: string;
 }
 
 /**
@@ -260,6 +265,8 @@ ALTER TABLE sync_state ADD COLUMN last_snapshot_etag TEXT;
     sql: `UPDATE listing_stickers SET wear = 0 WHERE kind = 0 AND wear IS NULL;`,
     // Readers need not wait: on a file still before it such stickers only stay out of max-wear filters, as before.
     writerOnly: true,
+    // a walk of every sticker row (no index holds a missing wear)
+    lengthy: 'giving stickers without wear a wear of 0',
   },
   {
     version: 7,
@@ -288,6 +295,8 @@ ALTER TABLE sync_state ADD COLUMN backfill_games TEXT;
     // Readers need not wait: on a file still before it a field filter answers the same (COLLATE NOCASE
     // is in the query), only by a scan of the details instead of a seek until the writer upgrades it.
     writerOnly: true,
+    // 19 indexes built again: about 5.5 s on a book of a million listings
+    lengthy: "rebuilding the indexes of the item fields (a few seconds for a large book)",
   },
   {
     version: 9,
@@ -343,7 +352,37 @@ export function refuseForeignDatabase(db: Database.Database, file: string): void
   if (version === 0 && tables > 0) throw new NotABookError(file);
 }
 
-export function migrate(db: Database.Database, options: { readonly: boolean }): void {
+/** A migration that is not instant, about to run on a file with a book in it. */
+export interface LengthyStep {
+  version: number;
+  /** What it does, in plain words ("rebuilding the indexes of the item fields ..."). */
+  what: string;
+}
+
+export interface MigrateOptions {
+  readonly: boolean;
+  /**
+   * 'readable': only as far as readers need (READABLE_SCHEMA_VERSION), the writer-only migrations left
+   * to the book's writer. The app's own connection opens so: the sync worker, the book's only writer,
+   * runs the rest off the thread that answers the window, which can show the upgrade meanwhile. A new
+   * file is made whole at once (its every step is instant).
+   */
+  upTo?: 'all' | 'readable';
+  /** Told before each lengthy migration runs on a file that holds a book (a new file's are all instant). */
+  onLengthyStep?: (step: LengthyStep) => void;
+}
+
+/** The words `skindesk sync` and the app's status show while a lengthy step runs. */
+export function describeLengthyStep(step: LengthyStep): string {
+  return `upgrading the book file: ${step.what}`;
+}
+
+/** Whether the file at `version` holds listings: a new one's migrations are instant, said or not. */
+function holdsBook(db: Database.Database, version: number): boolean {
+  return version > 0 && db.prepare('SELECT EXISTS (SELECT 1 FROM listings)').pluck().get() === 1;
+}
+
+export function migrate(db: Database.Database, options: MigrateOptions): void {
   const current = Number(db.pragma('user_version', { simple: true }));
   if (current > SCHEMA_VERSION) {
     throw new SchemaVersionError(
@@ -359,8 +398,11 @@ export function migrate(db: Database.Database, options: { readonly: boolean }): 
         : `the database is at schema ${current} and needs an upgrade: run \`skindesk sync\` once`,
     );
   }
+  if (options.upTo === 'readable' && current >= READABLE_SCHEMA_VERSION) return;
+  const last = options.upTo === 'readable' && current > 0 ? READABLE_SCHEMA_VERSION : SCHEMA_VERSION;
   for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
+    if (m.version <= current || m.version > last) continue;
+    if (m.lengthy !== undefined && holdsBook(db, current)) options.onLengthyStep?.({ version: m.version, what: m.lengthy });
     db.transaction(() => {
       // Another connection (the app and `skindesk sync` or `watch` opening a new file together) may have
       // run it while this one waited for the write lock: the version read above is stale by then.

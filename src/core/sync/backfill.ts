@@ -15,14 +15,15 @@
  * listings newest first as one paging of them would. The newest listings (those a trader looks at, and
  * watchlists judge) get their details first whatever their game, where a game after game order would
  * detail all of one game's old listings before another's newest; and a pass that ends once every older
- * listing has its details ends at the same place. Each game's place is saved with each page.
+ * listing has its details ends at the same place. Each game's place is saved with each page. A game none
+ * of whose listings below its place lacks details is paged no further, whatever the other games still need.
  */
 import { EventEmitter } from 'node:events';
 import { type Clock, intervalTime, systemClock } from '../api/clock.ts';
 import { ApiError, failureReason } from '../api/errors.ts';
 import { APP_IDS, type FullListing } from '../../shared/api/index.ts';
 import type { BookStore } from '../store/book-store.ts';
-import { countDetailed, countLive, countUndetailedAbove, newestListingId } from '../store/book-reader.ts';
+import { countDetailed, countLive, countUndetailedAbove, newestListingId, newestUndetailedBelow } from '../store/book-reader.ts';
 import { backfillGamesKey, serializeGameCursors, type SyncState } from '../store/sync-state.ts';
 import type { ListingsSource } from './sources.ts';
 
@@ -278,9 +279,15 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     this.#set({ state: 'running', pages: 0, problem: null });
     this.#pageMarks = [{ at: intervalTime(this.#clock), filled: 0 }];
     let passFilled = 0;
+    const pending = new Map<number, number>();
     while (this.#running) {
       const lane = newestLane(lanes);
-      if (lane === undefined) break; // (a saved state of ended games only: written as complete, never kept)
+      if (lane === undefined) break; // (a saved state of ended games only, or every game's details found stored)
+      if (!this.#hasOlderUndetailed(lane, pending)) {
+        // Its pages left hold only listings with their details: the 1/s budget goes to the other games'.
+        lanes = lanes.map((l) => (l === lane ? { ...l, ended: true } : l));
+        continue;
+      }
       const { appId, cursor } = lane;
       let page;
       try {
@@ -322,6 +329,24 @@ export class DetailBackfill extends EventEmitter<BackfillEvents> {
     if (!this.#running) return null;
     this.#store.write(() => this.#saveCursor(lanes, 'complete'));
     return this.#passEnded(passFilled);
+  }
+
+  /**
+   * Whether a game paged apart still has a live listing without details below its cursor (anywhere, for a
+   * game not begun). The pass's end counts every game's listings, so without this a game whose details
+   * are all stored kept being paged while another's were not. `pending` holds, per game, the newest such
+   * listing the last look found: the game's pages are read down to it without looking again, so the
+   * looks of a pass walk each of its rows once at most. (A single paging ends on the pass's own count.)
+   */
+  #hasOlderUndetailed(lane: Lane, pending: Map<number, number>): boolean {
+    if (this.#apart === null || lane.appId === undefined) return true;
+    const below = lane.cursor ?? Number.MAX_SAFE_INTEGER;
+    const known = pending.get(lane.appId);
+    if (known !== undefined && known < below) return true;
+    const found = newestUndetailedBelow(this.#store.db, lane.appId, below);
+    if (found === null) return false;
+    pending.set(lane.appId, found);
+    return true;
   }
 
   #passEnded(passFilled: number): { filled: number; olderLeft: number } {

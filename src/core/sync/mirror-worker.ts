@@ -43,6 +43,8 @@ export interface MirrorWorkerOptions {
 
 type MirrorWorkerEvents = {
   status: [status: EngineStatus];
+  /** The worker upgrades the book file before it syncs (a lengthy migration): what it does, in words. */
+  upgrading: [what: string];
   /** A `listing.created` that arrived while the book is live, before the worker applies it (relayFeed only). */
   received: [event: ListingCreatedEvent];
   /** The events of one committed batch that changed the book, sales left out (forwardApplied only). */
@@ -211,6 +213,9 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
       case 'status':
         this.#status = m.status;
         this.emit('status', m.status);
+        break;
+      case 'upgrading':
+        this.emit('upgrading', m.what);
         break;
       case 'book':
         this.emit('book', m.change);

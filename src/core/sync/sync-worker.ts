@@ -13,6 +13,7 @@ import { refreshQueryStatistics } from '../query/query-book.ts';
 import { BookStore } from '../store/book-store.ts';
 import { isDamagedDatabaseError } from '../store/damage.ts';
 import { type Db, openDatabase } from '../store/database.ts';
+import { describeLengthyStep } from '../store/migrations.ts';
 import { openDeskFile } from '../store/desk.ts';
 import { otherSourceHeld } from '../store/sync-state.ts';
 import { DetailBackfill } from './backfill.ts';
@@ -54,7 +55,13 @@ function openLedgerDesk(): Db | null {
   }
 }
 
-const db = openDatabase(data.dbPath, { checkpointPages: 25_000, cacheMb: SYNC_WORKER_CACHE_MB });
+// The book's writer runs the upgrades the host's connection left to it (writer-only, some of them seconds
+// long on a large book): the host says so while this thread is busy with them.
+const db = openDatabase(data.dbPath, {
+  checkpointPages: 25_000,
+  cacheMb: SYNC_WORKER_CACHE_MB,
+  onLengthyStep: (step) => post({ type: 'upgrading', what: describeLengthyStep(step) }),
+});
 const store = new BookStore(db);
 // before the engine counts the book: a book of another marketplace is emptied first
 const formerSource = otherSourceHeld(store.state(), data.source);

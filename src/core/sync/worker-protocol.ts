@@ -71,6 +71,8 @@ export type WorkerMessage =
   | { type: 'applying'; events: number }
   | { type: 'batch'; summary: BatchSummary }
   | { type: 'status'; status: EngineStatus }
+  /** The book file is being upgraded (a lengthy migration, store/migrations.ts), before anything else runs. */
+  | { type: 'upgrading'; what: string }
   | { type: 'book'; change: BookChange }
   | { type: 'backfill'; progress: BackfillProgress }
   | { type: 'warning'; message: string }

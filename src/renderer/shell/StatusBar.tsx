@@ -5,6 +5,7 @@
  */
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { describeBookRead } from '../../shared/book-read.ts';
+import { inLine } from '../../shared/sentence.ts';
 import type { BackfillProgress, SyncStatus } from '../../shared/ipc/index.ts';
 import { formatAsOf, formatCents, formatClock, formatCount, formatWait } from '../format/numbers.ts';
 import { hotkeyLabel } from './commands.ts';
@@ -31,15 +32,24 @@ function syncBadgeTip(status: SyncStatus): string {
   return `${why}\nThe book keeps following the feed; what changed while disconnected arrives with the book read.`;
 }
 
+/**
+ * What the badge says: the state; while offline, how old the book is; while opening with something to
+ * say (the sync upgrading the book file, seconds on a large book), what it does, before the colon.
+ */
+function syncBadgeText(status: SyncStatus): string {
+  if (status.state === 'offline') return `offline · ${status.bookAsOf ? `book as of ${formatAsOf(status.bookAsOf)}` : 'no book yet'}`;
+  if (status.state === 'opening' && status.problem) return inLine(status.problem.split(':')[0] ?? status.problem);
+  return status.state;
+}
+
 export function SyncBadge() {
   const status = useLive(syncStatusStore);
   if (!status) return null;
   const words = STATE_WORDS[status.state];
-  const offline = status.state === 'offline';
   return (
     <Tooltip label={syncBadgeTip(status)} multiline maw={360} style={{ whiteSpace: 'pre-line' }}>
       <Badge data-testid="sync-badge" data-state={status.state} color={words.color} variant="dot" radius="sm">
-        {offline ? `offline · ${status.bookAsOf ? `book as of ${formatAsOf(status.bookAsOf)}` : 'no book yet'}` : status.state}
+        {syncBadgeText(status)}
       </Badge>
     </Tooltip>
   );

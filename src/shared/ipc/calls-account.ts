@@ -309,7 +309,10 @@ export const ACCOUNT_CALLS = {
       backpack: z
         .strictObject({
           value: z.number().int().nonnegative(),
-          items: z.number().int().nonnegative(),
+          /** Backpack rows (lots) read: what the spec's backpack `total_items` counts. */
+          rows: z.number().int().nonnegative(),
+          /** Copies in those rows, each row's `amount` summed (a commodity row holds many). */
+          copies: z.number().int().nonnegative(),
           /** False when some lots may be missing: a page could not be read, or the backpack changed while read. */
           complete: z.boolean(),
         })

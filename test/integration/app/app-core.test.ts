@@ -15,7 +15,8 @@ import {
   type StartDemoMarket,
 } from '../../../src/core/app/index.ts';
 import { MemorySecretStore, SecretStoreError } from '../../../src/core/secrets/index.ts';
-import { openDatabase, readStatus } from '../../../src/core/store/index.ts';
+import { SCHEMA_VERSION, openDatabase, readStatus } from '../../../src/core/store/index.ts';
+import { backToVersion } from '../../unit/store/helpers.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import { type BackfillProgress, type BookChanged, type IpcPushName, KEYCHAIN_NOTICE_TOPIC, type SyncStatus } from '../../../src/shared/ipc/index.ts';
 import { until } from './until.ts';
@@ -92,6 +93,16 @@ async function onMarketAWithADownOne() {
   const first = await startCore({ dataDir, secrets });
   await first.core.call('setMarket', { useDemo: false, baseUrl: a.baseUrl, apiKey: a.apiKey });
   return { a, elsewhereUrl, dataDir, secrets, first };
+}
+
+/** The schema version of a book file, read beside whoever holds it. */
+function readVersion(file: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return Number(db.pragma('user_version', { simple: true }));
+  } finally {
+    db.close();
+  }
 }
 
 afterEach(async () => {
@@ -550,6 +561,36 @@ describe('AppCore startup', () => {
     const cached = await second.core.call('queryBook', { count: true, limit: 5 });
     expect(cached.total).toBe(before.total);
     expect(cached.rows.length).toBe(5);
+  });
+
+  it('opens a book file an older build made at once, and says in its status that the sync upgrades it', async () => {
+    const dataDir = tempDir();
+    const first = await startCore({ dataDir });
+    await first.core.whenLive(20_000);
+    await first.core.close();
+    cores.splice(cores.indexOf(first.core), 1);
+    const file = join(dataDir, DEMO_DATABASE_FILE_NAME);
+    const older = openDatabase(file);
+    backToVersion(older, 7);
+    older.close();
+
+    // the upgrade is the sync worker's, off the thread that answers the window: the book is shown meanwhile
+    const never: StartDemoMarket = () => new Promise(() => {});
+    const offline = await startCore({ dataDir, startDemoMarket: never });
+    expect(offline.core.status().rows).toBeGreaterThan(0);
+    expect(readVersion(file)).toBe(7);
+    await offline.core.close();
+    cores.splice(cores.indexOf(offline.core), 1);
+
+    const second = await startCore({ dataDir });
+    // every status as published, before the pushes are coalesced (a small book's upgrade is instant)
+    const published = vi.spyOn(second.core, 'publish');
+    await second.core.whenLive(20_000);
+    const statuses = published.mock.calls.filter(([name]) => name === 'syncStatus').map(([, payload]) => payload as SyncStatus);
+    expect(statuses.filter((s) => s.state === 'opening').map((s) => s.problem)).toEqual([
+      'Upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
+    ]);
+    expect(readVersion(file)).toBe(SCHEMA_VERSION);
   });
 
   it('reports an unreachable keychain and runs on the demo market', async () => {

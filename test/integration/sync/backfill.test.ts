@@ -73,6 +73,13 @@ async function mirrorOnly(games: readonly number[]): Promise<void> {
 
 const listingsOf = (games: readonly number[]) => [...market.book.values()].filter((l) => games.includes(l.app_id)).length;
 
+/** Stores the details of the market's listings that `which` picks, as a pass before (or creations) did. */
+function detailAll(which: (listing: FullListing) => boolean): void {
+  store.write(() => {
+    for (const listing of market.book.values()) if (which(listing)) store.fillDetails(listing.id, listing);
+  });
+}
+
 /**
  * Checks that each page after every game's first was the one whose game's paging had reached the newest
  * place (the highest cursor of those not read to the end): the games' listings read newest first.
@@ -244,6 +251,39 @@ describe('detail backfill', () => {
     const running = seen.filter((p) => p.state === 'running' && p.pages > 0);
     expect(running.length).toBeGreaterThan(0);
     expect(running.every((p) => p.total === listingsOf(games) && p.detailed > 0)).toBe(true);
+  });
+
+  it('asks no page of a mirrored game whose listings all have their details while another game\'s lack them', async () => {
+    const games = [730, 570];
+    await mirrorOnly(games);
+    detailAll((l) => l.app_id === 570);
+    const pages: PageAsked[] = [];
+    const backfill = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: games, pageSize: 500, clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing of both games detailed');
+    await backfill.stop();
+    expect(pages.filter((p) => p.appId === 570)).toEqual([]);
+    expect(pages.filter((p) => p.appId === 730)).toHaveLength(Math.ceil(listingsOf([730]) / 500));
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf(games), detailed: listingsOf(games) });
+  });
+
+  it('stops paging a mirrored game once its older listings all have their details, though another game\'s pages go on', async () => {
+    const games = [730, 570];
+    await mirrorOnly(games);
+    // CS2's newest 100 listings are without details, its older ones have them: its first page is all it
+    // needs, though its next pages come before Dota 2's (newer places) and Dota 2's all lack details
+    const cs2 = [...market.book.values()].filter((l) => l.app_id === 730).sort((a, b) => b.id - a.id);
+    const newestCs2 = new Set(cs2.slice(0, 100).map((l) => l.id));
+    detailAll((l) => l.app_id === 730 && !newestCs2.has(l.id));
+    const pages: PageAsked[] = [];
+    const backfill = new DetailBackfill(store, recordingPages(market.listingsSource(), pages), { appIds: games, pageSize: 500, clock: new ManualClock() });
+    backfill.start();
+    await eventually(() => backfill.progress().state === 'done', 'every listing of both games detailed');
+    await backfill.stop();
+    expect(Math.ceil(cs2.length / 500)).toBeGreaterThan(1);
+    expect(pages.filter((p) => p.appId === 730)).toEqual([{ appId: 730, cursor: undefined, next: expect.any(Number) }]);
+    expect(pages.filter((p) => p.appId === 570)).toHaveLength(Math.ceil(listingsOf([570]) / 500));
+    expect(readStatus(db)).toMatchObject({ listings: listingsOf(games), detailed: listingsOf(games) });
   });
 
   it('pages three mirrored games apart and resumes each where it stopped after a restart', async () => {

@@ -136,3 +136,16 @@ export function ownGameOnlyFrame(listing: FullListing, seq: bigint): ListingEven
 export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
   return creationFrameWithout(listing, seq, (field) => DETAIL_FIELDS.includes(field));
 }
+
+/** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
+export function backToVersion(db: Db, version: number): void {
+  if (version < 9) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_game_cursors');
+  if (version < 8) {
+    const nocase = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE%'").all() as { name: string; sql: string }[];
+    for (const index of nocase) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace(' COLLATE NOCASE', '')}`);
+  }
+  if (version < 7) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_games');
+  if (version < 4) db.exec('ALTER TABLE sync_state DROP COLUMN last_snapshot_etag');
+  if (version < 3) for (const column of ['price_seq', 'amount_seq']) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
+  db.pragma(`user_version = ${version}`);
+}

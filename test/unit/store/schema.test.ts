@@ -15,14 +15,16 @@ import {
   NotABookError,
   SCHEMA_VERSION,
   SchemaVersionError,
+  describeLengthyStep,
   iterateBook,
   openDatabase,
   readStatus,
   type Db,
+  type LengthyStep,
 } from '../../../src/core/store/index.ts';
 import { listingDetailShape } from '../../../src/shared/api/index.ts';
 import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
-import { CACHED_PRICE, tempDir } from './helpers.ts';
+import { CACHED_PRICE, backToVersion, tempDir } from './helpers.ts';
 
 const dirs: { remove(): void }[] = [];
 afterEach(() => {
@@ -32,19 +34,6 @@ function dbFile(): string {
   const t = tempDir();
   dirs.push(t);
   return join(t.dir, 'nested', 'skindesk.db');
-}
-
-/** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
-function backToVersion(db: Db, version: number): void {
-  if (version < 9) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_game_cursors');
-  if (version < 8) {
-    const nocase = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE%'").all() as { name: string; sql: string }[];
-    for (const index of nocase) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace(' COLLATE NOCASE', '')}`);
-  }
-  if (version < 7) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_games');
-  if (version < 4) db.exec('ALTER TABLE sync_state DROP COLUMN last_snapshot_etag');
-  if (version < 3) for (const column of ['price_seq', 'amount_seq']) db.exec(`ALTER TABLE listings DROP COLUMN ${column}`);
-  db.pragma(`user_version = ${version}`);
 }
 
 describe('migrations', () => {
@@ -175,6 +164,38 @@ describe('migrations', () => {
     expect(stats.get()).toBe(1);
     expect(byHero(upgraded)).toEqual(heroes);
     upgraded.close();
+  });
+
+  it('tells before a lengthy step on a file with a book in it, and says nothing making a new file', () => {
+    const file = dbFile();
+    const steps: LengthyStep[] = [];
+    const db = openDatabase(file, { onLengthyStep: (step) => steps.push(step) });
+    expect(steps).toEqual([]);
+    new BookStore(db).applyEvents([createdEvent(makeFullListing(createRng(4), 1), 2n)]);
+    backToVersion(db, 5);
+    db.close();
+    openDatabase(file, { onLengthyStep: (step) => steps.push(step) }).close();
+    expect(steps.map((s) => s.version)).toEqual([6, 8]);
+    expect(describeLengthyStep(steps[1]!)).toBe('upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)');
+  });
+
+  it("leaves the writer-only steps to the book's writer when asked to upgrade only as far as readers need", () => {
+    const file = dbFile();
+    const db = openDatabase(file, { upgrade: 'readable' });
+    // a new file is made whole at once
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    new BookStore(db).applyEvents([createdEvent(makeFullListing(createRng(4), 1), 2n)]);
+    backToVersion(db, 7);
+    db.close();
+    const steps: LengthyStep[] = [];
+    const host = openDatabase(file, { upgrade: 'readable', onLengthyStep: (step) => steps.push(step) });
+    expect(host.pragma('user_version', { simple: true })).toBe(7);
+    expect(readStatus(host)).toMatchObject({ listings: 1 });
+    const writer = openDatabase(file, { onLengthyStep: (step) => steps.push(step) });
+    expect(writer.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(steps.map((s) => s.version)).toEqual([8]);
+    writer.close();
+    host.close();
   });
 
   it("refuses another program's database (tables of its own, user_version 0) and leaves it as it was", () => {

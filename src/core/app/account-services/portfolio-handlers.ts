@@ -65,8 +65,17 @@ async function backpackRows(account: AccountSession): Promise<{ rows: BackpackIt
   return { rows: [...byId.values()], complete: false };
 }
 
-function summarize(read: { rows: readonly BackpackItem[]; complete: boolean }): { value: number; items: number; complete: boolean } {
-  return { value: inventoryValue(read.rows), items: read.rows.reduce((s, r) => s + r.amount, 0), complete: read.complete };
+/**
+ * The backpack's value with both of its counts: its rows (lots, what the spec's `total_items` counts) and
+ * the copies in them (a commodity row holds many), so the tile never calls one by the other's name.
+ */
+function summarize(read: { rows: readonly BackpackItem[]; complete: boolean }): { value: number; rows: number; copies: number; complete: boolean } {
+  return {
+    value: inventoryValue(read.rows),
+    rows: read.rows.length,
+    copies: read.rows.reduce((s, r) => s + r.amount, 0),
+    complete: read.complete,
+  };
 }
 
 /** The whole order history, read through a temporary JSON export (streamed and checked row by row). */

@@ -199,14 +199,14 @@ describe('PortfolioScreen backpack', () => {
     resetRendererState();
     installPortfolio({
       listed: null,
-      backpack: { value: 1_000, items: 100, complete: false },
+      backpack: { value: 1_000, rows: 37, copies: 211, complete: false },
       inventory: { value: 0, games: [] },
       positions: [],
       total: 1_000,
     });
     renderWithTheme(<PortfolioScreen />);
     const tile = await screen.findByTestId('portfolio-backpack');
-    await waitFor(() => expect(tile.textContent).toContain('100 items at Steam-derived market prices · may be incomplete: a page failed or the backpack changed while read'));
+    await waitFor(() => expect(tile.textContent).toContain('37 rows · 211 copies at Steam-derived market prices · may be incomplete: a page failed or the backpack changed while read'));
   });
 });
 
@@ -215,7 +215,7 @@ describe('PortfolioScreen total', () => {
     resetRendererState();
     installPortfolio({
       listed: { listingCount: 1, itemCount: 1, value: 500 },
-      backpack: { value: 200, items: 1, complete: true },
+      backpack: { value: 200, rows: 1, copies: 1, complete: true },
       inventory: { value: 300, games: [{ appId: 730, value: 300, items: 1, fetchedAt: NOW_ISO }] },
       positions: [],
       total: 1_000,
@@ -235,7 +235,7 @@ describe('PortfolioScreen vs paid', () => {
     installPortfolio(
       {
         listed: null,
-        backpack: { value: 200, items: 1, complete: true },
+        backpack: { value: 200, rows: 1, copies: 1, complete: true },
         inventory: { value: 0, games: [] },
         positions: [{ ...kilowatt, inBackpack: 1, inInventory: 0, marketPrice: 200, value: 200 }],
         total: 200,

@@ -177,7 +177,8 @@ export function PortfolioScreen() {
               value={<Money cents={p?.backpack?.value} />}
               detail={
                 p?.backpack
-                  ? `${plural(p.backpack.items, 'item')} at Steam-derived market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
+                  ? // rows and copies as the Listed tile gives listings and items, in the Backpack screen's words
+                    `${plural(p.backpack.rows, 'row')} · ${plural(p.backpack.copies, 'copy', 'copies')} at Steam-derived market prices${p.backpack.complete ? '' : ' · may be incomplete: a page failed or the backpack changed while read'}`
                   : '–'
               }
             />
