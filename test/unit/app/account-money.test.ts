@@ -661,7 +661,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
     const first = Array.from({ length: 100 }, (_, i) => lot(150 - i, 10));
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 150) : json(503, { error: { code: 'UNAVAILABLE', message: 'busy' } })));
     const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
-    expect(portfolio.backpack).toMatchObject({ value: 1_000, items: 100, complete: false });
+    expect(portfolio.backpack).toMatchObject({ value: 1_000, rows: 100, copies: 100, complete: false });
     // a total without 50 lots would chart a drop that never happened
     expect(portfolio.history).toEqual([]);
   });
@@ -678,7 +678,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
   it('is whole when every page was read and the rows add up', async () => {
     answerBackpackPages(() => page([lot(2, 10), lot(1, 15)], 1, 1, 2));
     const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
-    expect(portfolio.backpack).toEqual({ value: 25, items: 2, complete: true });
+    expect(portfolio.backpack).toEqual({ value: 25, rows: 2, copies: 2, complete: true });
     expect(portfolio.history).toHaveLength(1);
   });
 });
