@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { defaultDatabaseFile } from '../../core/paths.ts';
 import type { EngineStatus } from '../../core/sync/engine.ts';
+import { describeLengthyStep } from '../../core/store/index.ts';
 import { HeadlessWatch } from '../../core/watch/headless.ts';
 import type { AlertRecord, AutoBuyLogEntry, WatchMatch } from '../../core/watch/index.ts';
 import { BLOCK_REASONS, type BlockReason } from '../../core/watch/guardrails.ts';
@@ -240,6 +241,7 @@ export const watchCommand: CliCommand = {
       watchlists,
       autoBuy: opts['auto-buy'],
       onWarning: (message) => process.stderr.write(`skindesk watch: ${message}\n`),
+      onLengthyStep: (step) => process.stderr.write(`skindesk watch: ${describeLengthyStep(step)}\n`),
       onStatus: (status) => {
         if (status.state === 'live') wentLive = true;
         if (status.authFailed) {

@@ -10,7 +10,7 @@ import { PurchaseJournal } from '../api/purchase-journal.ts';
 import { Purchaser } from '../api/purchaser.ts';
 import { deskRateGovernor } from '../api/release-ledger.ts';
 import { attachDesk } from '../store/desk.ts';
-import { claimCaches, openDatabase, readSyncState, type Db } from '../store/index.ts';
+import { claimCaches, openDatabase, readSyncState, type Db, type OpenOptions } from '../store/index.ts';
 import type { BackfillOptions } from '../sync/backfill.ts';
 import type { EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
 import { MirrorWorker } from '../sync/mirror-worker.ts';
@@ -33,6 +33,8 @@ export interface HeadlessWatchOptions {
   client?: Partial<Pick<ApiClientOptions, 'fetch' | 'timeoutMs' | 'governor'>>;
   service?: Pick<WatchServiceOptions, 'notify' | 'balanceRefreshMs' | 'detailSweepMs'>;
   onWarning?: (message: string) => void;
+  /** Told before an upgrade of the book file that takes a while, so the run does not look stuck. */
+  onLengthyStep?: OpenOptions['onLengthyStep'];
   onStatus?: (status: EngineStatus) => void;
   /**
    * The book stopped being followed: the sync failed (a damaged book: the error keeps SQLite's code) or
@@ -57,7 +59,7 @@ export class HeadlessWatch {
 
   private constructor(o: HeadlessWatchOptions) {
     const warn = o.onWarning ?? (() => {});
-    this.db = openDatabase(o.dbPath);
+    this.db = openDatabase(o.dbPath, o.onLengthyStep ? { onLengthyStep: o.onLengthyStep } : {});
     try {
       attachDesk(this.db, o.dbPath);
       // the reference prices of another market (the file used with another --base-url) are not this one's

@@ -1,8 +1,10 @@
 /**
- * `skindesk sync` on a book file an older build made: an upgrade that takes a while (seconds on a large
- * book) is said on stderr before it runs, so the command does not look stuck before its first line.
+ * `skindesk sync` and `skindesk watch` on a book file an older build made: an upgrade that takes a while
+ * (seconds on a large book) is said on stderr before it runs, so the command does not look stuck before
+ * its first line.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -27,9 +29,14 @@ afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function sync(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+type Command = 'sync' | 'watch';
+
+function run(command: Command, file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const child = spawn(process.execPath, [CLI, 'sync', '--base-url', baseUrl, '--db', file, '--duration', '20'], {
+  const watchlists = join(dir.dir, 'watchlists.json');
+  writeFileSync(watchlists, JSON.stringify([{ name: 'cheap', filter: {}, price: { kind: 'ceiling', max_price: 100 } }]));
+  const args = command === 'sync' ? ['--duration', '20'] : ['--watchlists', watchlists];
+  const child = spawn(process.execPath, [CLI, command, '--base-url', baseUrl, '--db', file, ...args], {
     env: { ...process.env, SKINDESK_API_KEY: 'sk_live_UPGRADE_0001' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,17 +47,17 @@ function sync(file: string): Promise<{ code: number | null; stdout: string; stde
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-it('says on stderr that it upgrades the book file before a lengthy step, and nothing on stdout', { timeout: 30_000 }, async () => {
+it.each<Command>(['sync', 'watch'])('%s says on stderr that it upgrades the book file before a lengthy step, and nothing on stdout', { timeout: 30_000 }, async (command) => {
   const file = join(dir.dir, 'book.db');
   const db = openDatabase(file);
   new BookStore(db).applyEvents([createdEvent(makeFullListing(createRng(8), 1), 2n)]);
   backToVersion(db, 7);
   db.close();
 
-  const ran = await sync(file);
+  const ran = await run(command, file);
   expect(ran.code, ran.stderr).toBe(1);
   const lines = ran.stderr.trim().split('\n');
-  expect(lines[0]).toBe('skindesk sync: upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)');
+  expect(lines[0]).toBe(`skindesk ${command}: upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)`);
   expect(lines.filter((line) => line.includes('upgrading'))).toHaveLength(1);
   expect(ran.stdout).toBe('');
   const upgraded = openDatabase(file, { readonly: true });
@@ -58,8 +65,8 @@ it('says on stderr that it upgrades the book file before a lengthy step, and not
   upgraded.close();
 });
 
-it('says nothing of an upgrade making a new book file', { timeout: 30_000 }, async () => {
-  const ran = await sync(join(dir.dir, 'new.db'));
+it.each<Command>(['sync', 'watch'])('%s says nothing of an upgrade making a new book file', { timeout: 30_000 }, async (command) => {
+  const ran = await run(command, join(dir.dir, 'new.db'));
   expect(ran.code, ran.stderr).toBe(1);
   expect(ran.stderr).not.toContain('upgrading');
 });
