@@ -86,6 +86,7 @@ export class SqliteReleaseLedger implements ReleaseLedger {
   readonly #insert: Database.Statement<[string, string, string, number]>;
   readonly #prune: Database.Statement<[number]>;
   readonly #count: Database.Statement<[string, string, string, number], number>;
+  readonly #takeDeskLock: Database.Statement<[]>;
   readonly #claim: Database.Transaction<(endpointKey: string, atMs: number, sinceMs: number, limit: number) => boolean>;
   readonly #block: Database.Statement<[string, string, string, number]>;
   readonly #blockedUntil: Database.Statement<[string, string, string], number>;
@@ -115,9 +116,14 @@ export class SqliteReleaseLedger implements ReleaseLedger {
         'SELECT count(*) FROM rate_releases WHERE market = ? AND key_id = ? AND endpoint = ? AND at_ms > ?',
       )
       .pluck();
-    // The count and the insert in one IMMEDIATE transaction (see claim): the write lock is taken before
-    // the count, so no other process can take a slot between the two.
+    // writes nothing, yet begins a write on the file that holds the ledger: its write lock, and nothing of
+    // the book's (an IMMEDIATE transaction locks every attached file, so a claim waited for the sync
+    // worker's batch and timed out behind a snapshot merge; desk.ts)
+    this.#takeDeskLock = db.prepare('UPDATE rate_blocks SET until_ms = until_ms WHERE 0');
+    // The count and the insert in one transaction that holds the ledger's write lock from its first
+    // statement, so no other process can take a slot between the two.
     this.#claim = db.transaction((endpointKey: string, atMs: number, sinceMs: number, limit: number) => {
+      this.#takeDeskLock.run();
       if (this.#count.get(this.#market, this.#keyId, endpointKey, Math.floor(sinceMs))! >= limit) return false;
       this.#write(endpointKey, atMs);
       return true;
@@ -150,10 +156,10 @@ export class SqliteReleaseLedger implements ReleaseLedger {
    */
   claim(endpointKey: string, atMs: number, sinceMs: number, limit: number): boolean {
     if (!this.#db.open) return true;
-    // IMMEDIATE, not deferred: a deferred one read the window, and a process that wrote before it could
-    // write made SQLite refuse it (SQLITE_BUSY_SNAPSHOT), to be counted again; this one waits its turn
-    // (the brief busy timeout) and counts what every process has written
-    return this.#briefly(() => this.#claim.immediate(endpointKey, atMs, sinceMs, limit));
+    // the lock before the count: a transaction that read the window first, and a process that wrote before
+    // it could write, made SQLite refuse it (SQLITE_BUSY_SNAPSHOT), to be counted again; this one waits its
+    // turn (the brief busy timeout) and counts what every process has written
+    return this.#briefly(() => this.#claim(endpointKey, atMs, sinceMs, limit));
   }
 
   #write(endpointKey: string, atMs: number): void {

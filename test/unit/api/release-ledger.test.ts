@@ -180,6 +180,21 @@ describe('RateGovernor with a record of releases', () => {
     expect(maxInAnyWindow(rows, limit.windowMs)).toBe(limit.limit);
   });
 
+  it("takes a slot while the book's writer holds the book: the claim locks the desk file only", () => {
+    const file = bookFile();
+    const ledger = new SqliteReleaseLedger(openDesk(file), { baseUrl: BASE_URL, apiKey: API_KEY, busyWaitMs: 0 });
+    // the sync worker in the middle of a batch: the book's write lock held by another connection
+    const writer = openDatabase(file);
+    cleanups.push(() => writer.open && writer.close());
+    writer.exec('BEGIN IMMEDIATE');
+    try {
+      expect(ledger.claim(PURCHASE, Date.now(), Date.now() - LIMIT.windowMs, LIMIT.limit)).toBe(true);
+      expect(ledger.recent(PURCHASE, Date.now() - LIMIT.windowMs)).toHaveLength(1);
+    } finally {
+      writer.exec('ROLLBACK');
+    }
+  });
+
   it('another key or another market has a budget of its own', async () => {
     const file = bookFile();
     const clock = new ManualClock();
