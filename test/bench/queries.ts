@@ -52,4 +52,6 @@ export const BENCH_QUERIES: readonly NamedQuery[] = [
   q('expensive cs newest', { filter: { app_id: 730, price: { min: 50_000 } }, sort: { field: 'created_at', dir: 'desc' } }),
   q('page 5 by price', { sort: { field: 'price', dir: 'asc' } }, 4),
   q('page 5 of floats', { filter: { app_id: 730 }, sort: { field: 'float', dir: 'asc' } }, 4),
+  // a watchlist's sweep of the whole book: 1,000 rows a page in id order, no count (watch/evaluator.ts)
+  q('sweep page: doppler by id', { filter: { app_id: 730, name: 'doppler' }, sort: { field: 'id', dir: 'asc' }, limit: 1000, count: false }),
 ];
