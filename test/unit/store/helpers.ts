@@ -139,6 +139,11 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 export function backToVersion(db: Db, version: number): void {
+  if (version < 10) {
+    db.exec(`DROP INDEX attrs_name; CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear) WHERE alive = 1;
+      DROP INDEX attrs_cs_paint_wear;
+      CREATE INDEX attrs_cs_paint_wear ON listing_attrs(cs_paint_wear) WHERE alive = 1 AND cs_paint_wear IS NOT NULL;`);
+  }
   if (version < 9) db.exec('ALTER TABLE sync_state DROP COLUMN backfill_game_cursors');
   if (version < 8) {
     const nocase = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE%'").all() as { name: string; sql: string }[];

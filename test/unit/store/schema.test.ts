@@ -166,6 +166,34 @@ describe('migrations', () => {
     upgraded.close();
   });
 
+  it('version 10 puts StatTrak and souvenir inside the name and float indexes, keeping their order and answers', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(21);
+    const listings = Array.from({ length: 300 }, (_, i) => makeFullListing(rng, i + 1));
+    new BookStore(db).applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+    const filters = [
+      { stattrak: true, float: { max: 0.3 } },
+      { souvenir: false, float: { min: 0.1, max: 0.5 } },
+      { name: 'a', stattrak: false },
+    ];
+    const answers = (d: Db) =>
+      filters.map((filter) => queryBook(d, { filter, sort: { field: 'float', dir: 'asc' }, limit: 1000 }).rows.map((r) => r.id));
+    backToVersion(db, 9);
+    db.exec('ANALYZE');
+    const before = answers(db);
+    expect(before.every((ids) => ids.length > 0)).toBe(true);
+    db.close();
+    const upgraded = openDatabase(file);
+    const indexSql = (name: string) => upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string;
+    expect(indexSql('attrs_name')).toContain('(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir)');
+    expect(indexSql('attrs_cs_paint_wear')).toContain('(cs_paint_wear, cs_is_stattrak, cs_is_souvenir)');
+    const stats = upgraded.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx IN ('attrs_name', 'attrs_cs_paint_wear')").pluck();
+    expect(stats.get()).toBe(2);
+    expect(answers(upgraded)).toEqual(before);
+    upgraded.close();
+  });
+
   it('tells before a lengthy step on a file with a book in it, and says nothing making a new file', () => {
     const file = dbFile();
     const steps: LengthyStep[] = [];
@@ -175,7 +203,7 @@ describe('migrations', () => {
     backToVersion(db, 5);
     db.close();
     openDatabase(file, { onLengthyStep: (step) => steps.push(step) }).close();
-    expect(steps.map((s) => s.version)).toEqual([6, 8]);
+    expect(steps.map((s) => s.version)).toEqual([6, 8, 10]);
     expect(describeLengthyStep(steps[1]!)).toBe('upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)');
   });
 
@@ -193,7 +221,7 @@ describe('migrations', () => {
     expect(readStatus(host)).toMatchObject({ listings: 1 });
     const writer = openDatabase(file, { onLengthyStep: (step) => steps.push(step) });
     expect(writer.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(steps.map((s) => s.version)).toEqual([8]);
+    expect(steps.map((s) => s.version)).toEqual([8, 10]);
     writer.close();
     host.close();
   });
