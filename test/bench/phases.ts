@@ -376,7 +376,7 @@ function queries(dir: string): Result {
 }
 
 /** How many random combinations `filter_random_*` times: ~10 s at 1M listings. */
-const RANDOM_COMBINATIONS = 200;
+export const RANDOM_COMBINATIONS = 200;
 
 /**
  * Random filter combinations (the fuzz test's generator, a fixed seed), each sorted by a random field and

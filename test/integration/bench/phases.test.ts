@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookSnapshotText } from '../../bench/dataset.ts';
-import { PHASES_AFTER_INGEST, SNAPSHOT_SEQ, figureProblems } from '../../bench/phases.ts';
+import { PHASES_AFTER_INGEST, RANDOM_COMBINATIONS, SNAPSHOT_SEQ, figureProblems } from '../../bench/phases.ts';
 
 const LISTINGS = 2_000;
 const PHASES_FILE = join(import.meta.dirname, '../../bench/phases.ts');
@@ -53,6 +53,10 @@ describe('npm run bench phases', () => {
       expect(results.events_book_detailed_before).toBe(LISTINGS);
       expect(results.events_applied).toBeGreaterThan(0);
       expect(results.filter_combinations).toBeGreaterThanOrEqual(20);
+      // random combinations timed beside the named ones, the slowest with their queries
+      expect(results.filter_random_combinations).toBe(RANDOM_COMBINATIONS);
+      expect(results.filter_random_max_ms).toBeGreaterThanOrEqual(results.filter_random_p95_ms as number);
+      expect((results.filter_random_slowest as { query: unknown }[])[0]?.query).toBeDefined();
       // the first answer of each filter is measured, not thrown away as a warm-up
       expect(typeof results.filter_first_p95_ms).toBe('number');
       for (const q of results.filter_slowest as { first_ms: number; max_ms: number }[])
@@ -84,6 +88,7 @@ describe('npm run bench phases', () => {
       events_book_detailed_before: 100,
       events_applied: 50,
       filter_combinations: 33,
+      filter_random_combinations: RANDOM_COMBINATIONS,
       detailed_listings: 101,
       query_listings: 101,
     };
@@ -91,6 +96,7 @@ describe('npm run bench phases', () => {
     expect(figureProblems({ ...whole, snapshot_rows: 60, snapshot_listings_after: 60 }, 100)).toHaveLength(1);
     expect(figureProblems({ ...whole, events_book_detailed_before: 0 }, 100)).toHaveLength(1);
     expect(figureProblems({ ...whole, filter_combinations: 12 }, 100)).toHaveLength(1);
+    expect(figureProblems({ ...whole, filter_random_combinations: 20 }, 100)).toHaveLength(1);
     expect(figureProblems({ ...whole, events_per_s: Number.NaN }, 100)).toHaveLength(1);
   });
 });
