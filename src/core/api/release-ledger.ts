@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { ENDPOINTS, ENDPOINT_NAMES } from '../../shared/api/index.ts';
-import { createDeskTables } from '../store/desk.ts';
+import { createDeskTables, deskWriteLock } from '../store/desk.ts';
 import type { Clock } from './clock.ts';
 import { RateGovernor, type ReleaseLedger } from './governor.ts';
 
@@ -116,10 +116,7 @@ export class SqliteReleaseLedger implements ReleaseLedger {
         'SELECT count(*) FROM rate_releases WHERE market = ? AND key_id = ? AND endpoint = ? AND at_ms > ?',
       )
       .pluck();
-    // writes nothing, yet begins a write on the file that holds the ledger: its write lock, and nothing of
-    // the book's (an IMMEDIATE transaction locks every attached file, so a claim waited for the sync
-    // worker's batch and timed out behind a snapshot merge; desk.ts)
-    this.#takeDeskLock = db.prepare('UPDATE rate_blocks SET until_ms = until_ms WHERE 0');
+    this.#takeDeskLock = deskWriteLock(db, 'rate_blocks');
     // The count and the insert in one transaction that holds the ledger's write lock from its first
     // statement, so no other process can take a slot between the two.
     this.#claim = db.transaction((endpointKey: string, atMs: number, sinceMs: number, limit: number) => {

@@ -15,7 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { closeOnThrow, type Db } from './database.ts';
 import { makeFolderFor } from './folder.ts';
 
@@ -131,6 +131,16 @@ export function createDeskTables(db: Db, schemaSql: string): void {
     ? schemaSql.replace(/CREATE (TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS /g, `CREATE $1 IF NOT EXISTS ${DESK_SCHEMA}.`)
     : schemaSql;
   db.exec(sql);
+}
+
+/**
+ * A statement that writes nothing yet begins a write on the file holding `table` (a desk table): run first
+ * in a deferred transaction, it takes the desk's write lock, so what the transaction reads next no other
+ * process changes before it writes — and nothing of the book's. Not BEGIN IMMEDIATE: that takes the write
+ * lock of every attached file, so it waited for the sync worker's batch (seconds behind a snapshot merge).
+ */
+export function deskWriteLock(db: Db, table: string): Statement<[]> {
+  return db.prepare(`DELETE FROM ${table} WHERE 0`);
 }
 
 /**

@@ -48,6 +48,11 @@ const V1_UNINDEXED = new Set(['cs_weapon', 'cs_type', 'cs_wear', 'dota_type', 'd
 const V1_INDEXED_STRINGS = V1_STRINGS.filter((c) => !V1_UNINDEXED.has(c));
 const v1Indexed = [...V1_NUMERIC.map((c) => c.split(' ')[0] as string), ...V1_INDEXED_STRINGS];
 
+/** Whether the file was ever analyzed: a rebuilt index then gets statistics of its own (ANALYZE of it alone). */
+function hasStatistics(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+}
+
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
 const LIVE = 'WHERE alive = 1';
 
@@ -285,7 +290,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_games TEXT;
     run(db) {
       // The planner weighs a field against the other filters by its index's statistics, which go with the
       // old index: a file analyzed before gets the new index's own (a walk of that index alone).
-      const analyzed = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+      const analyzed = hasStatistics(db);
       for (const column of V1_INDEXED_STRINGS) {
         db.exec(`DROP INDEX attrs_${column};
           CREATE INDEX attrs_${column} ON listing_attrs(${column} COLLATE NOCASE) WHERE alive = 1 AND ${column} IS NOT NULL;`);
@@ -318,7 +323,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
       // listings), StatTrak or souvenir with a float bound every row of the float range (190 and 650 ms);
       // in the index they are ~12, 15 and 22 ms. The flags go after the float, so (name, float) and
       // (float) still give their order: the float rank and the float sort walk them as before.
-      const analyzed = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+      const analyzed = hasStatistics(db);
       db.exec(`DROP INDEX attrs_name;
         CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir) ${LIVE};
         DROP INDEX attrs_cs_paint_wear;

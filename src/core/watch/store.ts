@@ -7,6 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import { type Watchlist, type WatchlistDefinition, type WatchlistInput, watchlistInput } from '../../shared/watchlist.ts';
 import type { Db } from '../store/database.ts';
+import { deskWriteLock } from '../store/desk.ts';
 import { ensureWatchTables } from './tables.ts';
 
 export type AlertOrigin = 'event' | 'sweep';
@@ -283,8 +284,7 @@ export class WatchStore {
     const p = (sql: string) => db.prepare(sql);
     this.#s = {
       list: p('SELECT * FROM watchlists ORDER BY id'),
-      // writes nothing, yet begins a write on the desk file: its write lock, and nothing of the book's
-      takeDeskLock: p('UPDATE watch_settings SET value = value WHERE 0'),
+      takeDeskLock: deskWriteLock(db, 'watch_settings'),
       get: p('SELECT * FROM watchlists WHERE id = ?'),
       byName: p('SELECT * FROM watchlists WHERE name = ?'),
       insert: p(
@@ -384,7 +384,7 @@ export class WatchStore {
    * Runs `fn` in a transaction that holds the desk's write lock from its first statement, so another
    * process's `exclusively` waits for this one to commit and then reads what it wrote (the auto-buyer's
    * check-then-claim). The lock is the desk file's only: a no-op write takes it, where an IMMEDIATE
-   * transaction would wait for the book's writer too (desk.ts).
+   * transaction would wait for the book's writer too (desk.ts, deskWriteLock).
    */
   exclusively<T>(fn: () => T): T {
     return this.db

@@ -33,7 +33,7 @@ import { ErrorNote } from '../account/ui/ErrorNote.tsx';
 import { formatDateTime } from '../account/ui/format.ts';
 import { GameFilter } from '../account/ui/GamePicker.tsx';
 import { ShowInBook } from '../account/ui/ShowInBook.tsx';
-import { GameTag } from '../market/book/columns.tsx';
+import { GameTag, gridCellClass } from '../market/book/columns.tsx';
 import { ExportViewMenu } from '../market/parts/ExportViewMenu.tsx';
 import { ItemName } from '../market/parts/item-name.tsx';
 import { StickerSlots } from '../market/parts/slots.tsx';
@@ -143,10 +143,6 @@ const COLUMNS: readonly TapeColumn[] = [
   },
 ];
 
-const cellClass = (c: TapeColumn, base: string) =>
-  [base, c.key === 'name' ? 'sd-cell-name' : '', c.key === 'game' ? 'sd-cell-game' : '', c.align === 'right' ? 'sd-cell-right' : '']
-    .filter(Boolean)
-    .join(' ');
 const cellStyle = (c: TapeColumn) => (c.width === undefined ? undefined : { width: c.width });
 
 export function SalesScreen() {
@@ -324,7 +320,7 @@ export function SalesScreen() {
               key={c.key}
               role="columnheader"
               aria-label={c.spoken}
-              className={cellClass(c, 'sd-head-cell')}
+              className={gridCellClass(c, 'sd-head-cell')}
               style={cellStyle(c)}
               title={c.title}
             >
@@ -362,7 +358,7 @@ export function SalesScreen() {
                   <div
                     key={c.key}
                     role="gridcell"
-                    className={cellClass(c, 'sd-cell')}
+                    className={gridCellClass(c, 'sd-cell')}
                     style={cellStyle(c)}
                     title={c.key === 'name' ? s.market_hash_name : undefined}
                   >

@@ -45,7 +45,12 @@ export function groupCopies(group: SellGroupDraft): number {
 export function stackCopiesProblem(item: SellGroupDraft['items'][number], index: number, stacks: number): string | null {
   if (item.amount === null || item.amount === 0 || copiesInRange(item.amount, item.max)) return null;
   const which = stacks > 1 ? `Stack ${index + 1}` : 'The stack';
-  return `${which} holds ${item.max === 1 ? '1 copy' : `${item.max} copies`}: enter 0 to ${item.max}.`;
+  return `${which} holds ${copiesOf(item.max)}: enter 0 to ${item.max}.`;
+}
+
+/** "1 copy", "40 copies": what a stack holds. */
+function copiesOf(n: number): string {
+  return n === 1 ? '1 copy' : `${n} copies`;
 }
 
 /**
@@ -61,7 +66,7 @@ export function uncountedCopiesWords(group: SellGroupDraft): string | null {
   const stacks = group.items.length;
   const words = group.items.flatMap((it, i) => {
     if (stackCopiesProblem(it, i, stacks) === null) return [];
-    const holds = it.max === 1 ? '1 copy' : `${it.max} copies`;
+    const holds = copiesOf(it.max);
     return [stacks > 1 ? `The ${it.amount} typed for stack ${i + 1} are not counted: it holds ${holds}.` : `The ${it.amount} typed are not counted: the stack holds ${holds}.`];
   });
   return words.length > 0 ? words.join(' ') : null;

@@ -6,7 +6,7 @@
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { type RefObject, useEffect, useLayoutEffect, useRef } from 'react';
 import type { BookView } from '../../../../shared/ipc/calls-market.ts';
-import type { Column, SortField } from './columns.tsx';
+import { type Column, type SortField, gridCellClass } from './columns.tsx';
 import type { DisplayRow, StoreSnapshot } from './book-window-store.ts';
 import { type RowWindow, useRowWindow } from './use-row-window.ts';
 import { useNow } from '../../account/ui/hooks.ts';
@@ -34,8 +34,6 @@ export interface BookGridProps {
 }
 
 const cellStyle = (c: Column) => (c.width ? { width: c.width } : undefined);
-const cellClass = (c: Column, base: string) =>
-  [base, c.key === 'name' ? 'sd-cell-name' : '', c.key === 'game' ? 'sd-cell-game' : '', c.align === 'right' ? 'sd-cell-right' : ''].filter(Boolean).join(' ');
 
 function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort' | 'onSort'>) {
   return (
@@ -58,7 +56,7 @@ function Header({ columns, sort, onSort }: Pick<BookGridProps, 'columns' | 'sort
             aria-sort={sorted ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
             data-sort-field={field}
             title={c.title ?? (field ? `Sort by ${c.label.toLowerCase()}` : undefined)}
-            className={[cellClass(c, 'sd-head-cell'), field ? 'sd-head-sortable' : '', sorted ? 'sd-head-sorted' : ''].join(' ')}
+            className={[gridCellClass(c, 'sd-head-cell'), field ? 'sd-head-sortable' : '', sorted ? 'sd-head-sorted' : ''].join(' ')}
             style={cellStyle(c)}
           >
             {/* a real button, so Tab reaches the sort and Enter or Space runs it; it fills the cell and
@@ -140,7 +138,7 @@ export function BookGrid(props: BookGridProps) {
               return (
                 <div key={`loading-${index}`} className={`sd-row sd-row-loading${stripe(index)}`} style={{ top }} role="row" aria-busy>
                   {columns.map((c) => (
-                    <div key={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} />
+                    <div key={c.key} className={gridCellClass(c, 'sd-cell')} style={cellStyle(c)} />
                   ))}
                 </div>
               );
@@ -161,7 +159,7 @@ export function BookGrid(props: BookGridProps) {
                 onDoubleClick={() => onOpen(index)}
               >
                 {columns.map((c) => (
-                  <div key={c.key} role="gridcell" data-col={c.key} className={cellClass(c, 'sd-cell')} style={cellStyle(c)} title={c.key === 'name' ? row.market_hash_name : undefined}>
+                  <div key={c.key} role="gridcell" data-col={c.key} className={gridCellClass(c, 'sd-cell')} style={cellStyle(c)} title={c.key === 'name' ? row.market_hash_name : undefined}>
                     {c.key === 'name' && slot.gone ? (
                       <>
                         <span style={{ color: 'var(--mantine-color-red-4)', marginRight: 6, fontSize: 10, textDecoration: 'none' }}>

@@ -37,6 +37,16 @@ export function GameTag({ app }: { app: number }) {
   return <span style={{ color: 'var(--sd-muted)', fontSize: 10 }}>{gameShort(app)}</span>;
 }
 
+/**
+ * The class names of a grid cell (`base`: a header or a body cell) for its column, in the book and the
+ * sales tape alike: the name cell takes the slack, the game cell gives up its right padding (GameTag).
+ */
+export function gridCellClass(column: { key: string; align?: 'right' }, base: string): string {
+  return [base, column.key === 'name' ? 'sd-cell-name' : '', column.key === 'game' ? 'sd-cell-game' : '', column.align === 'right' ? 'sd-cell-right' : '']
+    .filter(Boolean)
+    .join(' ');
+}
+
 const dim = (text: string) => <span style={{ color: 'var(--sd-muted)' }}>{text}</span>;
 
 const game: Column = {
