@@ -15,6 +15,7 @@ import type { AppId } from '../../shared/api/index.ts';
 import { bookQuery, exactNameOf, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
+import { attrsCarryPrice } from '../store/migrations.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
 import { foldName } from '../store/names.ts';
 import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
@@ -148,8 +149,10 @@ function craftSet(rows: string, perListing: string, params: unknown[], minMatche
 interface Parts {
   /** Conditions on listings, price included. */
   lean: Cond[];
-  /** Price conditions: the only filter that exists on listings alone (details never change, price does). */
+  /** Price conditions on listings. */
   price: Cond[];
+  /** The same on the copy of the price in listing_attrs (schema 11 on: attrsCarryPrice). */
+  attrsPrice: Cond[];
   /** Conditions on details; when present only detailed listings can match. */
   attrs: Cond[];
   /** The same game/name/commodity conditions on the copies in listing_attrs. */
@@ -158,6 +161,8 @@ interface Parts {
   attrsName: Cond | null;
   /** Value lists among attrs (paint seeds, paint index, phases): small sets with an index of their own. */
   attrsValueSets: Cond[];
+  /** Each fade or blue range's conditions: few listings have these figures, each has its own index. */
+  attrsSparseRanges: Cond[][];
   /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
   leanApp: Cond[];
   /** Sticker and keychain conditions; `attrs` holds the per-listing check of each. */
@@ -192,7 +197,7 @@ export function nameMatch(table: 'item_names' | 'sticker_names', needle: string)
 }
 
 function splitFilter(f: BookFilter, sortGame: number | null): Parts {
-  const parts: Parts = { lean: [], price: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], leanApp: [], stickerSets: [], impossible: false };
+  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], leanApp: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
   const attr = (game: number | null, sql: string, ...params: unknown[]) => {
@@ -235,19 +240,25 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     lean(`l.commodity = ${f.commodity ? 1 : 0}`);
     copy(`a.commodity = ${f.commodity ? 1 : 0}`);
   }
-  if (f.price?.min !== undefined) parts.price.push({ sql: 'l.price >= ?', params: [f.price.min] });
-  if (f.price?.max !== undefined) parts.price.push({ sql: 'l.price <= ?', params: [f.price.max] });
+  for (const [bound, op] of [[f.price?.min, '>='], [f.price?.max, '<=']] as const) {
+    if (bound === undefined) continue;
+    parts.price.push({ sql: `l.price ${op} ?`, params: [bound] });
+    parts.attrsPrice.push({ sql: `a.price ${op} ?`, params: [bound] });
+  }
   parts.lean.push(...parts.price);
 
-  const range = (column: string, r: { min?: number; max?: number } | undefined) => {
-    if (!r) return;
+  const range = (column: string, r: { min?: number; max?: number } | undefined): Cond[] => {
+    if (!r) return [];
+    const first = parts.attrs.length;
     attr(730, `a.${column} IS NOT NULL`);
     if (r.min !== undefined) attr(730, `a.${column} >= ?`, r.min);
     if (r.max !== undefined) attr(730, `a.${column} <= ?`, r.max);
+    return parts.attrs.slice(first);
   };
   range('cs_paint_wear', f.float);
-  range('cs_fade_percentage', f.fade);
-  range('cs_blue_percentage', f.blue);
+  for (const sparse of [range('cs_fade_percentage', f.fade), range('cs_blue_percentage', f.blue)]) {
+    if (sparse.length > 0) parts.attrsSparseRanges.push(sparse);
+  }
   const valueSet = (sql: string, ...params: unknown[]) => {
     attr(730, sql, ...params);
     parts.attrsValueSets.push(parts.attrs.at(-1) as Cond);
@@ -357,18 +368,27 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
 }
 
 /**
- * Whether the filter's value lists (seeds, paint index, phases) select fewer listings than its name does.
- * SQLite walks the name's index whenever a name is asked, since it cannot tell how many items a
- * substring matches: for "karambit" with a Doppler phase it visits every Karambit (~15k rows at 1M) to
- * keep ~250, where the paint-index index visits ~5k. Only value lists are weighed: each counts on its
- * own index alone (no row read), and ranges sit on indexes SQLite already weighs well. Both counts are
- * capped, the name's at the lists' size, so asking costs at most two short index walks.
+ * Whether the filter's value lists (seeds, paint index, phases), or else its fade or blue figure (a
+ * range, or the sort's), select fewer listings than its name does. SQLite walks the name's index
+ * whenever a name is asked, since it cannot tell how many items a substring matches: for "karambit" with
+ * a Doppler phase it visits every Karambit (~15k rows at 1M) to keep ~250, where the paint-index index
+ * visits ~5k; "stattrak™" sorted by blue read ~100k rows for 1,500 (0.25 s) where the blue index holds
+ * ~15k. Only these are weighed: each counts on its own index alone (no row read), and the float sits on
+ * indexes SQLite already weighs well. Both counts are capped, the name's at the others' size, so asking
+ * costs at most two short index walks. The fade and blue figures are weighed up to a larger cap: rare
+ * (~3% and ~1.5% of the book here), their whole index is still a short walk.
  */
-function nameIndexCostsMore(db: Db, name: Cond, others: readonly Cond[], setLimit: number): boolean {
-  if (others.length === 0) return false;
-  const byOthers = cappedCount(db, 'listing_attrs a', others, setLimit);
-  return byOthers <= setLimit && cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
+function nameIndexCostsMore(db: Db, name: Cond, valueSets: readonly Cond[], sparse: readonly Cond[], setLimit: number): boolean {
+  const weigh = (others: readonly Cond[], cap: number) => {
+    if (others.length === 0) return false;
+    const byOthers = cappedCount(db, 'listing_attrs a', others, cap);
+    return byOthers <= cap && cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
+  };
+  return weigh(valueSets, setLimit) || weigh(sparse, SPARSE_WEIGH_FACTOR * setLimit);
 }
+
+/** How much further than SET_LIMIT a fade or blue figure is counted when weighed against a name. */
+const SPARSE_WEIGH_FACTOR = 4;
 
 export type PlanKind = 'empty' | 'set:listings' | 'set:attrs' | 'order';
 
@@ -457,7 +477,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   if (sort.table === 'a') attrConds.push({ sql: `${sortExpr} IS NOT NULL`, params: [] });
   const existsConds = new Set(parts.stickerSets.map((s) => s.exists));
   const name = parts.attrsName;
-  if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, setLimit)) {
+  const sparse = parts.attrsSparseRanges[0] ?? (q.sort.field === 'fade' || q.sort.field === 'blue' ? [{ sql: `${sortExpr} IS NOT NULL`, params: [] }] : []);
+  if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, sparse, setLimit)) {
     // `+` hides the column from the planner: the name is then checked on each row the other index yields
     attrConds[attrConds.indexOf(name)] = { sql: `+${name.sql}`, params: name.params };
   }
@@ -525,13 +546,24 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       countSql = idsMayRepeat.sql;
       countParams = idsMayRepeat.params;
       countDistinctIds = true;
-    } else if (parts.price.length === 0 && parts.stickerSets.length === 0) {
-      const conds = [ALIVE_A, ...attrConds];
-      countSql = `SELECT count(*) FROM listing_attrs a WHERE ${where(conds)}`;
-      countParams = paramsOf(conds);
-    } else {
+    } else if (smallest.estimate <= setLimit) {
+      // at most SET_LIMIT candidates to check
       countSql = `SELECT count(*) FROM ${smallest.from} WHERE ${where(drivenBySmallest)}`;
       countParams = [...smallest.params, ...paramsOf(drivenBySmallest)];
+    } else {
+      // Every driver has more than SET_LIMIT rows, so which is smallest is unknown: SQLite chooses, on the
+      // details alone when they carry the price (schema 11), with each sticker set as an id list it may
+      // drive from or look up. Pinned to the first driver, a broad flag with a sticker set counted every
+      // detailed listing (1.2 s at 1M; ~0.1 s so), two sticker sets with a float range ~2 s (80 ms); a
+      // price with a float range read each candidate's listing row (0.2-0.6 s; 5-30 ms in the index).
+      const priceOnListings = parts.price.length > 0 && !attrsCarryPrice(db);
+      const conds = [
+        ALIVE_A,
+        ...attrConds.map((c) => stickerSetAsIdList(parts.stickerSets, c)),
+        ...(priceOnListings ? parts.price : parts.attrsPrice),
+      ];
+      countSql = `SELECT count(*) FROM listing_attrs a${priceOnListings ? ' JOIN listings l ON l.id = a.id' : ''} WHERE ${where(conds)}`;
+      countParams = paramsOf(conds);
     }
   }
   const pageAndKeyset = [...pageConds, ...keyset];
@@ -545,6 +577,12 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     ...(countDistinctIds ? { countDistinctIds } : {}),
     knownTotal,
   };
+}
+
+/** A sticker set's per-listing check as membership of its id list; any other condition as it is. */
+function stickerSetAsIdList(sets: readonly StickerSet[], cond: Cond): Cond {
+  const set = sets.find((s) => s.exists === cond);
+  return set ? { sql: `a.id IN (${set.ids.sql})`, params: set.ids.params } : cond;
 }
 
 /** Answers one page of a book query. `input` is validated against the shared schema first. */

@@ -59,6 +59,7 @@ interface ListingKeys {
   name_id: number;
   commodity: number;
   created_ms: number;
+  price: number;
 }
 
 export interface Clock {
@@ -253,15 +254,15 @@ export class BookStore {
     this.#exists = db.prepare('SELECT 1 FROM listings WHERE id = ?').pluck();
     this.#markDetailed = db.prepare(
       `UPDATE listings SET detailed_at = ? WHERE id = ? AND detailed_at IS NULL AND name_id IS NOT NULL
-       RETURNING alive, app_id, name_id, commodity, created_ms`,
+       RETURNING alive, app_id, name_id, commodity, created_ms, price`,
     );
     this.#detailedKeys = db.prepare(
-      `SELECT alive, app_id, name_id, commodity, created_ms FROM listings
+      `SELECT alive, app_id, name_id, commodity, created_ms, price FROM listings
        WHERE id = ? AND detailed_at IS NOT NULL AND name_id IS NOT NULL`,
     );
     this.#putAttrs = db.prepare(
-      `INSERT OR REPLACE INTO listing_attrs (id, alive, app_id, name_id, commodity, created_ms, sticker_count,
-         ${detailCols.join(', ')}) VALUES (${placeholders(detailCols.length + 7)})`,
+      `INSERT OR REPLACE INTO listing_attrs (id, alive, app_id, name_id, commodity, created_ms, price, sticker_count,
+         ${detailCols.join(', ')}) VALUES (${placeholders(detailCols.length + 8)})`,
     );
     this.#putDetailJson = db.prepare('INSERT OR REPLACE INTO listing_details (id, detail) VALUES (?, ?)');
     this.#deleteStickers = db.prepare('DELETE FROM listing_stickers WHERE listing_id = ?');
@@ -417,7 +418,7 @@ export class BookStore {
         const row = [id, d.app_id, nameId, d.price, d.amount, d.commodity ? 1 : 0, d.created_at, createdMs, event.seq, 1, now, now, complete ? now : null];
         changes = this.#insertCreated.run(row).changes || this.#upsertCreated.run(row).changes;
         if (changes > 0) {
-          this.#writeDetailRows(id, d, { alive: 1, app_id: d.app_id, name_id: nameId, commodity: d.commodity ? 1 : 0, created_ms: createdMs });
+          this.#writeDetailRows(id, d, { alive: 1, app_id: d.app_id, name_id: nameId, commodity: d.commodity ? 1 : 0, created_ms: createdMs, price: d.price });
         } else if (complete) {
           this.fillDetails(id, d, now);
         }
@@ -502,6 +503,7 @@ export class BookStore {
       listing.name_id,
       listing.commodity,
       listing.created_ms,
+      listing.price,
       stickerCount,
       ...detailColumnValues(detail),
     );

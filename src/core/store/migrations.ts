@@ -53,6 +53,38 @@ function hasStatistics(db: Database.Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
 }
 
+/** The schema from which `listing_attrs` holds a copy of each listing's price (kept by a trigger). */
+export const ATTRS_PRICE_VERSION = 11;
+
+/**
+ * What the name and float indexes hold after the float: the flags and figures a filter most often adds
+ * to a name or a float range, so that it is checked (and counted) inside the index, never on the row.
+ */
+const ATTRS_INDEXED_WITH_FLOAT = 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count, price';
+
+/** The figures few listings have (a fade or a blue percentage): their indexes can afford to cover more. */
+const RARE_FIGURES = ['cs_fade_percentage', 'cs_blue_percentage'] as const;
+
+/** The copy of the price in `listing_attrs` follows every change of it, whatever statement makes it. */
+const ATTRS_PRICE_FOLLOWS = `CREATE TRIGGER listings_price_follows AFTER UPDATE OF price ON listings
+  WHEN old.price IS NOT new.price
+BEGIN
+  UPDATE listing_attrs SET price = new.price WHERE id = new.id;
+END;`;
+
+const carryingPrice = new WeakSet<Database.Database>();
+
+/**
+ * Whether the book file's details carry the price (schema 11 on): a reader of an older file does without
+ * until the writer upgrades it. Remembered once true (a schema never goes back).
+ */
+export function attrsCarryPrice(db: Database.Database): boolean {
+  if (carryingPrice.has(db)) return true;
+  if (Number(db.pragma('user_version', { simple: true })) < ATTRS_PRICE_VERSION) return false;
+  carryingPrice.add(db);
+  return true;
+}
+
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
 const LIVE = 'WHERE alive = 1';
 
@@ -335,6 +367,43 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
     writerOnly: true,
     // two indexes built again: about 3 s on a book of a million listings
     lengthy: 'rebuilding the float and name indexes (a few seconds for a large book)',
+  },
+  {
+    version: ATTRS_PRICE_VERSION,
+    description: 'the price copied into the details, and into the name, float, fade and blue indexes with commodity and the sticker count',
+    run(db) {
+      // A filter on a price and a detail (float under 0.07 below $50) read the price from `listings`: one
+      // row visit per candidate, 0.1-0.3 s to count the ~100k matches of a broad one at 1M listings, where
+      // the float index alone counts them in 5-30 ms once it holds the price. Commodity and the sticker
+      // count join the flags in both indexes for the same reason (a float range that is not a commodity,
+      // or that has 2+ stickers, read every row of the range: 0.3-0.8 s). The cost: a price change now
+      // also rewrites the details row and these index entries (the trigger), ~25 → ~80 µs a reprice at
+      // 1M (the bench's events_per_s_by_kind); the event mix as a whole moved within its noise (~20k/s).
+      const analyzed = hasStatistics(db);
+      db.exec(`DROP INDEX attrs_name;
+        DROP INDEX attrs_cs_paint_wear;
+        ALTER TABLE listing_attrs ADD COLUMN price INTEGER;
+        UPDATE listing_attrs SET price = (SELECT l.price FROM listings l WHERE l.id = listing_attrs.id);
+        ${ATTRS_PRICE_FOLLOWS}
+        CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}) ${LIVE};
+        CREATE INDEX attrs_cs_paint_wear ON listing_attrs(cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT})
+          WHERE alive = 1 AND cs_paint_wear IS NOT NULL;`);
+      // Fade and blue: few listings have them (~3% of a book), so their indexes can hold the float and
+      // the rest at little cost; fade 90+ under $50, or sorted by blue with a float range, no longer reads
+      // a row per candidate (50-60 ms for a count at 1M; a few ms).
+      for (const column of RARE_FIGURES) {
+        db.exec(`DROP INDEX attrs_${column};
+          CREATE INDEX attrs_${column} ON listing_attrs(${column}, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT})
+            WHERE alive = 1 AND ${column} IS NOT NULL;`);
+      }
+      const rebuilt = ['attrs_name', 'attrs_cs_paint_wear', ...RARE_FIGURES.map((c) => `attrs_${c}`)];
+      if (analyzed) for (const index of rebuilt) db.exec(`ANALYZE ${index}`);
+    },
+    // Readers need not wait: on a file still before it the query engine reads the price from `listings`
+    // (attrsCarryPrice), the same answers, only slower.
+    writerOnly: true,
+    // a column filled and four indexes built again: about 5 s on a book of a million listings
+    lengthy: 'copying prices into the details and rebuilding the float, name, fade and blue indexes (a few seconds for a large book)',
   },
 ];
 

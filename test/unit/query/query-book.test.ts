@@ -165,6 +165,40 @@ describe('queryBook', () => {
     expect(compileQuery(t.db, { filter: { name: 'karambit', float: { max: 0.1 } } }).sql).not.toContain('+a.name_id');
   });
 
+  it('checks a name row by row when a rare figure (fade, blue: a range or the sort) selects fewer listings than the name', () => {
+    // "stattrak™" sorted by blue read every StatTrak listing at 1M (0.25 s) for the ~1% with a blue figure
+    const blueListings = referenceIds(live, { blue: {} }, { field: 'id', dir: 'asc' }).length;
+    const broadName = referenceIds(live, { name: 'a' }, { field: 'id', dir: 'asc' }).length;
+    expect(blueListings).toBeGreaterThan(0);
+    expect(broadName).toBeGreaterThan(blueListings);
+    expect(compileQuery(t.db, { filter: { name: 'a' }, sort: { field: 'blue', dir: 'asc' } }).sql).toContain('+a.name_id IN');
+    expect(compileQuery(t.db, { filter: { name: 'a', fade: { min: 80 } } }).sql).toContain('+a.name_id IN');
+    // a whole name has fewer listings than the figure: it keeps its index
+    const exactName = referenceIds(live, { blue: {} }, { field: 'id', dir: 'asc' })
+      .map((id) => live.get(id)?.listing.market_hash_name as string)[0] as string;
+    expect(compileQuery(t.db, { filter: { name: exactName }, sort: { field: 'blue', dir: 'asc' } }).sql).not.toContain('+a.name_id');
+    for (const filter of [{ name: 'a' }, { name: exactName }]) {
+      const sort = { field: 'blue', dir: 'desc' } as const;
+      expect(queryBook(t.db, { filter, sort, limit: 1000 }).rows.map((r) => r.id)).toEqual(referenceIds(live, filter, sort));
+    }
+  });
+
+  it('counts a broad filter on the details alone: the price from their copy, each sticker set as an id list', () => {
+    // setLimit 0: every driver is "more than the limit", the case where SQLite chooses how to count
+    const priced: BookFilter = { price: { max: 400_000 }, float: { max: 0.5 } };
+    const withStickers: BookFilter = { souvenir: false, price: { min: 1 }, stickers: { all: [{ name: 'katowice' }] } };
+    for (const filter of [priced, withStickers]) {
+      const compiled = compileQuery(t.db, { filter, count: true }, { setLimit: 0 });
+      expect(compiled.countSql, JSON.stringify(filter)).toMatch(/^SELECT count\(\*\) FROM listing_attrs a WHERE/);
+      expect(compiled.countSql).toContain('a.price');
+      expect(compiled.countSql).not.toContain('listings l');
+      const expected = referenceIds(live, filter, { field: 'id', dir: 'asc' }).length;
+      expect(expected, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(queryBook(t.db, { filter, count: true, limit: 5 }, { setLimit: 0 }).total).toBe(expected);
+    }
+    expect(compileQuery(t.db, { filter: withStickers, count: true }, { setLimit: 0 }).countSql).toContain('a.id IN (SELECT DISTINCT listing_id');
+  });
+
   it('finds a game field in any case through its index (a seek, not a scan of the details)', () => {
     for (const [field, value] of [['dota_hero', 'pUDGE'], ['tf2_quality', 'unusual'], ['rust_type', 'hoodie']] as const) {
       const filter = { fields: { [field]: value } };

@@ -8,7 +8,8 @@ import { openSessionMirror } from '../../../src/core/app/session-mirror.ts';
 import { DETAIL_COLUMNS } from '../../../src/core/store/columns.ts';
 import { deskFileFor } from '../../../src/core/store/desk.ts';
 import { foldName } from '../../../src/core/store/names.ts';
-import { queryBook } from '../../../src/core/query/index.ts';
+import { compileQuery, queryBook } from '../../../src/core/query/index.ts';
+import type { BookFilter } from '../../../src/shared/query.ts';
 import {
   BookStore,
   Caches,
@@ -23,7 +24,7 @@ import {
   type LengthyStep,
 } from '../../../src/core/store/index.ts';
 import { listingDetailShape } from '../../../src/shared/api/index.ts';
-import { createRng, createdEvent, makeFullListing } from '../../bench/generate.ts';
+import { createRng, createdEvent, leanOf, makeFullListing, priceChangedEvent, removedEvent } from '../../bench/generate.ts';
 import { CACHED_PRICE, backToVersion, tempDir } from './helpers.ts';
 
 const dirs: { remove(): void }[] = [];
@@ -186,11 +187,57 @@ describe('migrations', () => {
     db.close();
     const upgraded = openDatabase(file);
     const indexSql = (name: string) => upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string;
-    expect(indexSql('attrs_name')).toContain('(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir)');
-    expect(indexSql('attrs_cs_paint_wear')).toContain('(cs_paint_wear, cs_is_stattrak, cs_is_souvenir)');
+    // (version 11 adds more after them)
+    expect(indexSql('attrs_name')).toContain('(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
+    expect(indexSql('attrs_cs_paint_wear')).toContain('(cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
     const stats = upgraded.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx IN ('attrs_name', 'attrs_cs_paint_wear')").pluck();
     expect(stats.get()).toBe(2);
     expect(answers(upgraded)).toEqual(before);
+    upgraded.close();
+  });
+
+  it('version 11 copies each price into the details, keeps the copy on every change, and answers as before', () => {
+    const file = dbFile();
+    const db = openDatabase(file);
+    const rng = createRng(22);
+    const listings = Array.from({ length: 300 }, (_, i) => makeFullListing(rng, i + 1));
+    const store = new BookStore(db);
+    store.applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+    const filters = [
+      { price: { max: 2000 }, float: { max: 0.3 } },
+      { price: { min: 500 }, stattrak: false, stickers: { min_count: 1 } },
+      { price: { min: 100, max: 5000 }, name: 'a', stickers: { all: [{}] } },
+    ];
+    // setLimit 0 too: the count SQLite plans, which reads the price from the details' copy from version 11
+    const answers = (d: Db) =>
+      [undefined, 0].flatMap((setLimit) =>
+        filters.map((filter) => {
+          const page = queryBook(d, { filter, sort: { field: 'float', dir: 'asc' }, limit: 1000, count: true }, { ...(setLimit === undefined ? {} : { setLimit }) });
+          return { ids: page.rows.map((r) => r.id), total: page.total };
+        }),
+      );
+    backToVersion(db, 10);
+    // a reader of the older file reads the price from listings
+    expect(compileQuery(db, { filter: filters[0] as BookFilter, count: true }, { setLimit: 0 }).countSql).toContain('JOIN listings l');
+    const before = answers(db);
+    expect(before.every((a) => a.ids.length > 0 && a.total === a.ids.length)).toBe(true);
+    db.close();
+    const upgraded = openDatabase(file);
+    const copies = upgraded.prepare('SELECT count(*) FROM listing_attrs a JOIN listings l ON l.id = a.id WHERE a.price IS l.price').pluck();
+    expect(copies.get()).toBe(300);
+    expect(answers(upgraded)).toEqual(before);
+    // a price event, a snapshot row with a new price, a removal and a creation again at another price
+    const upgradedStore = new BookStore(upgraded);
+    const [first, second, third] = listings as [(typeof listings)[number], (typeof listings)[number], (typeof listings)[number]];
+    upgradedStore.applyEvents([
+      priceChangedEvent(first.id, first.app_id, first.price, first.price + 7, 1000n),
+      removedEvent(third.id, third.app_id, 1001n),
+      createdEvent({ ...third, price: third.price + 11 }, 1002n),
+    ]);
+    upgraded.transaction(() => upgradedStore.upsertSnapshotRow({ ...leanOf(second), price: second.price + 5 }, 1003n, Date.now()))();
+    const priceOf = upgraded.prepare('SELECT price FROM listing_attrs WHERE id = ?').pluck();
+    expect([first, second, third].map((l) => priceOf.get(l.id))).toEqual([first.price + 7, second.price + 5, third.price + 11]);
+    expect(copies.get()).toBe(300);
     upgraded.close();
   });
 
@@ -203,7 +250,7 @@ describe('migrations', () => {
     backToVersion(db, 5);
     db.close();
     openDatabase(file, { onLengthyStep: (step) => steps.push(step) }).close();
-    expect(steps.map((s) => s.version)).toEqual([6, 8, 10]);
+    expect(steps.map((s) => s.version)).toEqual([6, 8, 10, 11]);
     expect(describeLengthyStep(steps[1]!)).toBe('upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)');
   });
 
@@ -221,7 +268,7 @@ describe('migrations', () => {
     expect(readStatus(host)).toMatchObject({ listings: 1 });
     const writer = openDatabase(file, { onLengthyStep: (step) => steps.push(step) });
     expect(writer.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(steps.map((s) => s.version)).toEqual([8, 10]);
+    expect(steps.map((s) => s.version)).toEqual([8, 10, 11]);
     writer.close();
     host.close();
   });
