@@ -183,6 +183,18 @@ describe('queryBook', () => {
     }
   });
 
+  it('asks "any N stickers" of the sticker count in the details, not of the sticker rows', () => {
+    for (const [condition, min] of [[{}, 1], [{ min_matches: 3 }, 3]] as const) {
+      const filter: BookFilter = { stickers: { all: [condition] } };
+      const compiled = compileQuery(t.db, { filter, count: true }, { setLimit: 0 });
+      expect(compiled.sql).toContain(`a.sticker_count >= ${min}`);
+      expect(`${compiled.sql} ${compiled.countSql ?? ''}`).not.toContain('listing_stickers');
+      const expected = referenceIds(live, filter, { field: 'id', dir: 'asc' });
+      expect(expected.length).toBeGreaterThan(0);
+      expect(allPages({ filter, sort: { field: 'id', dir: 'asc' }, limit: 50 }, 0)).toEqual({ ids: expected, total: expected.length });
+    }
+  });
+
   it('counts a broad filter on the details alone: the price from their copy, each sticker set as an id list', () => {
     // setLimit 0: every driver is "more than the limit", the case where SQLite chooses how to count
     const priced: BookFilter = { price: { max: 400_000 }, float: { max: 0.5 } };
