@@ -499,7 +499,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   // Each is estimated in turn (a capped count); one that finds nothing ends the query at once: a capped
   // count reads its whole range to find no row, and the next one's may be as long ("AK" among
   // commodities with a price: 35 ms to find none, then 100 more for the price's).
-  type Driver = { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[]; implies?: Cond };
+  type Driver = { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[]; implies?: readonly Cond[] };
+
   const estimators: (() => Driver)[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
     estimators.push(() => ({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, setLimit), from: attrsFirst, params: [] }));
@@ -513,7 +514,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
         .get(...ids.params) as number,
       from: `(${ids.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
       params: ids.params,
-      implies: exists,
+      implies: [exists],
     }));
   }
   if (parts.price.length > 0) {
@@ -525,8 +526,28 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     if (driver.estimate === 0) return empty;
     drivers.push(driver);
   }
+  if (parts.stickerSets.length > 1 && drivers.every((d) => d.estimate > setLimit)) {
+    // Several sticker conditions, each broad, can meet rarely ("crown" and "foil" in slot 0 at 1M: 35k
+    // and 20k listings, 721 with both); the walk of the sort order then checks both on every row until a
+    // page is found (~0.1 s), and the count each candidate. Their intersection, read once (~15 ms), drives
+    // instead when it is small: its ids are handed to the page and the count as they are.
+    const ids = statements(db)
+      .get(`SELECT listing_id FROM (${parts.stickerSets.map((set) => set.idsMayRepeat.sql).join(' INTERSECT ')}) LIMIT ${setLimit + 1}`)
+      .pluck()
+      .all(...parts.stickerSets.flatMap((set) => set.idsMayRepeat.params)) as number[];
+    if (ids.length === 0) return empty;
+    if (ids.length <= setLimit) {
+      drivers.push({
+        kind: 'stickers',
+        estimate: ids.length,
+        from: '(SELECT value AS listing_id FROM json_each(?)) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id',
+        params: [JSON.stringify(ids)],
+        implies: parts.stickerSets.map((set) => set.exists),
+      });
+    }
+  }
   const smallest = drivers.reduce((a, b) => (b.estimate < a.estimate ? b : a));
-  const drivenBySmallest = all.filter((c) => c !== smallest.implies);
+  const drivenBySmallest = all.filter((c) => !smallest.implies?.includes(c));
 
   let plan: PlanKind;
   let from: string;

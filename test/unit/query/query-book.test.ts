@@ -195,6 +195,22 @@ describe('queryBook', () => {
     }
   });
 
+  it('drives by the intersection of several broad sticker conditions when they meet rarely', () => {
+    const [first, second] = [{ name: 'katowice' }, { name: 'holo' }];
+    const sort = { field: 'id', dir: 'asc' } as const;
+    const both = referenceIds(live, { stickers: { all: [first, second] } }, sort);
+    const sizes = [first, second].map((c) => referenceIds(live, { stickers: { all: [c] } }, sort).length);
+    // each condition alone passes the limit, their intersection does not
+    const setLimit = Math.max(both.length, 1);
+    expect(both.length).toBeGreaterThan(0);
+    expect(Math.min(...sizes)).toBeGreaterThan(setLimit);
+    const filter: BookFilter = { stickers: { all: [first, second] } };
+    const compiled = compileQuery(t.db, { filter, count: true }, { setLimit });
+    expect(compiled.plan).toBe('set:attrs');
+    expect(compiled.sql).toContain('json_each(?)');
+    expect(allPages({ filter, sort, limit: 7 }, setLimit)).toEqual({ ids: both, total: both.length });
+  });
+
   it('counts a broad filter on the details alone: the price from their copy, each sticker set as an id list', () => {
     // setLimit 0: every driver is "more than the limit", the case where SQLite chooses how to count
     const priced: BookFilter = { price: { max: 400_000 }, float: { max: 0.5 } };
