@@ -415,7 +415,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
     // Readers need not wait: on a file still before it the query engine reads the price from `listings`
     // (attrsCarryPrice), the same answers, only slower.
     writerOnly: true,
-    // a column filled and six indexes built again: about 6 s on a book of a million listings
+    // a column filled and six indexes built again: about 7 s on a book of a million listings
     lengthy: 'copying prices into the details and rebuilding six of their indexes (a few seconds for a large book)',
   },
 ];
