@@ -419,6 +419,12 @@ export interface CompiledQuery {
   countDistinctIds?: boolean;
   /** The count when the estimate already established it exactly. */
   knownTotal: number | null;
+  /**
+   * The parameters hold listing ids read while planning (an intersection of sticker conditions): the
+   * statement answers the book as it was then, so it serves this answer only and is planned again for
+   * any later page, never kept.
+   */
+  holdsIds?: boolean;
 }
 
 /**
@@ -499,7 +505,14 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   // Each is estimated in turn (a capped count); one that finds nothing ends the query at once: a capped
   // count reads its whole range to find no row, and the next one's may be as long ("AK" among
   // commodities with a price: 35 ms to find none, then 100 more for the price's).
-  type Driver = { kind: 'attrs' | 'stickers' | 'listings'; estimate: number; from: string; params: unknown[]; implies?: readonly Cond[] };
+  type Driver = {
+    kind: 'attrs' | 'stickers' | 'listings';
+    estimate: number;
+    from: string;
+    params: unknown[];
+    implies?: readonly Cond[];
+    holdsIds?: true;
+  };
 
   const estimators: (() => Driver)[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
@@ -538,6 +551,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     if (ids.length === 0) return empty;
     if (ids.length <= setLimit) {
       drivers.push({
+        holdsIds: true,
         kind: 'stickers',
         estimate: ids.length,
         from: '(SELECT value AS listing_id FROM json_each(?)) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id',
@@ -612,6 +626,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),
     knownTotal,
+    ...(smallest.holdsIds && plan !== 'order' ? { holdsIds: true } : {}),
   };
 }
 

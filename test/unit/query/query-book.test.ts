@@ -208,6 +208,9 @@ describe('queryBook', () => {
     const compiled = compileQuery(t.db, { filter, count: true }, { setLimit });
     expect(compiled.plan).toBe('set:attrs');
     expect(compiled.sql).toContain('json_each(?)');
+    // the ids are the book as it was: a grid must plan again for a later page, not keep the statement
+    expect(compiled.holdsIds).toBe(true);
+    expect(compileQuery(t.db, { filter: { stickers: { all: [first] } } }, { setLimit }).holdsIds).toBeUndefined();
     expect(allPages({ filter, sort, limit: 7 }, setLimit)).toEqual({ ids: both, total: both.length });
   });
 

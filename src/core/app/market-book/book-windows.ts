@@ -354,7 +354,8 @@ export class BookWindows {
     ];
     const [pa, pb] = probes as [{ value: number; id: number }, { value: number; id: number }];
     let shape: Continuation | null = null;
-    if (a.plan !== 'empty' && a.sql === b.sql && a.params.length === b.params.length) {
+    // a plan holding ids read while planning answers the book as it was then: planned again each time
+    if (a.plan !== 'empty' && !a.holdsIds && a.sql === b.sql && a.params.length === b.params.length) {
       const valueAt: number[] = [];
       const idAt: number[] = [];
       let understood = true;
