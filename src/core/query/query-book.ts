@@ -540,8 +540,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     drivers.push(driver);
   }
   if (parts.stickerSets.length > 1 && drivers.every((d) => d.estimate > setLimit)) {
-    // Several sticker conditions, each broad, can meet rarely ("crown" and "foil" in slot 0 at 1M: 35k
-    // and 20k listings, 721 with both); the walk of the sort order then checks both on every row until a
+    // Several sticker conditions, each broad, can meet rarely ("crown" and "foil" in slot 0 at 1M: 28k
+    // and 36k sticker rows, 721 listings with both); the walk of the sort order then checks both on every row until a
     // page is found (~0.1 s), and the count each candidate. Their intersection, read once (~15 ms), drives
     // instead when it is small: its ids are handed to the page and the count as they are.
     const ids = statements(db)
