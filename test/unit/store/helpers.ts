@@ -141,13 +141,15 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 export function backToVersion(db: Db, version: number): void {
   if (version < 11) {
     const widened = ['cs_fade_percentage', 'cs_blue_percentage', 'cs_paint_seed', 'cs_paint_index'];
+    const flags = ['cs_is_stattrak', 'cs_is_souvenir'];
     db.exec(`DROP TRIGGER listings_price_follows; DROP INDEX attrs_name; DROP INDEX attrs_cs_paint_wear;
-      ${widened.map((column) => `DROP INDEX attrs_${column};`).join(' ')}
+      ${[...widened, ...flags].map((column) => `DROP INDEX attrs_${column};`).join(' ')}
       ALTER TABLE listing_attrs DROP COLUMN price;
       CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir) WHERE alive = 1;
       CREATE INDEX attrs_cs_paint_wear ON listing_attrs(cs_paint_wear, cs_is_stattrak, cs_is_souvenir)
         WHERE alive = 1 AND cs_paint_wear IS NOT NULL;
-      ${widened.map((column) => `CREATE INDEX attrs_${column} ON listing_attrs(${column}) WHERE alive = 1 AND ${column} IS NOT NULL;`).join('\n')}`);
+      ${widened.map((column) => `CREATE INDEX attrs_${column} ON listing_attrs(${column}) WHERE alive = 1 AND ${column} IS NOT NULL;`).join('\n')}
+      ${flags.map((flag) => `CREATE INDEX attrs_${flag} ON listing_attrs(id) WHERE alive = 1 AND ${flag} = 1;`).join('\n')}`);
   }
   if (version < 10) {
     db.exec(`DROP INDEX attrs_name; CREATE INDEX attrs_name ON listing_attrs(name_id, cs_paint_wear) WHERE alive = 1;

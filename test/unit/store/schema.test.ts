@@ -223,6 +223,13 @@ describe('migrations', () => {
     expect(before.every((a) => a.ids.length > 0 && a.total === a.ids.length)).toBe(true);
     db.close();
     const upgraded = openDatabase(file);
+    // a price with a float, a flag, a fade or blue figure is checked inside those indexes
+    const indexSql = (name: string) => upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string;
+    for (const index of ['attrs_name', 'attrs_cs_paint_wear', 'attrs_cs_fade_percentage', 'attrs_cs_blue_percentage']) {
+      expect(indexSql(index), index).toContain('sticker_count, price)');
+    }
+    expect(indexSql('attrs_cs_is_stattrak')).toContain('(id, price)');
+    expect(indexSql('attrs_cs_paint_seed')).toContain('(cs_paint_seed, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, sticker_count)');
     const copies = upgraded.prepare('SELECT count(*) FROM listing_attrs a JOIN listings l ON l.id = a.id WHERE a.price IS l.price').pluck();
     expect(copies.get()).toBe(300);
     expect(answers(upgraded)).toEqual(before);
