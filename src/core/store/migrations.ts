@@ -424,7 +424,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
     // Readers need not wait: on a file still before it the query engine reads the price from `listings`
     // (attrsCarryPrice), the same answers, only slower.
     writerOnly: true,
-    // a column filled and eight indexes built again: about 8 s on a book of a million listings
+    // a column filled and eight indexes built again: about 7 s on a book of a million listings
     lengthy: 'copying prices into the details and rebuilding eight of their indexes (a few seconds for a large book)',
   },
 ];
