@@ -499,6 +499,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
   const attrsFirst = 'listing_attrs a CROSS JOIN listings l ON l.id = a.id';
   const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
+  /** Listing ids (a subquery's `listing_id` column) driving the details, then the listings. */
+  const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`;
 
   // Candidate drivers: the detail columns, each sticker/keychain condition, the price range. A sticker
   // set yields exactly the listings its EXISTS would let through: driven by it, that check is dropped.
@@ -525,7 +527,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
         .get(`SELECT count(*) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${setLimit + 1}`})`)
         .pluck()
         .get(...ids.params) as number,
-      from: `(${ids.sql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`,
+      from: idsFirst(ids.sql),
       params: ids.params,
       implies: [exists],
     }));
@@ -554,7 +556,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
         holdsIds: true,
         kind: 'stickers',
         estimate: ids.length,
-        from: '(SELECT value AS listing_id FROM json_each(?)) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id',
+        from: idsFirst('SELECT value AS listing_id FROM json_each(?)'),
         params: [JSON.stringify(ids)],
         implies: parts.stickerSets.map((set) => set.exists),
       });
@@ -626,7 +628,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),
     knownTotal,
-    ...(smallest.holdsIds && plan !== 'order' ? { holdsIds: true } : {}),
+    // such a driver is only ever a small set: chosen, it makes a set plan
+    ...(smallest.holdsIds ? { holdsIds: true } : {}),
   };
 }
 
