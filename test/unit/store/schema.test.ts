@@ -31,6 +31,21 @@ const dirs: { remove(): void }[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) d.remove();
 });
+/** The CREATE statement of an index, or undefined when the file has no such index. */
+function indexSql(db: Db, name: string): string | undefined {
+  return db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
+}
+
+/** A book file of 300 detailed listings (created by events), open: what the upgrade tests start from. */
+function bookOf300(seed: number): { file: string; db: Db; listings: ReturnType<typeof makeFullListing>[] } {
+  const file = dbFile();
+  const db = openDatabase(file);
+  const rng = createRng(seed);
+  const listings = Array.from({ length: 300 }, (_, i) => makeFullListing(rng, i + 1));
+  new BookStore(db).applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+  return { file, db, listings };
+}
+
 function dbFile(): string {
   const t = tempDir();
   dirs.push(t);
@@ -153,14 +168,13 @@ describe('migrations', () => {
     expect(byHero(ro)).toEqual(heroes);
     ro.close();
     const upgraded = openDatabase(file);
-    const indexSql = (name: string) => upgraded.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(name) as string;
-    expect(indexSql('attrs_dota_hero')).toBe(
+    expect(indexSql(upgraded, 'attrs_dota_hero')).toBe(
       'CREATE INDEX attrs_dota_hero ON listing_attrs(dota_hero COLLATE NOCASE) WHERE alive = 1 AND dota_hero IS NOT NULL',
     );
-    expect(indexSql('attrs_tf2_effect')).toContain('(tf2_effect COLLATE NOCASE)');
+    expect(indexSql(upgraded, 'attrs_tf2_effect')).toContain('(tf2_effect COLLATE NOCASE)');
     // the fields left unindexed stay so, the figures keep their order
-    expect(indexSql('attrs_dota_type')).toBeUndefined();
-    expect(indexSql('attrs_cs_paint_wear')).not.toContain('NOCASE');
+    expect(indexSql(upgraded, 'attrs_dota_type')).toBeUndefined();
+    expect(indexSql(upgraded, 'attrs_cs_paint_wear')).not.toContain('NOCASE');
     const stats = upgraded.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx = 'attrs_dota_hero'").pluck();
     expect(stats.get()).toBe(1);
     expect(byHero(upgraded)).toEqual(heroes);
@@ -168,11 +182,7 @@ describe('migrations', () => {
   });
 
   it('version 10 puts StatTrak and souvenir inside the name and float indexes, keeping their order and answers', () => {
-    const file = dbFile();
-    const db = openDatabase(file);
-    const rng = createRng(21);
-    const listings = Array.from({ length: 300 }, (_, i) => makeFullListing(rng, i + 1));
-    new BookStore(db).applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+    const { file, db } = bookOf300(21);
     const filters = [
       { stattrak: true, float: { max: 0.3 } },
       { souvenir: false, float: { min: 0.1, max: 0.5 } },
@@ -186,10 +196,9 @@ describe('migrations', () => {
     expect(before.every((ids) => ids.length > 0)).toBe(true);
     db.close();
     const upgraded = openDatabase(file);
-    const indexSql = (name: string) => upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string;
     // (version 11 adds more after them)
-    expect(indexSql('attrs_name')).toContain('(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
-    expect(indexSql('attrs_cs_paint_wear')).toContain('(cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
+    expect(indexSql(upgraded, 'attrs_name')).toContain('(name_id, cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
+    expect(indexSql(upgraded, 'attrs_cs_paint_wear')).toContain('(cs_paint_wear, cs_is_stattrak, cs_is_souvenir,');
     const stats = upgraded.prepare("SELECT count(*) FROM sqlite_stat1 WHERE idx IN ('attrs_name', 'attrs_cs_paint_wear')").pluck();
     expect(stats.get()).toBe(2);
     expect(answers(upgraded)).toEqual(before);
@@ -197,12 +206,7 @@ describe('migrations', () => {
   });
 
   it('version 11 copies each price into the details, keeps the copy on every change, and answers as before', () => {
-    const file = dbFile();
-    const db = openDatabase(file);
-    const rng = createRng(22);
-    const listings = Array.from({ length: 300 }, (_, i) => makeFullListing(rng, i + 1));
-    const store = new BookStore(db);
-    store.applyEvents(listings.map((l, i) => createdEvent(l, BigInt(i + 2))));
+    const { file, db, listings } = bookOf300(22);
     const filters = [
       { price: { max: 2000 }, float: { max: 0.3 } },
       { price: { min: 500 }, stattrak: false, stickers: { min_count: 1 } },
@@ -224,12 +228,11 @@ describe('migrations', () => {
     db.close();
     const upgraded = openDatabase(file);
     // a price with a float, a flag, a fade or blue figure is checked inside those indexes
-    const indexSql = (name: string) => upgraded.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string;
     for (const index of ['attrs_name', 'attrs_cs_paint_wear', 'attrs_cs_fade_percentage', 'attrs_cs_blue_percentage']) {
-      expect(indexSql(index), index).toContain('sticker_count, price)');
+      expect(indexSql(upgraded, index), index).toContain('sticker_count, price)');
     }
-    expect(indexSql('attrs_cs_is_stattrak')).toContain('(id, price)');
-    expect(indexSql('attrs_cs_paint_seed')).toContain('(cs_paint_seed, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, sticker_count)');
+    expect(indexSql(upgraded, 'attrs_cs_is_stattrak')).toContain('(id, price)');
+    expect(indexSql(upgraded, 'attrs_cs_paint_seed')).toContain('(cs_paint_seed, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, sticker_count)');
     const copies = upgraded.prepare('SELECT count(*) FROM listing_attrs a JOIN listings l ON l.id = a.id WHERE a.price IS l.price').pluck();
     expect(copies.get()).toBe(300);
     expect(answers(upgraded)).toEqual(before);
