@@ -87,14 +87,29 @@ const PAGE_COLUMNS = `l.id, l.app_id, l.name_id, l.price, l.amount, l.commodity,
   a.cs_blue_percentage, a.cs_is_stattrak, a.cs_is_souvenir`;
 
 /**
- * One page: the rows in order up to the LIMIT, then their names. Names are looked up for the page only:
- * a set plan sorts up to SET_LIMIT candidates, and joining each one's name and carrying it through that
- * sort cost several milliseconds for rows the page never shows.
+ * One page: the rows in order up to the LIMIT (`rows`, a SELECT of PAGE_COLUMNS), then their names.
+ * Names are looked up for the page only: a set plan sorts up to SET_LIMIT candidates, and joining each
+ * one's name and carrying it through that sort cost several milliseconds for rows the page never shows.
  */
-function pageSql(from: string, conds: string, orderBy: string, field: SortField, dir: 'ASC' | 'DESC'): string {
+function pageSql(rows: string, field: SortField, dir: 'ASC' | 'DESC'): string {
   const pageOrder = field === 'id' ? `p.id ${dir}` : `p.${SORTS[field].column} ${dir}, p.id ${dir}`;
-  return `SELECT p.*, n.name AS market_hash_name FROM (SELECT ${PAGE_COLUMNS} FROM ${from} WHERE ${conds}
-    ORDER BY ${orderBy} LIMIT ?) p CROSS JOIN item_names n ON n.name_id = p.name_id ORDER BY ${pageOrder}`;
+  return `SELECT p.*, n.name AS market_hash_name FROM (${rows}) p
+    CROSS JOIN item_names n ON n.name_id = p.name_id ORDER BY ${pageOrder}`;
+}
+
+/** A page chosen among candidates joined across both tables. */
+function rowsOnListings(from: string, conds: string, orderBy: string): string {
+  return `SELECT ${PAGE_COLUMNS} FROM ${from} WHERE ${conds} ORDER BY ${orderBy} LIMIT ?`;
+}
+
+/**
+ * A page chosen on the details alone, then its listing rows read: each candidate's listing row is a
+ * second random read (~1-2 µs at 1M listings), so 10,000 candidates joined to `listings` cost 20-30 ms
+ * more than the page's 100 rows do.
+ */
+function rowsOnDetails(from: string, conds: string, orderBy: string): string {
+  return `SELECT ${PAGE_COLUMNS} FROM (SELECT a.id FROM ${from} WHERE ${conds} ORDER BY ${orderBy} LIMIT ?) k
+    CROSS JOIN listing_attrs a ON a.id = k.id CROSS JOIN listings l ON l.id = k.id`;
 }
 
 interface RawRow extends FigureColumnValues {
@@ -206,10 +221,10 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
   };
   const copy = (sql: string, ...params: unknown[]) => parts.attrsCopies.push({ sql, params });
   const stickerSet = (cond: string[], params: unknown[], minMatches = 1) => {
-    const correlated = cond.map((c) => `s.${c}`).join(' AND ');
-    // A listing has at most five sticker rows: counted through the primary key (listing_id, kind), not
-    // by probing the name index once per matching name (80 names: 170 ms instead of 5 for a page at 1M).
-    // `+` hides every other column from the planner.
+    // A listing has at most five sticker rows: checked or counted through the primary key (listing_id,
+    // kind), not by probing the name index once per matching name (80 names: 170 ms instead of 5 for a
+    // page at 1M; "charm" keychains on 137 listings of 16 seeds: 45 ms against 3). `+` hides every
+    // other column from the planner.
     const perListing = cond.map((c) => (c.startsWith('kind ') ? `s.${c}` : `+s.${c}`)).join(' AND ');
     const rows = `FROM listing_stickers WHERE ${cond.join(' AND ')}`;
     const set: StickerSet =
@@ -219,7 +234,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
             ids: { sql: `SELECT DISTINCT listing_id ${rows}`, params },
             idsMayRepeat: { sql: `SELECT listing_id ${rows}`, params },
             grouped: false,
-            exists: { sql: `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${correlated})`, params },
+            exists: { sql: `EXISTS (SELECT 1 FROM listing_stickers s WHERE s.listing_id = a.id AND ${perListing})`, params },
           };
     parts.stickerSets.push(set);
     games.add(730);
@@ -440,27 +455,28 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const parts = splitFilter(q.filter, sort.table === 'a' ? 730 : null);
   const usesAttrs = parts.attrs.length > 0 || sort.table === 'a';
   const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
-  const sortExpr = `${sort.table}.${sort.column}`;
-  const idExpr = `${sort.table}.id`;
   const empty: CompiledQuery = { query: q, plan: 'empty', sql: '', params: [], countSql: null, countParams: [], knownTotal: q.count ? 0 : null };
   if (parts.impossible) return empty;
 
+  const cursor = q.after === undefined ? null : decodeCursor(q.sort.field, q.after);
   // Keyset: a bound on the sort column the index can seek to, then the tie-break on id. A row value
   // `(price, id) > (?, ?)` reads the same but only seeks an index whose columns are exactly (price, id).
-  const keyset: Cond[] = [];
-  if (q.after !== undefined) {
-    const cursor = decodeCursor(q.sort.field, q.after);
+  const keysetOn = (sortExpr: string, idExpr: string): Cond[] => {
+    if (cursor === null) return [];
     const [strict, loose] = dir === 'ASC' ? ['>', '>='] : ['<', '<='];
-    keyset.push(
-      q.sort.field === 'id'
-        ? { sql: `l.id ${strict} ?`, params: [cursor.id] }
-        : {
-            sql: `${sortExpr} ${loose} ? AND (${sortExpr} ${strict} ? OR ${idExpr} ${strict} ?)`,
-            params: [cursor.value, cursor.value, cursor.id],
-          },
-    );
-  }
-  const orderBy = q.sort.field === 'id' ? `l.id ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
+    if (q.sort.field === 'id') return [{ sql: `${idExpr} ${strict} ?`, params: [cursor.id] }];
+    return [
+      {
+        sql: `${sortExpr} ${loose} ? AND (${sortExpr} ${strict} ? OR ${idExpr} ${strict} ?)`,
+        params: [cursor.value, cursor.value, cursor.id],
+      },
+    ];
+  };
+  const orderOn = (sortExpr: string, idExpr: string) =>
+    q.sort.field === 'id' ? `${idExpr} ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
+  /** The sort on the table that holds it (`listings` for price, time and id). */
+  const sortExpr = `${sort.table}.${sort.column}`;
+  const idExpr = `${sort.table}.id`;
   /** The listings index that yields live rows in the sort order under this filter. */
   const leanOrderIndex = (): string | null =>
     q.sort.field === 'price' && q.filter.app_id !== undefined && q.filter.commodity === true ? 'listings_commodity_price' : sort.index;
@@ -472,11 +488,11 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     const small = estimate <= setLimit;
     const index = leanOrderIndex();
     const from = small ? 'listings l' : index !== null ? `listings l INDEXED BY ${index}` : ID_ORDER;
-    const all = [...conds, ...keyset];
+    const all = [...conds, ...keysetOn(sortExpr, idExpr)];
     return {
       query: q,
       plan: small ? 'set:listings' : 'order',
-      sql: pageSql(`${from} LEFT JOIN listing_attrs a ON a.id = l.id`, where(all), orderBy, q.sort.field, dir),
+      sql: pageSql(rowsOnListings(`${from} LEFT JOIN listing_attrs a ON a.id = l.id`, where(all), orderOn(sortExpr, idExpr)), q.sort.field, dir),
       params: [...paramsOf(all), q.limit + 1],
       countSql: q.count && !small ? `SELECT count(*) FROM listings l WHERE ${where(conds)}` : null,
       countParams: paramsOf(conds),
@@ -497,16 +513,26 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   }
   const plainAttrConds = attrConds.filter((c) => !existsConds.has(c));
   const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
-  const attrsFirst = 'listing_attrs a CROSS JOIN listings l ON l.id = a.id';
   const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
-  /** Listing ids (a subquery's `listing_id` column) driving the details, then the listings. */
-  const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id CROSS JOIN listings l ON l.id = a.id`;
+  /** Listing ids (a subquery's `listing_id` column) driving the details. */
+  const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id`;
+
+  // The details side: a plan driven by the details, or walking a detail's order, reads `listings` only
+  // for the rows of the page (rowsOnDetails), the details carrying alive, price and created time (schema
+  // 11). The game needs no check there: a detail condition is of one game, which splitFilter has matched
+  // against the filter's (or copied as `a.app_id`). A file before 11 joins `listings` for the price.
+  const priceOnListings = !attrsCarryPrice(db);
+  const detailsSide = (from: string) => (priceOnListings ? `${from} CROSS JOIN listings l ON l.id = a.id` : from);
+  const onDetails = [ALIVE_A, ...attrConds, ...(priceOnListings ? [ALIVE_L, ...parts.price] : parts.attrsPrice)];
+  const detailsSort = priceOnListings ? sortExpr : `a.${sort.column}`;
 
   // Candidate drivers: the detail columns, each sticker/keychain condition, the price range. A sticker
   // set yields exactly the listings its EXISTS would let through: driven by it, that check is dropped.
   // Each is estimated in turn (a capped count); one that finds nothing ends the query at once: a capped
   // count reads its whole range to find no row, and the next one's may be as long ("AK" among
-  // commodities with a price: 35 ms to find none, then 100 more for the price's).
+  // commodities with a price: 35 ms to find none, then 100 more for the price's). Each is capped at the
+  // smallest so far, since only a smaller one could drive instead: "stattrak™" under a fade bound
+  // (~1,500 listings) no longer counts the StatTrak listings above a price to 10,000 (30 ms).
   type Driver = {
     kind: 'attrs' | 'stickers' | 'listings';
     estimate: number;
@@ -516,15 +542,15 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     holdsIds?: true;
   };
 
-  const estimators: (() => Driver)[] = [];
+  const estimators: ((cap: number) => Driver)[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
-    estimators.push(() => ({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, setLimit), from: attrsFirst, params: [] }));
+    estimators.push((cap) => ({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, cap), from: 'listing_attrs a', params: [] }));
   }
   for (const { ids, exists, grouped } of parts.stickerSets) {
-    estimators.push(() => ({
+    estimators.push((cap) => ({
       kind: 'stickers',
       estimate: statements(db)
-        .get(`SELECT count(*) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${setLimit + 1}`})`)
+        .get(`SELECT count(*) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${cap + 1}`})`)
         .pluck()
         .get(...ids.params) as number,
       from: idsFirst(ids.sql),
@@ -533,13 +559,15 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     }));
   }
   if (parts.price.length > 0) {
-    estimators.push(() => ({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean, setLimit), from: listingsFirst, params: [] }));
+    estimators.push((cap) => ({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean, cap), from: listingsFirst, params: [] }));
   }
   const drivers: Driver[] = [];
+  let cap = setLimit;
   for (const estimate of estimators) {
-    const driver = estimate();
+    const driver = estimate(cap);
     if (driver.estimate === 0) return empty;
     drivers.push(driver);
+    cap = Math.min(cap, driver.estimate);
   }
   if (parts.stickerSets.length > 1 && drivers.every((d) => d.estimate > setLimit)) {
     // Several sticker conditions, each broad, can meet rarely ("crown" and "foil" in slot 0 at 1M: 28k
@@ -563,26 +591,30 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     }
   }
   const smallest = drivers.reduce((a, b) => (b.estimate < a.estimate ? b : a));
-  const drivenBySmallest = all.filter((c) => !smallest.implies?.includes(c));
 
   let plan: PlanKind;
   let from: string;
   let fromParams: unknown[] = [];
-  let pageConds = all;
+  let conds: Cond[];
   if (smallest.estimate <= setLimit) {
     plan = smallest.kind === 'listings' ? 'set:listings' : 'set:attrs';
-    from = smallest.from;
+    from = plan === 'set:attrs' ? detailsSide(smallest.from) : smallest.from;
     fromParams = smallest.params;
-    pageConds = drivenBySmallest;
+    conds = (plan === 'set:attrs' ? onDetails : all).filter((c) => !smallest.implies?.includes(c));
+  } else if (sort.table === 'a') {
+    plan = 'order';
+    from = detailsSide(`listing_attrs a INDEXED BY ${sort.index}`);
+    conds = onDetails;
   } else {
     plan = 'order';
-    const index = sort.table === 'a' ? sort.index : leanOrderIndex();
-    if (sort.table === 'a') from = `listing_attrs a INDEXED BY ${index} CROSS JOIN listings l ON l.id = a.id`;
+    const index = leanOrderIndex();
+    conds = all;
     // in id order SQLite chooses: with details involved, two broad conditions can meet rarely, and a walk of
     // the whole table for one page cost more than one condition's index and a sort (a souvenir price band:
     // 89 ms against 34)
-    else from = index === null ? listingsFirst : `listings l INDEXED BY ${index} CROSS JOIN listing_attrs a ON a.id = l.id`;
+    from = index === null ? listingsFirst : `listings l INDEXED BY ${index} CROSS JOIN listing_attrs a ON a.id = l.id`;
   }
+  const onDetailsSide = plan === 'set:attrs' || (plan === 'order' && sort.table === 'a');
 
   let countSql: string | null = null;
   let countParams: unknown[] = [];
@@ -600,30 +632,32 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       countDistinctIds = true;
     } else if (smallest.estimate <= setLimit) {
       // at most SET_LIMIT candidates to check
-      countSql = `SELECT count(*) FROM ${smallest.from} WHERE ${where(drivenBySmallest)}`;
-      countParams = [...smallest.params, ...paramsOf(drivenBySmallest)];
+      countSql = `SELECT count(*) FROM ${from} WHERE ${where(conds)}`;
+      countParams = [...fromParams, ...paramsOf(conds)];
     } else {
       // Every driver has more than SET_LIMIT rows, so which is smallest is unknown: SQLite chooses, on the
       // details alone when they carry the price (schema 11), with each sticker set as an id list it may
       // drive from or look up. Pinned to the first driver, a broad flag with a sticker set counted every
       // detailed listing (1.2 s at 1M; ~0.1 s so), two sticker sets with a float range ~2 s (80 ms); a
       // price with a float range read each candidate's listing row (0.2-0.6 s; 5-30 ms in the index).
-      const priceOnListings = parts.price.length > 0 && !attrsCarryPrice(db);
-      const conds = [
+      const countConds = [
         ALIVE_A,
         ...attrConds.map((c) => stickerSetAsIdList(parts.stickerSets, c)),
         ...(priceOnListings ? parts.price : parts.attrsPrice),
       ];
-      countSql = `SELECT count(*) FROM listing_attrs a${priceOnListings ? ' JOIN listings l ON l.id = a.id' : ''} WHERE ${where(conds)}`;
-      countParams = paramsOf(conds);
+      const priceJoin = priceOnListings && parts.price.length > 0;
+      countSql = `SELECT count(*) FROM listing_attrs a${priceJoin ? ' JOIN listings l ON l.id = a.id' : ''} WHERE ${where(countConds)}`;
+      countParams = paramsOf(countConds);
     }
   }
-  const pageAndKeyset = [...pageConds, ...keyset];
+  const [pageSort, pageId] = onDetailsSide ? [detailsSort, 'a.id'] : [sortExpr, idExpr];
+  const pageConds = [...conds, ...keysetOn(pageSort, pageId)];
+  const rows = (onDetailsSide ? rowsOnDetails : rowsOnListings)(from, where(pageConds), orderOn(pageSort, pageId));
   return {
     query: q,
     plan,
-    sql: pageSql(from, where(pageAndKeyset), orderBy, q.sort.field, dir),
-    params: [...fromParams, ...paramsOf(pageAndKeyset), q.limit + 1],
+    sql: pageSql(rows, q.sort.field, dir),
+    params: [...fromParams, ...paramsOf(pageConds), q.limit + 1],
     countSql,
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),

@@ -212,13 +212,17 @@ describe('migrations', () => {
       { price: { min: 500 }, stattrak: false, stickers: { min_count: 1 } },
       { price: { min: 100, max: 5000 }, name: 'a', stickers: { all: [{}] } },
     ];
-    // setLimit 0 too: the count SQLite plans, which reads the price from the details' copy from version 11
+    // setLimit 0 too: the count SQLite plans, which reads the price from the details' copy from version 11;
+    // sorted by price, a page chosen on the details sorts by that copy too
+    const sorts = [{ field: 'float', dir: 'asc' }, { field: 'price', dir: 'desc' }] as const;
     const answers = (d: Db) =>
       [undefined, 0].flatMap((setLimit) =>
-        filters.map((filter) => {
-          const page = queryBook(d, { filter, sort: { field: 'float', dir: 'asc' }, limit: 1000, count: true }, { ...(setLimit === undefined ? {} : { setLimit }) });
-          return { ids: page.rows.map((r) => r.id), total: page.total };
-        }),
+        sorts.flatMap((sort) =>
+          filters.map((filter) => {
+            const page = queryBook(d, { filter, sort, limit: 1000, count: true }, { ...(setLimit === undefined ? {} : { setLimit }) });
+            return { ids: page.rows.map((r) => r.id), total: page.total };
+          }),
+        ),
       );
     backToVersion(db, 10);
     // a reader of the older file reads the price from listings
