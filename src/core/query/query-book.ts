@@ -17,7 +17,7 @@ import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
 import { attrsCarryPrice } from '../store/migrations.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
-import { foldName } from '../store/names.ts';
+import { foldName, type NameTableName } from '../store/names.ts';
 import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
@@ -189,16 +189,16 @@ interface Parts {
 const GAME_OF_PREFIX: Record<string, number> = { cs: 730, dota: 570, tf2: 440, rust: 252490 };
 
 /**
- * Case-insensitive substring match of names (or, quoted, of the whole name: exactNameOf): from 3 characters through the trigram index, plus a scan
- * of the names not indexed yet (see name_index_state); below 3 characters a scan of all names. Both
+ * Case-insensitive substring match of names (or, quoted, of the whole name: exactNameOf): from 3
+ * characters through the trigram index, plus a scan of the names not indexed yet (see
+ * name_index_state); below 3 characters, and a whole name, by a scan of the names (scannedNames). Both
  * fold case as the index does (foldName, which `name_lc` holds), so they agree on every name.
  * Exported for the sales tape's name filter. The watchlists' per-listing matcher judges names the same
  * way in JavaScript (foldName on both sides, a substring test; test/unit/watch/names-across-unicode.test.ts).
  */
-export function nameMatch(table: 'item_names' | 'sticker_names', needle: string): Cond {
+export function nameMatch(db: Db, table: NameTableName, needle: string): Cond {
   const exact = exactNameOf(needle);
-  // a quoted name is the whole name: a scan of the names (a few thousand), not of the book
-  if (exact !== null) return { sql: `SELECT name_id FROM ${table} WHERE name_lc = ?`, params: [foldName(exact)] };
+  if (exact !== null) return scannedNames(db, table, 'name_lc = ?', foldName(exact));
   const lowered = foldName(needle);
   if ([...lowered].length >= 3) {
     return {
@@ -208,10 +208,45 @@ export function nameMatch(table: 'item_names' | 'sticker_names', needle: string)
       params: [`"${lowered.replaceAll('"', '""')}"`, lowered],
     };
   }
-  return { sql: `SELECT name_id FROM ${table} WHERE instr(name_lc, ?) > 0`, params: [lowered] };
+  return scannedNames(db, table, 'instr(name_lc, ?) > 0', lowered);
 }
 
-function splitFilter(f: BookFilter, sortGame: number | null): Parts {
+/** What a scan of the names found, per book file and condition, up to the name it had read to. */
+const scannedNameMatches = new WeakMap<Db, Map<string, { upto: number; ids: string }>>();
+const SCANNED_MATCHES_KEPT = 64;
+/** How many names may be added after a kept match before it is made again rather than extended by a scan. */
+const SCANNED_MATCH_TAIL = 2_000;
+
+/**
+ * Names matched by a scan of every name (a needle too short for the trigram index, or a whole name):
+ * ~100k names at 1M listings, 11 ms for "ak", and every statement of a query (estimates, count, page)
+ * scanned them again. The match is kept and the statements hold it as a list, with a scan of the names
+ * added since: names are only ever appended (name_id grows, a name is never changed or removed), so a
+ * kept match stays true and the statement stays right for any later page.
+ */
+function scannedNames(db: Db, table: NameTableName, predicate: string, value: string): Cond {
+  let kept = scannedNameMatches.get(db);
+  if (!kept) scannedNameMatches.set(db, (kept = new Map()));
+  const key = `${table}\u0000${predicate}\u0000${value}`;
+  let match = kept.get(key);
+  const newest = (statements(db).get(`SELECT max(name_id) FROM ${table}`).pluck().get() as number | null) ?? 0;
+  if (!match || newest - match.upto > SCANNED_MATCH_TAIL) {
+    const ids = statements(db)
+      .get(`SELECT json_group_array(name_id) FROM ${table} WHERE name_id <= ? AND ${predicate}`)
+      .pluck()
+      .get(newest, value) as string;
+    match = { upto: newest, ids };
+  }
+  kept.delete(key);
+  kept.set(key, match);
+  if (kept.size > SCANNED_MATCHES_KEPT) kept.delete(kept.keys().next().value as string);
+  return {
+    sql: `SELECT value FROM json_each(?) UNION ALL SELECT name_id FROM ${table} WHERE name_id > ? AND ${predicate}`,
+    params: [match.ids, match.upto, value],
+  };
+}
+
+function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
   const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], leanApp: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
@@ -246,7 +281,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     parts.leanApp.push({ sql: 'l.app_id = ?', params: [f.app_id] });
   }
   if (f.name !== undefined) {
-    const m = nameMatch('item_names', f.name);
+    const m = nameMatch(db, 'item_names', f.name);
     lean(`l.name_id IN (${m.sql})`, ...m.params);
     copy(`a.name_id IN (${m.sql})`, ...m.params);
     parts.attrsName = parts.attrsCopies.at(-1) ?? null;
@@ -306,7 +341,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
     const cond = [`kind = ${STICKER_KIND.sticker}`, 'alive = 1'];
     const params: unknown[] = [];
     if (st.name !== undefined) {
-      const m = nameMatch('sticker_names', st.name);
+      const m = nameMatch(db, 'sticker_names', st.name);
       cond.push(`name_id IN (${m.sql})`);
       params.push(...m.params);
     }
@@ -331,7 +366,7 @@ function splitFilter(f: BookFilter, sortGame: number | null): Parts {
       params.push(k.pattern);
     }
     if (k.name !== undefined) {
-      const m = nameMatch('sticker_names', k.name);
+      const m = nameMatch(db, 'sticker_names', k.name);
       cond.push(`name_id IN (${m.sql})`);
       params.push(...m.params);
     }
@@ -397,20 +432,25 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
  * visits ~5k; "stattrak™" sorted by blue read ~100k rows for 1,500 (0.25 s) where the blue index holds
  * ~15k. Only these are weighed: each counts on its own index alone (no row read), and the float sits on
  * indexes SQLite already weighs well. Both counts are capped, the name's at the others' size, so asking
- * costs at most two short index walks. The fade and blue figures are weighed up to a larger cap: rare
- * (~3% and ~1.5% of the book here), their whole index is still a short walk.
+ * costs at most two short index walks. The cap is a few times SET_LIMIT: a set too big to drive can
+ * still be far smaller than the name ("stattrak™" with 19 seeds: ~11k listings of the seeds against
+ * ~100k of the name, 72 ms to find none through the name, ~10 through the seeds).
  */
 function nameIndexCostsMore(db: Db, name: Cond, valueSets: readonly Cond[], sparse: readonly Cond[], setLimit: number): boolean {
-  const weigh = (others: readonly Cond[], cap: number) => {
+  const cap = WEIGH_FACTOR * setLimit;
+  const weigh = (others: readonly Cond[]) => {
     if (others.length === 0) return false;
     const byOthers = cappedCount(db, 'listing_attrs a', others, cap);
     return byOthers <= cap && cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
   };
-  return weigh(valueSets, setLimit) || weigh(sparse, SPARSE_WEIGH_FACTOR * setLimit);
+  return weigh(valueSets) || weigh(sparse);
 }
 
-/** How much further than SET_LIMIT a fade or blue figure is counted when weighed against a name. */
-const SPARSE_WEIGH_FACTOR = 4;
+/** How much further than SET_LIMIT a value list, fade or blue figure is counted when weighed against a name. */
+const WEIGH_FACTOR = 4;
+
+/** A craft is estimated only while the smallest driver so far holds more than SET_LIMIT / this. */
+const CRAFT_WEIGHED_ABOVE = 20;
 
 export type PlanKind = 'empty' | 'set:listings' | 'set:attrs' | 'order';
 
@@ -435,7 +475,7 @@ export interface CompiledQuery {
   /** The count when the estimate already established it exactly. */
   knownTotal: number | null;
   /**
-   * The parameters hold listing ids read while planning (an intersection of sticker conditions): the
+   * The parameters hold listing ids read while planning (a sticker condition's, or an intersection's): the
    * statement answers the book as it was then, so it serves this answer only and is planned again for
    * any later page, never kept.
    */
@@ -452,7 +492,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const q = bookQuery.parse(input);
   const setLimit = options.setLimit ?? SET_LIMIT;
   const sort = SORTS[q.sort.field];
-  const parts = splitFilter(q.filter, sort.table === 'a' ? 730 : null);
+  const parts = splitFilter(db, q.filter, sort.table === 'a' ? 730 : null);
   const usesAttrs = parts.attrs.length > 0 || sort.table === 'a';
   const dir = q.sort.dir === 'asc' ? 'ASC' : 'DESC';
   const empty: CompiledQuery = { query: q, plan: 'empty', sql: '', params: [], countSql: null, countParams: [], knownTotal: q.count ? 0 : null };
@@ -516,6 +556,8 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
   /** Listing ids (a subquery's `listing_id` column) driving the details. */
   const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id`;
+  /** Listing ids read while planning, handed over as one JSON array parameter. */
+  const ID_LIST = 'SELECT value AS listing_id FROM json_each(?)';
 
   // The details side: a plan driven by the details, or walking a detail's order, reads `listings` only
   // for the rows of the page (rowsOnDetails), the details carrying alive, price and created time (schema
@@ -542,29 +584,39 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     holdsIds?: true;
   };
 
-  const estimators: ((cap: number) => Driver)[] = [];
+  const drivers: Driver[] = [];
+  /** An estimator answers null when the estimate could not pay for itself (see the craft below). */
+  const estimators: ((cap: number) => Driver | null)[] = [];
   if (plainAttrConds.length > 0 || parts.stickerSets.length === 0) {
     estimators.push((cap) => ({ kind: 'attrs', estimate: cappedCount(db, 'listing_attrs a', plainAttrConds, cap), from: 'listing_attrs a', params: [] }));
   }
   for (const { ids, exists, grouped } of parts.stickerSets) {
-    estimators.push((cap) => ({
-      kind: 'stickers',
-      estimate: statements(db)
-        .get(`SELECT count(*) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${cap + 1}`})`)
-        .pluck()
-        .get(...ids.params) as number,
-      from: idsFirst(ids.sql),
-      params: ids.params,
-      implies: [exists],
-    }));
+    estimators.push((cap) => {
+      // A craft (several matching stickers) is counted whole, no LIMIT stops its GROUP BY (17 ms for
+      // "2 foils" at 1M): once another driver holds a few hundred listings, checking the craft on each
+      // costs less than counting it.
+      if (grouped && drivers.length > 0 && cap <= setLimit / CRAFT_WEIGHED_ABOVE) return null;
+      // The ids are kept as they are counted: driving, they are handed to the page and the count as a
+      // list, where the subquery ran again for each (a slot or a wear bound alone has no index of its own:
+      // a scan of every sticker row, ~22 ms at 1M listings, three times over).
+      const [estimate, list] = statements(db)
+        .get(`SELECT count(*), json_group_array(listing_id) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${cap + 1}`})`)
+        .raw()
+        .get(...ids.params) as [number, string];
+      return { kind: 'stickers', estimate, from: idsFirst(ID_LIST), params: [list], implies: [exists], holdsIds: true };
+    });
   }
   if (parts.price.length > 0) {
     estimators.push((cap) => ({ kind: 'listings', estimate: cappedCount(db, 'listings l', parts.lean, cap), from: listingsFirst, params: [] }));
   }
-  const drivers: Driver[] = [];
   let cap = setLimit;
+  let unweighed = false;
   for (const estimate of estimators) {
     const driver = estimate(cap);
+    if (driver === null) {
+      unweighed = true;
+      continue;
+    }
     if (driver.estimate === 0) return empty;
     drivers.push(driver);
     cap = Math.min(cap, driver.estimate);
@@ -584,7 +636,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
         holdsIds: true,
         kind: 'stickers',
         estimate: ids.length,
-        from: idsFirst('SELECT value AS listing_id FROM json_each(?)'),
+        from: idsFirst(ID_LIST),
         params: [JSON.stringify(ids)],
         implies: parts.stickerSets.map((set) => set.exists),
       });
@@ -623,7 +675,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   if (q.count) {
     const onlySet = parts.price.length === 0 && plainAttrConds.length === parts.attrsCopies.length && parts.stickerSets.length === 1;
     const exactEstimate = smallest.estimate <= setLimit || (smallest.kind === 'stickers' && parts.stickerSets.length === 1 && parts.stickerSets[0]!.grouped);
-    if (drivers.length === 1 && exactEstimate) knownTotal = smallest.estimate;
+    if (drivers.length === 1 && !unweighed && exactEstimate) knownTotal = smallest.estimate;
     else if (onlySet && parts.attrsCopies.length === 0) {
       // One sticker/keychain condition and nothing else: count its listings straight from the index.
       const { idsMayRepeat } = parts.stickerSets[0] as StickerSet;
@@ -662,15 +714,16 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),
     knownTotal,
-    // such a driver is only ever a small set: chosen, it makes a set plan
-    ...(smallest.holdsIds ? { holdsIds: true } : {}),
+    // (a driver holding ids over SET_LIMIT leaves the plan to the sort order's walk, which holds none)
+    ...(plan !== 'order' && smallest.holdsIds ? { holdsIds: true } : {}),
   };
 }
 
 /** A sticker set's per-listing check as membership of its id list; any other condition as it is. */
 function stickerSetAsIdList(sets: readonly StickerSet[], cond: Cond): Cond {
   const set = sets.find((s) => s.exists === cond);
-  return set ? { sql: `a.id IN (${set.ids.sql})`, params: set.ids.params } : cond;
+  // a list that may repeat an id: IN keeps each once itself, where a DISTINCT sorted them a second time (~15%)
+  return set ? { sql: `a.id IN (${set.idsMayRepeat.sql})`, params: set.idsMayRepeat.params } : cond;
 }
 
 /** Answers one page of a book query. `input` is validated against the shared schema first. */

@@ -128,7 +128,7 @@ export function readSalesTape(
       )
       .all({ ...where.params, want }) as SaleRow[];
   } else {
-    const match = nameMatch('item_names', query.name);
+    const match = nameMatch(db, 'item_names', query.name);
     const maxNames = options.perNameMaxNames ?? PER_NAME_PLAN_MAX_NAMES;
     const names = db
       .prepare(`SELECT name FROM item_names WHERE name_id IN (${match.sql}) LIMIT ?`)

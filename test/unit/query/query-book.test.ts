@@ -8,6 +8,7 @@ import type { FullListing } from '../../../src/shared/api/index.ts';
 import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
 import { createRng, leanOf, makeFullListing, removedEvent } from '../../bench/generate.ts';
+import { openDatabase } from '../../../src/core/store/index.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 import { type HeldListing, type Sort, loadBook, referenceIds } from './reference-book.ts';
 
@@ -40,6 +41,23 @@ function allPages(query: BookQueryInput, setLimit: number): { ids: number[]; tot
     page = queryBook(t.db, { ...query, after: page.next }, { setLimit });
   }
   return { ids, total };
+}
+
+/** The SQL the engine prepares while planning `query`, on a connection of its own (no statement kept from before). */
+function preparedWhilePlanning(query: BookQueryInput, setLimit: number): string[] {
+  const db = openDatabase(t.file, { readonly: true });
+  const asked: string[] = [];
+  const prepare = db.prepare.bind(db);
+  vi.spyOn(db, 'prepare').mockImplementation((sql: string) => {
+    asked.push(sql);
+    return prepare(sql);
+  });
+  try {
+    compileQuery(db, query, { setLimit });
+  } finally {
+    db.close();
+  }
+  return asked;
 }
 
 const FILTERS: [string, BookFilter][] = [
@@ -227,7 +245,7 @@ describe('queryBook', () => {
       expect(expected, JSON.stringify(filter)).toBeGreaterThan(0);
       expect(queryBook(t.db, { filter, count: true, limit: 5 }, { setLimit: 0 }).total).toBe(expected);
     }
-    expect(compileQuery(t.db, { filter: withStickers, count: true }, { setLimit: 0 }).countSql).toContain('a.id IN (SELECT DISTINCT listing_id');
+    expect(compileQuery(t.db, { filter: withStickers, count: true }, { setLimit: 0 }).countSql).toContain('a.id IN (SELECT listing_id');
   });
 
   it('finds a game field in any case through its index (a seek, not a scan of the details)', () => {
@@ -281,20 +299,31 @@ describe('queryBook', () => {
     const filter: BookFilter = { fade: { min: 90 }, price: { min: 1 } };
     const fading = referenceIds(live, { fade: { min: 90 } }, { field: 'id', dir: 'asc' }).length;
     expect(fading).toBeGreaterThan(0);
-    const asked: string[] = [];
-    const prepare = t.db.prepare.bind(t.db);
-    const spy = vi.spyOn(t.db, 'prepare').mockImplementation((sql: string) => {
-      asked.push(sql);
-      return prepare(sql);
-    });
-    try {
-      compileQuery(t.db, { filter: { ...filter, price: { min: 2 } }, count: true }, { setLimit: 1000 });
-    } finally {
-      spy.mockRestore();
-    }
+    const asked = preparedWhilePlanning({ filter, count: true }, 1000);
     const priceEstimate = asked.find((sql) => sql.includes('FROM listings l WHERE') && sql.includes('l.price >='));
     expect(priceEstimate).toContain(`LIMIT ${fading + 1})`);
     expect(allPages({ filter, sort: { field: 'price', dir: 'desc' }, limit: 10 }, 1000).ids).toEqual(referenceIds(live, filter, { field: 'price', dir: 'desc' }));
+  });
+
+  it('does not count a craft whole once another driver holds few listings: it is checked on each of them', () => {
+    // no LIMIT stops a craft's GROUP BY: "2 foils" cost 17 ms at 1M to drive 3 listings a Doppler phase had found
+    const filter: BookFilter = { price: { min: 1 }, paint_seeds: [1, 2, 3, 500, 661, 999], stickers: { all: [{ name: 'holo', min_matches: 2 }] } };
+    const sort = { field: 'price', dir: 'asc' } as const;
+    const bySeeds = referenceIds(live, { paint_seeds: filter.paint_seeds }, sort).length;
+    expect(bySeeds).toBeGreaterThan(0);
+    expect(referenceIds(live, { stickers: filter.stickers }, sort).length).toBeGreaterThan(0);
+    /** Whether planning at `setLimit` counted the craft's listings (its GROUP BY on its own). */
+    const countsCraft = (setLimit: number) =>
+      preparedWhilePlanning({ filter, sort, count: true }, setLimit).some(
+        (sql) => sql.includes('json_group_array(listing_id) FROM (SELECT listing_id') && sql.includes('HAVING count(*) >= 2'),
+      );
+    const expected = referenceIds(live, filter, sort);
+    // the seeds hold a twentieth of the limit or less: the craft is checked on their listings
+    expect(countsCraft(bySeeds * 20)).toBe(false);
+    expect(allPages({ filter, sort, limit: 5 }, bySeeds * 20)).toEqual({ ids: expected, total: expected.length });
+    // more than that: the craft is weighed, and may drive
+    expect(countsCraft(bySeeds)).toBe(true);
+    expect(allPages({ filter, sort, limit: 5 }, bySeeds)).toEqual({ ids: expected, total: expected.length });
   });
 
   it('checks a sticker or keychain condition on a candidate through its few sticker rows, not the name index', () => {

@@ -184,7 +184,7 @@ const statements = new Map<string, Statement>();
 
 /** The listings whose name the engine's own name condition (`nameMatch`, in every name filter's SQL) selects. */
 function engineNameIds(table: 'item_names' | 'sticker_names', needle: string): string {
-  const m = nameMatch(table, needle);
+  const m = nameMatch(t.db, table, needle);
   const sql =
     table === 'item_names'
       ? `SELECT id FROM listings WHERE name_id IN (${m.sql}) ORDER BY id`
