@@ -139,6 +139,16 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 export function backToVersion(db: Db, version: number): void {
+  if (version < 12) {
+    db.exec(`DROP INDEX listings_goods; DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id) WHERE alive = 1;`);
+    const v11 = { rare: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count, price', pattern: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count' };
+    for (const [columns, shape] of [[['cs_fade_percentage', 'cs_blue_percentage'], v11.rare], [['cs_paint_seed', 'cs_paint_index'], v11.pattern]] as const) {
+      for (const column of columns) {
+        db.exec(`DROP INDEX attrs_${column};
+          CREATE INDEX attrs_${column} ON listing_attrs(${column}, cs_paint_wear, ${shape}) WHERE alive = 1 AND ${column} IS NOT NULL;`);
+      }
+    }
+  }
   if (version < 11) {
     const widened = ['cs_fade_percentage', 'cs_blue_percentage', 'cs_paint_seed', 'cs_paint_index'];
     const flags = ['cs_is_stattrak', 'cs_is_souvenir'];
