@@ -294,6 +294,34 @@ describe('queryBook', () => {
     }
   });
 
+  it('reads the candidates of a small set once for its first page and its count', () => {
+    // a count and a page each visited every candidate (7,500 listings with a keychain: 9 ms each at 1M)
+    const filter: BookFilter = { float: { max: 0.2 }, price: { max: 50_000 } };
+    const sort = { field: 'float', dir: 'desc' } as const;
+    const first = compileQuery(t.db, { filter, sort, count: true, limit: 25 }, { setLimit: 1_000_000_000 });
+    expect(first.plan).toBe('set:attrs');
+    expect(first.keys?.sql).not.toContain('LIMIT');
+    expect(first.countSql).toBeNull();
+    const expected = referenceIds(live, filter, sort);
+    expect(expected.length).toBeGreaterThan(25);
+    const page = queryBook(t.db, { filter, sort, count: true, limit: 25 }, { setLimit: 1_000_000_000 });
+    expect({ ids: page.rows.map((r) => r.id), total: page.total }).toEqual({ ids: expected.slice(0, 25), total: expected.length });
+    // a later page is chosen by its keyset, its count as before
+    const later = compileQuery(t.db, { filter, sort, count: true, limit: 25, after: page.next as string }, { setLimit: 1_000_000_000 });
+    expect(later.keys).toBeUndefined();
+    expect(later.countSql).toContain('count(*)');
+    // candidates, none of which passes the other conditions
+    const byId = { field: 'id', dir: 'asc' } as const;
+    const stickers = { all: [{ name: 'katowice' }] };
+    const seed = Array.from({ length: 1000 }, (_, i) => i).find(
+      (s) => referenceIds(live, { paint_seeds: [s] }, byId).length > 0 && referenceIds(live, { paint_seeds: [s], stickers }, byId).length === 0,
+    );
+    if (seed === undefined) throw new Error('no seed without a Katowice sticker in the fixture');
+    const none = { filter: { paint_seeds: [seed], stickers }, count: true };
+    expect(compileQuery(t.db, none, { setLimit: 1_000_000_000 }).keys).toBeDefined();
+    expect(queryBook(t.db, none, { setLimit: 1_000_000_000 })).toMatchObject({ rows: [], total: 0, next: null });
+  });
+
   it('estimates each driver only up to the smallest estimated before it', () => {
     // a price band counted to SET_LIMIT after a small fade range had already been found (30 ms at 1M)
     const filter: BookFilter = { fade: { min: 90 }, price: { min: 1 } };
