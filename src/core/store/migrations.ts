@@ -429,7 +429,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
   },
   {
     version: 12,
-    description: 'the name in the detail indexes of rare and pattern figures, the other rare figure beside each; game and commodity in the name index of listings; an index of the games\' non-commodities',
+    description: 'the name in the detail indexes of rare and pattern figures, the other rare figure beside each, commodity beside the flags and item fields; game and commodity in the name index of listings; an index of the games\' non-commodities',
     run(db) {
       // A name is checked row by row on what a rarer figure yields (nameIndexCostsMore): "stattrak™" sorted
       // by blue read ~15k rows of the blue index for their names (27 ms at 1M listings); 30 seeds with any
@@ -448,6 +448,17 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
           CREATE INDEX attrs_${column} ON listing_attrs(${column}, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id, ${RARE_FIGURES.join(', ')})
             WHERE alive = 1 AND ${column} IS NOT NULL;`);
       }
+      // StatTrak or souvenir, and an item field ("Unusual"), with commodity read each listing's details row
+      // for it (Unusual commodities ~20k rows, 22 ms, twice); a flag sorted by float walked the whole float
+      // index to count the flag's listings (souvenir non-commodities: 600k entries for 16k, 36 ms).
+      for (const flag of PRICED_FLAGS) {
+        db.exec(`DROP INDEX attrs_${flag};
+          CREATE INDEX attrs_${flag} ON listing_attrs(id, price, commodity, cs_paint_wear) WHERE alive = 1 AND ${flag} = 1;`);
+      }
+      for (const column of V1_INDEXED_STRINGS) {
+        db.exec(`DROP INDEX attrs_${column};
+          CREATE INDEX attrs_${column} ON listing_attrs(${column} COLLATE NOCASE, commodity) WHERE alive = 1 AND ${column} IS NOT NULL;`);
+      }
       // A name with a game or commodity, and a game's non-commodities (commodities have their own index
       // since version 1), were counted by reading each listing row: "knife" in CS2 not a commodity 30k
       // rows, 45 ms; Team Fortress 2 without commodities 70k, 55 ms. A removal leaves one more index.
@@ -455,15 +466,16 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
         CREATE INDEX listings_name ON listings(name_id, app_id, commodity) ${LIVE};
         CREATE INDEX listings_goods ON listings(app_id) WHERE alive = 1 AND commodity = 0;`);
       if (analyzed) {
-        for (const index of [...[...RARE_FIGURES, ...ITEM_PATTERN_FIGURES].map((c) => `attrs_${c}`), 'listings_name', 'listings_goods']) {
+        const rebuilt = [...RARE_FIGURES, ...ITEM_PATTERN_FIGURES, ...PRICED_FLAGS, ...V1_INDEXED_STRINGS];
+        for (const index of [...rebuilt.map((c) => `attrs_${c}`), 'listings_name', 'listings_goods']) {
           db.exec(`ANALYZE ${index}`);
         }
       }
     },
     // Readers need not wait: on a file still before it the same filters answer, only slower.
     writerOnly: true,
-    // six indexes built, three of them of most listings: about 5 s on a book of a million listings
-    lengthy: 'rebuilding the name, seed, paint, fade and blue indexes (a few seconds for a large book)',
+    // 27 indexes built again or anew, four of them of most listings: about 10 s on a book of a million listings
+    lengthy: 'rebuilding the name index and most detail indexes (several seconds for a large book)',
   },
 ];
 

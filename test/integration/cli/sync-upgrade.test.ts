@@ -62,7 +62,7 @@ it.each<Command>(['sync', 'watch'])('%s says on stderr that it upgrades the book
     `skindesk ${command}: upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)`,
     `skindesk ${command}: upgrading the book file: rebuilding the float and name indexes (a few seconds for a large book)`,
     `skindesk ${command}: upgrading the book file: copying prices into the details and rebuilding eight of their indexes (a few seconds for a large book)`,
-    `skindesk ${command}: upgrading the book file: rebuilding the name, seed, paint, fade and blue indexes (a few seconds for a large book)`,
+    `skindesk ${command}: upgrading the book file: rebuilding the name index and most detail indexes (several seconds for a large book)`,
   ]);
   expect(lines.filter((line) => line.includes('upgrading'))).toHaveLength(4);
   expect(ran.stdout).toBe('');

@@ -372,6 +372,26 @@ describe('queryBook', () => {
     expect(allPages({ filter, sort: { field: 'float', dir: 'asc' }, limit: 10 }, 1_000_000_000).ids).toEqual(referenceIds(live, filter, { field: 'float', dir: 'asc' }));
   });
 
+  it('counts a flag sorted by float in the flag\'s own index, not along the whole float index', () => {
+    // "has a float" as a range of the float index drew SQLite there: 600k entries for 16k souvenirs at 1M
+    const filter: BookFilter = { souvenir: true, commodity: false };
+    const sort = { field: 'float', dir: 'asc' } as const;
+    const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit: 0 });
+    expect(compiled.plan).toBe('order');
+    expect(compiled.countSql).toContain('+a.cs_paint_wear IS NOT NULL');
+    const plan = t.db.prepare(`EXPLAIN QUERY PLAN ${compiled.countSql as string}`).all(...compiled.countParams) as { detail: string }[];
+    expect(plan.map((r) => r.detail).join('\n')).toContain('COVERING INDEX attrs_cs_is_souvenir');
+    // the page still walks the float index
+    expect(compiled.sql).toContain('INDEXED BY attrs_cs_paint_wear');
+    // without such a flag the float index is the smallest holding the float: counted there
+    for (const broad of [{}, { stattrak: false }] as BookFilter[]) {
+      expect(compileQuery(t.db, { filter: broad, sort, count: true }, { setLimit: 0 }).countSql).not.toContain('+a.cs_paint_wear');
+    }
+    const expected = referenceIds(live, filter, sort);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(allPages({ filter, sort, limit: 20 }, 0)).toEqual({ ids: expected, total: expected.length });
+  });
+
   it('plans a selective filter as a small set and a broad one as an ordered walk', () => {
     expect(compileQuery(t.db, { filter: { paint_index: 8 } }, { setLimit: 100 }).plan).toBe('set:attrs');
     expect(compileQuery(t.db, { filter: { price: { max: 4 } } }, { setLimit: 1000 }).plan).toBe('set:listings');

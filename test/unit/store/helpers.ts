@@ -141,6 +141,11 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 export function backToVersion(db: Db, version: number): void {
   if (version < 12) {
     db.exec(`DROP INDEX listings_goods; DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id) WHERE alive = 1;`);
+    for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {
+      db.exec(`DROP INDEX attrs_${flag}; CREATE INDEX attrs_${flag} ON listing_attrs(id, price) WHERE alive = 1 AND ${flag} = 1;`);
+    }
+    const fields = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE, commodity)%'").all() as { name: string; sql: string }[];
+    for (const index of fields) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace('COLLATE NOCASE, commodity)', 'COLLATE NOCASE)')}`);
     const v11 = { rare: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count, price', pattern: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count' };
     for (const [columns, shape] of [[['cs_fade_percentage', 'cs_blue_percentage'], v11.rare], [['cs_paint_seed', 'cs_paint_index'], v11.pattern]] as const) {
       for (const column of columns) {
