@@ -97,11 +97,14 @@ function pageSql(rows: string, field: SortField, dir: 'ASC' | 'DESC'): string {
     CROSS JOIN item_names n ON n.name_id = p.name_id ORDER BY ${pageOrder}`;
 }
 
-/** The rows of a page whose ids were chosen already (a JSON array parameter, in any order). */
-function rowsOfIds(): string {
-  return `SELECT ${PAGE_COLUMNS} FROM (SELECT value AS id FROM json_each(?)) k
+/** The rows of the listings a subquery chose (its `id` column), read for the page only. */
+function rowsOfKeys(keysSql: string): string {
+  return `SELECT ${PAGE_COLUMNS} FROM (${keysSql}) k
     CROSS JOIN listing_attrs a ON a.id = k.id CROSS JOIN listings l ON l.id = k.id`;
 }
+
+/** The rows of a page whose ids were chosen already (a JSON array parameter, in any order). */
+const rowsOfIds = (): string => rowsOfKeys('SELECT value AS id FROM json_each(?)');
 
 /** A page chosen among candidates joined across both tables. */
 function rowsOnListings(from: string, conds: string, orderBy: string): string {
@@ -114,8 +117,7 @@ function rowsOnListings(from: string, conds: string, orderBy: string): string {
  * more than the page's 100 rows do.
  */
 function rowsOnDetails(from: string, conds: string, orderBy: string): string {
-  return `SELECT ${PAGE_COLUMNS} FROM (SELECT a.id FROM ${from} WHERE ${conds} ORDER BY ${orderBy} LIMIT ?) k
-    CROSS JOIN listing_attrs a ON a.id = k.id CROSS JOIN listings l ON l.id = k.id`;
+  return rowsOfKeys(`SELECT a.id FROM ${from} WHERE ${conds} ORDER BY ${orderBy} LIMIT ?`);
 }
 
 interface RawRow extends FigureColumnValues {
@@ -571,7 +573,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     c === sortPresence && q.sort.field === 'float' && flagIndexed ? { sql: `+${c.sql}`, params: c.params } : c;
   const existsConds = new Set(parts.stickerSets.map((s) => s.exists));
   const name = parts.attrsName;
-  const sparse = parts.attrsSparseRanges[0] ?? (q.sort.field === 'fade' || q.sort.field === 'blue' ? [{ sql: `${sortExpr} IS NOT NULL`, params: [] }] : []);
+  const sparse = parts.attrsSparseRanges[0] ?? (sortPresence && (q.sort.field === 'fade' || q.sort.field === 'blue') ? [sortPresence] : []);
   if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, sparse, setLimit)) {
     // `+` hides the column from the planner: the name is then checked on each row the other index yields
     attrConds[attrConds.indexOf(name)] = { sql: `+${name.sql}`, params: name.params };
@@ -583,6 +585,9 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id`;
   /** Listing ids read while planning, handed over as one JSON array parameter. */
   const ID_LIST = 'SELECT value AS listing_id FROM json_each(?)';
+  /** How many listing ids a subquery (its `listing_id` column) yields, and they as that parameter. */
+  const idList = (sql: string, params: unknown[]) =>
+    statements(db).get(`SELECT count(*), json_group_array(listing_id) FROM (${sql})`).raw().get(...params) as [number, string];
 
   // The details side: a plan driven by the details, or walking a detail's order, reads `listings` only
   // for the rows of the page (rowsOnDetails), the details carrying alive, price and created time (schema
@@ -629,10 +634,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       // The ids are kept as they are counted: driving, they are handed to the page and the count as a
       // list, where the subquery ran again for each (a slot or a wear bound alone has no index of its own:
       // a scan of every sticker row, ~22 ms at 1M listings, three times over).
-      const [estimate, list] = statements(db)
-        .get(`SELECT count(*), json_group_array(listing_id) FROM (${ids.sql}${grouped ? '' : ` LIMIT ${cap + 1}`})`)
-        .raw()
-        .get(...ids.params) as [number, string];
+      const [estimate, list] = idList(`${ids.sql}${grouped ? '' : ` LIMIT ${cap + 1}`}`, ids.params);
       return { kind: 'stickers', estimate, from: idsFirst(ID_LIST), params: [list], implies: [exists], holdsIds: true };
     });
   }
@@ -653,18 +655,18 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     // and 36k sticker rows, 721 listings with both); the walk of the sort order then checks both on every row until a
     // page is found (~0.1 s), and the count each candidate. Their intersection, read once (~15 ms), drives
     // instead when it is small: its ids are handed to the page and the count as they are.
-    const ids = statements(db)
-      .get(`SELECT listing_id FROM (${parts.stickerSets.map((set) => set.idsMayRepeat.sql).join(' INTERSECT ')}) LIMIT ${setLimit + 1}`)
-      .pluck()
-      .all(...parts.stickerSets.flatMap((set) => set.idsMayRepeat.params)) as number[];
-    if (ids.length === 0) return empty;
-    if (ids.length <= setLimit) {
+    const [both, list] = idList(
+      `SELECT listing_id FROM (${parts.stickerSets.map((set) => set.idsMayRepeat.sql).join(' INTERSECT ')}) LIMIT ${setLimit + 1}`,
+      parts.stickerSets.flatMap((set) => set.idsMayRepeat.params),
+    );
+    if (both === 0) return empty;
+    if (both <= setLimit) {
       drivers.push({
         holdsIds: true,
         kind: 'stickers',
-        estimate: ids.length,
+        estimate: both,
         from: idsFirst(ID_LIST),
-        params: [JSON.stringify(ids)],
+        params: [list],
         implies: parts.stickerSets.map((set) => set.exists),
       });
     }
