@@ -437,40 +437,34 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
       // figure with a fade one each blue row (25 ms to find none). In the index they are a few ms. Every
       // added column is fixed once a listing is written: no event pays but a creation's wider entries.
       const analyzed = hasStatistics(db);
+      const rebuilt: string[] = [];
+      /** Builds `index` on `table`, in place of the one of that name unless it is new; its statistics after. */
+      const build = (index: string, table: string, columns: string, where: string, isNew = false) => {
+        db.exec(`${isNew ? '' : `DROP INDEX ${index}; `}CREATE INDEX ${index} ON ${table}(${columns}) WHERE ${where};`);
+        rebuilt.push(index);
+      };
       for (const column of RARE_FIGURES) {
         const other = RARE_FIGURES.find((c) => c !== column) as string;
-        db.exec(`DROP INDEX attrs_${column};
-          CREATE INDEX attrs_${column} ON listing_attrs(${column}, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id, ${other})
-            WHERE alive = 1 AND ${column} IS NOT NULL;`);
+        build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id, ${other}`, `alive = 1 AND ${column} IS NOT NULL`);
       }
       for (const column of ITEM_PATTERN_FIGURES) {
-        db.exec(`DROP INDEX attrs_${column};
-          CREATE INDEX attrs_${column} ON listing_attrs(${column}, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id, ${RARE_FIGURES.join(', ')})
-            WHERE alive = 1 AND ${column} IS NOT NULL;`);
+        build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id, ${RARE_FIGURES.join(', ')}`, `alive = 1 AND ${column} IS NOT NULL`);
       }
       // StatTrak or souvenir, and an item field ("Unusual"), with commodity read each listing's details row
       // for it (Unusual commodities ~20k rows, 22 ms, twice); a flag sorted by float walked the whole float
       // index to count the flag's listings (souvenir non-commodities: 600k entries for 16k, 36 ms).
       for (const flag of PRICED_FLAGS) {
-        db.exec(`DROP INDEX attrs_${flag};
-          CREATE INDEX attrs_${flag} ON listing_attrs(id, price, commodity, cs_paint_wear) WHERE alive = 1 AND ${flag} = 1;`);
+        build(`attrs_${flag}`, 'listing_attrs', 'id, price, commodity, cs_paint_wear', `alive = 1 AND ${flag} = 1`);
       }
       for (const column of V1_INDEXED_STRINGS) {
-        db.exec(`DROP INDEX attrs_${column};
-          CREATE INDEX attrs_${column} ON listing_attrs(${column} COLLATE NOCASE, commodity) WHERE alive = 1 AND ${column} IS NOT NULL;`);
+        build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity`, `alive = 1 AND ${column} IS NOT NULL`);
       }
       // A name with a game or commodity, and a game's non-commodities (commodities have their own index
       // since version 1), were counted by reading each listing row: "knife" in CS2 not a commodity 30k
       // rows, 45 ms; Team Fortress 2 without commodities 70k, 55 ms. A removal leaves one more index.
-      db.exec(`DROP INDEX listings_name;
-        CREATE INDEX listings_name ON listings(name_id, app_id, commodity) ${LIVE};
-        CREATE INDEX listings_goods ON listings(app_id) WHERE alive = 1 AND commodity = 0;`);
-      if (analyzed) {
-        const rebuilt = [...RARE_FIGURES, ...ITEM_PATTERN_FIGURES, ...PRICED_FLAGS, ...V1_INDEXED_STRINGS];
-        for (const index of [...rebuilt.map((c) => `attrs_${c}`), 'listings_name', 'listings_goods']) {
-          db.exec(`ANALYZE ${index}`);
-        }
-      }
+      build('listings_name', 'listings', 'name_id, app_id, commodity', 'alive = 1');
+      build('listings_goods', 'listings', 'app_id', 'alive = 1 AND commodity = 0', true);
+      if (analyzed) for (const index of rebuilt) db.exec(`ANALYZE ${index}`);
     },
     // Readers need not wait: on a file still before it the same filters answer, only slower.
     writerOnly: true,
