@@ -15,7 +15,7 @@ import type { AppId } from '../../shared/api/index.ts';
 import { bookQuery, exactNameOf, type BookFilter, type BookQuery, type BookQueryInput } from '../../shared/query.ts';
 import { paintIndexesOfPhases } from '../../shared/phases.ts';
 import type { Db } from '../store/database.ts';
-import { attrsCarryPrice } from '../store/migrations.ts';
+import { attrsCarryPrice, itemFieldIndexed } from '../store/migrations.ts';
 import type { FigureColumnValues } from '../store/columns.ts';
 import { foldName, type NameTableName } from '../store/names.ts';
 import { STICKER_KIND, type StickerRowRead } from '../store/details.ts';
@@ -182,12 +182,12 @@ interface Parts {
   attrsCopies: Cond[];
   /** The name condition among attrsCopies, when the filter has a name. */
   attrsName: Cond | null;
-  /** Value lists among attrs (paint seeds, paint index, phases): small sets with an index of their own. */
+  /** Value lists among attrs (paint seeds, paint index, phases) and indexed item fields: sets with an index of their own. */
   attrsValueSets: Cond[];
   /** Each fade or blue range's conditions: few listings have these figures, each has its own index. */
   attrsSparseRanges: Cond[][];
-  /** The game condition on listings (lets an order-driven plan seek the per-game price index). */
-  leanApp: Cond[];
+  /** The float range's conditions among attrs. */
+  attrsFloat: Cond[];
   /** Sticker and keychain conditions; `attrs` holds the per-listing check of each. */
   stickerSets: StickerSet[];
   /** The filter can match nothing (a CS field asked of a Dota listing, say). */
@@ -255,7 +255,7 @@ function scannedNames(db: Db, table: NameTableName, predicate: string, value: st
 }
 
 function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
-  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], leanApp: [], stickerSets: [], impossible: false };
+  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], attrsFloat: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
   const attr = (game: number | null, sql: string, ...params: unknown[]) => {
@@ -286,7 +286,6 @@ function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
 
   if (f.app_id !== undefined) {
     lean('l.app_id = ?', f.app_id);
-    parts.leanApp.push({ sql: 'l.app_id = ?', params: [f.app_id] });
   }
   if (f.name !== undefined) {
     const m = nameMatch(db, 'item_names', f.name);
@@ -313,7 +312,7 @@ function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
     if (r.max !== undefined) attr(730, `a.${column} <= ?`, r.max);
     return parts.attrs.slice(first);
   };
-  range('cs_paint_wear', f.float);
+  parts.attrsFloat = range('cs_paint_wear', f.float);
   for (const sparse of [range('cs_fade_percentage', f.fade), range('cs_blue_percentage', f.blue)]) {
     if (sparse.length > 0) parts.attrsSparseRanges.push(sparse);
   }
@@ -335,7 +334,10 @@ function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
   for (const [field, value] of Object.entries(f.fields ?? {})) {
     // `field` is one of GAME_STRING_FIELDS (checked by the schema), so it is safe as an identifier. In any
     // ASCII case (sameFieldValue): the column's index is built COLLATE NOCASE (migration 8), so it seeks.
-    if (value !== undefined) attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ? COLLATE NOCASE`, value);
+    if (value === undefined) continue;
+    attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ? COLLATE NOCASE`, value);
+    // weighed against a name like the value lists: its index holds the name (schema 13)
+    if (itemFieldIndexed(db, field)) parts.attrsValueSets.push(parts.attrs.at(-1) as Cond);
   }
   const stickers = f.stickers;
   for (const st of stickers?.all ?? []) {
@@ -433,8 +435,8 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
 }
 
 /**
- * Whether the filter's value lists (seeds, paint index, phases), or else its fade or blue figure (a
- * range, or the sort's), select fewer listings than its name does. SQLite walks the name's index
+ * Whether the filter's value lists (seeds, paint index, phases, an item field with an index), or else its
+ * fade or blue figure (a range, or the sort's), select fewer listings than its name does. SQLite walks the name's index
  * whenever a name is asked, since it cannot tell how many items a substring matches: for "karambit" with
  * a Doppler phase it visits every Karambit (~15k rows at 1M) to keep ~250, where the paint-index index
  * visits ~5k; "stattrak™" sorted by blue read ~100k rows for 1,500 (0.25 s) where the blue index holds
@@ -442,14 +444,17 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
  * indexes SQLite already weighs well. Both counts are capped, the name's at the others' size, so asking
  * costs at most two short index walks. The cap is a few times SET_LIMIT: a set too big to drive can
  * still be far smaller than the name ("stattrak™" with 19 seeds: ~11k listings of the seeds against
- * ~100k of the name, 72 ms to find none through the name, ~10 through the seeds).
+ * ~100k of the name, 72 ms to find none through the name, ~10 through the seeds; "knife" among Rust
+ * doors, 60 ms to find none through the knives).
  */
 function nameIndexCostsMore(db: Db, name: Cond, valueSets: readonly Cond[], sparse: readonly Cond[], setLimit: number): boolean {
   const cap = WEIGH_FACTOR * setLimit;
   const weigh = (others: readonly Cond[]) => {
     if (others.length === 0) return false;
     const byOthers = cappedCount(db, 'listing_attrs a', others, cap);
-    return byOthers <= cap && cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
+    // both past the cap ("AK" and "Factory New": ~150k and 120k listings), the others' index is the one
+    // that holds the name: the name is checked there on each entry, where driving by it read a row for each
+    return cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
   };
   return weigh(valueSets) || weigh(sparse);
 }
@@ -555,31 +560,36 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   }
 
   // Details are involved: only detailed listings can match, and game/name/commodity are checked on the
-  // copies in listing_attrs, so only game (for the per-game price index) and price need `listings`.
+  // copies in listing_attrs, so that the details' indexes answer them without `listings`.
   const attrConds = [...parts.attrs, ...parts.attrsCopies];
   const sortPresence: Cond | null = sort.table === 'a' ? { sql: `${sortExpr} IS NOT NULL`, params: [] } : null;
   if (sortPresence) attrConds.push(sortPresence);
+  // Driven from `listings`, they are checked on its own columns instead: the price index holds the name,
+  // game and commodity, so a walk of it passes over other names without reading their details ("knife"
+  // in a price band with a float range read the details of every listing in the band: 0.3 s -> ms).
+  const all = [ALIVE_A, ALIVE_L, ...attrConds.filter((c) => !parts.attrsCopies.includes(c)), ...parts.lean];
   /**
-   * A condition as the counts ask it. Most detailed listings have a float: "has one" narrows nothing, but
-   * as a range of the float index it drew SQLite there to count StatTrak or souvenir listings sorted by
-   * float (600k entries for 16k souvenir non-commodities, 36 ms), where the flag's own index is a
-   * twentieth of it and holds the float (version 12); the counts then hide it. Without such a flag the
-   * float index is the smallest that holds it (hidden, a count of every float took the name index whole,
-   * 20 -> 45 ms). A page keeps it whole: it names the float index, which a hidden condition would not let
-   * SQLite use.
+   * A condition as the counts ask it. A float range, or the float sort's "has one", drew SQLite to the
+   * float index to count StatTrak or souvenir listings (600k entries for 16k souvenir non-commodities,
+   * 36 ms; "souvenir" with a float of 0-1, 34 ms), where the flag's own index is a tenth of it at most
+   * and holds the float (version 12): with such a flag the counts hide the float from the planner.
+   * Without one the float index is the smallest that holds it (hidden, a count of every float took the
+   * name index whole, 20 -> 45 ms). A page keeps it whole: it names the float index, which a hidden
+   * condition would not let SQLite use.
    */
   const flagIndexed = q.filter.stattrak === true || q.filter.souvenir === true;
-  const asCounted = (c: Cond): Cond =>
-    c === sortPresence && q.sort.field === 'float' && flagIndexed ? { sql: `+${c.sql}`, params: c.params } : c;
+  const hiddenFromCounts = new Set<Cond>(flagIndexed ? [...parts.attrsFloat, ...(q.sort.field === 'float' && sortPresence ? [sortPresence] : [])] : []);
+  const asCounted = (c: Cond): Cond => (hiddenFromCounts.has(c) ? { sql: `+${c.sql}`, params: c.params } : c);
   const existsConds = new Set(parts.stickerSets.map((s) => s.exists));
   const name = parts.attrsName;
   const sparse = parts.attrsSparseRanges[0] ?? (sortPresence && (q.sort.field === 'fade' || q.sort.field === 'blue') ? [sortPresence] : []);
+  /** A condition with a small index of its own: a fade or blue figure (a range or the sort), a value list or an item field. */
+  const smallIndexed = sparse.length > 0 || parts.attrsValueSets.length > 0;
   if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, sparse, setLimit)) {
     // `+` hides the column from the planner: the name is then checked on each row the other index yields
     attrConds[attrConds.indexOf(name)] = { sql: `+${name.sql}`, params: name.params };
   }
   const plainAttrConds = attrConds.filter((c) => !existsConds.has(c));
-  const all = [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price];
   const listingsFirst = 'listings l CROSS JOIN listing_attrs a ON a.id = l.id';
   /** Listing ids (a subquery's `listing_id` column) driving the details. */
   const idsFirst = (idsSql: string) => `(${idsSql}) s CROSS JOIN listing_attrs a ON a.id = s.listing_id`;
@@ -729,9 +739,14 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       // drive from or look up. Pinned to the first driver, a broad flag with a sticker set counted every
       // detailed listing (1.2 s at 1M; ~0.1 s so), two sticker sets with a float range ~2 s (80 ms); a
       // price with a float range read each candidate's listing row (0.2-0.6 s; 5-30 ms in the index).
+      // A sticker set drives a count by reading the details row of each of its (over SET_LIMIT) ids, ~1 µs
+      // each: "charm" keychains sorted by fade, 50 ms. A fade or blue figure, a value list, an item field or a
+      // true flag has an index of its own that holds the figures asked with it and is a few tens of thousands
+      // of rows at most: the set is then looked up for each of them instead (`+`), ~0.2 µs a row (5 ms).
+      const probed = smallIndexed || flagIndexed;
       const countConds = [
         ALIVE_A,
-        ...attrConds.map((c) => stickerSetAsIdList(parts.stickerSets, asCounted(c))),
+        ...attrConds.map((c) => stickerSetAsIdList(parts.stickerSets, asCounted(c), probed)),
         ...(priceOnListings ? parts.price : parts.attrsPrice),
       ];
       const priceJoin = priceOnListings && parts.price.length > 0;
@@ -757,11 +772,14 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   };
 }
 
-/** A sticker set's per-listing check as membership of its id list; any other condition as it is. */
-function stickerSetAsIdList(sets: readonly StickerSet[], cond: Cond): Cond {
+/**
+ * A sticker set's per-listing check as membership of its id list, which SQLite may drive from or, when
+ * `probed`, only look up; any other condition as it is.
+ */
+function stickerSetAsIdList(sets: readonly StickerSet[], cond: Cond, probed: boolean): Cond {
   const set = sets.find((s) => s.exists === cond);
   // a list that may repeat an id: IN keeps each once itself, where a DISTINCT sorted them a second time (~15%)
-  return set ? { sql: `a.id IN (${set.idsMayRepeat.sql})`, params: set.idsMayRepeat.params } : cond;
+  return set ? { sql: `${probed ? '+' : ''}a.id IN (${set.idsMayRepeat.sql})`, params: set.idsMayRepeat.params } : cond;
 }
 
 /** Answers one page of a book query. `input` is validated against the shared schema first. */

@@ -53,6 +53,23 @@ function hasStatistics(db: Database.Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
 }
 
+/** Builds `index` on `table`, in place of the one of that name unless it is new. */
+type BuildIndex = (index: string, table: string, columns: string, where: string, isNew?: boolean) => void;
+
+/**
+ * Runs `builds`, then gives each index it built statistics of its own when the file had statistics (an
+ * index built again has none, and the planner weighs a filter by them).
+ */
+function rebuildIndexes(db: Database.Database, builds: (build: BuildIndex) => void): void {
+  const analyzed = hasStatistics(db);
+  const rebuilt: string[] = [];
+  builds((index, table, columns, where, isNew = false) => {
+    db.exec(`${isNew ? '' : `DROP INDEX ${index}; `}CREATE INDEX ${index} ON ${table}(${columns}) WHERE ${where};`);
+    rebuilt.push(index);
+  });
+  if (analyzed) for (const index of rebuilt) db.exec(`ANALYZE ${index}`);
+}
+
 /** The schema from which `listing_attrs` holds a copy of each listing's price (kept by a trigger). */
 export const ATTRS_PRICE_VERSION = 11;
 
@@ -80,17 +97,28 @@ BEGIN
   UPDATE listing_attrs SET price = new.price WHERE id = new.id;
 END;`;
 
-const carryingPrice = new WeakSet<Database.Database>();
+/** The schema from which the exterior (`cs_wear`) has an index of its own. */
+const EXTERIOR_INDEX_VERSION = 13;
 
-/**
- * Whether the book file's details carry the price (schema 11 on): a reader of an older file does without
- * until the writer upgrades it. Remembered once true (a schema never goes back).
- */
+/** The highest schema version each connection was seen at: a schema never goes back. */
+const seenVersion = new WeakMap<Database.Database, number>();
+
+/** Whether the book file is at `version` or later (a reader's file may be older until the writer upgrades it). */
+function atLeast(db: Database.Database, version: number): boolean {
+  if ((seenVersion.get(db) ?? 0) >= version) return true;
+  const current = Number(db.pragma('user_version', { simple: true }));
+  seenVersion.set(db, current);
+  return current >= version;
+}
+
+/** Whether the book file's details carry the price (schema 11 on): a reader of an older file does without. */
 export function attrsCarryPrice(db: Database.Database): boolean {
-  if (carryingPrice.has(db)) return true;
-  if (Number(db.pragma('user_version', { simple: true })) < ATTRS_PRICE_VERSION) return false;
-  carryingPrice.add(db);
-  return true;
+  return atLeast(db, ATTRS_PRICE_VERSION);
+}
+
+/** Whether an item field has an index of its own in this book file, which a count can seek. */
+export function itemFieldIndexed(db: Database.Database, field: string): boolean {
+  return V1_INDEXED_STRINGS.includes(field) || (field === 'cs_wear' && atLeast(db, EXTERIOR_INDEX_VERSION));
 }
 
 /** Partial indexes cover live rows only: tombstones never slow a query or a count. */
@@ -436,40 +464,69 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
       // fade read each seed's ~17k rows for the fade (28 ms, three times: estimate, count, page); a blue
       // figure with a fade one each blue row (25 ms to find none). In the index they are a few ms. Every
       // added column is fixed once a listing is written: no event pays but a creation's wider entries.
-      const analyzed = hasStatistics(db);
-      const rebuilt: string[] = [];
-      /** Builds `index` on `table`, in place of the one of that name unless it is new; its statistics after. */
-      const build = (index: string, table: string, columns: string, where: string, isNew = false) => {
-        db.exec(`${isNew ? '' : `DROP INDEX ${index}; `}CREATE INDEX ${index} ON ${table}(${columns}) WHERE ${where};`);
-        rebuilt.push(index);
-      };
-      for (const column of RARE_FIGURES) {
-        const other = RARE_FIGURES.find((c) => c !== column) as string;
-        build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id, ${other}`, `alive = 1 AND ${column} IS NOT NULL`);
-      }
-      for (const column of ITEM_PATTERN_FIGURES) {
-        build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id, ${RARE_FIGURES.join(', ')}`, `alive = 1 AND ${column} IS NOT NULL`);
-      }
-      // StatTrak or souvenir, and an item field ("Unusual"), with commodity read each listing's details row
-      // for it (Unusual commodities ~20k rows, 22 ms, twice); a flag sorted by float walked the whole float
-      // index to count the flag's listings (souvenir non-commodities: 600k entries for 16k, 36 ms).
-      for (const flag of PRICED_FLAGS) {
-        build(`attrs_${flag}`, 'listing_attrs', 'id, price, commodity, cs_paint_wear', `alive = 1 AND ${flag} = 1`);
-      }
-      for (const column of V1_INDEXED_STRINGS) {
-        build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity`, `alive = 1 AND ${column} IS NOT NULL`);
-      }
-      // A name with a game or commodity, and a game's non-commodities (commodities have their own index
-      // since version 1), were counted by reading each listing row: "knife" in CS2 not a commodity 30k
-      // rows, 45 ms; Team Fortress 2 without commodities 70k, 55 ms. A removal leaves one more index.
-      build('listings_name', 'listings', 'name_id, app_id, commodity', 'alive = 1');
-      build('listings_goods', 'listings', 'app_id', 'alive = 1 AND commodity = 0', true);
-      if (analyzed) for (const index of rebuilt) db.exec(`ANALYZE ${index}`);
+      rebuildIndexes(db, (build) => {
+        for (const column of RARE_FIGURES) {
+          const other = RARE_FIGURES.find((c) => c !== column) as string;
+          build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id, ${other}`, `alive = 1 AND ${column} IS NOT NULL`);
+        }
+        for (const column of ITEM_PATTERN_FIGURES) {
+          build(`attrs_${column}`, 'listing_attrs', `${column}, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id, ${RARE_FIGURES.join(', ')}`, `alive = 1 AND ${column} IS NOT NULL`);
+        }
+        // StatTrak or souvenir, and an item field ("Unusual"), with commodity read each listing's details row
+        // for it (Unusual commodities ~20k rows, 22 ms, twice); a flag sorted by float walked the whole float
+        // index to count the flag's listings (souvenir non-commodities: 600k entries for 16k, 36 ms).
+        for (const flag of PRICED_FLAGS) {
+          build(`attrs_${flag}`, 'listing_attrs', 'id, price, commodity, cs_paint_wear', `alive = 1 AND ${flag} = 1`);
+        }
+        for (const column of V1_INDEXED_STRINGS) {
+          build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity`, `alive = 1 AND ${column} IS NOT NULL`);
+        }
+        // A name with a game or commodity, and a game's non-commodities (commodities have their own index
+        // since version 1), were counted by reading each listing row: "knife" in CS2 not a commodity 30k
+        // rows, 45 ms; Team Fortress 2 without commodities 70k, 55 ms. A removal leaves one more index.
+        build('listings_name', 'listings', 'name_id, app_id, commodity', 'alive = 1');
+        build('listings_goods', 'listings', 'app_id', 'alive = 1 AND commodity = 0', true);
+      });
     },
     // Readers need not wait: on a file still before it the same filters answer, only slower.
     writerOnly: true,
     // 27 indexes built again or anew, four of them of most listings: about 10 s on a book of a million listings
     lengthy: 'rebuilding the name index and most detail indexes (several seconds for a large book)',
+  },
+  {
+    version: EXTERIOR_INDEX_VERSION,
+    description: 'the price in the name index of listings, commodity in their price index; the float, flags, price and name in the sticker count index; the sticker count and name in the StatTrak and souvenir indexes; the name in the item-field indexes; an index of the exterior (cs_wear)',
+    run(db) {
+      // Counts that read a row for each candidate because the index that found it lacked one column
+      // (~1 µs a row, where an index entry is ~0.03 µs): "AK" in a price band read ~150k listing rows for
+      // the price (0.1-0.4 s at 1M listings); a price band without commodities 165k (0.2 s); "any sticker"
+      // under a price or sorted by float 100-180k details rows (0.2 s); StatTrak with 3 stickers ~60k
+      // (0.1 s). The price makes a reprice rewrite two more indexes, the name index of listings and, for a
+      // CS listing, the sticker count one (reprices alone ~20 % slower): the name with a price is what
+      // traders ask most. The sticker count index keeps every CS listing, not only those with stickers
+      // (7 % of a reprice's cost): "no stickers" or "any count" are then a range of it too, where a scan
+      // of the name index would take 40 ms.
+      // An item field with a name ("knife" among Rust doors: 80 ms to find none) read a row for the name.
+      // The exterior, left unindexed in version 1 as the name and the float hold it, is a filter of the
+      // app's own ("Exterior"): "Factory New" scanned every details row (0.13 s) for a count; its index
+      // holds what the float index holds, so that the float and flags are checked in it.
+      rebuildIndexes(db, (build) => {
+        for (const column of V1_INDEXED_STRINGS) {
+          build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity, name_id`, `alive = 1 AND ${column} IS NOT NULL`);
+        }
+        build('attrs_cs_wear', 'listing_attrs', `cs_wear COLLATE NOCASE, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id`, 'alive = 1 AND cs_wear IS NOT NULL', true);
+        build('listings_name', 'listings', 'name_id, app_id, commodity, price', 'alive = 1');
+        build('listings_price', 'listings', 'price, id, app_id, name_id, commodity', 'alive = 1');
+        build('attrs_sticker_count', 'listing_attrs', 'sticker_count, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, price, name_id', 'alive = 1 AND sticker_count IS NOT NULL');
+        for (const flag of PRICED_FLAGS) {
+          build(`attrs_${flag}`, 'listing_attrs', 'id, price, commodity, cs_paint_wear, sticker_count, name_id', `alive = 1 AND ${flag} = 1`);
+        }
+      });
+    },
+    // Readers need not wait: on a file still before it the same filters answer, only slower.
+    writerOnly: true,
+    // 26 indexes built again or anew, two of them of every listing: about 14 s on a book of a million listings
+    lengthy: 'rebuilding the name, price, sticker and item field indexes (several seconds for a large book)',
   },
 ];
 

@@ -201,6 +201,53 @@ describe('queryBook', () => {
     }
   });
 
+  it('checks a name row by row when an item field with an index selects fewer listings, or both are past the cap', () => {
+    // "knife" among Rust doors read every knife's row to find none (60 ms at 1M); the field's index holds the name
+    const covert = { cs_rarity: 'Covert' };
+    expect(referenceIds(live, { fields: covert }, { field: 'id', dir: 'asc' }).length).toBeLessThan(
+      referenceIds(live, { name: 'a' }, { field: 'id', dir: 'asc' }).length,
+    );
+    expect(compileQuery(t.db, { filter: { name: 'a', fields: covert }, count: true }).sql).toContain('+a.name_id IN');
+    // a name with fewer listings than the field keeps its index, unless both are past the weighing cap
+    // (WEIGH_FACTOR × the set limit), where the field's index, which holds the name, is the one to walk
+    const wear = { cs_wear: 'Minimal Wear' };
+    const names = referenceIds(live, { fields: wear }, { field: 'id', dir: 'asc' }).map((id) => live.get(id)?.listing.market_hash_name as string);
+    const named = names.find((n) => names.filter((m) => m === n).length >= 6) as string;
+    expect(named, 'a Minimal Wear name with six listings or more').toBeDefined();
+    const filter: BookFilter = { name: named, fields: wear };
+    expect(referenceIds(live, { name: named }, { field: 'id', dir: 'asc' }).length).toBeLessThan(names.length);
+    const statements = (setLimit?: number) => {
+      const c = compileQuery(t.db, { filter, count: true }, setLimit === undefined ? {} : { setLimit });
+      return [c.sql, c.countSql ?? '', c.keys?.sql ?? ''].join('\n');
+    };
+    expect(statements()).not.toContain('+a.name_id');
+    expect(statements(1)).toContain('+a.name_id IN');
+    for (const [f, setLimit] of [[filter, 1], [filter, 10_000], [{ name: 'a', fields: covert }, 10_000]] as const) {
+      const sort = { field: 'price', dir: 'asc' } as const;
+      const expected = referenceIds(live, f, sort);
+      expect(allPages({ filter: f, sort, limit: 9 }, setLimit)).toEqual({ ids: expected, total: expected.length });
+    }
+  });
+
+  it('looks a broad sticker set up on the rows of a small index in a count, rather than driving by its ids', () => {
+    // driving, each of its (over SET_LIMIT) ids reads a details row: "charm" keychains sorted by fade, 53 ms at 1M
+    const charm: BookFilter = { keychains: [{ name: 'charm' }] };
+    for (const [filter, sort] of [
+      [charm, { field: 'fade', dir: 'desc' }],
+      [{ ...charm, stattrak: true }, { field: 'id', dir: 'asc' }],
+      [{ ...charm, paint_seeds: Array.from({ length: 400 }, (_, i) => i) }, { field: 'id', dir: 'asc' }],
+    ] as [BookFilter, Sort][]) {
+      const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit: 0 });
+      expect(compiled.countSql, JSON.stringify(filter)).toContain('+a.id IN (SELECT listing_id');
+      const expected = referenceIds(live, filter, sort);
+      expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect(allPages({ filter, sort, limit: 13 }, 0)).toEqual({ ids: expected, total: expected.length });
+    }
+    // with only broad conditions beside it, the set still drives
+    const broad = compileQuery(t.db, { filter: { ...charm, souvenir: false }, sort: { field: 'id', dir: 'asc' }, count: true }, { setLimit: 0 });
+    expect(broad.countSql).toContain(' a.id IN (SELECT listing_id');
+  });
+
   it('asks "any N stickers" of the sticker count in the details, not of the sticker rows', () => {
     for (const [condition, min] of [[{}, 1], [{ min_matches: 3 }, 3]] as const) {
       const filter: BookFilter = { stickers: { all: [condition] } };
@@ -390,6 +437,47 @@ describe('queryBook', () => {
     const expected = referenceIds(live, filter, sort);
     expect(expected.length).toBeGreaterThan(0);
     expect(allPages({ filter, sort, limit: 20 }, 0)).toEqual({ ids: expected, total: expected.length });
+    // a float range with the flag, in any order, is counted there too ("souvenir" with a float 0-1: 34 ms)
+    const ranged: BookFilter = { stattrak: true, float: { min: 0, max: 1 } };
+    const byId = { field: 'id', dir: 'desc' } as const;
+    const rangedCount = compileQuery(t.db, { filter: ranged, sort: byId, count: true }, { setLimit: 0 });
+    const rangedPlan = t.db.prepare(`EXPLAIN QUERY PLAN ${rangedCount.countSql as string}`).all(...rangedCount.countParams) as { detail: string }[];
+    expect(rangedPlan.map((r) => r.detail).join('\n')).toContain('COVERING INDEX attrs_cs_is_stattrak');
+    const rangedExpected = referenceIds(live, ranged, byId);
+    expect(rangedExpected.length).toBeGreaterThan(0);
+    expect(allPages({ filter: ranged, sort: byId, limit: 20 }, 0)).toEqual({ ids: rangedExpected, total: rangedExpected.length });
+  });
+
+  it('checks the name and commodity of a plan driven from listings on its own columns, inside the price index', () => {
+    // on the copies in the details, each listing of the band had its details read first: "knife" in a
+    // price band with a float range read 133k details rows at 1M (0.3 s)
+    const filter: BookFilter = { name: 'karambit', commodity: false, price: { min: 100, max: 400_000 }, float: { max: 0.9 } };
+    const sort = { field: 'price', dir: 'asc' } as const;
+    for (const setLimit of [0, 1_000_000_000]) {
+      const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit });
+      expect(compiled.plan, String(setLimit)).toBe(setLimit === 0 ? 'order' : 'set:listings');
+      expect(compiled.sql).toContain('l.name_id IN');
+      expect(compiled.sql).toContain('l.commodity = 0');
+      expect(compiled.sql).not.toContain('a.name_id IN');
+      expect(compiled.sql).not.toContain('a.commodity');
+    }
+    const expected = referenceIds(live, filter, sort);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(allPages({ filter, sort, limit: 7 }, 0)).toEqual({ ids: expected, total: expected.length });
+    expect(allPages({ filter, sort, limit: 7 }, 1_000_000_000)).toEqual({ ids: expected, total: expected.length });
+  });
+
+  it('counts listings with stickers in the sticker count index, which holds the float, flags and price', () => {
+    // it held the count alone: "any sticker" under a price read each candidate's details row (100k at 1M, 0.2 s)
+    for (const filter of [{ price: { max: 400_000 }, stickers: { all: [{}] } }, { stattrak: false, stickers: { min_count: 2 } }] as BookFilter[]) {
+      const sort = { field: 'created_at', dir: 'desc' } as const;
+      const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit: 0 });
+      const plan = t.db.prepare(`EXPLAIN QUERY PLAN ${compiled.countSql as string}`).all(...compiled.countParams) as { detail: string }[];
+      expect(plan.map((r) => r.detail).join('\n'), JSON.stringify(filter)).toContain('COVERING INDEX attrs_sticker_count');
+      const expected = referenceIds(live, filter, sort);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(allPages({ filter, sort, limit: 25 }, 0)).toEqual({ ids: expected, total: expected.length });
+    }
   });
 
   it('plans a selective filter as a small set and a broad one as an ordered walk', () => {

@@ -139,6 +139,19 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 export function backToVersion(db: Db, version: number): void {
+  if (version < 13) {
+    db.exec(`DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id, app_id, commodity) WHERE alive = 1;
+      DROP INDEX listings_price; CREATE INDEX listings_price ON listings(price, id, app_id, name_id) WHERE alive = 1;
+      DROP INDEX attrs_sticker_count;
+      CREATE INDEX attrs_sticker_count ON listing_attrs(sticker_count) WHERE alive = 1 AND sticker_count IS NOT NULL;`);
+    for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {
+      db.exec(`DROP INDEX attrs_${flag};
+        CREATE INDEX attrs_${flag} ON listing_attrs(id, price, commodity, cs_paint_wear) WHERE alive = 1 AND ${flag} = 1;`);
+    }
+    db.exec('DROP INDEX attrs_cs_wear');
+    const fields = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE, commodity, name_id)%'").all() as { name: string; sql: string }[];
+    for (const index of fields) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace('COLLATE NOCASE, commodity, name_id)', 'COLLATE NOCASE, commodity)')}`);
+  }
   if (version < 12) {
     db.exec(`DROP INDEX listings_goods; DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id) WHERE alive = 1;`);
     for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {

@@ -36,6 +36,52 @@ function indexSql(db: Db, name: string): string | undefined {
   return db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name) as string | undefined;
 }
 
+function hasIndex(db: Db, name: string): boolean {
+  return indexSql(db, name) !== undefined;
+}
+
+/**
+ * Each probe (an index and conditions the query engine asks of it) counted on that index, or where
+ * `indexed` names another (null: where SQLite chooses), and whether the index answered it alone.
+ */
+function countedIn(db: Db, probes: readonly (readonly [string, string])[], indexed: (index: string) => string | null) {
+  return probes.map(([index, conds]) => {
+    const [table, alive] = index.startsWith('attrs_') ? ['listing_attrs a', 'a.alive = 1'] : ['listings l', 'l.alive = 1'];
+    const used = indexed(index);
+    const sql = `SELECT count(*) FROM ${table}${used === null ? '' : ` INDEXED BY ${used}`} WHERE ${alive} AND ${conds}`;
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('\n');
+    return { covering: used !== null && plan.includes(`COVERING INDEX ${used}`), count: db.prepare(sql).pluck().get() as number };
+  });
+}
+
+/**
+ * Takes the open book back to `version` and upgrades it: each probe `counted` reads rows on the old file
+ * and is answered by its index alone on the new one, with the same counts; the query engine gives the
+ * same totals for `filters`. Returns the upgraded file, open.
+ */
+function expectUpgradeCovers(
+  book: { file: string; db: Db },
+  version: number,
+  counted: (d: Db) => { covering: boolean; count: number }[],
+  filters: readonly BookFilter[],
+  sort: { field: 'id' | 'float'; dir: 'asc' },
+): Db {
+  const answers = (d: Db) => filters.map((filter) => queryBook(d, { filter, sort, limit: 1000, count: true }).total);
+  backToVersion(book.db, version);
+  const before = counted(book.db);
+  expect(before.every((c) => c.count > 0)).toBe(true);
+  expect(before.map((c) => c.covering)).toEqual(before.map(() => false));
+  const totals = answers(book.db);
+  expect(totals.every((total) => (total ?? 0) > 0)).toBe(true);
+  book.db.close();
+  const upgraded = openDatabase(book.file);
+  const after = counted(upgraded);
+  expect(after.map((c) => c.covering)).toEqual(after.map(() => true));
+  expect(after.map((c) => c.count)).toEqual(before.map((c) => c.count));
+  expect(answers(upgraded)).toEqual(totals);
+  return upgraded;
+}
+
 /** A book file of 300 detailed listings (created by events), open: what the upgrade tests start from. */
 function bookOf300(seed: number): { file: string; db: Db; listings: ReturnType<typeof makeFullListing>[] } {
   const file = dbFile();
@@ -270,16 +316,8 @@ describe('migrations', () => {
       ['listings_name', 'l.name_id > 0 AND l.app_id = 730 AND l.commodity = 0'],
       ['listings_goods', 'l.app_id = 730 AND l.commodity = 0'],
     ] as const;
-    const counted = (d: Db) =>
-      probes.map(([index, conds]) => {
-        const table = index.startsWith('attrs_') ? 'listing_attrs a' : 'listings l';
-        const alive = index.startsWith('attrs_') ? 'a.alive = 1' : 'l.alive = 1';
-        // (listings_goods is new: before it, the game's own index)
-        const indexed = index === 'listings_goods' && !d.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings_goods'").get() ? 'listings_app' : index;
-        const sql = `SELECT count(*) FROM ${table} INDEXED BY ${indexed} WHERE ${alive} AND ${conds}`;
-        const plan = (d.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('\n');
-        return { covering: plan.includes(`COVERING INDEX ${indexed}`), count: d.prepare(sql).pluck().get() as number };
-      });
+    // (listings_goods is new: before it, the game's own index)
+    const counted = (d: Db) => countedIn(d, probes, (index) => (index === 'listings_goods' && !hasIndex(d, index) ? 'listings_app' : index));
     const filters: BookFilter[] = [
       { name: 'a', fade: { min: 50 } },
       { paint_seeds: Array.from({ length: 1000 }, (_, i) => i), fade: {} },
@@ -290,22 +328,37 @@ describe('migrations', () => {
       { stattrak: true, float: { max: 0.5 } },
       { fields: { cs_rarity: 'COVERT' }, commodity: false },
     ];
-    const answers = (d: Db) =>
-      filters.map((filter) => queryBook(d, { filter, sort: { field: 'id', dir: 'asc' }, limit: 1000, count: true }).total);
-    backToVersion(db, 11);
-    const before = counted(db);
-    expect(before.every((c) => c.count > 0)).toBe(true);
-    expect(before.map((c) => c.covering)).toEqual(probes.map(() => false));
-    const totals = answers(db);
-    expect(totals.every((total) => (total ?? 0) > 0)).toBe(true);
-    db.close();
-    const upgraded = openDatabase(file);
+    const upgraded = expectUpgradeCovers({ file, db }, 11, counted, filters, { field: 'id', dir: 'asc' });
     expect(indexSql(upgraded, 'attrs_cs_fade_percentage')).toContain('sticker_count, price, name_id, cs_blue_percentage)');
     expect(indexSql(upgraded, 'attrs_cs_paint_seed')).toContain('sticker_count, name_id, cs_fade_percentage, cs_blue_percentage)');
-    const after = counted(upgraded);
-    expect(after.map((c) => c.covering)).toEqual(probes.map(() => true));
-    expect(after.map((c) => c.count)).toEqual(before.map((c) => c.count));
-    expect(answers(upgraded)).toEqual(totals);
+    upgraded.close();
+  });
+
+  it('version 13 covers a name with a price or an item field, a price band without commodities, stickers and the exterior with the figures asked beside them', () => {
+    const { file, db } = bookOf300(29);
+    // each count as the query engine asks it, on the index SQLite had chosen and read rows from
+    const probes = [
+      ['listings_name', 'l.name_id > 0 AND l.price >= 100 AND l.price <= 5000'],
+      ['listings_price', 'l.price >= 100 AND l.commodity = 0'],
+      ['attrs_sticker_count', 'a.sticker_count >= 1 AND a.price <= 5000 AND a.cs_paint_wear IS NOT NULL'],
+      ['attrs_cs_is_stattrak', 'a.cs_is_stattrak = 1 AND a.sticker_count >= 1 AND +a.name_id > 0'],
+      ['attrs_cs_rarity', "a.cs_rarity = 'covert' COLLATE NOCASE AND +a.name_id > 0"],
+      // (new: before it, a scan of the details)
+      ['attrs_cs_wear', "a.cs_wear = 'factory new' COLLATE NOCASE AND a.cs_paint_wear <= 0.5 AND a.cs_is_stattrak = 0 AND +a.name_id > 0"],
+    ] as const;
+    // (attrs_cs_wear is new: before it, SQLite's own choice)
+    const counted = (d: Db) => countedIn(d, probes, (index) => (hasIndex(d, index) ? index : null));
+    const filters: BookFilter[] = [
+      { name: 'a', fields: { cs_rarity: 'Covert' } },
+      { fields: { cs_wear: 'factory new' }, stattrak: false },
+      { name: 'a', price: { min: 100, max: 5000 } },
+      { price: { min: 100 }, commodity: false },
+      { price: { max: 5000 }, stickers: { min_count: 1 } },
+      { stattrak: true, stickers: { all: [{}] } },
+      { stickers: { min_count: 0, max_count: 2 } },
+    ];
+    const upgraded = expectUpgradeCovers({ file, db }, 12, counted, filters, { field: 'float', dir: 'asc' });
+    expect(indexSql(upgraded, 'attrs_sticker_count')).toContain('(sticker_count, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, price, name_id)');
     upgraded.close();
   });
 
@@ -318,7 +371,7 @@ describe('migrations', () => {
     backToVersion(db, 5);
     db.close();
     openDatabase(file, { onLengthyStep: (step) => steps.push(step) }).close();
-    expect(steps.map((s) => s.version)).toEqual([6, 8, 10, 11, 12]);
+    expect(steps.map((s) => s.version)).toEqual([6, 8, 10, 11, 12, 13]);
     expect(describeLengthyStep(steps[1]!)).toBe('upgrading the book file: rebuilding the indexes of the item fields (a few seconds for a large book)');
   });
 
@@ -336,7 +389,7 @@ describe('migrations', () => {
     expect(readStatus(host)).toMatchObject({ listings: 1 });
     const writer = openDatabase(file, { onLengthyStep: (step) => steps.push(step) });
     expect(writer.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(steps.map((s) => s.version)).toEqual([8, 10, 11, 12]);
+    expect(steps.map((s) => s.version)).toEqual([8, 10, 11, 12, 13]);
     writer.close();
     host.close();
   });
