@@ -188,6 +188,8 @@ interface Parts {
   attrsSparseRanges: Cond[][];
   /** The float range's conditions among attrs. */
   attrsFloat: Cond[];
+  /** The game condition on listings (the one condition of `lean` the details' copies leave to them). */
+  leanApp: Cond[];
   /** Sticker and keychain conditions; `attrs` holds the per-listing check of each. */
   stickerSets: StickerSet[];
   /** The filter can match nothing (a CS field asked of a Dota listing, say). */
@@ -255,7 +257,7 @@ function scannedNames(db: Db, table: NameTableName, predicate: string, value: st
 }
 
 function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
-  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], attrsFloat: [], stickerSets: [], impossible: false };
+  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], attrsFloat: [], leanApp: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
   const attr = (game: number | null, sql: string, ...params: unknown[]) => {
@@ -286,6 +288,7 @@ function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
 
   if (f.app_id !== undefined) {
     lean('l.app_id = ?', f.app_id);
+    parts.leanApp.push(parts.lean.at(-1) as Cond);
   }
   if (f.name !== undefined) {
     const m = nameMatch(db, 'item_names', f.name);
@@ -441,8 +444,8 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
  * a Doppler phase it visits every Karambit (~15k rows at 1M) to keep ~250, where the paint-index index
  * visits ~5k; "stattrak™" sorted by blue read ~100k rows for 1,500 (0.25 s) where the blue index holds
  * ~15k. Only these are weighed: each counts on its own index alone (no row read), and the float sits on
- * indexes SQLite already weighs well. Both counts are capped, the name's at the others' size, so asking
- * costs at most two short index walks. The cap is a few times SET_LIMIT: a set too big to drive can
+ * indexes SQLite already weighs well. Both counts are capped, the name's at a tenth of the others' size
+ * (what reading a row costs against walking an index entry), so asking costs at most two short index walks. The cap is a few times SET_LIMIT: a set too big to drive can
  * still be far smaller than the name ("stattrak™" with 19 seeds: ~11k listings of the seeds against
  * ~100k of the name, 72 ms to find none through the name, ~10 through the seeds; "knife" among Rust
  * doors, 60 ms to find none through the knives).
@@ -452,15 +455,21 @@ function nameIndexCostsMore(db: Db, name: Cond, valueSets: readonly Cond[], spar
   const weigh = (others: readonly Cond[]) => {
     if (others.length === 0) return false;
     const byOthers = cappedCount(db, 'listing_attrs a', others, cap);
-    // both past the cap ("AK" and "Factory New": ~150k and 120k listings), the others' index is the one
-    // that holds the name: the name is checked there on each entry, where driving by it read a row for each
-    return cappedCount(db, 'listing_attrs a', [name], byOthers) > byOthers;
+    // The others' index holds the name, which is checked there on each entry; driven by the name, the
+    // others are read from each of its rows, ROW_READ_IN_ENTRIES times dearer ("redline" with any fade:
+    // 9k rows read, 54 ms to find none, where the fade index's 30k entries take 3). Past the cap both
+    // ways ("AK" and "Factory New": ~150k and 120k listings), the others' index is the one that holds both.
+    const afford = Math.ceil(byOthers / ROW_READ_IN_ENTRIES);
+    return cappedCount(db, 'listing_attrs a', [name], afford) > afford;
   };
   return weigh(valueSets) || weigh(sparse);
 }
 
 /** How much further than SET_LIMIT a value list, fade or blue figure is counted when weighed against a name. */
 const WEIGH_FACTOR = 4;
+
+/** What a row read costs in index entries walked (~1 µs against ~0.1 at 1M listings, from the book's pages). */
+const ROW_READ_IN_ENTRIES = 10;
 
 /** A craft is estimated only while the smallest driver so far holds more than SET_LIMIT / this. */
 const CRAFT_WEIGHED_ABOVE = 5;
@@ -539,6 +548,13 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   /** The listings index that yields live rows in the sort order under this filter. */
   const leanOrderIndex = (): string | null =>
     q.sort.field === 'price' && q.filter.app_id !== undefined && q.filter.commodity === true ? 'listings_commodity_price' : sort.index;
+  /**
+   * The details index that yields live rows in the sort order under this filter. An exterior's own index
+   * (schema 13) holds its listings in float order: walking the float index instead checked the exterior
+   * on every row until a page was found ("Factory New" by float, highest first: ~490k rows, 1 s at 1M).
+   */
+  const detailsOrderIndex = (): string =>
+    q.sort.field === 'float' && q.filter.fields?.cs_wear !== undefined && itemFieldIndexed(db, 'cs_wear') ? 'attrs_cs_wear' : (sort.index as string);
 
   if (!usesAttrs) {
     const conds = [ALIVE_L, ...parts.lean];
@@ -694,15 +710,17 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     conds = (plan === 'set:attrs' ? onDetails : all).filter((c) => !smallest.implies?.includes(c));
   } else if (sort.table === 'a') {
     plan = 'order';
-    from = detailsSide(`listing_attrs a INDEXED BY ${sort.index}`);
+    from = detailsSide(`listing_attrs a INDEXED BY ${detailsOrderIndex()}`);
     conds = onDetails;
   } else {
     plan = 'order';
     const index = leanOrderIndex();
-    conds = all;
-    // in id order SQLite chooses: with details involved, two broad conditions can meet rarely, and a walk of
+    // In id order SQLite chooses: with details involved, two broad conditions can meet rarely, and a walk of
     // the whole table for one page cost more than one condition's index and a sort (a souvenir price band:
-    // 89 ms against 34)
+    // 89 ms against 34). It is given the name, game and commodity on the details' copies there, whose name
+    // index holds the flags and float ("knife" not StatTrak: the listings' name index, a row read for each
+    // knife, 65 ms; ~10 so).
+    conds = index === null ? [ALIVE_A, ALIVE_L, ...attrConds, ...parts.leanApp, ...parts.price] : all;
     from = index === null ? listingsFirst : `listings l INDEXED BY ${index} CROSS JOIN listing_attrs a ON a.id = l.id`;
   }
   const onDetailsSide = plan === 'set:attrs' || (plan === 'order' && sort.table === 'a');

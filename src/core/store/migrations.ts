@@ -501,20 +501,22 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
       // (~1 µs a row, where an index entry is ~0.03 µs): "AK" in a price band read ~150k listing rows for
       // the price (0.1-0.4 s at 1M listings); a price band without commodities 165k (0.2 s); "any sticker"
       // under a price or sorted by float 100-180k details rows (0.2 s); StatTrak with 3 stickers ~60k
-      // (0.1 s). The price makes a reprice rewrite two more indexes, the name index of listings and, for a
+      // (0.1 s). The price makes a reprice rewrite more indexes, the name index of listings and, for a
       // CS listing, the sticker count one (reprices alone ~20 % slower): the name with a price is what
       // traders ask most. The sticker count index keeps every CS listing, not only those with stickers
       // (7 % of a reprice's cost): "no stickers" or "any count" are then a range of it too, where a scan
       // of the name index would take 40 ms.
       // An item field with a name ("knife" among Rust doors: 80 ms to find none) read a row for the name.
       // The exterior, left unindexed in version 1 as the name and the float hold it, is a filter of the
-      // app's own ("Exterior"): "Factory New" scanned every details row (0.13 s) for a count; its index
-      // holds what the float index holds, so that the float and flags are checked in it.
+      // app's own ("Exterior"): "Factory New" scanned every details row (0.13 s) for a count. Its index
+      // holds what the float index holds, the price too (a CS reprice rewrites it as well: without the
+      // price, "Factory New" with a price read 120k rows, 0.2 s), and its listings in float order, which
+      // a float sort walks (query-book.ts).
       rebuildIndexes(db, (build) => {
         for (const column of V1_INDEXED_STRINGS) {
           build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity, name_id`, `alive = 1 AND ${column} IS NOT NULL`);
         }
-        build('attrs_cs_wear', 'listing_attrs', `cs_wear COLLATE NOCASE, cs_paint_wear, ${ATTRS_FIXED_FIGURES}, name_id`, 'alive = 1 AND cs_wear IS NOT NULL', true);
+        build('attrs_cs_wear', 'listing_attrs', `cs_wear COLLATE NOCASE, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id`, 'alive = 1 AND cs_wear IS NOT NULL', true);
         build('listings_name', 'listings', 'name_id, app_id, commodity, price', 'alive = 1');
         build('listings_price', 'listings', 'price, id, app_id, name_id, commodity', 'alive = 1');
         build('attrs_sticker_count', 'listing_attrs', 'sticker_count, cs_paint_wear, cs_is_stattrak, cs_is_souvenir, commodity, price, name_id', 'alive = 1 AND sticker_count IS NOT NULL');

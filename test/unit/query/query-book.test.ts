@@ -229,6 +229,54 @@ describe('queryBook', () => {
     }
   });
 
+  it('checks a name row by row once it holds more than a tenth of what a rare figure selects', () => {
+    // driven by the name, the figure is read from each of its rows, ~10 times an index entry's cost:
+    // "redline" with any fade read 9k rows to find none (54 ms at 1M), the fade index's 30k entries 3 ms
+    const fade = referenceIds(live, { fade: {} }, { field: 'id', dir: 'asc' }).length;
+    const count = (name: string) => referenceIds(live, { name }, { field: 'id', dir: 'asc' }).length;
+    const withFade = (n: string) => referenceIds(live, { name: n, fade: {} }, { field: 'id', dir: 'asc' }).length > 0;
+    const name = ['karambit', 'doppler', 'fade', 'knife', 'bayonet', 'butterfly', 'ak-47', 'glock'].find(
+      (n) => count(n) > fade / 10 + 1 && count(n) < fade && withFade(n),
+    );
+    expect(name, `a name with ${Math.ceil(fade / 10)}-${fade} listings`).toBeDefined();
+    const filter: BookFilter = { name: name as string, fade: {} };
+    expect(compileQuery(t.db, { filter, count: true }).sql).toContain('+a.name_id IN');
+    const sort = { field: 'fade', dir: 'asc' } as const;
+    const expected = referenceIds(live, filter, sort);
+    expect(allPages({ filter, sort, limit: 3 }, 10_000)).toEqual({ ids: expected, total: expected.length });
+  });
+
+  it('walks the exterior\'s own index for a float order, which holds its listings in float order', () => {
+    // the float index, checking the exterior on each row: "Factory New" highest float first, ~490k rows (1 s at 1M)
+    for (const filter of [{ fields: { cs_wear: 'Factory New' } }, { stattrak: false, fields: { cs_wear: 'field-tested' } }] as BookFilter[]) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const sort = { field: 'float', dir } as const;
+        const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit: 0 });
+        expect(compiled.plan).toBe('order');
+        expect(compiled.sql).toContain('INDEXED BY attrs_cs_wear');
+        const plan = t.db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.params) as { detail: string }[];
+        expect(plan.map((r) => r.detail).join('\n')).not.toContain('USE TEMP B-TREE FOR ORDER BY\nSCAN k');
+        const expected = referenceIds(live, filter, sort);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(allPages({ filter, sort, limit: 40 }, 0)).toEqual({ ids: expected, total: expected.length });
+      }
+    }
+  });
+
+  it('leaves SQLite the id order of a filter with details on their copies of name and commodity', () => {
+    // on the listings' name index, a row read for each knife before its flags (65 ms at 1M); the details'
+    // name index holds the flags
+    const filter: BookFilter = { name: 'knife', stattrak: false, commodity: false };
+    const sort = { field: 'id', dir: 'desc' } as const;
+    const compiled = compileQuery(t.db, { filter, sort, count: true }, { setLimit: 0 });
+    expect(compiled.plan).toBe('order');
+    expect(compiled.sql).toContain('a.name_id IN');
+    expect(compiled.sql).not.toContain('l.name_id IN');
+    const expected = referenceIds(live, filter, sort);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(allPages({ filter, sort, limit: 17 }, 0)).toEqual({ ids: expected, total: expected.length });
+  });
+
   it('looks a broad sticker set up on the rows of a small index in a count, rather than driving by its ids', () => {
     // driving, each of its (over SET_LIMIT) ids reads a details row: "charm" keychains sorted by fade, 53 ms at 1M
     const charm: BookFilter = { keychains: [{ name: 'charm' }] };
