@@ -363,6 +363,7 @@ function queries(dir: string): Result {
   db.close();
   return {
     ...random,
+    ...queryMemory(),
     filter_p95_ms: pct(samples, 0.95),
     filter_median_ms: pct(samples, 0.5),
     filter_max_ms: pct(samples, 1),
@@ -373,6 +374,21 @@ function queries(dir: string): Result {
     query_listings: status.listings,
     detailed_listings: status.detailed,
   };
+}
+
+/**
+ * The query process's memory after every query: its RSS, and on Linux the part that is its own
+ * (RssAnon), without the book file's pages the memory map brought in (RssFile: the OS's file cache).
+ */
+function queryMemory(): Result {
+  let anon: number | null = null;
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb !== undefined) anon = Math.round((Number(kb) * 1024) / 1e6);
+  } catch {
+    // not Linux: only the RSS is known
+  }
+  return { query_rss_mb: rssMb(), query_rss_anon_mb: anon };
 }
 
 /**

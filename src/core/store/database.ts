@@ -84,15 +84,26 @@ export function refuseForeignBookFile(file: string): void {
   }
 }
 
+/**
+ * How much of the book file is read through a memory map: SQLite's compiled maximum (just under 2 GB),
+ * the whole file up to several million listings. With 256 MB (until session 33) a 1M-listing book (~0.9
+ * GB) was three quarters outside the map, the indexes a migration rebuilds at its end among them: every
+ * page of them a read() into the page cache. The 600 random combinations at 1M: p95 23.5 ms against
+ * 26-30, median 1.4 against 1.6-2.0; events the same. Mapped pages are the OS's file cache, shared and
+ * dropped under pressure: Windows' private working set and macOS's memory footprint leave them out;
+ * Linux counts them in RSS as RssFile (the bench reports both).
+ */
+const MAP_BYTES = 0x7fff0000;
+
 function applyReadPragmas(db: Db, cacheMb = 32): void {
   // The page cache holds what the file's memory map cannot serve: pages newer in the WAL than in the
-  // file, pages beyond the map's 256 MB, and a writer's dirty pages (BookStore raises it for the length
-  // of a big event batch). 32 MB, not 64: in the app the cache mostly fills with WAL pages after each
-  // resync, memory a long soak saw grow in steps and never come back. Not 16 either: at 1M listings
-  // (a 767 MB file) the float-sorted "AK FN not StatTrak" filter took 34–36 ms with 16 MB against
-  // 21–26 ms with 32 or 64, its working set lying beyond the map; every other filter ran the same.
+  // file, and a writer's dirty pages (BookStore raises it for the length of a big event batch). 32 MB,
+  // not 64: in the app the cache mostly fills with WAL pages after each resync, memory a long soak saw
+  // grow in steps and never come back. Not 16 either: at 1M listings (a 767 MB file) the float-sorted
+  // "AK FN not StatTrak" filter took 34–36 ms with 16 MB against 21–26 ms with 32 or 64, its working set
+  // lying beyond the map as it then was (256 MB); every other filter ran the same.
   db.pragma(`cache_size = -${Math.max(1, Math.floor(cacheMb)) * 1024}`);
   // in-memory temp b-trees (sorts of filtered result sets)
   db.pragma('temp_store = MEMORY');
-  db.pragma('mmap_size = 268435456');
+  db.pragma(`mmap_size = ${MAP_BYTES}`);
 }
