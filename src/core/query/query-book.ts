@@ -182,8 +182,10 @@ interface Parts {
   attrsCopies: Cond[];
   /** The name condition among attrsCopies, when the filter has a name. */
   attrsName: Cond | null;
-  /** Value lists among attrs (paint seeds, paint index, phases) and indexed item fields: sets with an index of their own. */
+  /** Value lists among attrs (paint seeds, paint index, phases): small sets with an index of their own. */
   attrsValueSets: Cond[];
+  /** Item fields with an index of their own, and whether it holds the name (the exterior's, schema 13). */
+  attrsFields: { cond: Cond; holdsName: boolean }[];
   /** Each fade or blue range's conditions: few listings have these figures, each has its own index. */
   attrsSparseRanges: Cond[][];
   /** The float range's conditions among attrs. */
@@ -257,7 +259,7 @@ function scannedNames(db: Db, table: NameTableName, predicate: string, value: st
 }
 
 function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
-  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsSparseRanges: [], attrsFloat: [], leanApp: [], stickerSets: [], impossible: false };
+  const parts: Parts = { lean: [], price: [], attrsPrice: [], attrs: [], attrsCopies: [], attrsName: null, attrsValueSets: [], attrsFields: [], attrsSparseRanges: [], attrsFloat: [], leanApp: [], stickerSets: [], impossible: false };
   const games = new Set<number>(sortGame === null ? [] : [sortGame]);
   const lean = (sql: string, ...params: unknown[]) => parts.lean.push({ sql, params });
   const attr = (game: number | null, sql: string, ...params: unknown[]) => {
@@ -339,8 +341,8 @@ function splitFilter(db: Db, f: BookFilter, sortGame: number | null): Parts {
     // ASCII case (sameFieldValue): the column's index is built COLLATE NOCASE (migration 8), so it seeks.
     if (value === undefined) continue;
     attr(GAME_OF_PREFIX[field.split('_')[0] as string] ?? null, `a.${field} = ? COLLATE NOCASE`, value);
-    // weighed against a name like the value lists: its index holds the name (schema 13)
-    if (itemFieldIndexed(db, field)) parts.attrsValueSets.push(parts.attrs.at(-1) as Cond);
+    // weighed against a name like the value lists (nameIndexCostsMore)
+    if (itemFieldIndexed(db, field)) parts.attrsFields.push({ cond: parts.attrs.at(-1) as Cond, holdsName: field === 'cs_wear' });
   }
   const stickers = f.stickers;
   for (const st of stickers?.all ?? []) {
@@ -437,32 +439,38 @@ function cappedCount(db: Db, table: 'listings l' | 'listing_attrs a', conds: rea
     .get(...paramsOf(all)) as number;
 }
 
+/** Conditions whose own index is weighed against a name, and whether that index holds the name. */
+interface WeighedAgainstName {
+  conds: readonly Cond[];
+  holdsName: boolean;
+}
+
 /**
- * Whether the filter's value lists (seeds, paint index, phases, an item field with an index), or else its
- * fade or blue figure (a range, or the sort's), select fewer listings than its name does. SQLite walks the name's index
- * whenever a name is asked, since it cannot tell how many items a substring matches: for "karambit" with
- * a Doppler phase it visits every Karambit (~15k rows at 1M) to keep ~250, where the paint-index index
- * visits ~5k; "stattrak™" sorted by blue read ~100k rows for 1,500 (0.25 s) where the blue index holds
- * ~15k. Only these are weighed: each counts on its own index alone (no row read), and the float sits on
- * indexes SQLite already weighs well. Both counts are capped, the name's at a tenth of the others' size
- * (what reading a row costs against walking an index entry), so asking costs at most two short index walks. The cap is a few times SET_LIMIT: a set too big to drive can
- * still be far smaller than the name ("stattrak™" with 19 seeds: ~11k listings of the seeds against
- * ~100k of the name, 72 ms to find none through the name, ~10 through the seeds; "knife" among Rust
- * doors, 60 ms to find none through the knives).
+ * Whether a group of the filter's conditions with an index of its own (its value lists: seeds, paint
+ * index, phases; its item fields; its fade or blue figure, a range or the sort's) selects fewer listings
+ * than its name does. SQLite walks the name's index whenever a name is asked, since it cannot tell how
+ * many items a substring matches: for "karambit" with a Doppler phase it visits every Karambit (~15k rows
+ * at 1M) to keep ~250, where the paint-index index visits ~5k; "stattrak™" sorted by blue read ~100k rows
+ * for 1,500 (0.25 s) where the blue index holds ~15k. Only these are weighed: each counts on its own
+ * index alone (no row read), and the float sits on indexes SQLite already weighs well. The counts are
+ * capped, the others' a few times SET_LIMIT (a set too big to drive can still be far smaller than the
+ * name: "stattrak™" with 19 seeds, ~11k listings against ~100k, 72 ms to find none through the name, ~10
+ * through the seeds), the name's at what the others' walk costs, so asking costs two short index walks.
+ * An index that holds the name (the value lists', fade's, blue's, the exterior's) checks it on each entry,
+ * where driven by the name the others are read from each of its rows: the name then pays
+ * ROW_READ_IN_ENTRIES times per listing ("redline" with any fade: 9k rows read, 54 ms to find none, the
+ * fade index's 30k entries 3 ms), and past the cap both ways ("AK" and "Factory New", ~150k and 120k
+ * listings) that index is the one to walk. An item field's index does not hold the name (a creation would
+ * pay, issue 5's events): both ways read rows, and the smaller drives ("knife" among Rust doors).
  */
-function nameIndexCostsMore(db: Db, name: Cond, valueSets: readonly Cond[], sparse: readonly Cond[], setLimit: number): boolean {
+function nameIndexCostsMore(db: Db, name: Cond, groups: readonly WeighedAgainstName[], setLimit: number): boolean {
   const cap = WEIGH_FACTOR * setLimit;
-  const weigh = (others: readonly Cond[]) => {
-    if (others.length === 0) return false;
-    const byOthers = cappedCount(db, 'listing_attrs a', others, cap);
-    // The others' index holds the name, which is checked there on each entry; driven by the name, the
-    // others are read from each of its rows, ROW_READ_IN_ENTRIES times dearer ("redline" with any fade:
-    // 9k rows read, 54 ms to find none, where the fade index's 30k entries take 3). Past the cap both
-    // ways ("AK" and "Factory New": ~150k and 120k listings), the others' index is the one that holds both.
-    const afford = Math.ceil(byOthers / ROW_READ_IN_ENTRIES);
+  return groups.some(({ conds, holdsName }) => {
+    if (conds.length === 0) return false;
+    const byOthers = cappedCount(db, 'listing_attrs a', conds, cap);
+    const afford = holdsName ? Math.ceil(byOthers / ROW_READ_IN_ENTRIES) : byOthers;
     return cappedCount(db, 'listing_attrs a', [name], afford) > afford;
-  };
-  return weigh(valueSets) || weigh(sparse);
+  });
 }
 
 /** How much further than SET_LIMIT a value list, fade or blue figure is counted when weighed against a name. */
@@ -600,8 +608,13 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const name = parts.attrsName;
   const sparse = parts.attrsSparseRanges[0] ?? (sortPresence && (q.sort.field === 'fade' || q.sort.field === 'blue') ? [sortPresence] : []);
   /** A condition with a small index of its own: a fade or blue figure (a range or the sort), a value list or an item field. */
-  const smallIndexed = sparse.length > 0 || parts.attrsValueSets.length > 0;
-  if (name !== null && nameIndexCostsMore(db, name, parts.attrsValueSets, sparse, setLimit)) {
+  const smallIndexed = sparse.length > 0 || parts.attrsValueSets.length > 0 || parts.attrsFields.length > 0;
+  const weighed: WeighedAgainstName[] = [
+    { conds: parts.attrsValueSets, holdsName: true },
+    { conds: parts.attrsFields.map((f) => f.cond), holdsName: parts.attrsFields.every((f) => f.holdsName) },
+    { conds: sparse, holdsName: true },
+  ];
+  if (name !== null && nameIndexCostsMore(db, name, weighed, setLimit)) {
     // `+` hides the column from the planner: the name is then checked on each row the other index yields
     attrConds[attrConds.indexOf(name)] = { sql: `+${name.sql}`, params: name.params };
   }

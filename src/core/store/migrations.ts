@@ -495,7 +495,7 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
   },
   {
     version: EXTERIOR_INDEX_VERSION,
-    description: 'the price in the name index of listings, commodity in their price index; the float, flags, price and name in the sticker count index; the sticker count and name in the StatTrak and souvenir indexes; the name in the item-field indexes; an index of the exterior (cs_wear)',
+    description: 'the price in the name index of listings, commodity in their price index; the float, flags, price and name in the sticker count index; the sticker count and name in the StatTrak and souvenir indexes; an index of the exterior (cs_wear)',
     run(db) {
       // Counts that read a row for each candidate because the index that found it lacked one column
       // (~1 µs a row, where an index entry is ~0.03 µs): "AK" in a price band read ~150k listing rows for
@@ -506,16 +506,15 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
       // traders ask most. The sticker count index keeps every CS listing, not only those with stickers
       // (7 % of a reprice's cost): "no stickers" or "any count" are then a range of it too, where a scan
       // of the name index would take 40 ms.
-      // An item field with a name ("knife" among Rust doors: 80 ms to find none) read a row for the name.
+      // The item fields' indexes keep (field, commodity): with the name after them a creation's entry
+      // landed anywhere in its value's run instead of at its end, behind the newest listing (creations
+      // alone ~35 % slower in paired runs); a name with a field reads a row for the name instead.
       // The exterior, left unindexed in version 1 as the name and the float hold it, is a filter of the
       // app's own ("Exterior"): "Factory New" scanned every details row (0.13 s) for a count. Its index
       // holds what the float index holds, the price too (a CS reprice rewrites it as well: without the
       // price, "Factory New" with a price read 120k rows, 0.2 s), and its listings in float order, which
       // a float sort walks (query-book.ts).
       rebuildIndexes(db, (build) => {
-        for (const column of V1_INDEXED_STRINGS) {
-          build(`attrs_${column}`, 'listing_attrs', `${column} COLLATE NOCASE, commodity, name_id`, `alive = 1 AND ${column} IS NOT NULL`);
-        }
         build('attrs_cs_wear', 'listing_attrs', `cs_wear COLLATE NOCASE, cs_paint_wear, ${ATTRS_INDEXED_WITH_FLOAT}, name_id`, 'alive = 1 AND cs_wear IS NOT NULL', true);
         build('listings_name', 'listings', 'name_id, app_id, commodity, price', 'alive = 1');
         build('listings_price', 'listings', 'price, id, app_id, name_id, commodity', 'alive = 1');
@@ -527,8 +526,8 @@ ALTER TABLE sync_state ADD COLUMN backfill_game_cursors TEXT;
     },
     // Readers need not wait: on a file still before it the same filters answer, only slower.
     writerOnly: true,
-    // 26 indexes built again or anew, two of them of every listing: about 14 s on a book of a million listings
-    lengthy: 'rebuilding the name, price, sticker and item field indexes (several seconds for a large book)',
+    // 7 indexes built again or anew, two of them of every listing: about 10 s on a book of a million listings
+    lengthy: 'rebuilding the name, price and sticker indexes and indexing the exterior (several seconds for a large book)',
   },
 ];
 

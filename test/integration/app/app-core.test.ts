@@ -592,7 +592,7 @@ describe('AppCore startup', () => {
       'Upgrading the book file: rebuilding the float and name indexes (a few seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
       'Upgrading the book file: copying prices into the details and rebuilding eight of their indexes (a few seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
       'Upgrading the book file: rebuilding the name index and most detail indexes (several seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
-      'Upgrading the book file: rebuilding the name, price, sticker and item field indexes (several seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
+      'Upgrading the book file: rebuilding the name, price and sticker indexes and indexing the exterior (several seconds for a large book). Once, after an update; the book shows as it was meanwhile.',
     ]);
     expect(readVersion(file)).toBe(SCHEMA_VERSION);
   });

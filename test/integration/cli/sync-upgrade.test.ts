@@ -63,7 +63,7 @@ it.each<Command>(['sync', 'watch'])('%s says on stderr that it upgrades the book
     `skindesk ${command}: upgrading the book file: rebuilding the float and name indexes (a few seconds for a large book)`,
     `skindesk ${command}: upgrading the book file: copying prices into the details and rebuilding eight of their indexes (a few seconds for a large book)`,
     `skindesk ${command}: upgrading the book file: rebuilding the name index and most detail indexes (several seconds for a large book)`,
-    `skindesk ${command}: upgrading the book file: rebuilding the name, price, sticker and item field indexes (several seconds for a large book)`,
+    `skindesk ${command}: upgrading the book file: rebuilding the name, price and sticker indexes and indexing the exterior (several seconds for a large book)`,
   ]);
   expect(lines.filter((line) => line.includes('upgrading'))).toHaveLength(5);
   expect(ran.stdout).toBe('');

@@ -149,8 +149,6 @@ export function backToVersion(db: Db, version: number): void {
         CREATE INDEX attrs_${flag} ON listing_attrs(id, price, commodity, cs_paint_wear) WHERE alive = 1 AND ${flag} = 1;`);
     }
     db.exec('DROP INDEX attrs_cs_wear');
-    const fields = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE, commodity, name_id)%'").all() as { name: string; sql: string }[];
-    for (const index of fields) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace('COLLATE NOCASE, commodity, name_id)', 'COLLATE NOCASE, commodity)')}`);
   }
   if (version < 12) {
     db.exec(`DROP INDEX listings_goods; DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id) WHERE alive = 1;`);
