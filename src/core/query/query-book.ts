@@ -590,7 +590,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   if (sortPresence) attrConds.push(sortPresence);
   // Driven from `listings`, they are checked on its own columns instead: the price index holds the name,
   // game and commodity, so a walk of it passes over other names without reading their details ("knife"
-  // in a price band with a float range read the details of every listing in the band: 0.3 s -> ms).
+  // in a price band with a float range read the details of every listing in the band: 0.3 s -> ~30 ms).
   const all = [ALIVE_A, ALIVE_L, ...attrConds.filter((c) => !parts.attrsCopies.includes(c)), ...parts.lean];
   /**
    * A condition as the counts ask it. A float range, or the float sort's "has one", drew SQLite to the
@@ -771,9 +771,9 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       // detailed listing (1.2 s at 1M; ~0.1 s so), two sticker sets with a float range ~2 s (80 ms); a
       // price with a float range read each candidate's listing row (0.2-0.6 s; 5-30 ms in the index).
       // A sticker set drives a count by reading the details row of each of its (over SET_LIMIT) ids, ~1 µs
-      // each: "charm" keychains sorted by fade, 50 ms. A fade or blue figure, a value list, an item field or a
-      // true flag has an index of its own that holds the figures asked with it and is a few tens of thousands
-      // of rows at most: the set is then looked up for each of them instead (`+`), ~0.2 µs a row (5 ms).
+      // each: "charm" keychains sorted by fade, 50 ms. A fade or blue figure, a value list or a true flag
+      // has an index of its own of a few tens of thousands of rows at most, an item field of about a hundred
+      // thousand: the set is then looked up for each of its entries instead (`+`), ~0.2 µs each (5 ms).
       const probed = smallIndexed || flagIndexed;
       const countConds = [
         ALIVE_A,
