@@ -381,14 +381,11 @@ function queries(dir: string): Result {
  * (RssAnon), without the book file's pages the memory map brought in (RssFile: the OS's file cache).
  */
 function queryMemory(): Result {
-  let anon: number | null = null;
-  try {
-    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    if (kb !== undefined) anon = Math.round((Number(kb) * 1024) / 1e6);
-  } catch {
-    // not Linux: only the RSS is known
-  }
-  return { query_rss_mb: rssMb(), query_rss_anon_mb: anon };
+  // elsewhere than Linux only the RSS is known; on Linux a status without RssAnon is a failure to report
+  if (process.platform !== 'linux') return { query_rss_mb: rssMb(), query_rss_anon_mb: null };
+  const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  if (kb === undefined) throw new Error('queries: /proc/self/status has no RssAnon line');
+  return { query_rss_mb: rssMb(), query_rss_anon_mb: Math.round((Number(kb) * 1024) / 1e6) };
 }
 
 /**

@@ -139,22 +139,23 @@ export function leanOnlyFrame(listing: FullListing, seq: bigint): ListingEvent {
 
 /** Makes a current file look as version `version` left it (what the later migrations add, taken out). */
 export function backToVersion(db: Db, version: number): void {
+  /** The StatTrak and souvenir indexes with `columns`, as an earlier version built them. */
+  const flagIndexesOf = (columns: string) => {
+    for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {
+      db.exec(`DROP INDEX attrs_${flag}; CREATE INDEX attrs_${flag} ON listing_attrs(${columns}) WHERE alive = 1 AND ${flag} = 1;`);
+    }
+  };
   if (version < 13) {
     db.exec(`DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id, app_id, commodity) WHERE alive = 1;
       DROP INDEX listings_price; CREATE INDEX listings_price ON listings(price, id, app_id, name_id) WHERE alive = 1;
       DROP INDEX attrs_sticker_count;
       CREATE INDEX attrs_sticker_count ON listing_attrs(sticker_count) WHERE alive = 1 AND sticker_count IS NOT NULL;`);
-    for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {
-      db.exec(`DROP INDEX attrs_${flag};
-        CREATE INDEX attrs_${flag} ON listing_attrs(id, price, commodity, cs_paint_wear) WHERE alive = 1 AND ${flag} = 1;`);
-    }
+    flagIndexesOf('id, price, commodity, cs_paint_wear');
     db.exec('DROP INDEX attrs_cs_wear');
   }
   if (version < 12) {
     db.exec(`DROP INDEX listings_goods; DROP INDEX listings_name; CREATE INDEX listings_name ON listings(name_id) WHERE alive = 1;`);
-    for (const flag of ['cs_is_stattrak', 'cs_is_souvenir']) {
-      db.exec(`DROP INDEX attrs_${flag}; CREATE INDEX attrs_${flag} ON listing_attrs(id, price) WHERE alive = 1 AND ${flag} = 1;`);
-    }
+    flagIndexesOf('id, price');
     const fields = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql LIKE '%COLLATE NOCASE, commodity)%'").all() as { name: string; sql: string }[];
     for (const index of fields) db.exec(`DROP INDEX ${index.name}; ${index.sql.replace('COLLATE NOCASE, commodity)', 'COLLATE NOCASE)')}`);
     const v11 = { rare: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count, price', pattern: 'cs_is_stattrak, cs_is_souvenir, commodity, sticker_count' };
