@@ -69,6 +69,23 @@ function errorJson(outcome: PurchaseOutcome, maxPrice: number): BuyLine['error']
   return { kind: error.kind, code: error.code, message };
 }
 
+/**
+ * The line for a purchase, and for a retry the purchaser did not send because this listing's earlier
+ * purchase, whose answer was lost, is bought or still unknown: a script retrying after "unknown" (exit 3)
+ * is told that purchase's outcome — bought with its order (exit 0: nothing more to retry), or unknown
+ * still (exit 3) — never "not bought", which would invite one more retry that sends a second purchase.
+ */
+function retryLine(outcome: PurchaseOutcome, maxPrice: number): BuyLine {
+  const held = outcome.heldBackBy;
+  if (held?.state === 'bought') {
+    process.stderr.write(`skindesk buy: not sent — ${outcome.error?.message ?? 'the earlier purchase of this listing was bought'}\n`);
+    return { status: 'bought', order_id: held.orderId, error: null };
+  }
+  const error = errorJson(outcome, maxPrice);
+  if (held?.state === 'unknown') return { status: 'unknown', order_id: null, error };
+  return { status: outcome.status, order_id: outcome.orderId, error };
+}
+
 function print(line: BuyLine): void {
   writeLine(JSON.stringify(line));
 }
@@ -94,6 +111,10 @@ export const buyCommand: CliCommand = {
     'The API key comes from SKINDESK_API_KEY or the OS keychain.',
     'Prints {"status":"bought"|"not_bought"|"unknown","order_id":…,"error":…}.',
     'Exit code: 0 bought, 1 not bought, 3 unknown (check orders), 2 bad flags.',
+    '',
+    'Run again after "unknown" and the earlier purchase is settled from the order history first: if it was',
+    'bought, nothing is sent and its order is printed as bought (exit 0); if it is still unknown, nothing',
+    'is sent and "unknown" is printed again (exit 3) — once; a further run sends the purchase.',
   ].join('\n'),
 
   async run(argv) {
@@ -139,8 +160,9 @@ export const buyCommand: CliCommand = {
         privateToken: opts['private-token'],
         source: 'cli',
       });
-      print({ status: outcome.status, order_id: outcome.orderId, error: errorJson(outcome, opts['max-price']) });
-      return BUY_EXIT_CODES[outcome.status];
+      const line = retryLine(outcome, opts['max-price']);
+      print(line);
+      return BUY_EXIT_CODES[line.status];
     } catch (err) {
       // A local failure in the middle of a purchase (the journal's disk, say): it may have been sent.
       const message = `${(err as Error).message} — check orders`;

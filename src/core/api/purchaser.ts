@@ -86,6 +86,11 @@ export interface PurchaseOutcome {
    * the buyer's own maximum refusing the price, not a seller's raise.
    */
   listedPrice?: number | null;
+  /**
+   * buy(): not sent because an earlier purchase of the same listing, whose answer was lost, turned out
+   * bought (its order, when known) or is still unknown; absent otherwise. The CLI reports a retry by it.
+   */
+  heldBackBy?: { state: 'bought' | 'unknown'; orderId: number | null };
 }
 
 /** One line of a cart: a listing bought with the others in one POST /purchase (all or none). */
@@ -287,6 +292,8 @@ interface Held {
   listingId: number;
   /** The earlier purchase turned out bought (else: still unknown). */
   bought: boolean;
+  /** Its order, when it was bought and the order is known. */
+  orderId: number | null;
   words: string;
 }
 
@@ -432,8 +439,8 @@ export class Purchaser {
   }
 
   async #buyOnce(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    await this.#settleEarlierRun();
-    const refusal = await this.#earlierOfListing(request.listingId);
+    const held = await this.#earlierOfListing(request.listingId);
+    const refusal = held ? heldBack([held], null) : null;
     const line = {
       listing_id: request.listingId,
       amount: request.amount ?? 1,
@@ -494,6 +501,7 @@ export class Purchaser {
     if ('unjournaled' in entry) {
       return { status: 'not_bought', intentId: entry.intentId, orderId: null, result: null, error: entry.error, reconciled: false, note: null, listedPrice };
     }
+    if (held) return { ...this.#outcome(entry.intentId, entry.result, entry.error), listedPrice, heldBackBy: { state: held.bought ? 'bought' : 'unknown', orderId: held.orderId } };
     if (!('open' in entry)) return { ...this.#outcome(entry.intentId, entry.result, entry.error), listedPrice };
     const reconciled = await this.#gate.exclusive(async () => {
       const journalEntry = this.#journal.get(entry.intentId) as JournalEntry;
@@ -518,7 +526,6 @@ export class Purchaser {
   }
 
   async #buyCartOnce(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
-    await this.#settleEarlierRun();
     const refusal = await this.#earlierOfCart(lines);
     const sent = await this.#gate.shared(async () => {
       const createdAtMs = this.#clock.now();
@@ -628,11 +635,16 @@ export class Purchaser {
     })();
   }
 
-  /** Settles the intents an earlier run left open (a crash, an unreadable order history), before the first purchase. */
-  async #settleEarlierRun(): Promise<void> {
-    if (this.#checkedJournal) return;
+  /**
+   * Settles the intents an earlier run left open (a crash, an unreadable order history), before the first
+   * purchase. True when it read the order history for them.
+   */
+  async #settleEarlierRun(): Promise<boolean> {
+    if (this.#checkedJournal) return false;
     this.#checkedJournal = true;
-    if (this.#journal.unresolved().length > 0) await this.reconcileUnresolved();
+    if (this.#journal.unresolved().length === 0) return false;
+    await this.reconcileUnresolved();
+    return true;
   }
 
   /**
@@ -641,11 +653,11 @@ export class Purchaser {
    * blind. A click after "unknown" is a retry far more often than a wish for another copy, and a retry
    * is what buys twice: when the earlier one turns out bought, this one is not sent (the caller is told
    * so; a further purchase, the first one now known, is sent as usual); when it is still unknown, this
-   * one is held back once, with that said. Returns why it is not sent, or null.
+   * one is held back once, with that said. Returns what holds it back, or null.
    */
-  async #earlierOfListing(listingId: number): Promise<ApiError | null> {
+  async #earlierOfListing(listingId: number): Promise<Held | null> {
     const [held] = await this.#earlierOf([listingId]);
-    return held ? heldBack([held], null) : null;
+    return held ?? null;
   }
 
   /**
@@ -662,21 +674,24 @@ export class Purchaser {
   /** For each listing, why its earlier open purchase holds a new one back (see #earlierOfListing), or null. */
   async #earlierOf(listingIds: readonly number[]): Promise<(Held | null)[]> {
     const now = this.#clock.now();
+    // Taken before an earlier run's intents are settled: a retry in a new process (`skindesk buy` after
+    // "unknown") must still be held back when that settling finds the earlier purchase bought.
     const recent = this.#journal.unresolved().filter((e) => now - e.createdAtMs <= UNRESOLVED_MAX_AGE_MS);
     const open = listingIds.map((listingId) => recent.filter((e) => e.listingId === listingId).map((e) => e.intentId));
+    const settled = await this.#settleEarlierRun();
     if (open.every((ids) => ids.length === 0)) return listingIds.map(() => null);
-    await this.reconcileUnresolved();
+    if (!settled) await this.reconcileUnresolved();
     return listingIds.map((listingId, i) => {
       const earlier = (open[i] ?? []).map((id) => this.#journal.get(id)).filter((e): e is JournalEntry => e !== null);
       const bought = earlier.find((e) => e.state === 'bought');
       if (bought) {
         const order = bought.orderId ?? this.#orderOverrides.get(bought.intentId) ?? null;
-        return { listingId, bought: true, words: `${earlierPurchaseWords(bought)}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
+        return { listingId, bought: true, orderId: order, words: `${earlierPurchaseWords(bought)}, whose answer was lost, was bought${order === null ? '' : ` (order ${order})`}` };
       }
       const unknown = earlier.find((e) => (e.state === 'unknown' || e.state === 'intent') && e.warnedAtMs === null);
       if (unknown) {
         this.#journal.markWarned(unknown.intentId, now);
-        return { listingId, bought: false, words: `${earlierPurchaseWords(unknown)} may have been bought (unknown — check orders)` };
+        return { listingId, bought: false, orderId: null, words: `${earlierPurchaseWords(unknown)} may have been bought (unknown — check orders)` };
       }
       return null;
     });

@@ -40,14 +40,17 @@ let server: FakeServer;
 let dir: string;
 let orders: { order_item_id: number; order_id: number; side: 'bought'; app_id: number; market_hash_name: string; price: number; amount: number; created_at: string }[];
 let purchaseMode: 'ok' | 'apply-then-drop' | 'price-changed';
+let ordersDown: boolean;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'skindesk-cli-buy-'));
   orders = [];
   purchaseMode = 'ok';
+  ordersDown = false;
   server = await startFakeServer();
   server.on('listing', (_req, res) => sendJson(res, 200, { ...fullListingExample, id: 77 }));
   server.on('orders', (req, res) => {
+    if (ordersDown) return sendError(res, 500, 'INTERNAL_ERROR', 'orders are down');
     const limit = Number(req.url.searchParams.get('limit'));
     sendJson(res, 200, { orders: [...orders].reverse(), metadata: metadataFor(1, orders.length ? 1 : 0, orders.length, limit) });
   });
@@ -143,6 +146,36 @@ describe('skindesk buy', () => {
     expect(run.code).toBe(3);
     expect(server.calls('purchase')).toHaveLength(1);
   }, 30_000);
+
+  it('run again after unknown: the earlier purchase, found bought, is printed as bought with its order (exit 0), nothing sent', async () => {
+    purchaseMode = 'apply-then-drop';
+    ordersDown = true;
+    const first = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(first.code).toBe(3);
+    // a script retrying on exit 3, the order history readable again: a retry must not buy a second copy
+    ordersDown = false;
+    purchaseMode = 'ok';
+    const retry = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(parseLine(retry)).toEqual({ status: 'bought', order_id: 900, error: null });
+    expect(retry.code).toBe(0);
+    expect(retry.stderr).toContain('not sent');
+    expect(server.calls('purchase')).toHaveLength(1);
+    // the earlier purchase now known, a further run buys another copy
+    const another = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(parseLine(another)).toEqual({ status: 'bought', order_id: 901, error: null });
+    expect(server.calls('purchase')).toHaveLength(2);
+  }, 60_000);
+
+  it('run again while the earlier purchase is still unknown: unknown again (exit 3), nothing sent', async () => {
+    purchaseMode = 'apply-then-drop';
+    ordersDown = true;
+    expect((await runCli(buyArgs(), { SKINDESK_API_KEY: KEY })).code).toBe(3);
+    purchaseMode = 'ok';
+    const retry = await runCli(buyArgs(), { SKINDESK_API_KEY: KEY });
+    expect(parseLine(retry)).toMatchObject({ status: 'unknown', order_id: null, error: { message: expect.stringContaining('may have been bought') } });
+    expect(retry.code).toBe(3);
+    expect(server.calls('purchase')).toHaveLength(1);
+  }, 60_000);
 
   it('--db naming a directory: not bought, nothing sent, no file made beside it', async () => {
     const run = await runCli(['buy', '--base-url', server.baseUrl, '--listing', '77', '--max-price', '1300', '--db', dir], { SKINDESK_API_KEY: KEY });

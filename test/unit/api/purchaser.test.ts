@@ -563,6 +563,27 @@ describe('journaled purchases', () => {
     expect(market.server.calls('purchase')).toHaveLength(2);
   });
 
+  it('a retry in a new process whose earlier purchase turns out bought is not sent, and names that order', async () => {
+    await boughtWithTheAnswerLost();
+    // the next `skindesk buy`: a new purchaser on the same journal, the order history readable now; its
+    // first step settles what the earlier run left open, which must not let this retry through
+    market.mode = 'normal';
+    market.ordersMode = 'normal';
+    const again = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(market.purchasesApplied).toBe(1);
+    expect(market.server.calls('purchase')).toHaveLength(1);
+    expect(again).toMatchObject({ status: 'not_bought', heldBackBy: { state: 'bought', orderId: 500 } });
+    expect(again.error?.message).toContain('was bought (order 500)');
+  });
+
+  it('a retry in a new process whose earlier purchase is still unknown is held back as unknown', async () => {
+    await boughtWithTheAnswerLost();
+    market.mode = 'normal';
+    const again = await makePurchaser().buy({ listingId: 101, maxPrice: 1300, marketHashName: NAME, appId: 730 });
+    expect(again).toMatchObject({ status: 'not_bought', heldBackBy: { state: 'unknown', orderId: null } });
+    expect(market.server.calls('purchase')).toHaveLength(1);
+  });
+
   it('names the earlier purchase by its listing alone when the journal does not know its item', async () => {
     // journaled without the item's name (an older entry), its answer lost, the order history unreadable
     const at = Date.now() - 60_000;
