@@ -7,7 +7,15 @@
 //   APPLE_API_KEY, APPLE_API_KEY_ID, APPLE_API_ISSUER   (or APPLE_ID, APPLE_APP_SPECIFIC_PASSWORD,
 //   APPLE_TEAM_ID)        notarize the macOS build; without them the build is signed but not notarized
 //   CSC_LINK, CSC_KEY_PASSWORD, WIN_CSC_LINK, ...       code signing, read by electron-builder itself
+//   SKINDESK_ALLOW_UNSIGNED=1   lets a Windows or macOS build be made without a signing certificate
+//                         (a local try-out; never a release: see forceCodeSigning below)
 const env = process.env;
+/**
+ * A Windows or macOS build must be signed: electron-updater checks a Windows update against the publisher
+ * written into app-update.yml, which electron-builder writes only for a signed build — an unsigned one
+ * would install whatever .exe the feed offers, checked only against the feed's own checksum.
+ */
+const forceCodeSigning = env.SKINDESK_ALLOW_UNSIGNED !== '1';
 const notarize = Boolean(
   (env.APPLE_API_KEY && env.APPLE_API_KEY_ID && env.APPLE_API_ISSUER) ||
   (env.APPLE_ID && env.APPLE_APP_SPECIFIC_PASSWORD && env.APPLE_TEAM_ID) ||
@@ -56,6 +64,7 @@ const config = {
   win: {
     target: [{ target: 'nsis', arch: ['x64', 'arm64'] }],
     icon: 'resources/icon.ico',
+    forceCodeSigning,
   },
   nsis: {
     // per-user install, no elevation; the user may choose the folder
@@ -83,6 +92,7 @@ const config = {
     entitlements: 'resources/entitlements.mac.plist',
     entitlementsInherit: 'resources/entitlements.mac.plist',
     notarize,
+    forceCodeSigning,
   },
   dmg: { sign: false },
 

@@ -62,6 +62,18 @@ describe('electron-builder configuration', () => {
     expect(entitlements).not.toContain('allow-dyld-environment-variables');
   });
 
+  it('Windows and macOS builds must be signed (their updaters check the signature), unless a local try-out says so', async () => {
+    expect(section('win').forceCodeSigning).toBe(true);
+    expect(section('mac').forceCodeSigning).toBe(true);
+    process.env.SKINDESK_ALLOW_UNSIGNED = '1';
+    try {
+      const tryOut = (await import(`${pathToFileURL(join(root, 'electron-builder.js')).href}?unsigned`)) as { default: Config };
+      expect((tryOut.default.win as Record<string, unknown>).forceCodeSigning).toBe(false);
+    } finally {
+      delete process.env.SKINDESK_ALLOW_UNSIGNED;
+    }
+  });
+
   it('Linux: AppImage + deb, the deb depending on libsecret', () => {
     expect(section('linux').target).toEqual(['AppImage', 'deb']);
     expect(section('deb').depends).toContain('libsecret-1-0');

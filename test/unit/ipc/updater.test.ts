@@ -1,10 +1,11 @@
 // The updater of packaged builds, with fake electron and electron-updater modules: it checks only when
 // packaged and not disabled, never installs an older version than the running one, and a check or a
 // download that fails (offline) is a warning in the log, never an unhandled rejection.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 interface FakeCheckResult {
   updateInfo: { version: string };
+  isUpdateAvailable?: boolean;
   downloadPromise: Promise<string[]> | null;
 }
 
@@ -23,6 +24,7 @@ const fake = vi.hoisted(() => {
   const autoUpdater = {
     // what electron-updater does by itself once a `channel` is set (AppUpdater's channel setter)
     allowDowngrade: true,
+    autoDownload: true,
     logger: null as unknown,
     checks: 0,
     /** What the next check answers (a rejection: the check failed, e.g. offline). */
@@ -66,9 +68,15 @@ afterEach(() => {
   vi.unstubAllEnvs();
   fake.autoUpdater.checks = 0;
   fake.autoUpdater.allowDowngrade = true;
+  fake.autoUpdater.autoDownload = true;
   fake.autoUpdater.nextCheck = () => Promise.resolve(null);
   fake.notifications.length = 0;
   fake.app.isPackaged = true;
+});
+
+// On Linux only an AppImage installs what it finds (see installsUpdates): the tests that download run as one.
+beforeEach(() => {
+  if (process.platform === 'linux') vi.stubEnv('APPIMAGE', '/opt/Skindesk.AppImage');
 });
 
 describe('the updater', () => {
@@ -132,6 +140,37 @@ describe('the updater', () => {
     expect(fake.notifications).toEqual([
       { title: 'A new version of Skindesk is ready', body: 'Version 9.9.9 is installed when Skindesk quits.' },
     ]);
+  });
+});
+
+describe('which builds install their updates', () => {
+  it('Windows, macOS and an AppImage do; a Linux package (deb: dpkg as root, no signature) does not', async () => {
+    const { installsUpdates } = await import('../../../src/main/updater.ts');
+    expect(installsUpdates('win32', {})).toBe(true);
+    expect(installsUpdates('darwin', {})).toBe(true);
+    expect(installsUpdates('linux', { APPIMAGE: '/home/t/Skindesk.AppImage' })).toBe(true);
+    expect(installsUpdates('linux', {})).toBe(false);
+  });
+
+  it.runIf(process.platform === 'linux')('a deb build downloads nothing and tells a new version once', async () => {
+    vi.stubEnv('APPIMAGE', '');
+    const { startUpdater, UPDATE_CHECK_INTERVAL_MS } = await import('../../../src/main/updater.ts');
+    vi.useFakeTimers();
+    try {
+      fake.autoUpdater.nextCheck = () => Promise.resolve({ updateInfo: { version: '9.9.9' }, isUpdateAvailable: true, downloadPromise: null });
+      startUpdater(recordingLog().log);
+      await vi.advanceTimersByTimeAsync(UPDATE_CHECK_INTERVAL_MS);
+      expect(fake.autoUpdater.autoDownload).toBe(false);
+      expect(fake.autoUpdater.checks).toBe(2);
+      expect(fake.notifications).toEqual([
+        {
+          title: 'A new version of Skindesk is available',
+          body: 'Version 9.9.9: update Skindesk with your package manager, or download it from the releases page.',
+        },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
