@@ -107,6 +107,15 @@ async function main(): Promise<void> {
       log.error(`the window's page did not load (${url}): ${message}`);
       dialog.showErrorBox('Skindesk could not show its window', `The page ${url} did not load: ${message}`);
     },
+    onRendererGone: (reason, exitCode, reloading) => {
+      log.error(`the window's page stopped (${reason}, exit code ${exitCode}); ${reloading ? 'reloading it' : 'it stopped again and again: not reloaded'}`);
+      if (!reloading && reason !== 'clean-exit') {
+        dialog.showErrorBox(
+          'Skindesk’s window stopped',
+          `The window's page stopped several times in a minute (${reason}). Watchlists and auto-buy keep running until Skindesk quits: restart it to see them again.`,
+        );
+      }
+    },
   });
   registerIpcHandlers(
     ipcMain,

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
+import { RendererRecovery } from './renderer-recovery.ts';
 import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState } from './window-state.ts';
 
 export interface WindowFactoryOptions {
@@ -12,6 +13,8 @@ export interface WindowFactoryOptions {
   urlFor(route: string): string;
   /** The page did not load (a file missing from the package, the dev server down): told, not an empty window. */
   onLoadFailed(url: string, error: Error): void;
+  /** The page's process ended (Electron's reason); `reloading`: the window loads it again (renderer-recovery.ts). */
+  onRendererGone(reason: string, exitCode: number, reloading: boolean): void;
   /**
    * Whether the windows may open DevTools: development runs only. In a packaged build Electron's default
    * menu (View → Toggle Developer Tools, Ctrl+Shift+I) would otherwise open a console on the page, where a
@@ -74,6 +77,12 @@ export class WindowFactory {
     this.#ours.add(id);
     win.on('closed', () => this.#ours.delete(id));
     win.once('ready-to-show', () => win.show());
+    const recovery = new RendererRecovery();
+    win.webContents.on('render-process-gone', (_event, details) => {
+      const reloading = !win.isDestroyed() && recovery.shouldReload(details.reason);
+      this.#options.onRendererGone(details.reason, details.exitCode, reloading);
+      if (reloading) win.webContents.reload();
+    });
     const url = this.#options.urlFor(route);
     win.loadURL(url).catch((err: unknown) => this.#options.onLoadFailed(url, err instanceof Error ? err : new Error(String(err))));
     return win;

@@ -12,7 +12,7 @@ const fake = vi.hoisted(() => {
   };
   let nextId = 1;
   class BrowserWindow {
-    readonly webContents = { id: nextId++ };
+    readonly webContents = { id: nextId++, on: () => undefined };
     on(): this {
       return this;
     }
@@ -49,6 +49,7 @@ describe('the Electron glue tells its asynchronous failures', () => {
       devTools: false,
       urlFor: (route) => `app://skindesk/index.html${route}`,
       onLoadFailed: (url, error) => failures.push(`${url}: ${error.message}`),
+      onRendererGone: () => undefined,
     });
     windows.create('#/item/7');
     await settle();

@@ -6,7 +6,7 @@ const fake = vi.hoisted(() => {
   const made: { webPreferences?: Record<string, unknown> }[] = [];
   let nextId = 1;
   class BrowserWindow {
-    readonly webContents = { id: nextId++ };
+    readonly webContents = { id: nextId++, on: () => undefined };
     constructor(options: { webPreferences?: Record<string, unknown> }) {
       made.push(options);
     }
@@ -31,6 +31,7 @@ async function preferencesOfAWindow(devTools: boolean): Promise<Record<string, u
     devTools,
     urlFor: (route) => `app://skindesk/index.html${route}`,
     onLoadFailed: () => undefined,
+    onRendererGone: () => undefined,
   });
   fake.made.length = 0;
   windows.create('');
