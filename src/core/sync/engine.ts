@@ -922,8 +922,12 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         return;
       }
       if (s.phase !== 'live') return;
-      if (seenBefore !== null && snapshot.seq < seenBefore) {
-        next = this.#o.snapshotRetryMs; // a cached answer: try again once the cache has moved on
+      // A cached answer: older than an event this socket saw, or — on a socket that saw none — than the
+      // snapshot the book last merged. Merged, it would change no row (the guard), but it would be
+      // recorded as the latest check of the book. Asked again once the cache has moved on.
+      const floor = seenBefore ?? this.#store.state().lastSnapshotSeq;
+      if (floor !== null && snapshot.seq < floor) {
+        next = this.#o.snapshotRetryMs;
         return;
       }
       const summary = await this.#merge({ ...snapshot, provenFresh: seenBefore !== null }, false, s.abort.signal);

@@ -610,6 +610,22 @@ describe.each(['atomic', 'stepped'] as const)('sync protocol (%s merges)', (mode
     expect(book(db)).toEqual(market.leanBook());
   });
 
+  it('a periodic check answered by a copy older than the book\'s last snapshot is asked again, not recorded as a check', async () => {
+    seed(30);
+    const old = market.snapshot(); // a copy a cache could still hand out
+    market.reprice(2, 4242); // not sent: this socket sees no event at all
+    startEngine({ antiEntropyMs: 100, snapshotRetryMs: 100 });
+    await eventually(isLive, 'live');
+    const checked = readSyncState(db);
+    expect(checked.lastSnapshotSeq).toBe(market.seq);
+    const requestsBefore = market.bookRequests;
+    market.answerBook = () => old;
+    await eventually(() => market.bookRequests >= requestsBefore + 3, 'the stale copy asked again');
+    // "book checked at" and its copy stay those of the newer snapshot: the old copy proved nothing
+    expect(readSyncState(db)).toMatchObject({ lastSnapshotSeq: checked.lastSnapshotSeq, lastSnapshotAt: checked.lastSnapshotAt, lastSnapshotEtag: checked.lastSnapshotEtag });
+    expect(book(db)).toEqual(market.leanBook());
+  });
+
   it('reconnects a feed that stays open but sends nothing while listings change', async () => {
     seed(30);
     const e = startEngine({ antiEntropyMs: 150 });
