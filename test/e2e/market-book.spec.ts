@@ -6,7 +6,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { queryBook } from '../../src/core/query/index.ts';
 import { readListing } from '../../src/core/store/index.ts';
-import { formatAgainst } from '../../src/renderer/format/numbers.ts';
+import { formatAgainst, formatFloat } from '../../src/renderer/format/numbers.ts';
 import { itemKey } from '../../src/shared/item-key.ts';
 import { servedMarketPrices } from '../shared/served-market-prices.ts';
 import {
@@ -112,7 +112,7 @@ test('a float + sticker filter shows exactly the rows skindesk search finds in t
   await expect.poll(async () => (await visibleIds(page)).slice(0, fit)).toEqual(expected.slice(0, fit).map((r) => r.id));
   // every row on screen shows its float and its stickers
   const first = page.locator(`[data-listing-id="${expected[0]?.id}"]`);
-  await expect(first).toContainText((expected[0]?.paint_wear as number).toFixed(6));
+  await expect(first).toContainText(formatFloat(expected[0]?.paint_wear as number));
   await expect(first.locator('.sd-slots')).toHaveAttribute('data-stickers', String(expected[0]?.stickers?.length));
   await saveScreenshot(page, 'filters');
   demo(m.host).resumeActivity();
@@ -165,7 +165,7 @@ test('the detail shows the float bar with its wear band and every sticker with i
   const bar = detail.getByTestId('float-bar');
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute('data-float', String(target.paint_wear));
-  await expect(bar).toContainText(target.paint_wear.toFixed(10));
+  await expect(bar).toContainText(formatFloat(target.paint_wear, 10));
   // the marker sits at the float's place on the bar
   const barBox = await bar.boundingBox();
   const markerBox = await detail.getByTestId('float-marker').boundingBox();

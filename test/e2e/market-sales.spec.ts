@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSalesTape } from '../../src/core/query/sales-tape.ts';
+import { formatFloat } from '../../src/renderer/format/numbers.ts';
 import { expect, type Page, test } from '@playwright/test';
 import {
   type MarketHost,
@@ -96,7 +97,7 @@ test('the sales tape: what skindesk sales prints, newest first and live; by game
   const sold = cliSales(m.dbFile, []).find((s) => s.listing_id === first)!;
   expect(sold.paint_wear).not.toBeNull();
   const row = page.locator(`[data-testid="sale-row"][data-listing-id="${first}"]`);
-  await expect(row).toContainText(sold.paint_wear!.toFixed(6));
+  await expect(row).toContainText(formatFloat(sold.paint_wear));
   await expect(row).toContainText(String(sold.paint_seed));
 
   // live: a new sale comes in on top while the tape follows the feed

@@ -3,9 +3,16 @@ import { formatCents } from '../../shared/money.ts';
 
 export { formatCents };
 
-/** Float (paint wear) the way traders compare them: 6 decimals, a dash when unknown. */
+/**
+ * Float (paint wear) the way traders compare them: 6 decimals, a dash when unknown. The digits are cut,
+ * never rounded: rounded, 0.06999996 (Factory New) would read 0.070000, the Minimal Wear boundary — and
+ * a float just under a band's edge is exactly what a trader pays for. Cut from the float's shortest
+ * text, as the marketplace sent it: cut from its binary value, 0.3 would read 0.299999.
+ */
 export function formatFloat(value: number | null | undefined, digits = 6): string {
-  return value === null || value === undefined ? '–' : value.toFixed(digits);
+  if (value === null || value === undefined) return '–';
+  const [whole, fraction = ''] = formatDecimal(value).split('.');
+  return `${whole}.${fraction.slice(0, digits).padEnd(digits, '0')}`;
 }
 
 /**

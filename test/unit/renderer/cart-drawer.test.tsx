@@ -304,7 +304,7 @@ describe('cart: where the focus goes', () => {
     addToCart(line(23, 'AWP | Asiimov (Field-Tested)'));
     await open();
     const tellOf = (id: number) => within(document.querySelector(`[data-cart-listing-id="${id}"]`) as HTMLElement).queryByTestId('cart-line-tell');
-    expect(tellOf(21)?.textContent).toBe('0.251235');
+    expect(tellOf(21)?.textContent).toBe('0.251234');
     expect(tellOf(22)?.textContent).toBe('#22');
     expect(tellOf(23)).toBeNull();
   });
