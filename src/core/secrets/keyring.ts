@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { AsyncEntry } from '@napi-rs/keyring';
+import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import {
   type SecretName,
   type SecretStore,
@@ -29,9 +29,17 @@ export interface KeyringSecretStoreOptions {
 }
 
 /**
+ * Without a pinned store the library silently falls back to the kernel's keyutils keyring on Linux when no
+ * Secret Service answers: a key saved there lives in memory only, is gone after a reboot and expires, while
+ * the app would say it was saved. Pinned, a missing Secret Service is an error the user is told about.
+ * The option is ignored on macOS and Windows.
+ */
+const SECRET_SERVICE_ONLY: EntryOptions = { linux: { store: 'secret-service' } };
+
+/**
  * Secrets in the OS keychain through @napi-rs/keyring: macOS Keychain, Windows Credential Manager, the
- * Secret Service (GNOME Keyring, KWallet) on Linux. On Linux without a running Secret Service every call
- * rejects with SecretStoreError('unavailable'), which the app shows in Settings.
+ * Secret Service (GNOME Keyring, KWallet) on Linux — never the kernel keyring. On Linux without a running
+ * Secret Service every call rejects with SecretStoreError('unavailable'), which the app shows in Settings.
  */
 export class KeyringSecretStore implements SecretStore {
   readonly kind = 'keyring';
@@ -67,7 +75,7 @@ export class KeyringSecretStore implements SecretStore {
   }
 
   #entry(name: SecretName): AsyncEntry {
-    return new AsyncEntry(this.service, name);
+    return new AsyncEntry(this.service, name, SECRET_SERVICE_ONLY);
   }
 }
 
