@@ -1,12 +1,10 @@
 // Sandboxed preload, bundled to a single CommonJS file (out/preload/index.cjs).
 // It exposes exactly the functions generated from the IPC contract as window.skindesk — never
 // ipcRenderer itself, never a generic "send any channel" function.
+// first: it must run before the contract's schemas are built
+import '../shared/zod-jitless.ts';
 import { contextBridge, ipcRenderer } from 'electron';
-import { z } from 'zod';
 import { type IpcTransport, callChannel, createSkindeskApi, pushChannel } from '../shared/ipc/index.ts';
-
-// zod would otherwise probe `new Function` for its fast path, which the CSP forbids (and reports).
-z.config({ jitless: true });
 
 const transport: IpcTransport = {
   invoke: (name, input) => ipcRenderer.invoke(callChannel(name), input),

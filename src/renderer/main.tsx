@@ -1,3 +1,5 @@
+// first: it must run before any module builds a zod schema (the preload's setting stays in its own world)
+import '../shared/zod-jitless.ts';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';

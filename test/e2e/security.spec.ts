@@ -10,12 +10,13 @@
 //   invalid input, through window.skindesk and as raw frames on the IPC socket (what a compromised page
 //   could send), is refused with INVALID_INPUT and no handler of the app runs; malformed frames close
 //   the socket without harming the app.
+// - The app itself trips no CSP rule while it loads (zod's `new Function` probe did, before jitless).
 //
 // Images are the one exception the CSP makes on purpose (img-src https:, for item and sticker art), so
 // they are not checked here.
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { silentLog } from '../../src/core/app/index.ts';
-import { IPC_CALL_NAMES, WIRE_PATH } from '../../src/shared/ipc/index.ts';
+import { BRIDGE_SCRIPT_PATH, IPC_CALL_NAMES, WIRE_PATH } from '../../src/shared/ipc/index.ts';
 import { type WebHost, startWebHost } from '../../src/web-host/index.ts';
 
 let host: WebHost;
@@ -172,6 +173,39 @@ test('the page reaches neither Node nor the network, only the bridge', async ({ 
   // the bridge still works
   const status = await page.evaluate(() => window.skindesk?.getStatus({}));
   expect(status).toMatchObject({ ok: true, value: { state: 'live' } });
+});
+
+// zod builds its object schemas with a `new Function` probe unless told `jitless` first; the probe is
+// caught, but the CSP still reports it. So from the first script on, the app itself must trip nothing.
+const VIOLATIONS_KEY = '__cspViolations';
+
+/** Records every CSP violation of the page from before its first script runs. */
+async function watchCspViolations(page: Page): Promise<() => Promise<unknown>> {
+  await page.addInitScript((key) => {
+    const seen: string[] = [];
+    (globalThis as Record<string, unknown>)[key] = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  }, VIOLATIONS_KEY);
+  return () => page.evaluate((key) => (globalThis as Record<string, unknown>)[key], VIOLATIONS_KEY);
+}
+
+test('loading the app trips no CSP violation of its own', async ({ page }) => {
+  const violations = await watchCspViolations(page);
+  await page.goto(host.url);
+  await expect(page.getByTestId('sync-badge')).toHaveText('live');
+  expect(await violations()).toEqual([]);
+});
+
+// zod keeps its settings on globalThis, so here the bridge's setting reaches the renderer; in Electron the
+// preload runs in an isolated world of its own, and the renderer has to set it for itself, in time.
+test('the renderer without the bridge trips no CSP violation either', async ({ page }) => {
+  const violations = await watchCspViolations(page);
+  await page.route(`${host.origin}${BRIDGE_SCRIPT_PATH}`, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: '' }),
+  );
+  await page.goto(host.url);
+  await expect(page.getByRole('heading', { name: 'Skindesk', level: 1 })).toBeVisible();
+  expect(await violations()).toEqual([]);
 });
 
 const BAD_INPUTS: unknown[] = [null, 42, 'text', [], { unknownKey: 1 }, { id: -1, apiKey: '', url: 'file:///etc/passwd', filter: 7 }];

@@ -3,7 +3,6 @@
  * preload in Electron, by the bridge script in the browser test host) answers envelopes; these helpers
  * turn failures back into SkindeskError so components can use try/catch and show `error.message`.
  */
-import { z } from 'zod';
 import {
   type IpcCallName,
   type IpcInput,
@@ -15,9 +14,6 @@ import {
   SkindeskError,
   pushFunctionName,
 } from '../../shared/ipc/index.ts';
-
-// zod would otherwise probe `new Function` for its fast path, which the CSP forbids (and reports).
-z.config({ jitless: true });
 
 declare global {
   interface Window {
