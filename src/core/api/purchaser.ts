@@ -50,6 +50,7 @@ import {
   type PurchaseJournal,
   type PurchaseOutcomeRecord,
 } from './purchase-journal.ts';
+import { SpendWatchers, type SpendSource, type SpendWatcher } from './purchase-spending.ts';
 
 export type PurchaseStatus = 'bought' | 'not_bought' | 'unknown';
 
@@ -370,7 +371,7 @@ function errorFields(error: ApiError | null): Pick<PurchaseOutcomeRecord, 'error
   return { errorKind: error?.kind ?? null, errorCode: error?.code ?? null, errorMessage: error?.message ?? null };
 }
 
-export class Purchaser {
+export class Purchaser implements SpendSource {
   readonly #client: ApiClient;
   readonly #journal: PurchaseJournal;
   readonly #clock: Clock;
@@ -390,6 +391,7 @@ export class Purchaser {
   /** The key's account (accountKey), once read from GET /user; a client's key never changes. */
   #readAccount: Promise<string | null> | null = null;
   readonly #warn: (message: string) => void;
+  readonly #spending = new SpendWatchers();
 
   constructor(options: PurchaserOptions) {
     this.#client = options.client;
@@ -414,8 +416,14 @@ export class Purchaser {
    * a purchase of it still on its way would defeat. Different items are not held back.
    */
   buy(request: PurchaseRequest): Promise<PurchaseOutcome> {
-    const keys = purchaseKeys(request.listingId, request.amount ?? 1, request.marketHashName ?? null, request.appId ?? null);
-    return this.#oneAtATime(keys, () => this.#buyOnce(request));
+    const amount = request.amount ?? 1;
+    const keys = purchaseKeys(request.listingId, amount, request.marketHashName ?? null, request.appId ?? null);
+    return this.#spending.track(request.maxPrice * amount, () => this.#oneAtATime(keys, () => this.#buyOnce(request)));
+  }
+
+  /** Tells `watcher` of every purchase and cart handed over from now on (see purchase-spending.ts). */
+  watchSpending(watcher: SpendWatcher): () => void {
+    return this.#spending.watchSpending(watcher);
   }
 
   /**
@@ -522,7 +530,8 @@ export class Purchaser {
    */
   buyCart(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {
     const keys = lines.flatMap((line) => purchaseKeys(line.listingId, line.amount, line.marketHashName, line.appId));
-    return this.#oneAtATime(keys, () => this.#buyCartOnce(lines));
+    const ceiling = lines.reduce((sum, line) => sum + line.maxPrice * line.amount, 0);
+    return this.#spending.track(ceiling, () => this.#oneAtATime(keys, () => this.#buyCartOnce(lines)));
   }
 
   async #buyCartOnce(lines: readonly CartLineRequest[]): Promise<CartPurchaseOutcome> {

@@ -23,6 +23,7 @@ const DAY = 24 * HOUR;
 export interface Market {
   client: ApiClient;
   purchaser: Purchaser;
+  /** Watches `purchaser` (see balance.ts): a purchase sent here is counted there, never by the auto-buyer. */
   balance: BalanceTracker;
 }
 
@@ -164,7 +165,6 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       this.emit('entry', entry);
       return { entry, settled: Promise.resolve(entry) };
     }
-    const reservation = market.balance.reserve(request.price * amount);
     const purchase = market.purchaser.buy({
       listingId: request.listingId,
       amount,
@@ -176,10 +176,9 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       source: `watch:${request.mode}`,
     });
     const settled = purchase.then(
-      (outcome) => this.#settle(entry, reservation, market, outcome),
+      (outcome) => this.#settle(entry, outcome),
       (err: unknown) => {
         // a local failure in the middle of a purchase (the journal's disk, say): it may have been sent
-        market.balance.settle(reservation, 'unknown');
         return this.#resolve(entry, { status: 'unknown', orderId: null, error: `${(err as Error).message} — check orders`, intentId: null });
       },
     );
@@ -210,9 +209,7 @@ export class AutoBuyer extends EventEmitter<AutoBuyerEvents> {
       .some((a) => a.status !== 'not_bought' || a.triggerSeq >= seq);
   }
 
-  #settle(entry: AutoBuyLogEntry, reservation: number, market: Market, outcome: PurchaseOutcome): AutoBuyLogEntry {
-    const cost = outcome.result?.items.reduce((sum, i) => sum + i.price * i.amount, 0);
-    market.balance.settle(reservation, outcome.status, cost);
+  #settle(entry: AutoBuyLogEntry, outcome: PurchaseOutcome): AutoBuyLogEntry {
     const error =
       outcome.status === 'bought'
         ? null

@@ -1,13 +1,20 @@
 /**
  * The balance the auto-buyer may spend, known without a request at decision time: the last balance read
- * from GET /user, minus every purchase sent since (pending ones at their ceiling, bought ones at what
- * they cost, unknown ones until a read shows them). A purchase that finished before a read was sent is
- * assumed to be in that read; anything later stays subtracted, so the estimate only ever errs low.
+ * from GET /user, minus every purchase the session's purchaser was handed since — the watchlists', and the
+ * book's, the cart's and a private link's alike (pending ones at their ceiling, bought ones at what they
+ * cost, unknown ones until a read shows them). A purchase that finished before a read was sent is assumed
+ * to be in that read; anything later stays subtracted, so the estimate only ever errs low.
  */
 import type { ApiClient } from '../api/client.ts';
+import type { SpendOutcome, SpendSource } from '../api/purchase-spending.ts';
 
 export interface BalanceOptions {
   client: ApiClient;
+  /**
+   * The purchaser every purchase of the session goes through: each one is counted from it (and by nobody
+   * else, so none counts twice); one bought elsewhere (another process) is seen at the next read only.
+   */
+  purchases: SpendSource;
   now?: () => number;
   /** Re-read this often while in use (default 60 s; GET /user allows 60 a minute). */
   refreshEveryMs?: number;
@@ -35,6 +42,7 @@ export class BalanceTracker {
   #timer: NodeJS.Timeout | null = null;
   #reading: Promise<void> | null = null;
   #stopped = false;
+  readonly #unwatch: () => void;
 
   constructor(options: BalanceOptions) {
     this.#client = options.client;
@@ -42,6 +50,10 @@ export class BalanceTracker {
     this.#refreshEveryMs = options.refreshEveryMs ?? 60_000;
     this.#maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
     this.#onWarning = options.onWarning ?? (() => {});
+    this.#unwatch = options.purchases.watchSpending((ceiling) => {
+      const id = this.#reserve(ceiling);
+      return (outcome) => this.#settle(id, outcome);
+    });
   }
 
   /** Starts the periodic reads (the first one at once). */
@@ -54,6 +66,7 @@ export class BalanceTracker {
 
   stop(): void {
     this.#stopped = true;
+    this.#unwatch();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
@@ -66,23 +79,23 @@ export class BalanceTracker {
     return this.#balance - committed;
   }
 
-  /** A purchase is being sent at this ceiling; returns its handle. */
-  reserve(cost: number): number {
+  /** A purchase is on its way at this ceiling; returns its handle. */
+  #reserve(cost: number): number {
     const id = this.#nextSpend++;
     this.#spends.set(id, { cost, settledAt: null });
     return id;
   }
 
-  /** Its outcome: not bought frees the reservation; bought (at `cost`) or unknown keep it until a read. */
-  settle(id: number, outcome: 'bought' | 'not_bought' | 'unknown', cost?: number): void {
+  /** Its outcome: not bought frees the reservation; bought (at its cost) or unknown keep it until a read. */
+  #settle(id: number, { status, cost }: SpendOutcome): void {
     const spend = this.#spends.get(id);
     if (!spend) return;
-    if (outcome === 'not_bought') {
+    if (status === 'not_bought') {
       this.#spends.delete(id);
       return;
     }
     spend.settledAt = this.#now();
-    if (outcome === 'bought' && cost !== undefined) spend.cost = cost;
+    if (status === 'bought' && cost !== null) spend.cost = cost;
     void this.refresh();
   }
 

@@ -250,6 +250,7 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
       if (purchaser && this.#o.purchasing !== false) {
         this.#balance = new BalanceTracker({
           client,
+          purchases: purchaser,
           now: this.#now,
           onWarning: (m) => this.#warn(m),
           ...(this.#o.balanceRefreshMs === undefined ? {} : { refreshEveryMs: this.#o.balanceRefreshMs }),
