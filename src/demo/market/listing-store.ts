@@ -63,7 +63,11 @@ export class ListingStore {
   id: Uint32Array;
   app: Uint8Array;
   item: Uint32Array;
-  price: Uint32Array;
+  /**
+   * Cents. Float64, not Uint32: the spec sets no maximum price, and a 32-bit column would store 2^32 + 100
+   * as 100 (and 2^32 as 0) without a word; a double holds every safe integer exactly.
+   */
+  price: Float64Array;
   amount: Uint32Array;
   createdAt: Float64Array;
   asset: Float64Array;
@@ -87,7 +91,7 @@ export class ListingStore {
     this.id = new Uint32Array(this.capacity);
     this.app = new Uint8Array(this.capacity);
     this.item = new Uint32Array(this.capacity);
-    this.price = new Uint32Array(this.capacity);
+    this.price = new Float64Array(this.capacity);
     this.amount = new Uint32Array(this.capacity);
     this.createdAt = new Float64Array(this.capacity);
     this.asset = new Float64Array(this.capacity);
@@ -314,7 +318,7 @@ export class ListingStore {
     this.id = copy(this.id, (n) => new Uint32Array(n));
     this.app = copy(this.app, (n) => new Uint8Array(n));
     this.item = copy(this.item, (n) => new Uint32Array(n));
-    this.price = copy(this.price, (n) => new Uint32Array(n));
+    this.price = copy(this.price, (n) => new Float64Array(n));
     this.amount = copy(this.amount, (n) => new Uint32Array(n));
     this.createdAt = copy(this.createdAt, (n) => new Float64Array(n));
     this.asset = copy(this.asset, (n) => new Float64Array(n));

@@ -73,8 +73,8 @@ class ItemFragments {
 export interface BookAggregates {
   stock: Uint32Array;
   listings: Uint32Array;
-  /** 0 when nobody sells the item. */
-  lowest: Uint32Array;
+  /** Cents, 0 when nobody sells the item. Float64 like the store's price column, so no price wraps at 2^32. */
+  lowest: Float64Array;
   at: number;
 }
 
@@ -171,7 +171,7 @@ export class MarketSnapshots {
     const n = market.catalog.items.length;
     const stock = new Uint32Array(n);
     const listings = new Uint32Array(n);
-    const lowest = new Uint32Array(n);
+    const lowest = new Float64Array(n);
     const s = market.store;
     for (let i = 0; i < s.size; i++) {
       if (s.status[i] !== ACTIVE) continue;
