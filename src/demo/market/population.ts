@@ -11,6 +11,7 @@ import type { AppId, TradeStatus } from '../../shared/api/index.ts';
 import type { CatalogItem } from '../catalog/index.ts';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { Random } from '../random.ts';
+import { tokenAmountFor } from './crypto-conversion.ts';
 import { ACTIVE, DISABLED, FILLED, PRIVATE, type ListingExtra, type StatusCode } from './listing-store.ts';
 import { ANONYMOUS_SELLER_BASE, ANONYMOUS_SELLERS, SETTLEMENT_MS, decayedPrice, type Market } from './market.ts';
 import type { Account, TradeRecord } from './records.ts';
@@ -259,7 +260,7 @@ function populateDemoUser(market: Market, engine: TradeEngine, rng: Random, user
           id,
           status: failed ? 'FAILED' : 'SUCCESS',
           balanceAmount: amount,
-          tokenAmount: ticker === 'BTC' ? Math.floor((amount * 0.99 * 1e8) / 6_500_000) / 1e8 : Math.floor((amount * 0.99 * 1e8) / 320_000) / 1e8,
+          tokenAmount: tokenAmountFor(amount, ticker),
           ticker,
           address: ticker === 'BTC' ? 'bc1qdemo0address0for0skindesk0xk2v9' : '0xdemo00000000000000000000000000000000beef',
           feeLevel: 'LOW',

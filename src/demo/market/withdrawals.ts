@@ -3,21 +3,13 @@
  * comes off it and the rest is converted at the spot rate. PENDING → CONFIRMING (tx_hash and network fee
  * set) → SUCCESS, or FAILED with the amount refunded to the balance. Steps run on scaled timers.
  */
-import {
-  CRYPTO_MINIMUM_CENTS,
-  CRYPTO_PLATFORM_FEE_BPS,
-  type CryptoTicker,
-  type CryptoWithdrawal,
-} from '../../shared/api/index.ts';
-import { bpsOf } from '../../shared/money.ts';
+import { CRYPTO_MINIMUM_CENTS, type CryptoTicker, type CryptoWithdrawal } from '../../shared/api/index.ts';
 import { iso, SECOND } from '../clock.ts';
+import { TOKEN_DECIMALS, tokenAmountFor } from './crypto-conversion.ts';
 import { MarketError } from './errors.ts';
 import type { Market } from './market.ts';
 import type { Account, WithdrawalRecord } from './records.ts';
 
-/** Spot prices in cents per coin. */
-export const SPOT_CENTS: Record<CryptoTicker, number> = { BTC: 6_500_000, ETH: 320_000, LTC: 8_500, SOL: 15_000, USDC: 100 };
-const DECIMALS: Record<CryptoTicker, number> = { BTC: 8, ETH: 8, LTC: 8, SOL: 6, USDC: 2 };
 /** Network fee per level, in coins. */
 const NETWORK_FEE: Record<CryptoTicker, [low: number, medium: number, high: number]> = {
   BTC: [0.000012, 0.00002, 0.000045],
@@ -62,12 +54,11 @@ export class WithdrawalEngine {
       throw new MarketError('INSUFFICIENT_BALANCE', `the balance is ${account.balance} cents; ${request.amount} requested`, { balance: account.balance });
     }
     const now = this.market.now();
-    const net = request.amount - bpsOf(request.amount, CRYPTO_PLATFORM_FEE_BPS);
     const record: WithdrawalRecord = {
       id: this.market.nextId('withdrawal'),
       status: 'PENDING',
       balanceAmount: request.amount,
-      tokenAmount: roundTo(net / SPOT_CENTS[request.ticker], DECIMALS[request.ticker]),
+      tokenAmount: tokenAmountFor(request.amount, request.ticker),
       ticker: request.ticker,
       address: request.address,
       feeLevel: request.fee_level,
@@ -106,7 +97,7 @@ export class WithdrawalEngine {
     const hex = this.market.random.tokens.hex(32);
     record.txHash = record.ticker === 'ETH' || record.ticker === 'USDC' ? `0x${hex}` : hex;
     const level = record.feeLevel === 'HIGH' ? 2 : record.feeLevel === 'MEDIUM' ? 1 : 0;
-    record.networkFee = NETWORK_FEE[record.ticker][level].toFixed(DECIMALS[record.ticker]);
+    record.networkFee = NETWORK_FEE[record.ticker][level].toFixed(TOKEN_DECIMALS[record.ticker]);
   }
 
   private settle(account: Account, record: WithdrawalRecord): void {
@@ -123,9 +114,4 @@ export class WithdrawalEngine {
     });
     this.cancels.add(cancel);
   }
-}
-
-function roundTo(value: number, decimals: number): number {
-  const f = 10 ** decimals;
-  return Math.floor(value * f) / f;
 }

@@ -161,6 +161,13 @@ describe('crypto withdrawals', () => {
     expect(await balance()).toBe(before - 10_000);
   });
 
+  it('pays token_amount to the exact smallest unit: 1005 cents → 9.95 USDC (995 after the fee), not 9.94', async () => {
+    const created = parseAs(ENDPOINTS.cryptoWithdraw.response, expectOk(await withdraw({ amount: 1_005, ticker: 'USDC', address: '0xdemo' })));
+    // settled before asserting, so its outcome never moves the balance under the next test
+    const done = await poll(created.withdrawal_id, ['SUCCESS', 'FAILED']);
+    expect([created.token_amount, done.token_amount]).toEqual([9.95, 9.95]);
+  });
+
   it('refunds a FAILED withdrawal to the balance', async () => {
     market.setWithdrawalOutcome('FAILED');
     const before = await balance();
