@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WatchlistDialog } from '../../../src/renderer/screens/watchlists/WatchlistDialog.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
-import type { Watchlist } from '../../../src/shared/watchlist.ts';
+import type { Guardrails, Watchlist } from '../../../src/shared/watchlist.ts';
 import { installFakeApp, resetRendererState } from './fake-app.ts';
 
 afterEach(() => {
@@ -157,6 +157,74 @@ describe('watchlist dialog, percent below', () => {
     await user.tab();
     expect((percent as HTMLInputElement).value).toBe('150 %');
     expect(screen.getByTestId('watchlist-issues').textContent).toContain('Percent below: must be below 100.');
+    expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true);
+    await user.click(screen.getByTestId('watchlist-save'));
+    expect(update).not.toHaveBeenCalled();
+  });
+});
+
+// A money guardrail whose text is not an amount ("1.000", "10,5") or is emptied became $0.00 in the draft:
+// for "Minimum balance left", where $0.00 is allowed, Save stayed on and saved "no minimum" without a word.
+describe('watchlist dialog, a money guardrail that is not an amount', () => {
+  const guarded = {
+    ...saved,
+    auto_buy: {
+      mode: 'auto',
+      copies: 1,
+      guardrails: { max_price: 5_000, total_budget: 20_000, daily_cap: 10_000, max_per_hour: 3, min_balance: 0 },
+    },
+  } satisfies Watchlist;
+  const renderGuarded = (guardrails: Guardrails) =>
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <WatchlistDialog watchlist={{ ...guarded, auto_buy: { ...guarded.auto_buy, guardrails } }} onClose={() => undefined} onSaved={() => undefined} />
+      </MantineProvider>,
+    );
+
+  it('keeps Save off and saves nothing while Minimum balance left is not an amount, and saves it once it reads', async () => {
+    const update = vi.fn((input: unknown) => ({ ...guarded, ...(input as object) }));
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    renderGuarded({ ...guarded.auto_buy.guardrails, min_balance: 10_000 });
+    const minBalance = (await screen.findByTestId('rail-min_balance')) as HTMLInputElement;
+    const save = screen.getByTestId('watchlist-save');
+    for (const [typed, words] of [
+      ['1.000', 'Minimum balance left: At most two decimals: dollars and cents.'],
+      ['10,5', 'Minimum balance left: Use a point for cents (12.50); a comma only separates thousands (1,250.00).'],
+      ['', 'Minimum balance left: Type an amount ($0.00 for no minimum).'],
+    ] as const) {
+      await user.clear(minBalance);
+      if (typed !== '') await user.type(minBalance, typed);
+      expect(minBalance.value).toBe(typed);
+      expect(save.hasAttribute('disabled')).toBe(true);
+      expect(screen.getByTestId('watchlist-issues').textContent).toContain(words);
+      await user.click(save);
+      expect(update).not.toHaveBeenCalled();
+    }
+    await user.type(minBalance, '1,000');
+    expect(screen.queryByTestId('watchlist-issues')).toBeNull();
+    await user.click(save);
+    await waitFor(() => expect(update).toHaveBeenCalledTimes(1));
+    const sent = update.mock.calls[0]![0] as { watchlist: { auto_buy: { guardrails: { min_balance: number } } } };
+    expect(sent.watchlist.auto_buy.guardrails.min_balance).toBe(100_000);
+  });
+
+  it('shows no minimum as $0.00: a choice made, not an empty field', async () => {
+    installFakeApp({});
+    renderGuarded(guarded.auto_buy.guardrails);
+    expect(((await screen.findByTestId('rail-min_balance')) as HTMLInputElement).value).toBe('$0.00');
+    expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(false);
+  });
+
+  it('keeps Save off while another money guardrail is unreadable', async () => {
+    const update = vi.fn(() => guarded);
+    installFakeApp({ updateWatchlist: update });
+    const user = userEvent.setup();
+    renderGuarded(guarded.auto_buy.guardrails);
+    const budget = await screen.findByTestId('rail-total_budget');
+    await user.clear(budget);
+    await user.type(budget, '200.000');
+    expect(screen.getByTestId('watchlist-issues').textContent).toContain('Total budget: At most two decimals: dollars and cents.');
     expect(screen.getByTestId('watchlist-save').hasAttribute('disabled')).toBe(true);
     await user.click(screen.getByTestId('watchlist-save'));
     expect(update).not.toHaveBeenCalled();

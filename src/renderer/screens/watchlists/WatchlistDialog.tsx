@@ -14,7 +14,7 @@ import { useFocusReturnOnRemoval } from '../account/ui/hooks.ts';
 import { type FilterDraft, FilterPanel } from '../market/filters/FilterPanel.tsx';
 import { NAME_MAX, cleanFilter } from '../market/filters/filter-model.ts';
 import { AlertWebhookField } from './AlertWebhookField.tsx';
-import { describeWatchlistIssues } from './watchlist-issues.ts';
+import { describeWatchlistIssues, fieldLabel } from './watchlist-issues.ts';
 
 const REFERENCE_LABELS: Record<(typeof PRICE_REFERENCES)[number], string> = {
   average_30d: '30-day average sale price',
@@ -32,6 +32,16 @@ export const STARTER_GUARDRAILS: Guardrails = {
 };
 
 type Mode = 'off' | 'confirm' | 'auto';
+
+const CEILING_PATH = 'price.max_price';
+const RAILS_PATH = 'auto_buy.guardrails';
+const MIN_BALANCE_PATH = `${RAILS_PATH}.min_balance`;
+const railPath = (key: keyof Guardrails) => `${RAILS_PATH}.${key}`;
+
+/** What an emptied money field asks for: for the minimum balance, that $0.00 is how "none" is said. */
+function emptyAmountWords(path: string): string {
+  return path === MIN_BALANCE_PATH ? 'Type an amount ($0.00 for no minimum).' : 'Type an amount.';
+}
 
 export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Watchlist | null; onClose(): void; onSaved(w: Watchlist): void }) {
   const [name, setName] = useState(watchlist?.name ?? '');
@@ -56,6 +66,17 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
   const [shown, setShown] = useState<FilterDraft | null>(null);
   const filterProblems = shown?.problems ?? [];
   const [saving, setSaving] = useState(false);
+  /**
+   * The money fields whose text is not an amount or is empty, by schema path, with the words why. The draft
+   * keeps their last readable figure, never sent: Save stays off until they read. Such a text once became
+   * $0.00 in the draft, and for the minimum balance, where $0.00 is allowed, "1.000" saved "no minimum".
+   */
+  const [unreadable, setUnreadable] = useState<Readonly<Record<string, string>>>({});
+  const noteAmount = (path: string, cents: number | null, problem: string | null) =>
+    setUnreadable(({ [path]: _was, ...rest }) => (cents === null ? { ...rest, [path]: problem ?? emptyAmountWords(path) } : rest));
+  // a field that goes away (auto-buy off, the other price condition) comes back with a readable figure
+  const forgetUnreadable = (prefix: string) =>
+    setUnreadable((u) => Object.fromEntries(Object.entries(u).filter(([path]) => !path.startsWith(prefix))));
   // shown by mounting it open, closed by removing it
   useFocusReturnOnRemoval(true);
 
@@ -65,14 +86,20 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     price,
     paused: watchlist?.paused ?? false,
     alerts: { notify, sound, webhook: webhook.trim() === '' ? null : webhook.trim() },
-    // an emptied Copies field is kept as 0, like an emptied money field: the form's check then asks for it
+    // an emptied Copies field is kept as 0: the form's check then asks for it
     auto_buy: mode === 'off' ? { mode: 'off' } : { mode, copies: copies ?? 0, guardrails: rails },
   };
   const checked = watchlistInput.safeParse(draft);
   const nameProblem = checked.success ? null : (describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] === 'name'))[0] ?? null);
-  const otherIssues = checked.success ? [] : describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] !== 'name'));
-  const issues = [...filterProblems.map((p) => `Filter: ${p}`), ...otherIssues];
-  const ready = checked.success && filterProblems.length === 0;
+  // an unreadable field is named for what its text is, not for the stale figure the draft still holds
+  const otherIssues = checked.success
+    ? []
+    : describeWatchlistIssues(checked.error.issues.filter((i) => i.path[0] !== 'name' && unreadable[i.path.join('.')] === undefined));
+  const unreadableIssues = Object.entries(unreadable).map(([path, words]) => `${fieldLabel(path)}: ${words}`);
+  const issues = [...filterProblems.map((p) => `Filter: ${p}`), ...unreadableIssues, ...otherIssues];
+  const ready = checked.success && filterProblems.length === 0 && unreadableIssues.length === 0;
+  /** A guardrail's amount in words, or a mark while its field does not read (its stale figure is not what was typed). */
+  const railAmount = (key: keyof Guardrails) => (unreadable[railPath(key)] === undefined ? formatCents(rails[key]) : '…');
 
   const save = async () => {
     if (!ready) return;
@@ -95,10 +122,20 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
     }
   };
 
-  // the draft keeps an emptied money field as 0 (the form's check then asks for it); the field shows it empty
+  // $0.00 is shown as such: no minimum balance is a figure typed, never an empty field
   const rail = (key: keyof Guardrails, label: string, cents: boolean, hint: string) =>
     cents ? (
-      <CentsInput label={label} description={hint} cents={rails[key] || null} onCents={(c) => setRails((r) => ({ ...r, [key]: c ?? 0 }))} data-testid={`rail-${key}`} />
+      <CentsInput
+        label={label}
+        description={hint}
+        cents={unreadable[railPath(key)] === undefined ? rails[key] : null}
+        onCents={(c, problem) => {
+          if (c !== null) setRails((r) => ({ ...r, [key]: c }));
+          noteAmount(railPath(key), c, problem);
+        }}
+        error={unreadable[railPath(key)]}
+        data-testid={`rail-${key}`}
+      />
     ) : (
       <NumberInput label={label} description={hint} min={1} max={1_000} value={rails[key]} onChange={(v) => setRails((r) => ({ ...r, [key]: Number(v) || 0 }))} data-testid={`rail-${key}`} />
     );
@@ -143,7 +180,10 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             <SegmentedControl
               size="xs"
               value={price.kind}
-              onChange={(kind) => setPrice(kind === 'ceiling' ? { kind: 'ceiling', max_price: 1_000 } : { kind: 'below', reference: 'average_30d', percent: 10 })}
+              onChange={(kind) => {
+                setPrice(kind === 'ceiling' ? { kind: 'ceiling', max_price: 1_000 } : { kind: 'below', reference: 'average_30d', percent: 10 });
+                forgetUnreadable(CEILING_PATH);
+              }}
               data={[
                 { value: 'ceiling', label: 'At most' },
                 { value: 'below', label: '% below a reference' },
@@ -151,7 +191,17 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
             />
             <Group gap="xs" mt={6} align="flex-end">
               {price.kind === 'ceiling' ? (
-                <CentsInput label="Highest price per copy" cents={price.max_price || null} onCents={(c) => setPrice({ kind: 'ceiling', max_price: c ?? 0 })} w={180} data-testid="price-ceiling" />
+                <CentsInput
+                  label="Highest price per copy"
+                  cents={unreadable[CEILING_PATH] === undefined ? price.max_price : null}
+                  onCents={(c, problem) => {
+                    if (c !== null) setPrice({ kind: 'ceiling', max_price: c });
+                    noteAmount(CEILING_PATH, c, problem);
+                  }}
+                  error={unreadable[CEILING_PATH]}
+                  w={180}
+                  data-testid="price-ceiling"
+                />
               ) : (
                 <>
                   <NumberInput
@@ -184,7 +234,10 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
           <Divider label="Auto-buy" labelPosition="left" />
           <SegmentedControl
             value={mode}
-            onChange={(m) => setMode(m as Mode)}
+            onChange={(m) => {
+              setMode(m as Mode);
+              if (m === 'off') forgetUnreadable(RAILS_PATH);
+            }}
             data={[
               { value: 'off', label: 'Off (alerts only)' },
               { value: 'confirm', label: 'Confirm first (one key)' },
@@ -210,7 +263,7 @@ export function WatchlistDialog({ watchlist, onClose, onSaved }: { watchlist: Wa
               {mode === 'auto' && (
                 <Alert color="yellow" variant="light" py={6}>
                   <Text size="xs">
-                    Automatic: every new match is bought at once, up to {formatCents(rails.max_price)} per copy and {formatCents(rails.daily_cap)} a day.
+                    Automatic: every new match is bought at once, up to {railAmount('max_price')} per copy and {railAmount('daily_cap')} a day.
                   </Text>
                 </Alert>
               )}

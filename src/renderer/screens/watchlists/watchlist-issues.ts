@@ -49,15 +49,17 @@ function sentence(issue: z.core.$ZodIssue, path: string): string {
   }
 }
 
+/** The dialog's label of a field, by its schema path ("auto_buy.guardrails.min_balance" → "Minimum balance left"). */
+export function fieldLabel(path: string): string {
+  return LABELS[path] ?? (path.startsWith('filter') ? `Filter (${path.slice('filter.'.length) || 'all'})` : path || 'Watchlist');
+}
+
 export function describeWatchlistIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   const lines = issues.map((issue) => {
     const path = issue.path.join('.');
     const words = sentence(issue, path);
     if (path === 'name' && issue.code === 'too_small') return words;
-    const label =
-      LABELS[path] ??
-      (path.startsWith('filter') ? `Filter (${path.slice('filter.'.length) || 'all'})` : path || 'Watchlist');
-    return `${label}: ${words}`;
+    return `${fieldLabel(path)}: ${words}`;
   });
   return [...new Set(lines)];
 }
