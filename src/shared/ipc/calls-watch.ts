@@ -171,23 +171,44 @@ export const WATCH_CALLS = {
 // ---- pushes ------------------------------------------------------------------------------------
 
 export const watchAlertsPushed = z.strictObject({
-  /** New alerts and alerts whose state changed, newest first, at most WATCH_PUSH_MAX_ALERTS. */
+  /** New alerts, newest first. */
   alerts: z.array(watchAlertView),
-  /** Alerts left out of this push because a burst exceeded the cap (the feed call has them). */
+  /** Alerts pushed before whose state changed since (a purchase's outcome, a dismissal), newest first. */
+  changed: z.array(watchAlertView),
+  /**
+   * Alerts and state changes left out because a burst exceeded WATCH_PUSH_MAX_ALERTS (both lists together):
+   * the feed call has them, and a renderer told of any reads it again.
+   */
   omitted: z.number().int().nonnegative(),
 });
 export type WatchAlertsPushed = z.infer<typeof watchAlertsPushed>;
 export const WATCH_PUSH_MAX_ALERTS = 100;
 
-/** Latest state per alert id, newest first, capped: a burst of matches is one push of bounded size. */
+const newestFirst = (alerts: Iterable<WatchAlertView>) => [...alerts].sort((a, b) => b.id - a.id);
+
+/**
+ * One push of bounded size. State changes are kept first: the renderer already shows those alerts, and a
+ * change left out would leave one "buying…" for good, while a new alert left out is only not there yet.
+ * New alerts fill what is left, newest first; whatever does not fit is counted in `omitted`.
+ */
+export function watchAlertsPush(alerts: readonly WatchAlertView[], changed: readonly WatchAlertView[], omitted = 0): WatchAlertsPushed {
+  const keptChanged = newestFirst(changed).slice(0, WATCH_PUSH_MAX_ALERTS);
+  const keptAlerts = newestFirst(alerts).slice(0, WATCH_PUSH_MAX_ALERTS - keptChanged.length);
+  const left = alerts.length - keptAlerts.length + changed.length - keptChanged.length;
+  return { alerts: keptAlerts, changed: keptChanged, omitted: omitted + left };
+}
+
+/** Latest state per alert id, capped as one push (watchAlertsPush): a burst of matches is one push of bounded size. */
 export function mergeWatchAlerts(older: WatchAlertsPushed, newer: WatchAlertsPushed): WatchAlertsPushed {
-  const byId = new Map<number, WatchAlertView>();
-  for (const a of [...older.alerts, ...newer.alerts]) byId.set(a.id, a);
-  const all = [...byId.values()].sort((a, b) => b.id - a.id);
-  return {
-    alerts: all.slice(0, WATCH_PUSH_MAX_ALERTS),
-    omitted: older.omitted + newer.omitted + Math.max(0, all.length - WATCH_PUSH_MAX_ALERTS),
-  };
+  const alerts = new Map([...older.alerts, ...newer.alerts].map((a) => [a.id, a]));
+  const changed = new Map([...older.changed, ...newer.changed].map((a) => [a.id, a]));
+  // an alert made and changed within one window is new to the renderer: sent once, as new, in its latest state
+  for (const [id, alert] of changed) {
+    if (!alerts.has(id)) continue;
+    alerts.set(id, alert);
+    changed.delete(id);
+  }
+  return watchAlertsPush([...alerts.values()], [...changed.values()], older.omitted + newer.omitted);
 }
 
 export const autoBuyPushed = z.strictObject({
@@ -234,6 +255,7 @@ export const WATCH_PUSHES = {
           sound: false,
         },
       ],
+      changed: [],
       omitted: 0,
     },
   } satisfies PushDef<typeof watchAlertsPushed>,

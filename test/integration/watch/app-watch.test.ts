@@ -15,7 +15,7 @@ import { AppCore, RecordingPlatform } from '../../../src/core/app/index.ts';
 import { MemorySecretStore } from '../../../src/core/secrets/index.ts';
 import { type DemoMarket, startDemoMarket } from '../../../src/demo/index.ts';
 import { IPC_PUSHES, type IpcPushName } from '../../../src/shared/ipc/index.ts';
-import type { WatchAlertView } from '../../../src/shared/ipc/calls-watch.ts';
+import type { WatchAlertsPushed } from '../../../src/shared/ipc/calls-watch.ts';
 import { itemNames, waitFor } from './rig.ts';
 
 let core: AppCore;
@@ -47,7 +47,12 @@ afterAll(async () => {
 });
 
 const alertPushes = () =>
-  pushes.filter((p) => p.name === 'watchAlerts').flatMap((p) => (p.payload as { alerts: WatchAlertView[] }).alerts);
+  pushes
+    .filter((p) => p.name === 'watchAlerts')
+    .flatMap((p) => {
+      const { alerts, changed } = p.payload as WatchAlertsPushed;
+      return [...alerts, ...changed];
+    });
 
 describe('watchlists in the app', () => {
   it('creates a watchlist from a book filter in one call, alerts, and buys confirm-first with one call', async () => {

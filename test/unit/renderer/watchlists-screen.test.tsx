@@ -188,7 +188,7 @@ describe('watchlists screen', () => {
     const shownBefore = rowIds();
     const feed = screen.getByTestId('alert-feed');
     fireEvent.pointerEnter(feed);
-    act(() => app.push('watchAlerts', { alerts: [{ ...alert, id: 21, mode: 'confirm', marketHashName: 'AWP | Asiimov (Field-Tested)' }], omitted: 0 }));
+    act(() => app.push('watchAlerts', { alerts: [{ ...alert, id: 21, mode: 'confirm', marketHashName: 'AWP | Asiimov (Field-Tested)' }], changed: [], omitted: 0 }));
     expect((await screen.findByTestId('alerts-waiting')).textContent).toBe('1 new alert above');
     expect(rowIds()).toEqual(shownBefore);
     fireEvent.pointerLeave(feed);

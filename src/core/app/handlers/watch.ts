@@ -9,7 +9,7 @@ import { formatCents } from '../../../shared/money.ts';
 import { asSentence } from '../../../shared/sentence.ts';
 import type { BookFilter } from '../../../shared/query.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
-import type { AutoBuyEntryView, WATCH_CALLS, WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
+import { type AutoBuyEntryView, type WATCH_CALLS, type WatchAlertView, watchAlertsPush } from '../../../shared/ipc/calls-watch.ts';
 import { BLOCK_REASONS, type BlockReason } from '../../watch/guardrails.ts';
 import {
   type AutoBuyLogEntry,
@@ -105,8 +105,8 @@ export class AppWatch {
       this.#byId = new Map(watchlists.map((w) => [w.id, w]));
       core.publish('watchlistsChanged', { watchlists });
     });
-    service.on('alerts', (alerts) => core.publish('watchAlerts', { alerts: alerts.map((a) => this.alertView(a)), omitted: 0 }));
-    service.on('alertState', (alert) => core.publish('watchAlerts', { alerts: [this.alertView(alert)], omitted: 0 }));
+    service.on('alerts', (alerts) => core.publish('watchAlerts', watchAlertsPush(alerts.map((a) => this.alertView(a)), [])));
+    service.on('alertState', (alert) => core.publish('watchAlerts', watchAlertsPush([], [this.alertView(alert)])));
     service.on('purchase', (entry) => this.#publishAutoBuy([entry]));
     service.on('killSwitch', () => this.#publishAutoBuy([]));
     this.#unhook = session.onMirror((mirror) => {

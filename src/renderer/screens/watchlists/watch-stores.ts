@@ -1,6 +1,7 @@
 /**
  * The watchlists side's live values, shared by the screen and the status-bar kill switch: the alert
- * feed (loaded once, then kept by the `watchAlerts` push, latest state per alert), the auto-buy state
+ * feed (loaded, then kept by the `watchAlerts` push, latest state per alert, and loaded again when a push
+ * says a burst left alerts out), the auto-buy state
  * (kill switch, live, log) and the watchlists. Each loads on first use and follows its push.
  */
 import type { AutoBuyEntryView, AutoBuyState, WatchAlertView } from '../../../shared/ipc/calls-watch.ts';
@@ -16,7 +17,7 @@ export interface AlertFeed {
   alerts: readonly WatchAlertView[];
   /** Alerts that arrived (new, from a feed event) since the feed was last looked at. */
   unseen: number;
-  /** Pushed alerts a burst left out (the list call has them). */
+  /** Pushed alerts a burst left out (read again from the list call). */
   omitted: number;
 }
 
@@ -37,22 +38,46 @@ export function onNewAlerts(listener: NewAlertsListener): () => void {
 export const alertFeedStore = new LiveStore<AlertFeed>({ alerts: [], unseen: 0, omitted: 0 }, (store) => {
   if (!hasBridge()) return () => undefined;
   let alive = true;
+  // Alerts pushed while a read is under way: they may be newer than its answer, so they are laid over it;
+  // null while no read is under way. A read asked for meanwhile is made once this one has answered.
+  let pushedDuringRead: WatchAlertView[] | null = null;
+  let readAgain = false;
+  const read = () => {
+    if (pushedDuringRead !== null) {
+      readAgain = true;
+      return;
+    }
+    pushedDuringRead = [];
+    call('listWatchAlerts', { limit: FEED_SIZE })
+      .then(({ alerts }) => {
+        // the list's state wins over what is held: a held alert may be one whose change a burst left out
+        if (alive) store.set({ ...store.get(), alerts: mergeAlerts(mergeAlerts(store.get().alerts, alerts), pushedDuringRead ?? []) });
+      })
+      .catch((err: unknown) => alive && reportFailure('The watchlist alerts could not be read', err))
+      .finally(() => {
+        pushedDuringRead = null;
+        if (alive && readAgain) {
+          readAgain = false;
+          read();
+        }
+      });
+  };
   const off = subscribe('watchAlerts', (pushed) => {
     const current = store.get();
     const known = new Set(current.alerts.map((a) => a.id));
     const fresh = pushed.alerts.filter((a) => !known.has(a.id));
+    const incoming = [...pushed.alerts, ...pushed.changed];
+    pushedDuringRead?.push(...incoming);
     store.set({
-      alerts: mergeAlerts(current.alerts, pushed.alerts),
+      alerts: mergeAlerts(current.alerts, incoming),
       unseen: current.unseen + fresh.filter((a) => a.origin === 'event').length,
       omitted: current.omitted + pushed.omitted,
     });
     if (fresh.length > 0) for (const listener of newAlertListeners) listener(fresh);
+    // what the burst left out (an outcome among them) is in the list call
+    if (pushed.omitted > 0) read();
   });
-  call('listWatchAlerts', { limit: FEED_SIZE })
-    .then(({ alerts }) => {
-      if (alive) store.set({ ...store.get(), alerts: mergeAlerts(alerts, store.get().alerts) });
-    })
-    .catch((err: unknown) => alive && reportFailure('The watchlist alerts could not be read', err));
+  read();
   return () => {
     alive = false;
     off();
