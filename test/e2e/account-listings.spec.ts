@@ -90,6 +90,13 @@ test('an undercut guard follows a cheaper rival down, one cent under it, and say
   const { listings } = await host.core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
   const target = listings.find((l) => l.price_decay === null && l.price >= 50)!;
   expect(target).toBeTruthy();
+  const demo = host.demo!;
+  const othersOfTheItem = () => demo.state.book().listings.filter((l) => l.market_hash_name === target.market_hash_name && l.id !== target.id);
+  // The rival below must be the guard's first reason to move (it reprices at most once every 30 s): no
+  // simulated seller lists the item meanwhile, and the target starts as its item's cheapest listing.
+  demo.pauseActivity();
+  for (const other of othersOfTheItem()) if (other.price <= target.price) demo.repriceListing(other.id, target.price + 50);
+  demo.flushFeed();
   const row = page.locator(`[data-testid="listing-row"][data-listing-id="${target.id}"]`);
   await row.getByTestId('listing-edit').click();
   const dialog = page.getByTestId('confirm-dialog');
@@ -99,17 +106,17 @@ test('an undercut guard follows a cheaper rival down, one cent under it, and say
   await expect(panel.getByTestId('guard-note')).toBeVisible();
 
   // a rival lists the same item for less: the guard goes one cent under the cheapest other
-  host.demo!.createListing({ name: target.market_hash_name, price: target.price - 20 });
-  host.demo!.flushFeed();
-  const cheapestOther = () =>
-    Math.min(...host.demo!.state.book().listings.filter((l) => l.market_hash_name === target.market_hash_name && l.id !== target.id).map((l) => l.price));
-  await expect.poll(() => host.demo!.state.listing(target.id)?.listing.price, { timeout: 15_000 }).toBe(cheapestOther() - 1);
+  demo.createListing({ name: target.market_hash_name, price: target.price - 20 });
+  demo.flushFeed();
+  const cheapestOther = () => Math.min(...othersOfTheItem().map((l) => l.price));
+  await expect.poll(() => demo.state.listing(target.id)?.listing.price, { timeout: 15_000 }).toBe(cheapestOther() - 1);
   // after its reprice the guard finds itself lowest; the count of reprices stays
   await expect(panel.getByTestId('guard-note')).toContainText('(1 reprice so far)', { timeout: 10_000 });
   await saveScreenshot(page, 'undercut-guard');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(row.getByTestId('guard-mark')).toHaveAttribute('data-state', /^(undercut|lowest)$/);
   await expect(row).toContainText(formatCents(cheapestOther() - 1));
+  demo.resumeActivity();
   expect(problems).toEqual([]);
 });
 
