@@ -467,6 +467,8 @@ export class WatchService extends EventEmitter<WatchServiceEvents> {
     if (watchlist.auto_buy.mode === 'off') {
       throw new WatchError('REFUSED', `Not bought: watchlist “${watchlist.name}” does not buy (its auto-buy is off); buy it from the book.`);
     }
+    // pausing means no alerts and no buying: an alert caught before the pause must not buy behind it
+    if (watchlist.paused) throw new WatchError('REFUSED', `Not bought: watchlist “${watchlist.name}” is paused — resume it to buy.`);
     if (alert.state !== 'new' && alert.state !== 'blocked') {
       throw new WatchError('REFUSED', `Not bought: this alert was already handled (${alert.state.replace('_', ' ')}).`);
     }

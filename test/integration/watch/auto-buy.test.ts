@@ -233,6 +233,24 @@ describe('auto-buy', () => {
     await expect(r.service.confirm(plainAlert.id)).rejects.toThrow(/does not buy/);
   });
 
+  it('confirm-first refuses the alert of a paused watchlist and sends nothing', async () => {
+    const { rig: r, ids: [id], items: [item] } = await start(1, ([a]) => [autoWatchlist('confirm', a!.name, 5_000, {}, 'confirm')]);
+    const l = r.demo.createListing({ name: item!.name, price: 1_234 });
+    await r.deliver();
+    const [alert] = r.service.alerts(1);
+    expect(alert).toMatchObject({ listingId: l.listing.id, state: 'new' });
+    // the alert came before the pause: pausing means no buying, so the keystroke on it must not buy
+    r.service.setPaused(id!, true);
+    await expect(r.service.confirm(alert!.id)).rejects.toMatchObject({
+      code: 'REFUSED',
+      message: 'Not bought: watchlist “confirm” is paused — resume it to buy.',
+    });
+    expect(r.journal()).toEqual([]);
+    expect(r.service.log()).toEqual([]);
+    expect(r.service.alerts(1)[0]?.state).toBe('new');
+    expect(r.demo.state.listing(l.listing.id)?.status).toBe('ACTIVE');
+  });
+
   it('tells a batch it cannot judge (the book unreadable) instead of throwing into the feed handler', async () => {
     const failures: unknown[] = [];
     const r = await ManualRig.start({ onJudgeFailure: (error) => failures.push(error) });

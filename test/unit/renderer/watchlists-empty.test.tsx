@@ -1,14 +1,11 @@
 // The watchlists screen before any alert: the empty feed says what will bring alerts, and does not promise
 // them while every watchlist is paused; each watchlist says what it watches. (Its own file: the alert
 // feed's store lives with the module.)
-import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
-import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
-import { theme } from '../../../src/renderer/theme.ts';
 import type { Watchlist } from '../../../src/shared/watchlist.ts';
-import { installFakeApp, resetRendererState, status } from './fake-app.ts';
+import { installFakeApp, resetRendererState } from './fake-app.ts';
+import { renderWatchlistsScreen } from './render-watchlists.tsx';
 
 afterEach(() => {
   cleanup();
@@ -34,12 +31,7 @@ describe('watchlists screen, no alert yet', () => {
       listWatchAlerts: () => ({ alerts: [] }),
       getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
     });
-    syncStatusStore.set(status());
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     expect((await screen.findByText(/none will come/)).textContent).toBe(
       'No alert yet, and none will come while all 2 watchlists are paused.',
     );
@@ -51,12 +43,7 @@ describe('watchlists screen, no alert yet', () => {
       listWatchAlerts: () => ({ alerts: [] }),
       getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
     });
-    syncStatusStore.set(status());
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     expect(await screen.findByText('at most $4.00 · CS2')).toBeTruthy();
   });
 });

@@ -1,16 +1,15 @@
 // The watchlists screen, buying an alert of a watchlist that only alerts: from the alert's detail, through
 // the buy dialog, whose answer stays on screen ("Bought — order N") as it does on the book.
-import { MantineProvider } from '@mantine/core';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WatchlistsScreen } from '../../../src/renderer/screens/watchlists/WatchlistsScreen.tsx';
-import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
-import { theme } from '../../../src/renderer/theme.ts';
 import type { WatchAlertView } from '../../../src/shared/ipc/calls-watch.ts';
 import { NULL_LISTING_DETAIL, type FullListing } from '../../../src/shared/api/index.ts';
 import type { PurchaseReport } from '../../../src/shared/ipc/calls-market.ts';
-import { NOW, installFakeApp, resetRendererState, status } from './fake-app.ts';
+import type { Watchlist } from '../../../src/shared/watchlist.ts';
+import { commandRegistry } from '../../../src/renderer/shell/commands.ts';
+import { NOW, installFakeApp, resetRendererState } from './fake-app.ts';
+import { renderWatchlistsScreen } from './render-watchlists.tsx';
 
 // canvas charts do not run in jsdom
 vi.mock('lightweight-charts', () => import('./chart-stub.ts'));
@@ -61,13 +60,8 @@ describe('watchlists screen', () => {
       getSalesHistory: () => ({ sales: [], marketAsOf: NOW, problem: null }),
       buyListings: () => bought,
     });
-    syncStatusStore.set(status());
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     await user.click(await screen.findByTestId('open-alert'));
     await user.click(await screen.findByTestId('detail-buy'));
     const dialog = await screen.findByRole('dialog', { name: 'Buy' });
@@ -87,12 +81,7 @@ describe('watchlists screen', () => {
       listWatchAlerts: () => ({ alerts: [{ ...alert, id: 3, at: today.toISOString() }, { ...alert, id: 2, at: earlier }] }),
       getAutoBuyState: () => ({ killSwitch: false, live: true, log: [entry] }),
     });
-    syncStatusStore.set(status());
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     const timeOf = (row: string) => document.querySelector(`tr[${row}] td`)?.textContent;
     await waitFor(() => expect(timeOf('data-log-id="1"')).toBe('2026-01-02 18:04'));
     await waitFor(() => expect(timeOf('data-alert-id="2"')).toBe('2026-01-02 18:04'));
@@ -105,12 +94,7 @@ describe('watchlists screen', () => {
       listWatchAlerts: () => ({ alerts: [{ ...alert, id: 7, amount: 12, marketHashName: 'Revolution Case' }, { ...alert, id: 8 }] }),
       getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
     });
-    syncStatusStore.set(status());
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     await waitFor(() => expect(document.querySelector('tr[data-alert-id="7"]')).not.toBeNull());
     const stack = document.querySelector('tr[data-alert-id="7"]') as HTMLElement;
     expect(within(stack).getByTestId('alert-amount').textContent).toBe('×12');
@@ -157,13 +141,8 @@ describe('watchlists screen', () => {
         };
       },
     });
-    syncStatusStore.set(status());
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     // the feed keeps the alerts of the tests before (its store lives with the module)
     await waitFor(() => expect(document.querySelector('tr[data-alert-id="5"]')).not.toBeNull());
     await user.click(within(document.querySelector('tr[data-alert-id="5"]') as HTMLElement).getByTestId('open-alert'));
@@ -177,12 +156,7 @@ describe('watchlists screen', () => {
       listWatchAlerts: () => ({ alerts: [{ ...alert, id: 20, mode: 'confirm' }] }),
       getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
     });
-    syncStatusStore.set(status());
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     await waitFor(() => expect(document.querySelector('tr[data-alert-id="20"]')).not.toBeNull());
     const rowIds = () => [...document.querySelectorAll('tr[data-alert-id]')].map((tr) => Number(tr.getAttribute('data-alert-id')));
     const shownBefore = rowIds();
@@ -206,13 +180,8 @@ describe('watchlists screen', () => {
       getListing: () => ({ listing: null, alive: true, floatRank: null }),
       getSalesHistory: () => ({ sales: [], marketAsOf: NOW, problem: null }),
     });
-    syncStatusStore.set(status());
     const user = userEvent.setup();
-    render(
-      <MantineProvider theme={theme} defaultColorScheme="dark">
-        <WatchlistsScreen />
-      </MantineProvider>,
-    );
+    renderWatchlistsScreen();
     const headersOf = (table: HTMLElement) => within(table).getAllByRole('columnheader').map((th) => th.textContent);
     const feed = within(await screen.findByTestId('alert-feed')).getByRole('table');
     expect(headersOf(feed)).toEqual(['Time', 'Item', 'Price', 'Ceiling', 'State', 'Actions']);
@@ -232,5 +201,40 @@ describe('watchlists screen', () => {
     await screen.findByTestId('detail-panel');
     expect(headersOf(feed)).toEqual(['Time', 'Item', 'Price', 'State', 'Actions']);
     expect(feed.querySelectorAll('col')).toHaveLength(5);
+  });
+  it('an alert of a paused watchlist has no Buy, and B does not buy it: pausing stops the buying too', async () => {
+    const confirmWatch = (w: Pick<Watchlist, 'id' | 'name' | 'paused'>): Watchlist => ({
+      ...w,
+      filter: { name: 'AK-47' },
+      price: { kind: 'ceiling', max_price: 1_000 },
+      alerts: { notify: true, sound: false, webhook: null },
+      auto_buy: { mode: 'confirm', copies: 1, guardrails: { max_price: 1_000, total_budget: 10_000, daily_cap: 10_000, max_per_hour: 5, min_balance: 0 } },
+      created_at: NOW,
+      updated_at: NOW,
+    });
+    const app = installFakeApp({
+      listWatchlists: () => ({ watchlists: [confirmWatch({ id: 4, name: 'Paused AKs', paused: true }), confirmWatch({ id: 5, name: 'Live AKs', paused: false })] }),
+      // the newest alert, the one B acts on, is the paused watchlist's (raised before the pause)
+      listWatchAlerts: () => ({
+        alerts: [
+          { ...alert, id: 41, watchlistId: 4, watchlistName: 'Paused AKs', mode: 'confirm' },
+          { ...alert, id: 40, watchlistId: 5, watchlistName: 'Live AKs', mode: 'confirm' },
+        ],
+      }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    renderWatchlistsScreen();
+    const rowOf = (id: number) => document.querySelector(`tr[data-alert-id="${id}"]`) as HTMLElement;
+    // the watchlists are known (the paused one offers Resume) and the alerts drawn
+    await screen.findByRole('switch', { name: 'Resume Paused AKs' });
+    await waitFor(() => expect(rowOf(41)).not.toBeNull());
+    // the live watchlist's alert keeps its Buy
+    expect(within(rowOf(40)).queryByTestId('alert-buy')).not.toBeNull();
+    expect(within(rowOf(41)).queryByTestId('alert-buy')).toBeNull();
+    // the hotkeys skip a disabled command; the palette shows why
+    const buy = commandRegistry.all().find((c) => c.id === 'watch.buy');
+    expect(buy).toMatchObject({ enabled: false, disabledReason: 'Watchlist “Paused AKs” is paused — resume it to buy' });
+    act(() => buy!.run());
+    expect(app.calls.filter((c) => c.name === 'confirmWatchAlert')).toEqual([]);
   });
 });

@@ -73,7 +73,12 @@ const LOG_COLUMNS: readonly WatchColumn[] = [
   { label: 'Note', title: 'Why it was blocked or not bought, or its order' },
 ];
 
-const buyable = (a: WatchAlertView) => a.mode !== 'off' && (a.state === 'new' || a.state === 'blocked');
+/**
+ * Whether one key (or click) buys the alert. Pausing a watchlist stops its buying too, also of alerts it
+ * raised before the pause; the alert does not know of a later pause, so the watchlists say it.
+ */
+const buyable = (a: WatchAlertView, pausedIds: ReadonlySet<number>) =>
+  a.mode !== 'off' && !pausedIds.has(a.watchlistId) && (a.state === 'new' || a.state === 'blocked');
 
 /** Over an empty feed: what will bring alerts, and not a promise of them while every watchlist is paused. */
 function noAlertText(watchlists: readonly Watchlist[] | null): string {
@@ -219,6 +224,7 @@ export function WatchlistsScreen() {
   const [detail, setDetail] = useState<WatchAlertView | null>(null);
   const [manualBuy, setManualBuy] = useState<BookRow | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const pausedIds = useMemo(() => new Set((watchlists ?? []).filter((w) => w.paused).map((w) => w.id)), [watchlists]);
   // While the pointer is over the feed, alerts that arrive wait above it, counted: a new row would push
   // every row down a line between aiming at an alert's Buy and the click, which then bought the next
   // one. Alerts shown keep changing state; those waiting come in when the pointer leaves.
@@ -251,9 +257,9 @@ export function WatchlistsScreen() {
     void call('dismissWatchAlert', { id: alert.id }).then(updateAlert, (err: unknown) => setProblem((err as Error).message));
   }, []);
 
-  const live = useRef({ alerts, selectedIndex, selected });
+  const live = useRef({ alerts, selectedIndex, selected, pausedIds });
   useLayoutEffect(() => {
-    live.current = { alerts, selectedIndex, selected };
+    live.current = { alerts, selectedIndex, selected, pausedIds };
   });
   const move = useCallback((delta: number) => {
     const { alerts: list, selectedIndex: at } = live.current;
@@ -264,7 +270,10 @@ export function WatchlistsScreen() {
     }
   }, []);
 
-  const canBuy = selected ? buyable(selected) : false;
+  const canBuy = selected ? buyable(selected, pausedIds) : false;
+  const whyNotBuy = selected && pausedIds.has(selected.watchlistId)
+    ? `Watchlist “${selected.watchlistName}” is paused — resume it to buy`
+    : 'Select an alert of a watchlist that buys (confirm or auto)';
   const commands = useMemo<Command[]>(
     () => [
       { id: 'watch.new', label: 'New watchlist', group: 'Watchlists', hotkey: 'n', run: () => setEditing('new') },
@@ -286,10 +295,10 @@ export function WatchlistsScreen() {
         group: 'Watchlists',
         hotkey: 'b',
         enabled: canBuy,
-        disabledReason: 'Select an alert of a watchlist that buys (confirm or auto)',
+        disabledReason: whyNotBuy,
         run: () => {
-          const a = live.current.selected;
-          if (a && buyable(a)) void confirm(a);
+          const { selected: a, pausedIds: paused } = live.current;
+          if (a && buyable(a, paused)) void confirm(a);
         },
       },
       {
@@ -303,7 +312,7 @@ export function WatchlistsScreen() {
       { id: 'watch.dismiss', label: 'Dismiss the selected alert', group: 'Watchlists', hotkey: 'x', enabled: selected !== undefined && dismissable(selected), run: () => live.current.selected && dismissable(live.current.selected) && dismiss(live.current.selected) },
       { id: 'watch.close', label: 'Close the detail', group: 'Watchlists', hotkey: 'escape', paletteHidden: true, enabled: detail !== null, run: () => setDetail(null) },
     ],
-    [move, confirm, dismiss, canBuy, selected, detail],
+    [move, confirm, dismiss, canBuy, whyNotBuy, selected, detail],
   );
   useRegisterCommands(commands);
   const { ref: screenRef, width: screenWidth } = useElementSize();
@@ -450,7 +459,7 @@ export function WatchlistsScreen() {
                         </Badge>
                       </td>
                       <td style={{ padding: '0 8px', whiteSpace: 'nowrap', textAlign: 'right' }}>
-                        {buyable(a) && (
+                        {buyable(a, pausedIds) && (
                           <Tooltip label={`Buy at most ${formatCents(a.price)} (B)`}>
                             <Button size="compact-xs" color="teal" leftSection={<IconShoppingCartBolt size={12} />} onClick={() => void confirm(a)} data-testid="alert-buy">
                               Buy
@@ -484,7 +493,8 @@ export function WatchlistsScreen() {
           <DetailPanel
             row={rowOf(detail)}
             onClose={() => setDetail(null)}
-            onBuy={(row) => (buyable(detail) ? void confirm(detail) : setManualBuy(row))}
+            // an alert the watchlist does not buy (off, or paused) is bought as from the book: through the Buy dialog
+            onBuy={(row) => (buyable(detail, pausedIds) ? void confirm(detail) : setManualBuy(row))}
             onAddToCart={(row) => addToCart(cartLineOf(row))}
           />
         </div>
