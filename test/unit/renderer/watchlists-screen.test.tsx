@@ -237,4 +237,26 @@ describe('watchlists screen', () => {
     act(() => buy!.run());
     expect(app.calls.filter((c) => c.name === 'confirmWatchAlert')).toEqual([]);
   });
+  it('a ceiling of $100,000.00 stays on one line: its row keeps its height, and the rows below stay put', async () => {
+    installFakeApp({
+      listWatchlists: () => ({ watchlists: [] }),
+      listWatchAlerts: () => ({ alerts: [{ ...alert, id: 50, price: 9_999_999, ceiling: 10_000_000 }] }),
+      getAutoBuyState: () => ({ killSwitch: false, live: true, log: [] }),
+    });
+    renderWatchlistsScreen();
+    const table = within(await screen.findByTestId('alert-feed')).getByRole('table');
+    const at = within(table).getAllByRole('columnheader').findIndex((th) => th.textContent === 'Ceiling');
+    const ceiling = await waitFor(() => {
+      const found = table.querySelector<HTMLElement>(`tr[data-alert-id="50"] td:nth-child(${at + 1})`);
+      expect(found).not.toBeNull();
+      return found as HTMLElement;
+    });
+    expect(ceiling.textContent).toBe('≤ $100,000.00');
+    expect(ceiling.style.whiteSpace).toBe('nowrap');
+    // jsdom lays nothing out: the column must hold the text at a monospace advance of 0.6 em (DejaVu Sans
+    // Mono, Menlo, JetBrains Mono; Consolas is narrower) in the table's 12 px, plus the cell's padding
+    const column = table.querySelectorAll('col')[at] as HTMLElement;
+    const needed = ceiling.textContent.length * 0.6 * Number.parseFloat(table.style.fontSize) + Number.parseFloat(ceiling.style.paddingLeft) * 2;
+    expect(Number.parseFloat(column.style.width)).toBeGreaterThanOrEqual(needed);
+  });
 });

@@ -64,6 +64,13 @@ const alertColumns = (withCeiling: boolean): WatchColumn[] => [
   { label: 'State' },
   { label: 'Actions', align: 'right', unseen: true },
 ];
+/**
+ * The ceiling column fits "≤ $100,000.00" on one line: 13 characters of the 12 px monospace (92 px in
+ * DejaVu Sans Mono, about as wide in Menlo or JetBrains Mono) and the cell's 16 px of padding. At 84 px
+ * "≤ $10,000.00" wrapped, and its row grew from 28 to 36 px, moving every row below it.
+ */
+const CEILING_COLUMN_PX = 112;
+
 const LOG_COLUMNS: readonly WatchColumn[] = [
   { label: 'Time' },
   { label: 'Mode' },
@@ -401,7 +408,7 @@ export function WatchlistsScreen() {
                 <col style={{ width: timeColumnPx(alerts.map((a) => a.at), 72) }} />
                 <col />
                 <col style={{ width: 76 }} />
-                {!detail && <col style={{ width: 84 }} />}
+                {!detail && <col style={{ width: CEILING_COLUMN_PX }} />}
                 <col style={{ width: 96 }} />
                 <col style={{ width: 92 }} />
               </colgroup>
@@ -449,7 +456,7 @@ export function WatchlistsScreen() {
                         )}
                       </td>
                       {!detail && (
-                        <td className="sd-num" style={{ padding: '0 8px', textAlign: 'right', color: 'var(--sd-muted)' }} title={a.referencePrice === null ? 'the ceiling' : `reference ${formatCents(a.referencePrice)}`}>
+                        <td className="sd-num" style={{ padding: '0 8px', textAlign: 'right', color: 'var(--sd-muted)', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} title={a.referencePrice === null ? 'the ceiling' : `reference ${formatCents(a.referencePrice)}`}>
                           ≤ {formatCents(a.ceiling)}
                         </td>
                       )}
