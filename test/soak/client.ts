@@ -24,7 +24,7 @@ import { AccountReads } from '../../src/core/account/account-reads.ts';
 import { ApiClient } from '../../src/core/api/client.ts';
 import { ApiError } from '../../src/core/api/errors.ts';
 import { PurchaseJournal } from '../../src/core/api/purchase-journal.ts';
-import { Purchaser } from '../../src/core/api/purchaser.ts';
+import { LATE_APPLY_MS, Purchaser } from '../../src/core/api/purchaser.ts';
 import { AppCore, type AppLog, RecordingPlatform, SettingsStore } from '../../src/core/app/index.ts';
 import { MemorySecretStore } from '../../src/core/secrets/index.ts';
 import { TradeFeeds } from '../../src/core/trades/trade-feeds.ts';
@@ -498,11 +498,20 @@ async function quiesce(): Promise<number> {
   acting = false;
   for (const t of timers.splice(0)) clearTimeout(t);
   await Promise.allSettled([...underway]);
-  // Anything left open (a crash of the previous process, an unreadable order history) is settled now.
-  for (const outcome of await purchaser!.reconcileUnresolved()) {
-    if (outcome.status !== 'unknown') logLine('info', `reconciled an open purchase: ${outcome.status}`);
+  const journal = new PurchaseJournal(core!.session.db);
+  // Anything left open (a crash of the previous process, an unreadable order history, a request whose
+  // answer never came) is settled now. One whose answer never came is "not bought" only once the
+  // marketplace can no longer apply it (LATE_APPLY_MS after its failure): looked at again then.
+  for (;;) {
+    for (const outcome of await purchaser!.reconcileUnresolved()) {
+      if (outcome.status !== 'unknown') logLine('info', `reconciled an open purchase: ${outcome.status}`);
+    }
+    const open = journal.unresolved();
+    const horizon = Math.max(...open.map((e) => (e.resolvedAtMs ?? e.createdAtMs) + LATE_APPLY_MS));
+    if (open.length === 0 || Date.now() > horizon) return open.length;
+    logLine('info', `${open.length} purchase(s) still open: looked at again in ${Math.ceil((horizon - Date.now()) / 1000)} s`);
+    await sleep(horizon - Date.now() + 500);
   }
-  return new PurchaseJournal(core!.session.db).unresolved().length;
 }
 
 async function exportOrders(): Promise<{ files: string[]; rows: number }> {

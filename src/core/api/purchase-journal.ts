@@ -69,6 +69,7 @@ export interface JournalEntry extends PurchaseIntent {
   errorCode: string | null;
   errorMessage: string | null;
   note: string | null;
+  /** When the outcome was written; an open one (unknown) keeps the time of the failure that left it open. */
   resolvedAtMs: number | null;
   /**
    * When a repeat of this open purchase was held back with its risk told (see Purchaser): the next repeat

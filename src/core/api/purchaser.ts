@@ -27,9 +27,12 @@
  * note. Its sender and reconcileUnresolved settle it by the same rules as a single purchase.
  * Exactly one matching order → bought (that order). More than one → unknown (the ids are noted). None
  * → read again after a pause, because the server may still be applying the purchase; none in every
- * read, the last one at least `settleMs` after the failure and reaching back past the intent → not
- * bought. Orders unreadable → unknown, and the intent stays in the journal to be reconciled again
- * (`reconcileUnresolved`, run automatically before the next purchase).
+ * read, the last one reaching back past the intent and at least `settleMs` after the failure → not
+ * bought. When the failure brought no answer at all (a timeout, a connection lost once the request may
+ * have been written), the marketplace may still apply the request later, so "none" settles it only
+ * `lateApplyMs` after the failure; until then it stays unknown. Orders unreadable → unknown, and the
+ * intent stays in the journal to be reconciled again (`reconcileUnresolved`, run automatically before
+ * the next purchase).
  *
  * Only the sending account's orders can settle a purchase: an entry the journal names as another
  * account's (the user changed keys) is left unknown for that account's order history, and an entry
@@ -124,6 +127,14 @@ export interface PurchaserOptions {
   reconcileDelaysMs?: readonly number[];
   /** A "nothing found" read counts only this long after the failure (default 3 s). */
   settleMs?: number;
+  /**
+   * After a failure that brought no answer (a timeout, a connection lost once the request may have been
+   * written, a send cut off by a crash), a "nothing found" read counts only this long after it (default
+   * 60 s, as the crypto withdrawal guard waits): the request may still sit in the marketplace's queue
+   * and be applied after its sender gave up, and a "not bought" before that lets a retry buy twice. A
+   * 5xx or an unreadable answer came from the marketplace itself, done with the request: settleMs then.
+   */
+  lateApplyMs?: number;
   /** Tolerance between our clock and the server's order timestamps (default 30 s). */
   clockSkewToleranceMs?: number;
   /** Order pages (100 rows each) read per reconciliation at most (default 10). */
@@ -201,6 +212,9 @@ class ExclusiveGate {
 }
 
 const PURCHASE_ROUTE = 'POST /public/v1/purchase';
+
+/** How long after an unanswered failure "nothing found" still leaves a purchase open, by default (see lateApplyMs). */
+export const LATE_APPLY_MS = 60_000;
 
 /** Open purchases older than this are left for a person to check against the orders page. */
 const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
@@ -343,6 +357,22 @@ function sendFailure(err: unknown): ApiError {
 /** The note of an open purchase that may still be on its way (see inFlightGraceMs): only a found order settles it. */
 const MAY_BE_IN_FLIGHT = 'unknown — it may still be on its way (sent moments ago, not answered yet): check orders shortly';
 
+/**
+ * The note of a purchase whose answer never came and which is not in the order history yet: the
+ * marketplace may still apply it (see lateApplyMs).
+ */
+const MAY_STILL_BE_APPLIED =
+  'unknown — check orders: no order for it yet, but the marketplace may still apply a purchase whose answer was lost';
+
+/**
+ * Whether the failure was the marketplace's own answer (a 5xx, an answer that could not be read): it was
+ * done with the request then. A timeout or a lost connection says nothing of when it will be, and
+ * neither does a send no failure was journaled for (cut off by a crash).
+ */
+function answeredByMarketplace(error: ApiError | null): boolean {
+  return error !== null && (error.kind === 'server' || error.kind === 'invalid_response');
+}
+
 /** What one read of the order history says of a purchase: its order, several candidates, or none (`complete`: read back past it). */
 type MatchResult =
   | { kind: 'found'; orderId: number }
@@ -377,6 +407,7 @@ export class Purchaser implements SpendSource {
   readonly #clock: Clock;
   readonly #delays: readonly number[];
   readonly #settleMs: number;
+  readonly #lateApplyMs: number;
   readonly #skewMs: number;
   readonly #maxOrderPages: number;
   readonly #lookup: boolean;
@@ -399,6 +430,7 @@ export class Purchaser implements SpendSource {
     this.#clock = options.client.clock;
     this.#delays = options.reconcileDelaysMs ?? [1000, 2000, 4000];
     this.#settleMs = options.settleMs ?? 3000;
+    this.#lateApplyMs = options.lateApplyMs ?? LATE_APPLY_MS;
     this.#skewMs = options.clockSkewToleranceMs ?? 30_000;
     this.#maxOrderPages = options.maxOrderPages ?? 10;
     this.#lookup = options.lookupListing ?? true;
@@ -632,14 +664,14 @@ export class Purchaser implements SpendSource {
   /**
    * Writes one outcome on every line of a cart, in one transaction: the order id on the first line, the
    * others naming that order in their note. One line (a single purchase) gets the record as it is.
+   * `atMs`: the time it is journaled with (now, unless an open outcome keeps the time of its failure).
    */
-  #writeCart(intentIds: readonly string[], record: PurchaseOutcomeRecord): void {
-    const now = this.#clock.now();
+  #writeCart(intentIds: readonly string[], record: PurchaseOutcomeRecord, atMs = this.#clock.now()): void {
     this.#journal.database.transaction(() => {
       intentIds.forEach((intentId, i) => {
         const note =
           record.orderId !== null && i > 0 ? `bought in order ${record.orderId} with the cart of intent ${intentIds[0]}` : (record.note ?? null);
-        this.#journal.recordOutcome(intentId, { ...record, orderId: i === 0 ? record.orderId : null, note }, now);
+        this.#journal.recordOutcome(intentId, { ...record, orderId: i === 0 ? record.orderId : null, note }, atMs);
       });
     })();
   }
@@ -734,12 +766,12 @@ export class Purchaser implements SpendSource {
         const delays = age > this.#delays.reduce((a, b) => a + b, 0) ? [0] : this.#delays;
         // never answered and recent: perhaps still being sent elsewhere, so only a found order settles it
         const mayBeInFlight = entry.state === 'intent' && age < this.#inFlightGraceMs;
-        // "Nothing found" counts only settleMs after the failure. Its sender wrote "unknown" when the send
-        // failed (its own reads may not have begun): timed from the creation instead, a send that took
-        // longer than settleMs to fail (a timeout) would be "not bought" at once, while the marketplace
-        // may still be applying it. Otherwise (never answered, or left unknown by a reconciliation) the
-        // failure time is not journaled: timed from the creation.
-        const failedAt = entry.state === 'unknown' && entry.resolution === 'response' ? (entry.resolvedAtMs ?? entry.createdAtMs) : entry.createdAtMs;
+        // "Nothing found" counts only settleMs (or lateApplyMs) after the failure. An unknown entry was
+        // written at its failure by its sender, and a reconciliation that leaves it open keeps that time
+        // (see #settleFromHistory): timed from the creation instead, a send that took long to fail (a
+        // timeout) would be "not bought" too early, while the marketplace may still be applying it. A
+        // send never answered (a crash) journaled no failure: timed from the creation.
+        const failedAt = entry.state === 'unknown' ? (entry.resolvedAtMs ?? entry.createdAtMs) : entry.createdAtMs;
         const run = { error, failedAt, delays, mayBeInFlight };
         const cartId = cartOf(entry);
         if (cartId !== null) {
@@ -860,9 +892,12 @@ export class Purchaser implements SpendSource {
       if (mayBeInFlight && state !== 'bought') {
         return outcomes().map((outcome) => ({ ...outcome, status: 'unknown' as const, reconciled: true, note: MAY_BE_IN_FLIGHT }));
       }
-      this.#writeCart(ids, { state, orderId, resolution: 'reconciled', note, ...errorFields(error) });
+      // left open, it keeps the time of its failure: a later reconciliation counts its waits from there
+      this.#writeCart(ids, { state, orderId, resolution: 'reconciled', note, ...errorFields(error) }, state === 'unknown' ? failedAt : undefined);
       return outcomes();
     };
+    // how long after the failure "nothing found" means not bought (see lateApplyMs)
+    const quietMs = answeredByMarketplace(error) ? this.#settleMs : Math.max(this.#settleMs, this.#lateApplyMs);
     // as journaled now: the caller's copy may predate an earlier reconciliation of the same run
     let lines = open.map((line) => this.#journal.get(line.intentId) ?? line);
     // the lines of one purchase were sent with one key
@@ -878,6 +913,8 @@ export class Purchaser implements SpendSource {
     // only the last read's failure says why it is still open: a later read that worked overcame it
     let lastFailure: unknown = null;
     let settledNone = false;
+    /** The last read found nothing, past settleMs yet too soon after an unanswered failure to call it not bought. */
+    let mayStillBeApplied = false;
     for (const delay of delays) {
       if (delay > 0) await this.#clock.sleep(delay);
       let found: MatchResult;
@@ -887,6 +924,7 @@ export class Purchaser implements SpendSource {
         // the journal's reads while matching too: a journal busy for a moment is read again
         lastFailure = err;
         settledNone = false;
+        mayStillBeApplied = false;
         continue;
       }
       if (found.kind === 'found') return settle('bought', found.orderId, `found order ${found.orderId} in the order history`);
@@ -894,10 +932,14 @@ export class Purchaser implements SpendSource {
         return settle('unknown', null, `unknown — check orders: orders ${found.orderIds.join(', ')} all match this ${what}`);
       }
       lastFailure = null;
-      // "nothing found" counts once the read reached back past the purchase, settleMs after the failure
-      settledNone = found.complete && this.#clock.now() - failedAt >= this.#settleMs;
+      // "nothing found" counts once the read reached back past the purchase, quietMs after the failure
+      const waited = this.#clock.now() - failedAt;
+      settledNone = found.complete && waited >= quietMs;
+      // what alone keeps it open is a request the marketplace may still apply: said so
+      mayStillBeApplied = found.complete && !settledNone && waited >= this.#settleMs;
     }
     if (settledNone) return settle('not_bought', null, 'no matching order in the order history');
+    if (mayStillBeApplied) return settle('unknown', null, MAY_STILL_BE_APPLIED);
     const why =
       lastFailure instanceof ApiError
         ? `the order history could not be read (${failureReason(lastFailure)})`

@@ -221,9 +221,10 @@ describe('buying', () => {
   it('holds a cart back when one of its listings has an earlier purchase still unknown, and says which', async () => {
     const a = market().createListing({ appId: 730, price: 155 });
     const b = market().createListing({ appId: 440, price: 166 });
-    // a purchase of `a` a minute ago whose answer was lost, its order history unreadable then
+    // a purchase of `a` two minutes ago whose answer was lost, its order history unreadable then (its
+    // failure past the late-apply horizon: nothing found settles it)
     const { journal } = purchasing(core);
-    const at = Date.now() - 60_000;
+    const at = Date.now() - 120_000;
     journal.recordIntent({
       intentId: 'earlier-a', createdAtMs: at, listingId: a.listing.id, amount: 1, maxPrice: 155,
       appId: 730, marketHashName: a.listing.market_hash_name, triggerSeq: null, watchlistId: null, source: 'app',
