@@ -80,6 +80,11 @@ export interface CallOptions {
   fresh?: boolean;
   /** Overrides the client's timeout (time to the headers, then silence between body chunks) for this call. */
   timeoutMs?: number;
+  /**
+   * Overrides the client's `rateLimitRetries` for this call: 0 for a read that is not worth a wait for
+   * Retry-After (a best-effort lookup on the way to a purchase), whose 429 then fails at once.
+   */
+  rateLimitRetries?: number;
 }
 
 export interface CallInput<N extends EndpointName> {
@@ -325,7 +330,7 @@ export class ApiClient {
       const { status, headers, text } = answer;
       if (status === 429) {
         const error = this.#errorFromResponse(route, status, headers, text);
-        if (ENDPOINTS[name].method === 'GET' && attempt < this.#rateLimitRetries) continue; // the governor waits Retry-After
+        if (ENDPOINTS[name].method === 'GET' && attempt < (opts.rateLimitRetries ?? this.#rateLimitRetries)) continue; // the governor waits Retry-After
         throw error;
       }
       if (status === 304) {
@@ -773,7 +778,7 @@ export class ApiClient {
         if (response.status !== 200) {
           const text = await readText(response, () => timer.touch());
           const error = this.#errorFromResponse(route, response.status, response.headers, text);
-          if (response.status === 429 && attempt < this.#rateLimitRetries) continue;
+          if (response.status === 429 && attempt < (opts.rateLimitRetries ?? this.#rateLimitRetries)) continue;
           throw error;
         }
         if (!response.body) throw new ApiError({ kind: 'invalid_response', route, status: 200, message: `${route}: empty body` });

@@ -86,7 +86,7 @@ export interface PurchaseOutcome {
   note: string | null;
   /**
    * buy(): the listing's price per copy as read just before the purchase was sent; null when it was not
-   * read (the caller named the item, or the read failed). Above the maximum, a LISTING_PRICE_CHANGED is
+   * read (the caller named the item, or the read failed or would have waited). Above the maximum, a LISTING_PRICE_CHANGED is
    * the buyer's own maximum refusing the price, not a seller's raise.
    */
   listedPrice?: number | null;
@@ -215,6 +215,9 @@ const PURCHASE_ROUTE = 'POST /public/v1/purchase';
 
 /** How long after an unanswered failure "nothing found" still leaves a purchase open, by default (see lateApplyMs). */
 export const LATE_APPLY_MS = 60_000;
+
+/** The longest the listing read before a purchase may take (see #describe): it is best effort. */
+const LOOKUP_TIMEOUT_MS = 2_000;
 
 /** Open purchases older than this are left for a person to check against the orders page. */
 const UNRESOLVED_MAX_AGE_MS = 24 * 3600_000;
@@ -817,13 +820,19 @@ export class Purchaser implements SpendSource {
     if (request.marketHashName !== undefined || !this.#lookup) {
       return { appId: request.appId ?? null, marketHashName: request.marketHashName ?? null, price: null };
     }
+    const unread = (why: string) => {
+      this.#warn(`purchase of listing ${request.listingId}: its item was not read first (${why}); buying without its name`);
+      return { appId: request.appId ?? null, marketHashName: null, price: null };
+    };
+    // Best effort, so never worth a wait: a rate-limited listing route (Retry-After, retried five
+    // times by default) or a slow answer would send the purchase seconds or minutes late.
+    if (this.#client.budgetWaitMs('listing') > 0) return unread('the rate limit for reading listings would have made the purchase wait');
     try {
-      const listing = await this.#client.listing(request.listingId, { priority: 'interactive' });
+      const listing = await this.#client.listing(request.listingId, { priority: 'interactive', rateLimitRetries: 0, timeoutMs: LOOKUP_TIMEOUT_MS });
       return { appId: listing.app_id, marketHashName: listing.market_hash_name, price: listing.price };
     } catch (err) {
       // Best effort only (a private listing is not readable without its token): the purchase decides.
-      this.#warn(`purchase of listing ${request.listingId}: its item was not read first (${failureReason(err)}); buying without its name`);
-      return { appId: request.appId ?? null, marketHashName: null, price: null };
+      return unread(failureReason(err));
     }
   }
 

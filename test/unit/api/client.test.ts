@@ -319,6 +319,25 @@ describe('429 on a GET waits for Retry-After and retries (fake clock)', () => {
     expect(error.kind).toBe('rate_limited');
     expect(calls).toBe(3);
   });
+
+  it('a call with rateLimitRetries 0 fails at its first 429, without waiting (the clock never moves)', async () => {
+    let calls = 0;
+    const fakeFetch: typeof fetch = async () => {
+      calls += 1;
+      return new Response('{}', { status: 429, headers: { 'retry-after': '7' } });
+    };
+    const clock = new ManualClock();
+    const fake = new ApiClient({ baseUrl: 'http://market.test', apiKey: KEY, fetch: fakeFetch, clock });
+    const result = fake.user({ rateLimitRetries: 0 }).catch((e: unknown) => e);
+    // a moment of the still clock: answered by then, or its retry queued for the Retry-After
+    await clock.advance(0);
+    expect(fake.governorStats().totals.queued).toBe(0);
+    const error = (await result) as ApiError;
+    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 7000 });
+    expect(calls).toBe(1);
+    // the governor still honours the Retry-After for the calls that follow
+    expect(fake.budgetWaitMs('user')).toBe(7000);
+  });
 });
 
 describe('X-RateLimit-Reset is read on the server\'s clock (Date header)', () => {

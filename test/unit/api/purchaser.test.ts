@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/core/api/client.ts';
-import { type Clock, systemClock } from '../../../src/core/api/clock.ts';
+import { type Clock, ManualClock, systemClock } from '../../../src/core/api/clock.ts';
 import { PURCHASE_JOURNAL_SCHEMA, PurchaseJournal, accountKey } from '../../../src/core/api/purchase-journal.ts';
 import { Purchaser } from '../../../src/core/api/purchaser.ts';
 import { buyCart } from '../../../src/core/app/market-buying/cart-purchase.ts';
@@ -199,6 +199,29 @@ describe('journaled purchases', () => {
     expect(warnings).toEqual([
       'purchase of listing 101: its item was not read first (that listing is gone: sold, delisted, or private without its share token); buying without its name',
     ]);
+  });
+
+  it('a rate-limited listing read before buying never holds the purchase back: one read at most, no wait', async () => {
+    // the best-effort item lookup is refused 429 with Retry-After 2 (a GET is otherwise retried 5 times)
+    market.server.on('listing', (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'slow down', { 'retry-after': '2' }));
+    // time stands still: a purchase that waits for the Retry-After never goes out
+    const clock = new ManualClock(Date.now());
+    const client = new ApiClient({ baseUrl: market.server.baseUrl, apiKey: KEY, timeoutMs: 2000, clock });
+    const warnings: string[] = [];
+    const purchaser = new Purchaser({ client, journal, reconcileDelaysMs: [30], settleMs: 50, warn: (m) => warnings.push(m) });
+    const listingRoute = () => client.governorStats().endpoints.find((e) => e.key === 'GET /public/v1/listings/:id');
+    let done = false;
+    const waiting = until(() => done || (listingRoute()?.queuedInteractive ?? 0) > 0).then(() => 'waiting for the listing route' as const);
+    const buy = (listingId: number, maxPrice: number) => Promise.race([purchaser.buy({ listingId, maxPrice }), waiting]);
+    const first = await buy(101, 1300);
+    // the listing route still blocked by its Retry-After: not read at all
+    const second = await buy(102, 1000);
+    done = true;
+    expect([first, second]).toMatchObject([{ status: 'bought' }, { status: 'bought' }]);
+    expect(market.server.calls('listing')).toHaveLength(1);
+    expect(market.server.calls('purchase')).toHaveLength(2);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toContain('its item was not read first (the rate limit for reading listings would have made the purchase wait)');
   });
 
   it('a refusal with a spec code is not bought, with the code journaled; nothing is reconciled', async () => {
