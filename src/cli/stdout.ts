@@ -1,6 +1,6 @@
 /**
- * stdout as the scripts that read the CLI see it. A reader that goes away (`| head -1`, a closed pipe)
- * ends the output quietly; any other failure to write (a full disk: `book > book.csv`) is told in one
+ * stdout (and stderr) as the scripts that read the CLI see them. A reader that goes away (`| head -1`, a
+ * closed pipe) ends the output quietly; any other failure to write (a full disk: `book > book.csv`) is told in one
  * line by main, with exit code 1. One listener for the whole process, installed before anything is
  * written: without it, the stream's 'error' event ended the process with a stack trace.
  */
@@ -14,6 +14,10 @@ const whenGone = new Set<() => void>();
 export function guardStdout(): void {
   if (installed) return;
   installed = true;
+  // stderr carries progress and warnings only: a reader that leaves it (`2>&1 | head`, a log pipe that
+  // died) must not end a sync or a watch with an unhandled 'error' event. Later lines are lost, as they
+  // would be on a closed terminal; the command runs on and says what it has to on stdout.
+  process.stderr.on('error', () => {});
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     const first = !stdoutGone();
     if (err.code === 'EPIPE') readerGone = true;

@@ -3,6 +3,7 @@
  * the output quietly with the command's own exit code; a failure to write (a full disk) is one plain line
  * on stderr and exit 1 — never a stack trace. `watch` stops as if asked to when nobody reads its lines.
  */
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,6 +127,34 @@ describe('demo > /dev/full', () => {
       noStackTrace(ran.stderr);
     },
   );
+});
+
+describe('sync 2>&1 | head -1', () => {
+  let demo: DemoMarket;
+  let tmp: ReturnType<typeof tempDb>;
+  beforeAll(async () => {
+    demo = await startQuietMarket({ listings: 800, seed: 37 });
+    tmp = tempDb();
+  }, 60_000);
+  afterAll(async () => {
+    await demo?.close();
+    tmp?.remove();
+  });
+
+  it('keeps syncing when the reader of its progress leaves, and stops at --duration with exit 0', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, [CLI, 'sync', '--base-url', demo.baseUrl, '--db', tmp.file, '--duration', '4'], {
+      env: { ...process.env, SKINDESK_API_KEY: demo.apiKey },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // the first progress line read, then the pipe closed: every later line meets a reader that left
+    child.stderr.once('data', () => child.stderr.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(code).toBe(0);
+    const db = new Database(tmp.file, { readonly: true });
+    const rows = db.prepare('SELECT count(*) AS n FROM listings WHERE alive = 1').get() as { n: number };
+    db.close();
+    expect(rows.n).toBe(demo.state.book().listings.length);
+  });
 });
 
 describe('watch | head -1', () => {

@@ -29,9 +29,15 @@ interface Ran {
 }
 
 /** Runs the CLI; it sends itself `signal` when the module loader resolves a path ending in `at`. */
-function runSignalled(args: string[], signal: NodeJS.Signals, at: string): Promise<Ran> {
+function runSignalled(args: string[], signal: NodeJS.Signals, at: string, again = false): Promise<Ran> {
   const child = spawn(process.execPath, ['--import', HOOK, CLI, ...args], {
-    env: { ...process.env, SKINDESK_API_KEY: 'demo_unused', SKINDESK_TEST_SIGNAL: signal, SKINDESK_TEST_SIGNAL_AT: at },
+    env: {
+      ...process.env,
+      SKINDESK_API_KEY: 'demo_unused',
+      SKINDESK_TEST_SIGNAL: signal,
+      SKINDESK_TEST_SIGNAL_AT: at,
+      SKINDESK_TEST_SIGNAL_AGAIN: again ? '1' : '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -67,6 +73,13 @@ describe('a stop signal while the CLI starts', () => {
     const ran = await runSignalled(['demo', '--port', '0', '--listings', '10'], 'SIGINT', 'src/cli/commands/demo.ts');
     expect(ran, ran.stderr).toMatchObject({ code: 0, signal: null, stdout: '' });
     expect(ran.stderr).toBe('demo market: SIGINT before it started, not starting\n');
+  });
+
+  it('sync: one stop sent twice at once (`timeout` signals the process, then its group) still exits 0', async () => {
+    const db = join(dir.dir, 'book.db');
+    const ran = await runSignalled(['sync', '--base-url', 'http://127.0.0.1:9', '--db', db, '--duration', '30'], 'SIGTERM', 'src/cli/commands/sync.ts', true);
+    expect(ran, ran.stderr).toMatchObject({ code: 0, signal: null });
+    expect(ran.stderr).toBe('skindesk sync: SIGTERM before the sync started — nothing to apply\n');
   });
 
   it('bad flags still exit 2 when a signal came too', async () => {
