@@ -63,6 +63,11 @@ function errorJson(outcome: PurchaseOutcome, maxPrice: number): BuyLine['error']
     const message = `the listing's price of ${outcome.listedPrice} cents per copy was already above your maximum of ${maxPrice}, so nothing was bought`;
     return { kind: error.kind, code: error.code, message };
   }
+  // the code's general words speak of a backpack row (listing from the backpack); a purchase meets it
+  // when the listing holds fewer copies than --amount
+  if (error.code === 'INSUFFICIENT_ITEMS') {
+    return { kind: error.kind, code: error.code, message: 'the listing has fewer copies left than --amount asked for, so nothing was bought' };
+  }
   // plain words: the kind and the spec's code are fields of their own, the request line is for logs
   const reason = failureReason(error, { withCause: true });
   const message = status === 'unknown' && note ? `${note} (${reason})` : reason;

@@ -70,7 +70,7 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, string> = {
   RATE_LIMITED: 'The marketplace refused the request: too many in a short time. Nothing was done; try again shortly.',
   LISTING_NOT_FOUND: 'That listing is gone: sold, delisted, or private without its share token.',
   LISTING_PRICE_CHANGED: 'The seller raised the price above your maximum, so nothing was bought.',
-  INSUFFICIENT_ITEMS: 'You asked for more copies than that backpack row holds.',
+  INSUFFICIENT_ITEMS: 'You asked for more copies than there are (in that backpack row, or left on that listing).',
   LISTING_LIMIT_REACHED: 'Your account has reached its limit of items listed at once.',
   DEPOSIT_ITEM_LIMIT: 'One trade offer can carry at most 500 copies per game.',
   ACTIVE_TRADE_LIMIT: 'At most 15 trades can be in flight; wait for some to finish.',

@@ -39,7 +39,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
 let server: FakeServer;
 let dir: string;
 let orders: { order_item_id: number; order_id: number; side: 'bought'; app_id: number; market_hash_name: string; price: number; amount: number; created_at: string }[];
-let purchaseMode: 'ok' | 'apply-then-drop' | 'price-changed';
+let purchaseMode: 'ok' | 'apply-then-drop' | 'price-changed' | 'too-few-copies';
 let ordersDown: boolean;
 
 beforeEach(async () => {
@@ -57,6 +57,7 @@ beforeEach(async () => {
   server.on('purchase', (req, res) => {
     const line = (JSON.parse(req.body) as { items: { amount: number; max_price: number; private_token?: string }[] }).items[0];
     if (!line) return sendError(res, 400, 'VALIDATION_ERROR', 'no items');
+    if (purchaseMode === 'too-few-copies') return sendError(res, 409, 'INSUFFICIENT_ITEMS', `listing 77 has 1 copy, ${line.amount} requested`);
     if (purchaseMode === 'price-changed' || line.max_price < fullListingExample.price) {
       return sendError(res, 409, 'LISTING_PRICE_CHANGED', 'the price went up');
     }
@@ -103,6 +104,17 @@ describe('skindesk buy', () => {
     expect(run.code).toBe(1);
     const line = parseLine(run);
     expect(line).toMatchObject({ status: 'not_bought', order_id: null, error: { kind: 'api', code: 'LISTING_PRICE_CHANGED' } });
+  });
+
+  it('more copies than the listing holds: said of the listing, not of a backpack row, exit 1', async () => {
+    purchaseMode = 'too-few-copies';
+    const run = await runCli(buyArgs(['--amount', '5']), { SKINDESK_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(parseLine(run)).toEqual({
+      status: 'not_bought',
+      order_id: null,
+      error: { kind: 'api', code: 'INSUFFICIENT_ITEMS', message: 'the listing has fewer copies left than --amount asked for, so nothing was bought' },
+    });
   });
 
   it('a maximum already below the price read before buying: told as the trader\'s own maximum, not a seller\'s raise', async () => {
