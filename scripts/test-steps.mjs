@@ -1,6 +1,7 @@
 // The steps of `npm test` (scripts/test.mjs), in order. A test left focused (`.only`) fails its step:
 // Playwright would otherwise run only the focused tests and leave every other one out of the counts
 // altogether (neither passed, failed nor skipped), and vitest would skip the rest of that file.
+// A step with a `report` is a test step: npm test counts its tests from that report.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -10,6 +11,7 @@ const require = createRequire(join(root, 'package.json'));
 export const reports = join(root, 'test-results');
 export const vitestJson = join(reports, 'vitest.json');
 export const playwrightJson = join(reports, 'playwright.json');
+export const vitestSkipsJson = join(reports, 'vitest-skips.json');
 
 /** Absolute path of a package's CLI script, run with this same Node (not whatever `node` is on PATH). */
 function bin(pkg, name = pkg) {
@@ -33,11 +35,15 @@ export const steps = [
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${vitestJson}`,
+      `--reporter=${join(root, 'scripts/vitest-skip-reporter.mjs')}`,
     ],
+    env: { SKINDESK_VITEST_SKIPS: vitestSkipsJson },
+    report: { kind: 'vitest', json: vitestJson, skips: vitestSkipsJson },
   },
   {
     name: 'e2e',
     cmd: [bin('@playwright/test', 'playwright'), 'test', '--forbid-only'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
+    report: { kind: 'playwright', json: playwrightJson },
   },
 ];

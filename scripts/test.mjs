@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: the one test command. Runs every check in order (lint, typecheck, build, vitest, e2e), streams their output, stops at the first
-// failure (non-zero exit), then prints one summary line per step and, last, the test counts:
+// failure, then prints one summary line per step, the skipped tests and, last, the test counts:
 //   tests: X passed, Y failed[, Z skipped]
-// Counts come from the JSON reports of vitest and Playwright; a skipped test is never counted as passed,
-// and a test file that fails to load counts as one failed test. The steps are in test-steps.mjs.
+// That last line is CI's verdict, so it never says "0 failed" of a test step that failed: counts come
+// from the JSON reports of vitest and Playwright, a skipped test is never counted as passed, and a
+// failure no test in the report carries (a file that fails to load, a hook or an unhandled error)
+// counts as one failed test. A test step that passes no test at all fails too: all skipped proves
+// nothing. The steps are in test-steps.mjs, the reading of the reports in test-counts.mjs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { playwrightJson, reports, root, steps, vitestJson } from './test-steps.mjs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { playwrightCounts, playwrightNotes, readJson, vitestCounts, vitestNotes } from './test-counts.mjs';
+import { reports, root, steps } from './test-steps.mjs';
 import { requireNode } from '../bin/node-version.mjs';
 
 requireNode('npm test');
@@ -26,103 +30,79 @@ function run(step) {
   });
 }
 
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
+/** A test step's counts and notes from its reports, and why it failed (undefined: it passed). */
+function tally(step, code) {
+  const { kind, json, skips } = step.report;
+  const report = readJson(json);
+  const notes = [];
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  if (report && kind === 'vitest') {
+    Object.assign(counts, vitestCounts(report));
+    notes.push(...vitestNotes(report, skips, root));
+  } else if (report) {
+    Object.assign(counts, playwrightCounts(report));
+    notes.push(...playwrightNotes(report));
+  } else {
+    notes.push(`${step.name}: no JSON report (${json}); its tests are not counted`);
   }
-}
 
-/** vitest JSON (jest-compatible): files that failed to load have no assertion results. */
-function vitestCounts(report) {
-  const loadFailures = (report.testResults ?? []).filter(
-    (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
-  ).length;
-  return {
-    passed: report.numPassedTests ?? 0,
-    failed: (report.numFailedTests ?? 0) + loadFailures,
-    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
-  };
-}
-
-/** Playwright JSON: expected = passed, flaky = passed on retry, unexpected = failed; `errors` are
- * failures outside any test (a spec file that does not load, a global setup that throws). */
-function playwrightCounts(report) {
-  const stats = report.stats ?? {};
-  return {
-    passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
-    failed: (stats.unexpected ?? 0) + (report.errors ?? []).length,
-    skipped: stats.skipped ?? 0,
-  };
-}
-
-/** Why Playwright tests were skipped: the `skip` annotations' descriptions, with how many tests each. */
-function playwrightSkipReasons(report) {
-  const reasons = new Map();
-  const visit = (suite) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests ?? []) {
-        if (t.status !== 'skipped') continue;
-        const note = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
-        reasons.set(`${spec.file}: ${note}`, (reasons.get(`${spec.file}: ${note}`) ?? 0) + 1);
-      }
-    }
-    for (const child of suite.suites ?? []) visit(child);
-  };
-  for (const suite of report.suites ?? []) visit(suite);
-  return [...reasons].map(([reason, n]) => `skipped ${n} (${reason})`);
+  let failure = code === 0 ? undefined : `exit ${code}`;
+  if (code !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    notes.push(
+      `${step.name} exited ${code} with no failed test in its report (a hook or an unhandled error: see above); counted as one failed test`,
+    );
+  } else if (code === 0 && counts.passed === 0) {
+    counts.failed = 1;
+    failure = 'no test passed';
+    notes.push(`${step.name}: no test passed (${counts.skipped} skipped); counted as one failed test`);
+  }
+  return { counts, notes, failure };
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 async function main() {
   mkdirSync(reports, { recursive: true });
-  for (const file of [vitestJson, playwrightJson]) rmSync(file, { force: true });
+  // a report left from an earlier run must not stand in for one this run failed to write
+  for (const { report } of steps) {
+    for (const file of [report?.json, report?.skips]) if (file) rmSync(file, { force: true });
+  }
 
   const results = [];
-  let exitCode = 0;
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const notes = [];
   for (const step of steps) {
     console.log(`\n[test] ▶ ${step.name}`);
     const started = Date.now();
     const code = await run(step);
-    results.push({ name: step.name, code, ms: Date.now() - started });
-    if (code !== 0) {
-      exitCode = code;
-      break;
+    const result = {
+      name: step.name,
+      code,
+      failure: code === 0 ? undefined : `exit ${code}`,
+      ms: Date.now() - started,
+    };
+    if (step.report) {
+      const tallied = tally(step, code);
+      for (const key of Object.keys(totals)) totals[key] += tallied.counts[key];
+      notes.push(...tallied.notes);
+      result.failure = tallied.failure;
     }
+    results.push(result);
+    if (result.failure) break;
   }
-
-  const totals = { passed: 0, failed: 0, skipped: 0 };
-  const notes = [];
-  for (const [name, file, count] of [
-    ['vitest', vitestJson, vitestCounts],
-    ['e2e', playwrightJson, playwrightCounts],
-  ]) {
-    const result = results.find((r) => r.name === name);
-    if (!result) continue; // not reached
-    const report = existsSync(file) ? readJson(file) : undefined;
-    if (!report) {
-      notes.push(`${name}: no JSON report (${file}); its tests are not counted`);
-      continue;
-    }
-    const c = count(report);
-    if (name === 'e2e') notes.push(...playwrightSkipReasons(report));
-    totals.passed += c.passed;
-    totals.failed += c.failed;
-    totals.skipped += c.skipped;
-  }
+  const failed = results.find((r) => r.failure);
 
   console.log('\n[test] summary');
   for (const step of steps) {
     const r = results.find((x) => x.name === step.name);
-    const status = !r ? 'not run' : r.code === 0 ? 'passed' : `FAILED (exit ${r.code})`;
+    const status = !r ? 'not run' : r.failure ? `FAILED (${r.failure})` : 'passed';
     console.log(`  ${step.name.padEnd(10)} ${status.padEnd(18)} ${r ? seconds(r.ms) : ''}`.trimEnd());
   }
   for (const note of notes) console.log(`  note: ${note}`);
   const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
-  process.exitCode = exitCode;
+  process.exitCode = failed ? failed.code || 1 : 0;
 }
 
 await main();
