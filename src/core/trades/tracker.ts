@@ -1,7 +1,9 @@
 /**
  * The one trade tracker. Webhooks and the `GET /trades` poller both feed it, in any order and with
  * duplicates; it keeps, per trade id, the state with the newest `updated_at` (spec §6.2 rule 4: deliveries
- * are not ordered). A state that is older than the one held, or exactly as old (a tie), changes nothing.
+ * are not ordered). A state that is older than the one held changes nothing. A state exactly as old (a
+ * tie) changes nothing either, with one exception: a final status beats an in-flight one at the same
+ * `updated_at` (see `winsTie`).
  *
  * Besides the current state it keeps a status timeline per trade: every status seen, at the
  * `updated_at` it was seen with and from which source. A late delivery cannot move a trade back, but
@@ -14,7 +16,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type Database from 'better-sqlite3';
-import { IN_FLIGHT_TRADE_STATUSES, type Trade, type TradeStatus, trade as tradeSchema } from '../../shared/api/index.ts';
+import { FINAL_TRADE_STATUSES, IN_FLIGHT_TRADE_STATUSES, type Trade, type TradeStatus, trade as tradeSchema } from '../../shared/api/index.ts';
 import { type Clock, systemClock } from '../api/clock.ts';
 import { instantKey } from './instant.ts';
 import { createDeskTables } from '../store/desk.ts';
@@ -92,6 +94,7 @@ CREATE TABLE IF NOT EXISTS trade_timeline (
 
 interface TradeRow {
   body: string;
+  status: string;
   updated_key: string;
 }
 
@@ -102,7 +105,12 @@ interface TimelineRow {
   observed_at: number;
 }
 
-const IN_FLIGHT_SQL = IN_FLIGHT_TRADE_STATUSES.map((s) => `'${s}'`).join(', ');
+const IN_FLIGHT_SQL = sqlList(IN_FLIGHT_TRADE_STATUSES);
+const FINAL_SQL = sqlList(FINAL_TRADE_STATUSES);
+
+function sqlList(statuses: readonly TradeStatus[]): string {
+  return statuses.map((s) => `'${s}'`).join(', ');
+}
 
 export function createTradeTables(db: Database.Database): void {
   createDeskTables(db, SCHEMA);
@@ -126,7 +134,7 @@ export class TradeTracker extends EventEmitter<TradeTrackerEvents> {
     createTradeTables(this.#db);
     const db = this.#db;
     this.#sql = {
-      held: db.prepare<[number], TradeRow>('SELECT body, updated_key FROM trades WHERE id = ?'),
+      held: db.prepare<[number], TradeRow>('SELECT body, status, updated_key FROM trades WHERE id = ?'),
       upsert: db.prepare(`
         INSERT INTO trades (id, type, status, deposit_id, withdraw_id, created_at, created_key, updated_at, updated_key, body, source, applied_at)
         VALUES (@id, @type, @status, @deposit_id, @withdraw_id, @created_at, @created_key, @updated_at, @updated_key, @body, @source, @applied_at)
@@ -135,12 +143,15 @@ export class TradeTracker extends EventEmitter<TradeTrackerEvents> {
           withdraw_id = excluded.withdraw_id, created_at = excluded.created_at, created_key = excluded.created_key,
           updated_at = excluded.updated_at, updated_key = excluded.updated_key, body = excluded.body,
           source = excluded.source, applied_at = excluded.applied_at
-        WHERE excluded.updated_key > trades.updated_key`),
+        -- #applyOne decides ties (winsTie); this only guarantees that a trade never moves back in time
+        WHERE excluded.updated_key >= trades.updated_key`),
       timeline: db.prepare(`
         INSERT OR IGNORE INTO trade_timeline (trade_id, updated_key, status, updated_at, source, observed_at)
         VALUES (?, ?, ?, ?, ?, ?)`),
+      // At one instant a final status is the later step (winsTie), whichever feed reported it first.
       readTimeline: db.prepare<[number], TimelineRow>(
-        'SELECT status, updated_at, source, observed_at FROM trade_timeline WHERE trade_id = ? ORDER BY updated_key, observed_at',
+        `SELECT status, updated_at, source, observed_at FROM trade_timeline WHERE trade_id = ?
+         ORDER BY updated_key, status IN (${FINAL_SQL}), observed_at`,
       ),
       all: db.prepare<[], { body: string }>('SELECT body FROM trades ORDER BY created_key DESC, id DESC'),
       inFlight: db.prepare<[], { body: string }>(
@@ -182,11 +193,13 @@ export class TradeTracker extends EventEmitter<TradeTrackerEvents> {
     // The timeline takes every status seen, even from a state too old to become current.
     this.#sql.timeline.run(incoming.id, updatedKey, incoming.status, incoming.updated_at, source, now);
     const held = this.#sql.held.get(incoming.id);
-    if (held && updatedKey <= held.updated_key) {
-      const outcome: ApplyOutcome = updatedKey === held.updated_key ? 'tie' : 'older';
-      if (outcome === 'tie') this.#stats.ignoredTie++;
-      else this.#stats.ignoredOlder++;
-      return { outcome, change: null };
+    if (held && updatedKey < held.updated_key) {
+      this.#stats.ignoredOlder++;
+      return { outcome: 'older', change: null };
+    }
+    if (held && updatedKey === held.updated_key && !winsTie(incoming.status, held.status)) {
+      this.#stats.ignoredTie++;
+      return { outcome: 'tie', change: null };
     }
     this.#sql.upsert.run({
       id: incoming.id,
@@ -269,6 +282,21 @@ export class TradeTracker extends EventEmitter<TradeTrackerEvents> {
   stats(): TrackerStats {
     return { ...this.#stats, appliedBySource: { ...this.#stats.appliedBySource } };
   }
+}
+
+/**
+ * Whether a state with the same `updated_at` as the one held replaces it. Whole-second timestamps (the spec
+ * does not rule them out) put an offer's `Active` and its `Accepted` in the same second; were the first
+ * arrival kept, a trade could stay in flight for good (every later poll ties again), held against the
+ * 15-trade cap and never announced as accepted. A final status never changes again, so at a tie it can
+ * only be the later state; any other tie is undecidable and keeps the first arrival.
+ */
+function winsTie(incoming: TradeStatus, held: string): boolean {
+  return isFinal(incoming) && !isFinal(held);
+}
+
+function isFinal(status: string): boolean {
+  return (FINAL_TRADE_STATUSES as readonly string[]).includes(status);
 }
 
 function parseTrade(body: string): Trade {

@@ -54,6 +54,35 @@ describe('TradeTracker', () => {
     expect(tracker.stats()).toMatchObject({ applied: 2, ignoredOlder: 1, ignoredTie: 1, appliedBySource: { poll: 1, webhook: 1, action: 0 } });
   });
 
+  it('lets a final status win a tie with an in-flight one, and keeps the first arrival at any other tie', () => {
+    const { tracker, changes } = memoryTracker();
+    // Whole-second timestamps: the offer is sent and accepted within the same second.
+    const second = T0 + 60_000;
+    tracker.apply(makeTrade(1, 'Active', second), 'poll');
+    expect(tracker.apply(makeTrade(1, 'Accepted', second), 'webhook')).toBe('applied');
+    expect(tracker.get(1)?.status).toBe('Accepted');
+    expect(tracker.inFlightCount()).toBe(0);
+    expect(changes.at(-1)).toMatchObject({ trade: { status: 'Accepted' }, previous: { status: 'Active' }, statusChanged: true });
+    // A later poll still answering the in-flight state cannot take the final one back.
+    expect(tracker.apply(makeTrade(1, 'Active', second), 'poll')).toBe('tie');
+    // Two final statuses, or two in-flight ones, at the same instant: the first one seen stays.
+    expect(tracker.apply(makeTrade(1, 'Declined', second), 'poll')).toBe('tie');
+    tracker.apply(makeTrade(2, 'Active', second), 'poll');
+    expect(tracker.apply(makeTrade(2, 'InEscrow', second), 'webhook')).toBe('tie');
+    expect([tracker.get(1)?.status, tracker.get(2)?.status]).toEqual(['Accepted', 'Active']);
+    expect(tracker.stats()).toMatchObject({ applied: 3, ignoredTie: 3 });
+  });
+
+  it('puts a final status after an in-flight one of the same instant in the timeline, whichever came first', () => {
+    const { tracker } = memoryTracker();
+    tracker.apply(makeTrade(3, 'Accepted', T0 + 60_000), 'poll');
+    tracker.apply(makeTrade(3, 'Active', T0 + 60_000), 'webhook'); // late delivery of the earlier step
+    expect(tracker.timeline(3).map((e) => [e.status, e.source])).toEqual([
+      ['Active', 'webhook'],
+      ['Accepted', 'poll'],
+    ]);
+  });
+
   it('keeps a timeline of every status seen, including ones that arrived late', () => {
     const { tracker } = memoryTracker();
     tracker.apply(makeTrade(5, 'CreatedNeedsConfirmation', T0), 'poll');
