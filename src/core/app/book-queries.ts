@@ -58,8 +58,9 @@ export function createBookQueries(db: Db): BookQueries {
       if (!stored) return withRank(db, null, false);
       const full = asFullListing(stored);
       // Details from a creation event are the per-game fields only (spec §6.1): the asset id, icon and
-      // trade lock are read with the listing, and without a connection the detail shows what it has.
-      if ((full && full.steam_asset_id !== null) || !session.client) return withRank(db, full, true);
+      // trade lock are read with the listing, and without a connection the detail shows what it has (a
+      // lean row: no detail, still alive), as issue 7's offline, read-only detail promises.
+      if ((full && full.steam_asset_id !== null) || !session.canFetchListings) return withRank(db, full, true);
       // fetched and stored by the sync worker (the book's writer); null: sold or delisted since — the
       // feed will remove it, say so now
       let fetched: FullListing | null;

@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import type { FullListing } from '../../shared/api/index.ts';
+import { SkindeskError } from '../../shared/ipc/index.ts';
 import { upperFirst } from '../../shared/sentence.ts';
 import { ApiClient } from '../api/client.ts';
 import { failureReason } from '../api/errors.ts';
@@ -20,7 +21,7 @@ import { DATABASE_FILE_NAME } from '../paths.ts';
 import { claimCaches, type Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
 import type { BookChange, EngineStatus, SyncEngineOptions } from '../sync/engine.ts';
-import { MirrorWorker } from '../sync/mirror-worker.ts';
+import { MirrorWorker, SyncWorkerGoneError } from '../sync/mirror-worker.ts';
 import { MarketPriceBoard } from './market-book/market-prices.ts';
 import type { AppLog } from './log.ts';
 import {
@@ -77,6 +78,13 @@ export function mirrorFile(dataDir: string, choice: MarketChoice): string {
 export function mirrorSource(choice: MarketChoice): string {
   // a demo market listens on a new port on every start: the file is the demo's whatever its URL
   return choice.mode === 'demo' ? DEMO_MIRROR_SOURCE : choice.baseUrl;
+}
+
+function notConnected(): SkindeskError {
+  return new SkindeskError({
+    code: 'UNAVAILABLE',
+    message: 'Not connected to the marketplace, so the listing could not be read from it; the book shows what was stored.',
+  });
 }
 
 export class MarketSession {
@@ -179,13 +187,27 @@ export class MarketSession {
   }
 
   /**
+   * Whether `fetchListing` can ask the marketplace: the sync worker runs. Not whether a client exists:
+   * `connect()` makes the client before it first reaches the market, so a session that could not connect
+   * keeps one.
+   */
+  get canFetchListings(): boolean {
+    return this.#mirror !== null;
+  }
+
+  /**
    * One listing's full detail from the marketplace, stored in the mirror (by the worker, the book's
    * writer); null when the listing is gone. Interactive priority: the detail view is waiting.
    */
-  fetchListing(id: number): Promise<FullListing | null> {
+  async fetchListing(id: number): Promise<FullListing | null> {
     const mirror = this.#mirror;
-    if (!mirror) throw new Error('not connected to the marketplace');
-    return mirror.fetchListing(id);
+    if (!mirror) throw notConnected();
+    try {
+      return await mirror.fetchListing(id);
+    } catch (err) {
+      // the worker ended while the read waited: the same plain refusal as before it ever ran
+      throw err instanceof SyncWorkerGoneError ? notConnected() : err;
+    }
   }
 
   /** Starts the network side; never throws (a failure becomes an offline status with the reason). */

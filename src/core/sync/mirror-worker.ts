@@ -76,6 +76,11 @@ function errorFrom(failure: WorkerFailure): Error {
   });
 }
 
+/** A request to the worker that cannot be answered because it is not running (not started, or ended). */
+export class SyncWorkerGoneError extends Error {
+  override readonly name = 'SyncWorkerGoneError';
+}
+
 export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
   readonly #options: MirrorWorkerOptions;
   #worker: Worker | null = null;
@@ -130,7 +135,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
     worker.on('error', (err) => this.#emitError(err));
     worker.on('exit', (code) => {
       this.#relay?.closeAll();
-      for (const p of this.#pending.values()) p.reject(new Error('the sync worker stopped'));
+      for (const p of this.#pending.values()) p.reject(new SyncWorkerGoneError('the sync worker stopped'));
       this.#pending.clear();
       this.#worker = null;
       this.emit('exit', code);
@@ -155,7 +160,7 @@ export class MirrorWorker extends EventEmitter<MirrorWorkerEvents> {
   /** Fetches one listing's full detail (interactive priority) and stores it; null when it is gone. */
   fetchListing(id: number): Promise<FullListing | null> {
     const worker = this.#worker;
-    if (!worker) return Promise.reject(new Error('the sync worker is not running'));
+    if (!worker) return Promise.reject(new SyncWorkerGoneError('the sync worker is not running'));
     const requestId = this.#nextRequest++;
     return new Promise((resolve, reject) => {
       this.#pending.set(requestId, { resolve, reject });

@@ -563,6 +563,28 @@ describe('AppCore startup', () => {
     expect(cached.rows.length).toBe(5);
   });
 
+  it('opens a listing whose detail was never stored while its market is unreachable: the lean row, no failure', async () => {
+    // a real market mirrored once, without the detail backfill: its rows are the book's lean ones
+    const market = await startDemoMarket({ port: 0, listings: 50, rate: 0, seed: 5 });
+    demos.push(market);
+    const dataDir = tempDir();
+    const secrets = new MemorySecretStore();
+    const offlineStart = { dataDir, secrets, backfillOptions: false as const, sessionRetryMs: [600_000] };
+    const first = await startCore(offlineStart);
+    await first.core.call('setMarket', { useDemo: false, baseUrl: market.baseUrl, apiKey: market.apiKey });
+    await until('the real market live', () => first.core.status().state === 'live' && first.core.status().market.mode === 'real', 20_000);
+    const id = (await first.core.call('queryBook', { sort: { field: 'price', dir: 'asc' }, limit: 1 })).rows[0]?.id;
+    if (id === undefined) throw new Error('no listing in the book');
+    await first.core.close();
+    cores.splice(cores.indexOf(first.core), 1);
+    await market.close();
+    demos.splice(demos.indexOf(market), 1);
+
+    const { core } = await startCore(offlineStart);
+    await until('offline', () => core.status().state === 'offline' || core.status().state === 'stopped', 20_000);
+    expect(await core.dispatch('getListing', { id })).toEqual({ ok: true, value: { listing: null, alive: true, floatRank: null } });
+  });
+
   it('opens a book file an older build made at once, and says in its status that the sync upgrades it', async () => {
     const dataDir = tempDir();
     const first = await startCore({ dataDir });

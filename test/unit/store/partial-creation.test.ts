@@ -81,7 +81,7 @@ describe('the detail view of a listing known from a creation without the general
   function session(answer: () => Promise<FullListing | null>): { session: MarketSession; reads: number[] } {
     const reads: number[] = [];
     const fake = {
-      client: {},
+      canFetchListings: true,
       fetchListing: (id: number) => {
         reads.push(id);
         return answer();
