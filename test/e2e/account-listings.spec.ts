@@ -86,17 +86,21 @@ test('bulk delist: the row that fails is shown failing, the others are done', as
 
 test('an undercut guard follows a cheaper rival down, one cent under it, and says so', async ({ page }) => {
   const problems = watchProblems(page);
+  const demo = host.demo!;
+  // The rival below must be the guard's first reason to move (it reprices at most once every 30 s): no
+  // simulated seller or buyer acts meanwhile, and the test lists its own item — the earlier tests' delists
+  // and the crowd's purchases leave no listing of the demo user to count on — as its item's cheapest.
+  demo.pauseActivity();
+  const trader = demo.accounts.find((a) => !a.simulated)!;
+  const name = demo.state.book().listings.find((l) => !l.commodity)!.market_hash_name;
+  const listed = demo.createListing({ seller: trader.id, name, price: 500 });
+  const othersOfTheItem = () => demo.state.book().listings.filter((l) => l.market_hash_name === name && l.id !== listed.listing.id);
+  for (const other of othersOfTheItem()) if (other.price <= 500) demo.repriceListing(other.id, 550);
+  demo.flushFeed();
   await openScreen(page, host, 'listings', 'Alt+4');
   const { listings } = await host.core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
-  const target = listings.find((l) => l.price_decay === null && l.price >= 50)!;
-  expect(target).toBeTruthy();
-  const demo = host.demo!;
-  const othersOfTheItem = () => demo.state.book().listings.filter((l) => l.market_hash_name === target.market_hash_name && l.id !== target.id);
-  // The rival below must be the guard's first reason to move (it reprices at most once every 30 s): no
-  // simulated seller lists the item meanwhile, and the target starts as its item's cheapest listing.
-  demo.pauseActivity();
-  for (const other of othersOfTheItem()) if (other.price <= target.price) demo.repriceListing(other.id, target.price + 50);
-  demo.flushFeed();
+  const target = listings.find((l) => l.id === listed.listing.id)!;
+  expect(target).toMatchObject({ price: 500, price_decay: null });
   const row = page.locator(`[data-testid="listing-row"][data-listing-id="${target.id}"]`);
   await row.getByTestId('listing-edit').click();
   const dialog = page.getByTestId('confirm-dialog');
