@@ -103,11 +103,22 @@ export function cacheKey(name: EndpointName, query: Record<string, string | unde
 export class AccountReads {
   readonly #api: AccountApi;
   readonly #clock: Pick<Clock, 'now'>;
+  readonly #storedUsable: () => boolean;
   readonly #sql;
 
-  constructor(options: { api: AccountApi; db: Database.Database; clock?: Pick<Clock, 'now'> }) {
+  constructor(options: {
+    api: AccountApi;
+    db: Database.Database;
+    clock?: Pick<Clock, 'now'>;
+    /**
+     * Whether the stored copies may be served (default: always). Not while they may be another account's
+     * (a new key whose account is not known yet): a read then asks the marketplace or fails.
+     */
+    storedUsable?: () => boolean;
+  }) {
     this.#api = options.api;
     this.#clock = options.clock ?? systemClock;
+    this.#storedUsable = options.storedUsable ?? (() => true);
     createDeskTables(options.db, SCHEMA);
     this.#sql = {
       get: options.db.prepare<[string], { body: string; fetched_at: number }>('SELECT body, fetched_at FROM account_cache WHERE key = ?'),
@@ -115,8 +126,9 @@ export class AccountReads {
     };
   }
 
-  /** The stored copy of a read, or null; never touches the network. */
+  /** The stored copy of a read, or null (also while stored copies may not be served); never touches the network. */
   cached<N extends CachedReadName>(name: N, query?: QueryOf<N>): CachedRead<ResponseOf<N>> | null {
+    if (!this.#storedUsable()) return null;
     const row = this.#sql.get.get(cacheKey(name, query as Record<string, string> | undefined));
     if (!row) return null;
     const parsed = (ENDPOINTS[name].response as z.ZodType).safeParse(JSON.parse(row.body));

@@ -98,7 +98,9 @@ const SESSION_RETRY_MS = [5_000, 15_000, 30_000, 60_000, 120_000];
 const UNEXPECTED_FAILURE_NOTICE_MS = 60_000;
 /**
  * How long an account call waits, after the key or the market changed, for the new session to learn whose
- * key it is (whenAccountKnown): a market that does not answer by then leaves the stored data shown, as offline.
+ * key it is (whenAccountKnown). A market that does not answer by then leaves the account unknown: a new
+ * key's screens then show none of the stored account's data (AccountSession.awaitingAccount) while the
+ * account is asked again; the same key's show it, as offline.
  */
 const ACCOUNT_CHANGE_WAIT_MS = 10_000;
 

@@ -16,7 +16,7 @@ import { SkindeskError } from '../../shared/ipc/index.ts';
 import { upperFirst } from '../../shared/sentence.ts';
 import { ApiClient } from '../api/client.ts';
 import { failureReason } from '../api/errors.ts';
-import { deskRateGovernor } from '../api/release-ledger.ts';
+import { apiKeyId, deskRateGovernor } from '../api/release-ledger.ts';
 import { DATABASE_FILE_NAME } from '../paths.ts';
 import { claimCaches, type Db } from '../store/index.ts';
 import type { BackfillOptions, BackfillProgress } from '../sync/backfill.ts';
@@ -147,6 +147,15 @@ export class MarketSession {
 
   get client(): ApiClient | null {
     return this.#client;
+  }
+
+  /**
+   * The user's key's identity (apiKeyId: a one-way hash, never the key), known before connecting; null on
+   * the demo market, whose key is its own.
+   */
+  get keyId(): string | null {
+    const { apiKey } = this.#options;
+    return this.#options.choice.mode === 'real' && apiKey ? apiKeyId(apiKey) : null;
   }
 
   get baseUrl(): string | null {

@@ -184,7 +184,7 @@ describe('a list cut off by the app dying while it was on its way', () => {
     }) as typeof fetch;
     const db = openFiles(file);
     const first = new AccountSession(
-      { db, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey, fetch: dying }) },
+      { db, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey, fetch: dying }), keyId: null },
       { newAccount: false },
     );
     const read = await first.reads.backpack({ page: '1', limit: '100' });
@@ -208,7 +208,7 @@ describe('a list cut off by the app dying while it was on its way', () => {
     // the next run, on the same files and the same marketplace
     const nextDb = openFiles(file);
     const next = new AccountSession(
-      { db: nextDb, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey }) },
+      { db: nextDb, client: new ApiClient({ baseUrl: market.baseUrl, apiKey: market.apiKey }), keyId: null },
       { newAccount: false },
     );
     try {

@@ -59,10 +59,10 @@ describe('undercut guards after a restart', () => {
       },
     } as unknown as ApiClient;
     // a guard stored by an earlier run
-    const earlier = new AccountSession({ db: t.db, client: null }, { newAccount: false });
+    const earlier = new AccountSession({ db: t.db, client: null, keyId: null }, { newAccount: false });
     earlier.undercut.set({ listingId: 1, appId: 730, marketHashName: NAME, floor: 100, step: 1, ceiling: null });
 
-    session = new AccountSession({ db: t.db, client }, { newAccount: false, timings: { guardCheckMs: 10 } });
+    session = new AccountSession({ db: t.db, client, keyId: null }, { newAccount: false, timings: { guardCheckMs: 10 } });
     expect(session.listingsSeen.size).toBe(0);
     session.startGuards(() => {});
     await new Promise((r) => setTimeout(r, 200));

@@ -37,7 +37,7 @@ export function startAccountRig(options: { client: ApiClient | null; clock?: Clo
     webhookSecret: () => null,
     clock: options.clock ?? systemClock,
   });
-  const market: AccountRig['market'] = { db: store.db, client: options.client, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) };
+  const market: AccountRig['market'] = { db: store.db, client: options.client, keyId: null, choice: { mode: 'real' }, demo: null, status: () => ({ state: 'live' }) };
   runtime.attach(market, false);
   return {
     runtime,

@@ -102,7 +102,7 @@ describe('a call before the marketplace is connected', () => {
   it('says it is not connected yet, not that the marketplace could not be reached', async () => {
     const t = openTestStore();
     try {
-      const account = new AccountSession({ db: t.db, client: null }, { newAccount: false });
+      const account = new AccountSession({ db: t.db, client: null, keyId: null }, { newAccount: false });
       const err = await account.api.call('user', {}, {}).catch((e: unknown) => e);
       expect(describeAppError(err, new Redactor()).message).toBe('Not connected to the marketplace yet.');
       expect(refreshProblem(err as Error)).toBe(

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AccountSession } from '../../../src/core/app/account-services/account-session.ts';
 import { ApiClient } from '../../../src/core/api/client.ts';
 import { accountKey } from '../../../src/core/api/purchase-journal.ts';
+import { apiKeyId } from '../../../src/core/api/release-ledger.ts';
 import { openTestStore, type TestStore } from '../store/helpers.ts';
 
 const MARKET = 'http://market.test';
@@ -33,8 +34,9 @@ function sessionOn(db: TestStore['db'], baseUrl: string, userId: number | null):
       ? json(503, {})
       : json(200, { id: userId, steam_id: '7656', name: `Trader ${userId}`, balance: 5_000 });
   }) as typeof globalThis.fetch;
-  const client = new ApiClient({ baseUrl, apiKey: `key_${userId ?? 'down'}`, fetch });
-  const session = new AccountSession({ db, client }, { newAccount: false });
+  const apiKey = `key_${userId ?? 'down'}`;
+  const client = new ApiClient({ baseUrl, apiKey, fetch });
+  const session = new AccountSession({ db, client, keyId: apiKeyId(apiKey) }, { newAccount: false });
   sessions.push(session);
   return session;
 }

@@ -69,7 +69,7 @@ function sessionOn(
   }) as typeof globalThis.fetch;
   const client = new ApiClient({ baseUrl, apiKey: `key_${userId}`, fetch });
   const session = new AccountSession(
-    { db, client },
+    { db, client, keyId: null },
     { newAccount: options.newAccount ?? false, clock: options.clock ?? new ManualClock(AT) },
   );
   cleanups.push(() => session.stop());

@@ -55,7 +55,10 @@ export interface AccountRuntimeOptions {
 interface Current {
   market: AttachableMarket;
   account: AccountSession;
+  /** The feeds, the guards and the withdrawals' follow-up run (once connected, and the key's account may be acted on). */
   connected: boolean;
+  /** Cancels the next attempt to meet the key's account (see #meet). */
+  cancelMeeting: () => void;
   /** Trades created before this moment are history: seeing them the first time is not news. */
   since: number;
   /** The check of unknown crypto withdrawals run at connecting (see #checkUnsettledWithdrawals). */
@@ -63,6 +66,12 @@ interface Current {
 }
 
 type ReceiverState = TradeFeedView['receiver']['state'];
+
+/** Waits between attempts to meet the key's account while the market does not answer GET /user; the last repeats. */
+export const MEET_RETRY_MS: readonly number[] = [2_000, 5_000, 15_000, 30_000, 60_000];
+
+/** The notices about whose account the key is: each replaces the one before ("not known yet", then the answer). */
+const ACCOUNT_TOPIC = 'account';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -118,24 +127,41 @@ export class AccountRuntime {
       if (this.#current?.account !== account || !withdrawal) return;
       this.#options.publish('withdrawalUpdated', withdrawalViewOf(account.withdrawals, withdrawal));
     });
-    this.#current = { market, account, connected: false, since: Date.now(), checkingWithdrawals: Promise.resolve() };
+    this.#current = {
+      market,
+      account,
+      connected: false,
+      cancelMeeting: () => {},
+      since: Date.now(),
+      checkingWithdrawals: Promise.resolve(),
+    };
   }
 
   /**
-   * The session's REST client is up: start the trade feeds, resume following unsettled withdrawals, and
-   * check once the crypto withdrawals whose outcome is unknown (after a restart, a session replaced).
+   * The session's REST client is up: meet the key's account, then start the trade feeds, resume following
+   * unsettled withdrawals, and check once the crypto withdrawals whose outcome is unknown (after a restart,
+   * a session replaced). A new key whose account the market does not say yet starts none of it: the
+   * stored data may be another account's (AccountSession.awaitingAccount); it starts once met (#meet).
    */
   async connected(market: AttachableMarket): Promise<void> {
     const current = this.#current;
     if (!current || current.market !== market || this.#closed || !market.client) return;
-    if (market.choice.mode === 'real' && (await current.account.meetAccount()) === 'other') {
+    if (market.choice.mode === 'real') await this.#meet(current, 0);
+    if (this.#current !== current || this.#closed) return;
+    if (current.account.awaitingAccount) {
       this.#options.notify(
         'warning',
-        'Another account',
-        'This API key belongs to another account than the stored data: the trades, withdrawals, undercut guards and cached account reads of the previous one were cleared.',
+        'Account not known yet',
+        "Whose account this API key belongs to could not be read: the marketplace did not answer. Until it does, the previous key's trades, undercut guards and cached account reads are neither shown nor acted on; Skindesk keeps asking.",
+        ACCOUNT_TOPIC,
       );
+      return;
     }
-    if (this.#current !== current || this.#closed) return;
+    await this.#begin(current);
+  }
+
+  /** Starts what acts on the key's account: the guards, the withdrawals' follow-up and check, the trade feeds. */
+  async #begin(current: Current): Promise<void> {
     current.connected = true;
     current.account.startGuards((message) => this.#options.log.warn(message));
     for (const pending of current.account.withdrawals.resumePending({ signal: current.account.stopping.signal })) {
@@ -145,11 +171,62 @@ export class AccountRuntime {
     await this.reconfigure();
   }
 
+  /**
+   * Meets the key's account (AccountSession.meetAccount); while the market does not say whose the key is,
+   * asks again after a wait (meetRetryMs, the last repeated). Met once at connecting and never again, one
+   * failed GET /user (a 503, a timeout, a 429) left a new key's account unknown, and the previous
+   * account's data in use as this key's, for the whole session.
+   */
+  async #meet(current: Current, attempt: number): Promise<'same' | 'other' | 'first' | 'unknown'> {
+    const { account } = current;
+    const met = await account.meetAccount();
+    if (this.#current !== current || this.#closed) return met;
+    if (met === 'other') {
+      this.#options.notify(
+        'warning',
+        'Another account',
+        'This API key belongs to another account than the stored data: the trades, withdrawals, undercut guards and cached account reads of the previous one were cleared.',
+        ACCOUNT_TOPIC,
+      );
+    }
+    if (account.account === null) {
+      const waits = account.timings.meetRetryMs?.length ? account.timings.meetRetryMs : MEET_RETRY_MS;
+      const wait = waits[Math.min(attempt, waits.length - 1)] as number;
+      current.cancelMeeting = account.clock.setTimer(wait, () => void this.#meetAgain(current, attempt + 1));
+    }
+    return met;
+  }
+
+  /** A later attempt to meet the key's account (#meet): what waited for it starts, what ran on forgotten data restarts. */
+  async #meetAgain(current: Current, attempt: number): Promise<void> {
+    try {
+      const wasRunning = current.connected;
+      const met = await this.#meet(current, attempt);
+      if (this.#current !== current || this.#closed || current.account.account === null) return;
+      // the same key, offline until now: what runs already runs on its own account's data
+      if (wasRunning && met !== 'other') return;
+      if (wasRunning) {
+        // the tracker's trades were forgotten under the running feeds: new ones sweep the new account's
+        await this.reconfigure();
+      } else {
+        if (met !== 'other') {
+          this.#options.notify('info', 'Account', "This API key's account was read: its stored trades, guards and account reads are in use again.", ACCOUNT_TOPIC);
+        }
+        await this.#begin(current);
+      }
+      // the screens showed none of the account's trades meanwhile (or the forgotten ones): read them again
+      this.#options.publish('tradesUpdated', { trades: [] });
+    } catch (err) {
+      this.#quietAbort(err, 'reading whose account the API key is');
+    }
+  }
+
   /** The session is about to close: stop everything that writes to its database. */
   async detach(market: AttachableMarket): Promise<void> {
     const current = this.#current;
     if (!current || current.market !== market) return;
     this.#current = null;
+    current.cancelMeeting();
     current.account.stopGuards();
     await this.#reconfiguring;
     await this.#stopFeeds(current);
@@ -170,7 +247,7 @@ export class AccountRuntime {
     return current.account;
   }
 
-  /** The account (accountKey) the key of `market`'s session belongs to, once read at connecting (see meetAccount). */
+  /** The account (accountKey) the key of `market`'s session belongs to, once met (see meetAccount; asked again while unknown). */
   accountOf(market: AttachableMarket): string | null {
     const current = this.#current;
     return current?.market === market ? current.account.account : null;

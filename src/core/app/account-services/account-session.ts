@@ -13,6 +13,7 @@ import {
   type LeanListing,
   type MyListing,
   rateLimitKey,
+  type Trade,
   type User,
 } from '../../../shared/api/index.ts';
 import { SkindeskError } from '../../../shared/ipc/index.ts';
@@ -32,7 +33,7 @@ import { accountKey, assignOpenPurchases, isAccountOf } from '../../api/purchase
 import type { TradePollerOptions } from '../../trades/poller.ts';
 import { TradeFeeds, type TradeFeedsOptions } from '../../trades/trade-feeds.ts';
 import { Caches, type Db } from '../../store/index.ts';
-import { ACCOUNT_TABLES, createDeskTables } from '../../store/desk.ts';
+import { ACCOUNT_TABLES, addDeskColumn, createDeskTables } from '../../store/desk.ts';
 import { USER_CACHE_KEY } from '../market-buying/balance.ts';
 
 /**
@@ -44,14 +45,27 @@ const SEND_ANSWER_WAIT_MS = 30_000;
 const IDENTITY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS account_identity (
   id INTEGER PRIMARY KEY CHECK (id = 1),
-  account TEXT NOT NULL
+  account TEXT NOT NULL,
+  key_id TEXT
 );
 `;
+
+/** The stored account and the key (apiKeyId) it was met with; key_id null when met before it was kept. */
+interface StoredIdentity {
+  account: string;
+  key_id: string | null;
+}
 
 /** What an account session needs of the market session (MarketSession satisfies it). */
 export interface MarketSide {
   readonly db: Db;
   readonly client: ApiClient | null;
+  /**
+   * The identity of the key the session sends (apiKeyId, never the key), known before connecting; null
+   * when it is not the user's (the demo market's). Tells a new key from the one the stored account was
+   * met with, while the market does not say whose it is.
+   */
+  readonly keyId: string | null;
 }
 
 export interface AccountTimings {
@@ -62,6 +76,8 @@ export interface AccountTimings {
   /** How often the undercut guards look at the book (default 3 s), and their cooldown between edits. */
   guardCheckMs?: number;
   guardCooldownMs?: number;
+  /** Waits between attempts to meet the key's account while GET /user fails (default MEET_RETRY_MS). */
+  meetRetryMs?: readonly number[];
   /** After a lost list or withdraw, how long an unchanged backpack row is not yet taken as "not sent" (default 30 s). */
   moveNotSentAfterMs?: number;
 }
@@ -117,7 +133,7 @@ export class AccountSession {
   /** The key's account (accountKey), once meetAccount has read it in this session. */
   #metAccount: string | null = null;
   /** The account (accountKey: market origin and user id) the account tables hold the data of. */
-  readonly #identity: { read: Statement<[], string>; write: Statement<[string]> };
+  readonly #identity: { read: Statement<[], StoredIdentity>; write: Statement<[string, string | null]> };
 
   constructor(
     market: MarketSide,
@@ -149,11 +165,13 @@ export class AccountSession {
       },
     };
     const db = market.db;
-    this.reads = new AccountReads({ api: this.api, db, clock: this.clock });
+    // a new key's account not met yet: the stored reads are the previous key's account's
+    this.reads = new AccountReads({ api: this.api, db, clock: this.clock, storedUsable: () => !this.awaitingAccount });
     createDeskTables(db, IDENTITY_SCHEMA);
+    addDeskColumn(db, 'account_identity', 'key_id', 'TEXT');
     this.#identity = {
-      read: db.prepare<[], string>('SELECT account FROM account_identity WHERE id = 1').pluck(),
-      write: db.prepare<[string]>('INSERT OR REPLACE INTO account_identity (id, account) VALUES (1, ?)'),
+      read: db.prepare<[], StoredIdentity>('SELECT account, key_id FROM account_identity WHERE id = 1'),
+      write: db.prepare<[string, string | null]>('INSERT OR REPLACE INTO account_identity (id, account, key_id) VALUES (1, ?, ?)'),
     };
     this.withdrawals = new CryptoWithdrawalTracker({
       source: { call: (name, input, opts) => this.api.call(name, input, opts) },
@@ -176,7 +194,8 @@ export class AccountSession {
     this.undercut = new UndercutGuards({
       db,
       now: () => this.clock.now(),
-      canAct: () => this.market.client !== null && bookLive(),
+      // a new key's account not met yet: the guards are the previous key's account's
+      canAct: () => this.market.client !== null && bookLive() && !this.awaitingAccount,
       ownListingIds: () => this.listingsSeen.keys(),
       ...(options.halted ? { halted: options.halted } : {}),
       reprice: async (listingId, price) =>
@@ -209,6 +228,8 @@ export class AccountSession {
    * refused a withdrawal a sale had since covered, while the status bar showed the new balance.
    */
   latestBalance(): number | null {
+    // the status bar's copy is not the account reads': it is the previous key's account's as well
+    if (this.awaitingAccount) return null;
     const screens = this.reads.cached('user');
     const statusBar = this.market.db.open ? new Caches(this.market.db).get<User>(USER_CACHE_KEY) : null;
     if (!statusBar) return screens?.data.balance ?? null;
@@ -302,6 +323,42 @@ export class AccountSession {
   }
 
   /**
+   * Whether the key in use is not the one the stored account was met with, and its own account is not met
+   * yet: the account tables may then hold another account's trades, guards and reads, which are neither
+   * shown nor acted on as this key's until meetAccount says whose it is. The same key offline is not
+   * waiting: its stored account keeps serving the offline views. Nor is a file whose account was met
+   * before the key's identity was kept (nothing tells its key apart).
+   */
+  get awaitingAccount(): boolean {
+    if (this.#metAccount !== null || this.market.keyId === null || !this.market.db.open) return false;
+    const stored = this.#identity.read.get();
+    return stored !== undefined && stored.key_id !== null && stored.key_id !== this.market.keyId;
+  }
+
+  /** Refuses, in plain words, what would act on the account's trades while its account is awaited. */
+  requireKnownAccount(): void {
+    if (!this.awaitingAccount) return;
+    throw new SkindeskError({
+      code: 'UNAVAILABLE',
+      message:
+        'Whose account this API key belongs to is not known yet: the marketplace has not answered. Its trades are followed once it does; Skindesk keeps asking.',
+    });
+  }
+
+  /**
+   * The trades followed of the key's account: none known while its account is awaited (those the tracker
+   * holds are the previous key's account's).
+   */
+  tradesOfKey(): Trade[] {
+    return this.awaitingAccount ? [] : this.#feeds.tracker.list();
+  }
+
+  /** Trades in flight of the key's account, as the 15-trade limit counts them (none known while awaited, as tradesOfKey). */
+  tradesInFlight(): number {
+    return this.awaitingAccount ? 0 : this.#feeds.tracker.inFlightCount();
+  }
+
+  /**
    * Crypto withdrawals of this key's account whose outcome is unknown (they hold new ones): the account
    * as met, and before that (or offline) every open entry of this market, since any may be this one's.
    */
@@ -329,7 +386,7 @@ export class AccountSession {
    */
   async meetAccount(): Promise<'same' | 'other' | 'first' | 'unknown'> {
     const client = this.market.client;
-    const storedIdentity = this.#identity.read.get() ?? null;
+    const storedIdentity = this.#identity.read.get()?.account ?? null;
     const storedId = this.reads.cached('user')?.data.id ?? null;
     let freshId: number | null;
     try {
@@ -353,11 +410,11 @@ export class AccountSession {
     const first = storedIdentity === null && storedId === null;
     const same = storedIdentity === null ? storedId === freshId : storedIdentity === identity;
     if (first || same) {
-      this.#identity.write.run(identity);
+      this.#identity.write.run(identity, this.market.keyId);
       return first ? 'first' : 'same';
     }
     this.#forgetAccountState();
-    this.#identity.write.run(identity);
+    this.#identity.write.run(identity, this.market.keyId);
     // the read just made was forgotten with the rest: the new account's user row is read again
     await this.reads.user({ priority: 'background', signal: this.stopping.signal }).catch(() => undefined);
     return 'other';

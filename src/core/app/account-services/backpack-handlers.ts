@@ -34,7 +34,7 @@ function checkWithdraw(account: AccountSession, items: readonly { id: number; am
     }
   });
   const games = new Set(items.map((it) => account.backpackSeen.get(it.id)?.app_id).filter((a) => a !== undefined));
-  const inFlight = account.feeds.tracker.inFlightCount();
+  const inFlight = account.tradesInFlight();
   if (inFlight + games.size > LIMITS.tradesInFlight) {
     problems.push({
       code: 'ACTIVE_TRADE_LIMIT',

@@ -52,7 +52,8 @@ export function listingsHandlers(
         metadata: read.data.metadata,
         freshness: freshnessOf(read),
         standings: competing ? bookStandings(account.market.db, read.data.listings, account.listingsSeen.keys()) : [],
-        guards: account.undercut.list().map(guardView),
+        // a new key's account not met yet: the guards held are the previous key's account's
+        guards: account.awaitingAccount ? [] : account.undercut.list().map(guardView),
       };
     },
 

@@ -94,7 +94,7 @@ async function readOrderHistory(account: AccountSession): Promise<OrderExportRow
 /** Trades seen to be accepted (by this app's clock, as the reads' times are), with when, and when first seen. */
 function acceptedTrades(account: AccountSession): { trade: Trade; at: number; firstSeen: number }[] {
   const { tracker } = account.feeds;
-  return tracker.list().flatMap((trade) => {
+  return account.tradesOfKey().flatMap((trade) => {
     if (trade.status !== 'Accepted') return [];
     const timeline = tracker.timeline(trade.id);
     const step = timeline.find((s) => s.status === 'Accepted');
@@ -111,7 +111,8 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
   return {
     getTradingPnl: async ({ refresh }) => {
       const account = runtime.account();
-      const stored = account.tradingPnl.latest();
+      // a new key's account not met yet: the stored result is the previous key's account's
+      const stored = account.awaitingAccount ? null : account.tradingPnl.latest();
       const answer = (pnl: TradingPnl, computedAt: number | null, problem: string | null) => ({
         ...pnl,
         computedAt: computedAt === null ? null : iso(computedAt),
@@ -186,7 +187,9 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       // tokens' lifetime) holds market prices of another hour, not of this point's
       const inventoriesFresh = inventories.every((g) => now - g.fetchedAt <= INVENTORY_POINT_MAX_AGE_MS);
       const complete = games.length === APP_IDS.length && !missesArrivals && inventoriesFresh && backpack?.complete === true;
-      if (user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
+      // a new key's account not met yet: its point would join the previous key's account's series
+      const ownSeries = !account.awaitingAccount;
+      if (ownSeries && user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {
         account.portfolio.record({ at: now, balance: user.balance, listedValue: listed.total_value, inventoryValue: held });
       }
       return {
@@ -197,7 +200,7 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
         positions: positions.slice(0, HELD_POSITIONS),
         positionCount: positions.length,
         total: (user?.balance ?? 0) + (listed?.total_value ?? 0) + held,
-        history: account.portfolio.series(now - HISTORY_MS).map((p) => ({
+        history: (ownSeries ? account.portfolio.series(now - HISTORY_MS) : []).map((p) => ({
           at: iso(p.at),
           total: Math.max(0, p.balance + p.listedValue + p.inventoryValue),
           balance: p.balance,

@@ -137,7 +137,7 @@ export function sellingHandlers(
         freshness: freshnessOf(read),
         tokensExpireAt: iso(read.tokensExpireAt),
         expired: account.reads.inventoryExpired(read),
-        tradesInFlight: account.feeds.tracker.inFlightCount(),
+        tradesInFlight: account.tradesInFlight(),
       };
     },
 
@@ -185,7 +185,7 @@ export function sellingHandlers(
 }
 
 function ctx(account: AccountSession, read: InventoryRead) {
-  return { inventory: read.data, tradesInFlight: account.feeds.tracker.inFlightCount(), now: account.clock.now() };
+  return { inventory: read.data, tradesInFlight: account.tradesInFlight(), now: account.clock.now() };
 }
 
 /**

@@ -13,10 +13,11 @@ export function tradesHandlers(
 ): AreaHandlers<Pick<typeof ACCOUNT_CALLS, 'getTrades' | 'refreshTrades' | 'getTradeFeeds' | 'setTradeFeeds'>> {
   return {
     getTrades: ({ page, limit, status, inFlight, depositIds, withdrawIds }) => {
-      const { tracker } = runtime.account().feeds;
+      const account = runtime.account();
+      const { tracker } = account.feeds;
       const deposits = depositIds ? new Set(depositIds) : null;
       const withdrawals = withdrawIds ? new Set(withdrawIds) : null;
-      const all = tracker.list();
+      const all = account.tradesOfKey();
       const matched = all.filter(
         (t) =>
           (status === null || t.status === status) &&
@@ -35,7 +36,7 @@ export function tradesHandlers(
         }));
       return {
         trades,
-        inFlight: tracker.inFlightCount(),
+        inFlight: account.tradesInFlight(),
         total: all.length,
         metadata: { total_pages: totalPages, total_items: matched.length, current_page: page, current_limit: limit },
       };
@@ -45,6 +46,8 @@ export function tradesHandlers(
       const account = runtime.account();
       // refuses in plain words while not connected, instead of a poll failing on the network
       account.client();
+      // a poll now would mix this key's trades with the previous key's account's the tracker holds
+      account.requireKnownAccount();
       const report = await account.feeds.poller.pollNow();
       return { applied: report.applied, inFlight: report.inFlightAfter };
     },

@@ -26,7 +26,8 @@ export function walletHandlers(
       const account = runtime.account();
       const { withdrawals } = account;
       return {
-        withdrawals: withdrawals.list().map((w) => withdrawalViewOf(withdrawals, w)),
+        // a new key's account not met yet: those followed are the previous key's account's
+        withdrawals: (account.awaitingAccount ? [] : withdrawals.list()).map((w) => withdrawalViewOf(withdrawals, w)),
         unsettled: account.unsettledWithdrawals().map(attemptView),
       };
     },
