@@ -516,6 +516,12 @@ export interface CompiledQuery {
    * any later page, never kept.
    */
   holdsIds?: boolean;
+  /**
+   * With `after`: counts the rows at or before that cursor, so the page after it starts at that row
+   * number (what a position-keeping reader needs once the book changed around its cursors). It walks
+   * the same candidates as the page, bounded by the cursor: a cursor near the top counts few rows.
+   */
+  aheadCount?: { sql: string; params: unknown[] };
 }
 
 /**
@@ -537,16 +543,25 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
   const cursor = q.after === undefined ? null : decodeCursor(q.sort.field, q.after);
   // Keyset: a bound on the sort column the index can seek to, then the tie-break on id. A row value
   // `(price, id) > (?, ?)` reads the same but only seeks an index whose columns are exactly (price, id).
-  const keysetOn = (sortExpr: string, idExpr: string): Cond[] => {
+  // 'after': the rows past the cursor (a page); 'through': the rest, those at or before it (a count).
+  const keyset = (side: 'after' | 'through', sortExpr: string, idExpr: string): Cond[] => {
     if (cursor === null) return [];
-    const [strict, loose] = dir === 'ASC' ? ['>', '>='] : ['<', '<='];
-    if (q.sort.field === 'id') return [{ sql: `${idExpr} ${strict} ?`, params: [cursor.id] }];
+    const forward = (dir === 'ASC') === (side === 'after');
+    const [strict, loose] = forward ? ['>', '>='] : ['<', '<='];
+    const onId = side === 'after' ? strict : loose;
+    if (q.sort.field === 'id') return [{ sql: `${idExpr} ${onId} ?`, params: [cursor.id] }];
     return [
       {
-        sql: `${sortExpr} ${loose} ? AND (${sortExpr} ${strict} ? OR ${idExpr} ${strict} ?)`,
+        sql: `${sortExpr} ${loose} ? AND (${sortExpr} ${strict} ? OR ${idExpr} ${onId} ?)`,
         params: [cursor.value, cursor.value, cursor.id],
       },
     ];
+  };
+  const keysetOn = (sortExpr: string, idExpr: string) => keyset('after', sortExpr, idExpr);
+  const countThrough = (from: string, fromParams: unknown[], conds: Cond[], sortExpr: string, idExpr: string) => {
+    if (cursor === null) return {};
+    const bounded = [...conds, ...keyset('through', sortExpr, idExpr)];
+    return { aheadCount: { sql: `SELECT count(*) FROM ${from} WHERE ${where(bounded)}`, params: [...fromParams, ...paramsOf(bounded)] } };
   };
   const orderOn = (sortExpr: string, idExpr: string) =>
     q.sort.field === 'id' ? `${idExpr} ${dir}` : `${sortExpr} ${dir}, ${idExpr} ${dir}`;
@@ -580,6 +595,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
       countSql: q.count && !small ? `SELECT count(*) FROM listings l WHERE ${where(conds)}` : null,
       countParams: paramsOf(conds),
       knownTotal: q.count && small ? estimate : null,
+      ...countThrough(from, [], conds, sortExpr, idExpr),
     };
   }
 
@@ -810,6 +826,7 @@ export function compileQuery(db: Db, input: BookQueryInput | BookQuery, options:
     countParams,
     ...(countDistinctIds ? { countDistinctIds } : {}),
     knownTotal,
+    ...countThrough(from, fromParams, conds, pageSort, pageId),
     ...(keys ? { keys } : {}),
     // (a driver holding ids over SET_LIMIT leaves the plan to the sort order's walk, which holds none)
     ...(plan !== 'order' && smallest.holdsIds ? { holdsIds: true } : {}),
@@ -850,6 +867,16 @@ export function queryBook(db: Db, input: BookQueryInput | BookQuery, options: Pl
   const last = page[page.length - 1];
   const next = more && last ? encodeCursor(q.sort.field, { value: sortValue(q.sort.field, last), id: last.id }) : null;
   return { rows, next, total };
+}
+
+/**
+ * How many rows of the query's view lie at or before its `after` cursor: the row number its next page
+ * starts at, exact in the book as it is now (the cursor's own listing may have left or moved since).
+ */
+export function countAhead(db: Db, input: (BookQueryInput | BookQuery) & { after: string }, options: PlanOptions = {}): number {
+  const compiled = compileQuery(db, input, options);
+  if (compiled.plan === 'empty' || !compiled.aheadCount) return 0;
+  return statements(db).get(compiled.aheadCount.sql).pluck().get(...compiled.aheadCount.params) as number;
 }
 
 function countOf(statement: Statement, compiled: CompiledQuery): number {

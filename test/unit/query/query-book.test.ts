@@ -3,7 +3,7 @@
  * kind (forced by the set limit), keyset paging through whole result sets, and the count.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InvalidCursorError, compileQuery, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
+import { InvalidCursorError, compileQuery, countAhead, encodeCursor, queryBook, refreshQueryStatistics } from '../../../src/core/query/index.ts';
 import type { FullListing } from '../../../src/shared/api/index.ts';
 import { DOPPLER_PHASES } from '../../../src/shared/phases.ts';
 import type { BookFilter, BookQueryInput } from '../../../src/shared/query.ts';
@@ -142,6 +142,32 @@ describe('queryBook', () => {
       }
     });
   }
+
+  it("counts the rows ahead of each page's cursor, for every filter, sort and plan kind", () => {
+    for (const [name, filter] of FILTERS) {
+      for (const sort of SORTS) {
+        for (const setLimit of [0, 50, 1_000_000_000]) {
+          let passed = 0;
+          let page = queryBook(t.db, { filter, sort, limit: 97 }, { setLimit });
+          while (page.next) {
+            passed += page.rows.length;
+            expect(countAhead(t.db, { filter, sort, after: page.next }, { setLimit }), `${name} / ${sort.field} ${sort.dir} / setLimit ${setLimit}`).toBe(passed);
+            page = queryBook(t.db, { filter, sort, limit: 97, after: page.next }, { setLimit });
+          }
+        }
+      }
+    }
+  });
+
+  it('counts the rows ahead of a cursor whose listing has left the book', () => {
+    const sort: Sort = { field: 'id', dir: 'desc' };
+    const ids = referenceIds(live, {}, sort);
+    for (const removed of [5, 77, 1234, 3050]) {
+      const after = encodeCursor('id', { value: removed, id: removed });
+      expect(countAhead(t.db, { filter: {}, sort, after })).toBe(ids.filter((id) => id > removed).length);
+      expect(queryBook(t.db, { filter: {}, sort, after, limit: 1 }).rows[0]?.id).toBe(ids.find((id) => id < removed));
+    }
+  });
 
   it('returns lean and detail columns, stickers and keychains of a page', () => {
     const [row] = queryBook(t.db, { filter: { stickers: { min_count: 1 } }, sort: { field: 'id', dir: 'asc' }, limit: 1 }).rows;

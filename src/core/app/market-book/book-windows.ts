@@ -9,13 +9,25 @@
  * a short walk of at most STRIDE-1 rows, and one page: the same few milliseconds at row 0 and at row
  * 999,999.
  *
- * Anchors are cursors, not row numbers, so they stay valid while the book changes; the rows between two
- * anchors just drift by the listings created or removed since. Anchors are rebuilt in the background
- * (and swapped in when done) once the drift could be noticeable.
+ * An anchor is a cursor, though, not a row number: once a listing is created or removed ahead of it, the
+ * anchor of "row 200" starts the page at another row, and a window read from it would skip rows (or show
+ * them twice) at the place the user scrolled to. So an anchor's row number is trusted only while the book
+ * is exactly as it was during the walk (the app's book version and SQLite's data_version, which moves
+ * with every commit of the sync worker). After any change, an anchor's current row is counted: the
+ * view's rows at or before its cursor, a count bounded by the cursor, once per anchor and state of the
+ * book (at 1M listings: 0.04 ms at row 1,000, 3-7 ms at row 100,000, 28-39 ms at row 900,000, where the
+ * view's whole count takes 12 and a page 0.25). The window then starts from the last anchor found at or
+ * before its offset and walks from that anchor's true row, so every window is exact; it is answered in
+ * one read transaction, so its count, walk and page see the same book.
+ *
+ * Anchors are rebuilt in the background (and swapped in when done) after a while, or sooner once the
+ * counted rows show that they no longer lie about a stride apart (walks would grow): creations and
+ * removals in different places both pull them apart, even when their numbers cancel out.
  */
 import type { Db } from '../../store/index.ts';
-import { compileQuery, decodeCursor, encodeCursor, queryBook } from '../../query/index.ts';
+import { queryBook } from '../../query/index.ts';
 import type { BookFilter, BookQuery } from '../../../shared/query.ts';
+import { ViewStatements } from './view-statements.ts';
 
 type Sort = BookQuery['sort'];
 type Row = ReturnType<typeof queryBook>['rows'][number];
@@ -56,15 +68,8 @@ export interface BookWindowsOptions {
   yieldNow?: () => Promise<void>;
 }
 
-/** The column of the engine's SELECT that holds each sort field's value (see src/core/query). */
-const SORT_COLUMN: Record<Sort['field'], string> = {
-  price: 'price',
-  created_at: 'created_ms',
-  id: 'id',
-  float: 'cs_paint_wear',
-  fade: 'cs_fade_percentage',
-  blue: 'cs_blue_percentage',
-};
+/** Anchors whose current rows are counted to find where a window starts (each a bounded count). */
+const MAX_PROBES = 6;
 
 interface Anchors {
   /** anchors[k]: cursor of row k*stride - 1, so the page after it starts at row k*stride; [0] is the top. */
@@ -74,25 +79,21 @@ interface Anchors {
   walked: number;
   complete: boolean;
   builtVersion: number;
+  /** SQLite's data_version when the walk began; null once a commit landed during it. */
+  dataVersion: number | null;
   builtAt: number;
-  builtTotal: number;
   /** Time spent walking (ms), to space out rebuilds. */
   walkMs: number;
-}
-
-/** A planned statement of a view with its keyset parameters' places (see #scan). */
-interface Continuation {
-  sql: string;
-  params: unknown[];
-  /** Places of the cursor's id and of its sort value in `params` (the last parameter is the limit). */
-  idAt: number[];
-  valueAt: number[];
+  /** Rows counted at or before anchor k, valid for one state of the book (`countedAt`). */
+  counted: Map<number, number>;
+  countedAt: string;
+  /** A counted anchor lay half a stride or more from its walked row: worth a rebuild. */
+  pulledApart: boolean;
 }
 
 interface View {
   key: string;
-  /** undefined: not planned yet; null: the engine's parameters did not have the expected shape. */
-  continuation?: Continuation | null;
+  statements: ViewStatements;
   filter: BookFilter;
   sort: Sort;
   anchors: Anchors;
@@ -110,9 +111,24 @@ interface View {
   totalAt: number;
 }
 
-function emptyAnchors(version: number, now: number, total: number): Anchors {
-  return { list: [undefined], walkCursor: undefined, walked: 0, complete: false, builtVersion: version, builtAt: now, builtTotal: total, walkMs: 0 };
+function emptyAnchors(version: number, now: number, dataVersion: number | null): Anchors {
+  return {
+    list: [undefined],
+    walkCursor: undefined,
+    walked: 0,
+    complete: false,
+    builtVersion: version,
+    dataVersion,
+    builtAt: now,
+    walkMs: 0,
+    counted: new Map(),
+    countedAt: '',
+    pulledApart: false,
+  };
 }
+
+/** Moves with every commit another connection (the sync worker) makes to the file. */
+const dataVersionOf = (db: Db): number => db.pragma('data_version', { simple: true }) as number;
 
 export class BookWindows {
   readonly #stride: number;
@@ -139,22 +155,30 @@ export class BookWindows {
   /** `version`: the app's book version now (anything that changes when the mirror changes). */
   async window(db: Db, version: number, request: BookWindowRequest): Promise<BookWindowAnswer> {
     const view = this.#view(db, request);
+    if (view.anchors.builtVersion < 0) view.anchors = emptyAnchors(version, this.#now(), dataVersionOf(db));
     const total = this.#total(db, view, version);
-    this.#maybeRebuild(db, view, version, total);
-    const totalVersion = view.totalVersion;
-    if (request.offset >= total && total > 0) return { rows: [], offset: request.offset, total, totalVersion };
+    if (request.offset >= total && total > 0) return { rows: [], offset: request.offset, total, totalVersion: view.totalVersion };
     const k = Math.floor(request.offset / this.#stride);
     await this.#reach(db, view, k);
     // a big view is indexed in the background, so the first drag of the scrollbar deep into it is answered at once
     if (total >= this.#prefetchFrom) void this.#reach(db, view, Number.POSITIVE_INFINITY);
-    const reachable = view.anchors.list.length - 1;
-    // a walk that ended early (the book shrank since the count) answers from the last anchor there is
-    const anchorIndex = Math.min(k, reachable);
-    let cursor = view.anchors.list[anchorIndex];
-    const skip = request.offset - anchorIndex * this.#stride;
+    const answer = db.transaction(() => this.#read(db, view, version, request))();
+    this.#maybeRebuild(db, view, version);
+    return answer;
+  }
+
+  /** The window from the anchors as they are, in one state of the book (the caller's transaction). */
+  #read(db: Db, view: View, version: number, request: BookWindowRequest): BookWindowAnswer {
+    const anchors = view.anchors;
+    const dataVersion = dataVersionOf(db);
+    const unchanged = anchors.builtVersion === version && anchors.dataVersion === dataVersion;
+    const start = unchanged ? this.#walkedStart(anchors, request.offset) : this.#countedStart(db, view, request.offset, `${version}:${dataVersion}`);
+    let cursor = start.cursor;
+    const skip = request.offset - start.row;
+    if (skip >= this.#stride) anchors.pulledApart = true;
     if (skip > 0) {
       const walked = this.#walk(db, view, cursor, skip);
-      if (walked.passed < skip) return { rows: [], offset: request.offset, total, totalVersion };
+      if (walked.passed < skip) return this.#ended(view, version, request.offset, [], start.row + walked.passed);
       cursor = walked.cursor;
     }
     const page = queryBook(db, {
@@ -163,10 +187,66 @@ export class BookWindows {
       limit: request.limit,
       ...(cursor === undefined ? {} : { after: cursor }),
     });
-    // a short page is the end of the view: the total the scrollbar needs is exactly where it ended (the
-    // count can be a moment old while the book changes)
-    const end = page.rows.length < request.limit ? request.offset + page.rows.length : Math.max(total, request.offset + page.rows.length);
-    return { rows: page.rows, offset: request.offset, total: end, totalVersion };
+    // the start is exact, so a short page is exactly where the view ends now
+    if (page.rows.length < request.limit) return this.#ended(view, version, request.offset, page.rows, request.offset + page.rows.length);
+    const total = Math.max(view.total ?? 0, request.offset + page.rows.length);
+    return { rows: page.rows, offset: request.offset, total, totalVersion: view.totalVersion };
+  }
+
+  /**
+   * An answer that met the end of the view at `end`: the view's exact count at this state of the book,
+   * kept as its total so the windows after this one (the top of the grid too) say the same.
+   */
+  #ended(view: View, version: number, offset: number, rows: Row[], end: number): BookWindowAnswer {
+    view.total = end;
+    view.totalVersion = version;
+    view.totalAt = this.#now();
+    return { rows, offset, total: end, totalVersion: version };
+  }
+
+  /** The anchor at or before `offset` while the book is as the walk saw it: anchor k is row k*stride. */
+  #walkedStart(anchors: Anchors, offset: number): { cursor: string | undefined; row: number } {
+    // a walk that ended early (the view is shorter) answers from the last anchor there is
+    const k = Math.min(Math.floor(offset / this.#stride), anchors.list.length - 1);
+    return { cursor: anchors.list[k], row: k * this.#stride };
+  }
+
+  /**
+   * The last anchor found at or before `offset` by its row now. The first guess is the anchor it had
+   * been; each count then tells how far the anchors there moved, and the next guess assumes the ones
+   * near the offset moved as much (creations at the top move every anchor alike). Counts are bounded
+   * (MAX_PROBES); whatever anchor is found last, the walk from its exact row makes the window exact.
+   */
+  #countedStart(db: Db, view: View, offset: number, bookState: string): { cursor: string | undefined; row: number } {
+    const anchors = view.anchors;
+    if (anchors.countedAt !== bookState) {
+      anchors.counted.clear();
+      anchors.countedAt = bookState;
+    }
+    let below = { k: 0, row: 0 }; // anchor 0 is the top of the view
+    let above = anchors.list.length; // the first anchor known to lie past the offset
+    let guess = Math.min(Math.floor(offset / this.#stride), above - 1);
+    for (let probes = 0; probes < MAX_PROBES && guess > below.k && guess < above; probes++) {
+      const row = this.#rowOf(db, view, guess);
+      if (row > offset) above = guess;
+      else below = { k: guess, row };
+      if (row <= offset && offset - row < this.#stride) break;
+      const moved = row - guess * this.#stride;
+      guess = Math.max(below.k + 1, Math.min(above - 1, Math.floor((offset - moved) / this.#stride)));
+    }
+    return { cursor: anchors.list[below.k], row: below.row };
+  }
+
+  /** The row anchor k's page starts at now (counted once per state of the book). */
+  #rowOf(db: Db, view: View, k: number): number {
+    const anchors = view.anchors;
+    let row = anchors.counted.get(k);
+    if (row === undefined) {
+      row = view.statements.countAhead(db, anchors.list[k] as string);
+      anchors.counted.set(k, row);
+      if (Math.abs(row - k * this.#stride) >= this.#stride / 2) anchors.pulledApart = true;
+    }
+    return row;
   }
 
   #view(db: Db, request: BookWindowRequest): View {
@@ -181,9 +261,10 @@ export class BookWindows {
     }
     view = {
       key,
+      statements: new ViewStatements(request.filter, request.sort),
       filter: request.filter,
       sort: request.sort,
-      anchors: emptyAnchors(-1, this.#now(), 0),
+      anchors: emptyAnchors(-1, this.#now(), null),
       next: null,
       rebuilding: Promise.resolve(),
       walker: null,
@@ -207,20 +288,20 @@ export class BookWindows {
       view.totalVersion = version;
       view.totalAt = now;
     }
-    if (view.anchors.builtVersion < 0) {
-      view.anchors.builtVersion = version;
-      view.anchors.builtTotal = view.total as number;
-    }
     return view.total as number;
   }
 
-  #maybeRebuild(db: Db, view: View, version: number, total: number): void {
+  /**
+   * Rebuilds anchors the book changed under, after a while or once counts showed them pulled apart; never
+   * more often than 20 times the last walk took (a million-row walk of a few seconds: once a minute).
+   */
+  #maybeRebuild(db: Db, view: View, version: number): void {
     const a = view.anchors;
-    if (view.next || a.builtVersion === version || a.list.length <= 1) return;
-    const drift = Math.abs(total - a.builtTotal);
-    const spacing = Math.max(this.#rebuildAfterMs, 20 * a.walkMs);
-    if (this.#now() - a.builtAt < spacing && drift < this.#stride / 2) return;
-    const next = emptyAnchors(version, this.#now(), total);
+    if (view.next || a.list.length <= 1) return;
+    if (a.builtVersion === version && a.dataVersion === dataVersionOf(db)) return;
+    const since = this.#now() - a.builtAt;
+    if (since < 20 * a.walkMs || (since < this.#rebuildAfterMs && !a.pulledApart)) return;
+    const next = emptyAnchors(version, this.#now(), dataVersionOf(db));
     view.next = next;
     const target = a.complete ? Number.POSITIVE_INFINITY : a.list.length - 1;
     view.rebuilding = view.rebuilding
@@ -282,8 +363,10 @@ export class BookWindows {
 
   /** One chunk of the anchor walk: records the cursor after every stride-th row. */
   #walkChunk(db: Db, view: View, anchors: Anchors): void {
+    // a commit between two chunks moves the rows behind the anchors walked so far
+    if (anchors.dataVersion !== dataVersionOf(db)) anchors.dataVersion = null;
     let read = 0;
-    const last = this.#scan(db, view, anchors.walkCursor, this.#chunk, (cursor) => {
+    const last = view.statements.scan(db, anchors.walkCursor, this.#chunk, (cursor) => {
       read++;
       if ((anchors.walked + read) % this.#stride === 0) anchors.list.push(cursor());
     });
@@ -295,81 +378,9 @@ export class BookWindows {
   /** Walks `count` rows from `after`; the cursor of the last one passed. */
   #walk(db: Db, view: View, after: string | undefined, count: number): { cursor: string | undefined; passed: number } {
     let passed = 0;
-    const last = this.#scan(db, view, after, count, () => {
+    const last = view.statements.scan(db, after, count, () => {
       passed++;
     });
     return { cursor: last ?? after, passed };
   }
-
-  /**
-   * Reads up to `count` rows of the view after a cursor, in the engine's own order and plan, calling
-   * `onRow` with a lazy cursor of each; returns the cursor of the last row read. The engine plans a
-   * query with a few capped counts (tens of ms on a big filtered view), and a walk asks the same query
-   * again and again with another cursor: so the planned statement is kept per view and only its keyset
-   * parameters change (checked against the engine's output the first time; otherwise it is planned anew).
-   */
-  #scan(db: Db, view: View, after: string | undefined, count: number, onRow: (cursor: () => string) => void): string | undefined {
-    const field = view.sort.field;
-    const column = SORT_COLUMN[field];
-    let sql: string;
-    let params: unknown[];
-    const plan = after === undefined ? null : this.#continuation(db, view);
-    if (plan) {
-      const at = decodeCursor(field, after as string);
-      params = [...plan.params];
-      for (const i of plan.valueAt) params[i] = at.value;
-      for (const i of plan.idAt) params[i] = at.id;
-      params[params.length - 1] = count;
-      sql = plan.sql;
-    } else {
-      const compiled = compileQuery(db, { filter: view.filter, sort: view.sort, limit: Math.min(1000, count), ...(after === undefined ? {} : { after }) });
-      if (compiled.plan === 'empty') return undefined;
-      sql = compiled.sql;
-      params = [...compiled.params.slice(0, -1), count];
-    }
-    let last: Record<string, number> | null = null;
-    const cursorOf = (row: Record<string, number>) => encodeCursor(field, { value: row[column] as number, id: row['id'] as number });
-    for (const row of db.prepare(sql).iterate(...params) as Iterable<Record<string, number>>) {
-      last = row;
-      onRow(() => cursorOf(row));
-    }
-    return last ? cursorOf(last) : undefined;
-  }
-
-  /**
-   * Plans the view's query once and finds where the keyset cursor goes in its parameters, without
-   * assuming the engine's layout: two plans with two different made-up cursors differ exactly in the
-   * keyset parameters, and each differing one equals either the cursor's value or its id.
-   */
-  #continuation(db: Db, view: View): Continuation | null {
-    if (view.continuation !== undefined) return view.continuation;
-    const field = view.sort.field;
-    const probes = [
-      { value: 7_340_033.5, id: 900_000_001 },
-      { value: 3_145_727.25, id: 800_000_003 },
-    ].map((c) => (field === 'created_at' || field === 'price' || field === 'id' ? { value: Math.floor(c.value), id: c.id } : c));
-    const [a, b] = probes.map((c) => compileQuery(db, { filter: view.filter, sort: view.sort, limit: 1000, after: encodeCursor(field, c) })) as [
-      ReturnType<typeof compileQuery>,
-      ReturnType<typeof compileQuery>,
-    ];
-    const [pa, pb] = probes as [{ value: number; id: number }, { value: number; id: number }];
-    let shape: Continuation | null = null;
-    // a plan holding ids read while planning answers the book as it was then: planned again each time
-    if (a.plan !== 'empty' && !a.holdsIds && a.sql === b.sql && a.params.length === b.params.length) {
-      const valueAt: number[] = [];
-      const idAt: number[] = [];
-      let understood = true;
-      a.params.forEach((param, i) => {
-        if (Object.is(param, b.params[i]) || i === a.params.length - 1) return;
-        if (param === pa.id && b.params[i] === pb.id) idAt.push(i);
-        else if (param === pa.value && b.params[i] === pb.value) valueAt.push(i);
-        else understood = false;
-      });
-      if (understood && idAt.length > 0) shape = { sql: a.sql, params: a.params, idAt, valueAt };
-    }
-    view.continuation = shape;
-    return shape;
-  }
-
-
 }
