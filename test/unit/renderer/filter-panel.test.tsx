@@ -1,9 +1,9 @@
 // The filter panel against changes made outside it: the name box's update (debounced in the toolbar)
 // can land after a click in the panel that is not sent yet; the click must survive it.
 import { MantineProvider } from '@mantine/core';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FilterPanel } from '../../../src/renderer/screens/market/filters/FilterPanel.tsx';
 import { SEED_PILLS_SHOWN } from '../../../src/renderer/screens/market/filters/seed-pills.tsx';
 import { theme } from '../../../src/renderer/theme.ts';
@@ -40,7 +40,7 @@ async function focusField(user: ReturnType<typeof userEvent.setup>, field: HTMLE
 }
 
 describe('filter panel', () => {
-  it('keeps a phase clicked just before the name box updates the filter', async () => {
+  it('keeps a value typed, still in its pause, when the name box updates the filter', async () => {
     const onChange = vi.fn<(filter: BookFilter) => void>();
     const panel = (filter: BookFilter) => (
       <MantineProvider theme={theme} defaultColorScheme="dark">
@@ -50,15 +50,17 @@ describe('filter panel', () => {
     const user = userEvent.setup();
     const { rerender } = render(panel({}));
     await user.click(screen.getByRole('button', { name: 'Pattern, fade, blue' }));
-    await user.click(await screen.findByTestId('phase-p2'));
-    // the toolbar's name box lands its own change before the panel sent the click
+    await focusField(user, screen.getByLabelText('Paint index'));
+    await user.keyboard('412');
+    // the toolbar's name box lands its own change before the panel sent what was typed
     act(() => rerender(panel({ name: 'karambit | doppler' })));
     await user.click(screen.getByTestId('phase-p4'));
-    expect(screen.getByTestId('phase-p2').getAttribute('aria-pressed')).toBe('true');
+    expect((screen.getByLabelText('Paint index') as HTMLInputElement).value).toBe('412');
     await waitFor(() =>
       expect(onChange).toHaveBeenLastCalledWith({
         name: 'karambit | doppler',
-        phases: ['Phase 2', 'Phase 4'],
+        paint_index: 412,
+        phases: ['Phase 4'],
       }),
     );
   });
@@ -72,6 +74,38 @@ describe('filter panel', () => {
     expect(labels).toEqual(['All', 'CS2', 'Rust', 'Dota 2', 'TF2']);
     await user.click(within(games).getByLabelText('Dota 2'));
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith({ app_id: 570 }));
+  });
+});
+
+describe('filter panel, when a change is applied', () => {
+  // fake timers: a change that reaches onChange with no timer run was applied at once, without the pause
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('applies a click at once (wear, phase, StatTrak, game) and waits for the typing pause after a typed name', () => {
+    const onChange = vi.fn<(filter: BookFilter) => void>();
+    render(
+      <MantineProvider theme={theme} defaultColorScheme="dark">
+        <FilterPanel filter={{}} onChange={onChange} />
+      </MantineProvider>,
+    );
+    fireEvent.click(screen.getByTestId('wear-MW'));
+    expect(onChange).toHaveBeenLastCalledWith({ float: { min: 0.07, max: 0.15 } });
+    fireEvent.click(screen.getByTestId('phase-p2'));
+    expect(onChange).toHaveBeenLastCalledWith({ float: { min: 0.07, max: 0.15 }, phases: ['Phase 2'] });
+    // in the closed "Pattern" section: mounted, out of sight
+    fireEvent.click(within(screen.getByRole('radiogroup', { name: 'StatTrak', hidden: true })).getByRole('radio', { name: 'yes', hidden: true }));
+    expect(onChange.mock.lastCall?.[0]).toMatchObject({ stattrak: true });
+    fireEvent.click(screen.getByRole('radio', { name: 'CS2' }));
+    expect(onChange.mock.lastCall?.[0]).toMatchObject({ app_id: 730 });
+    const clicks = onChange.mock.calls.length;
+
+    fireEvent.click(screen.getByTestId('add-sticker-filter'));
+    fireEvent.change(screen.getByLabelText('Sticker name 1'), { target: { value: 'Crown' } });
+    expect(onChange).toHaveBeenCalledTimes(clicks);
+    act(() => vi.advanceTimersByTime(250));
+    expect(onChange).toHaveBeenCalledTimes(clicks + 1);
+    expect(onChange.mock.lastCall?.[0]).toMatchObject({ stickers: { all: [{ name: 'Crown' }] } });
   });
 });
 

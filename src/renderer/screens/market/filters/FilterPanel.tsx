@@ -1,8 +1,9 @@
 /**
  * Every filter of the query engine, grouped the way a trader narrows a search: game and price, float
  * (with the wear presets), pattern (seed, paint index, fade, blue, StatTrak/souvenir), stickers,
- * keychains, and the per-game item fields. Edits apply after a short pause; a range whose min is above
- * its max is shown and not sent.
+ * keychains, and the per-game item fields. Typed edits apply after a short pause; a click (a wear or
+ * phase button, a switch, a list's choice, a seed tag) applies at once. A range whose min is above its max
+ * is shown and not sent.
  */
 import {
   Accordion,
@@ -43,7 +44,17 @@ import {
   withOutsideChanges,
 } from './filter-model.ts';
 
+/** The pause after a key typed into a field: the book is not queried for every digit of "0.0712". */
 const APPLY_AFTER_MS = 250;
+
+/**
+ * How a change is applied. Immediate: a discrete choice, whole once made (a button, a switch, a select):
+ * nothing more is coming, and the pause only made each click take 300–600 ms to reach the grid.
+ */
+interface ApplyTiming {
+  immediate?: boolean;
+}
+const AT_ONCE: ApplyTiming = { immediate: true };
 
 // the games by the short names the sales tape and the account screens give them ("Dota 2")
 const GAMES: { label: string; value: string; app?: AppId }[] = [
@@ -161,8 +172,9 @@ export interface FilterPanelProps {
   onChange(filter: BookFilter): void;
   /**
    * The filter the panel shows, cleaned, and what keeps it from being sent (the problems shown, [] when
-   * none), as they change: onChange comes only after a pause in typing and never with a problem, so a
-   * form that saves the filter (a watchlist) saves this one, or nothing while it has problems.
+   * none), as they change: onChange comes after a pause in typing (at once after a click) and never with
+   * a problem, so a form that saves the filter (a watchlist) saves this one, or nothing while it has
+   * problems.
    */
   onDraft?(draft: FilterDraft): void;
   /** Where the panel keeps an edit still in its pause, for the book to send as the window closes. */
@@ -175,7 +187,9 @@ export interface FilterDraft {
 }
 
 export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterPanelProps) {
-  const [draft, setDraft] = useState<BookFilter>(filter);
+  // the draft, and whether its last change was a click: sent without the typing pause (see ApplyTiming)
+  const [edit, setEdit] = useState<{ draft: BookFilter; immediate: boolean }>({ draft: filter, immediate: false });
+  const draft = edit.draft;
   const sent = useRef(JSON.stringify(cleanFilter(filter)));
   // a filter set from outside (a preset, a reset, the name box) replaces what it changed in the draft
   useEffect(() => {
@@ -184,7 +198,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     if (text !== sent.current) {
       const agreed = JSON.parse(sent.current) as BookFilter;
       sent.current = text;
-      setDraft((d) => withOutsideChanges(d, agreed, incoming));
+      setEdit((e) => ({ ...e, draft: withOutsideChanges(e.draft, agreed, incoming) }));
     }
   }, [filter]);
   const problems = rangeProblems(draft);
@@ -202,23 +216,29 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
       return;
     }
     const send = () => {
-      const clean = cleanFilter(draft);
+      const clean = cleanFilter(edit.draft);
       const text = JSON.stringify(clean);
       if (text === sent.current) return;
       sent.current = text;
       onChange(clean);
     };
     sendDraft.current = send;
+    if (edit.immediate) {
+      send();
+      return;
+    }
     const timer = setTimeout(send, APPLY_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [draft, onChange, problems.length]);
+  }, [edit, onChange, problems.length]);
   // An edit still in its pause when the panel goes (another screen, the panel hidden) is sent, not
   // dropped with its timer. A layout cleanup: it runs before the book's own unmount save (passive effects,
   // parents first), so that save has it.
   useLayoutEffect(() => () => sendDraft.current(), []);
   usePendingEdit(pendingEdits, sendDraft);
 
-  const set = (patch: Partial<BookFilter>) => setDraft((d) => ({ ...d, ...patch }));
+  const update = (change: (d: BookFilter) => BookFilter, timing?: ApplyTiming) =>
+    setEdit((e) => ({ draft: change(e.draft), immediate: timing?.immediate === true }));
+  const set = (patch: Partial<BookFilter>, timing?: ApplyTiming) => update((d) => ({ ...d, ...patch }), timing);
 
   // Paint seeds: what is typed into the tags field (not yet a tag), and what the last entry left out
   const [seedText, setSeedText] = useState('');
@@ -226,7 +246,8 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
   const seedsAdded = (current: readonly number[], text: string) => {
     const { seeds, note } = addSeeds(current, text);
     setSeedNote(note);
-    set({ paint_seeds: seeds });
+    // a tag is whole once entered (Enter, a comma, a paste): the text still being typed is not sent
+    set({ paint_seeds: seeds }, AT_ONCE);
   };
   // by sets: with a thousand seeds, matching each tag against each seed was a million comparisons
   const onSeedTags = (tags: string[]) => {
@@ -237,7 +258,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
     const added = tags.filter((tag) => !had.has(tag));
     if (added.length === 0) {
       setSeedNote(null);
-      set({ paint_seeds: kept });
+      set({ paint_seeds: kept }, AT_ONCE);
     } else {
       seedsAdded(kept, added.join(' '));
     }
@@ -250,7 +271,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
   };
   const clearSeeds = () => {
     setSeedNote(null);
-    set({ paint_seeds: [] });
+    set({ paint_seeds: [] }, AT_ONCE);
   };
   const seedTags = (draft.paint_seeds ?? []).map(String);
   const game = draft.app_id;
@@ -260,7 +281,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
 
   const setGame = (value: string) => {
     const app = GAMES.find((g) => g.value === value)?.app;
-    setDraft((d) => {
+    update((d) => {
       const next: BookFilter = { ...d, app_id: app };
       if (app !== undefined && app !== 730) {
         // CS-only filters would make every other game's book empty
@@ -270,7 +291,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
         next.fields = Object.fromEntries(Object.entries(next.fields).filter(([k]) => k.startsWith(`${PREFIX[app]}_`)));
       }
       return next;
-    });
+    }, AT_ONCE);
   };
 
   const setField = (field: GameStringField, value: string) => set({ fields: { ...draft.fields, [field]: value } });
@@ -297,7 +318,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
             <Accordion.Control>Float</Accordion.Control>
             <Accordion.Panel>
               <Stack gap={6}>
-                <WearBandButtons float={draft.float} onChange={(float) => set({ float })} />
+                <WearBandButtons float={draft.float} onChange={(float) => set({ float }, AT_ONCE)} />
                 {/* every decimal typed, as the query and `skindesk search --float-max` take a float: a
                     hunt below 0.0000005 needs more than the grid's 6 (the detail shows 10) */}
                 <RangeInputs label="Float" range={draft.float} onChange={(float) => set({ float })} min={0} max={1} step={0.01} problems={problemsOf('Float')} />
@@ -342,7 +363,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                 />
                 <div>
                   <Label>Doppler phase</Label>
-                  <PhaseButtons phases={draft.phases} onChange={(phases) => set({ phases })} />
+                  <PhaseButtons phases={draft.phases} onChange={(phases) => set({ phases }, AT_ONCE)} />
                 </div>
                 <div>
                   <Label>Fade %</Label>
@@ -355,11 +376,11 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                 <Group grow gap={6}>
                   <div>
                     <Label>StatTrak</Label>
-                    <SegmentedControl fullWidth value={toTri(draft.stattrak)} onChange={(v) => set({ stattrak: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="StatTrak" />
+                    <SegmentedControl fullWidth value={toTri(draft.stattrak)} onChange={(v) => set({ stattrak: fromTri(v) }, AT_ONCE)} data={['any', 'yes', 'no']} aria-label="StatTrak" />
                   </div>
                   <div>
                     <Label>Souvenir</Label>
-                    <SegmentedControl fullWidth value={toTri(draft.souvenir)} onChange={(v) => set({ souvenir: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Souvenir" />
+                    <SegmentedControl fullWidth value={toTri(draft.souvenir)} onChange={(v) => set({ souvenir: fromTri(v) }, AT_ONCE)} data={['any', 'yes', 'no']} aria-label="Souvenir" />
                   </div>
                 </Group>
               </Stack>
@@ -386,14 +407,14 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                         <Select
                           aria-label={`Sticker matches ${i + 1}`}
                           value={String(s.min_matches ?? 1)}
-                          onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, min_matches: v === null || v === '1' ? undefined : Number(v) } : x)) } })}
+                          onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, min_matches: v === null || v === '1' ? undefined : Number(v) } : x)) } }, AT_ONCE)}
                           data={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: n === 1 || n === 5 ? `×${n}` : `×${n}+` }))}
                           allowDeselect={false}
                           w={66}
                           style={{ flex: 'none' }}
                         />
                       </Tooltip>
-                      <ActionIcon aria-label={`Remove sticker filter ${i + 1}`} onClick={() => set({ stickers: { ...draft.stickers, all: stickerRows.filter((_, j) => j !== i) } })}>
+                      <ActionIcon aria-label={`Remove sticker filter ${i + 1}`} onClick={() => set({ stickers: { ...draft.stickers, all: stickerRows.filter((_, j) => j !== i) } }, AT_ONCE)}>
                         <IconX size={14} />
                       </ActionIcon>
                     </Group>
@@ -402,7 +423,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                         aria-label={`Sticker slot ${i + 1}`}
                         placeholder="any slot"
                         value={s.slot === undefined ? null : String(s.slot)}
-                        onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, slot: v === null ? undefined : Number(v) } : x)) } })}
+                        onChange={(v) => set({ stickers: { ...draft.stickers, all: stickerRows.map((x, j) => (j === i ? { ...x, slot: v === null ? undefined : Number(v) } : x)) } }, AT_ONCE)}
                         data={[0, 1, 2, 3, 4].map((n) => ({ value: String(n), label: `slot ${n + 1}` }))}
                         clearable
                       />
@@ -426,7 +447,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                   variant="subtle"
                   leftSection={<IconPlus size={12} />}
                   disabled={stickerRows.length >= 5}
-                  onClick={() => set({ stickers: { ...draft.stickers, all: [...stickerRows, {}] } })}
+                  onClick={() => set({ stickers: { ...draft.stickers, all: [...stickerRows, {}] } }, AT_ONCE)}
                   data-testid="add-sticker-filter"
                   w="fit-content"
                 >
@@ -474,12 +495,12 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
                       // said under this keychain's own field (its problem keeps the filter from being sent)
                       error={keychainPatternTooLarge(k) ? problemsOf('Keychain pattern').join(' · ') : undefined}
                     />
-                    <ActionIcon aria-label={`Remove keychain filter ${i + 1}`} onClick={() => set({ keychains: keychainRows.filter((_, j) => j !== i) })}>
+                    <ActionIcon aria-label={`Remove keychain filter ${i + 1}`} onClick={() => set({ keychains: keychainRows.filter((_, j) => j !== i) }, AT_ONCE)}>
                       <IconX size={14} />
                     </ActionIcon>
                   </Group>
                 ))}
-                <Button variant="subtle" leftSection={<IconPlus size={12} />} disabled={keychainRows.length >= 2} onClick={() => set({ keychains: [...keychainRows, {}] })} w="fit-content">
+                <Button variant="subtle" leftSection={<IconPlus size={12} />} disabled={keychainRows.length >= 2} onClick={() => set({ keychains: [...keychainRows, {}] }, AT_ONCE)} w="fit-content">
                   Keychain
                 </Button>
               </Stack>
@@ -492,7 +513,7 @@ export function FilterPanel({ filter, onChange, onDraft, pendingEdits }: FilterP
             <Stack gap={6}>
               <div>
                 <Label>Commodity</Label>
-                <SegmentedControl fullWidth value={toTri(draft.commodity)} onChange={(v) => set({ commodity: fromTri(v) })} data={['any', 'yes', 'no']} aria-label="Commodity" />
+                <SegmentedControl fullWidth value={toTri(draft.commodity)} onChange={(v) => set({ commodity: fromTri(v) }, AT_ONCE)} data={['any', 'yes', 'no']} aria-label="Commodity" />
               </div>
               {/* the engine compares a field whole, in any case (shared/query.ts sameFieldValue) */}
               <Text size="xs" c="dimmed" data-testid="fields-help">
