@@ -11,7 +11,12 @@ import { type Command, onMac } from './commands.ts';
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 /** Inputs that take no typed text (a game switch, a checkbox): only the keys they use themselves are theirs. */
 const KEYLESS_INPUTS = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'color', 'file', 'image']);
-const CONTROL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', ' ', 'Enter']);
+/**
+ * The keys such an input keeps: ← and → move a switch (they all lie in a row), Space and Enter pick.
+ * ↑/↓, PgUp/PgDn, Home and End are a screen's row keys: after a click on the game switch, ↓ moved the
+ * game instead of the book's selection. A screen without row keys leaves them to the input still.
+ */
+const CONTROL_KEYS = new Set(['ArrowLeft', 'ArrowRight', ' ', 'Enter']);
 
 type KeyFacts = Pick<KeyboardEvent, 'target' | 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey'>;
 

@@ -185,6 +185,36 @@ describe('book screen', () => {
     expect(document.querySelector('[data-listing-id="1"]')).toBeNull();
   });
 
+  it('a row key after a click in the filter panel moves the focus to the grid: Enter opens the row, the filter stays', async () => {
+    const windows: BookWindowInput[] = [];
+    const answers = handlers(rows);
+    const { user } = await renderBook({
+      ...answers,
+      queryBookWindow: (input) => {
+        windows.push(input);
+        return answers.queryBookWindow!(input);
+      },
+    });
+    const mw = { float: { min: 0.07, max: 0.15 } };
+    await user.click(screen.getByTestId('wear-MW'));
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual(mw));
+    await user.keyboard('{ArrowDown}');
+    expect(document.querySelector('[data-listing-id="1"]')?.getAttribute('aria-selected')).toBe('true');
+    await user.keyboard('{Enter}');
+    const detail = await screen.findByTestId('detail-panel');
+    expect(detail.textContent).toContain('AK-47 | Redline (Field-Tested) #1');
+    expect(screen.getByTestId('wear-MW').getAttribute('aria-pressed')).toBe('true');
+    expect(windows.at(-1)?.filter).toEqual(mw);
+
+    // ↓ after a click on the game switch moves the selection, not the game
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Game' })).getByLabelText('CS2'));
+    await waitFor(() => expect(windows.at(-1)?.filter).toEqual({ ...mw, app_id: 730 }));
+    await user.keyboard('{ArrowDown}');
+    expect(document.querySelector('[data-listing-id="1"]')?.getAttribute('aria-selected')).toBe('true');
+    expect((screen.getByRole('radio', { name: 'CS2' }) as HTMLInputElement).checked).toBe(true);
+    expect(windows.at(-1)?.filter).toEqual({ ...mw, app_id: 730 });
+  });
+
   it('↓ with the detail open never shows the last item’s sales or market figures under the next one’s name', async () => {
     const named = [bookRow(1, { market_hash_name: 'Sorcerous Hat' }), bookRow(2, { market_hash_name: 'FAMAS | Vendetta (Well-Worn)' }), bookRow(3)];
     // the next item's reads wait (a rate-limited GET /sales, a slow prices read) until released

@@ -1,5 +1,5 @@
 // Which keys reach the commands: typed text stays in its field, a control keeps the keys it uses itself
-// (arrows in a radio group), everything else — "/" after clicking a game switch included — is a hotkey;
+// (← and → in a radio group), everything else — "/" and ↓ after clicking a game switch included — is a hotkey;
 // Alt+letter and Alt+digit match the physical key, as macOS types a character with Option held; a
 // symbol ("/", "?") is matched Shift or not, as other layouts type it; Ctrl/⌘ chords reach the commands
 // from a field, and Alt chords too except on macOS (Option types there, and Ctrl edits the field: only ⌘
@@ -21,10 +21,11 @@ function Keys({ commands }: { commands: Command[] }) {
 }
 
 function setUp() {
-  const ran = { slash: vi.fn(), down: vi.fn(), sales: vi.fn(), book: vi.fn() };
+  const ran = { slash: vi.fn(), down: vi.fn(), right: vi.fn(), sales: vi.fn(), book: vi.fn() };
   const commands: Command[] = [
     { id: 'search', label: 'Search', group: 'T', hotkey: '/', run: ran.slash },
     { id: 'down', label: 'Down', group: 'T', hotkey: 'arrowdown', run: ran.down },
+    { id: 'right', label: 'Right', group: 'T', hotkey: 'arrowright', run: ran.right },
     { id: 'sales', label: 'Sales', group: 'T', hotkey: 'alt+s', run: ran.sales },
     { id: 'book', label: 'Book', group: 'T', hotkey: 'alt+0', run: ran.book },
   ];
@@ -42,15 +43,18 @@ describe('command hotkeys', () => {
     expect(ran.down).not.toHaveBeenCalled();
   });
 
-  it('runs "/" from a focused radio or checkbox, and leaves the arrows to them', () => {
+  it('runs "/" and the row keys (↑/↓) from a focused radio or checkbox, and leaves ← and → to the switch', () => {
     const { ran, field } = setUp();
     fireEvent.keyDown(field('game'), { key: '/', code: 'Slash' });
     fireEvent.keyDown(field('stattrak'), { key: '/', code: 'Slash' });
     expect(ran.slash).toHaveBeenCalledTimes(2);
-    fireEvent.keyDown(field('game'), { key: 'ArrowDown', code: 'ArrowDown' });
-    expect(ran.down).not.toHaveBeenCalled();
-    fireEvent.keyDown(document.body, { key: 'ArrowDown', code: 'ArrowDown' });
+    // the game switch's choices lie in a row: ↓ after a click on it is the screen's, not a change of game
+    const down = new KeyboardEvent('keydown', { key: 'ArrowDown', code: 'ArrowDown', bubbles: true, cancelable: true });
+    field('game').dispatchEvent(down);
     expect(ran.down).toHaveBeenCalledTimes(1);
+    expect(down.defaultPrevented).toBe(true);
+    fireEvent.keyDown(field('game'), { key: 'ArrowRight', code: 'ArrowRight' });
+    expect(ran.right).not.toHaveBeenCalled();
   });
 
   it('matches Alt+letter and Alt+digit by the physical key (macOS: Option+S types "ß", Option+0 "º")', () => {

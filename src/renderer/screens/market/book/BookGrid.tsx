@@ -16,6 +16,8 @@ export const ROW_PX = 28;
 export interface GridController {
   scrollToIndex(index: number, align?: 'auto' | 'start' | 'center'): void;
   pageRows(): number;
+  /** Takes the focus, so Enter and B act on the selected row rather than a button clicked before. */
+  focus(): void;
 }
 
 export interface BookGridProps {
@@ -87,6 +89,7 @@ function flashClass(r: DisplayRow): string {
 export function BookGrid(props: BookGridProps) {
   const { snapshot, columns, selected, onSelect, onOpen, onVisible, onFrozen, controllerRef } = props;
   const bodyRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
   const count = snapshot.total ?? 0;
   const win: RowWindow = useRowWindow(bodyRef, count, ROW_PX);
   const now = useNow(1_000);
@@ -117,11 +120,16 @@ export function BookGrid(props: BookGridProps) {
   }, [snapshot, win, selected]);
 
   useEffect(() => {
-    controllerRef.current = { scrollToIndex: win.scrollToIndex, pageRows: () => win.pageRows };
+    controllerRef.current = {
+      scrollToIndex: win.scrollToIndex,
+      pageRows: () => win.pageRows,
+      focus: () => gridRef.current?.focus({ preventScroll: true }),
+    };
   });
 
   return (
-    <div className="sd-grid" role="grid" aria-rowcount={count} data-testid="book-grid">
+    // focusable from code only (tabIndex -1): the row keys bring the focus here, see BookScreen
+    <div ref={gridRef} className="sd-grid" role="grid" aria-rowcount={count} tabIndex={-1} data-testid="book-grid">
       <Header columns={columns} sort={props.sort} onSort={props.onSort} />
       <div
         ref={bodyRef}

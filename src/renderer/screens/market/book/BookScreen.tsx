@@ -339,14 +339,20 @@ function BookWorkspace({ initial }: { initial: MarketScreenState }) {
     const page = () => grid.current?.pageRows() ?? 20;
     const at = () => live.current.selectedIndex;
     const row = () => live.current.selectedRow;
+    // A row key takes the focus to the grid: left on the wear button or game switch just clicked, it
+    // made the next Enter click that button again (Enter on a button is the button's), not open the row.
+    const moveTo = (index: number) => {
+      select(index);
+      grid.current?.focus();
+    };
     const keyed: Command[] = [
       { id: 'book.search', label: 'Search item names', group: 'Book', hotkey: '/', run: () => searchRef.current?.focus() },
-      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => select(live.current.selectionLost ? at() : at() + 1) },
-      { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => select(at() - 1) },
-      { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => select(at() + page()) },
-      { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => select(at() - page()) },
-      { id: 'book.top', label: 'First row', group: 'Book', hotkey: 'home', run: () => select(0) },
-      { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => select(live.current.total - 1) },
+      { id: 'book.down', label: 'Next row', group: 'Book', hotkey: 'arrowdown', paletteHidden: true, run: () => moveTo(live.current.selectionLost ? at() : at() + 1) },
+      { id: 'book.up', label: 'Previous row', group: 'Book', hotkey: 'arrowup', paletteHidden: true, run: () => moveTo(at() - 1) },
+      { id: 'book.pagedown', label: 'Page down', group: 'Book', hotkey: 'pagedown', paletteHidden: true, run: () => moveTo(at() + page()) },
+      { id: 'book.pageup', label: 'Page up', group: 'Book', hotkey: 'pageup', paletteHidden: true, run: () => moveTo(at() - page()) },
+      { id: 'book.top', label: 'First row', group: 'Book', hotkey: 'home', run: () => moveTo(0) },
+      { id: 'book.bottom', label: 'Last row', group: 'Book', hotkey: 'end', run: () => moveTo(live.current.total - 1) },
       { id: 'book.open', label: 'Open the selected listing', group: 'Book', hotkey: 'enter', enabled: hasSelection, run: () => open(at()) },
       { id: 'book.close', label: 'Close the detail', group: 'Book', hotkey: 'escape', paletteHidden: true, enabled: detailOpen, run: () => setDetailOpen(false) },
       { id: 'book.filters', label: filtersShown ? 'Hide filters' : 'Show filters', group: 'Book', hotkey: 'f', run: toggleFilters },
