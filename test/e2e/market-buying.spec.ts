@@ -1,7 +1,7 @@
 // Buying in the real renderer over the real core (browser test host, demo market): a purchase from the
-// grid succeeds, the row leaves the book and the balance drops by the price; a listing whose seller
-// raised the price is refused in plain words; a cart of two listings is bought in one order; a private
-// listing is bought from its pasted share link.
+// grid succeeds, the row leaves the book and the balance drops by the price; a price raised while the
+// dialog is open is never promised by its button, and the refusal says so in plain words; a cart of two
+// listings is bought in one order; a private listing is bought from its pasted share link.
 import { expect, test, type Page } from '@playwright/test';
 import { formatCents } from '../../src/shared/money.ts';
 import { type MarketHost, demo, openApp, saveScreenshot, startMarketHost, watchProblems } from './market-fixtures.ts';
@@ -95,29 +95,35 @@ test('a maximum set below an unchanged price is refused as that, not as a seller
   expect(problems).toEqual([]);
 });
 
-test('a listing whose seller raised the price is refused in plain words, nothing is charged, and the new price can be taken', async ({ page }) => {
+test('a price raised while the dialog is open: the button says the maximum it sends, the refusal says so, and the new price is one click', async ({ page }) => {
   const problems = watchProblems(page);
   const { id, before, dialog } = await buyDialogOfANewListing(page, 500);
   await expect(dialog.getByTestId('buy-total')).toHaveText('$5.00');
-  demo(m.host).repriceListing(id, 725); // the seller is faster than us
+  await expect(dialog.getByTestId('confirm-buy')).toHaveText('Buy for $5.00');
+  demo(m.host).repriceListing(id, 725); // the seller raises it while the trader looks
+  // the feed brought the new price to the row and to the open dialog; the maximum stays the trader's, and
+  // the button promises only what it sends
+  await expect(page.locator(`[data-listing-id="${id}"]`)).toHaveAttribute('data-price', '725');
+  await expect(dialog.getByTestId('buy-price')).toHaveText('$7.25');
+  await expect(dialog.getByTestId('price-moved')).toContainText('moved from $5.00');
+  await expect(dialog.getByLabel('Max price')).toHaveValue('$5.00');
+  await expect(dialog.getByTestId('confirm-buy')).toHaveText('Buy at most $5.00');
 
   await dialog.getByTestId('confirm-buy').click();
   const outcome = dialog.getByTestId('purchase-outcome');
   await expect(outcome).toHaveAttribute('data-status', 'not_bought');
   await expect(outcome).toHaveAttribute('data-code', 'LISTING_PRICE_CHANGED');
-  await expect(outcome).toContainText('Price went up — not bought');
-  await expect(outcome).toContainText('above your maximum of $5.00');
+  // the raise was on screen: no "the seller raised it just before your order arrived"
+  await expect(outcome).toContainText('Your maximum is below the price — not bought');
+  await expect(outcome).toContainText('listed at $7.25, above your maximum of $5.00');
+  await expect(outcome).not.toContainText('just before');
   await expect(outcome).toContainText('nothing was charged');
   expect(await balance(page)).toBe(before);
-  // the feed brought the new price to the row and to the open dialog; the maximum stays the trader's
-  await expect(page.locator(`[data-listing-id="${id}"]`)).toHaveAttribute('data-price', '725');
-  await expect(dialog.getByTestId('buy-price')).toHaveText('$7.25');
-  await expect(dialog.getByTestId('price-moved')).toContainText('moved from $5.00');
-  await expect(dialog.getByLabel('Max price')).toHaveValue('$5.00');
   await saveScreenshot(page, 'buy-price-changed');
 
   // deciding to pay the new price is one click, and the second attempt goes through
   await dialog.getByRole('button', { name: 'Use $7.25' }).click();
+  await expect(dialog.getByTestId('confirm-buy')).toHaveText('Buy for $7.25');
   await dialog.getByTestId('confirm-buy').click();
   await expect(outcome).toHaveAttribute('data-status', 'bought');
   await expect(page.getByTestId('balance')).toHaveText(formatCents(before - 725));

@@ -382,6 +382,49 @@ describe('book screen', () => {
     expect(within(dialog).getByTestId('confirm-buy')).toBeTruthy();
   });
 
+  it('a price raised while the dialog is open: the button says the maximum it sends, and taking the new price is its own click', async () => {
+    const live = [...rows];
+    let version = 1;
+    const refused: PurchaseReport = {
+      status: 'not_bought',
+      orderId: null,
+      title: 'Your maximum is below the price — not bought',
+      message: '“AK-47 | Redline (Field-Tested) #2” is listed at $15.07, above your maximum of $10.02, so the marketplace refused the order.',
+      apiCode: 'LISTING_PRICE_CHANGED',
+      failedListingId: 2,
+      spent: 0,
+      boughtListingIds: [],
+      balance: { balance: 50_000, userName: 'trader', asOf: NOW, problem: null },
+    };
+    const buy = vi.fn(() => refused);
+    const { user, app } = await renderBook(
+      handlers(live, {
+        buyListings: buy,
+        queryBookWindow: (input) => ({ rows: live.slice(input.offset, input.offset + input.limit), offset: input.offset, total: live.length, version, totalVersion: version, lastSeq: String(version) }),
+      }),
+    );
+    await user.click(document.querySelector('[data-listing-id="2"]') as HTMLElement);
+    await user.keyboard('b');
+    const dialog = await screen.findByRole('dialog', { name: 'Buy' });
+    expect(within(dialog).getByTestId('confirm-buy').textContent).toBe('Buy for $10.02');
+
+    live[1] = bookRow(2, { price: 1507 });
+    version = 2;
+    act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 1, removed: 0, ids: [2], idsTruncated: false }));
+    await waitFor(() => expect(within(dialog).getByTestId('buy-price').textContent).toBe('$15.07'));
+    // the maximum is still $10.02: that is what the button sends, and says
+    expect(within(dialog).getByTestId('confirm-buy').textContent).toBe('Buy at most $10.02');
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    // the raise was on screen when the trader confirmed: the refusal is worded by it, not as a seller's surprise
+    expect(buy).toHaveBeenLastCalledWith({ lines: [{ listingId: 2, amount: 1, maxPrice: 1002, shownPrice: 1507 }] });
+    await within(dialog).findByTestId('purchase-outcome');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Use $15.07' }));
+    expect(within(dialog).getByTestId('confirm-buy').textContent).toBe('Buy for $15.07');
+    await user.click(within(dialog).getByTestId('confirm-buy'));
+    expect(buy).toHaveBeenLastCalledWith({ lines: [{ listingId: 2, amount: 1, maxPrice: 1507, shownPrice: 1507 }] });
+  });
+
   it('a maximum that cannot be sent (emptied, 11 digits, zero) says why Buy and Add to cart are off', async () => {
     const { user } = await renderBook(handlers(rows));
     await user.click(document.querySelector('[data-listing-id="2"]') as HTMLElement);

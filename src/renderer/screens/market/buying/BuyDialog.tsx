@@ -44,6 +44,17 @@ function Line({ label, value, strong, testId, color }: { label: string; value: s
   );
 }
 
+/**
+ * What the confirm button promises, and only what is sent: below the listed price (a raise the feed
+ * brought while the dialog was open) the order carries the trader's maximum, so the button says that
+ * ceiling ("Buy at most $0.07"), never the new price ("Buy for $5.07") it would not pay. Taking the new
+ * price is its own click ("Use $5.07").
+ */
+function confirmLabel(total: number | null, ceiling: number | null, belowPrice: boolean): string {
+  if (total === null || ceiling === null) return 'Buy';
+  return belowPrice ? `Buy at most ${formatCents(ceiling)}` : `Buy for ${formatCents(total)}`;
+}
+
 function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; onBought(lines: readonly BoughtCopies[]): void }) {
   const balance = useLive(balanceStore);
   const trading = useTradingState();
@@ -77,12 +88,11 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
   const submit = () => {
     if (done) return onClose();
     if (invalid || purchase.busy || !trading.allowed) return;
-    // the price the trader decided on, which words a refusal: the lower of the price when the dialog opened
-    // and the one shown now. A raise the feed brought just before the click is the seller's, not a price the
-    // trader chose to go under; a maximum below both is the trader's own, and is told as such.
-    const shownPrice = Math.min(openedAt, row.price);
+    // The price on screen as the trader confirmed, which words a refusal. A raise the dialog was showing
+    // (its button then read "Buy at most …") is no seller's surprise: the refusal says the maximum is below
+    // the price, not that the seller raised it "just before your order arrived". A raise after the click is.
     setBalanceAtBuy(now);
-    void purchase.buy([{ listingId: row.id, amount: copies as number, maxPrice: maxPrice as number, shownPrice }]);
+    void purchase.buy([{ listingId: row.id, amount: copies as number, maxPrice: maxPrice as number, shownPrice: row.price }]);
   };
 
   return (
@@ -196,7 +206,7 @@ function BuyForm({ row, onClose, onBought }: { row: BookRow; onClose(): void; on
                   Cancel
                 </Button>
                 <Button type="submit" loading={purchase.busy} disabled={invalid || !trading.allowed} data-autofocus data-testid="confirm-buy">
-                  {total === null ? 'Buy' : `Buy for ${formatCents(total)}`}
+                  {confirmLabel(total, ceiling, maxPrice !== null && maxPrice < row.price)}
                 </Button>
               </>
             )}
