@@ -77,6 +77,12 @@ export const purchaseLineInput = z.strictObject({
    * a seller's raise. Absent when no price was shown (a private listing).
    */
   shownPrice: z.number().int().nonnegative().optional(),
+  /**
+   * The item's name as the screen showed it; never sent to the marketplace, nor used to match orders. It
+   * words the outcome when the book no longer holds the listing (sold meanwhile: a cart line gone), which
+   * would otherwise be named by its id alone.
+   */
+  name: z.string().min(1).max(500).optional(),
 });
 export type PurchaseLineInput = z.input<typeof purchaseLineInput>;
 

@@ -218,6 +218,25 @@ describe('buying', () => {
     expect(journal.filter((j) => j.order_id === report.orderId)).toHaveLength(1);
   });
 
+  it('names a cart line whose listing left the book by the name the cart showed, not by its id alone', async () => {
+    const a = market().createListing({ appId: 440, price: 140 });
+    const b = market().createListing({ appId: 252490, price: 260 });
+    const alive = (id: number) => core.session.db.prepare('SELECT 1 FROM listings WHERE id = ? AND alive = 1').get(id) !== undefined;
+    await until('both listings in the mirror', () => alive(a.listing.id) && alive(b.listing.id));
+    // sold to someone else while it sat in the cart: the feed took it out of the book
+    market().delistListing(b.listing.id);
+    await until('the delisted listing out of the mirror', () => !alive(b.listing.id));
+    const report = await core.call('buyListings', {
+      lines: [
+        { listingId: a.listing.id, maxPrice: 140, shownPrice: 140, name: a.listing.market_hash_name },
+        { listingId: b.listing.id, maxPrice: 260, shownPrice: 260, name: b.listing.market_hash_name },
+      ],
+    });
+    expect(report).toMatchObject({ status: 'not_bought', apiCode: 'LISTING_NOT_FOUND', failedListingId: b.listing.id });
+    expect(report.message).toContain(`“${b.listing.market_hash_name}” was sold or delisted`);
+    expect(market().state.listing(a.listing.id)?.status).toBe('ACTIVE');
+  });
+
   it('holds a cart back when one of its listings has an earlier purchase still unknown, and says which', async () => {
     const a = market().createListing({ appId: 730, price: 155 });
     const b = market().createListing({ appId: 440, price: 166 });

@@ -1,7 +1,7 @@
 // The cart after a refused purchase: a cart is all or nothing, so the line that stopped it is marked
 // (the report names it by listing id) for the trader to fix or remove.
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CartDrawer } from '../../../src/renderer/screens/market/buying/CartDrawer.tsx';
@@ -9,7 +9,8 @@ import { addToCart, cartLineOf, cartStore } from '../../../src/renderer/screens/
 import { syncStatusStore } from '../../../src/renderer/shell/app-state.ts';
 import { theme } from '../../../src/renderer/theme.ts';
 import { type PurchaseReport, purchaseLineInput } from '../../../src/shared/ipc/calls-market.ts';
-import { NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
+import { type FakeHandlers, NOW, bookRow, installFakeApp, resetRendererState, status } from './fake-app.ts';
+import { fullListingExample } from '../shared/fixtures.ts';
 
 afterEach(() => {
   cleanup();
@@ -100,7 +101,7 @@ describe('cart', () => {
     await openAndBuy();
     await waitFor(() =>
       expect(sent).toEqual([
-        { listingId: 31, amount: 1, maxPrice: 400, shownPrice: 500 },
+        { listingId: 31, amount: 1, maxPrice: 400, shownPrice: 500, name: 'AWP | Asiimov (Field-Tested)' },
         { listingId: 32, amount: 1, maxPrice: 900, privateToken: 'tok_abcd' },
       ]),
     );
@@ -232,8 +233,8 @@ describe('cart', () => {
     await user.click(buy);
     await waitFor(() =>
       expect(sent).toEqual([
-        { listingId: 41, amount: 1, maxPrice: 500, shownPrice: 500 },
-        { listingId: 42, amount: 1, maxPrice: 725, shownPrice: 500 },
+        { listingId: 41, amount: 1, maxPrice: 500, shownPrice: 500, name: 'AWP | Asiimov (Field-Tested)' },
+        { listingId: 42, amount: 1, maxPrice: 725, shownPrice: 500, name: 'AK-47 | Redline (Field-Tested)' },
       ]),
     );
   });
@@ -307,5 +308,104 @@ describe('cart: where the focus goes', () => {
     expect(tellOf(21)?.textContent).toBe('0.251234');
     expect(tellOf(22)?.textContent).toBe('#22');
     expect(tellOf(23)).toBeNull();
+  });
+});
+
+describe('cart, against the live book', () => {
+  const NOT_BOUGHT: PurchaseReport = {
+    status: 'not_bought',
+    orderId: null,
+    title: 'Not bought',
+    message: 'Nothing in the cart was bought.',
+    apiCode: null,
+    failedListingId: null,
+    spent: 0,
+    boughtListingIds: [],
+    balance: { balance: 50_000, userName: 'trader', asOf: NOW, problem: null },
+  };
+
+  /**
+   * An app whose book holds the listings of `prices` at those prices (cents), and no other; the lines sent
+   * by each purchase are kept in `sent`.
+   */
+  function bookOf(prices: Map<number, number>) {
+    const sent: unknown[][] = [];
+    const handlers: FakeHandlers = {
+      getListing: ({ id }) => {
+        const price = prices.get(id);
+        return price === undefined
+          ? { listing: null, alive: false, floatRank: null }
+          : { listing: { ...fullListingExample, id, price }, alive: true, floatRank: null };
+      },
+      buyListings: ({ lines }) => {
+        sent.push(lines);
+        return NOT_BOUGHT;
+      },
+    };
+    const app = installFakeApp(handlers);
+    syncStatusStore.set(status());
+    const changed = (ids: number[]) =>
+      act(() => app.push('bookChanged', { version: 2, lastSeq: '2', reset: false, upserted: 0, removed: 0, ids, idsTruncated: false }));
+    return { sent, changed };
+  }
+
+  const rowOf = (id: number) => document.querySelector(`[data-cart-listing-id="${id}"]`) as HTMLElement;
+
+  it('marks a line whose listing left the book gone, holds the cart back naming it, and sends nothing until it is removed', async () => {
+    const prices = new Map([
+      [11, 500],
+      [12, 500],
+    ]);
+    const { sent, changed } = bookOf(prices);
+    addToCart(line(11, 'AWP | Asiimov (Field-Tested)'));
+    addToCart(line(12, 'AK-47 | Redline (Field-Tested)'));
+    const user = await open();
+    // sold to someone else: the feed names it in a book change
+    prices.delete(12);
+    changed([12]);
+    await waitFor(() => expect(rowOf(12).getAttribute('data-gone')).toBe('true'));
+    expect(rowOf(11).hasAttribute('data-gone')).toBe(false);
+    expect(screen.getByTestId('cart-line-gone').textContent).toContain('sold or delisted');
+    expect(screen.getByTestId('cart-blocked').textContent).toBe(
+      'The cart cannot be bought while “AK-47 | Redline (Field-Tested)” (listing 12) is in it: sold or delisted, it left the book. Remove it to buy the rest.',
+    );
+    const buy = screen.getByTestId('buy-cart');
+    expect(buy.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('cart-total').textContent).toBe('–');
+
+    await user.click(screen.getByRole('button', { name: 'Remove AK-47 | Redline (Field-Tested)' }));
+    expect(screen.queryByTestId('cart-blocked')).toBeNull();
+    await user.click(buy);
+    await waitFor(() => expect(sent).toEqual([[{ listingId: 11, amount: 1, maxPrice: 500, shownPrice: 500, name: 'AWP | Asiimov (Field-Tested)' }]]));
+  });
+
+  it('checks every line as the book opens: a listing gone while another screen was shown is marked too', async () => {
+    bookOf(new Map([[11, 500]]));
+    addToCart(line(11, 'AWP | Asiimov (Field-Tested)'));
+    addToCart(line(12, 'AK-47 | Redline (Field-Tested)'));
+    await open();
+    await waitFor(() => expect(rowOf(12).getAttribute('data-gone')).toBe('true'));
+    expect(rowOf(11).hasAttribute('data-gone')).toBe(false);
+  });
+
+  it('shows a moved price as the price now, sends the maximum the trader chose, and takes the new price only on "Use"', async () => {
+    const prices = new Map([[31, 500]]);
+    const { sent, changed } = bookOf(prices);
+    addToCart(line(31, 'AWP | Asiimov (Field-Tested)'));
+    const user = await open();
+    prices.set(31, 725);
+    changed([31]);
+    const now = await screen.findByTestId('cart-price-now');
+    expect(now.textContent).toContain('Price now $7.25, above your maximum of $5.00.');
+    expect(screen.getByTestId('cart-total').textContent).toBe('$7.25');
+    // bought as it stands: the trader's maximum, the price shown now (a refusal says the maximum is below it)
+    await user.click(screen.getByTestId('buy-cart'));
+    await waitFor(() => expect(sent.at(-1)).toEqual([{ listingId: 31, amount: 1, maxPrice: 500, shownPrice: 725, name: 'AWP | Asiimov (Field-Tested)' }]));
+
+    await user.click(within(now).getByRole('button', { name: 'Use $7.25' }));
+    expect(screen.queryByTestId('cart-price-now')).toBeNull();
+    expect((screen.getByLabelText('Max price of AWP | Asiimov (Field-Tested)') as HTMLInputElement).value).toBe('$7.25');
+    await user.click(screen.getByTestId('buy-cart'));
+    await waitFor(() => expect(sent.at(-1)).toEqual([{ listingId: 31, amount: 1, maxPrice: 725, shownPrice: 725, name: 'AWP | Asiimov (Field-Tested)' }]));
   });
 });

@@ -121,7 +121,8 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
         spent,
         lines: cartLines.map((l, i) => ({
           listingId: l.listingId,
-          name: l.marketHashName,
+          // the book's name; the screen's for a listing the book no longer holds (the one gone, usually)
+          name: l.marketHashName ?? lines[i]?.name ?? null,
           amount: l.amount,
           maxPrice: l.maxPrice,
           // what the screen showed when the trader decided: tells their own low maximum from a seller's raise

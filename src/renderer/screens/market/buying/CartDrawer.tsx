@@ -1,6 +1,9 @@
 /**
  * The cart: several listings (and private listings added by their share link or token) bought in ONE
- * atomic purchase — every line or none. Each line keeps its own maximum price per copy.
+ * atomic purchase — every line or none. Each line keeps its own maximum price per copy. Lines follow the
+ * live book: one whose listing left it is marked gone and holds the cart back until removed (never left
+ * out of the purchase unasked: a trader who gathered a set wants all of it or none), and one whose price
+ * moved shows the price now, its maximum staying the trader's until they take the new price.
  */
 import { ActionIcon, Alert, Button, Divider, Drawer, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconLock, IconTrash } from '@tabler/icons-react';
@@ -20,8 +23,10 @@ import {
   removeFromCart,
   setCartLineAmount,
   setCartLineMax,
+  takeCartLinePriceNow,
   useCart,
 } from './cart-store.ts';
+import { useCartFollowsBook } from './cart-follow.ts';
 import { maxPriceProblem } from './max-price.ts';
 import { OutcomeAlert } from './OutcomeAlert.tsx';
 import { parseShareLink } from './share-link.ts';
@@ -69,8 +74,21 @@ function lineProblems(line: CartLine): { field: LineField; words: string }[] {
   return [...(copies === null ? [] : [{ field: 'copies' as const, words: copies }]), ...(max === null ? [] : [{ field: 'max' as const, words: max }])];
 }
 
+/** Why the cart cannot be bought while gone lines are in it, the first named (null: none is). */
+function goneProblem(lines: readonly CartLine[]): string | null {
+  const gone = lines.filter((l) => l.gone);
+  const first = gone[0];
+  if (first === undefined) return null;
+  const others = gone.length - 1;
+  const which = others === 0 ? 'is' : `and ${others} other gone ${others === 1 ? 'line' : 'lines'} are`;
+  const rest = lines.length > gone.length ? ` Remove ${others === 0 ? 'it' : 'them'} to buy the rest.` : '';
+  return `The cart cannot be bought while “${first.name}” (listing ${first.listingId}) ${which} in it: sold or delisted, it left the book.${rest}`;
+}
+
 /** Why the cart cannot be bought as it stands: the first line that cannot be sent, named (null: it can). */
 function cartProblem(lines: readonly CartLine[]): string | null {
+  const gone = goneProblem(lines);
+  if (gone !== null) return gone;
   const stuck = lines.filter((l) => lineProblems(l).length > 0);
   const first = stuck[0];
   if (first === undefined) return null;
@@ -174,6 +192,29 @@ function namesOnSeveralLines(lines: readonly CartLine[]): Set<string> {
   return repeated;
 }
 
+/** What the live book says of a line, under it: gone, or its price now with the click that takes it. */
+function BookNote({ line }: { line: CartLine }) {
+  if (line.gone) {
+    return (
+      <Text size="xs" c="red.5" ta="right" data-testid="cart-line-gone">
+        Gone: sold or delisted since it was added, it cannot be bought.
+      </Text>
+    );
+  }
+  if (line.priceNow === undefined) return null;
+  return (
+    <Group justify="flex-end" gap={6} wrap="nowrap" data-testid="cart-price-now">
+      <Text size="xs" c="yellow.5">
+        Price now {formatCents(line.priceNow)}
+        {line.priceNow > line.maxPrice ? `, above your maximum of ${formatCents(line.maxPrice)}` : ''}.
+      </Text>
+      <Button size="compact-xs" variant="light" onClick={() => takeCartLinePriceNow(line.listingId)}>
+        Use {formatCents(line.priceNow)}
+      </Button>
+    </Group>
+  );
+}
+
 /** What tells a line from another of the same item: its float when known, else its listing id. */
 export function lineTell(line: CartLine): string {
   return line.wear == null ? `#${line.listingId}` : formatFloat(line.wear);
@@ -184,6 +225,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
   const balance = useLive(balanceStore);
   const trading = useTradingState();
   const purchase = usePurchase(onBought);
+  useCartFollowsBook();
   const total = cartTotal(lines);
   const ceiling = cartCeiling(lines);
   const after = balance?.balance == null || total === null ? null : balance.balance - total;
@@ -224,6 +266,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
             <Table.Tbody>
               {lines.map((l) => {
                 const problems = lineProblems(l);
+                const noted = l.gone === true || l.priceNow !== undefined;
                 return (
                   <Fragment key={l.listingId}>
                     <Table.Tr
@@ -231,6 +274,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                       data-max-problem={cartLineProblem(l) !== null || undefined}
                       data-copies-problem={cartLineCopiesProblem(l) !== null || undefined}
                       data-failed={failedId === l.listingId || undefined}
+                      data-gone={l.gone}
                       style={failedId === l.listingId ? { background: 'rgba(250, 82, 82, 0.15)' } : undefined}
                       title={failedId === l.listingId ? 'This line stopped the purchase' : undefined}
                     >
@@ -247,7 +291,7 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                           )}
                         </Group>
                       </Table.Td>
-                      <Table.Td ta="right" className="sd-num">
+                      <Table.Td ta="right" className="sd-num" td={l.gone || l.priceNow !== undefined ? 'line-through' : undefined} c={l.gone || l.priceNow !== undefined ? 'dimmed' : undefined}>
                         {l.shownPrice === null ? '–' : formatCents(l.shownPrice)}
                       </Table.Td>
                       <Table.Td ta="right">
@@ -275,9 +319,10 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                         </ActionIcon>
                       </Table.Td>
                     </Table.Tr>
-                    {problems.length > 0 && (
+                    {(problems.length > 0 || noted) && (
                       <Table.Tr data-cart-problem-of={l.listingId}>
                         <Table.Td colSpan={5} pt={0}>
+                          <BookNote line={l} />
                           {problems.map((p) => (
                             <Text key={p.field} size="xs" c="red.5" ta="right" data-testid={`cart-${p.field}-problem`}>
                               {p.words}
@@ -348,9 +393,12 @@ export function CartDrawer({ opened, focus = 'lines', onClose, onBought }: CartD
                   listingId: l.listingId,
                   amount: l.amount,
                   maxPrice: l.maxPrice,
-                  // the price the cart shows for the line: a refusal tells a maximum set below it from a raise
-                  ...(l.shownPrice === null ? {} : { shownPrice: l.shownPrice }),
-                  ...(l.privateToken ? { privateToken: l.privateToken } : {}),
+                  // the price the cart shows for the line (the price now, where the book moved it): a refusal
+                  // tells a maximum set below it from a raise
+                  ...(l.shownPrice === null ? {} : { shownPrice: l.priceNow ?? l.shownPrice }),
+                  // names the line in the outcome if its listing is gone from the book meanwhile (a private
+                  // line's name is ours, not the item's: its id says more)
+                  ...(l.privateToken ? { privateToken: l.privateToken } : { name: l.name }),
                 })),
               );
             }}

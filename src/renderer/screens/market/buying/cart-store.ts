@@ -1,6 +1,8 @@
 /**
  * The local cart: listings gathered to be bought together in one atomic purchase. It lives in this
- * window only (nothing is reserved on the marketplace), and a bought or vanished listing leaves it.
+ * window only (nothing is reserved on the marketplace). A bought listing leaves it; one that left the
+ * book (sold to someone else, delisted) stays, marked gone, until the trader removes it, and one whose
+ * price moved shows the price now (see cart-follow.ts).
  */
 import type { BookRow } from '../../../../shared/ipc/index.ts';
 import { parseCents } from '../../../../shared/money.ts';
@@ -37,7 +39,17 @@ export interface CartLine {
    */
   maxDraft?: string;
   privateToken?: string;
+  /** The book no longer holds the listing (sold, delisted): it cannot be bought, and holds the cart back. */
+  gone?: true;
+  /**
+   * The listing's price in the book now, when it moved from `shownPrice`. The maximum stays the trader's
+   * until they take the new price (takeCartLinePriceNow). Absent: as shown.
+   */
+  priceNow?: number;
 }
+
+/** What the live book says of a line's listing: gone, or its price now. */
+export type ListingNow = { alive: false } | { alive: true; price: number };
 
 export const CART_MAX_LINES = 50;
 
@@ -112,6 +124,37 @@ export function cartLineCopiesProblem(line: CartLine): string | null {
   return line.amountDraft === undefined ? null : copiesProblem(line.amountDraft, line.available);
 }
 
+/** The line as the book says it is now: marked gone, or carrying its price now when it moved. */
+function lineAsBookSays(line: CartLine, now: ListingNow): CartLine {
+  const { gone: _gone, priceNow: _priceNow, ...rest } = line;
+  if (!now.alive) return { ...rest, gone: true };
+  return now.price === line.shownPrice ? rest : { ...rest, priceNow: now.price };
+}
+
+/** Marks the line of `listingId` (if in the cart) with what the live book says of its listing. */
+export function markCartLine(listingId: number, now: ListingNow): void {
+  const lines = cartStore.get();
+  const line = lines.find((l) => l.listingId === listingId);
+  if (!line) return;
+  const marked = lineAsBookSays(line, now);
+  if (marked.gone === line.gone && marked.priceNow === line.priceNow) return;
+  cartStore.set(lines.map((l) => (l === line ? marked : l)));
+}
+
+/**
+ * The trader takes the price the book shows now: it becomes the line's price and its maximum (as "Use
+ * $X" does in the Buy dialog). Until then the line is sent with the maximum the trader chose before.
+ */
+export function takeCartLinePriceNow(listingId: number): void {
+  cartStore.set(
+    cartStore.get().map((l) => {
+      if (l.listingId !== listingId || l.priceNow === undefined) return l;
+      const { priceNow, maxDraft: _typed, ...rest } = l;
+      return { ...rest, shownPrice: priceNow, maxPrice: priceNow };
+    }),
+  );
+}
+
 export function removeFromCart(listingIds: readonly number[]): void {
   const drop = new Set(listingIds);
   cartStore.set(cartStore.get().filter((l) => !drop.has(l.listingId)));
@@ -122,16 +165,17 @@ export function clearCart(): void {
 }
 
 /**
- * What the lines cost at their shown prices (private lines at their maximum). Null while a private line's
- * maximum cannot be sent, or a line's copies cannot be bought: the cost is not known then.
+ * What the lines cost at the prices shown (the price now where the book moved it; private lines at their
+ * maximum). Null while a private line's maximum cannot be sent, a line's copies cannot be bought, or a
+ * line is gone: the cost is not known then.
  */
 export function cartTotal(lines: readonly CartLine[]): number | null {
-  if (lines.some((l) => cartLineCopiesProblem(l) !== null || (l.shownPrice === null && cartLineProblem(l) !== null))) return null;
-  return lines.reduce((sum, l) => sum + (l.shownPrice ?? l.maxPrice) * l.amount, 0);
+  if (lines.some((l) => l.gone || cartLineCopiesProblem(l) !== null || (l.shownPrice === null && cartLineProblem(l) !== null))) return null;
+  return lines.reduce((sum, l) => sum + (l.priceNow ?? l.shownPrice ?? l.maxPrice) * l.amount, 0);
 }
 
 /** The most the lines can cost (every line at its maximum). Null while a line cannot be sent as it stands. */
 export function cartCeiling(lines: readonly CartLine[]): number | null {
-  if (lines.some((l) => cartLineProblem(l) !== null || cartLineCopiesProblem(l) !== null)) return null;
+  if (lines.some((l) => l.gone || cartLineProblem(l) !== null || cartLineCopiesProblem(l) !== null)) return null;
   return lines.reduce((sum, l) => sum + l.maxPrice * l.amount, 0);
 }
