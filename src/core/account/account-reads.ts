@@ -105,6 +105,11 @@ export class AccountReads {
   readonly #clock: Pick<Clock, 'now'>;
   readonly #storedUsable: () => boolean;
   readonly #sql;
+  /**
+   * By route: when a move made here last made its stored answers untrue, and how many such moves there
+   * were (see invalidate). In memory: a move is known to this session only.
+   */
+  readonly #changed = new Map<CachedReadName, { at: number; count: number }>();
 
   constructor(options: {
     api: AccountApi;
@@ -137,11 +142,32 @@ export class AccountReads {
     return { data: parsed.data as ResponseOf<N>, fetchedAt: row.fetched_at, fromCache: true, refreshError: null };
   }
 
+  /**
+   * This app just moved items in a way these routes' answers show (a list, a withdraw, an edit, a trade
+   * settled): their stored answers say where items were before it, so none is served as fresh by
+   * `maxAgeMs` again. They stay stored: offline, an old answer (said to be old) beats none.
+   */
+  invalidate(...names: CachedReadName[]): void {
+    const at = this.#clock.now();
+    for (const name of names) this.#changed.set(name, { at, count: (this.#changed.get(name)?.count ?? 0) + 1 });
+  }
+
+  /**
+   * Whether an answer of `name` fetched at `fetchedAt` may predate a move made here since (invalidate).
+   * An answer fetched in the very millisecond of the move counts as before it: the move's own answer and
+   * the read's cannot be told apart then, and a read too many costs less than items counted twice.
+   */
+  outdated(name: CachedReadName, fetchedAt: number): boolean {
+    const changed = this.#changed.get(name);
+    return changed !== undefined && fetchedAt <= changed.at;
+  }
+
   /** Refreshes from the marketplace and stores the answer; falls back to the stored copy when unreachable. */
   async read<N extends CachedReadName>(name: N, query?: QueryOf<N>, options: ReadOptions = {}): Promise<CachedRead<ResponseOf<N>>> {
     const stored = this.cached(name, query);
     const maxAge = options.maxAgeMs ?? 0;
-    if (stored && maxAge > 0 && this.#clock.now() - stored.fetchedAt < maxAge) return stored;
+    if (stored && maxAge > 0 && this.#clock.now() - stored.fetchedAt < maxAge && !this.outdated(name, stored.fetchedAt)) return stored;
+    const movesBefore = this.#changed.get(name)?.count ?? 0;
     try {
       const data = await this.#api.call(name, query === undefined ? {} : { query }, {
         priority: options.priority ?? 'interactive',
@@ -149,6 +175,8 @@ export class AccountReads {
       });
       const fetchedAt = this.#clock.now();
       this.#sql.put.run(cacheKey(name, query as Record<string, string> | undefined), name, JSON.stringify(data), fetchedAt);
+      // a move made while the request was out may be missing from this answer, though it came after it
+      if ((this.#changed.get(name)?.count ?? 0) !== movesBefore) this.invalidate(name);
       return { data, fetchedAt, fromCache: false, refreshError: null };
     } catch (err) {
       if (stored && isUnreachable(err)) return { ...stored, refreshError: err as Error };

@@ -296,6 +296,11 @@ export const ACCOUNT_CALLS = {
        * gives it no cache, only 5 reads a minute), except one read in the last minute. Implies readInventories.
        */
       readInventoriesAgain: z.boolean().default(false),
+      /**
+       * The trader asked for a refresh: the backpack is read anew too (otherwise a read up to a minute
+       * old is used, unless this app moved items since).
+       */
+      refresh: z.boolean().default(false),
     }),
     output: z.strictObject({
       user: user.nullable(),

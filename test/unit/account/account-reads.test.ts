@@ -105,6 +105,36 @@ describe('AccountReads', () => {
     expect(reads.cachedInventory(570)).toBeNull();
   });
 
+  it('serves no stored answer as fresh once a move made here outdated it, even one whose request was out then', async () => {
+    const { api, reads, clock } = setup();
+    const page = { page: '1', limit: '100' } as const;
+    await reads.backpack(page, { maxAgeMs: MIN });
+    clock.advance(1_000);
+    reads.invalidate('backpack', 'myListingsValue');
+    expect(reads.outdated('backpack', T0)).toBe(true);
+    clock.advance(1_000);
+    // inside the minute, yet read again: the stored page predates the move
+    const after = await reads.backpack(page, { maxAgeMs: MIN });
+    expect(after.fromCache).toBe(false);
+    expect(reads.outdated('backpack', after.fetchedAt)).toBe(false);
+    expect(api.calls).toEqual(['backpack?limit=100&page=1', 'backpack?limit=100&page=1']);
+
+    // a read sent before a move and answered after it may lack the move: it is not served as fresh either
+    const call = api.call.bind(api);
+    api.call = (async (name: EndpointName, input?: { query?: unknown }) => {
+      clock.advance(500);
+      reads.invalidate('backpack');
+      clock.advance(500);
+      return call(name, input);
+    }) as typeof api.call;
+    const spanning = await reads.backpack(page);
+    expect(reads.outdated('backpack', spanning.fetchedAt)).toBe(true);
+    api.call = call;
+    expect((await reads.backpack(page, { maxAgeMs: MIN })).fromCache).toBe(false);
+    // a route no move touched keeps its stored answers
+    expect(reads.outdated('user', T0)).toBe(false);
+  });
+
   it('ignores a stored body the contract no longer accepts', async () => {
     const { db, reads } = setup();
     await reads.user();

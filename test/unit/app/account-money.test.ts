@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountRuntime } from '../../../src/core/app/account-services/account-runtime.ts';
 import { backpackHandlers } from '../../../src/core/app/account-services/backpack-handlers.ts';
+import { listingsHandlers } from '../../../src/core/app/account-services/listings-handlers.ts';
 import { walletHandlers } from '../../../src/core/app/account-services/wallet-handlers.ts';
 import { USER_CACHE_KEY } from '../../../src/core/app/market-buying/balance.ts';
 import { Caches } from '../../../src/core/store/index.ts';
@@ -410,7 +411,7 @@ describe('portfolio value after items left the Steam inventory', () => {
     let inventory730 = [inventoryRow('a1', 1, 1_000), inventoryRow('a2', 1, 300)];
     answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? inventory730 : []) }));
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(first.total).toBe(5_000 + 1_300);
     expect(first.history).toHaveLength(1);
 
@@ -437,14 +438,14 @@ describe('portfolio value after items left the Steam inventory', () => {
     inventory730 = [inventoryRow('a2', 1, 300)];
 
     // the screen reopened (inventories not asked for): the stored read still holds a1
-    const again = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const again = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     expect(again.total).toBe(5_000 + 1_000 + 300);
     expect(again.inventory.value).toBe(300);
     expect(again.positions.reduce((s, h) => s + h.value, 0)).toBe(300);
     expect(again.history.every((p) => p.total <= 6_300)).toBe(true);
 
     // asked to read the inventories: the read that predates the sale is replaced, not served again
-    const read = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const read = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(read.total).toBe(6_300);
     expect(read.inventory.games.find((g) => g.appId === 730)?.value).toBe(300);
     expect(read.history.every((p) => p.total <= 6_300)).toBe(true);
@@ -477,7 +478,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
         : undefined,
     );
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(first.total).toBe(5_000 + 1_000);
 
     // three of the ten cases go into a sale offer: the platform splits them off the stack under an
@@ -503,7 +504,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     listedValue = 300;
     inventoryAnswers = false;
 
-    const after = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const after = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(after.inventory.value).toBe(700);
     expect(after.total).toBe(5_000 + 300 + 700);
     expect(after.history.every((p) => p.total <= 6_000)).toBe(true);
@@ -514,7 +515,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     let cases = 10;
     answerPortfolioReads(() => ({ listedValue, backpack: [], inventory: (appId) => (appId === '730' ? [stack('c1', cases)] : []) }));
     const portfolio = await portfolioOf(runtime);
-    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
 
     // the offer for two cases is seen while open: they are split off the stack, which a read now shows without them
     const offer = {
@@ -539,7 +540,7 @@ describe('portfolio value after part of a stack left the Steam inventory', () =>
     await new Promise((r) => setTimeout(r, 5));
     runtime.account().feeds.tracker.apply({ ...offer, status: 'Accepted', updated_at: new Date(Date.now() + 1_000).toISOString() }, 'poll');
     listedValue = 200;
-    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     expect(after.inventory.value).toBe(800);
     expect(after.total).toBe(5_000 + 200 + 800);
   });
@@ -560,7 +561,7 @@ describe('portfolio history after a withdrawal brought items in', () => {
     ];
     answerPortfolioReads(() => ({ listedValue: 0, backpack, inventory: () => [] }));
     const portfolio = await portfolioOf(runtime);
-    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const first = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(first.history).toHaveLength(1);
     expect(first.total).toBe(5_400);
 
@@ -589,7 +590,7 @@ describe('portfolio history after a withdrawal brought items in', () => {
     ahead = 2 * 60_000;
     // the backpack gave the item up, the stored Dota 2 read does not show it yet: a drop that never happened
     await new Promise((r) => setTimeout(r, 5));
-    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const after = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     expect(after.history.map((p) => p.total)).toEqual([5_400]);
   });
 });
@@ -650,7 +651,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
     // page 1 read with lots 101..2 (100 rows); lot 102 arrives, lot 2 moves to page 2 with lot 1
     const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([lot(2, 10), lot(1, 10)], 2, 2, 102)));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(portfolio.backpack?.value).toBe(1_010);
     expect(portfolio.positions.reduce((s, h) => s + h.value, 0)).toBe(1_010);
     // lot 102 itself came after page 1 was read: the value lacks it, and says so
@@ -660,7 +661,7 @@ describe('portfolio value of a backpack read a page at a time', () => {
   it('says the value covers part of the backpack, and draws no point, when a later page cannot be read', async () => {
     const first = Array.from({ length: 100 }, (_, i) => lot(150 - i, 10));
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 150) : json(503, { error: { code: 'UNAVAILABLE', message: 'busy' } })));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(portfolio.backpack).toMatchObject({ value: 1_000, rows: 100, copies: 100, complete: false });
     // a total without 50 lots would chart a drop that never happened
     expect(portfolio.history).toEqual([]);
@@ -670,14 +671,14 @@ describe('portfolio value of a backpack read a page at a time', () => {
     const first = Array.from({ length: 100 }, (_, i) => lot(101 - i, 10));
     // lot 50 was listed between the reads: lot 1 moved up onto page 1, page 2 is empty
     answerBackpackPages((n) => (n === 1 ? page(first, 1, 2, 101) : page([], 2, 1, 100)));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(portfolio.backpack?.complete).toBe(false);
     expect(portfolio.history).toEqual([]);
   });
 
   it('is whole when every page was read and the rows add up', async () => {
     answerBackpackPages(() => page([lot(2, 10), lot(1, 15)], 1, 1, 2));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(portfolio.backpack).toEqual({ value: 25, rows: 2, copies: 2, complete: true });
     expect(portfolio.history).toHaveLength(1);
   });
@@ -698,14 +699,14 @@ describe('held positions: the largest 100, and how many are held', () => {
 
   it('sends every position and the count when exactly 100 are held: none cut', async () => {
     answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(100), inventory: () => [] }));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     expect(portfolio.positions).toHaveLength(100);
     expect(portfolio.positionCount).toBe(100);
   });
 
   it('sends the 100 largest and says 101 are held when one more is', async () => {
     answerPortfolioReads(() => ({ listedValue: 0, backpack: distinctLots(101), inventory: () => [] }));
-    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const portfolio = await (await portfolioOf(runtime)).getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     expect(portfolio.positions).toHaveLength(100);
     expect(portfolio.positions.at(-1)?.market_hash_name).toBe('Sticker | Item 100');
     expect(portfolio.positionCount).toBe(101);
@@ -717,10 +718,10 @@ describe('portfolio history from inventory reads kept across sessions', () => {
     const cape = { id: 5, app_id: 570, market_hash_name: 'Sparrowhawk Cape', amount: 1, commodity: false, market_price: 400, trade_locked_until: null };
     answerPortfolioReads(() => ({ listedValue: 0, backpack: [cape], inventory: () => [] }));
     const portfolio = await portfolioOf(runtime);
-    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false })).history).toHaveLength(1);
+    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false })).history).toHaveLength(1);
     // hours later (the next day's session), the screen opens without reading the inventories again
     ahead = 3 * 3_600_000;
-    const later = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false });
+    const later = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
     // the balance and the backpack are new; the inventories' values are three hours old: no point
     expect(later.history).toHaveLength(1);
     // while the totals themselves still count them, and the tile says how old they are
@@ -753,22 +754,121 @@ describe('reading every Steam inventory again from the portfolio', () => {
     });
     answerPortfolioReads(() => ({ listedValue: 0, backpack: [], inventory: (appId) => (appId === '730' ? inventory730 : []) }));
     const portfolio = await portfolioOf(runtime);
-    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false });
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
     expect(reads).toHaveLength(4);
 
     // five minutes on, the item sold on the platform itself: the stored reads are still used as read
     ahead = 5 * 60_000;
     inventory730 = [];
-    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false })).inventory.value).toBe(1_000);
+    expect((await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false })).inventory.value).toBe(1_000);
     expect(reads).toHaveLength(4);
 
     // asked for again: every game is read anew
-    const again = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    const again = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true, refresh: false });
     expect(reads).toHaveLength(8);
     expect(again.inventory.value).toBe(0);
 
     // asked for again at once: reads a minute old or younger are kept (the route's 5 reads a minute)
-    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: true, refresh: false });
     expect(reads).toHaveLength(8);
+  });
+});
+
+// Review of the account screens: 18 stickers listed from the backpack were counted at their asking price
+// (listed) and, from a backpack page read before the list and kept for a minute, at market price too.
+describe('portfolio after items moved out of the backpack by this app', () => {
+  const sticker = { id: 1, app_id: 730, market_hash_name: 'Sticker | Crown (Foil)', amount: 18, commodity: true, market_price: 1_470, trade_locked_until: null };
+  const cape = { id: 2, app_id: 570, market_hash_name: 'Sparrowhawk Cape', amount: 1, commodity: false, market_price: 805, trade_locked_until: null };
+
+  /** The fake market's state, changed by its POST /list as the real one is; counts the backpack reads. */
+  function market() {
+    const state = { listedValue: 0, backpack: [sticker, cape] as unknown[], backpackReads: 0, backpackDown: false };
+    routes.push((url, init) => {
+      if (url.pathname === '/public/v1/list' && init.method === 'POST') {
+        state.backpack = [cape];
+        state.listedValue = 18 * 2_000;
+        const at = new Date().toISOString();
+        return json(200, { listings: [{ id: 900, app_id: 730, market_hash_name: sticker.market_hash_name, price: 2_000, amount: 18, commodity: true, created_at: at }] });
+      }
+      if (url.pathname === '/public/v1/backpack') {
+        state.backpackReads++;
+        if (state.backpackDown) return json(503, { error: { code: 'UNAVAILABLE', message: 'busy' } });
+      }
+      return undefined;
+    });
+    answerPortfolioReads(() => ({ listedValue: state.listedValue, backpack: state.backpack, inventory: () => [] }));
+    return state;
+  }
+  const listStickers = () =>
+    backpackHandlers(runtime).listItems({ groups: [{ items: [{ id: 1, amount: 18 }], price: 2_000, decay: null }], dryRun: false });
+
+  it('shows the backpack the marketplace holds right after a list, and a total counting the stickers once', async () => {
+    market();
+    const portfolio = await portfolioOf(runtime);
+    const before = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
+    expect(before.backpack).toMatchObject({ value: 18 * 1_470 + 805, rows: 2 });
+    await listStickers();
+    // seconds later: the screen reopens (no Refresh), well inside the minute a backpack page is kept
+    const after = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
+    expect(after.backpack).toMatchObject({ value: 805, rows: 1, copies: 1 });
+    expect(after.listed?.value).toBe(36_000);
+    expect(after.total).toBe(5_000 + 36_000 + 805);
+    expect(after.history.every((p) => p.total === before.total || p.total === after.total)).toBe(true);
+  });
+
+  it('reads the backpack anew after a delist and after a deposit accepted, inside the minute a page is kept', async () => {
+    const state = market();
+    routes.unshift((url, init) => {
+      if (url.pathname !== '/public/v1/delist' || init.method !== 'POST') return undefined;
+      state.backpack = [sticker, cape];
+      return json(200, { results: [{ ok: true, listing_id: 900 }] });
+    });
+    const portfolio = await portfolioOf(runtime);
+    const read = () => portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
+    state.backpack = [cape];
+    await read();
+    await listingsHandlers(runtime).delistListings({ listingIds: [900] });
+    expect((await read()).backpack?.rows).toBe(2);
+    expect(state.backpackReads).toBe(2);
+
+    // a deposit made on the website is accepted: the trade feed sees it, the backpack holds one lot more
+    state.backpack = [sticker, cape, { ...cape, id: 3 }];
+    const at = new Date().toISOString();
+    runtime.account().feeds.tracker.apply(
+      { id: 5, type: 'DEPOSIT', status: 'Accepted', deposit_id: 50, withdraw_id: null, steam_offer_id: '9', value: 805, error: null, created_at: at, updated_at: at, items: [] },
+      'poll',
+    );
+    expect((await read()).backpack?.rows).toBe(3);
+  });
+
+  it('reads the backpack anew when the trader presses Refresh, and uses the minute-old read otherwise', async () => {
+    const state = market();
+    const portfolio = await portfolioOf(runtime);
+    await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
+    expect(state.backpackReads).toBe(1);
+    // a lot that left the backpack on the website (no move made here)
+    state.backpack = [cape];
+    const reopened = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: false });
+    expect(state.backpackReads).toBe(1);
+    expect(reopened.backpack?.rows).toBe(2);
+    const refreshed = await portfolio.getPortfolio({ readInventories: false, readInventoriesAgain: false, refresh: true });
+    expect(state.backpackReads).toBe(2);
+    expect(refreshed.backpack).toMatchObject({ value: 805, rows: 1 });
+  });
+
+  it('draws no point of history from a backpack read older than the list (served because the route failed)', async () => {
+    const state = market();
+    const portfolio = await portfolioOf(runtime);
+    const before = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: false });
+    expect(before.history).toHaveLength(1);
+    await listStickers();
+    // the backpack route fails from now on: the stored page (from before the list) is all there is
+    state.backpackDown = true;
+    ahead = 2 * 60_000;
+    const after = await portfolio.getPortfolio({ readInventories: true, readInventoriesAgain: false, refresh: true });
+    expect(after.backpack?.rows).toBe(2);
+    // its total counts the stickers twice (listed, and in the old page): shown, never charted
+    expect(after.history).toHaveLength(1);
+    expect(after.history[0]!.total).toBe(before.total);
   });
 });

@@ -163,7 +163,7 @@ describe('items in a trade offer, after a restart', () => {
       dryRun: false,
     });
     ahead = 2 * 60_000;
-    await portfolioHandlers(rig.runtime).getPortfolio({ readInventories: true, readInventoriesAgain: true });
+    await portfolioHandlers(rig.runtime).getPortfolio({ readInventories: true, readInventoriesAgain: true, refresh: false });
     const shown = await selling().getInventory({ appId: 730, refresh: false });
     expect(shown.freshness.fromCache).toBe(true);
     expect(shown.items.every((r) => r.inOffer === null)).toBe(true);

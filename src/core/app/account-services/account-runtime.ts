@@ -253,6 +253,11 @@ export class AccountRuntime {
     return current?.market === market ? current.account.account : null;
   }
 
+  /** A purchase on `market` may have brought items into its backpack (see AccountSession.itemsMoved). */
+  itemsBought(market: AttachableMarket): void {
+    if (this.#current?.market === market) this.#current.account.itemsMoved();
+  }
+
   get demo(): boolean {
     return this.#current?.market.choice.mode === 'demo';
   }

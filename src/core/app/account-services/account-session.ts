@@ -198,9 +198,15 @@ export class AccountSession {
       canAct: () => this.market.client !== null && bookLive() && !this.awaitingAccount,
       ownListingIds: () => this.listingsSeen.keys(),
       ...(options.halted ? { halted: options.halted } : {}),
-      reprice: async (listingId, price) =>
-        // background: an edit the user makes by hand goes first within the route's 30 a minute
-        ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'background' })) as LeanListing).price,
+      reprice: async (listingId, price) => {
+        try {
+          // background: an edit the user makes by hand goes first within the route's 30 a minute
+          return ((await this.client().editListing({ listing_id: listingId, price }, { priority: 'background' })) as LeanListing).price;
+        } finally {
+          // even when its answer was lost: the price may have changed
+          this.reads.invalidate('myListingsValue');
+        }
+      },
       ...(options.onGuardChange ? { onChange: options.onGuardChange } : {}),
       ...(this.timings.guardCooldownMs !== undefined ? { cooldownMs: this.timings.guardCooldownMs } : {}),
     });
@@ -277,13 +283,17 @@ export class AccountSession {
 
   /** Builds trade feeds over this session's database (the tracker's state is in SQLite, so rebuilding loses nothing). */
   buildFeeds(webhook: TradeFeedsOptions['webhook']): TradeFeeds {
-    return new TradeFeeds({
+    const feeds = new TradeFeeds({
       db: this.market.db,
       clock: this.clock,
       source: { call: (name, input, opts) => this.api.call(name, input, opts) },
       ...(this.timings.poller ? { poller: this.timings.poller } : {}),
       webhook: webhook && { ...webhook, serverOffsetMs: () => this.market.client?.serverTimeOffsetMs() ?? null },
     });
+    // a deposit accepted brings items into the backpack (or lists them), a withdrawal that failed brings
+    // them back: either way the stored backpack pages and listed value are out of date
+    feeds.tracker.on('change', () => this.itemsMoved());
+    return feeds;
   }
 
   /** Swaps in new feeds (after a webhook setting changed); the caller stops the old ones. */
@@ -303,6 +313,16 @@ export class AccountSession {
       });
     }
     return client;
+  }
+
+  /**
+   * Items moved between the backpack, the listings and the Steam inventory by this app (a list, withdraw,
+   * delist or amount edit sent, a purchase, a trade's status changed): no stored backpack page or listed
+   * value is served as fresh again, so the portfolio never counts an item listed from the backpack at
+   * its asking price and, from a backpack page read before, at market price too.
+   */
+  itemsMoved(): void {
+    this.reads.invalidate('backpack', 'myListingsValue');
   }
 
   rememberBackpack(items: readonly BackpackItem[]): void {

@@ -87,15 +87,23 @@ export function listingsHandlers(
       const client = account.client();
       const before = account.listingsSeen.get(listingId) ?? null;
       const highestSeenId = Math.max(0, ...account.listingsSeen.keys());
-      const answer = await client.editListing(
-        {
-          listing_id: listingId,
-          ...(price !== null ? { price } : {}),
-          ...(amount !== null ? { amount } : {}),
-          ...(decay !== null ? { price_decay: decay } : {}),
-        },
-        { priority: 'interactive' },
-      );
+      let answer;
+      try {
+        answer = await client.editListing(
+          {
+            listing_id: listingId,
+            ...(price !== null ? { price } : {}),
+            ...(amount !== null ? { amount } : {}),
+            ...(decay !== null ? { price_decay: decay } : {}),
+          },
+          { priority: 'interactive' },
+        );
+      } finally {
+        // also when the answer was lost (the edit may have gone through): a new amount moves copies
+        // between the listing and the backpack, a new price changes the listed value
+        if (amount !== null) account.itemsMoved();
+        else account.reads.invalidate('myListingsValue');
+      }
       const listing = answer as LeanListing;
       const partialReprice = amount !== null && (price !== null || decay !== null) && before !== null && amount < before.amount;
       // The edit went through; failing to find the split must not turn it into an error.
@@ -107,12 +115,17 @@ export function listingsHandlers(
       const account = runtime.account();
       const size = checkBulkSize(edits.length);
       if (!size.ok) throw refusal(size.problems);
-      const results = await account
-        .client()
-        .editListings(
+      const client = account.client();
+      let results;
+      try {
+        results = await client.editListings(
           edits.map((e) => ({ listing_id: e.listingId, ...(e.decay ? { price_decay: e.decay } : { price: e.price as number }) })),
           { priority: 'interactive' },
         );
+      } finally {
+        // prices only: the listed value moves, the backpack does not
+        account.reads.invalidate('myListingsValue');
+      }
       return { results: bulkRows(edits.map((e) => e.listingId), results) };
     },
 
@@ -120,7 +133,14 @@ export function listingsHandlers(
       const account = runtime.account();
       const size = checkBulkSize(listingIds.length);
       if (!size.ok) throw refusal(size.problems);
-      const results = await account.client().delistMany(listingIds, { priority: 'interactive' });
+      const client = account.client();
+      let results;
+      try {
+        results = await client.delistMany(listingIds, { priority: 'interactive' });
+      } finally {
+        // delisted copies go back to the backpack (some rows may have, even when the call failed)
+        account.itemsMoved();
+      }
       return { results: bulkRows(listingIds, results) };
     },
   };

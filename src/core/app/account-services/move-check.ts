@@ -134,6 +134,7 @@ export async function sendMove<T>(
     try {
       const answer = await send();
       intent.answered();
+      account.itemsMoved();
       return answer;
     } catch (err) {
       if (!(err instanceof ApiError) || !err.outcomeUnknown) {
@@ -142,6 +143,8 @@ export async function sendMove<T>(
         throw err;
       }
       intent.lost(account.clock.now());
+      // the items may have moved: what was read of the backpack may no longer hold
+      account.itemsMoved();
       account.feeds.poller.nudge();
       const moved = action === 'list' ? 'listed' : 'withdrawn';
       throw lostAnswer(

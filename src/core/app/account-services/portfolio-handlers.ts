@@ -18,6 +18,11 @@ import type { AccountRuntime } from './account-runtime.ts';
 import type { AccountSession } from './account-session.ts';
 import { freshnessOf, iso, refreshProblem } from './views.ts';
 
+/**
+ * How old a stored backpack page may be and still be used (unless this app moved items since): the
+ * screen is read again on every trade, balance and withdrawal change, and the route's budget is shared.
+ */
+const BACKPACK_PAGE_MAX_AGE_MS = 60_000;
 /** How far back the chart reaches. */
 const HISTORY_MS = 180 * 24 * 60 * 60_000;
 /** Backpack pages read for its value (100 rows each); the rest of a huge backpack is not counted. */
@@ -49,20 +54,26 @@ async function attempt<T>(read: () => Promise<CachedRead<T>>): Promise<CachedRea
  * read, every page gave the same count of rows and the rows read add up to it, so a value that may lack
  * lots (or count one twice) is said to, and draws no point of history.
  */
-async function backpackRows(account: AccountSession): Promise<{ rows: BackpackItem[]; complete: boolean } | null> {
+async function backpackRows(
+  account: AccountSession,
+  maxAgeMs: number,
+): Promise<{ rows: BackpackItem[]; complete: boolean; oldestPageAt: number } | null> {
   const byId = new Map<number, BackpackItem>();
   const counts = new Set<number>();
+  let oldestPageAt = Infinity;
+  const partial = () => ({ rows: [...byId.values()], complete: false, oldestPageAt });
   for (let page = 1; page <= BACKPACK_VALUE_PAGES; page++) {
-    const read = await attempt(() => account.reads.backpack({ page: String(page), limit: '100' }, { maxAgeMs: 60_000 }));
-    if (read instanceof Error) return page === 1 ? null : { rows: [...byId.values()], complete: false };
+    const read = await attempt(() => account.reads.backpack({ page: String(page), limit: '100' }, { maxAgeMs }));
+    if (read instanceof Error) return page === 1 ? null : partial();
     account.rememberBackpack(read.data.items);
     for (const row of read.data.items) byId.set(row.id, row);
     counts.add(read.data.metadata.total_items);
+    oldestPageAt = Math.min(oldestPageAt, read.fetchedAt);
     if (page >= read.data.metadata.total_pages) {
-      return { rows: [...byId.values()], complete: counts.size === 1 && byId.size === read.data.metadata.total_items };
+      return { rows: [...byId.values()], complete: counts.size === 1 && byId.size === read.data.metadata.total_items, oldestPageAt };
     }
   }
-  return { rows: [...byId.values()], complete: false };
+  return partial();
 }
 
 /**
@@ -133,13 +144,13 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       return stored ? answer(stored.pnl, stored.computedAt, null) : answer(tradingPnl([]), null, null);
     },
 
-    getPortfolio: async ({ readInventories, readInventoriesAgain }) => {
+    getPortfolio: async ({ readInventories, readInventoriesAgain, refresh }) => {
       const account = runtime.account();
       const [userRead, valueRead] = await Promise.all([
         attempt(() => account.reads.user()),
         attempt(() => account.reads.listingsValue()),
       ]);
-      const backpackRead = await backpackRows(account);
+      const backpackRead = await backpackRows(account, refresh ? 0 : BACKPACK_PAGE_MAX_AGE_MS);
       const backpack = backpackRead && summarize(backpackRead);
       const accepted = acceptedTrades(account);
       const firstSeen = new Map(accepted.map((a) => [a.trade.id, a.firstSeen]));
@@ -186,7 +197,13 @@ export function portfolioHandlers(runtime: AccountRuntime): AreaHandlers<Pick<ty
       // inventory reads are kept across sessions; one older than the app's own re-read interval (the
       // tokens' lifetime) holds market prices of another hour, not of this point's
       const inventoriesFresh = inventories.every((g) => now - g.fetchedAt <= INVENTORY_POINT_MAX_AGE_MS);
-      const complete = games.length === APP_IDS.length && !missesArrivals && inventoriesFresh && backpack?.complete === true;
+      // a backpack page or listed value read before a list, withdraw or edit made here (a stored copy
+      // served offline, say) counts the items moved where they were: once too often, or not at all
+      const beforeLastMove =
+        (backpackRead !== null && account.reads.outdated('backpack', backpackRead.oldestPageAt)) ||
+        (!(valueRead instanceof Error) && account.reads.outdated('myListingsValue', valueRead.fetchedAt));
+      const complete =
+        games.length === APP_IDS.length && !missesArrivals && inventoriesFresh && backpack?.complete === true && !beforeLastMove;
       // a new key's account not met yet: its point would join the previous key's account's series
       const ownSeries = !account.awaitingAccount;
       if (ownSeries && user && listed && backpack && complete && !(userRead instanceof Error) && !userRead.fromCache) {

@@ -34,6 +34,10 @@ export function purchasing(core: AppCore, session: MarketSession = core.session)
       onEarlierPurchase: (before, outcome) => tellEarlierPurchase(core, session, before, outcome),
       warn: (message) => core.log.warn(message),
     });
+    // bought (or maybe bought): the items are in the backpack, which the portfolio's stored read lacks
+    purchaser.watchSpending(() => (outcome) => {
+      if (outcome.status !== 'not_bought') core.account.itemsBought(session);
+    });
     held = { journal, purchaser };
     purchasers.set(client, held);
   }

@@ -162,7 +162,7 @@ describe('a read asked for again, shown as on its way', () => {
 describe('Portfolio: "Read every game again"', () => {
   it('asks once for every game anew, spins "Read Steam inventories", and the Refresh after it does not ask again', async () => {
     const user = userEvent.setup();
-    const asked: { readInventories: boolean; readInventoriesAgain: boolean }[] = [];
+    const asked: { readInventories: boolean; readInventoriesAgain: boolean; refresh: boolean }[] = [];
     const reads = held<IpcOutput<'getPortfolio'>>();
     installFakeBridge({
       getPortfolio: (input) => {
@@ -177,15 +177,39 @@ describe('Portfolio: "Read every game again"', () => {
     // jsdom lays nothing out, so the menu's floating dropdown counts as detached (display: none)
     await user.click(await screen.findByRole('menuitem', { name: /Read every game again/, hidden: true }));
     await waitFor(() => expect(reads.count).toBe(1));
-    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: true });
+    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: true, refresh: false });
     expect(spinning(screen.getByRole('button', { name: 'Read Steam inventories' }))).toBe(true);
     act(() => reads.answer(PORTFOLIO));
     await waitFor(() => expect(spinning(screen.getByRole('button', { name: 'Read Steam inventories' }))).toBe(false));
 
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(reads.count).toBe(1));
-    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: false });
+    expect(asked.at(-1)).toEqual({ readInventories: true, readInventoriesAgain: false, refresh: true });
     act(() => reads.answer(PORTFOLIO));
     expect(asked).toHaveLength(3);
+  });
+});
+
+// Review of the account screens: Refresh served backpack pages up to a minute old, so right after a list
+// from the backpack the portfolio counted the items listed and, from the old page, held too.
+describe('Portfolio: Refresh', () => {
+  it('asks for the backpack anew once; a reload after it (a trade changed) does not', async () => {
+    const user = userEvent.setup();
+    const asked: boolean[] = [];
+    const bridge = installFakeBridge({
+      getPortfolio: ({ refresh }) => {
+        asked.push(refresh);
+        return PORTFOLIO;
+      },
+      getTradingPnl: () => NO_RESULTS,
+    });
+    renderWithTheme(<PortfolioScreen />);
+    await screen.findByTestId('freshness');
+    expect(asked).toEqual([false]);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(asked).toEqual([false, true]));
+    await waitFor(() => expect(spinning(screen.getByRole('button', { name: 'Refresh' }))).toBe(false));
+    act(() => bridge.push('tradesUpdated', { trades: [] }));
+    await waitFor(() => expect(asked).toEqual([false, true, false]));
   });
 });

@@ -48,17 +48,28 @@ export function PortfolioScreen() {
   // "Read every game again" is asked once: the Refresh after it uses the reads it made, as after the button
   const [readAgain, setReadAgain] = useState(false);
   const [readAgainAsks, setReadAgainAsks] = useState(0);
+  // Refresh reads the backpack anew (a push's reload may use a read up to a minute old): asked once, by
+  // a new key, since a reload would send the input of the render before the press
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshAsks, setRefreshAsks] = useState(0);
   const [series, setSeries] = useState<Series>('total');
-  const portfolio = useCall('getPortfolio', { readInventories, readInventoriesAgain: readAgain }, `portfolio:${readInventories}:${readAgainAsks}`);
+  const portfolio = useCall(
+    'getPortfolio',
+    { readInventories, readInventoriesAgain: readAgain, refresh: refreshing },
+    `portfolio:${readInventories}:${readAgainAsks}:${refreshAsks}`,
+  );
   // answered (or failed): calls after it (Refresh, a push) ask for the stored reads again, not for new ones.
   // Set while rendering, so the next call already sends it (React's "adjust state on a change" pattern).
-  if (readAgain && (portfolio.current !== undefined || portfolio.error !== null)) setReadAgain(false);
+  const answered = portfolio.current !== undefined || portfolio.error !== null;
+  if (readAgain && answered) setReadAgain(false);
+  if (refreshing && answered) setRefreshing(false);
   // the button pressed last spins while the read runs: once the inventories are read, Refresh reads them
   // too (one call), and it was "Read Steam inventories" that spun when Refresh was pressed
   const [pressed, setPressed] = useState<'refresh' | 'inventories'>('refresh');
   const refresh = () => {
     setPressed('refresh');
-    portfolio.reload();
+    setRefreshing(true);
+    setRefreshAsks((n) => n + 1);
   };
   useRefreshKey('Refresh the portfolio', refresh);
   const [historyReads, setHistoryReads] = useState(0);
