@@ -22,11 +22,26 @@ export const TRADE_STATUS_WORDS: Record<TradeStatus, string> = {
   Invalid: 'the trade offer is invalid',
 };
 
-const TYPE_WORDS: Record<string, string> = {
-  SELL: 'Sale offer',
-  DEPOSIT: 'Deposit',
-  WITHDRAW: 'Withdrawal',
-};
+/**
+ * What the trade came from, by the id its sell, deposit or withdraw answered with, as the send dialog
+ * (TradeFollow) names it: "withdrawal 800004", "sale offer, deposit 800002". That id is not the trade's
+ * own (`id`): told as one ("Withdrawal #700009"), the trader looks for a withdrawal that never was.
+ */
+function origin(trade: Trade): string {
+  const deposit = trade.deposit_id === null ? null : `deposit ${trade.deposit_id}`;
+  const withdrawal = trade.withdraw_id === null ? null : `withdrawal ${trade.withdraw_id}`;
+  switch (trade.type) {
+    case 'WITHDRAW':
+      return withdrawal ?? 'withdrawal';
+    case 'DEPOSIT':
+      return deposit ?? 'deposit';
+    case 'SELL':
+      // a sell answers with deposit ids: its items are deposited, then listed
+      return deposit === null ? 'sale offer' : `sale offer, ${deposit}`;
+    default:
+      return [trade.type, deposit, withdrawal].filter((part) => part !== null).join(', ');
+  }
+}
 
 export interface TradeNotification {
   title: string;
@@ -68,9 +83,8 @@ export function statusSentences(trade: Pick<Trade, 'status' | 'error'>): string 
 export function describeStatusChange(change: TradeChange): TradeNotification | null {
   if (!change.statusChanged) return null;
   const { trade } = change;
-  const kind = TYPE_WORDS[trade.type] ?? `Trade (${trade.type})`;
   return {
-    title: `${kind} #${trade.id}: ${statusLabel(trade.status)}`,
+    title: `Trade #${trade.id} (${origin(trade)}): ${statusLabel(trade.status)}`,
     body: `${itemsSummary(trade)}: ${statusSentences(trade)}`,
     final: FINAL_TRADE_STATUSES.includes(trade.status),
   };

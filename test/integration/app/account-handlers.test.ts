@@ -146,10 +146,12 @@ describe('account calls on the demo market', () => {
     expect(accepted.words).toBe('the trade was accepted.');
     expect(pushes.some((p) => p.name === 'tradesUpdated')).toBe(true);
     // the demo's own account, not the user's: its notices say so
-    expect(platform.notifications.map((n) => n.title)).toContain(`Demo market · Sale offer #${accepted.trade.id}: Accepted`);
+    expect(platform.notifications.map((n) => n.title)).toContain(
+      `Demo market · Trade #${accepted.trade.id} (sale offer, deposit ${accepted.trade.deposit_id}): Accepted`,
+    );
     // the window's toasts about one trade carry its topic: each status replaces the one before
     const toasts = pushes.filter((p) => p.name === 'notification').map((p) => p.payload as Notification);
-    expect(toasts.find((n) => n.title.includes(`#${accepted.trade.id}: Accepted`))?.topic).toBe(`trade:${accepted.trade.id}`);
+    expect(toasts.find((n) => n.title.includes(`#${accepted.trade.id} (sale offer, deposit ${accepted.trade.deposit_id}): Accepted`))?.topic).toBe(`trade:${accepted.trade.id}`);
 
     const listings = await core.call('getMyListings', { status: 'ACTIVE', limit: 50 });
     expect(listings.listings.some((l) => l.market_hash_name === skin!.name && l.price === 4321)).toBe(true);

@@ -17,7 +17,7 @@ describe('describeStatusChange', () => {
       ],
     });
     expect(describeStatusChange({ trade, previous, source: 'webhook', statusChanged: true })).toEqual({
-      title: 'Sale offer #12: Accepted',
+      title: 'Trade #12 (sale offer, deposit 1012): Accepted',
       body: 'Revolution Case and 1 more (5 items): the trade was accepted.',
       final: true,
     });
@@ -30,9 +30,22 @@ describe('describeStatusChange', () => {
 
   it('titles a run-together status in words, as the badges read it', () => {
     const waiting = makeTrade(16, 'CreatedNeedsConfirmation', T0, { type: 'DEPOSIT' });
-    expect(describeStatusChange({ trade: waiting, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Deposit #16: Needs confirmation');
-    const canceled = makeTrade(17, 'CanceledBySecondFactor', T0, { type: 'WITHDRAW' });
-    expect(describeStatusChange({ trade: canceled, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Withdrawal #17: Canceled by 2FA');
+    expect(describeStatusChange({ trade: waiting, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Trade #16 (deposit 1016): Needs confirmation');
+    const canceled = makeTrade(17, 'CanceledBySecondFactor', T0, { type: 'WITHDRAW', deposit_id: null, withdraw_id: 800_017 });
+    expect(describeStatusChange({ trade: canceled, previous: null, source: 'poll', statusChanged: true })?.title).toBe('Trade #17 (withdrawal 800017): Canceled by 2FA');
+  });
+
+  // Review of the account screens: the send dialog said "Withdrawal 800004 … trade #700009" and the
+  // notification "Withdrawal #700009: Accepted", a withdrawal number that never was.
+  it('names the trade by its own id and the withdrawal or deposit by theirs, never one as the other', () => {
+    const title = (extra: Parameters<typeof makeTrade>[3]) =>
+      describeStatusChange({ trade: makeTrade(700_009, 'Accepted', T0, extra), previous: null, source: 'poll', statusChanged: true })?.title;
+    expect(title({ type: 'WITHDRAW', deposit_id: null, withdraw_id: 800_004 })).toBe('Trade #700009 (withdrawal 800004): Accepted');
+    expect(title({ type: 'DEPOSIT', deposit_id: 800_002 })).toBe('Trade #700009 (deposit 800002): Accepted');
+    expect(title({ type: 'SELL', deposit_id: 800_003 })).toBe('Trade #700009 (sale offer, deposit 800003): Accepted');
+    // the spec's ids may be missing (null) or the type one the contract does not know: said as it is
+    expect(title({ type: 'WITHDRAW', deposit_id: null, withdraw_id: null })).toBe('Trade #700009 (withdrawal): Accepted');
+    expect(title({ type: 'SWAP', deposit_id: 5, withdraw_id: 6 })).toBe('Trade #700009 (SWAP, deposit 5, withdrawal 6): Accepted');
   });
 
   it('does not repeat a reason that only restates the status', () => {
