@@ -18,6 +18,14 @@ import { NOW_ISO, backpackStack, installFakeBridge, myListing, renderWithTheme }
 
 const listing = myListing;
 
+/** Turns on "Change the amount" and types the copies the listing is to keep. */
+async function typeCopies(user: ReturnType<typeof userEvent.setup>, copies: string): Promise<void> {
+  await user.click(screen.getByTestId('edit-amount-switch'));
+  const amount = screen.getByTestId('edit-amount');
+  await user.clear(amount);
+  await user.type(amount, copies);
+}
+
 describe('EditListingDialog', () => {
   it('explains the partial reprice before sending, then reports the new listing holding the surplus', async () => {
     const user = userEvent.setup();
@@ -34,10 +42,7 @@ describe('EditListingDialog', () => {
     await user.type(price, '9.50');
     expect(screen.getByTestId('edit-explanation').getAttribute('data-kind')).toBe('reprice');
 
-    await user.click(screen.getByTestId('edit-amount-switch'));
-    const amount = screen.getByTestId('edit-amount');
-    await user.clear(amount);
-    await user.type(amount, '2');
+    await typeCopies(user, '2');
     const explanation = screen.getByTestId('edit-explanation');
     expect(explanation.getAttribute('data-kind')).toBe('partial_reprice');
     expect(explanation.textContent).toContain('keeps 2 copies at $9.50');
@@ -48,6 +53,48 @@ describe('EditListingDialog', () => {
     expect(await screen.findByTestId('edit-split')).toHaveProperty('textContent', expect.stringContaining('New listing #8 holds the other 3 copies at the old price $10.00'));
     expect(bridge.calls.find((c) => c.name === 'editListing')?.input).toEqual({ listingId: 7, price: 950, amount: 2, decay: null });
     expect(sent).toBe(1);
+  });
+});
+
+// Review of the account screens: the dialog opens in Fixed price with the listing's price filled in, so
+// "Change the amount" with fewer copies always sent that price: a partial reprice at the SAME price (spec
+// §4.4 PATCH rule 4) that kept the surplus listed as a new listing instead of returning it to the backpack.
+describe('EditListingDialog: fewer copies, price untouched', () => {
+  it('sends no price and says the surplus goes back to the backpack', async () => {
+    const user = userEvent.setup();
+    const bridge = installFakeBridge({
+      editListing: (input) => ({
+        listing: { id: 7, app_id: 730, market_hash_name: 'Item 7', price: 1000, amount: input.amount ?? 5, commodity: true, created_at: NOW_ISO },
+        split: null,
+      }),
+    });
+    renderWithTheme(<EditListingDialog listing={listing(7)} onClose={() => {}} onSent={() => {}} />);
+    expect((screen.getByTestId('edit-price') as HTMLInputElement).value).toBe('$10.00');
+    await typeCopies(user, '2');
+    const explanation = screen.getByTestId('edit-explanation');
+    expect(explanation.getAttribute('data-kind')).toBe('reduce');
+    expect(explanation.textContent).toContain('The listing keeps 2 copies at $10.00; 3 copies go back to your backpack.');
+    expect(explanation.textContent).not.toContain('NEW listing');
+    expect(screen.getByTestId('confirm-button').textContent).toBe('Apply');
+    await user.click(screen.getByTestId('confirm-button'));
+    await screen.findByTestId('edit-result');
+    expect(bridge.calls.find((c) => c.name === 'editListing')?.input).toEqual({ listingId: 7, price: null, amount: 2, decay: null });
+  });
+
+  it('treats the same price typed again as untouched, and a different one as the partial reprice it is', async () => {
+    const user = userEvent.setup();
+    installFakeBridge({});
+    renderWithTheme(<EditListingDialog listing={listing(7)} onClose={() => {}} onSent={() => {}} />);
+    await typeCopies(user, '2');
+    const price = screen.getByTestId('edit-price');
+    await user.clear(price);
+    await user.type(price, '10.00');
+    expect(screen.getByTestId('edit-explanation').getAttribute('data-kind')).toBe('reduce');
+    await user.clear(price);
+    await user.type(price, '9.99');
+    const explanation = screen.getByTestId('edit-explanation');
+    expect(explanation.getAttribute('data-kind')).toBe('partial_reprice');
+    expect(explanation.textContent).toContain('To send the surplus back to your backpack instead, leave the price at $10.00.');
   });
 });
 

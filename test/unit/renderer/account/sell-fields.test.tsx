@@ -213,7 +213,7 @@ describe('EditListingDialog while part of the stack sells', () => {
     await user.click(screen.getByTestId('edit-amount-switch'));
     await user.clear(amount);
     await user.type(amount, '2');
-    expect(screen.getByTestId('edit-explanation').textContent).toContain('this listing keeps 2 copies');
+    expect(screen.getByTestId('edit-explanation').textContent).toContain('The listing keeps 2 copies at $10.00; 1 copy goes back to your backpack.');
     expect(confirmButton().disabled).toBe(false);
     current = listing(7, { amount: 1 });
     bridge.push('tradesUpdated', { trades: [] });

@@ -1,7 +1,9 @@
 /**
  * Edit one listing: price, amount or decay. What the edit will do is said before sending — above all
  * the partial reprice (amount lowered with a price: the surplus stays listed at the old price as a new
- * listing), which the marketplace does on the presence of a price alone.
+ * listing), which the marketplace does on the presence of a price alone. So a price is sent only when
+ * it differs from the listing's: the dialog opens with that price filled in, and a lower amount with the
+ * price untouched is a plain reduction (the surplus goes back to the backpack), not a split at one price.
  */
 import { Alert, Button, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
@@ -100,7 +102,9 @@ export function EditListingDialog({
       : null;
   const curve = priceMode === 'decay' ? completeCurve(decay) : null;
   const draft = {
-    price: priceMode === 'fixed' ? price : null,
+    // the listing's own price is no new price: sent, it would turn a lower amount into a split (spec §4.4
+    // PATCH rule 4) keeping the surplus listed at that same price instead of returning it to the backpack
+    price: priceMode === 'fixed' && price !== listing.price ? price : null,
     amount: listing.commodity && changeAmount ? amount : null,
     decay: curve,
   };

@@ -69,7 +69,7 @@ export function explainEdit(now: ListingNow, draft: EditDraft): EditExplanation 
         lines: [
           `Partial reprice: this listing keeps ${plural(amount, 'copy', 'copies')} at ${newPrice}.`,
           `The other ${plural(surplus, 'copy', 'copies')} ${agree(surplus, 'stays', 'stay')} on the market as a NEW listing at the old price ${formatCents(now.price)}.`,
-          'To take the surplus off the market instead, lower the amount without a price.',
+          `To send the surplus back to your backpack instead, leave the price at ${formatCents(now.price)}.`,
         ],
       };
     }
