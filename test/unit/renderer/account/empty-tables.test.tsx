@@ -1,13 +1,13 @@
 // An account table with nothing to show says so in one row across every column: the row's span is the
 // table's own column count, so a column shown only on some tabs (My listings' "In book", the checkboxes
 // and the edit buttons) cannot leave it a column short of the header.
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackpackScreen } from '../../../../src/renderer/screens/account/backpack/BackpackScreen.tsx';
 import { OrdersScreen } from '../../../../src/renderer/screens/account/history/OrdersScreen.tsx';
 import { TransactionsScreen } from '../../../../src/renderer/screens/account/history/TransactionsScreen.tsx';
 import { MyListingsScreen } from '../../../../src/renderer/screens/account/listings/MyListingsScreen.tsx';
-import { NO_PAGES, freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
+import { NO_PAGES, backpackStack, freshness, installFakeBridge, myListingsPage, renderWithTheme } from './fake-bridge.tsx';
 
 afterEach(() => cleanup());
 
@@ -47,6 +47,20 @@ describe('empty account tables', () => {
     const { text, span, headerCells } = await emptyRow('backpack-table');
     expect(text).toBe('The backpack is empty.');
     expect(span).toBe(headerCells);
+  });
+
+  // Review of the account screens: a search over 200 characters showed the whole backpack under the
+  // refused text, which read as every row matching it
+  it('Backpack: a search too long shows no row and says it was not searched', async () => {
+    installFakeBridge({ getBackpack: () => ({ items: [backpackStack(1), backpackStack(2)], metadata: { ...NO_PAGES, total_pages: 1, total_items: 2 }, freshness }) });
+    renderWithTheme(<BackpackScreen />);
+    await waitFor(() => expect(screen.getAllByTestId('backpack-row')).toHaveLength(2));
+    fireEvent.change(screen.getByTestId('backpack-search'), { target: { value: 'x'.repeat(205) } });
+    const { text, span, headerCells } = await emptyRow('backpack-table');
+    expect(text).toBe('Not searched: a search is at most 200 characters. Shorten it to see what matches.');
+    expect(span).toBe(headerCells);
+    expect(screen.queryAllByTestId('backpack-row')).toHaveLength(0);
+    expect(screen.getByTestId('screen-backpack').textContent).not.toContain('2 items');
   });
 
   it('Orders: an account with no order yet says so across the table, not only its headers', async () => {

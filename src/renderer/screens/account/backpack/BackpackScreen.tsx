@@ -48,7 +48,10 @@ export function BackpackScreen() {
     useMemo(() => [{ id: 'backpack.search', label: 'Search the backpack by name', group: 'This screen', hotkey: '/', run: () => searchRef.current?.focus() }], []),
   );
   const failure = tableReadFailure(backpack, (answer) => answer.items);
-  const rows = backpack.data?.items ?? [];
+  // a search refused as too long is read as no search at all: the whole backpack under the refused text
+  // would read as what matches it
+  const shown = tooLong ? undefined : backpack.data;
+  const rows = shown?.items ?? [];
   const now = useNow(30_000);
   const chosen = [...selected.values()];
   const toggle = (row: BackpackItem) =>
@@ -113,7 +116,15 @@ export function BackpackScreen() {
         <>
           <DenseTable
             testId="backpack-table"
-            empty={backpack.data && rows.length === 0 ? (term ? `Nothing matches “${term}”.` : 'The backpack is empty.') : null}
+            empty={
+              tooLong
+                ? `Not searched: a search is at most ${LIMITS.backpackSearchMax} characters. Shorten it to see what matches.`
+                : shown && rows.length === 0
+                  ? term
+                    ? `Nothing matches “${term}”.`
+                    : 'The backpack is empty.'
+                  : null
+            }
             columns={[
               { label: '', width: 30 },
               { label: 'Game' },
@@ -154,7 +165,7 @@ export function BackpackScreen() {
               </Table.Tr>
             ))}
           </DenseTable>
-          <Pager metadata={backpack.data?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="item" />
+          <Pager metadata={shown?.metadata} page={page} onPage={setPage} limit={limit} onLimit={(l) => { setLimit(l); setPage(1); }} noun="item" />
         </>
       )}
       {dialog === 'list' ? <ListDialog rows={chosen} onClose={() => setDialog(null)} onSent={afterSend} /> : null}
