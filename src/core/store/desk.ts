@@ -30,15 +30,6 @@ export function deskFileFor(bookFile: string): string {
 }
 
 /**
- * How the desk's commits reach the disk, on every connection to it. FULL, not the book's NORMAL: in WAL
- * mode NORMAL lets the last commits roll back after a power cut or an OS crash, and the desk holds the
- * purchase journal, whose intent must be on disk before its purchase is sent (a purchase made but not
- * journaled cannot be reconciled, and a retry buys twice). Its writes are small (journal lines, rate
- * records, watchlists, the account's rows): one sync each costs little; the book's batches keep NORMAL.
- */
-const DESK_SYNCHRONOUS = 'FULL';
-
-/**
  * The desk file beside `bookFile` on a connection of its own, created when missing: for a process or a
  * thread that has no host connection to attach it to (`skindesk buy`'s journal, the sync worker's rate
  * ledger). WAL, as the host attaches it, so neither holds the other's readers.
@@ -49,7 +40,7 @@ export function openDeskFile(bookFile: string): Db {
   const db = new Database(file);
   closeOnThrow(db, () => {
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${DESK_SYNCHRONOUS}`);
+    db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
   });
   return db;
@@ -66,7 +57,7 @@ export function attachDesk(db: Db, bookFile: string): void {
   db.prepare(`ATTACH DATABASE ? AS ${DESK_SCHEMA}`).run(file);
   if (db.readonly) return;
   db.pragma(`${DESK_SCHEMA}.journal_mode = WAL`);
-  db.pragma(`${DESK_SCHEMA}.synchronous = ${DESK_SYNCHRONOUS}`);
+  db.pragma(`${DESK_SCHEMA}.synchronous = NORMAL`);
   // as the book's (database.ts): after a checkpoint the WAL is cut back instead of keeping its peak size
   db.pragma(`${DESK_SCHEMA}.journal_size_limit = 16777216`);
   for (const table of TABLES_MOVED_TO_DESK) moveTableToDesk(db, table);

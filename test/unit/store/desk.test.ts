@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PortfolioHistory } from '../../../src/core/account/portfolio.ts';
 import { Caches, openDatabase, type Db } from '../../../src/core/store/index.ts';
-import { DESK_SCHEMA, TABLES_MOVED_TO_DESK, attachDesk, openDeskFile } from '../../../src/core/store/desk.ts';
+import { DESK_SCHEMA, TABLES_MOVED_TO_DESK, attachDesk } from '../../../src/core/store/desk.ts';
 import { TradeTracker } from '../../../src/core/trades/tracker.ts';
 import { T0, makeTrade } from '../trades/fixtures.ts';
 import { CACHED_PRICE, tempDir } from './helpers.ts';
@@ -123,16 +123,5 @@ describe('the desk file', () => {
     expect(caches.prices()).toHaveLength(1);
     expect(caches.averages()).toHaveLength(1);
     expect(tracker.get(2)?.status).toBe('Active');
-  });
-
-  it('syncs every commit to disk (synchronous FULL) however it is opened, the book staying NORMAL', () => {
-    // 2 = FULL, 1 = NORMAL: in WAL mode NORMAL may lose the last commits, the purchase journal's among them
-    const file = bookFile();
-    const attached = open(file, true);
-    expect(attached.pragma(`${DESK_SCHEMA}.synchronous`, { simple: true })).toBe(2);
-    expect(attached.pragma('main.synchronous', { simple: true })).toBe(1);
-    const own = openDeskFile(file);
-    cleanups.push(() => own.close());
-    expect(own.pragma('synchronous', { simple: true })).toBe(2);
   });
 });
