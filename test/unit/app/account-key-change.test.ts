@@ -13,6 +13,9 @@ import { accountKey } from '../../../src/core/api/purchase-journal.ts';
 import { apiKeyId } from '../../../src/core/api/release-ledger.ts';
 import { AccountRuntime, type AttachableMarket } from '../../../src/core/app/account-services/account-runtime.ts';
 import { listingsHandlers } from '../../../src/core/app/account-services/listings-handlers.ts';
+import { USER_CACHE_KEY, readBalance } from '../../../src/core/app/market-buying/balance.ts';
+import type { MarketSession } from '../../../src/core/app/session.ts';
+import { Caches } from '../../../src/core/store/index.ts';
 import { tradesHandlers } from '../../../src/core/app/account-services/trades-handlers.ts';
 import { RecordingPlatform } from '../../../src/core/app/platform.ts';
 import { ACCOUNT_CALLS } from '../../../src/shared/ipc/calls-account.ts';
@@ -118,8 +121,14 @@ describe("a new key whose account the market does not say at connecting", () => 
     const requests: string[] = [];
     const market = marketWith(store.db, 'key_8', eight, requests);
     const { runtime, notices } = runtimeFor(market);
+    // the status bar's copy of the user record, read with account 7's key
+    new Caches(store.db).put(USER_CACHE_KEY, { id: 7, steam_id: '7656', name: 'Trader 7', balance: 9_999 }, null, Date.now());
     await runtime.connected(market);
     await until('asked again for the account', () => requests.filter((p) => p === '/public/v1/user').length >= 3);
+    // the balance is not account 7's either (GET /user fails: none shown)
+    expect(runtime.awaitingAccountOf(market)).toBe(true);
+    const balance = await readBalance(market as unknown as MarketSession, false, !runtime.awaitingAccountOf(market));
+    expect(balance).toMatchObject({ balance: null, userName: null });
 
     // while unknown: nothing of account 7 shown, counted or run; its trades are not polled with this key
     expect(runtime.account().account).toBeNull();
@@ -139,6 +148,7 @@ describe("a new key whose account the market does not say at connecting", () => 
       return view.ids.length === 2 ? view : null;
     });
     expect(shown).toEqual({ ids: [80, 81], inFlight: 1 });
+    expect(runtime.awaitingAccountOf(market)).toBe(false);
     expect(runtime.account().undercut.list()).toEqual([]);
     expect(await guardsShown(runtime)).toEqual([]);
     expect(notices).toEqual(['Account not known yet', 'Another account']);

@@ -247,6 +247,12 @@ export class AccountRuntime {
     return current.account;
   }
 
+  /** Whether `market`'s key is new and its account not met yet: what is stored may be another account's. */
+  awaitingAccountOf(market: AttachableMarket): boolean {
+    const current = this.#current;
+    return current?.market === market && current.account.awaitingAccount;
+  }
+
   /** The account (accountKey) the key of `market`'s session belongs to, once met (see meetAccount; asked again while unknown). */
   accountOf(market: AttachableMarket): string | null {
     const current = this.#current;

@@ -73,7 +73,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
       return { ...answer, rows: session.marketPrices.price(answer.rows), version, lastSeq };
     },
 
-    getBalance: ({ refresh }) => readBalance(core.session, refresh),
+    getBalance: ({ refresh }) => readBalance(core.session, refresh, !core.account.awaitingAccountOf(core.session)),
 
     buyListings: async ({ lines }) => {
       refuseTradingUnlessLive(core);
@@ -130,7 +130,7 @@ export function createMarketHandlers(core: AppCore): AreaHandlers<typeof MARKET_
         })),
       });
       // a purchase (or an unknown outcome) moves the balance: read it again at once
-      const balance = await readBalance(session, outcome.status !== 'not_bought');
+      const balance = await readBalance(session, outcome.status !== 'not_bought', !core.account.awaitingAccountOf(session));
       const report: PurchaseReport = {
         status: outcome.status,
         orderId: outcome.orderId,

@@ -25,9 +25,13 @@ function view(user: User | null, fetchedAt: number | null, problem: string | nul
  * an answer that was already on its way may predate it). */
 const firstRead = new WeakMap<MarketSession, Promise<BalanceView>>();
 
-export async function readBalance(session: MarketSession, refresh: boolean): Promise<BalanceView> {
+/**
+ * `storedUsable` false: the stored record may be another account's — a new key whose account is not met
+ * yet (AccountSession.awaitingAccount) — so only a fresh read is shown.
+ */
+export async function readBalance(session: MarketSession, refresh: boolean, storedUsable = true): Promise<BalanceView> {
   const caches = new Caches(session.db);
-  const cached = caches.get<User>(USER_CACHE_KEY);
+  const cached = storedUsable ? caches.get<User>(USER_CACHE_KEY) : null;
   const client = session.client;
   if (!client) {
     return view(cached?.value ?? null, cached?.fetchedAt ?? null, cached ? null : 'Not connected to the marketplace yet.');
